@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# ablab: `make` builds the agent; `make demo` runs the main job (a full A/B
+# campaign on the emulated SAM9X75); `make check` runs every test.
+
+CC      ?= cc
+PKGS_C  := json-c libpq
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
+	   -Wshadow -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation $(shell pkg-config --cflags $(PKGS_C) 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs $(PKGS_C) 2>/dev/null) -lm
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+SRCS    := $(wildcard agent/*.c)
+LIBSRCS := $(filter-out agent/main.c,$(SRCS))
+OBJS    := $(SRCS:agent/%.c=build/obj/%.o)
+SANOBJS := $(SRCS:agent/%.c=build/asan/%.o)
+TESTS   := $(patsubst tests/%.c,build/asan/%,$(wildcard tests/test_*.c))
+
+BOARDS  ?= qemu-sam9x75
+DEMO_BOARD ?= qemu-sam9x75
+
+# Debian packages the project needs (build, kernels, emulated boards, database).
+DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev libgpiod-dev \
+	    postgresql postgresql-client qemu-system-arm gcc-arm-linux-gnueabi linux-source-6.1 \
+	    u-boot-qemu ccache bc bison flex libssl-dev libelf-dev cpio xz-utils kmod \
+	    python3 dpkg-dev ca-certificates
+
+.PHONY: all deps kernels demo check unit clean distclean
+
+all: ablab
+
+build/obj/%.o: agent/%.c $(wildcard agent/*.h) | build/obj
+	$(CC) $(CFLAGS) -c -o $@ $<
+build/asan/%.o: agent/%.c $(wildcard agent/*.h) | build/asan
+	$(CC) $(CFLAGS) -O1 $(SAN) -c -o $@ $<
+build/obj build/asan:
+	mkdir -p $@
+
+ablab: $(OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+build/asan/ablab: $(SANOBJS)
+	$(CC) $(CFLAGS) -O1 $(SAN) -o $@ $^ $(LDLIBS)
+build/asan/test_%: tests/test_%.c $(LIBSRCS:agent/%.c=build/asan/%.o)
+	$(CC) $(CFLAGS) -O1 $(SAN) -Iagent -o $@ $^ $(LDLIBS)
+
+# apt-get install of everything missing; a no-op when all are present.
+deps:
+	@missing=$$(for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
+	done); \
+	if [ -z "$$missing" ]; then echo "deps: all Debian packages present"; \
+	else echo "deps: installing:" $$missing; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+# Control and patched kernels, module and initramfs per emulated board,
+# cached outside the repo (ABLAB_CACHE, default ~/.cache/ablab).
+kernels: deps
+	@for b in $(BOARDS); do bash boards/kernel/build.sh $$b || exit 1; done
+
+demo: deps ablab kernels
+	./ablab ab --board $(DEMO_BOARD) --boots 3 --batches 5 --order abab
+
+unit: $(TESTS)
+	@for t in $(TESTS); do $$t || exit 1; done
+
+check: deps ablab build/asan/ablab $(TESTS) kernels
+	bash tests/run.sh
+
+clean:
+	rm -rf build ablab
+	$(MAKE) -C kmod clean >/dev/null 2>&1 || true

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Benchmarks run on the target.  dmabench: insmod with the campaign's
+ * parameters, then read its lines from the kernel log (not from the console
+ * stream, so console log levels and interleaved printk text do not matter). */
+#include "bench.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *first_line(const char *s)
+{
+	size_t n = strcspn(s, "\n");
+
+	return strndup(s, n);
+}
+
+static bool param_ok(const char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr(" =,:._-+", *s)))
+			return false;
+	return true;
+}
+
+int bench_dmabench(struct target *t, const struct board *b, const struct bench_params *p,
+		   struct bench_out *o)
+{
+	int64_t deadline = now_ms() + b->t_command_s * 1000, t0;
+	struct buf out = { 0 };
+	char *cmd, why[256];
+	int status, ret;
+
+	memset(o, 0, sizeof(*o));
+	if (p->modparams && !param_ok(p->modparams)) {
+		snprintf(o->error, sizeof(o->error), "module parameters may only contain letters, "
+			 "digits, spaces and =,:._-+");
+		return -EINVAL;
+	}
+	ret = target_run(t, "uname -r", deadline, &out, &status);
+	if (ret)
+		goto io;
+	o->uname_r = first_line(out.data);
+	out.len = 0;
+	ret = target_run(t, "cat /proc/version", deadline, &out, &status);
+	if (ret)
+		goto io;
+	o->proc_version = first_line(out.data);
+	out.len = 0;
+	/* keep printk off the console while measuring */
+	ret = target_run(t, "dmesg -n 1", deadline, &out, &status);
+	if (ret)
+		goto io;
+	out.len = 0;
+	cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", b->module_path, p->batches,
+			p->modparams ? " " : "", p->modparams ? p->modparams : "");
+	t0 = now_ms();
+	ret = target_run(t, cmd, deadline, &out, &status);
+	o->run_ms = now_ms() - t0;
+	free(cmd);
+	if (ret)
+		goto io;
+	if (status) {
+		char *msg = first_line(out.data);
+
+		out.len = 0;
+		/* the done line says why, when the module got that far */
+		if (!target_run(t, "dmesg", deadline, &out, &status)) {
+			parse_log(out.data, out.len, &o->res);
+			run_check(&o->res, why, sizeof(why));
+		} else {
+			why[0] = '\0';
+		}
+		snprintf(o->error, sizeof(o->error), "module failed to load (insmod exit %d: %s)%s%s",
+			 status, msg, why[0] ? "; " : "", why);
+		free(msg);
+		buf_free(&out);
+		o->fatal = true;
+		return -EIO;
+	}
+	out.len = 0;
+	ret = target_run(t, "dmesg", deadline, &out, &status);
+	if (ret)
+		goto io;
+	parse_log(out.data ? out.data : "", out.len, &o->res);
+	buf_free(&out);
+	ret = run_check(&o->res, why, sizeof(why));
+	if (ret)
+		snprintf(o->error, sizeof(o->error), "benchmark output rejected: %s", why);
+	return ret;
+io:
+	buf_free(&out);
+	if (ret == -ETIMEDOUT)
+		snprintf(o->error, sizeof(o->error), "target command timed out after %ld s "
+			 "(timeouts_s.command)", b->t_command_s);
+	else if (ret == -EPIPE)
+		snprintf(o->error, sizeof(o->error), "console closed during the benchmark "
+			 "(board reset?)");
+	else
+		snprintf(o->error, sizeof(o->error), "target I/O: %s", strerror(-ret));
+	return ret;
+}
+
+void bench_out_free(struct bench_out *o)
+{
+	free(o->uname_r);
+	free(o->proc_version);
+	run_result_free(&o->res);
+	memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Kernel variants built by `make kernels`: manifest and artefact paths. */
+#include "kernel.h"
+#include "jsonfile.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *find_dtb(const char *dir)
+{
+	struct dirent *de;
+	char *found = NULL;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 4 && !strcmp(de->d_name + l - 4, ".dtb")) {
+			free(found);
+			found = xasprintf("%s/%s", dir, de->d_name);
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/* files.NAME may be "sha" or {"sha256": "sha"} */
+static char *file_sha(json_object *files, const char *name)
+{
+	json_object *v = jobj(files, name);
+
+	if (!v)
+		return NULL;
+	if (json_object_is_type(v, json_type_string))
+		return xstrdup(json_object_get_string(v));
+	return xstrdup(jstr(v, "sha256"));
+}
+
+int kernel_load(struct kernel_art *k, const char *dir)
+{
+	char real[PATH_MAX];
+	struct jfile jf;
+	char *mpath;
+	int ret;
+
+	memset(k, 0, sizeof(*k));
+	if (!realpath(dir, real)) {
+		err_msg("kernel directory %s: %s (build it with `make kernels`, or pass the "
+			"directory that holds manifest.json)", dir, strerror(errno));
+		return -ENOENT;
+	}
+	mpath = xasprintf("%s/manifest.json", real);
+	if (!is_file(mpath)) {
+		err_msg("kernel directory %s has no manifest.json: not a complete build "
+			"(run `make kernels`)", real);
+		free(mpath);
+		return -ENOENT;
+	}
+	ret = jfile_load(&jf, mpath);
+	free(mpath);
+	if (ret) {
+		jfile_free(&jf);
+		return ret;
+	}
+	k->dir = xstrdup(real);
+	k->label = xstrdup(jstr(jf.root, "variant") ? jstr(jf.root, "variant")
+						    : jstr(jf.root, "label"));
+	k->release = xstrdup(jstr(jf.root, "release"));
+	k->config_sha256 = xstrdup(jstr(jf.root, "config_sha256"));
+	k->zimage_sha256 = file_sha(jobj(jf.root, "files"), "zImage");
+	k->manifest_json = xstrdup(json_object_to_json_string_ext(jf.root, JSON_C_TO_STRING_PLAIN));
+	jfile_free(&jf);
+
+	k->zimage = xasprintf("%s/zImage", real);
+	k->initrd = xasprintf("%s/initramfs.cpio.gz", real);
+	k->module = xasprintf("%s/dmabench.ko", real);
+	k->dtb = find_dtb(real);
+	if (!k->label || !k->release) {
+		err_msg("%s/manifest.json: missing \"variant\" or \"release\"", real);
+		return -EINVAL;
+	}
+	if (!is_file(k->zimage) || !is_file(k->initrd) || !k->dtb) {
+		err_msg("kernel directory %s is incomplete: needs zImage, initramfs.cpio.gz and "
+			"a .dtb (rebuild with `make kernels`)", real);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+char *kernel_default_dir(const char *board, const char *label)
+{
+	char *cache = cache_dir();
+	char *d = xasprintf("%s/kernels/%s/%s", cache, board, label);
+
+	free(cache);
+	return d;
+}
+
+void kernel_free(struct kernel_art *k)
+{
+	free(k->dir);
+	free(k->label);
+	free(k->release);
+	free(k->zimage);
+	free(k->dtb);
+	free(k->initrd);
+	free(k->module);
+	free(k->zimage_sha256);
+	free(k->config_sha256);
+	free(k->manifest_json);
+	memset(k, 0, sizeof(*k));
+}

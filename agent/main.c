@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ablab: automated A/B benchmark lab for kernel patches on real and
+ * emulated boards.  Subcommand table and global options. */
+#include "board.h"
+#include "campaign.h"
+#include "report.h"
+#include "store.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ABLAB_VERSION "0.1"
+
+static const char *opt_db;
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *args, *help;
+};
+
+static int parse_int(const char *opt, const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < lo || v > hi) {
+		err_msg("%s: \"%s\" is not an integer in %ld..%ld", opt, s, lo, hi);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static void ab_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ablab ab --board BOARD [options]\n"
+		"Runs one A/B campaign: boots the control and patched kernels alternately,\n"
+		"loads dmabench on each boot, stores every boot and sample, prints the report.\n\n"
+		"  --board NAME|FILE   board definition (boards/NAME.json)\n"
+		"  --control DIR       control kernel directory (with manifest.json);\n"
+		"                      default: the board's build from `make kernels`\n"
+		"  --patched DIR       patched kernel directory; default likewise\n"
+		"  --boots N           boots per kernel (default 3)\n"
+		"  --batches M         batches per scenario per boot (default 5)\n"
+		"  --order abab|abba|random   boot order (default abab)\n"
+		"  --seed S            seed for --order random (default 1)\n"
+		"  --params 'K=V ...'  extra dmabench module parameters (e.g. 'reps=100')\n"
+		"  --results DIR       transcripts go to DIR/campaign-N (default ./results)\n"
+		"  --format text|json  report printed at the end (default text)\n");
+}
+
+static int cmd_ab(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "board", 1, NULL, 'b' }, { "control", 1, NULL, 'c' },
+		{ "patched", 1, NULL, 'p' }, { "boots", 1, NULL, 'n' },
+		{ "batches", 1, NULL, 'm' }, { "order", 1, NULL, 'o' },
+		{ "seed", 1, NULL, 's' }, { "params", 1, NULL, 'P' },
+		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
+		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	struct ab_opts o = { .boots = 3, .batches = 5, .order = ORDER_ABAB, .seed = 1,
+			     .results = "results", .format = "text" };
+	long v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'b': o.board = optarg; break;
+		case 'c': o.control_dir = optarg; break;
+		case 'p': o.patched_dir = optarg; break;
+		case 'n':
+			if (parse_int("--boots", optarg, 1, 1000, &v))
+				return 2;
+			o.boots = (int)v;
+			break;
+		case 'm':
+			if (parse_int("--batches", optarg, 1, 1000, &v))
+				return 2;
+			o.batches = (int)v;
+			break;
+		case 'o':
+			if (order_parse(optarg, &o.order)) {
+				err_msg("--order: \"%s\" is not one of abab, abba, random", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			if (parse_int("--seed", optarg, 0, 0x7fffffffL, &v))
+				return 2;
+			o.seed = (uint64_t)v;
+			break;
+		case 'P': o.modparams = optarg; break;
+		case 'r': o.results = optarg; break;
+		case 'f': o.format = optarg; break;
+		case 'h': ab_usage(stdout); return 0;
+		default: ab_usage(stderr); return 2;
+		}
+	}
+	if (!o.board || optind < argc) {
+		ab_usage(stderr);
+		return 2;
+	}
+	if (strcmp(o.format, "text") && strcmp(o.format, "json")) {
+		err_msg("--format: \"%s\" is not one of text, json", o.format);
+		return 2;
+	}
+	o.db = opt_db;
+	install_signal_handlers();
+	c = campaign_ab(&o);
+	if (c == -EINTR)
+		return 130;
+	return c ? 1 : 0;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "format", 1, NULL, 'f' }, { "alpha", 1, NULL, 'a' },
+		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	const char *format = "text";
+	double alpha = 0.05;
+	struct store st;
+	int64_t id = 0;
+	long v;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'f': format = optarg; break;
+		case 'a':
+			alpha = strtod(optarg, NULL);
+			if (!(alpha > 0 && alpha < 1)) {
+				err_msg("--alpha: \"%s\" must be a number between 0 and 1", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			printf("usage: ablab report [CAMPAIGN] [--format text|json] [--alpha A]\n"
+			       "Prints the A/B table of a campaign (default: the latest).\n");
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		if (parse_int("CAMPAIGN", argv[optind], 1, 0x7fffffffL, &v))
+			return 2;
+		id = v;
+	}
+	if (store_open(&st, opt_db))
+		return 1;
+	if (!id && store_latest_campaign(&st, &id)) {
+		err_msg("the database holds no campaign yet (run `ablab ab`)");
+		store_close(&st);
+		return 1;
+	}
+	ret = report_campaign(&st, id, format, alpha);
+	store_close(&st);
+	return ret ? 1 : 0;
+}
+
+static int cmd_db(int argc, char **argv)
+{
+	if (argc != 2 || (strcmp(argv[1], "start") && strcmp(argv[1], "stop") &&
+			  strcmp(argv[1], "status"))) {
+		fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
+			"usage: ablab db start|stop|status\n"
+			"Manages the private PostgreSQL cluster in $ABLAB_DATA/pg (root: "
+			"/var/lib/ablab/pg).\nWith --db CONNINFO or ABLAB_DB another server is "
+			"used and this one is not needed.\n");
+		return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
+	}
+	return store_private(argv[1]) ? 1 : 0;
+}
+
+static int cmd_check_board(int argc, char **argv)
+{
+	int i, bad = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: ablab check-board FILE|NAME...\n");
+		return 2;
+	}
+	for (i = 1; i < argc; i++) {
+		struct board b;
+
+		if (board_load_by_name(&b, argv[i])) {
+			bad = 1;
+		} else {
+			printf("%s: ok (%s, %s, console %s, power %s, boot %s)\n", b.jf.path, b.name,
+			       b.cpu, b.console_type, b.power_type, b.boot_method);
+		}
+		board_free(&b);
+	}
+	return bad;
+}
+
+static int cmd_help(int argc, char **argv);
+
+static const struct cmd cmds[] = {
+	{ "ab", cmd_ab, "--board B [--boots N --batches M --order abab|abba|random ...]",
+	  "run one A/B campaign (control vs patched kernel) and print its report" },
+	{ "report", cmd_report, "[CAMPAIGN] [--format text|json]",
+	  "the A/B table of a campaign (default: latest)" },
+	{ "db", cmd_db, "start|stop|status", "manage the private results database" },
+	{ "check-board", cmd_check_board, "FILE|NAME...", "validate board definitions" },
+	{ "help", cmd_help, "", "this text" },
+};
+
+static int cmd_help(int argc, char **argv)
+{
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	printf("usage: ablab [--db CONNINFO] [-v] COMMAND [ARGS]\n\n"
+	       "Automated A/B benchmark lab for kernel patches (version " ABLAB_VERSION ").\n\n"
+	       "commands:\n");
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		printf("  %-12s %s\n  %-12s   %s\n", cmds[i].name, cmds[i].help, "", cmds[i].args);
+	printf("\nglobal options:\n"
+	       "  --db CONNINFO  PostgreSQL connection (default: $ABLAB_DB, else a private\n"
+	       "                 cluster in $ABLAB_DATA/pg, created and started on demand)\n"
+	       "  -v             more output\n\n"
+	       "environment: ABLAB_DB, ABLAB_DATA, ABLAB_CACHE (built kernels), ABLAB_BOARDS\n"
+	       "(board directory, default ./boards).  `ablab COMMAND --help` for details.\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1;
+	size_t c;
+
+	while (i < argc && argv[i][0] == '-') {
+		if (!strcmp(argv[i], "--db") && i + 1 < argc) {
+			opt_db = argv[i + 1];
+			i += 2;
+		} else if (!strncmp(argv[i], "--db=", 5)) {
+			opt_db = argv[i] + 5;
+			i++;
+		} else if (!strcmp(argv[i], "-v")) {
+			verbose++;
+			i++;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			return cmd_help(0, NULL);
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("ablab " ABLAB_VERSION "\n");
+			return 0;
+		} else {
+			err_msg("unknown option %s (see ablab --help)", argv[i]);
+			return 2;
+		}
+	}
+	if (i >= argc) {
+		cmd_help(0, NULL);
+		return 2;
+	}
+	for (c = 0; c < ARRAY_SIZE(cmds); c++) {
+		if (!strcmp(cmds[c].name, argv[i])) {
+			optind = 1;
+			return cmds[c].fn(argc - i, argv + i);
+		}
+	}
+	err_msg("unknown command \"%s\" (see ablab --help)", argv[i]);
+	return 2;
+}

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Benchmark output parser: tolerant of console noise, strict about values. */
+#include "parse.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG "dmabench:"
+
+static int fail(struct line_info *li, const char *fmt, const char *a)
+{
+	snprintf(li->error, sizeof(li->error), fmt, a);
+	return -EINVAL;
+}
+
+/* Strict integer: optional '-', digits, nothing else, no overflow. */
+static bool parse_i64(const char *s, size_t len, bool allow_neg, int64_t *out)
+{
+	bool neg = false;
+	int64_t v = 0;
+	size_t i = 0;
+
+	if (len && s[0] == '-' && allow_neg) {
+		neg = true;
+		i = 1;
+	}
+	if (i == len)
+		return false;
+	for (; i < len; i++) {
+		int d;
+
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		d = s[i] - '0';
+		if (v > (INT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = neg ? -v : v;
+	return true;
+}
+
+struct kv {
+	const char *k, *v;
+	size_t klen, vlen;
+};
+
+/* Splits "k=v k2=  v2 word" into pairs; a bare word gets k=NULL.  The seed
+ * module pads values ("size=     256"), so spaces after '=' are skipped. */
+static size_t split_kv(const char *p, struct kv *kv, size_t max)
+{
+	size_t n = 0;
+
+	while (*p && n < max) {
+		const char *start, *eq;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		start = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '=')
+			p++;
+		eq = p;
+		if (*eq == '=') {
+			kv[n].k = start;
+			kv[n].klen = (size_t)(eq - start);
+			p = eq + 1;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			kv[n].v = p;
+			while (*p && *p != ' ' && *p != '\t')
+				p++;
+			kv[n].vlen = (size_t)(p - kv[n].v);
+		} else {
+			kv[n].k = NULL;
+			kv[n].klen = 0;
+			kv[n].v = start;
+			kv[n].vlen = (size_t)(p - start);
+		}
+		n++;
+	}
+	return n;
+}
+
+static const struct kv *find(const struct kv *kv, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (kv[i].k && kv[i].klen == strlen(key) && !strncmp(kv[i].k, key, kv[i].klen))
+			return &kv[i];
+	return NULL;
+}
+
+static int get_int(struct line_info *li, const struct kv *kv, size_t n, const char *key,
+		   bool required, bool neg, int64_t *out)
+{
+	const struct kv *e = find(kv, n, key);
+
+	if (!e) {
+		if (required)
+			return fail(li, "missing %s=", key);
+		*out = -1;
+		return 0;
+	}
+	if (!parse_i64(e->v, e->vlen, neg, out))
+		return fail(li, "bad number in %s=", key);
+	return 0;
+}
+
+static int get_word(struct line_info *li, const struct kv *kv, size_t n, const char *key,
+		    char *out, size_t outlen, const char *const *allowed)
+{
+	const struct kv *e = find(kv, n, key);
+	size_t i;
+
+	if (!e)
+		return fail(li, "missing %s=", key);
+	if (e->vlen == 0 || e->vlen >= outlen)
+		return fail(li, "bad value in %s=", key);
+	memcpy(out, e->v, e->vlen);
+	out[e->vlen] = '\0';
+	for (i = 0; allowed && allowed[i]; i++)
+		if (!strcmp(allowed[i], out))
+			return 0;
+	if (allowed)
+		return fail(li, "unknown value in %s=", key);
+	return 0;
+}
+
+static bool name_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || len >= 64)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || strchr("-_.+", s[i])))
+			return false;
+	return true;
+}
+
+static int check_timing(struct line_info *li)
+{
+	struct sample *s = &li->s;
+
+	if (s->reps <= 0)
+		return fail(li, "reps must be positive%s", "");
+	if (s->size < 0)
+		return fail(li, "negative size%s", "");
+	if (s->min_ns >= 0 && s->max_ns >= 0 &&
+	    (s->min_ns > s->max_ns || s->mean_ns < (double)s->min_ns ||
+	     s->mean_ns > (double)s->max_ns))
+		return fail(li, "inconsistent min/mean/max%s", "");
+	return 0;
+}
+
+static int parse_v1(const char *p, struct line_info *li)
+{
+	static const char *const dirs[] = { "from", "to", "bidi", NULL };
+	static const char *const ops[] = { "map_unmap", "map", "unmap", "sync", "null", NULL };
+	static const char *const states[] = { "dirty", "clean", NULL };
+	static const char *const timings[] = { "iter", "batch", NULL };
+	struct sample *s = &li->s;
+	struct kv kv[24];
+	const struct kv *e;
+	int64_t v;
+	size_t n;
+
+	n = split_kv(p, kv, ARRAY_SIZE(kv));
+	if (n == 0 || kv[0].k)
+		return fail(li, "v1 line without a kind%s", "");
+	memset(s, 0, sizeof(*s));
+	s->fmt = 1;
+	s->min_ns = s->max_ns = s->raw_ns = s->base_ns = s->lost = -1;
+#define IS(word) (kv[0].vlen == strlen(word) && !strncmp(kv[0].v, word, kv[0].vlen))
+	if (IS("start")) {
+		if (get_int(li, kv, n, "clock_res_ns", true, false, &li->clock_res_ns))
+			return -EINVAL;
+		return LINE_START;
+	}
+	if (IS("done")) {
+		if (get_int(li, kv, n, "status", true, true, &v))
+			return -EINVAL;
+		if (v < -4095 || v > 0)
+			return fail(li, "status out of range%s", "");
+		li->done_status = (int)v;
+		li->error[0] = '\0';
+		e = find(kv, n, "error");
+		if (e) {
+			const struct kv *sc = find(kv, n, "scenario");
+
+			snprintf(li->error, sizeof(li->error), "%.*s%s%.*s", (int)e->vlen, e->v,
+				 sc ? " in " : "", sc ? (int)sc->vlen : 0, sc ? sc->v : "");
+		}
+		return LINE_DONE;
+	}
+	if (!IS("result") && !IS("preserve"))
+		return fail(li, "unknown v1 line kind%s", "");
+	s->kind = IS("result") ? SAMPLE_RESULT : SAMPLE_PRESERVE;
+#undef IS
+	e = find(kv, n, "scenario");
+	if (!e || !name_ok(e->v, e->vlen))
+		return fail(li, "missing or bad scenario=%s", "");
+	memcpy(s->scenario, e->v, e->vlen);
+	s->scenario[e->vlen] = '\0';
+	if (get_int(li, kv, n, "batch", true, false, &v))
+		return -EINVAL;
+	if (v < 1 || v > 100000)
+		return fail(li, "batch out of range%s", "");
+	s->batch = (int)v;
+	if (get_int(li, kv, n, "size", true, false, &s->size))
+		return -EINVAL;
+	if (s->kind == SAMPLE_PRESERVE) {
+		if (get_int(li, kv, n, "lost", true, false, &s->lost))
+			return -EINVAL;
+		if (s->lost > s->size)
+			return fail(li, "lost= larger than size=%s", "");
+		s->reps = 1;
+		return LINE_SAMPLE;
+	}
+	if (get_int(li, kv, n, "reps", true, false, &s->reps) ||
+	    get_word(li, kv, n, "dir", s->dir, sizeof(s->dir), dirs) ||
+	    get_word(li, kv, n, "op", s->op, sizeof(s->op), ops) ||
+	    get_word(li, kv, n, "state", s->state, sizeof(s->state), states) ||
+	    get_word(li, kv, n, "timing", s->timing, sizeof(s->timing), timings))
+		return -EINVAL;
+	if (!strcmp(s->timing, "iter")) {
+		if (get_int(li, kv, n, "mean_ns", true, false, &v) ||
+		    get_int(li, kv, n, "min_ns", true, false, &s->min_ns) ||
+		    get_int(li, kv, n, "max_ns", true, false, &s->max_ns))
+			return -EINVAL;
+	} else {
+		if (get_int(li, kv, n, "mean_ns", true, true, &v) ||
+		    get_int(li, kv, n, "raw_ns", true, false, &s->raw_ns) ||
+		    get_int(li, kv, n, "base_ns", true, false, &s->base_ns))
+			return -EINVAL;
+	}
+	s->mean_ns = (double)v;
+	if (get_int(li, kv, n, "ns_per_KiB", true, true, &v))
+		return -EINVAL;
+	s->ns_per_kib = (double)v;
+	if (check_timing(li))
+		return -EINVAL;
+	return LINE_SAMPLE;
+}
+
+/* dmabench: NAME size=N reps=N mean_ns=N min_ns=N max_ns=N ns_per_KiB=N */
+static int parse_seed(const char *p, struct line_info *li)
+{
+	struct sample *s = &li->s;
+	struct kv kv[12];
+	int64_t v;
+	size_t n;
+
+	n = split_kv(p, kv, ARRAY_SIZE(kv));
+	if (n == 1 && !kv[0].k &&
+	    ((kv[0].vlen == 5 && !strncmp(kv[0].v, "START", 5)) ||
+	     (kv[0].vlen == 4 && !strncmp(kv[0].v, "DONE", 4))))
+		return LINE_OTHER;
+	if (n >= 1 && !kv[0].k && kv[0].vlen > 1 && kv[0].v[kv[0].vlen - 1] == ':') {
+		/* "dmabench: NAME: dma_map_single failed" */
+		snprintf(li->error, sizeof(li->error), "%s", p);
+		li->done_status = -EIO;
+		return LINE_DONE;
+	}
+	if (n < 2 || kv[0].k || !name_ok(kv[0].v, kv[0].vlen))
+		return fail(li, "unrecognised dmabench line%s", "");
+	memset(s, 0, sizeof(*s));
+	s->kind = SAMPLE_RESULT;
+	s->fmt = 0;
+	s->min_ns = s->max_ns = s->raw_ns = s->base_ns = s->lost = -1;
+	memcpy(s->scenario, kv[0].v, kv[0].vlen);
+	s->scenario[kv[0].vlen] = '\0';
+	strcpy(s->dir, "from");
+	strcpy(s->op, "map_unmap");
+	strcpy(s->state, strstr(s->scenario, "clean") ? "clean" : "dirty");
+	strcpy(s->timing, "iter");
+	if (get_int(li, kv, n, "size", true, false, &s->size) ||
+	    get_int(li, kv, n, "reps", true, false, &s->reps) ||
+	    get_int(li, kv, n, "mean_ns", true, false, &v) ||
+	    get_int(li, kv, n, "min_ns", true, false, &s->min_ns) ||
+	    get_int(li, kv, n, "max_ns", true, false, &s->max_ns))
+		return -EINVAL;
+	s->mean_ns = (double)v;
+	if (get_int(li, kv, n, "ns_per_KiB", true, false, &v))
+		return -EINVAL;
+	s->ns_per_kib = (double)v;
+	if (check_timing(li))
+		return -EINVAL;
+	return LINE_SAMPLE;
+}
+
+int parse_line(const char *line, struct line_info *li)
+{
+	const char *p = strstr(line, TAG);
+	char tmp[512];
+	size_t len;
+
+	memset(li, 0, sizeof(*li));
+	if (!p)
+		return LINE_NONE;
+	p += strlen(TAG);
+	while (*p == ' ')
+		p++;
+	/* work on a copy without trailing CR/LF/spaces */
+	len = strlen(p);
+	while (len && (p[len - 1] == '\r' || p[len - 1] == '\n' || p[len - 1] == ' '))
+		len--;
+	if (len >= sizeof(tmp))
+		return fail(li, "line too long%s", "");
+	memcpy(tmp, p, len);
+	tmp[len] = '\0';
+	if (!strncmp(tmp, "v1 ", 3))
+		return parse_v1(tmp + 3, li);
+	if (tmp[0] == 'v' && tmp[1] >= '0' && tmp[1] <= '9')
+		return fail(li, "unsupported format version (this ablab reads v1)%s", "");
+	return parse_seed(tmp, li);
+}
+
+static void add_sample(struct run_result *r, const struct sample *s)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 32;
+		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
+	}
+	r->v[r->n++] = *s;
+}
+
+void parse_log(const char *text, size_t len, struct run_result *r)
+{
+	size_t i = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->fmt = -1;
+	while (i < len) {
+		struct line_info li;
+		char line[1024];
+		size_t j = 0;
+		int k;
+
+		/* a line ends at \n or a lone \r; NULs are dropped */
+		while (i < len && text[i] != '\n' && text[i] != '\r') {
+			if (text[i] && j < sizeof(line) - 1)
+				line[j++] = text[i];
+			i++;
+		}
+		while (i < len && (text[i] == '\n' || text[i] == '\r'))
+			i++;
+		line[j] = '\0';
+		k = parse_line(line, &li);
+		if (k < 0) {
+			if (!r->malformed)
+				snprintf(r->first_error, sizeof(r->first_error), "%s: \"%.100s\"",
+					 li.error, line);
+			r->malformed++;
+			continue;
+		}
+		switch (k) {
+		case LINE_START:
+			r->n = 0;
+			r->malformed = 0;
+			r->have_done = false;
+			r->have_start = true;
+			r->clock_res_ns = li.clock_res_ns;
+			r->fmt = 1;
+			break;
+		case LINE_SAMPLE:
+			if (li.s.fmt == 0) {
+				size_t m;
+				int batch = 1;
+
+				for (m = 0; m < r->n; m++)
+					if (!strcmp(r->v[m].scenario, li.s.scenario))
+						batch++;
+				li.s.batch = batch;
+			}
+			r->fmt = li.s.fmt;
+			add_sample(r, &li.s);
+			break;
+		case LINE_DONE:
+			r->have_done = true;
+			r->done_status = li.done_status;
+			snprintf(r->done_error, sizeof(r->done_error), "%s", li.error);
+			break;
+		case LINE_OTHER:
+			if (strstr(line, "DONE"))
+				r->have_done = true;
+			if (r->fmt < 0)
+				r->fmt = 0;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+int run_check(const struct run_result *r, char *why, size_t whylen)
+{
+	size_t i, j;
+
+	if (r->malformed) {
+		snprintf(why, whylen, "%d malformed benchmark line(s); first: %s", r->malformed,
+			 r->first_error);
+		return -EINVAL;
+	}
+	if (r->have_done && r->done_status) {
+		snprintf(why, whylen, "module reported status %d%s%s", r->done_status,
+			 r->done_error[0] ? ": " : "", r->done_error);
+		return -EIO;
+	}
+	if (!r->have_done) {
+		snprintf(why, whylen, "no dmabench done line (output cut short?)");
+		return -EINVAL;
+	}
+	if (!r->n) {
+		snprintf(why, whylen, "no benchmark samples");
+		return -EINVAL;
+	}
+	/* every scenario must have batches 1..N exactly once, N equal for all */
+	for (i = 0; i < r->n; i++) {
+		int count = 0, maxb = 0;
+
+		for (j = 0; j < r->n; j++) {
+			if (strcmp(r->v[i].scenario, r->v[j].scenario))
+				continue;
+			count++;
+			if (r->v[j].batch > maxb)
+				maxb = r->v[j].batch;
+			if (j != i && r->v[j].batch == r->v[i].batch) {
+				snprintf(why, whylen, "scenario %s: batch %d reported twice",
+					 r->v[i].scenario, r->v[i].batch);
+				return -EINVAL;
+			}
+		}
+		if (count != maxb) {
+			snprintf(why, whylen, "scenario %s: batches missing (%d of %d)",
+				 r->v[i].scenario, count, maxb);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void run_result_free(struct run_result *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ABLAB_PARSE_H
+#define ABLAB_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One measurement line of the benchmark module: a `result` (timing) or a
+ * `preserve` (lost bytes) line, in dmabench's v1 format or the seed module's. */
+enum sample_kind { SAMPLE_RESULT = 1, SAMPLE_PRESERVE = 2 };
+
+struct sample {
+	enum sample_kind kind;
+	int fmt;			/* 0: seed module line, 1: dmabench v1 */
+	char scenario[64];
+	int batch;			/* 1-based */
+	int64_t size, reps;
+	char dir[8], op[16], state[8], timing[8];
+	double mean_ns;
+	int64_t min_ns, max_ns;		/* -1 when not measured (batch timing) */
+	int64_t raw_ns, base_ns;	/* batch timing only, else -1 */
+	double ns_per_kib;
+	int64_t lost;			/* preserve only, else -1 */
+};
+
+enum line_kind {
+	LINE_NONE = 0,		/* not a dmabench line */
+	LINE_START,
+	LINE_SAMPLE,
+	LINE_DONE,
+	LINE_OTHER,		/* a dmabench line with no data (seed START/DONE) */
+};
+
+struct line_info {
+	enum line_kind kind;
+	struct sample s;
+	int64_t clock_res_ns;
+	int done_status;	/* LINE_DONE */
+	char error[96];		/* LINE_DONE error=, or why a line is malformed */
+};
+
+/* Parses one console line (prefixes such as "[   1.23] " or "<6>" and
+ * trailing CR tolerated).  Returns the kind, or -EINVAL for a dmabench line
+ * whose values do not parse (li->error says which). */
+int parse_line(const char *line, struct line_info *li);
+
+/* All dmabench output of one boot. */
+struct run_result {
+	struct sample *v;
+	size_t n, cap;
+	bool have_start, have_done;
+	int done_status;
+	char done_error[96];
+	int64_t clock_res_ns;
+	int malformed;		/* number of malformed dmabench lines */
+	char first_error[160];
+	int fmt;
+};
+
+/* Parses a whole log (any line endings, NULs ignored).  A v1 `start` line
+ * resets what came before it (a module loaded twice).  Seed-format lines get
+ * batch numbers in order of appearance per scenario. */
+void parse_log(const char *text, size_t len, struct run_result *r);
+/* 0 when the run is complete and clean; else -EINVAL with a reason. */
+int run_check(const struct run_result *r, char *why, size_t whylen);
+void run_result_free(struct run_result *r);
+
+#endif

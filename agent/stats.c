@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats.c - statistics for ablab (see stats.h and DESIGN.md section 5).
+ *
+ * Only libc and libm. No global state: the bootstrap PRNG lives on the stack of stats_ab(),
+ * and lgamma_r() is used instead of lgamma() (which writes the global signgam).
+ */
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- helpers */
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static bool all_finite(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return false;
+	return true;
+}
+
+static double lgam(double x)
+{
+	int sign;
+
+	return lgamma_r(x, &sign);
+}
+
+static void summary_empty(struct summary *s)
+{
+	s->n = 0;
+	s->mean = s->median = s->sd = s->min = s->max = NAN;
+}
+
+/* Linear-interpolation quantile (R type 7) of sorted x[0..n-1], n >= 1, 0 <= p <= 1. */
+static double quantile_sorted(const double *x, size_t n, double p)
+{
+	double h = (double)(n - 1) * p;
+	size_t lo = (size_t)floor(h);
+
+	if (lo >= n - 1)
+		return x[n - 1];
+	return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
+}
+
+/* ---------------------------------------------------------------- summary */
+
+int stats_summary(const double *x, size_t n, struct summary *s)
+{
+	double *tmp, sum = 0.0, ss = 0.0;
+
+	if (!x || !s || n == 0 || !all_finite(x, n))
+		return -EINVAL;
+
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	memcpy(tmp, x, n * sizeof(*tmp));
+	qsort(tmp, n, sizeof(*tmp), cmp_double);
+
+	for (size_t i = 0; i < n; i++)
+		sum += tmp[i];
+	s->n = n;
+	s->mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (tmp[i] - s->mean) * (tmp[i] - s->mean);
+	s->sd = n < 2 ? 0.0 : sqrt(ss / (double)(n - 1));
+	s->min = tmp[0];
+	s->max = tmp[n - 1];
+	s->median = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2.0;
+
+	free(tmp);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- Mann-Whitney U */
+
+struct obs {
+	double v;
+	int is_b;
+};
+
+static int cmp_obs(const void *pa, const void *pb)
+{
+	const struct obs *a = pa, *b = pb;
+
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+/* min(1, 2 / C(na + nb, na)): the two-sided p of the most extreme arrangement. */
+static double mwu_p_min(size_t na, size_t nb)
+{
+	size_t k = na < nb ? na : nb, n = na + nb;
+	double c = 1.0;
+
+	/* After step i, c == C(n - k + i, i): an integer, exact in a double below 2^53. */
+	for (size_t i = 1; i <= k; i++)
+		c = c * (double)(n - k + i) / (double)i;
+	return fmin(1.0, 2.0 / c);
+}
+
+/*
+ * Exact null distribution of U for sizes (na, nb), na + nb <= STATS_MWU_EXACT_MAX, no ties.
+ * U = R - k(k+1)/2 where R is the rank sum of a group of size k; its distribution is the same
+ * for either group (it is symmetric around na*nb/2), so we count k-subsets of {1..N}, with
+ * k = min(na, nb), by their sum: ways[c][s] += ways[c-1][s-t] for each rank t (0/1 knapsack).
+ * The counts are integers <= C(50, 25) ~ 1.3e14 < 2^53, hence exact in a double.
+ * On success cnt[u], u = 0..na*nb, holds the number of arrangements with U == u.
+ */
+static int mwu_exact_counts(size_t na, size_t nb, double *cnt)
+{
+	size_t k = na < nb ? na : nb, n = na + nb;
+	size_t smax = k * n - k * (k - 1) / 2, base = k * (k + 1) / 2;
+	size_t w = smax + 1;
+	double *ways = calloc((k + 1) * w, sizeof(*ways));
+
+	if (!ways)
+		return -ENOMEM;
+	ways[0] = 1.0;
+	for (size_t t = 1; t <= n; t++) {
+		size_t cmax = t < k ? t : k;
+
+		for (size_t c = cmax; c >= 1; c--)
+			for (size_t s = smax; s >= t; s--)
+				ways[c * w + s] += ways[(c - 1) * w + s - t];
+	}
+	for (size_t u = 0; u <= na * nb; u++)
+		cnt[u] = ways[k * w + base + u];
+	free(ways);
+	return 0;
+}
+
+/*
+ * Fill r->u, r->p_mwu, r->p_exact, r->p_min. na, nb >= 1.
+ * Exact two-sided p = min(1, 2 * min(P(U <= u), P(U >= u))) when there are no ties (in the
+ * pooled sample, as R's wilcox.test) and na + nb <= STATS_MWU_EXACT_MAX. Otherwise the
+ * normal approximation with tie correction and continuity correction:
+ *   mu = na nb / 2, var = na nb / 12 * ((N + 1) - sum(t^3 - t) / (N (N - 1))),
+ *   z = (u - mu - 0.5 sgn(u - mu)) / sqrt(var), p = 2 * Phi(-|z|)  (p = 1 if var == 0).
+ */
+static int mwu(const double *a, size_t na, const double *b, size_t nb,
+	       struct ab_result *r)
+{
+	size_t n = na + nb;
+	struct obs *o = malloc(n * sizeof(*o));
+	double rank_b = 0.0, tie_sum = 0.0;
+	int ret = 0;
+
+	if (!o)
+		return -ENOMEM;
+	for (size_t i = 0; i < na; i++)
+		o[i] = (struct obs){ a[i], 0 };
+	for (size_t j = 0; j < nb; j++)
+		o[na + j] = (struct obs){ b[j], 1 };
+	qsort(o, n, sizeof(*o), cmp_obs);
+
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		double midrank, t;
+
+		while (j < n && o[j].v == o[i].v)
+			j++;
+		/* positions i..j-1 hold ranks i+1..j */
+		midrank = ((double)(i + 1) + (double)j) / 2.0;
+		for (size_t q = i; q < j; q++)
+			if (o[q].is_b)
+				rank_b += midrank;
+		t = (double)(j - i);
+		tie_sum += t * t * t - t;
+		i = j;
+	}
+	free(o);
+
+	r->u = rank_b - (double)nb * (double)(nb + 1) / 2.0;
+	r->p_min = mwu_p_min(na, nb);
+
+	if (tie_sum == 0.0 && n <= STATS_MWU_EXACT_MAX) {
+		size_t umax = na * nb, ui = (size_t)llround(r->u);
+		double *cnt = malloc((umax + 1) * sizeof(*cnt));
+		double lo = 0.0, hi = 0.0, tot = 0.0;
+
+		if (!cnt)
+			return -ENOMEM;
+		ret = mwu_exact_counts(na, nb, cnt);
+		if (ret) {
+			free(cnt);
+			return ret;
+		}
+		for (size_t u = 0; u <= umax; u++) {
+			tot += cnt[u];
+			if (u <= ui)
+				lo += cnt[u];
+			if (u >= ui)
+				hi += cnt[u];
+		}
+		free(cnt);
+		r->p_mwu = fmin(1.0, 2.0 * fmin(lo, hi) / tot);
+		r->p_exact = 1;
+	} else {
+		double dn = (double)n, mu = (double)na * (double)nb / 2.0;
+		double var = (double)na * (double)nb / 12.0 *
+			     ((dn + 1.0) - tie_sum / (dn * (dn - 1.0)));
+		double d = r->u - mu, z;
+
+		if (var <= 0.0) {
+			r->p_mwu = 1.0;
+		} else {
+			d -= d > 0 ? 0.5 : d < 0 ? -0.5 : 0.0;
+			z = d / sqrt(var);
+			r->p_mwu = fmin(1.0, erfc(fabs(z) / sqrt(2.0)));
+		}
+		r->p_exact = 0;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- PRNG (xoshiro256**) */
+
+struct rng {
+	uint64_t s[4];
+};
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void rng_seed(struct rng *g, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		g->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(struct rng *g)
+{
+	uint64_t *s = g->s, res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return res;
+}
+
+/* Uniform integer in [0, n), n >= 1, without modulo bias (rejection). */
+static size_t rng_below(struct rng *g, size_t n)
+{
+	uint64_t m = n, thresh = (0 - m) % m, x;
+
+	do
+		x = rng_next(g);
+	while (x < thresh);
+	return (size_t)(x % m);
+}
+
+/*
+ * Percentile bootstrap of rel_change: each resample draws na boots from a and nb boots from b
+ * with replacement (independently), computes (mean_b* - mean_a*) / mean_a*, skipping resamples
+ * with mean_a* == 0; the CI is the 2.5% and 97.5% type-7 quantiles of those values.
+ */
+static int bootstrap(const double *a, size_t na, const double *b, size_t nb,
+		     struct ab_result *r)
+{
+	double *rel = malloc((size_t)r->resamples * sizeof(*rel));
+	struct rng g;
+	size_t k = 0;
+
+	if (!rel)
+		return -ENOMEM;
+	rng_seed(&g, r->seed);
+	for (unsigned int it = 0; it < r->resamples; it++) {
+		double sa = 0.0, sb = 0.0, ma, mb;
+
+		for (size_t i = 0; i < na; i++)
+			sa += a[rng_below(&g, na)];
+		for (size_t j = 0; j < nb; j++)
+			sb += b[rng_below(&g, nb)];
+		ma = sa / (double)na;
+		mb = sb / (double)nb;
+		if (ma == 0.0)
+			continue;
+		rel[k++] = (mb - ma) / ma;
+	}
+	r->resamples_used = (unsigned int)k;
+	if (k > 0) {
+		qsort(rel, k, sizeof(*rel), cmp_double);
+		r->ci_lo = quantile_sorted(rel, k, 0.025);
+		r->ci_hi = quantile_sorted(rel, k, 0.975);
+	}
+	free(rel);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- incomplete beta, Student t */
+
+/* Continued fraction for the incomplete beta function (modified Lentz's method). */
+static double betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-15;
+	double qab = a + b, qap = a + 1.0, qam = a - 1.0;
+	double c = 1.0, d = 1.0 - qab * x / qap, h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1.0 / d;
+	h = d;
+	for (int m = 1; m <= 1000; m++) {
+		double dm = m, m2 = 2.0 * m, aa, del;
+
+		/* even step */
+		aa = dm * (b - dm) * x / ((qam + m2) * (a + m2));
+		d = 1.0 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1.0 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1.0 / d;
+		h *= d * c;
+		/* odd step */
+		aa = -(a + dm) * (qab + dm) * x / ((a + m2) * (qap + m2));
+		d = 1.0 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1.0 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1.0 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1.0) < eps)
+			break;
+	}
+	return h;
+}
+
+/* Regularized incomplete beta I_x(a, b), a, b > 0. */
+static double betai(double a, double b, double x)
+{
+	double lbt;
+
+	if (x <= 0.0)
+		return 0.0;
+	if (x >= 1.0)
+		return 1.0;
+	lbt = lgam(a + b) - lgam(a) - lgam(b) + a * log(x) + b * log1p(-x);
+	/* the continued fraction converges fast for x < (a + 1) / (a + b + 2) */
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return exp(lbt) * betacf(a, b, x) / a;
+	return 1.0 - exp(lbt) * betacf(b, a, 1.0 - x) / b;
+}
+
+/* Two-sided p-value of Student's t with df degrees of freedom: I_{df/(df+t^2)}(df/2, 1/2). */
+static double t_two_sided_p(double t, double df)
+{
+	return betai(df / 2.0, 0.5, df / (df + t * t));
+}
+
+/* Two-sided 95% critical value t_{0.975, df} (df > 0), by bisection on the p-value. */
+static double t_crit95(double df)
+{
+	double lo = 0.0, hi = 1.0;
+
+	while (t_two_sided_p(hi, df) > 0.05 && hi < 1e6)
+		hi *= 2.0;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2.0;
+
+		if (t_two_sided_p(mid, df) > 0.05)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2.0;
+}
+
+/*
+ * Welch's t-test: t = (mean_a - mean_b) / sqrt(va/na + vb/nb) (sign as R's t.test(a, b)),
+ * Welch-Satterthwaite df = (va/na + vb/nb)^2 / ((va/na)^2/(na-1) + (vb/nb)^2/(nb-1)),
+ * two-sided p from the Student t distribution. Requires na, nb >= 2.
+ */
+static void welch(struct ab_result *r)
+{
+	double na = (double)r->a.n, nb = (double)r->b.n;
+	double sea = r->a.sd * r->a.sd / na, seb = r->b.sd * r->b.sd / nb;
+	double se2 = sea + seb, fa, fb;
+
+	if (!(se2 > 0.0))
+		return;
+	/* df computed from the fractions of se2 so that tiny variances do not underflow */
+	fa = sea / se2;
+	fb = seb / se2;
+	r->welch_t = (r->a.mean - r->b.mean) / sqrt(se2);
+	r->welch_df = 1.0 / (fa * fa / (na - 1.0) + fb * fb / (nb - 1.0));
+	r->welch_p = t_two_sided_p(r->welch_t, r->welch_df);
+}
+
+/* ---------------------------------------------------------------- A/B */
+
+int stats_ab(const double *a, size_t na, const double *b, size_t nb,
+	     uint64_t seed, unsigned int resamples, struct ab_result *r)
+{
+	int ret;
+
+	if (!r || na + nb == 0 || (na && !a) || (nb && !b))
+		return -EINVAL;
+	if (!all_finite(a, na) || !all_finite(b, nb))
+		return -EINVAL;
+
+	memset(r, 0, sizeof(*r));
+	r->rel_change = r->p_mwu = r->u = r->ci_lo = r->ci_hi = NAN;
+	r->welch_t = r->welch_df = r->welch_p = NAN;
+	r->p_min = 1.0;
+	r->sep = SEP_OVERLAP;
+	r->seed = seed;
+	r->resamples = resamples ? resamples : STATS_DEFAULT_RESAMPLES;
+	summary_empty(&r->a);
+	summary_empty(&r->b);
+
+	if (na) {
+		ret = stats_summary(a, na, &r->a);
+		if (ret)
+			return ret;
+	}
+	if (nb) {
+		ret = stats_summary(b, nb, &r->b);
+		if (ret)
+			return ret;
+	}
+	if (!na || !nb)
+		return 0;
+
+	if (r->a.mean != 0.0)
+		r->rel_change = (r->b.mean - r->a.mean) / r->a.mean;
+	if (r->b.max < r->a.min)
+		r->sep = SEP_B_BELOW;
+	else if (r->b.min > r->a.max)
+		r->sep = SEP_B_ABOVE;
+
+	ret = mwu(a, na, b, nb, r);
+	if (ret)
+		return ret;
+
+	if (na >= 2 && nb >= 2) {
+		ret = bootstrap(a, na, b, nb, r);
+		if (ret)
+			return ret;
+		welch(r);
+	}
+	return 0;
+}
+
+int stats_verdict(const struct ab_result *r, double alpha)
+{
+	if (!r || !(alpha > 0.0 && alpha < 1.0))
+		return -EINVAL;
+	if (isnan(r->p_mwu) || r->p_min > alpha)
+		return -1;
+	return r->p_mwu <= alpha ? 1 : 0;
+}
+
+/* ---------------------------------------------------------------- design advice */
+
+/*
+ * Kalibera & Jones, "Rigorous Benchmarking in Reasonable Time" (ISMM 2013), two levels:
+ * level 1 = batches within a boot (m per boot), level 2 = boots (n). With Y_ij = batch j of
+ * boot i, Ybar_i = boot mean and Ybar = grand mean:
+ *
+ *   S1^2 = 1 / (n (m - 1)) * sum_i sum_j (Y_ij - Ybar_i)^2	(within-boot variance)
+ *   S2^2 = 1 / (n - 1) * sum_i (Ybar_i - Ybar)^2		(variance of boot means)
+ *   T1^2 = S1^2,  T2^2 = S2^2 - S1^2 / m  (clamped >= 0)	(unbiased variance components)
+ *
+ * Cost of a campaign with n boots of m batches: n (c_boot + m c_batch); variance of the grand
+ * mean: (T2^2 + T1^2 / m) / n. Minimising their product over m gives the optimal batches per
+ * boot (K&J's r_1 = sqrt(c_2 T_1^2 / (c_1 T_2^2)), as in libkalibera's optimalreps()):
+ *
+ *   m_opt = ceil(sqrt(c_boot * T1^2 / (c_batch * T2^2))), clamped to [1, MAX_BATCHES]
+ *
+ * (many batches pay off when batches are noisy and boots are expensive; if T2^2 == 0 no
+ * between-boot variance was detected and m_opt is clamped to STATS_DESIGN_MAX_BATCHES).
+ * A boot mean over m_opt batches then has variance V = T2^2 + T1^2 / m_opt, and the 95% CI of
+ * a variant's mean over n boots has half-width t_{0.975, n-1} sqrt(V / n). boots_needed is
+ * the smallest n >= 2 with t_{0.975, n-1} sqrt(V / n) <= target_rel * |Ybar|.
+ */
+int stats_design(const double *x, size_t n_boots, size_t m_batches,
+		 double c_boot, double c_batch, double target_rel,
+		 struct design_advice *d)
+{
+	double sum = 0.0, s1 = 0.0, s2 = 0.0, t2, v, h, n0;
+	double dn = (double)n_boots, dm = (double)m_batches;
+	size_t total;
+	unsigned int m_opt, n;
+
+	if (!x || !d || n_boots < 2 || m_batches < 2)
+		return -EINVAL;
+	if (n_boots > SIZE_MAX / m_batches)
+		return -EINVAL;
+	if (!isfinite(c_boot) || c_boot < 0.0 || !isfinite(c_batch) ||
+	    !(c_batch > 0.0) || !isfinite(target_rel) || !(target_rel > 0.0))
+		return -EINVAL;
+	total = n_boots * m_batches;
+	if (!all_finite(x, total))
+		return -EINVAL;
+
+	for (size_t k = 0; k < total; k++)
+		sum += x[k];
+	d->grand_mean = sum / (double)total;
+	for (size_t i = 0; i < n_boots; i++) {
+		const double *row = x + i * m_batches;
+		double bm = 0.0;
+
+		for (size_t j = 0; j < m_batches; j++)
+			bm += row[j];
+		bm /= dm;
+		for (size_t j = 0; j < m_batches; j++)
+			s1 += (row[j] - bm) * (row[j] - bm);
+		s2 += (bm - d->grand_mean) * (bm - d->grand_mean);
+	}
+	s1 /= dn * (dm - 1.0);
+	s2 /= dn - 1.0;
+	t2 = fmax(0.0, s2 - s1 / dm);
+	d->var_within = s1;
+	d->var_between = t2;
+
+	if (s1 == 0.0 || c_boot == 0.0) {
+		m_opt = 1;
+	} else if (t2 == 0.0) {
+		m_opt = STATS_DESIGN_MAX_BATCHES;
+	} else {
+		double r = sqrt(c_boot * s1 / (c_batch * t2));
+
+		m_opt = r >= STATS_DESIGN_MAX_BATCHES ?
+				STATS_DESIGN_MAX_BATCHES :
+				(unsigned int)ceil(r);
+		if (m_opt < 1)
+			m_opt = 1;
+	}
+	d->batches_opt = m_opt;
+	d->boots_needed = 0;
+	d->est_seconds = NAN;
+
+	if (d->grand_mean == 0.0)
+		return -EDOM;
+	v = t2 + s1 / (double)m_opt;
+	h = target_rel * fabs(d->grand_mean);
+	/* normal-theory start (z = 1.96), then step up until the t-based half-width fits */
+	n0 = ceil(1.959963984540054 * 1.959963984540054 * v / (h * h));
+	if (v == 0.0)
+		n = 2;
+	else if (!(n0 < STATS_DESIGN_MAX_BOOTS))
+		n = STATS_DESIGN_MAX_BOOTS;
+	else
+		n = n0 < 2.0 ? 2 : (unsigned int)n0;
+	while (n < STATS_DESIGN_MAX_BOOTS) {
+		double tc = t_crit95((double)n - 1.0);
+
+		if (tc * tc * v / (double)n <= h * h)
+			break;
+		n++;
+	}
+	d->boots_needed = n;
+	d->est_seconds = (double)n * (c_boot + (double)m_opt * c_batch);
+	return 0;
+}

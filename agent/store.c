@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Results database: PostgreSQL through libpq.  Schema with forward-only
+ * migrations, one transaction per boot, and a private cluster started on
+ * demand when no --db / ABLAB_DB is given. */
+#include "store.h"
+#include "board.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const migrations[] = {
+	/* 1: the initial schema (DESIGN.md section 6) */
+	"CREATE TABLE boards ("
+	" id serial PRIMARY KEY, name text UNIQUE NOT NULL, cpu text, family text,"
+	" definition jsonb);"
+	"CREATE TABLE kernels ("
+	" id serial PRIMARY KEY, board_id int NOT NULL REFERENCES boards(id),"
+	" label text NOT NULL, release text NOT NULL, proc_version text NOT NULL DEFAULT '',"
+	" image_sha256 text NOT NULL DEFAULT '', config_sha256 text, manifest jsonb,"
+	" UNIQUE (board_id, label, release, proc_version, image_sha256));"
+	"CREATE TABLE campaigns ("
+	" id serial PRIMARY KEY, created timestamptz NOT NULL DEFAULT now(),"
+	" trigger text NOT NULL CHECK (trigger IN ('cli', 'nightly', 'lava')),"
+	" order_kind text NOT NULL, seed bigint, boots_per_variant int, batches int,"
+	" job jsonb, status text NOT NULL DEFAULT 'running', finished timestamptz);"
+	"CREATE TABLE boots ("
+	" id bigserial PRIMARY KEY, uuid uuid UNIQUE NOT NULL,"
+	" campaign_id int NOT NULL REFERENCES campaigns(id),"
+	" board_id int NOT NULL REFERENCES boards(id), kernel_id int REFERENCES kernels(id),"
+	" variant text NOT NULL, seq int NOT NULL, attempt int NOT NULL,"
+	" status text NOT NULL CHECK (status IN ('ok', 'failed')), error text,"
+	" started timestamptz, boot_ms int, run_ms int, uname_r text, proc_version text,"
+	" clock_res_ns bigint, log_path text, inserted timestamptz NOT NULL DEFAULT now());"
+	"CREATE INDEX boots_campaign ON boots (campaign_id, seq);"
+	"CREATE TABLE samples ("
+	" boot_id bigint NOT NULL REFERENCES boots(id) ON DELETE CASCADE,"
+	" scenario text NOT NULL, batch int NOT NULL, kind text NOT NULL,"
+	" size bigint, reps bigint, dir text, op text, state text, timing text,"
+	" mean_ns double precision, min_ns bigint, max_ns bigint, raw_ns bigint,"
+	" base_ns bigint, ns_per_kib double precision, lost_bytes bigint, fmt int,"
+	" PRIMARY KEY (boot_id, scenario, batch));",
+};
+
+PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)
+{
+	PGresult *r = PQexecParams(st->conn, sql, nparams, NULL, params, NULL, NULL, 0);
+	ExecStatusType s = PQresultStatus(r);
+
+	if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
+		err_msg("database: %s", PQresultErrorMessage(r));
+		PQclear(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* Plain statements (may hold several commands, as migrations do). */
+static int exec_ok(struct store *st, const char *sql)
+{
+	PGresult *r = PQexec(st->conn, sql);
+	ExecStatusType s = PQresultStatus(r);
+
+	PQclear(r);
+	if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
+		err_msg("database: %s", PQerrorMessage(st->conn));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int migrate(struct store *st)
+{
+	PGresult *r;
+	int version = 0, ret;
+	size_t i;
+
+	if (exec_ok(st, "BEGIN") ||
+	    exec_ok(st, "SELECT pg_advisory_xact_lock(4242001)") ||
+	    exec_ok(st, "CREATE TABLE IF NOT EXISTS schema_version (version int NOT NULL)"))
+		goto fail;
+	r = store_query(st, "SELECT max(version) FROM schema_version", 0, NULL);
+	if (!r)
+		goto fail;
+	if (!PQgetisnull(r, 0, 0))
+		version = atoi(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	if (version > (int)ARRAY_SIZE(migrations)) {
+		err_msg("database schema version %d is newer than this ablab knows (%zu): "
+			"upgrade ablab", version, ARRAY_SIZE(migrations));
+		exec_ok(st, "ROLLBACK");
+		return -EPROTO;
+	}
+	for (i = (size_t)version; i < ARRAY_SIZE(migrations); i++) {
+		char v[16];
+		const char *p[1] = { v };
+
+		if (exec_ok(st, migrations[i]))
+			goto fail;
+		snprintf(v, sizeof(v), "%zu", i + 1);
+		r = store_query(st, "INSERT INTO schema_version VALUES ($1::int)", 1, p);
+		if (!r)
+			goto fail;
+		PQclear(r);
+	}
+	ret = exec_ok(st, "COMMIT");
+	return ret;
+fail:
+	exec_ok(st, "ROLLBACK");
+	return -EIO;
+}
+
+/* ---- private cluster ---- */
+
+static char *pg_bindir(void)
+{
+	const char *e = getenv("ABLAB_PG_BINDIR");
+	struct dirent *de;
+	char *best = NULL;
+	int bestv = 0;
+	DIR *d;
+
+	if (e && *e)
+		return xstrdup(e);
+	d = opendir("/usr/lib/postgresql");
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		int v = atoi(de->d_name);
+		char *ctl = xasprintf("/usr/lib/postgresql/%s/bin/pg_ctl", de->d_name);
+
+		if (v > bestv && is_file(ctl)) {
+			free(best);
+			best = xasprintf("/usr/lib/postgresql/%s/bin", de->d_name);
+			bestv = v;
+		}
+		free(ctl);
+	}
+	closedir(d);
+	return best;
+}
+
+struct cluster {
+	char *dir;	/* data directory, also the socket directory */
+	char *bindir;
+	char *conninfo;
+	bool as_postgres;
+};
+
+static int cluster_init(struct cluster *c)
+{
+	char *base = data_dir();
+
+	memset(c, 0, sizeof(*c));
+	c->dir = xasprintf("%s/pg", base);
+	free(base);
+	c->bindir = pg_bindir();
+	c->as_postgres = geteuid() == 0;
+	c->conninfo = xasprintf("host=%s dbname=ablab user=ablab connect_timeout=10", c->dir);
+	if (!c->bindir) {
+		err_msg("no PostgreSQL server found under /usr/lib/postgresql (install the "
+			"postgresql package: make deps), or set ABLAB_PG_BINDIR");
+		return -ENOENT;
+	}
+	if (strlen(c->dir) > 90) {
+		err_msg("data directory %s is too long for a unix socket path; set ABLAB_DATA "
+			"to a shorter directory", c->dir);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+static void cluster_free(struct cluster *c)
+{
+	free(c->dir);
+	free(c->bindir);
+	free(c->conninfo);
+}
+
+/* argv for a server tool, run as postgres when we are root (initdb refuses root) */
+static int cluster_run(struct cluster *c, const char *tool, char **args, bool quiet)
+{
+	char *argv[24];
+	char *path = xasprintf("%s/%s", c->bindir, tool);
+	size_t a = 0, i;
+	int ret;
+
+	if (c->as_postgres) {
+		argv[a++] = "runuser";
+		argv[a++] = "-u";
+		argv[a++] = "postgres";
+		argv[a++] = "--";
+	}
+	argv[a++] = path;
+	for (i = 0; args[i] && a < ARRAY_SIZE(argv) - 1; i++)
+		argv[a++] = args[i];
+	argv[a] = NULL;
+	if (quiet) {
+		struct buf out = { 0 };
+
+		ret = run_argv(argv, &out);
+		buf_free(&out);
+	} else {
+		ret = run_argv(argv, NULL);
+	}
+	free(path);
+	return ret;
+}
+
+static int cluster_create(struct cluster *c)
+{
+	char *pgver = xasprintf("%s/PG_VERSION", c->dir);
+	char *args[] = { "-D", c->dir, "-U", "ablab", "--auth=trust", "-E", "UTF8",
+			 "--no-instructions", NULL };
+	char *parent;
+	int ret = 0;
+
+	if (is_file(pgver))
+		goto out;
+	info_msg("creating the private results database in %s", c->dir);
+	/* parents stay reachable (0755), the cluster itself is private (0700) */
+	parent = xstrdup(c->dir);
+	*strrchr(parent, '/') = '\0';
+	ret = mkdir_p(parent, 0755);
+	free(parent);
+	if (!ret && mkdir(c->dir, 0700) < 0 && errno != EEXIST)
+		ret = -errno;
+	if (ret) {
+		err_msg("cannot create %s: %s", c->dir, strerror(-ret));
+		goto out;
+	}
+	if (c->as_postgres) {
+		struct passwd *pw = getpwnam("postgres");
+
+		if (!pw) {
+			err_msg("running as root but there is no postgres user (install postgresql)");
+			ret = -ENOENT;
+			goto out;
+		}
+		/* postgres must be able to traverse every parent directory */
+		parent = xstrdup(c->dir);
+		while (strrchr(parent, '/') && strrchr(parent, '/') != parent) {
+			struct stat st;
+
+			*strrchr(parent, '/') = '\0';
+			if (stat(parent, &st) == 0 && !(st.st_mode & S_IXOTH)) {
+				err_msg("the postgres user cannot enter %s (mode %o): set ABLAB_DATA "
+					"to a directory it can reach, e.g. /var/lib/ablab", parent,
+					st.st_mode & 07777);
+				free(parent);
+				ret = -EACCES;
+				goto out;
+			}
+		}
+		free(parent);
+		if (chown(c->dir, pw->pw_uid, pw->pw_gid) < 0) {
+			ret = -errno;
+			goto out;
+		}
+	}
+	ret = cluster_run(c, "initdb", args, true);
+	if (ret) {
+		err_msg("initdb -D %s failed (exit %d)", c->dir, ret);
+		ret = -EIO;
+	}
+out:
+	free(pgver);
+	return ret;
+}
+
+static bool cluster_running(struct cluster *c)
+{
+	char *ci = xasprintf("host=%s dbname=postgres user=ablab connect_timeout=5", c->dir);
+	PGPing p = PQping(ci);
+
+	free(ci);
+	return p == PQPING_OK;
+}
+
+static int cluster_start(struct cluster *c)
+{
+	char *opts, *log;
+	PGconn *conn;
+	PGresult *r;
+	char *ci;
+	int ret;
+
+	ret = cluster_create(c);
+	if (ret)
+		return ret;
+	if (!cluster_running(c)) {
+		char *args[] = { "-D", c->dir, "-l", NULL, "-w", "-t", "60", "-o", NULL,
+				 "start", NULL };
+
+		opts = xasprintf("-c listen_addresses='' -c unix_socket_directories='%s'", c->dir);
+		log = xasprintf("%s/server.log", c->dir);
+		args[3] = log;
+		args[8] = opts;
+		ret = cluster_run(c, "pg_ctl", args, true);
+		free(opts);
+		if (ret) {
+			err_msg("could not start PostgreSQL in %s (pg_ctl exit %d); see %s", c->dir,
+				ret, log);
+			free(log);
+			return -EIO;
+		}
+		free(log);
+	}
+	ci = xasprintf("host=%s dbname=postgres user=ablab connect_timeout=10", c->dir);
+	conn = PQconnectdb(ci);
+	free(ci);
+	if (PQstatus(conn) != CONNECTION_OK) {
+		err_msg("private database: %s", PQerrorMessage(conn));
+		PQfinish(conn);
+		return -EIO;
+	}
+	r = PQexec(conn, "SELECT 1 FROM pg_database WHERE datname = 'ablab'");
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 0) {
+		PQclear(r);
+		r = PQexec(conn, "CREATE DATABASE ablab");
+		if (PQresultStatus(r) != PGRES_COMMAND_OK &&
+		    !strstr(PQresultErrorMessage(r), "already exists")) {
+			err_msg("CREATE DATABASE ablab: %s", PQresultErrorMessage(r));
+			PQclear(r);
+			PQfinish(conn);
+			return -EIO;
+		}
+	}
+	PQclear(r);
+	PQfinish(conn);
+	return 0;
+}
+
+int store_private(const char *action)
+{
+	struct cluster c;
+	int ret = cluster_init(&c);
+
+	if (ret)
+		goto out;
+	if (!strcmp(action, "start")) {
+		ret = cluster_start(&c);
+		if (!ret)
+			printf("running: %s\n", c.conninfo);
+	} else if (!strcmp(action, "stop")) {
+		char *args[] = { "-D", c.dir, "-w", "-m", "fast", "stop", NULL };
+
+		if (!cluster_running(&c)) {
+			printf("not running (%s)\n", c.dir);
+		} else {
+			ret = cluster_run(&c, "pg_ctl", args, true) ? -EIO : 0;
+			if (!ret)
+				printf("stopped (%s)\n", c.dir);
+		}
+	} else if (!strcmp(action, "status")) {
+		char *pgver = xasprintf("%s/PG_VERSION", c.dir);
+
+		if (!is_file(pgver))
+			printf("not created (%s; `ablab db start` creates it)\n", c.dir);
+		else if (cluster_running(&c))
+			printf("running: %s\n", c.conninfo);
+		else
+			printf("stopped (%s)\n", c.dir);
+		free(pgver);
+	} else {
+		err_msg("db: unknown action \"%s\" (start, stop, status)", action);
+		ret = -EINVAL;
+	}
+out:
+	cluster_free(&c);
+	return ret;
+}
+
+int store_open(struct store *st, const char *conninfo)
+{
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	if (!conninfo || !*conninfo)
+		conninfo = getenv("ABLAB_DB");
+	if (conninfo && *conninfo) {
+		st->conninfo = xstrdup(conninfo);
+	} else {
+		struct cluster c;
+
+		ret = cluster_init(&c);
+		if (!ret)
+			ret = cluster_start(&c);
+		if (ret) {
+			cluster_free(&c);
+			return ret;
+		}
+		st->conninfo = xstrdup(c.conninfo);
+		cluster_free(&c);
+	}
+	st->conn = PQconnectdb(st->conninfo);
+	if (PQstatus(st->conn) != CONNECTION_OK) {
+		err_msg("cannot connect to the results database (%s): %s", st->conninfo,
+			PQerrorMessage(st->conn));
+		store_close(st);
+		return -ECONNREFUSED;
+	}
+	PQsetNoticeProcessor(st->conn, NULL, NULL);
+	exec_ok(st, "SET client_min_messages = warning");
+	ret = migrate(st);
+	if (ret)
+		store_close(st);
+	return ret;
+}
+
+void store_close(struct store *st)
+{
+	if (st->conn)
+		PQfinish(st->conn);
+	free(st->conninfo);
+	memset(st, 0, sizeof(*st));
+}
+
+int store_campaign_new(struct store *st, const struct campaign_def *c, int64_t *id)
+{
+	char seed[32], boots[16], batches[16];
+	const char *p[6] = { c->trigger, c->order, seed, boots, batches, c->job_json };
+	PGresult *r;
+
+	snprintf(seed, sizeof(seed), "%" PRId64, (int64_t)c->seed);
+	snprintf(boots, sizeof(boots), "%d", c->boots);
+	snprintf(batches, sizeof(batches), "%d", c->batches);
+	r = store_query(st,
+			"INSERT INTO campaigns (trigger, order_kind, seed, boots_per_variant, "
+			"batches, job) VALUES ($1, $2, $3::bigint, $4::int, $5::int, $6::jsonb) "
+			"RETURNING id", 6, p);
+	if (!r)
+		return -EIO;
+	*id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	return 0;
+}
+
+int store_campaign_set_status(struct store *st, int64_t id, const char *status)
+{
+	char ids[32];
+	const char *p[2] = { status, ids };
+	PGresult *r;
+
+	snprintf(ids, sizeof(ids), "%" PRId64, id);
+	r = store_query(st,
+			"UPDATE campaigns SET status = $1, finished = CASE WHEN $1 = 'running' "
+			"THEN NULL ELSE now() END WHERE id = $2::int", 2, p);
+	if (!r)
+		return -EIO;
+	PQclear(r);
+	return 0;
+}
+
+int store_latest_campaign(struct store *st, int64_t *id)
+{
+	PGresult *r = store_query(st, "SELECT max(id) FROM campaigns", 0, NULL);
+	int ret = -ENOENT;
+
+	if (!r)
+		return -EIO;
+	if (!PQgetisnull(r, 0, 0)) {
+		*id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		ret = 0;
+	}
+	PQclear(r);
+	return ret;
+}
+
+static void put_i64(struct buf *b, int64_t v, bool null_if_neg)
+{
+	if (null_if_neg && v < 0)
+		buf_append(b, "\\N", 2);
+	else
+		buf_printf(b, "%" PRId64, v);
+}
+
+/* COPY text format; scenario names and words are validated by the parser
+ * ([A-Za-z0-9._+-]), so no escaping is needed. */
+static int copy_samples(struct store *st, const char *boot_id, const struct run_result *res)
+{
+	struct buf b = { 0 };
+	PGresult *r;
+	size_t i;
+	int ret = 0;
+
+	r = PQexec(st->conn, "COPY samples (boot_id, scenario, batch, kind, size, reps, dir, op,"
+			     " state, timing, mean_ns, min_ns, max_ns, raw_ns, base_ns, ns_per_kib,"
+			     " lost_bytes, fmt) FROM STDIN");
+	if (PQresultStatus(r) != PGRES_COPY_IN) {
+		err_msg("database: COPY samples: %s", PQresultErrorMessage(r));
+		PQclear(r);
+		return -EIO;
+	}
+	PQclear(r);
+	for (i = 0; i < res->n; i++) {
+		const struct sample *s = &res->v[i];
+		bool pres = s->kind == SAMPLE_PRESERVE;
+
+		buf_printf(&b, "%s\t%s\t%d\t%s\t", boot_id, s->scenario, s->batch,
+			   pres ? "preserve" : "result");
+		put_i64(&b, s->size, true);
+		buf_append(&b, "\t", 1);
+		put_i64(&b, pres ? -1 : s->reps, true);
+		if (pres)
+			buf_printf(&b, "\t\\N\t\\N\t\\N\t\\N\t\\N\t");
+		else
+			buf_printf(&b, "\t%s\t%s\t%s\t%s\t%.17g\t", s->dir, s->op, s->state,
+				   s->timing, s->mean_ns);
+		put_i64(&b, s->min_ns, true);
+		buf_append(&b, "\t", 1);
+		put_i64(&b, s->max_ns, true);
+		buf_append(&b, "\t", 1);
+		put_i64(&b, s->raw_ns, true);
+		buf_append(&b, "\t", 1);
+		put_i64(&b, s->base_ns, true);
+		if (pres)
+			buf_printf(&b, "\t\\N\t");
+		else
+			buf_printf(&b, "\t%.17g\t", s->ns_per_kib);
+		put_i64(&b, s->lost, true);
+		buf_printf(&b, "\t%d\n", s->fmt);
+	}
+	if (b.len && PQputCopyData(st->conn, b.data, (int)b.len) != 1)
+		ret = -EIO;
+	if (PQputCopyEnd(st->conn, ret ? "client error" : NULL) != 1)
+		ret = -EIO;
+	buf_free(&b);
+	r = PQgetResult(st->conn);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+		err_msg("database: COPY samples: %s", PQresultErrorMessage(r));
+		ret = -EIO;
+	}
+	PQclear(r);
+	while ((r = PQgetResult(st->conn)))
+		PQclear(r);
+	return ret;
+}
+
+int store_boot(struct store *st, const struct boot_rec *b)
+{
+	char campaign[32], seq[16], attempt[16], started[32], boot_ms[32], run_ms[32], cres[32];
+	char board_id[32] = "", kernel_id[32] = "", boot_id[32] = "";
+	const char *defn = json_object_to_json_string_ext(b->board->jf.root,
+							   JSON_C_TO_STRING_PLAIN);
+	PGresult *r;
+
+	if (exec_ok(st, "BEGIN"))
+		return -EIO;
+	{
+		const char *p[4] = { b->board->name, b->board->cpu, b->board->family, defn };
+
+		r = store_query(st,
+				"INSERT INTO boards (name, cpu, family, definition) VALUES ($1, $2, "
+				"$3, $4::jsonb) ON CONFLICT (name) DO UPDATE SET cpu = $2, "
+				"family = $3, definition = $4::jsonb RETURNING id", 4, p);
+		if (!r)
+			goto fail;
+		snprintf(board_id, sizeof(board_id), "%s", PQgetvalue(r, 0, 0));
+		PQclear(r);
+	}
+	if (b->k) {
+		const char *rel = b->uname_r && *b->uname_r ? b->uname_r : b->k->release;
+		const char *p[7] = { board_id, b->k->label, rel,
+				     b->proc_version ? b->proc_version : "",
+				     b->k->zimage_sha256 ? b->k->zimage_sha256 : "",
+				     b->k->config_sha256, b->k->manifest_json };
+
+		r = store_query(st,
+				"INSERT INTO kernels (board_id, label, release, proc_version, "
+				"image_sha256, config_sha256, manifest) VALUES ($1::int, $2, $3, $4,"
+				" $5, $6, $7::jsonb) ON CONFLICT (board_id, label, release, "
+				"proc_version, image_sha256) DO UPDATE SET manifest = $7::jsonb "
+				"RETURNING id", 7, p);
+		if (!r)
+			goto fail;
+		snprintf(kernel_id, sizeof(kernel_id), "%s", PQgetvalue(r, 0, 0));
+		PQclear(r);
+	}
+	snprintf(campaign, sizeof(campaign), "%" PRId64, b->campaign);
+	snprintf(seq, sizeof(seq), "%d", b->seq);
+	snprintf(attempt, sizeof(attempt), "%d", b->attempt);
+	snprintf(started, sizeof(started), "%.3f", (double)b->started_wall_ms / 1000.0);
+	snprintf(boot_ms, sizeof(boot_ms), "%" PRId64, b->boot_ms);
+	snprintf(run_ms, sizeof(run_ms), "%" PRId64, b->run_ms);
+	snprintf(cres, sizeof(cres), "%" PRId64, b->res ? b->res->clock_res_ns : 0);
+	{
+		const char *p[16] = { b->uuid, campaign, board_id, kernel_id[0] ? kernel_id : NULL,
+				      b->variant, seq, attempt, b->status, b->error, started,
+				      b->boot_ms >= 0 ? boot_ms : NULL,
+				      b->run_ms >= 0 ? run_ms : NULL, b->uname_r, b->proc_version,
+				      b->res && b->res->have_start ? cres : NULL, b->log_path };
+
+		r = store_query(st,
+				"INSERT INTO boots (uuid, campaign_id, board_id, kernel_id, variant,"
+				" seq, attempt, status, error, started, boot_ms, run_ms, uname_r, "
+				"proc_version, clock_res_ns, log_path) VALUES ($1::uuid, $2::int, "
+				"$3::int, $4::int, $5, $6::int, $7::int, $8, $9, "
+				"to_timestamp($10::double precision), $11::int, $12::int, $13, $14, "
+				"$15::bigint, $16) ON CONFLICT (uuid) DO NOTHING RETURNING id",
+				16, p);
+		if (!r)
+			goto fail;
+		if (PQntuples(r) == 0) {
+			/* already stored (a re-ingested spool file): nothing to do */
+			PQclear(r);
+			return exec_ok(st, "COMMIT");
+		}
+		snprintf(boot_id, sizeof(boot_id), "%s", PQgetvalue(r, 0, 0));
+		PQclear(r);
+	}
+	if (b->res && b->res->n && !strcmp(b->status, "ok") && copy_samples(st, boot_id, b->res))
+		goto fail;
+	return exec_ok(st, "COMMIT");
+fail:
+	exec_ok(st, "ROLLBACK");
+	return -EIO;
+}

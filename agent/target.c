@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Target shell: prompt sync and commands between unique markers. */
+#include "target.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Escapes a literal for a POSIX extended regex. */
+static char *re_escape(const char *s)
+{
+	struct buf b = { 0 };
+
+	for (; *s; s++) {
+		if (strchr("\\^$.|?*+()[]{}", *s))
+			buf_append(&b, "\\", 1);
+		buf_append(&b, s, 1);
+	}
+	if (!b.data)
+		buf_append(&b, "", 0);
+	return b.data;
+}
+
+int target_init(struct target *t, struct console *con, const char *prompt)
+{
+	char *esc = re_escape(prompt);
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->con = con;
+	t->prompt = prompt;
+	random_hex(t->id, 8);
+	ret = re_compile(&t->prompt_re, esc);
+	free(esc);
+	return ret;
+}
+
+void target_free(struct target *t)
+{
+	regfree(&t->prompt_re);
+}
+
+/* The marker is typed as ABLAB''_X so that the echoed command line never
+ * matches the marker the command prints. */
+static int expect_marker(struct target *t, const char *what, unsigned int n, int64_t deadline,
+			 regmatch_t *m, bool with_status)
+{
+	char *pat = xasprintf("^ABLAB_%s_%s_%u%s\r?\n", what, t->id, n,
+			      with_status ? " ([0-9]+)" : "");
+	regex_t re, *res[1] = { &re };
+	int ret;
+
+	ret = re_compile(&re, pat);
+	free(pat);
+	if (ret)
+		return ret;
+	ret = console_expect(t->con, res, 1, deadline, m);
+	regfree(&re);
+	return ret < 0 ? ret : 0;
+}
+
+int target_sync(struct target *t, int64_t deadline)
+{
+	regex_t *res[1] = { &t->prompt_re };
+	regmatch_t m[10];
+	char *cmd;
+	int ret;
+
+	t->seq++;
+	cmd = xasprintf("echo ABLAB''_S_%s_%u\n", t->id, t->seq);
+	ret = console_write(t->con, cmd);
+	free(cmd);
+	if (!ret)
+		ret = expect_marker(t, "S", t->seq, deadline, m, false);
+	if (!ret)
+		ret = console_expect(t->con, res, 1, deadline, m);
+	return ret < 0 ? ret : 0;
+}
+
+int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *out, int *status)
+{
+	regex_t *res[1] = { &t->prompt_re };
+	regmatch_t m[10];
+	size_t start, i;
+	char *line;
+	int ret;
+
+	t->seq++;
+	line = xasprintf("echo ABLAB''_B_%s_%u; %s; echo ABLAB''_E_%s_%u $?\n", t->id, t->seq,
+			 cmd, t->id, t->seq);
+	ret = console_write(t->con, line);
+	free(line);
+	if (ret)
+		return ret;
+	ret = expect_marker(t, "B", t->seq, deadline, m, false);
+	if (ret)
+		return ret;
+	start = (size_t)m[0].rm_eo;
+	ret = expect_marker(t, "E", t->seq, deadline, m, true);
+	if (ret)
+		return ret;
+	*status = atoi(t->con->in.data + m[1].rm_so);
+	if (out) {
+		for (i = start; i < (size_t)m[0].rm_so; i++)
+			if (t->con->in.data[i] != '\r')
+				buf_append(out, t->con->in.data + i, 1);
+		if (!out->data)
+			buf_append(out, "", 0);
+	}
+	/* consume the prompt that follows, so the next command starts clean */
+	ret = console_expect(t->con, res, 1, deadline, m);
+	return ret < 0 ? ret : 0;
+}

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Small helpers shared by every part of the agent. */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int verbose;
+volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	stop_requested = sig;
+}
+
+void install_signal_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);	/* no SA_RESTART: poll() returns EINTR */
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void err_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ablab: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void info_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ablab: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+static int64_t clock_ms(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t now_ms(void)
+{
+	return clock_ms(CLOCK_MONOTONIC);
+}
+
+int64_t wall_ms(void)
+{
+	return clock_ms(CLOCK_REALTIME);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		err_msg("out of memory");
+		abort();
+	}
+	return p;
+}
+
+void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+
+	if (!p) {
+		err_msg("out of memory");
+		abort();
+	}
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		err_msg("out of memory");
+		abort();
+	}
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return s ? strcpy(xmalloc(strlen(s) + 1), s) : NULL;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		err_msg("out of memory");
+		abort();
+	}
+	return s;
+}
+
+void buf_append(struct buf *b, const void *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		b->data = xrealloc(b->data, cap);
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		err_msg("out of memory");
+		abort();
+	}
+	buf_append(b, s, (size_t)n);
+	free(s);
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+int read_file(const char *path, char **data, size_t *len)
+{
+	struct buf b = { 0 };
+	char chunk[65536];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			int e = errno;
+
+			if (e == EINTR)
+				continue;
+			close(fd);
+			buf_free(&b);
+			return -e;
+		}
+		buf_append(&b, chunk, (size_t)n);
+	}
+	close(fd);
+	if (!b.data)
+		buf_append(&b, "", 0);
+	*data = b.data;
+	if (len)
+		*len = b.len;
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	const char *p = data;
+	int fd, ret = 0;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			break;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (!ret && fsync(fd) < 0)
+		ret = -errno;
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path) < 0)
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+out:
+	free(tmp);
+	return ret;
+}
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path), *s;
+	int ret = 0;
+
+	for (s = p + 1; ; s++) {
+		if (*s == '/' || !*s) {
+			char c = *s;
+
+			*s = '\0';
+			if (mkdir(p, mode) < 0 && errno != EEXIST) {
+				ret = -errno;
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	if (!ret && !is_dir(path))
+		ret = -ENOTDIR;
+	return ret;
+}
+
+bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int run_argv(char *const argv[], struct buf *out)
+{
+	int pfd[2] = { -1, -1 };
+	int status;
+	pid_t pid;
+
+	if (out && pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		if (out) {
+			close(pfd[0]);
+			close(pfd[1]);
+		}
+		return -e;
+	}
+	if (pid == 0) {
+		if (out)
+			dup2(pfd[1], 1);
+		execvp(argv[0], argv);
+		fprintf(stderr, "ablab: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (out) {
+		char chunk[4096];
+		ssize_t n;
+
+		close(pfd[1]);
+		while ((n = read(pfd[0], chunk, sizeof(chunk))) != 0) {
+			if (n < 0) {
+				if (errno == EINTR)
+					continue;
+				break;
+			}
+			buf_append(out, chunk, (size_t)n);
+		}
+		close(pfd[0]);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+static char *xdg_dir(const char *own_env, const char *xdg_env, const char *home_sub,
+		     const char *root_dir)
+{
+	const char *e = getenv(own_env);
+
+	if (e && *e)
+		return xstrdup(e);
+	if (root_dir && geteuid() == 0)
+		return xstrdup(root_dir);
+	e = getenv(xdg_env);
+	if (e && *e)
+		return xasprintf("%s/ablab", e);
+	e = getenv("HOME");
+	return xasprintf("%s/%s/ablab", e && *e ? e : "/tmp", home_sub);
+}
+
+char *cache_dir(void)
+{
+	return xdg_dir("ABLAB_CACHE", "XDG_CACHE_HOME", ".cache", NULL);
+}
+
+char *data_dir(void)
+{
+	return xdg_dir("ABLAB_DATA", "XDG_DATA_HOME", ".local/share", "/var/lib/ablab");
+}
+
+int expand_template(const char *tmpl, const char *const *keys, const char *const *vals, size_t n,
+		    char **out, char **bad)
+{
+	struct buf b = { 0 };
+	const char *p = tmpl;
+
+	*bad = NULL;
+	while (*p) {
+		const char *open = strchr(p, '{'), *close;
+		size_t i, klen;
+
+		if (!open) {
+			buf_append(&b, p, strlen(p));
+			break;
+		}
+		close = strchr(open, '}');
+		buf_append(&b, p, (size_t)(open - p));
+		if (!close) {
+			buf_append(&b, open, strlen(open));
+			break;
+		}
+		klen = (size_t)(close - open - 1);
+		for (i = 0; i < n; i++)
+			if (strlen(keys[i]) == klen && !strncmp(keys[i], open + 1, klen))
+				break;
+		if (i == n) {
+			*bad = strndup(open + 1, klen);
+			buf_free(&b);
+			return -ENOENT;
+		}
+		buf_append(&b, vals[i], strlen(vals[i]));
+		p = close + 1;
+	}
+	if (!b.data)
+		buf_append(&b, "", 0);
+	*out = b.data;
+	return 0;
+}
+
+void random_hex(char *out, size_t nhex)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char r[64];
+	size_t i;
+
+	if (nhex > 2 * sizeof(r))
+		nhex = 2 * sizeof(r);
+	if (getrandom(r, (nhex + 1) / 2, 0) < 0) {
+		for (i = 0; i < sizeof(r); i++)
+			r[i] = (unsigned char)(rand() ^ (int)getpid());
+	}
+	for (i = 0; i < nhex; i++)
+		out[i] = hex[(r[i / 2] >> ((i & 1) ? 0 : 4)) & 0xf];
+	out[nhex] = '\0';
+}
+
+void uuid_v4(char out[37])
+{
+	char h[33];
+
+	random_hex(h, 32);
+	h[12] = '4';
+	h[16] = "89ab"[h[16] % 4];
+	snprintf(out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", h, h + 8, h + 12, h + 16, h + 20);
+}

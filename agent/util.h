@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ABLAB_UTIL_H
+#define ABLAB_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <sys/types.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Messages: "ablab: ..." on stderr.  Progress lines go to stderr too, so that
+ * stdout carries only the requested output (reports, JSON). */
+void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void info_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int verbose;
+
+/* Set by SIGINT/SIGTERM; every wait loop checks it. */
+extern volatile sig_atomic_t stop_requested;
+void install_signal_handlers(void);
+
+int64_t now_ms(void);		/* CLOCK_MONOTONIC */
+int64_t wall_ms(void);		/* CLOCK_REALTIME */
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Growable byte buffer. */
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+void buf_append(struct buf *b, const void *p, size_t n);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_free(struct buf *b);
+
+int read_file(const char *path, char **data, size_t *len);
+int write_file_atomic(const char *path, const void *data, size_t len);
+int mkdir_p(const char *path, mode_t mode);
+bool is_dir(const char *path);
+bool is_file(const char *path);
+
+/* Run argv (no shell); wait for it.  Returns exit status (>= 0) or -errno.
+ * With out != NULL, stdout is captured into it. */
+int run_argv(char *const argv[], struct buf *out);
+
+/* Directories: ABLAB_CACHE / XDG_CACHE_HOME/ablab, ABLAB_DATA / XDG_DATA_HOME/ablab
+ * (root: /var/lib/ablab, so that the postgres user can reach it). */
+char *cache_dir(void);
+char *data_dir(void);
+
+/* Replace {key} placeholders with values; unknown keys are an error (-ENOENT),
+ * with the key name stored in *bad (caller frees). */
+int expand_template(const char *tmpl, const char *const *keys, const char *const *vals, size_t n,
+		    char **out, char **bad);
+
+/* Random hex string (for markers and UUIDs). */
+void random_hex(char *out, size_t nhex);
+void uuid_v4(char out[37]);
+
+#endif

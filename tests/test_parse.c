@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Parser, run checks, report formatting and boot order. */
+#include "campaign.h"
+#include "check.h"
+#include "parse.h"
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static const char seed_line[] =
+	"dmabench: small-dirty-256B size=     256 reps=5000 mean_ns=353 min_ns=300 max_ns=900 "
+	"ns_per_KiB=1412";
+
+static void test_seed_line(void)
+{
+	struct line_info li;
+
+	CHECK(parse_line(seed_line, &li) == LINE_SAMPLE);
+	CHECK_STR(li.s.scenario, "small-dirty-256B");
+	CHECK(li.s.size == 256 && li.s.reps == 5000);
+	CHECK(li.s.mean_ns == 353 && li.s.min_ns == 300 && li.s.max_ns == 900);
+	CHECK(li.s.ns_per_kib == 1412 && li.s.fmt == 0);
+	CHECK_STR(li.s.state, "dirty");
+	/* printk prefixes and CR */
+	CHECK(parse_line("[   12.345678] dmabench: large-clean-1MiB size= 1048576 reps=300 "
+			 "mean_ns=73108 min_ns=72000 max_ns=80000 ns_per_KiB=71\r", &li) ==
+	      LINE_SAMPLE);
+	CHECK_STR(li.s.state, "clean");
+	CHECK(li.s.size == 1048576);
+	CHECK(parse_line("<6>dmabench: START", &li) == LINE_OTHER);
+	CHECK(parse_line("dmabench: DONE", &li) == LINE_OTHER);
+	CHECK(parse_line("dmabench: small-dirty-256B: dma_map_single failed", &li) == LINE_DONE);
+	CHECK(li.done_status == -EIO);
+	CHECK(parse_line("random console noise", &li) == LINE_NONE);
+	CHECK(parse_line("", &li) == LINE_NONE);
+}
+
+static void test_seed_malformed(void)
+{
+	struct line_info li;
+
+	/* a corrupted number must fail, never be stored as something else */
+	CHECK(parse_line("dmabench: small-dirty-256B size=256 reps=5000 mean_ns=35x3 min_ns=300 "
+			 "max_ns=900 ns_per_KiB=1412", &li) == -EINVAL);
+	CHECK(strstr(li.error, "mean_ns") != NULL);
+	CHECK(parse_line("dmabench: small-dirty-256B size=256 mean_ns=353 min_ns=300 max_ns=900 "
+			 "ns_per_KiB=1412", &li) == -EINVAL);
+	CHECK(strstr(li.error, "reps") != NULL);
+	CHECK(parse_line("dmabench: small-dirty-256B size=256 reps=5000 mean_ns=353 min_ns=400 "
+			 "max_ns=900 ns_per_KiB=1412", &li) == -EINVAL);
+	CHECK(parse_line("dmabench: small-dirty-256B size=256 reps=0 mean_ns=353 min_ns=300 "
+			 "max_ns=900 ns_per_KiB=1412", &li) == -EINVAL);
+	CHECK(parse_line("dmabench: small-dirty-256B size=256 reps=5000 mean_ns=99999999999999999999"
+			 " min_ns=300 max_ns=900 ns_per_KiB=1412", &li) == -EINVAL);
+	CHECK(parse_line("dmabench: small-dirty-256B size=256 reps=5000 mean_ns=-3 min_ns=300 "
+			 "max_ns=900 ns_per_KiB=1412", &li) == -EINVAL);
+}
+
+static void test_v1(void)
+{
+	struct line_info li;
+
+	CHECK(parse_line("dmabench: v1 start clock_res_ns=1000 timing=auto batches=5 scenarios=5",
+			 &li) == LINE_START);
+	CHECK(li.clock_res_ns == 1000);
+	CHECK(parse_line("dmabench: v1 result scenario=large-dirty-1MiB batch=3 size=1048576 "
+			 "reps=300 dir=from op=map_unmap state=dirty timing=iter mean_ns=656888 "
+			 "min_ns=650000 max_ns=700000 ns_per_KiB=641", &li) == LINE_SAMPLE);
+	CHECK(li.s.batch == 3 && li.s.kind == SAMPLE_RESULT && li.s.fmt == 1);
+	CHECK_STR(li.s.timing, "iter");
+	CHECK(parse_line("dmabench: v1 result scenario=small-dirty-256B batch=1 size=256 reps=5000 "
+			 "dir=from op=map_unmap state=dirty timing=batch mean_ns=-2 raw_ns=100 "
+			 "base_ns=110 ns_per_KiB=-8", &li) == LINE_SAMPLE);
+	CHECK(li.s.mean_ns == -2 && li.s.min_ns == -1 && li.s.raw_ns == 100 && li.s.base_ns == 110);
+	CHECK(parse_line("dmabench: v1 preserve scenario=preserve-409600B batch=2 size=409600 "
+			 "lost=402080", &li) == LINE_SAMPLE);
+	CHECK(li.s.kind == SAMPLE_PRESERVE && li.s.lost == 402080);
+	CHECK(parse_line("dmabench: v1 preserve scenario=preserve-409600B batch=2 size=409600 "
+			 "lost=409601", &li) == -EINVAL);
+	CHECK(parse_line("dmabench: v1 done status=0 results=25", &li) == LINE_DONE);
+	CHECK(li.done_status == 0);
+	CHECK(parse_line("dmabench: v1 done status=-12 results=7 error=ENOMEM "
+			 "scenario=large-dirty-1MiB", &li) == LINE_DONE);
+	CHECK(li.done_status == -12);
+	CHECK_STR(li.error, "ENOMEM in large-dirty-1MiB");
+	CHECK(parse_line("dmabench: v1 result scenario=x batch=1 size=256 reps=5 dir=sideways "
+			 "op=map state=dirty timing=iter mean_ns=1 min_ns=1 max_ns=1 ns_per_KiB=4",
+			 &li) == -EINVAL);
+	CHECK(parse_line("dmabench: v2 result scenario=x", &li) == -EINVAL);
+	CHECK(strstr(li.error, "version") != NULL);
+}
+
+static void test_log(void)
+{
+	/* CRLF, lone CR, a NUL, noise, a split-off printk line between samples */
+	static const char log[] =
+		"Booting Linux\r\n[    0.000] random\r"
+		"dmabench: START\r\n"
+		"dmabench: small-dirty-256B size=     256 reps=5000 mean_ns=353 min_ns=300 max_ns=900 "
+		"ns_per_KiB=1412\r\n"
+		"usb 1-1: new device\n\0"
+		"dmabench: small-dirty-256B size=     256 reps=5000 mean_ns=355 min_ns=300 max_ns=900 "
+		"ns_per_KiB=1420\n"
+		"dmabench: DONE\n";
+	struct run_result r;
+	char why[256];
+
+	parse_log(log, sizeof(log) - 1, &r);
+	CHECK(r.n == 2 && r.malformed == 0);
+	CHECK(r.n == 2 && r.v[0].batch == 1 && r.v[1].batch == 2);
+	CHECK(r.have_done);
+	CHECK(run_check(&r, why, sizeof(why)) == 0);
+	run_result_free(&r);
+}
+
+static void test_checks(void)
+{
+	static const char missing_batch[] =
+		"dmabench: v1 start clock_res_ns=1 timing=auto batches=2 scenarios=1\n"
+		"dmabench: v1 preserve scenario=p batch=2 size=10 lost=0\n"
+		"dmabench: v1 done status=0 results=1\n";
+	static const char bad_number[] =
+		"dmabench: v1 start clock_res_ns=1 timing=auto batches=1 scenarios=1\n"
+		"dmabench: v1 preserve scenario=p batch=1 size=10 lost=1O\n"
+		"dmabench: v1 done status=0 results=1\n";
+	static const char failed[] =
+		"dmabench: v1 start clock_res_ns=1 timing=auto batches=1 scenarios=1\n"
+		"dmabench: v1 done status=-12 results=0 error=ENOMEM scenario=big\n";
+	static const char reloaded[] =
+		"dmabench: v1 start clock_res_ns=1 timing=auto batches=1 scenarios=1\n"
+		"dmabench: v1 preserve scenario=p batch=1 size=10 lost=1O\n"
+		"dmabench: v1 start clock_res_ns=1 timing=auto batches=1 scenarios=1\n"
+		"dmabench: v1 preserve scenario=p batch=1 size=10 lost=3\n"
+		"dmabench: v1 done status=0 results=1\n";
+	static const char cut[] =
+		"dmabench: v1 start clock_res_ns=1 timing=auto batches=1 scenarios=1\n"
+		"dmabench: v1 preserve scenario=p batch=1 size=10 lost=0\n";
+	struct run_result r;
+	char why[256];
+
+	parse_log(missing_batch, strlen(missing_batch), &r);
+	CHECK(run_check(&r, why, sizeof(why)) == -EINVAL && strstr(why, "missing"));
+	run_result_free(&r);
+	parse_log(bad_number, strlen(bad_number), &r);
+	CHECK(run_check(&r, why, sizeof(why)) == -EINVAL && strstr(why, "malformed"));
+	run_result_free(&r);
+	parse_log(failed, strlen(failed), &r);
+	CHECK(run_check(&r, why, sizeof(why)) == -EIO && strstr(why, "ENOMEM"));
+	run_result_free(&r);
+	parse_log(reloaded, strlen(reloaded), &r);
+	CHECK(run_check(&r, why, sizeof(why)) == 0 && r.n == 1 && r.v[0].lost == 3);
+	run_result_free(&r);
+	parse_log(cut, strlen(cut), &r);
+	CHECK(run_check(&r, why, sizeof(why)) == -EINVAL && strstr(why, "done"));
+	run_result_free(&r);
+}
+
+static void test_format(void)
+{
+	char s[32];
+
+	fmt_time(s, sizeof(s), 353);
+	CHECK_STR(s, "353 ns");
+	fmt_time(s, sizeof(s), 1208);
+	CHECK_STR(s, "1.208 us");
+	fmt_time(s, sizeof(s), 73840);
+	CHECK_STR(s, "73.840 us");
+	fmt_time(s, sizeof(s), 16380000);
+	CHECK_STR(s, "16.380 ms");
+	fmt_change(s, sizeof(s), 0.063);
+	CHECK_STR(s, "+6.3%");
+	fmt_change(s, sizeof(s), 0.0021);
+	CHECK_STR(s, "+0.21%");
+	fmt_change(s, sizeof(s), -0.00009);
+	CHECK_STR(s, "-0.0090%");
+	fmt_change(s, sizeof(s), -0.333);
+	CHECK_STR(s, "-33.3%");
+}
+
+static void test_order(void)
+{
+	int v[10], w[10], i, sum = 0;
+
+	campaign_order(ORDER_ABAB, 3, 0, v);
+	CHECK(v[0] == 0 && v[1] == 1 && v[2] == 0 && v[3] == 1 && v[4] == 0 && v[5] == 1);
+	campaign_order(ORDER_ABBA, 2, 0, v);
+	CHECK(v[0] == 0 && v[1] == 1 && v[2] == 1 && v[3] == 0);
+	campaign_order(ORDER_RANDOM, 5, 7, v);
+	campaign_order(ORDER_RANDOM, 5, 7, w);
+	for (i = 0; i < 10; i++)
+		sum += v[i];
+	CHECK(sum == 5);
+	CHECK(!memcmp(v, w, sizeof(v)));
+	CHECK(campaign_order(ORDER_ABAB, 0, 0, v) == -EINVAL);
+}
+
+int main(void)
+{
+	test_seed_line();
+	test_seed_malformed();
+	test_v1();
+	test_log();
+	test_checks();
+	test_format();
+	test_order();
+	CHECK_DONE("test_parse");
+}

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_stats.c - standalone tests for agent/stats.c.
+ *
+ * gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fsanitize=address,undefined -g -Iagent \
+ *	agent/stats.c tests/test_stats.c -lm -o /tmp/test_stats && /tmp/test_stats
+ *
+ * Reference values: R's wilcox.test / t.test conventions; exact MWU p-values were checked by
+ * brute-force enumeration of all rank assignments, Welch's p by numerical integration of the
+ * t density, t quantiles with mpmath.
+ */
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (cond) {                                                    \
+			passed++;                                              \
+		} else {                                                       \
+			failed++;                                              \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
+				__LINE__, #cond);                              \
+		}                                                              \
+	} while (0)
+
+/* |got - want| <= tol, reporting both values on failure */
+#define CHECK_NEAR(got, want, tol)                                                    \
+	do {                                                                          \
+		double g_ = (got), w_ = (want);                                       \
+		if (fabs(g_ - w_) <= (tol)) {                                         \
+			passed++;                                                     \
+		} else {                                                              \
+			failed++;                                                     \
+			fprintf(stderr,                                               \
+				"%s:%d: CHECK_NEAR failed: %s = %.10g, want %.10g\n", \
+				__FILE__, __LINE__, #got, g_, w_);                    \
+		}                                                                     \
+	} while (0)
+
+#define N_OF(arr) (sizeof(arr) / sizeof((arr)[0]))
+
+static void test_summary(void)
+{
+	const double x[] = { 4, 1, 3, 2 };
+	const double odd[] = { 5, -1, 7 };
+	const double one[] = { 42 };
+	double copy[4];
+	struct summary s;
+
+	memcpy(copy, x, sizeof(x));
+	CHECK(stats_summary(copy, 4, &s) == 0);
+	CHECK(s.n == 4);
+	CHECK_NEAR(s.mean, 2.5, 1e-12);
+	CHECK_NEAR(s.median, 2.5, 1e-12);
+	CHECK_NEAR(s.sd, 1.2909944487358056, 1e-9);
+	CHECK_NEAR(s.min, 1, 0);
+	CHECK_NEAR(s.max, 4, 0);
+	CHECK(memcmp(copy, x, sizeof(x)) == 0); /* caller's array untouched */
+
+	CHECK(stats_summary(odd, 3, &s) == 0);
+	CHECK_NEAR(s.median, 5, 0);
+	CHECK_NEAR(s.mean, 11.0 / 3.0, 1e-12);
+
+	CHECK(stats_summary(one, 1, &s) == 0);
+	CHECK_NEAR(s.sd, 0, 0);
+	CHECK_NEAR(s.median, 42, 0);
+}
+
+static void test_mwu_exact(void)
+{
+	const double lo5[] = { 1, 2, 3, 4, 5 }, hi5[] = { 6, 7, 8, 9, 10 };
+	const double lo3[] = { 1, 2, 3 }, hi3[] = { 4, 5, 6 };
+	const double odd[] = { 1, 3, 5, 7, 9 }, even[] = { 2, 4, 6, 8, 10 };
+	const double x7[] = { 1.5, 2.5, 3.1, 0.2, 9, 4.4, 7 },
+		     y6[] = { 5, 6, 8, 10, 11, 12 };
+	const double one_a[] = { 1 }, one_b[] = { 2 };
+	struct ab_result r;
+
+	/* 5 vs 5 completely separated: p = 2 / C(10, 5) = 2/252 */
+	CHECK(stats_ab(lo5, 5, hi5, 5, 1, 1000, &r) == 0);
+	CHECK(r.p_exact == 1);
+	CHECK_NEAR(r.u, 25, 0);
+	CHECK_NEAR(r.p_mwu, 2.0 / 252.0, 1e-12);
+	CHECK_NEAR(r.p_mwu, 0.0079365, 1e-7);
+	CHECK_NEAR(r.p_min, 2.0 / 252.0, 1e-12);
+	CHECK(r.sep == SEP_B_ABOVE);
+	CHECK(stats_verdict(&r, 0.05) == 1);
+	CHECK(stats_verdict(&r, 0.005) == -1); /* 2/252 > 0.005: unreachable */
+
+	/* and the other direction: b entirely below a */
+	CHECK(stats_ab(hi5, 5, lo5, 5, 1, 1000, &r) == 0);
+	CHECK_NEAR(r.u, 0, 0);
+	CHECK_NEAR(r.p_mwu, 2.0 / 252.0, 1e-12);
+	CHECK(r.sep == SEP_B_BELOW);
+
+	/* 3 vs 3 separated: 2/20 = 0.1, never significant at 0.05 */
+	CHECK(stats_ab(lo3, 3, hi3, 3, 1, 1000, &r) == 0);
+	CHECK_NEAR(r.p_mwu, 0.1, 1e-12);
+	CHECK_NEAR(r.p_min, 0.1, 1e-12);
+	CHECK(stats_verdict(&r, 0.05) == -1);
+	CHECK(stats_verdict(&r, 0.1) == 1);
+
+	/* interleaved: R wilcox.test(odd, even) W = 10, p = 0.6905; U for b = 25 - 10 = 15 */
+	CHECK(stats_ab(odd, 5, even, 5, 1, 1000, &r) == 0);
+	CHECK(r.p_exact == 1);
+	CHECK_NEAR(r.u, 15, 0);
+	CHECK_NEAR(r.p_mwu, 0.6904761904761905, 1e-12);
+	CHECK(r.sep == SEP_OVERLAP);
+	CHECK(stats_verdict(&r, 0.05) == 0);
+
+	/* unequal sizes 7 vs 6, U = 37, brute-force enumeration p = 0.022144522 */
+	CHECK(stats_ab(x7, 7, y6, 6, 1, 1000, &r) == 0);
+	CHECK(r.p_exact == 1);
+	CHECK_NEAR(r.u, 37, 0);
+	CHECK_NEAR(r.p_mwu, 0.022144522144522144, 1e-12);
+	CHECK_NEAR(r.p_min, 2.0 / 1716.0, 1e-15);
+
+	/* 1 vs 1: p = 1, p_min = 1 */
+	CHECK(stats_ab(one_a, 1, one_b, 1, 1, 1000, &r) == 0);
+	CHECK_NEAR(r.p_mwu, 1.0, 0);
+	CHECK_NEAR(r.p_min, 1.0, 0);
+	CHECK(isnan(r.ci_lo) && isnan(r.ci_hi)); /* n < 2 a side */
+	CHECK(isnan(r.welch_t) && isnan(r.welch_p));
+	CHECK(stats_verdict(&r, 0.05) == -1);
+}
+
+static void test_mwu_large_and_ties(void)
+{
+	const double a[] = { 1, 2, 2, 3, 4 }, b[] = { 3, 4, 5, 5, 6 };
+	const double same[] = { 7, 7, 7 };
+	double x[30], y[30];
+	struct ab_result r;
+
+	/* ties -> normal approximation with tie and continuity correction (R: exact=FALSE) */
+	CHECK(stats_ab(a, 5, b, 5, 1, 1000, &r) == 0);
+	CHECK(r.p_exact == 0);
+	CHECK_NEAR(r.u, 23, 0);
+	CHECK_NEAR(r.p_mwu, 0.03445363703947131, 1e-12);
+	CHECK_NEAR(r.p_min, 2.0 / 252.0,
+		   1e-12); /* still defined from n alone */
+	CHECK(r.sep == SEP_OVERLAP);
+
+	/* all values identical: zero variance, p = 1 */
+	CHECK(stats_ab(same, 3, same, 3, 1, 1000, &r) == 0);
+	CHECK_NEAR(r.p_mwu, 1.0, 0);
+	CHECK_NEAR(r.rel_change, 0.0, 0);
+	CHECK(isnan(r.welch_t) && isnan(r.welch_df) && isnan(r.welch_p));
+
+	/* exact at the limit (25 + 25): separated -> 2 / C(50, 25) */
+	for (int i = 0; i < 25; i++) {
+		x[i] = i;
+		y[i] = 100 + i;
+	}
+	CHECK(stats_ab(x, 25, y, 25, 1, 100, &r) == 0);
+	CHECK(r.p_exact == 1);
+	CHECK_NEAR(r.p_mwu / (2.0 / 126410606437752.0), 1.0, 1e-9);
+
+	/* above the limit (30 + 30): normal approx., z = (900 - 450 - 0.5) / sqrt(900 / 12 * 61) */
+	for (int i = 0; i < 30; i++) {
+		x[i] = i;
+		y[i] = 100 + i;
+	}
+	CHECK(stats_ab(x, 30, y, 30, 1, 100, &r) == 0);
+	CHECK(r.p_exact == 0);
+	CHECK_NEAR(r.p_mwu / erfc(449.5 / sqrt(4575.0) / sqrt(2.0)), 1.0, 1e-9);
+	CHECK(stats_verdict(&r, 0.05) == 1);
+}
+
+static void test_seed_scenario(void)
+{
+	/* the seed's figures: control boots vs patched boots */
+	const double ctl[] = { 353, 351, 355 }, pat[] = { 376, 375, 377 };
+	struct ab_result r, r2, r3;
+
+	CHECK(stats_ab(ctl, 3, pat, 3, 42, 10000, &r) == 0);
+	CHECK_NEAR(r.a.mean, 353, 1e-12);
+	CHECK_NEAR(r.b.mean, 376, 1e-12);
+	CHECK_NEAR(r.rel_change, 23.0 / 353.0, 1e-12);
+	CHECK(r.rel_change > 0.064 && r.rel_change < 0.066);
+	CHECK(r.sep == SEP_B_ABOVE);
+	CHECK_NEAR(r.p_mwu, 0.1, 1e-12);
+	CHECK(stats_verdict(&r, 0.05) == -1); /* 3+3 can never reach 0.05 */
+	CHECK(r.seed == 42 && r.resamples == 10000 &&
+	      r.resamples_used == 10000);
+
+	/* bootstrap: CI contains the point estimate, lies within the resample range */
+	CHECK(r.ci_lo <= r.rel_change && r.rel_change <= r.ci_hi);
+	CHECK(r.ci_lo < r.ci_hi);
+	CHECK(r.ci_lo >=
+	      (375.0 - 355.0) / 355.0 - 1e-12); /* most extreme resamples */
+	CHECK(r.ci_hi <= (377.0 - 351.0) / 351.0 + 1e-12);
+
+	/* determinism: same seed -> identical CI; another seed -> (almost surely) different */
+	CHECK(stats_ab(ctl, 3, pat, 3, 42, 10000, &r2) == 0);
+	CHECK(r2.ci_lo == r.ci_lo && r2.ci_hi == r.ci_hi);
+	CHECK(stats_ab(ctl, 3, pat, 3, 43, 10000, &r3) == 0);
+	CHECK(r3.ci_lo <= r3.rel_change && r3.rel_change <= r3.ci_hi);
+
+	/* resamples == 0 selects the default */
+	CHECK(stats_ab(ctl, 3, pat, 3, 42, 0, &r2) == 0);
+	CHECK(r2.resamples == STATS_DEFAULT_RESAMPLES);
+	CHECK(r2.ci_lo == r.ci_lo && r2.ci_hi == r.ci_hi);
+
+	/* Welch on the scenario: t = -23 / sqrt(4/3 + 1/3), df = (5/3)^2 / ((16/9 + 1/9) / 2) */
+	CHECK_NEAR(r.welch_t, -23.0 / sqrt(5.0 / 3.0), 1e-9);
+	CHECK_NEAR(r.welch_df, (25.0 / 9.0) / (17.0 / 18.0), 1e-9);
+	CHECK(r.welch_p > 0 && r.welch_p < 0.001);
+}
+
+static void test_bootstrap_zero_control(void)
+{
+	/* control resamples of {0, 0} have mean 0 and are skipped */
+	const double a[] = { 0, 0, 1 }, b[] = { 1, 2, 3 };
+	const double z[] = { 0, 0 };
+	struct ab_result r;
+
+	CHECK(stats_ab(a, 3, b, 3, 7, 2000, &r) == 0);
+	CHECK(r.resamples_used > 1200 &&
+	      r.resamples_used < 1600); /* ~19/27 kept */
+	CHECK(isfinite(r.ci_lo) && isfinite(r.ci_hi));
+
+	/* control mean 0: rel_change NAN and every resample skipped */
+	CHECK(stats_ab(z, 2, b, 3, 7, 500, &r) == 0);
+	CHECK(isnan(r.rel_change));
+	CHECK(r.resamples_used == 0);
+	CHECK(isnan(r.ci_lo) && isnan(r.ci_hi));
+}
+
+static void test_welch(void)
+{
+	const double a[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+			     21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4 };
+	const double b[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+			     24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4 };
+	struct ab_result r;
+
+	CHECK(stats_ab(a, N_OF(a), b, N_OF(b), 1, 1000, &r) == 0);
+	CHECK_NEAR(r.welch_t, -2.455356398286006, 1e-9);
+	CHECK_NEAR(r.welch_df, 24.98852929023142, 1e-9);
+	CHECK_NEAR(r.welch_p, 0.02137800146286173, 1e-8);
+	CHECK(r.ci_lo <= r.rel_change && r.rel_change <= r.ci_hi);
+	CHECK(r.ci_lo > 0); /* clearly slower, like Welch says */
+}
+
+/* 4 boots x 4 batches: boot offsets {-3,-1,1,3} around 100, batch deviations +-k summing to 0 */
+static void make_design(double *x, double k, const double off[4])
+{
+	const double dev[4] = { -1, 1, -1, 1 };
+
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++)
+			x[i * 4 + j] = 100 + off[i] + k * dev[j];
+}
+
+/* deterministic normal variates for the synthetic design test (test-local PRNG) */
+static double lcg_uniform(unsigned long long *st)
+{
+	*st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+	return ((double)(*st >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(unsigned long long *st)
+{
+	double u1 = lcg_uniform(st), u2 = lcg_uniform(st);
+
+	return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
+static void test_design(void)
+{
+	const double off[4] = { -3, -1, 1, 3 }, flat[4] = { 0, 0, 0, 0 };
+	static double big[200 * 50];
+	unsigned long long st = 12345;
+	struct design_advice d;
+	double x[16];
+
+	/*
+	 * S1^2 = 4 * k^2 / 3 per boot (k = 1: 4/3); S2^2 = (9 + 1 + 1 + 9) / 3 = 20/3;
+	 * T2^2 = 20/3 - (4/3) / 4 = 19/3. m_opt = ceil(sqrt(60 * (4/3) / (1 * 19/3))) =
+	 * ceil(3.554) = 4; V = 19/3 + (4/3)/4 = 20/3; half-width 1% of 100 = 1:
+	 * smallest n with t_{.975,n-1}^2 * V / n <= 1 is n = 29 (n = 28 gives 1.0024).
+	 */
+	make_design(x, 1.0, off);
+	CHECK(stats_design(x, 4, 4, 60.0, 1.0, 0.01, &d) == 0);
+	CHECK_NEAR(d.grand_mean, 100, 1e-12);
+	CHECK_NEAR(d.var_within, 4.0 / 3.0, 1e-12);
+	CHECK_NEAR(d.var_between, 19.0 / 3.0, 1e-12);
+	CHECK(d.batches_opt == 4);
+	CHECK(d.boots_needed == 29);
+	CHECK_NEAR(d.est_seconds, 29 * (60 + 4), 1e-9);
+
+	/* noisy batches, expensive boots -> many batches: ceil(sqrt(600 * 12 / (11/3))) = 45 */
+	make_design(x, 3.0, off);
+	CHECK(stats_design(x, 4, 4, 600.0, 1.0, 0.01, &d) == 0);
+	CHECK_NEAR(d.var_within, 12.0, 1e-12);
+	CHECK_NEAR(d.var_between, 11.0 / 3.0, 1e-12);
+	CHECK(d.batches_opt == 45);
+
+	/* loose target: t_{.975,1}^2 * V / 2 = 161.4 * (20/3) / 2 <= (0.4 * 100)^2 -> 2 boots */
+	make_design(x, 1.0, off);
+	CHECK(stats_design(x, 4, 4, 60.0, 1.0, 0.4, &d) == 0);
+	CHECK(d.boots_needed == 2);
+
+	/* cheap boots -> one batch per boot */
+	CHECK(stats_design(x, 4, 4, 0.0, 1.0, 0.01, &d) == 0);
+	CHECK(d.batches_opt == 1);
+
+	/* no between-boot variance: batches_opt hits the clamp */
+	make_design(x, 1.0, flat);
+	CHECK(stats_design(x, 4, 4, 60.0, 1.0, 0.01, &d) == 0);
+	CHECK_NEAR(d.var_between, 0, 0);
+	CHECK(d.batches_opt == STATS_DESIGN_MAX_BATCHES);
+
+	/* random two-level data: sigma_between = 2, sigma_within = 5 */
+	for (int i = 0; i < 200; i++) {
+		double bo = 2.0 * gauss(&st);
+
+		for (int j = 0; j < 50; j++)
+			big[i * 50 + j] = 1000.0 + bo + 5.0 * gauss(&st);
+	}
+	CHECK(stats_design(big, 200, 50, 30.0, 1.0, 0.001, &d) == 0);
+	CHECK(fabs(d.var_within / 25.0 - 1.0) < 0.05);
+	CHECK(fabs(d.var_between / 4.0 - 1.0) < 0.35);
+	/* true optimum sqrt(30 * 25 / 4) = 13.7 */
+	CHECK(d.batches_opt >= 10 && d.batches_opt <= 18);
+
+	/* mean 0: relative target meaningless */
+	for (int i = 0; i < 16; i++)
+		x[i] = (i % 2) ? 1.0 : -1.0;
+	CHECK(stats_design(x, 4, 4, 60.0, 1.0, 0.01, &d) == -EDOM);
+}
+
+static void test_bad_input(void)
+{
+	const double v[] = { 1, 2, 3 }, w[] = { 1, NAN, 3 };
+	struct ab_result r;
+	struct summary s;
+	struct design_advice d;
+	double x[16] = { 0 };
+
+	CHECK(stats_summary(NULL, 3, &s) == -EINVAL);
+	CHECK(stats_summary(v, 0, &s) == -EINVAL);
+	CHECK(stats_summary(v, 3, NULL) == -EINVAL);
+	CHECK(stats_summary(w, 3, &s) == -EINVAL);
+
+	CHECK(stats_ab(v, 3, v, 3, 1, 100, NULL) == -EINVAL);
+	CHECK(stats_ab(NULL, 0, NULL, 0, 1, 100, &r) == -EINVAL);
+	CHECK(stats_ab(NULL, 3, v, 3, 1, 100, &r) == -EINVAL);
+	CHECK(stats_ab(v, 3, NULL, 3, 1, 100, &r) == -EINVAL);
+	CHECK(stats_ab(v, 3, w, 3, 1, 100, &r) == -EINVAL);
+
+	/* one side empty: summaries filled, comparison NAN, verdict -1 */
+	CHECK(stats_ab(v, 3, NULL, 0, 1, 100, &r) == 0);
+	CHECK(r.a.n == 3 && r.b.n == 0 && isnan(r.b.mean));
+	CHECK(isnan(r.p_mwu) && isnan(r.rel_change) && isnan(r.ci_lo));
+	CHECK(stats_verdict(&r, 0.05) == -1);
+
+	CHECK(stats_verdict(NULL, 0.05) == -EINVAL);
+	CHECK(stats_verdict(&r, 0.0) == -EINVAL);
+	CHECK(stats_verdict(&r, NAN) == -EINVAL);
+
+	CHECK(stats_design(NULL, 4, 4, 1, 1, 0.01, &d) == -EINVAL);
+	CHECK(stats_design(x, 4, 4, 1, 1, 0.01, NULL) == -EINVAL);
+	CHECK(stats_design(x, 1, 4, 1, 1, 0.01, &d) == -EINVAL);
+	CHECK(stats_design(x, 4, 1, 1, 1, 0.01, &d) == -EINVAL);
+	CHECK(stats_design(x, 4, 4, -1, 1, 0.01, &d) == -EINVAL);
+	CHECK(stats_design(x, 4, 4, 1, 0, 0.01, &d) == -EINVAL);
+	CHECK(stats_design(x, 4, 4, 1, 1, 0, &d) == -EINVAL);
+	x[5] = INFINITY;
+	CHECK(stats_design(x, 4, 4, 1, 1, 0.01, &d) == -EINVAL);
+}
+
+int main(void)
+{
+	test_summary();
+	test_mwu_exact();
+	test_mwu_large_and_ties();
+	test_seed_scenario();
+	test_bootstrap_zero_control();
+	test_welch();
+	test_design();
+	test_bad_input();
+
+	printf("test_stats: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
