@@ -3,11 +3,16 @@
 # campaign on the emulated SAM9X75); `make check` runs every test.
 
 CC      ?= cc
-PKGS_C  := json-c libpq
+PKGS_C  := json-c libpq libserialport libgpiod libcurl
+# libgpiod: v1 (bookworm) or v2 (trixie, Pi OS) API, chosen at build time
+GPIOD_V2 := $(shell pkg-config --atleast-version=2.0 libgpiod 2>/dev/null && echo 1)
 CFLAGS  ?= -O2 -g
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	   -Wshadow -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation $(shell pkg-config --cflags $(PKGS_C) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS_C) 2>/dev/null) -lm
+CFLAGS  += $(if $(GPIOD_V2),-DHAVE_GPIOD_V2=1)
+LDLIBS  += -pthread $(shell pkg-config --libs $(PKGS_C) 2>/dev/null) -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 SRCS    := $(wildcard agent/*.c)
@@ -21,6 +26,7 @@ DEMO_BOARD ?= qemu-sam9x75
 
 # Debian packages the project needs (build, kernels, emulated boards, database).
 DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev libgpiod-dev \
+	    libcurl4-openssl-dev \
 	    postgresql postgresql-client qemu-system-arm gcc-arm-linux-gnueabi linux-source-6.1 \
 	    u-boot-qemu ccache bc bison flex libssl-dev libelf-dev cpio xz-utils kmod \
 	    python3 dpkg-dev ca-certificates
@@ -30,18 +36,23 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 all: ablab
 
 build/obj/%.o: agent/%.c $(wildcard agent/*.h) | build/obj
-	$(CC) $(CFLAGS) -c -o $@ $<
+	@$(if $(Q),echo '  CC     ' $<)
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 build/asan/%.o: agent/%.c $(wildcard agent/*.h) | build/asan
-	$(CC) $(CFLAGS) -O1 $(SAN) -c -o $@ $<
+	@$(if $(Q),echo '  CC-SAN ' $<)
+	$(Q)$(CC) $(CFLAGS) -O1 $(SAN) -c -o $@ $<
 build/obj build/asan:
 	mkdir -p $@
 
 ablab: $(OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@$(if $(Q),echo '  LD     ' $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 build/asan/ablab: $(SANOBJS)
-	$(CC) $(CFLAGS) -O1 $(SAN) -o $@ $^ $(LDLIBS)
+	@$(if $(Q),echo '  LD-SAN ' $@)
+	$(Q)$(CC) $(CFLAGS) -O1 $(SAN) -o $@ $^ $(LDLIBS)
 build/asan/test_%: tests/test_%.c $(LIBSRCS:agent/%.c=build/asan/%.o)
-	$(CC) $(CFLAGS) -O1 $(SAN) -Iagent -o $@ $^ $(LDLIBS)
+	@$(if $(Q),echo '  LD-SAN ' $@)
+	$(Q)$(CC) $(CFLAGS) -O1 $(SAN) -Iagent -o $@ $^ $(LDLIBS)
 
 # apt-get install of everything missing; a no-op when all are present.
 deps:

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,23 +80,32 @@ int campaign_order(enum order_kind kind, int n, uint64_t seed, int *v)
 	return 0;
 }
 
-static char *job_json(const struct ab_opts *o, const struct board *b, struct kernel_art *k)
+static char *job_json(const struct campaign_spec *cs, struct board *b, struct kernel_art (*k)[2])
 {
-	json_object *j = json_object_new_object();
+	json_object *j = json_object_new_object(), *boards = json_object_new_array();
+	size_t i;
 	char *s;
 
 	json_object_object_add(j, "kind", json_object_new_string("ab"));
-	json_object_object_add(j, "board", json_object_new_string(b->name));
-	json_object_object_add(j, "board_file", json_object_new_string(b->jf.path));
-	json_object_object_add(j, "control", json_object_new_string(k[0].dir));
-	json_object_object_add(j, "patched", json_object_new_string(k[1].dir));
-	json_object_object_add(j, "boots", json_object_new_int(o->boots));
-	json_object_object_add(j, "batches", json_object_new_int(o->batches));
-	json_object_object_add(j, "order", json_object_new_string(order_name(o->order)));
-	json_object_object_add(j, "seed", json_object_new_int64((int64_t)o->seed));
+	if (cs->job_name)
+		json_object_object_add(j, "job", json_object_new_string(cs->job_name));
+	for (i = 0; i < cs->nboards; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "board", json_object_new_string(b[i].name));
+		json_object_object_add(o, "board_file", json_object_new_string(b[i].jf.path));
+		json_object_object_add(o, "control", json_object_new_string(k[i][0].dir));
+		json_object_object_add(o, "patched", json_object_new_string(k[i][1].dir));
+		json_object_array_add(boards, o);
+	}
+	json_object_object_add(j, "boards", boards);
+	json_object_object_add(j, "boots", json_object_new_int(cs->boots));
+	json_object_object_add(j, "batches", json_object_new_int(cs->batches));
+	json_object_object_add(j, "order", json_object_new_string(order_name(cs->order)));
+	json_object_object_add(j, "seed", json_object_new_int64((int64_t)cs->seed));
 	json_object_object_add(j, "benchmark", json_object_new_string("dmabench"));
-	if (o->modparams)
-		json_object_object_add(j, "modparams", json_object_new_string(o->modparams));
+	if (cs->modparams)
+		json_object_object_add(j, "modparams", json_object_new_string(cs->modparams));
 	s = xstrdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
 	json_object_put(j);
 	return s;
@@ -135,38 +145,168 @@ static int run_attempt(const struct board *b, const struct kernel_art *k,
 	return ret;
 }
 
-int campaign_ab(const struct ab_opts *o)
-{
-	struct kernel_art k[2];
-	struct board b;
-	struct store st;
-	struct bench_params bp = { .batches = o->batches, .modparams = o->modparams };
-	char rundir[] = "/tmp/ablab.XXXXXX";
-	char *dirs[2], *resdir = NULL, *js;
-	int *order = NULL, i, ret, nslots, failed_slots = 0;
-	int64_t cid = 0, t_start = now_ms();
-	char abs_results[PATH_MAX];
+/* The part of a campaign that one board runs, in its own thread. */
+struct board_run {
+	const struct campaign_spec *cs;
+	struct board *b;
+	struct kernel_art *k;		/* [2] */
+	const int *order;
+	int nslots;
+	int64_t cid;
+	const char *resdir, *rundir, *conninfo;
+	int ret;			/* 0: all slots done */
+	int ok_boots, failed_attempts;
+};
 
-	memset(k, 0, sizeof(k));
-	ret = board_load_by_name(&b, o->board);
-	if (ret)
-		return ret;
-	dirs[0] = o->control_dir ? xstrdup(o->control_dir) : kernel_default_dir(b.name, "control");
-	dirs[1] = o->patched_dir ? xstrdup(o->patched_dir) : kernel_default_dir(b.name, "patched");
-	for (i = 0; i < 2; i++) {
-		ret = kernel_load(&k[i], dirs[i]);
-		if (ret)
-			goto out;
+static void *board_thread(void *arg)
+{
+	struct board_run *br = arg;
+	const struct board *b = br->b;
+	struct bench_params bp = { .batches = br->cs->batches, .modparams = br->cs->modparams };
+	struct store st;
+	int i;
+
+	br->ret = store_open(&st, br->conninfo);
+	if (br->ret) {
+		err_msg("%s: no database connection; board skipped", b->name);
+		return NULL;
 	}
-	if (k[0].zimage_sha256 && k[1].zimage_sha256 &&
-	    !strcmp(k[0].zimage_sha256, k[1].zimage_sha256))
-		info_msg("warning: control and patched kernels are the same image (%s)",
-			 k[0].zimage_sha256);
-	nslots = 2 * o->boots;
+	for (i = 0; i < br->nslots && !stop_requested; i++) {
+		int v = br->order[i], attempt;
+		const struct kernel_art *kv = &br->k[v];
+
+		for (attempt = 1; attempt <= b->retries + 1; attempt++) {
+			struct boot_rec rec = { 0 };
+			struct bench_out bo;
+			char error[512] = "", *transcript;
+			bool fatal;
+			int r, sr;
+
+			transcript = xasprintf("%s/%s-%03d-%s-a%d.log", br->resdir, b->name, i + 1,
+					       variant_names[v], attempt);
+			uuid_v4(rec.uuid);
+			rec.campaign = br->cid;
+			rec.board = b;
+			rec.variant = variant_names[v];
+			rec.seq = i + 1;
+			rec.attempt = attempt;
+			rec.k = kv;
+			rec.started_wall_ms = wall_ms();
+			rec.boot_ms = rec.run_ms = -1;
+			rec.log_path = transcript;
+			info_msg("%s [%d/%d] %s (%s)%s", b->name, i + 1, br->nslots, rec.variant,
+				 kv->release, attempt > 1 ? ", retry" : "");
+			r = run_attempt(b, kv, &bp, br->rundir, transcript, &bo, &rec, error,
+					sizeof(error), &fatal);
+			rec.status = r ? "failed" : "ok";
+			rec.error = r ? error : NULL;
+			rec.uname_r = bo.uname_r;
+			rec.proc_version = bo.proc_version;
+			rec.res = &bo.res;
+			sr = store_boot(&st, &rec);
+			if (!r) {
+				br->ok_boots++;
+				info_msg("%s [%d/%d] ok: prompt after %.1f s, %zu samples in %.1f s",
+					 b->name, i + 1, br->nslots, (double)rec.boot_ms / 1000.0,
+					 bo.res.n, (double)rec.run_ms / 1000.0);
+			} else {
+				br->failed_attempts++;
+				err_msg("%s [%d/%d] %s attempt %d failed: %s (transcript %s)", b->name,
+					i + 1, br->nslots, rec.variant, attempt, error, transcript);
+			}
+			bench_out_free(&bo);
+			free(transcript);
+			if (sr) {
+				err_msg("%s: could not store the boot; stopping this board", b->name);
+				br->ret = sr;
+				goto out;
+			}
+			if (!r)
+				break;
+			if (fatal || stop_requested) {
+				br->ret = r;
+				goto out;
+			}
+		}
+		if (attempt > b->retries + 1) {
+			err_msg("%s: slot %d (%s) failed %ld times: board unhealthy, its part of the "
+				"campaign stops here", b->name, i + 1, variant_names[v], b->retries + 1);
+			br->ret = -EIO;
+			goto out;
+		}
+	}
+	if (stop_requested)
+		br->ret = -EINTR;
+out:
+	store_close(&st);
+	return NULL;
+}
+
+int campaign_run(const struct campaign_spec *cs, int64_t *idp)
+{
+	size_t nb = cs->nboards, i;
+	struct board *b = xcalloc(nb, sizeof(*b));
+	struct kernel_art (*k)[2] = xcalloc(nb, sizeof(*k));
+	struct board_run *br = xcalloc(nb, sizeof(*br));
+	pthread_t *th = xcalloc(nb, sizeof(*th));
+	char rundir[] = "/tmp/ablab.XXXXXX";
+	char abs_results[PATH_MAX];
+	char *resdir = NULL, *js = NULL;
+	int *order = NULL, ret = 0, nslots = 2 * cs->boots;
+	int64_t cid = 0, t_start = now_ms();
+	struct store st = { 0 };
+	bool have_store = false, have_rundir = false;
+
+	if (idp)
+		*idp = 0;
+	/* everything that can be checked is checked before the database is touched */
+	for (i = 0; i < nb && !ret; i++) {
+		const struct campaign_board *cb = &cs->boards[i];
+		char *d[2];
+		int v;
+
+		ret = board_load_by_name(&b[i], cb->board);
+		if (ret)
+			break;
+		if (b[i].qemu_binary) {
+			char *argv[] = { "sh", "-c", "command -v \"$0\" >/dev/null",
+					 (char *)b[i].qemu_binary, NULL };
+
+			if (run_argv(argv, NULL) != 0) {
+				err_msg("%s: %s not found (power.binary; install qemu-system-arm: "
+					"make deps)", b[i].jf.path, b[i].qemu_binary);
+				ret = -ENOENT;
+				break;
+			}
+		}
+		d[0] = cb->control_dir ? xstrdup(cb->control_dir)
+				       : kernel_default_dir(b[i].name, "control");
+		d[1] = cb->patched_dir ? xstrdup(cb->patched_dir)
+				       : kernel_default_dir(b[i].name, "patched");
+		for (v = 0; v < 2 && !ret; v++)
+			ret = kernel_load(&k[i][v], d[v]);
+		free(d[0]);
+		free(d[1]);
+		if (!ret && k[i][0].zimage_sha256 && k[i][1].zimage_sha256 &&
+		    !strcmp(k[i][0].zimage_sha256, k[i][1].zimage_sha256))
+			info_msg("%s: warning: control and patched kernels are the same image (%s)",
+				 b[i].name, k[i][0].zimage_sha256);
+	}
+	for (i = 0; i < nb && !ret; i++) {
+		size_t j;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(b[i].name, b[j].name)) {
+				err_msg("board %s is listed twice in one campaign", b[i].name);
+				ret = -EINVAL;
+			}
+	}
+	if (ret)
+		goto out;
 	order = xcalloc((size_t)nslots, sizeof(*order));
-	campaign_order(o->order, o->boots, o->seed, order);
-	if (mkdir_p(o->results, 0755) || !realpath(o->results, abs_results)) {
-		err_msg("cannot create results directory %s", o->results);
+	campaign_order(cs->order, cs->boots, cs->seed, order);
+	if (mkdir_p(cs->results, 0755) || !realpath(cs->results, abs_results)) {
+		err_msg("cannot create results directory %s", cs->results);
 		ret = -EIO;
 		goto out;
 	}
@@ -175,111 +315,80 @@ int campaign_ab(const struct ab_opts *o)
 		err_msg("mkdtemp: %s", strerror(errno));
 		goto out;
 	}
-	ret = store_open(&st, o->db);
+	have_rundir = true;
+	ret = store_open(&st, cs->db);
 	if (ret)
-		goto out_rundir;
-	js = job_json(o, &b, k);
+		goto out;
+	have_store = true;
+	js = cs->job_json ? xstrdup(cs->job_json) : job_json(cs, b, k);
 	{
-		struct campaign_def cd = { "cli", order_name(o->order), o->seed, o->boots,
-					   o->batches, js };
+		struct campaign_def cd = { cs->trigger ? cs->trigger : "cli", order_name(cs->order),
+					   cs->seed, cs->boots, cs->batches, js };
 
 		ret = store_campaign_new(&st, &cd, &cid);
 	}
-	free(js);
 	if (ret)
-		goto out_store;
+		goto out;
+	if (idp)
+		*idp = cid;
 	resdir = xasprintf("%s/campaign-%" PRId64, abs_results, cid);
 	mkdir_p(resdir, 0755);
-	info_msg("campaign %" PRId64 ": %s, %d control + %d patched boots, order %s, %d batches; "
-		 "transcripts in %s", cid, b.name, o->boots, o->boots, order_name(o->order),
-		 o->batches, resdir);
+	info_msg("campaign %" PRId64 ": %zu board(s), %d control + %d patched boots each, order %s,"
+		 " %d batches; transcripts in %s", cid, nb, cs->boots, cs->boots,
+		 order_name(cs->order), cs->batches, resdir);
 
-	for (i = 0; i < nslots && !stop_requested; i++) {
-		const struct kernel_art *kv = &k[order[i]];
-		int attempt;
-
-		for (attempt = 1; attempt <= b.retries + 1; attempt++) {
-			struct boot_rec rec = { 0 };
-			struct bench_out bo;
-			char error[512] = "", *transcript;
-			bool fatal;
-			int r, sr;
-
-			transcript = xasprintf("%s/%03d-%s-a%d.log", resdir, i + 1,
-					       variant_names[order[i]], attempt);
-			uuid_v4(rec.uuid);
-			rec.campaign = cid;
-			rec.board = &b;
-			rec.variant = variant_names[order[i]];
-			rec.seq = i + 1;
-			rec.attempt = attempt;
-			rec.k = kv;
-			rec.started_wall_ms = wall_ms();
-			rec.boot_ms = rec.run_ms = -1;
-			rec.log_path = transcript;
-			info_msg("[%d/%d] %s %s (%s)%s", i + 1, nslots, b.name, rec.variant,
-				 kv->release, attempt > 1 ? ", retry" : "");
-			r = run_attempt(&b, kv, &bp, rundir, transcript, &bo, &rec, error,
-					sizeof(error), &fatal);
-			rec.status = r ? "failed" : "ok";
-			rec.error = r ? error : NULL;
-			rec.uname_r = bo.uname_r;
-			rec.proc_version = bo.proc_version;
-			rec.res = &bo.res;
-			sr = store_boot(&st, &rec);
-			if (!r)
-				info_msg("[%d/%d] ok: prompt after %.1f s, %zu samples in %.1f s",
-					 i + 1, nslots, (double)rec.boot_ms / 1000.0, bo.res.n,
-					 (double)rec.run_ms / 1000.0);
-			else
-				err_msg("[%d/%d] %s attempt %d failed: %s (transcript %s)", i + 1,
-					nslots, rec.variant, attempt, error, transcript);
-			bench_out_free(&bo);
-			free(transcript);
-			if (sr) {
-				err_msg("could not store the boot; stopping the campaign");
-				ret = sr;
-				goto finish;
-			}
-			if (!r)
-				break;
-			if (fatal || stop_requested) {
-				ret = r;
-				goto finish;
-			}
-		}
-		if (attempt > b.retries + 1) {
-			failed_slots++;
-			err_msg("%s: slot %d (%s) failed %ld times: board unhealthy, stopping",
-				b.name, i + 1, variant_names[order[i]], b.retries + 1);
-			ret = -EIO;
-			goto finish;
+	for (i = 0; i < nb; i++) {
+		br[i] = (struct board_run){ .cs = cs, .b = &b[i], .k = k[i], .order = order,
+					    .nslots = nslots, .cid = cid, .resdir = resdir,
+					    .rundir = rundir, .conninfo = st.conninfo };
+		if (pthread_create(&th[i], NULL, board_thread, &br[i])) {
+			err_msg("cannot start a thread for %s", b[i].name);
+			br[i].ret = -EAGAIN;
+			th[i] = 0;
 		}
 	}
-finish:
+	ret = 0;
+	for (i = 0; i < nb; i++) {
+		if (th[i])
+			pthread_join(th[i], NULL);
+		if (br[i].ret && !ret)
+			ret = br[i].ret;
+	}
 	if (stop_requested) {
-		err_msg("interrupted (signal %d): board powered off, campaign %" PRId64
+		err_msg("interrupted (signal %d): boards powered off, campaign %" PRId64
 			" marked interrupted", (int)stop_requested, cid);
 		store_campaign_set_status(&st, cid, "interrupted");
 		ret = -EINTR;
 	} else {
-		store_campaign_set_status(&st, cid, ret || failed_slots ? "failed" : "complete");
+		store_campaign_set_status(&st, cid, ret ? "failed" : "complete");
 	}
+	for (i = 0; i < nb; i++)
+		info_msg("%s: %d ok boot(s), %d failed attempt(s)%s", b[i].name, br[i].ok_boots,
+			 br[i].failed_attempts, br[i].ret ? " - stopped early" : "");
 	info_msg("campaign %" PRId64 " %s after %.1f s", cid, ret ? "stopped" : "complete",
 		 (double)(now_ms() - t_start) / 1000.0);
-	if (!ret)
-		ret = report_campaign(&st, cid, o->format ? o->format : "text", 0.05);
-out_store:
-	store_close(&st);
-out_rundir:
-	rmdir(rundir);
-out:
-	for (i = 0; i < 2; i++) {
-		kernel_free(&k[i]);
-		free(dirs[i]);
+	if (cs->format && cid) {
+		int r = report_campaign(&st, cid, cs->format, 0.05);
+
+		if (!ret && r)
+			ret = r;
 	}
+out:
+	if (have_store)
+		store_close(&st);
+	if (have_rundir)
+		rmdir(rundir);
+	for (i = 0; i < nb; i++) {
+		kernel_free(&k[i][0]);
+		kernel_free(&k[i][1]);
+		board_free(&b[i]);
+	}
+	free(b);
+	free(k);
+	free(br);
+	free(th);
 	free(order);
 	free(resdir);
-	board_free(&b);
+	free(js);
 	return ret;
 }

@@ -3,6 +3,7 @@
 #define ABLAB_CAMPAIGN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum order_kind { ORDER_ABAB, ORDER_ABBA, ORDER_RANDOM };
@@ -12,19 +13,32 @@ int campaign_order(enum order_kind kind, int n, uint64_t seed, int *v);
 int order_parse(const char *s, enum order_kind *kind);
 const char *order_name(enum order_kind kind);
 
-struct ab_opts {
-	const char *board;
+/* One board of a campaign and its two kernels (NULL: the board's default
+ * build from `make kernels`). */
+struct campaign_board {
+	const char *board;	/* name (boards/NAME.json) or path */
 	const char *control_dir, *patched_dir;
-	int boots, batches;
-	enum order_kind order;
-	uint64_t seed;
-	const char *db;
-	const char *results;
-	const char *modparams;
-	const char *format;	/* report format printed at the end */
 };
 
-/* Runs one A/B campaign; returns 0, or -errno after printing why. */
-int campaign_ab(const struct ab_opts *o);
+struct campaign_spec {
+	const struct campaign_board *boards;
+	size_t nboards;
+	int boots, batches;		/* boots per variant, batches per scenario per boot */
+	enum order_kind order;
+	uint64_t seed;
+	const char *modparams;		/* extra dmabench parameters */
+	const char *trigger;		/* cli (default), nightly, lava */
+	const char *job_name;		/* for nightly jobs; NULL for ad-hoc campaigns */
+	const char *job_json;		/* the job definition to store; NULL: generated */
+	const char *db;
+	const char *results;		/* transcripts go to RESULTS/campaign-N */
+	const char *format;		/* report printed at the end; NULL: none */
+};
+
+/* Runs one A/B campaign over every board at once (a thread per board, each
+ * with its own database connection).  A board that fails stops only its own
+ * part.  Returns 0 when every board completed, else -errno after printing
+ * why; *id (if not NULL) gets the campaign id (0 if none was created). */
+int campaign_run(const struct campaign_spec *s, int64_t *id);
 
 #endif

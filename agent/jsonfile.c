@@ -160,10 +160,33 @@ static void problem(const struct jfile *jf, const char *key, const char *jpath, 
 	free(msg);
 }
 
+/* Levenshtein distance, for "did you mean" (keys are short). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, prev[64], cur[64];
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, (lb + 1) * sizeof(prev[0]));
+	}
+	return prev[lb];
+}
+
 int jfile_validate(const struct jfile *jf, json_object *obj, const char *jpath,
 		   const struct jfield *fields)
 {
-	const struct jfield *f;
+	const struct jfield *f, *suggested[32];
+	size_t nsugg = 0, i;
 	int bad = 0;
 
 	json_object_object_foreach(obj, key, val) {
@@ -173,12 +196,26 @@ int jfile_validate(const struct jfile *jf, json_object *obj, const char *jpath,
 			if (!strcmp(f->key, key))
 				break;
 		if (!f->key) {
+			const struct jfield *best = NULL;
 			struct buf known = { 0 };
 
-			for (f = fields; f->key; f++)
+			for (f = fields; f->key; f++) {
 				buf_printf(&known, "%s%s", f == fields ? "" : ", ", f->key);
-			problem(jf, key, path, "unknown key; expected one of: %s%s",
-				known.data ? known.data : "(none)", "");
+				if (edit_distance(key, f->key) <= 2 &&
+				    !json_object_object_get_ex(obj, f->key, NULL))
+					best = f;
+			}
+			if (best) {
+				char *hint = xasprintf("\"%s\"", best->key);
+
+				problem(jf, key, path, "unknown key; did you mean %s?%s", hint, "");
+				free(hint);
+				if (nsugg < ARRAY_SIZE(suggested))
+					suggested[nsugg++] = best;
+			} else {
+				problem(jf, key, path, "unknown key; expected one of: %s%s",
+					known.data ? known.data : "(none)", "");
+			}
 			buf_free(&known);
 			bad = 1;
 		} else if (!type_ok(val, f->type)) {
@@ -199,6 +236,11 @@ int jfile_validate(const struct jfile *jf, json_object *obj, const char *jpath,
 		free(path);
 	}
 	for (f = fields; f->key; f++) {
+		for (i = 0; i < nsugg; i++)
+			if (suggested[i] == f)
+				break;
+		if (i < nsugg)
+			continue;	/* already reported as a misspelling */
 		if (f->required && !json_object_object_get_ex(obj, f->key, NULL)) {
 			int line = 1, col = 1;
 			char *path = *jpath ? xasprintf("%s.%s", jpath, f->key) : xstrdup(f->key);

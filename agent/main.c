@@ -3,6 +3,7 @@
  * emulated boards.  Subcommand table and global options. */
 #include "board.h"
 #include "campaign.h"
+#include "cmds.h"
 #include "report.h"
 #include "store.h"
 #include "util.h"
@@ -16,7 +17,7 @@
 
 #define ABLAB_VERSION "0.1"
 
-static const char *opt_db;
+const char *opt_db;
 
 struct cmd {
 	const char *name;
@@ -24,7 +25,7 @@ struct cmd {
 	const char *args, *help;
 };
 
-static int parse_int(const char *opt, const char *s, long lo, long hi, long *out)
+int parse_int_opt(const char *opt, const char *s, long lo, long hi, long *out)
 {
 	char *end;
 	long v;
@@ -58,7 +59,7 @@ static void ab_usage(FILE *f)
 		"  --format text|json  report printed at the end (default text)\n");
 }
 
-static int cmd_ab(int argc, char **argv)
+int cmd_ab(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "board", 1, NULL, 'b' }, { "control", 1, NULL, 'c' },
@@ -68,23 +69,25 @@ static int cmd_ab(int argc, char **argv)
 		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
-	struct ab_opts o = { .boots = 3, .batches = 5, .order = ORDER_ABAB, .seed = 1,
-			     .results = "results", .format = "text" };
+	struct campaign_board cb = { 0 };
+	struct campaign_spec o = { .boots = 3, .batches = 5, .order = ORDER_ABAB, .seed = 1,
+				   .results = "results", .format = "text", .boards = &cb,
+				   .nboards = 1 };
 	long v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'b': o.board = optarg; break;
-		case 'c': o.control_dir = optarg; break;
-		case 'p': o.patched_dir = optarg; break;
+		case 'b': cb.board = optarg; break;
+		case 'c': cb.control_dir = optarg; break;
+		case 'p': cb.patched_dir = optarg; break;
 		case 'n':
-			if (parse_int("--boots", optarg, 1, 1000, &v))
+			if (parse_int_opt("--boots", optarg, 1, 1000, &v))
 				return 2;
 			o.boots = (int)v;
 			break;
 		case 'm':
-			if (parse_int("--batches", optarg, 1, 1000, &v))
+			if (parse_int_opt("--batches", optarg, 1, 1000, &v))
 				return 2;
 			o.batches = (int)v;
 			break;
@@ -95,7 +98,7 @@ static int cmd_ab(int argc, char **argv)
 			}
 			break;
 		case 's':
-			if (parse_int("--seed", optarg, 0, 0x7fffffffL, &v))
+			if (parse_int_opt("--seed", optarg, 0, 0x7fffffffL, &v))
 				return 2;
 			o.seed = (uint64_t)v;
 			break;
@@ -106,7 +109,7 @@ static int cmd_ab(int argc, char **argv)
 		default: ab_usage(stderr); return 2;
 		}
 	}
-	if (!o.board || optind < argc) {
+	if (!cb.board || optind < argc) {
 		ab_usage(stderr);
 		return 2;
 	}
@@ -116,13 +119,13 @@ static int cmd_ab(int argc, char **argv)
 	}
 	o.db = opt_db;
 	install_signal_handlers();
-	c = campaign_ab(&o);
+	c = campaign_run(&o, NULL);
 	if (c == -EINTR)
 		return 130;
 	return c ? 1 : 0;
 }
 
-static int cmd_report(int argc, char **argv)
+int cmd_report(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "format", 1, NULL, 'f' }, { "alpha", 1, NULL, 'a' },
@@ -154,7 +157,7 @@ static int cmd_report(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		if (parse_int("CAMPAIGN", argv[optind], 1, 0x7fffffffL, &v))
+		if (parse_int_opt("CAMPAIGN", argv[optind], 1, 0x7fffffffL, &v))
 			return 2;
 		id = v;
 	}
@@ -170,7 +173,7 @@ static int cmd_report(int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
-static int cmd_db(int argc, char **argv)
+int cmd_db(int argc, char **argv)
 {
 	if (argc != 2 || (strcmp(argv[1], "start") && strcmp(argv[1], "stop") &&
 			  strcmp(argv[1], "status"))) {
@@ -184,7 +187,7 @@ static int cmd_db(int argc, char **argv)
 	return store_private(argv[1]) ? 1 : 0;
 }
 
-static int cmd_check_board(int argc, char **argv)
+int cmd_check_board(int argc, char **argv)
 {
 	int i, bad = 0;
 

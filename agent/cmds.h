@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ABLAB_CMDS_H
+#define ABLAB_CMDS_H
+
+/* Subcommands: each lives in the file of its concept and is listed in the
+ * table in main.c.  They return the process exit status (0 ok, 1 failure,
+ * 2 usage error). */
+
+extern const char *opt_db;	/* --db CONNINFO (NULL: ABLAB_DB or the private cluster) */
+
+/* parse a bounded integer option; prints "OPT: ..." and returns -EINVAL */
+int parse_int_opt(const char *opt, const char *s, long lo, long hi, long *out);
+
+int cmd_ab(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_db(int argc, char **argv);
+int cmd_check_board(int argc, char **argv);
+
+#endif

@@ -1,0 +1,19 @@
+# Board files: every shipped one is valid; broken ones get file:line:col errors.
+for f in boards/*.json; do check "valid board $f" "$ablab" check-board "$f"; done
+board_err() {	# NAME JSON-TEXT EXPECTED-REGEX: check-board fails with exactly one clear line
+	local name=$1 text=$2 re=$3 f=$tmp/$1.json out
+	printf '%s\n' "$text" >"$f"
+	out=$("$ablab" check-board "$f" 2>&1)
+	if [ $? -ne 0 ] && [ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -Eq "$re"; then ok "board error: $name: $out"
+	else bad "board error: $name: got: $out"; fi
+}
+good=$(cat boards/qemu-sam9x75.json)
+board_err typo-key "${good/\"retries\"/\"retires\"}" "^ablab: $tmp/typo-key.json:[0-9]+:[0-9]+: retires: unknown key; did you mean \"retries\"\?$"
+board_err wrong-type "${good/\"retries\": 2/\"retries\": \"two\"}" "[0-9]+:[0-9]+: retries: must be an integer"
+board_err nested-typo "${good/\"prompt\"/\"promt\"}" "shell.promt: unknown key; did you mean \"prompt\"\?$"
+board_err syntax "${good/\"cpu\": /\"cpu\" }" "syntax.json:[0-9]+:[0-9]+: invalid JSON"
+board_err trailing "$good }" "trailing.json:25:[0-9]+: (trailing characters|invalid JSON)"
+board_err range "${good/\"kernel\": 60/\"kernel\": 0}" "timeouts_s.kernel: out of range"
+board_err bad-regex "${good/Kernel panic - not syncing/(unclosed}" "invalid regular expression"
+board_err power-type "${good/\"type\": \"qemu\"/\"type\": \"pdu\"}" "power.type: unsupported power type"
+

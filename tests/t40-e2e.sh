@@ -1,0 +1,47 @@
+# End to end: A/B campaign on qemu-sam9x75 (real kernels, real module, QEMU pty),
+# then the clear-error cases, each leaving nothing half-written.
+ctl=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}/kernels/qemu-sam9x75
+if [ ! -f "$ctl/control/manifest.json" ] || [ ! -f "$ctl/patched/manifest.json" ]; then
+	bad "kernels missing in $ctl (make kernels)"
+else
+	ncamp0=$(psql_q "SELECT count(*) FROM campaigns")
+	out=$("$ablab" ab --board qemu-sam9x75 --boots 1 --batches 2 --results "$tmp/results" \
+		--format json 2>"$tmp/e2e.err"); rc=$?
+	tail -n 8 "$tmp/e2e.err"
+	check "1+1 campaign exits 0" test "$rc" = 0
+	cid=$(psql_q "SELECT max(id) FROM campaigns")
+	check "one new campaign, status complete" test "$(psql_q "SELECT count(*) || status FROM campaigns WHERE id > $ncamp0 GROUP BY status")" = "1complete"
+	check "2 boots ok, one per variant" test "$(psql_q "SELECT string_agg(variant, ',' ORDER BY seq) FROM boots WHERE campaign_id = $cid AND status = 'ok'")" = "control,patched"
+	for v in control patched; do
+		rel=$(sed -E 's/.*"release": *"([^"]+)".*/\1/' <(tr -d '\n' <"$ctl/$v/manifest.json"))
+		check "$v boot ran its own kernel ($rel)" test "$(psql_q "SELECT uname_r FROM boots WHERE campaign_id = $cid AND variant = '$v'")" = "$rel"
+		check "$v kernel recorded with /proc/version" test "$(psql_q "SELECT count(*) FROM boots b JOIN kernels k ON k.id = b.kernel_id WHERE b.campaign_id = $cid AND b.variant = '$v' AND k.release = '$rel' AND b.proc_version LIKE 'Linux version $rel %'")" = 1
+	done
+	nscen=$(psql_q "SELECT count(DISTINCT scenario) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid")
+	check "5 scenarios (3 seed + null + preserve): got $nscen" test "$nscen" = 5
+	check "every boot has 2 batches x 5 scenarios" test "$(psql_q "SELECT string_agg(n::text, ',') FROM (SELECT count(*) AS n FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid GROUP BY b.id) x")" = "10,10"
+	check "seed scenarios present" test "$(psql_q "SELECT count(DISTINCT scenario) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND scenario IN ('small-dirty-256B','large-dirty-1MiB','large-clean-1MiB')")" = 3
+	check "preservation check stored (lost bytes, QEMU has no cache: 0)" test "$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND kind = 'preserve' AND lost_bytes = 0")" = 4
+	check "timings positive" test "$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND kind = 'result' AND op <> 'null' AND mean_ns <= 0")" = 0
+	logs=$(psql_q "SELECT log_path FROM boots WHERE campaign_id = $cid")
+	for l in $logs; do check "transcript $l has the boot and the shell" grep -q 'lab# ' "$l"; done
+	check "report json has both variants per row" bash -c "echo '$out' | grep -q '\"n_patched\": 1'"
+	check "ablab report prints the table" bash -c "'$ablab' report $cid | grep -q 'large-dirty\|1 MiB dirty'"
+
+	echo "== clear errors, nothing half-written"
+	before=$(psql_q "SELECT count(*) FROM boots")
+	c0=$(psql_q "SELECT count(*) FROM campaigns")
+	out=$("$ablab" ab --board qemu-sam9x75 --boots 1 --control "$tmp/nonexistent" 2>&1); rc=$?
+	check "missing kernel dir: exit 1 and one line naming it ($out)" bash -c "[ $rc = 1 ] && [ \$(echo '$out' | wc -l) = 1 ] && echo '$out' | grep -q nonexistent"
+	check "missing kernel dir: no campaign created" test "$(psql_q "SELECT count(*) FROM campaigns")" = "$c0"
+	sed 's/"versatilepb"/"no-such-machine"/' boards/qemu-sam9x75.json >"$tmp/badqemu.json"
+	out=$("$ablab" ab --board "$tmp/badqemu.json" --boots 1 --results "$tmp/results" 2>&1); rc=$?
+	echo "$out" | tail -n 3
+	check "QEMU that fails to start: exit 1, error names QEMU's complaint" bash -c "[ $rc = 1 ] && echo '$out' | grep -q 'QEMU exited at start: .*no-such-machine'"
+	check "QEMU failure: not retried, no samples, campaign failed" test "$(psql_q "SELECT count(*) || '/' || (SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = c.id) || '/' || c.status FROM boots b2 JOIN campaigns c ON c.id = b2.campaign_id WHERE c.id = (SELECT max(id) FROM campaigns) GROUP BY c.id, c.status")" = "1/0/failed"
+	out=$("$ablab" ab --board qemu-sam9x75 --boots 1 --batches 1 --params 'scenarios=bad' --results "$tmp/results" 2>&1); rc=$?
+	echo "$out" | tail -n 3
+	check "module that fails to load: exit 1, clear reason" bash -c "[ $rc = 1 ] && echo '$out' | grep -q 'module failed to load'"
+	check "module failure: no samples stored for it" test "$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = (SELECT max(id) FROM campaigns)")" = 0
+fi
+
