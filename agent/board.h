@@ -4,29 +4,59 @@
 
 #include "jsonfile.h"
 
-/* A board definition (boards/NAME.json).  Every timing, prompt and command
- * lives in the file, not in code. */
+#include <sys/types.h>
+
+/* A board definition (boards/NAME.json, documented in boards/README.md).
+ * Every timing, prompt and command lives in the file, not in code. */
 struct board {
 	struct jfile jf;
 	const char *name, *cpu, *family, *description;
 	bool emulated;
 
-	const char *console_type;	/* "tty" */
-	const char *console_device;	/* path, or "qemu:LABEL" for a QEMU chardev pty */
+	/* console: "tty" | "serial" | "tcp" */
+	const char *console_type;
+	const char *console_device;	/* tty/serial: path, by-id name, "qemu:LABEL" */
+	const char *console_usb_serial;	/* serial: USB serial number of the adapter */
+	const char *console_host;	/* tcp */
+	long console_port;		/* tcp */
+	bool console_telnet;		/* tcp: RFC 854 (ser2net "telnet"), else raw */
+	long console_reopen_ms;		/* reconnect a vanished console within this */
 	long baud;
 
-	const char *power_type;		/* "qemu" */
+	/* power: "qemu" | "gpiod" | "command" | "manual" */
+	const char *power_type;
 	const char *qemu_binary;
-	char **qemu_args;		/* with {kernel} {dtb} {initrd} {append} */
+	char **qemu_args;		/* with {kernel} {dtb} {initrd} {append} {tftp_root} */
+	const char *gpio_chip;		/* gpiod: gpiochip0, /dev/gpiochip0 or a chip label */
+	long *gpio_lines;		/* gpiod: line offsets */
+	size_t n_gpio_lines;
+	bool gpio_active_low;		/* gpiod: relay closes (board on) at level 0 */
+	char **power_on, **power_off, **power_cycle;	/* command: argv arrays */
+	const char *manual_text;	/* manual: what to tell the operator */
+	long off_ms;			/* minimum off time of a cycle */
 
-	const char *boot_method;	/* "direct" */
+	/* boot: "direct" | "uboot" | "command" */
+	const char *boot_method;
 	const char *append;		/* kernel command line */
 	char **fail_patterns;		/* console regexes that fail a boot at once */
+	/* uboot */
+	const char *tftp_root;		/* NULL: a per-session directory (QEMU only) */
+	const char *server_ip;
+	const char *ub_autoboot;	/* regex of the autoboot countdown line */
+	const char *ub_interrupt;	/* what to type to stop it */
+	const char *ub_prompt;		/* literal U-Boot prompt, e.g. "=> " */
+	char **ub_commands;		/* typed in order; the last one boots */
+	char **ub_errors;		/* regexes that fail a U-Boot command */
+	char **ub_reset;		/* regexes meaning "the board reset" after boot */
+	const char *ub_started;		/* regex: the kernel was entered */
+	char **addr_keys, **addr_vals;	/* boot.addrs: {kernel_addr} ... */
+	/* command */
+	char **deploy;			/* argv with {kernel} {dtb} {initrd} {module} {board} */
 
 	const char *prompt;		/* shell prompt on the target */
 	const char *module_path;	/* where the initramfs keeps dmabench.ko */
 
-	long t_power_s, t_kernel_s, t_command_s;
+	long t_power_s, t_bootloader_s, t_kernel_s, t_command_s, t_deploy_s;
 	long retries;
 	const char *kernel_recipe;	/* boards/kernel/NAME.conf, for make kernels */
 };
@@ -36,5 +66,31 @@ int board_load(struct board *b, const char *path);
 /* NAME or a path: NAME resolves to DIR/NAME.json (DIR: ABLAB_BOARDS or ./boards). */
 int board_load_by_name(struct board *b, const char *name_or_path);
 void board_free(struct board *b);
+/* The board directory (ABLAB_BOARDS or ./boards). */
+const char *board_dir(void);
+
+/* Prints "file:line:col: section.key: msg" with the position of `key` inside
+ * `section` (NULL: top level); returns -EINVAL. */
+int board_field_error(const struct board *b, const char *section, const char *key,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Dry-run report line: "  ok    field: message" or "  FAIL  field: ..."
+ * appended to out; returns 0 when ok, 1 otherwise (to count problems). */
+struct buf;
+int check_line(struct buf *out, bool ok, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* A board lock: DIR/NAME.lock holding "pid host purpose", taken with
+ * flock() so that a crashed holder never leaves a stale lock.  DIR is
+ * ABLAB_LOCK_DIR, else /run/ablab when writable, else DATA/locks. */
+struct board_lock {
+	int fd;
+	char *path;
+};
+/* -EBUSY (holder printed) when another process holds it. */
+int board_lock(struct board_lock *l, const char *board, const char *purpose);
+void board_unlock(struct board_lock *l);
+/* Who holds it: "pid 123 on host (purpose)" into out, or "" when free. */
+int board_lock_holder(const char *board, char *out, size_t len);
 
 #endif

@@ -1,13 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Boot methods.  direct: the power backend loads the kernel itself (QEMU
- * -kernel); we attach the console, release the board and wait for the shell
- * prompt or a failure pattern, whichever comes first, until the deadline. */
+/* Boot methods.
+ *   direct:  the power backend loads the kernel itself (QEMU -kernel).
+ *   uboot:   the artefacts are copied into TFTP_ROOT/BOARD/; after power
+ *            on we catch the autoboot line, interrupt it and type the
+ *            board's commands, each waiting for the prompt or a U-Boot
+ *            error; the last one boots.
+ *   command: the board's deploy argv puts the kernel in place (SD mux...)
+ *            while the board is off, then power on.
+ * Then: the shell prompt or a failure pattern, whichever comes first. */
 #include "boot.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int fail(struct boot_session *s, int ret, bool fatal, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -23,7 +34,7 @@ static int fail(struct boot_session *s, int ret, bool fatal, const char *fmt, ..
 	return ret;
 }
 
-/* The text of the line around offset `at` in the console input. */
+/* The text of the line around offset `so` in the console input. */
 static void line_at(const struct console *c, size_t so, size_t eo, char *out, size_t len)
 {
 	const char *d = c->in.data;
@@ -38,50 +49,481 @@ static void line_at(const struct console *c, size_t so, size_t eo, char *out, si
 	out[n] = '\0';
 }
 
+/* The last non-empty line received, for "never seen" errors. */
+static void last_output(const struct console *c, char *out, size_t len)
+{
+	size_t e = c->in.len, a;
+
+	*out = '\0';
+	while (e > 0 && (c->in.data[e - 1] == '\n' || c->in.data[e - 1] == '\r' ||
+			 c->in.data[e - 1] == ' '))
+		e--;
+	if (!e) {
+		snprintf(out, len, "(nothing received)");
+		return;
+	}
+	a = e;
+	while (a > 0 && c->in.data[a - 1] != '\n')
+		a--;
+	snprintf(out, len, "\"%.*s\"", (int)(e - a > 120 ? 120 : e - a), c->in.data + a);
+}
+
+static void free_res(regex_t **res, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (res[i])
+			regfree(res[i]);
+		free(res[i]);
+	}
+	free(res);
+}
+
+/* Compiles extra[] (validated at load) into res[from..]. */
+static void add_res(regex_t **res, size_t from, char *const *extra)
+{
+	size_t i;
+
+	for (i = 0; extra && extra[i]; i++) {
+		res[from + i] = xmalloc(sizeof(regex_t));
+		re_compile(res[from + i], extra[i]);
+	}
+}
+
+static size_t strv_len(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
 static int wait_prompt(struct boot_session *s, int64_t deadline)
 {
 	const struct board *b = s->board;
-	size_t nfail = 0, i;
-	regex_t **res;
+	char *const *reset = !strcmp(b->boot_method, "uboot") ? b->ub_reset : NULL;
+	size_t nfail = strv_len(b->fail_patterns), nreset = strv_len(reset);
+	regex_t **res = xcalloc(nfail + nreset + 1, sizeof(*res));
 	regmatch_t m[10];
 	int ret;
 
-	while (b->fail_patterns[nfail])
-		nfail++;
-	res = xcalloc(nfail + 1, sizeof(*res));
+	add_res(res, 1, b->fail_patterns);
+	add_res(res, 1 + nfail, reset);
 	res[0] = &s->tgt.prompt_re;
-	for (i = 0; i < nfail; i++) {
-		res[i + 1] = xmalloc(sizeof(regex_t));
-		re_compile(res[i + 1], b->fail_patterns[i]);	/* validated at load */
-	}
-	ret = console_expect(&s->con, res, nfail + 1, deadline, m);
+	ret = console_expect(&s->con, res, nfail + nreset + 1, deadline, m);
+	res[0] = NULL;
 	if (ret > 0) {
 		char line[200];
 
 		line_at(&s->con, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
-		ret = fail(s, -EIO, false, "boot failed: console matched failure pattern \"%s\": %s",
-			   b->fail_patterns[ret - 1], line);
+		if ((size_t)ret > nfail)
+			ret = fail(s, -EIO, false, "%s: board reset after the kernel was started "
+				   "(boot.reset_patterns \"%s\"): %s", b->name,
+				   reset[ret - 1 - nfail], line);
+		else
+			ret = fail(s, -EIO, false, "boot failed: console matched failure pattern "
+				   "\"%s\": %s", b->fail_patterns[ret - 1], line);
 	} else if (ret == -ETIMEDOUT) {
-		ret = fail(s, ret, false, "no shell prompt \"%s\" within %ld s (timeouts_s.kernel); "
+		ret = fail(s, ret, false, "no shell prompt \"%s\" within %ld s "
+					  "(timeouts_s.kernel); "
 			   "last output %.1f s ago", b->prompt, b->t_kernel_s,
 			   (double)(now_ms() - s->con.t_last_rx) / 1000.0);
 	} else if (ret == -EPIPE) {
-		ret = fail(s, ret, false, "console closed while booting (board reset or QEMU exited)");
+		ret = fail(s, ret, false, "console closed while booting (board reset or QEMU "
+					  "exited)");
 	} else if (ret == -EINTR) {
 		ret = fail(s, ret, true, "interrupted");
 	}
-	for (i = 0; i < nfail; i++) {
-		regfree(res[i + 1]);
-		free(res[i + 1]);
-	}
-	free(res);
+	free_res(res, nfail + nreset + 1);
 	return ret < 0 ? ret : 0;
+}
+
+/* --- TFTP deployment --- */
+
+/* Copies src to DIR/name through a temporary file and rename(), so that a
+ * board fetching it sees the old or the new file, never half of one. */
+static int copy_atomic(const char *src, const char *dir, const char *name, char *err,
+		       size_t elen)
+{
+	char *data = NULL, *dst;
+	size_t len = 0;
+	int ret;
+
+	if (!*name || !strcmp(name, ".") || !strcmp(name, "..") || strchr(name, '/')) {
+		snprintf(err, elen, "refusing artefact name \"%s\"", name);
+		return -EINVAL;
+	}
+	ret = read_file(src, &data, &len);
+	if (ret) {
+		snprintf(err, elen, "cannot read %s: %s", src, strerror(-ret));
+		return ret;
+	}
+	dst = xasprintf("%s/%s", dir, name);
+	ret = write_file_atomic(dst, data, len);
+	if (ret)
+		snprintf(err, elen, "cannot write %s: %s", dst, strerror(-ret));
+	free(dst);
+	free(data);
+	return ret;
+}
+
+int tftp_deploy(const struct board *b, const char *root, const struct kernel_art *k,
+		char *rel[3], char *err, size_t elen)
+{
+	const char *src[3] = { k->zimage, k->initrd, k->dtb };
+	char rroot[PATH_MAX], rsub[PATH_MAX], *sub;
+	size_t i, n;
+	int ret;
+
+	rel[0] = rel[1] = rel[2] = NULL;
+	if (!realpath(root, rroot) || !is_dir(rroot)) {
+		snprintf(err, elen, "%s: boot.tftp_root %s: %s", b->name, root,
+			 is_file(root) ? "not a directory" : strerror(errno ? errno : ENOENT));
+		return -ENOENT;
+	}
+	if (access(rroot, W_OK) < 0) {
+		snprintf(err, elen, "%s: boot.tftp_root %s: not writable (%s); give this user "
+			 "write access or choose another directory", b->name, root,
+			 strerror(errno));
+		return -EACCES;
+	}
+	sub = xasprintf("%s/%s", rroot, b->name);	/* name has no '/' (board_load) */
+	if (mkdir(sub, 0755) < 0 && errno != EEXIST) {
+		ret = -errno;
+		snprintf(err, elen, "%s: boot.tftp_root: cannot create %s: %s", b->name, sub,
+			 strerror(-ret));
+		free(sub);
+		return ret;
+	}
+	/* the board's directory must really be inside the root (no symlink out) */
+	n = strlen(rroot);
+	if (!realpath(sub, rsub) || strncmp(rsub, rroot, n) || rsub[n] != '/' ||
+	    strchr(rsub + n + 1, '/')) {
+		snprintf(err, elen, "%s: boot.tftp_root: %s leads outside %s; refusing", b->name,
+			 sub, rroot);
+		free(sub);
+		return -EPERM;
+	}
+	for (i = 0; i < 3; i++) {
+		char *tmp;
+
+		if (!src[i])
+			continue;	/* no .dtb */
+		tmp = xstrdup(src[i]);
+		const char *name = basename(tmp);
+
+		ret = copy_atomic(src[i], rsub, name, err, elen);
+		if (!ret)
+			rel[i] = xasprintf("%s/%s", b->name, name);
+		free(tmp);
+		if (ret) {
+			free(sub);
+			return ret;
+		}
+	}
+	free(sub);
+	return 0;
+}
+
+/* --- U-Boot --- */
+
+/* {key} from the table; U-Boot's own ${var} is left alone.  Returns -ENOENT
+ * with *bad = the unknown key. */
+static int ub_expand(const char *t, const char *const *keys, const char *const *vals, size_t n,
+		     char **out, char **bad)
+{
+	struct buf b = { 0 };
+
+	*bad = NULL;
+	while (*t) {
+		const char *close;
+		size_t i, klen;
+
+		if (t[0] == '$' && t[1] == '{' && (close = strchr(t, '}'))) {
+			buf_append(&b, t, (size_t)(close - t + 1));
+			t = close + 1;
+			continue;
+		}
+		if (*t != '{' || !(close = strchr(t, '}'))) {
+			buf_append(&b, t, 1);
+			t++;
+			continue;
+		}
+		klen = (size_t)(close - t - 1);
+		for (i = 0; i < n; i++)
+			if (strlen(keys[i]) == klen && !strncmp(keys[i], t + 1, klen))
+				break;
+		if (i == n || !vals[i]) {
+			*bad = strndup(t + 1, klen);
+			buf_free(&b);
+			return i == n ? -ENOENT : -ENODATA;
+		}
+		buf_append(&b, vals[i], strlen(vals[i]));
+		t = close + 1;
+	}
+	buf_append(&b, "", 1);
+	*out = b.data;
+	return 0;
+}
+
+#define UB_FIXED_KEYS 8
+
+/* The placeholder table of boot.commands: fixed keys, then boot.addrs. */
+static size_t ub_keys(const struct board *b, char *const rel[3], const char **keys,
+		      const char **vals)
+{
+	const char *fk[UB_FIXED_KEYS] = { "kernel", "ramdisk", "initrd", "dtb", "server_ip",
+					  "bootargs", "append", "board" };
+	const char *fv[UB_FIXED_KEYS] = { rel[0], rel[1], rel[1], rel[2],
+					  b->server_ip ? b->server_ip : "", b->append, b->append,
+					  b->name };
+	size_t n, i;
+
+	for (i = 0; i < UB_FIXED_KEYS; i++) {
+		keys[i] = fk[i];
+		vals[i] = fv[i];
+	}
+	for (n = UB_FIXED_KEYS; b->addr_keys[n - UB_FIXED_KEYS]; n++) {
+		keys[n] = b->addr_keys[n - UB_FIXED_KEYS];
+		vals[n] = b->addr_vals[n - UB_FIXED_KEYS];
+	}
+	return n;
+}
+
+/* "Bytes transferred = N" in what the command printed. */
+static long long bytes_transferred(const char *from, const char *to)
+{
+	const char *p = from, *key = "Bytes transferred = ";
+	long long v = -1;
+
+	while ((p = strstr(p, key)) && p < to) {
+		v = strtoll(p + strlen(key), NULL, 10);
+		p++;
+	}
+	return v;
+}
+
+static int uboot_interact(struct boot_session *s, char *const rel[3], const char *const src[3])
+{
+	const struct board *b = s->board;
+	struct console *c = &s->con;
+	size_t nerr = strv_len(b->ub_errors), ncmd = strv_len(b->ub_commands), i, nk;
+	size_t nres = nerr + 2;
+	const char **keys = xcalloc(UB_FIXED_KEYS + strv_len(b->addr_keys) + 1, sizeof(char *));
+	const char **vals = xcalloc(UB_FIXED_KEYS + strv_len(b->addr_keys) + 1, sizeof(char *));
+	regex_t **res = xcalloc(nres, sizeof(*res));
+	regex_t autoboot, prompt, started;
+	char *q = re_quote(b->ub_prompt), last[160];
+	regmatch_t m[10];
+	int ret;
+
+	re_compile(&autoboot, b->ub_autoboot);
+	re_compile(&prompt, q);
+	re_compile(&started, b->ub_started);
+	free(q);
+	nk = ub_keys(b, rel, keys, vals);
+	add_res(res, 2, b->ub_errors);
+
+	res[0] = &autoboot;
+	ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
+	if (ret < 0) {
+		last_output(c, last, sizeof(last));
+		ret = fail(s, ret, false, "%s: U-Boot autoboot line /%s/ (boot.autoboot) %s within "
+			   "%ld s (timeouts_s.bootloader); last output: %s", b->name,
+			   b->ub_autoboot,
+			   ret == -EPIPE ? "not seen: console closed" : "never seen",
+			   b->t_bootloader_s,
+			   last);
+		goto out;
+	}
+	ret = console_write(c, b->ub_interrupt);
+	res[0] = &prompt;
+	if (!ret)
+		ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
+	if (ret < 0) {
+		last_output(c, last, sizeof(last));
+		ret = fail(s, ret, false, "%s: U-Boot prompt \"%s\" (boot.prompt) never seen "
+					  "within "
+			   "%ld s after typing boot.interrupt; last output: %s", b->name,
+			   b->ub_prompt,
+			   b->t_bootloader_s, last);
+		goto out;
+	}
+	for (i = 0; i < ncmd; i++) {
+		bool boots = i == ncmd - 1;
+		char *cmd = NULL, *bad = NULL, line[200];
+		size_t start;
+		int fi;
+
+		ret = ub_expand(b->ub_commands[i], keys, vals, nk, &cmd, &bad);
+		if (ret) {
+			ret = fail(s, -EINVAL, true, ret == -ENODATA ?
+				   "%s: boot.commands[%zu]: {%s}: the kernel directory has none" :
+				   "%s: boot.commands[%zu]: unknown placeholder {%s}",
+				   b->name, i, bad);
+			free(bad);
+			goto out;
+		}
+		start = c->in.len;
+		ret = console_write(c, cmd);
+		if (!ret)
+			ret = console_write(c, "\n");
+		res[0] = &prompt;
+		res[1] = boots ? &started : &prompt;
+		if (!ret)
+			ret = console_expect(c, res + (boots ? 0 : 1), nres - (boots ? 0 : 1),
+					     now_ms() + b->t_bootloader_s * 1000, m);
+		if (ret >= 0 && !boots)
+			ret++;	/* indices as in res[] */
+		if (ret == 1 && boots) {
+			ret = 0;
+			free(cmd);
+			break;
+		}
+		if (ret == 0 && boots) {
+			size_t e = (size_t)m[0].rm_so;
+
+			while (e > start && (c->in.data[e - 1] == '\n' ||
+			       c->in.data[e - 1] == '\r'))
+				e--;
+			line_at(c, e, e, line, sizeof(line));
+			ret = fail(s, -EIO, false, "%s: U-Boot returned to its prompt after `%s` "
+				   "(boot.commands[%zu]) instead of starting the kernel (/%s/, "
+				   "boot.kernel_started): %s", b->name, cmd, i, b->ub_started,
+				   line);
+		} else if (ret >= 2) {
+			console_complete_line(c, (size_t)m[0].rm_so, now_ms() + 2000);
+			line_at(c, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
+			ret = fail(s, -EIO, false, "%s: U-Boot command `%s` (boot.commands[%zu]) "
+				   "failed: %s", b->name, cmd, i, line);
+		} else if (ret < 0) {
+			last_output(c, last, sizeof(last));
+			ret = fail(s, ret, false, "%s: U-Boot command `%s` (boot.commands[%zu]): "
+						  "%s "
+				   "within %ld s (timeouts_s.bootloader); last output: %s", b->name,
+				   cmd,
+				   i, ret == -EPIPE ? "console closed" : boots ? "kernel not "
+										 "started" :
+				   "no prompt", b->t_bootloader_s, last);
+		} else {
+			/* a TFTP transfer of one of our files: check its size */
+			long long got = bytes_transferred(c->in.data + start,
+							  c->in.data + m[0].rm_so);
+
+			ret = 0;
+			for (fi = 0; fi < 3 && got >= 0; fi++) {
+				struct stat st;
+
+				if (rel[fi] && strstr(cmd, rel[fi]) && !stat(src[fi], &st) &&
+				    st.st_size != got) {
+					ret = fail(s, -EIO, false, "%s: `%s` transferred %lld "
+								   "bytes, "
+						   "%s has %lld", b->name, cmd, got, src[fi],
+						   (long long)st.st_size);
+					break;
+				}
+			}
+		}
+		free(cmd);
+		if (ret)
+			goto out;
+	}
+out:
+	regfree(&autoboot);
+	regfree(&prompt);
+	regfree(&started);
+	res[0] = res[1] = NULL;
+	free_res(res, nres);
+	free(keys);
+	free(vals);
+	return ret;
+}
+
+/* --- deploy by command --- */
+
+static int deploy_command(struct boot_session *s, const struct kernel_art *k)
+{
+	const struct board *b = s->board;
+	const char *keys[] = { "kernel", "dtb", "initrd", "ramdisk", "module", "append", "board" };
+	const char *vals[] = { k->zimage, k->dtb, k->initrd, k->initrd, k->module, b->append,
+			       b->name };
+	size_t n = strv_len(b->deploy), i;
+	char **argv = xcalloc(n + 1, sizeof(*argv));
+	struct buf out = { 0 };
+	int ret = 0, e;
+
+	for (i = 0; i < n && !ret; i++) {
+		char *bad = NULL;
+
+		e = expand_template(b->deploy[i], keys, vals, ARRAY_SIZE(keys), &argv[i], &bad);
+		if (e == -ENODATA) {
+			ret = fail(s, -EINVAL, true, "%s: boot.deploy: {%s}: the kernel directory "
+				   "has none", b->name, bad);
+			free(bad);
+		} else if (e) {
+			ret = fail(s, -EINVAL, true, "%s: boot.deploy: unknown placeholder {%s}; "
+				   "known: {kernel} {dtb} {initrd} {module} {append} {board}",
+				   b->name, bad);
+			free(bad);
+		}
+	}
+	if (!ret) {
+		ret = run_argv_deadline(argv, now_ms() + b->t_deploy_s * 1000, &out, &e);
+		if (ret == -ENOENT) {
+			ret = fail(s, ret, true, "%s: boot.deploy: cannot run %s: %s", b->name,
+				   argv[0], strerror(e));
+		} else if (ret == -ETIMEDOUT) {
+			ret = fail(s, ret, false, "%s: boot.deploy: %s did not finish within %ld s "
+				   "(timeouts_s.deploy); killed", b->name, argv[0], b->t_deploy_s);
+		} else if (ret > 0) {
+			while (out.len && (out.data[out.len - 1] == '\n' ||
+			       out.data[out.len - 1] == '\r'))
+				out.data[--out.len] = '\0';
+			ret = fail(s, -EIO, false, "%s: boot.deploy: %s exited with status %d: %s",
+				   b->name, argv[0], ret, out.len ? (strrchr(out.data, '\n') ?
+				   strrchr(out.data, '\n') + 1 : out.data) : "(no output)");
+		} else if (ret < 0) {
+			ret = fail(s, ret, false, "%s: boot.deploy: %s", b->name, strerror(-ret));
+		}
+	}
+	buf_free(&out);
+	strv_free(argv);
+	return ret;
+}
+
+/* --- the boot --- */
+
+static int open_console(struct boot_session *s, const char *transcript)
+{
+	const struct board *b = s->board;
+	const char *dev = NULL;
+	int ret;
+
+	if (b->console_device && !strncmp(b->console_device, "qemu:", 5))
+		dev = s->pw.ops->console_path(&s->pw, b->console_device + 5);
+	ret = console_open(&s->con, b, dev, transcript);
+	if (ret && !strcmp(b->console_type, "tcp") && !strcmp(b->power_type, "qemu")) {
+		/* QEMU's TCP server socket: it is listening once QMP answers */
+		ret = console_open(&s->con, b, dev, transcript);
+	}
+	if (ret)
+		return fail(s, ret, true, "%s", s->con.error);
+	s->con_open = true;
+	ret = target_init(&s->tgt, &s->con, b->prompt);
+	if (ret)
+		return fail(s, ret, true, "%s: bad shell.prompt", b->name);
+	s->tgt_ready = true;
+	return 0;
 }
 
 int boot_start(struct boot_session *s, const struct board *b, const struct kernel_art *k,
 	       const char *rundir, const char *transcript)
 {
-	const char *dev = b->console_device;
+	bool qemu = !strcmp(b->power_type, "qemu"), uboot = !strcmp(b->boot_method, "uboot");
+	char *rel[3] = { NULL, NULL, NULL };
+	const char *src[3] = { k->zimage, k->initrd, k->dtb };
 	int ret;
 
 	memset(s, 0, sizeof(*s));
@@ -90,38 +532,80 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 	ret = power_init(&s->pw, b, rundir);
 	if (ret)
 		return fail(s, ret, true, "%s: unsupported power type %s", b->name, b->power_type);
+	if (!qemu) {
+		/* a known state, and the board off while its kernel is replaced */
+		ret = s->pw.ops->off(&s->pw);
+		if (ret)
+			return fail(s, ret, true, "%s", s->pw.error);
+	}
+	if (uboot) {
+		char err[400];
+
+		if (b->tftp_root) {
+			s->tftp_dir = xstrdup(b->tftp_root);
+		} else {
+			s->tftp_dir = xasprintf("%s/tftp", rundir);
+			mkdir_p(s->tftp_dir, 0755);
+		}
+		ret = tftp_deploy(b, s->tftp_dir, k, rel, err, sizeof(err));
+		if (ret) {
+			ret = fail(s, ret, true, "%s", err);
+			goto out;
+		}
+		s->pw.tftp_dir = s->tftp_dir;
+	} else if (!strcmp(b->boot_method, "command")) {
+		ret = deploy_command(s, k);
+		if (ret)
+			goto out;
+	}
+	if (!qemu) {
+		/* attached before power on: the first bytes (autoboot) are not lost */
+		ret = open_console(s, transcript);
+		if (ret)
+			goto out;
+	}
 	s->t_on = now_ms();
 	ret = s->pw.ops->on(&s->pw, k);
 	s->powered = true;
-	if (ret)
-		return fail(s, ret, ret == -ECHILD || ret == -EINVAL, "%s: power on: %s", b->name,
-			    s->pw.error ? s->pw.error : strerror(-ret));
-	if (!strncmp(dev, "qemu:", 5))
-		dev = s->pw.ops->console_path(&s->pw, dev + 5);
-	ret = console_open(&s->con, b->console_type, dev, b->baud, transcript);
-	if (ret)
-		return fail(s, ret, true, "%s: cannot open console %s: %s", b->name, dev,
-			    strerror(-ret));
-	s->con_open = true;
-	ret = target_init(&s->tgt, &s->con, b->prompt);
-	if (ret)
-		return fail(s, ret, true, "%s: bad shell.prompt", b->name);
-	s->tgt_ready = true;
+	if (ret) {
+		ret = fail(s, ret, ret == -ECHILD || ret == -EINVAL || ret == -ENOENT ||
+			   ret == -ENOTTY || ret == -ENODEV, "%s: power on: %s", b->name,
+			   s->pw.error ? s->pw.error : strerror(-ret));
+		goto out;
+	}
+	if (qemu) {
+		ret = open_console(s, transcript);
+		if (ret)
+			goto out;
+	}
 	if (s->pw.ops->release) {
 		ret = s->pw.ops->release(&s->pw);
-		if (ret)
-			return fail(s, ret, false, "%s: power release: %s", b->name,
-				    s->pw.error ? s->pw.error : strerror(-ret));
+		if (ret) {
+			ret = fail(s, ret, false, "%s: power release: %s", b->name,
+				   s->pw.error ? s->pw.error : strerror(-ret));
+			goto out;
+		}
 	}
-	ret = wait_prompt(s, s->t_on + b->t_kernel_s * 1000);
+	if (uboot) {
+		ret = uboot_interact(s, rel, src);
+		if (ret)
+			goto out;
+	}
+	ret = wait_prompt(s, now_ms() + b->t_kernel_s * 1000);
 	if (ret)
-		return ret;
+		goto out;
 	ret = target_sync(&s->tgt, now_ms() + b->t_command_s * 1000);
-	if (ret)
-		return fail(s, ret, false, "%s: shell did not answer after the prompt: %s", b->name,
-			    strerror(-ret));
+	if (ret) {
+		ret = fail(s, ret, false, "%s: shell did not answer after the prompt: %s", b->name,
+			   strerror(-ret));
+		goto out;
+	}
 	s->t_prompt = now_ms();
-	return 0;
+out:
+	free(rel[0]);
+	free(rel[1]);
+	free(rel[2]);
+	return ret;
 }
 
 void boot_end(struct boot_session *s)
@@ -133,5 +617,111 @@ void boot_end(struct boot_session *s)
 	if (s->powered && s->pw.ops)
 		s->pw.ops->off(&s->pw);
 	power_free(&s->pw);
+	free(s->tftp_dir);
+	s->tftp_dir = NULL;
 	s->tgt_ready = s->con_open = s->powered = false;
+}
+
+/* --- dry-run checks --- */
+
+int console_check(const struct board *b, struct buf *out)
+{
+	char err[400], *path = NULL;
+	int bad = 0;
+
+	if (!strcmp(b->console_type, "tty")) {
+		if (!strncmp(b->console_device, "qemu:", 5))
+			return check_line(out, true, "console.device", "%s: a pty QEMU creates at "
+					  "power on", b->console_device);
+		if (!access(b->console_device, R_OK | W_OK))
+			return check_line(out, true, "console.device", "%s exists",
+					  b->console_device);
+		return check_line(out, false, "console.device", "%s: %s", b->console_device,
+				  strerror(errno));
+	}
+	if (!strcmp(b->console_type, "serial")) {
+		if (serial_resolve(b, &path, err, sizeof(err))) {
+			/* "BOARD: console.FIELD X: why" -> "X: why" under the field */
+			const char *why = strstr(err, ": console.");
+
+			why = why ? strchr(why + 2, ' ') : NULL;
+			return check_line(out, false, b->console_device ? "console.device" :
+					  "console.usb_serial", "%s", why ? why + 1 : err);
+		}
+		bad = check_line(out, true, b->console_device ? "console.device" :
+				 "console.usb_serial", "%s -> %s, %ld baud",
+				 b->console_device ? b->console_device : b->console_usb_serial,
+				 path,
+				 b->baud);
+		free(path);
+		return bad;
+	}
+	{
+		/* tcp: no connection in a dry run (it could steal the port from a user) */
+		return check_line(out, true, "console.host", "%s:%ld (%s); not connected in a dry "
+				  "run", b->console_host, b->console_port,
+				  b->console_telnet ? "telnet" : "raw");
+	}
+}
+
+static int commands_check(const struct board *b, struct buf *out)
+{
+	char *rel[3] = { "B/zImage", "B/initramfs.cpio.gz", "B/x.dtb" };
+	const char **keys = xcalloc(UB_FIXED_KEYS + strv_len(b->addr_keys) + 1, sizeof(char *));
+	const char **vals = xcalloc(UB_FIXED_KEYS + strv_len(b->addr_keys) + 1, sizeof(char *));
+	size_t nk = ub_keys(b, rel, keys, vals), i;
+	int bad = 0;
+
+	for (i = 0; b->ub_commands[i]; i++) {
+		char *cmd = NULL, *unknown = NULL;
+
+		if (ub_expand(b->ub_commands[i], keys, vals, nk, &cmd, &unknown)) {
+			char field[40];
+
+			snprintf(field, sizeof(field), "boot.commands[%zu]", i);
+			bad += check_line(out, false, field, "unknown placeholder {%s} (known: "
+					  "{kernel} {ramdisk} {dtb} {server_ip} {bootargs} {board} "
+					  "and boot.addrs keys)", unknown);
+			free(unknown);
+		}
+		free(cmd);
+	}
+	if (!bad)
+		bad = check_line(out, true, "boot.commands", "%zu commands, placeholders known", i);
+	free(keys);
+	free(vals);
+	return bad;
+}
+
+int boot_check(const struct board *b, struct buf *out)
+{
+	int bad = 0;
+
+	if (!strcmp(b->boot_method, "uboot")) {
+		if (!b->tftp_root) {
+			bad += check_line(out, true, "boot.tftp_root", "(none: a per-boot "
+								       "directory "
+					  "served by QEMU)");
+		} else if (!is_dir(b->tftp_root)) {
+			bad += check_line(out, false, "boot.tftp_root", "%s: no such directory",
+					  b->tftp_root);
+		} else if (access(b->tftp_root, W_OK)) {
+			bad += check_line(out, false, "boot.tftp_root", "%s: not writable (%s)",
+					  b->tftp_root, strerror(errno));
+		} else {
+			bad += check_line(out, true, "boot.tftp_root", "%s is writable",
+					  b->tftp_root);
+		}
+		bad += commands_check(b, out);
+	} else if (!strcmp(b->boot_method, "command")) {
+		if (program_exists(b->deploy[0]))
+			bad += check_line(out, true, "boot.deploy", "%s found", b->deploy[0]);
+		else
+			bad += check_line(out, false, "boot.deploy", "%s: not found%s",
+					  b->deploy[0],
+					  strchr(b->deploy[0], '/') ? "" : " in PATH");
+	} else {
+		bad += check_line(out, true, "boot.method", "direct (QEMU -kernel)");
+	}
+	return bad;
 }

@@ -8,13 +8,17 @@
 #include "power.h"
 #include "target.h"
 
-/* One boot of a board: power, console and shell, from off to a prompt. */
+/* One boot of a board: power, console and shell, from off to a prompt.
+ * Methods (board boot.method): direct (QEMU -kernel), uboot (interrupt
+ * autoboot, type the board's commands, TFTP), command (a user command
+ * deploys, e.g. to an SD mux, then power on). */
 struct boot_session {
 	const struct board *board;
 	struct power pw;
 	struct console con;
 	struct target tgt;
 	bool powered, con_open, tgt_ready;
+	char *tftp_dir;			/* uboot: the TFTP root used */
 	int64_t t_on, t_prompt;		/* monotonic ms */
 	bool fatal;			/* a setup error retrying cannot fix */
 	char error[512];
@@ -26,5 +30,16 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 	       const char *rundir, const char *transcript);
 /* Powers off and releases everything (safe to call after a failed start). */
 void boot_end(struct boot_session *s);
+
+/* Dry-run checks of the console and boot configuration (one line per field
+ * into out; returns the number of problems).  Nothing is opened or written
+ * except a probe file in the TFTP root. */
+int console_check(const struct board *b, struct buf *out);
+int boot_check(const struct board *b, struct buf *out);
+
+/* uboot: copies the artefacts into TFTP_ROOT/BOARD/ atomically; rel[] get
+ * the names relative to the TFTP root ("BOARD/zImage").  Exposed for tests. */
+int tftp_deploy(const struct board *b, const char *root, const struct kernel_art *k,
+		char *rel[3], char *err, size_t elen);
 
 #endif

@@ -1,14 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Console backends and the expect engine (deadlines, no fixed windows). */
+/* Console backends and the expect engine (deadlines, no fixed windows).
+ *   tty:    any terminal device through termios (QEMU -serial pty; a UART
+ *           by path when libserialport is not wanted)
+ *   serial: real UARTs through libserialport, found by path,
+ *           /dev/serial/by-id name or USB serial number (libserialport
+ *           0.1.1 cannot open ptys: DESIGN.md section 8)
+ *   tcp:    ser2net or QEMU -serial tcp:HOST:PORT,server, raw or telnet */
 #include "console.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libserialport.h>
+#include <limits.h>
+#include <netdb.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <termios.h>
 #include <unistd.h>
+
+static void set_err(struct console *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void set_err(struct console *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->error, sizeof(c->error), fmt, ap);
+	va_end(ap);
+}
 
 static speed_t baud_to_speed(long baud)
 {
@@ -21,37 +42,40 @@ static speed_t baud_to_speed(long baud)
 	case 460800: return B460800;
 	case 921600: return B921600;
 	case 1500000: return B1500000;
+	case 3000000: return B3000000;
 	default: return B115200;
 	}
 }
 
-/* tty: any terminal device through termios (QEMU -serial pty, /dev/ttyUSB0). */
-static int tty_open(struct console *c, const char *device, long baud)
+/* --- tty --- */
+
+static int tty_open(struct console *c)
 {
 	struct termios t;
+	int e;
 
-	c->fd = open(device, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (c->fd < 0)
-		return -errno;
-	if (tcgetattr(c->fd, &t) < 0) {
-		int e = errno;
-
-		close(c->fd);
-		c->fd = -1;
+	c->fd = open(c->device, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (c->fd < 0) {
+		e = errno;
+		set_err(c, "%s: console.device %s: %s", c->board->name, c->device, strerror(e));
 		return -e;
 	}
+	if (tcgetattr(c->fd, &t) < 0)
+		goto fail;
 	cfmakeraw(&t);
 	t.c_cflag |= CLOCAL | CREAD;
-	cfsetispeed(&t, baud_to_speed(baud));
-	cfsetospeed(&t, baud_to_speed(baud));
-	if (tcsetattr(c->fd, TCSANOW, &t) < 0) {
-		int e = errno;
-
-		close(c->fd);
-		c->fd = -1;
-		return -e;
-	}
+	cfsetispeed(&t, baud_to_speed(c->board->baud));
+	cfsetospeed(&t, baud_to_speed(c->board->baud));
+	if (tcsetattr(c->fd, TCSANOW, &t) < 0)
+		goto fail;
 	return 0;
+fail:
+	e = errno;
+	set_err(c, "%s: console.device %s is not a terminal: %s", c->board->name, c->device,
+		strerror(e));
+	close(c->fd);
+	c->fd = -1;
+	return -e;
 }
 
 static void fd_close(struct console *c)
@@ -67,9 +91,284 @@ static const struct console_ops tty_ops = {
 	.close = fd_close,
 };
 
-static const struct console_ops *const backends[] = { &tty_ops };
+/* --- serial (libserialport) --- */
 
-int console_open(struct console *c, const char *type, const char *device, long baud,
+int serial_resolve(const struct board *b, char **path, char *err, size_t elen)
+{
+	const char *d = b->console_device;
+	char real[PATH_MAX], *cand = NULL;
+
+	*path = NULL;
+	if (d) {
+		if (d[0] == '/')
+			cand = xstrdup(d);
+		else
+			cand = xasprintf("/dev/serial/by-id/%s", d);
+		if (!realpath(cand, real) && d[0] != '/') {
+			char *dev = xasprintf("/dev/%s", d);
+
+			if (realpath(dev, real)) {
+				free(cand);
+				cand = dev;
+			} else {
+				free(dev);
+			}
+		}
+		if (!realpath(cand, real)) {
+			snprintf(err, elen, "%s: console.device %s: %s (is the adapter plugged in "
+				 "and powered? `ablab ports` lists the serial adapters found)",
+				 b->name, cand, strerror(errno));
+			free(cand);
+			return -ENOENT;
+		}
+		free(cand);
+		*path = xstrdup(real);
+		return 0;
+	} else {
+		struct sp_port **list = NULL;
+		size_t i;
+
+		if (sp_list_ports(&list) != SP_OK) {
+			snprintf(err, elen, "%s: console.usb_serial: cannot list serial ports: %s",
+				 b->name, sp_last_error_message());
+			return -EIO;
+		}
+		for (i = 0; list[i]; i++) {
+			const char *sn = sp_get_port_usb_serial(list[i]);
+
+			if (sn && !strcmp(sn, b->console_usb_serial)) {
+				*path = xstrdup(sp_get_port_name(list[i]));
+				break;
+			}
+		}
+		sp_free_port_list(list);
+		if (!*path) {
+			snprintf(err, elen, "%s: console.usb_serial \"%s\": no USB serial adapter "
+				 "with this serial number (%zu serial port%s found; see `ablab "
+				 "ports`)", b->name, b->console_usb_serial, i, i == 1 ? "" : "s");
+			return -ENOENT;
+		}
+		return 0;
+	}
+}
+
+static int serial_open(struct console *c)
+{
+	struct sp_port *port = NULL;
+	int fd = -1, fl;
+
+	if (!c->device) {
+		int ret = serial_resolve(c->board, &c->device, c->error, sizeof(c->error));
+
+		if (ret)
+			return ret;
+	}
+	if (sp_get_port_by_name(c->device, &port) != SP_OK) {
+		set_err(c, "%s: console.device %s: libserialport cannot use it (%s); a pty "
+			"needs console type tty", c->board->name, c->device,
+			sp_last_error_message());
+		return -ENODEV;
+	}
+	if (sp_open(port, SP_MODE_READ_WRITE) != SP_OK) {
+		set_err(c, "%s: console.device %s: cannot open: %s", c->board->name, c->device,
+			sp_last_error_message());
+		sp_free_port(port);
+		return -EIO;
+	}
+	if (sp_set_baudrate(port, (int)c->board->baud) != SP_OK || sp_set_bits(port, 8) != SP_OK ||
+	    sp_set_parity(port, SP_PARITY_NONE) != SP_OK || sp_set_stopbits(port, 1) != SP_OK ||
+	    sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) != SP_OK ||
+	    sp_get_port_handle(port, &fd) != SP_OK) {
+		set_err(c, "%s: console.baud %ld on %s: %s", c->board->name, c->board->baud,
+			c->device, sp_last_error_message());
+		sp_close(port);
+		sp_free_port(port);
+		return -EINVAL;
+	}
+	fl = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	c->port = port;
+	c->fd = fd;
+	return 0;
+}
+
+static void serial_close(struct console *c)
+{
+	if (c->port) {
+		sp_close(c->port);
+		sp_free_port(c->port);
+	}
+	c->port = NULL;
+	c->fd = -1;
+}
+
+static const struct console_ops serial_ops = {
+	.name = "serial",
+	.open = serial_open,
+	.close = serial_close,
+};
+
+/* --- tcp (raw, telnet) --- */
+
+enum { IAC = 255, DONT = 254, DO = 253, WONT = 252, WILL = 251, SB = 250, SE = 240 };
+enum { OPT_BINARY = 0, OPT_ECHO = 1, OPT_SGA = 3 };
+enum { TN_DATA, TN_IAC, TN_OPT, TN_SB, TN_SB_IAC };
+
+static int tcp_open(struct console *c)
+{
+	const struct board *b = c->board;
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL, *a;
+	char port[16];
+	int r, e = ECONNREFUSED;
+
+	snprintf(port, sizeof(port), "%ld", b->console_port);
+	r = getaddrinfo(b->console_host, port, &hints, &ai);
+	if (r) {
+		set_err(c, "%s: console.host %s: %s", b->name, b->console_host, gai_strerror(r));
+		return -EHOSTUNREACH;
+	}
+	for (a = ai; a; a = a->ai_next) {
+		struct pollfd p;
+		socklen_t len = sizeof(e);
+
+		c->fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			       a->ai_protocol);
+		if (c->fd < 0) {
+			e = errno;
+			continue;
+		}
+		if (connect(c->fd, a->ai_addr, a->ai_addrlen) == 0)
+			break;
+		e = errno;
+		if (e == EINPROGRESS) {
+			p = (struct pollfd){ .fd = c->fd, .events = POLLOUT };
+			if (poll(&p, 1, (int)(b->t_power_s * 1000)) == 1 &&
+			    getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &e, &len) == 0 && e == 0)
+				break;
+			if (e == EINPROGRESS)
+				e = ETIMEDOUT;
+		}
+		close(c->fd);
+		c->fd = -1;
+	}
+	freeaddrinfo(ai);
+	if (c->fd < 0) {
+		set_err(c, "%s: console.host/port %s:%ld: %s", b->name, b->console_host,
+			b->console_port, strerror(e));
+		return -e;
+	}
+	c->telnet_state = TN_DATA;
+	if (b->console_telnet) {
+		const unsigned char hello[] = { IAC, WILL, OPT_BINARY, IAC, DO, OPT_BINARY,
+						IAC, WILL, OPT_SGA, IAC, DO, OPT_SGA };
+
+		if (write(c->fd, hello, sizeof(hello)) < 0) {
+			e = errno;
+			set_err(c, "%s: console %s:%ld: %s", b->name, b->console_host,
+				b->console_port, strerror(e));
+			close(c->fd);
+			c->fd = -1;
+			return -e;
+		}
+	}
+	return 0;
+}
+
+/* Telnet: strips commands from the stream, answers option negotiation
+ * (binary and suppress-go-ahead accepted, the server's echo accepted,
+ * everything else refused). */
+static ssize_t telnet_read(struct console *c, char *p, size_t n)
+{
+	unsigned char raw[4096];
+	ssize_t got, i;
+	size_t out = 0;
+
+	if (!c->board->console_telnet)
+		return read(c->fd, p, n);
+	got = read(c->fd, raw, n < sizeof(raw) ? n : sizeof(raw));
+	if (got <= 0)
+		return got;
+	for (i = 0; i < got; i++) {
+		unsigned char ch = raw[i];
+
+		switch (c->telnet_state) {
+		case TN_DATA:
+			if (ch == IAC)
+				c->telnet_state = TN_IAC;
+			else
+				p[out++] = (char)ch;
+			break;
+		case TN_IAC:
+			if (ch == IAC) {
+				p[out++] = (char)IAC;
+				c->telnet_state = TN_DATA;
+			} else if (ch >= WILL && ch <= DONT) {
+				c->telnet_cmd = ch;
+				c->telnet_state = TN_OPT;
+			} else if (ch == SB) {
+				c->telnet_state = TN_SB;
+			} else {
+				c->telnet_state = TN_DATA;
+			}
+			break;
+		case TN_OPT: {
+			bool ours = ch == OPT_BINARY || ch == OPT_SGA;
+			unsigned char ans[3] = { IAC, 0, ch };
+
+			if (c->telnet_cmd == DO && !ours)
+				ans[1] = WONT;
+			else if (c->telnet_cmd == WILL && !ours && ch != OPT_ECHO)
+				ans[1] = DONT;
+			else if (c->telnet_cmd == WILL && ch == OPT_ECHO)
+				ans[1] = DO;
+			if (ans[1] && write(c->fd, ans, 3) < 0)
+				return -1;
+			c->telnet_state = TN_DATA;
+			break;
+		}
+		case TN_SB:
+			if (ch == IAC)
+				c->telnet_state = TN_SB_IAC;
+			break;
+		case TN_SB_IAC:
+			c->telnet_state = ch == SE ? TN_DATA : TN_SB;
+			break;
+		}
+	}
+	if (!out) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return (ssize_t)out;
+}
+
+static ssize_t telnet_write(struct console *c, const char *p, size_t n)
+{
+	size_t i;
+
+	if (!c->board->console_telnet || !memchr(p, IAC, n))
+		return write(c->fd, p, n);
+	for (i = 0; i < n; i++) {	/* rare: double every 0xff byte */
+		unsigned char two[2] = { (unsigned char)p[i], IAC };
+		ssize_t w = write(c->fd, two, two[0] == IAC ? 2 : 1);
+
+		if (w < 0)
+			return i ? (ssize_t)i : -1;
+	}
+	return (ssize_t)n;
+}
+
+static const struct console_ops tcp_ops = {
+	.name = "tcp",
+	.open = tcp_open,
+	.read = telnet_read,
+	.write = telnet_write,
+	.close = fd_close,
+};
+
+static const struct console_ops *const backends[] = { &tty_ops, &serial_ops, &tcp_ops };
+
+int console_open(struct console *c, const struct board *b, const char *device,
 		 const char *transcript)
 {
 	size_t i;
@@ -77,21 +376,38 @@ int console_open(struct console *c, const char *type, const char *device, long b
 
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
+	c->board = b;
+	c->reopen_ms = b->console_reopen_ms;
 	for (i = 0; i < ARRAY_SIZE(backends); i++)
-		if (!strcmp(backends[i]->name, type))
+		if (!strcmp(backends[i]->name, b->console_type))
 			c->ops = backends[i];
-	if (!c->ops)
+	if (!c->ops) {
+		set_err(c, "%s: console.type %s: unsupported", b->name, b->console_type);
 		return -EPROTONOSUPPORT;
+	}
+	if (device)
+		c->device = xstrdup(device);
+	else if (!strcmp(b->console_type, "tty"))
+		c->device = xstrdup(b->console_device);
 	if (transcript) {
 		c->log = fopen(transcript, "ae");
-		if (!c->log)
-			return -errno;
+		if (!c->log) {
+			ret = -errno;
+			set_err(c, "%s: transcript %s: %s", b->name, transcript, strerror(-ret));
+			free(c->device);
+			c->device = NULL;
+			c->ops = NULL;
+			return ret;
+		}
 	}
-	ret = c->ops->open(c, device, baud);
+	ret = c->ops->open(c);
 	if (ret) {
 		if (c->log)
 			fclose(c->log);
 		c->log = NULL;
+		free(c->device);
+		c->device = NULL;
+		c->ops = NULL;
 		return ret;
 	}
 	c->t_open = c->t_last_rx = now_ms();
@@ -106,16 +422,41 @@ void console_close(struct console *c)
 		fclose(c->log);
 	c->log = NULL;
 	buf_free(&c->in);
+	free(c->device);
+	c->device = NULL;
 	c->ops = NULL;
 }
 
-int console_write(struct console *c, const char *s)
+int console_reopen(struct console *c, int64_t deadline)
 {
-	size_t len = strlen(s);
+	int ret;
+
+	c->ops->close(c);
+	for (;;) {
+		ret = c->ops->open(c);
+		if (!ret) {
+			c->reopens++;
+			if (c->log) {
+				fprintf(c->log, "\n[ablab: console reopened after it vanished]\n");
+				fflush(c->log);
+			}
+			return 0;
+		}
+		if (stop_requested)
+			return -EINTR;
+		if (now_ms() >= deadline)
+			return ret;
+		/* the device node or the ser2net port comes back by itself: retry */
+		poll(NULL, 0, 50);
+	}
+}
+
+int console_write_n(struct console *c, const char *s, size_t len)
+{
 	int64_t deadline = now_ms() + 5000;
 
 	while (len) {
-		ssize_t n = write(c->fd, s, len);
+		ssize_t n = c->ops->write ? c->ops->write(c, s, len) : write(c->fd, s, len);
 
 		if (n < 0) {
 			struct pollfd p = { .fd = c->fd, .events = POLLOUT };
@@ -133,13 +474,31 @@ int console_write(struct console *c, const char *s)
 	return 0;
 }
 
+int console_write(struct console *c, const char *s)
+{
+	return console_write_n(c, s, strlen(s));
+}
+
 int re_compile(regex_t *re, const char *pattern)
 {
 	return regcomp(re, pattern, REG_EXTENDED | REG_NEWLINE) ? -EINVAL : 0;
 }
 
+char *re_quote(const char *s)
+{
+	struct buf b = { 0 };
+
+	for (; *s; s++) {
+		if (strchr("\\^$.|?*+()[]{}", *s))
+			buf_append(&b, "\\", 1);
+		buf_append(&b, s, 1);
+	}
+	buf_append(&b, "", 1);
+	return b.data;
+}
+
 /* Appends received bytes, dropping NULs (they would end regexec's string). */
-static void take_input(struct console *c, const char *p, size_t n)
+static void take_input(struct console *c, const char *p, size_t n, bool keep)
 {
 	size_t i, start = 0;
 
@@ -147,6 +506,9 @@ static void take_input(struct console *c, const char *p, size_t n)
 		fwrite(p, 1, n, c->log);
 		fflush(c->log);
 	}
+	c->t_last_rx = now_ms();
+	if (!keep)
+		return;
 	for (i = 0; i <= n; i++) {
 		if (i == n || p[i] == '\0') {
 			if (i > start)
@@ -154,7 +516,24 @@ static void take_input(struct console *c, const char *p, size_t n)
 			start = i + 1;
 		}
 	}
-	c->t_last_rx = now_ms();
+}
+
+ssize_t console_read(struct console *c, char *p, size_t n, bool keep)
+{
+	for (;;) {
+		ssize_t got = c->ops->read ? c->ops->read(c, p, n) : read(c->fd, p, n);
+
+		if (got > 0) {
+			take_input(c, p, (size_t)got, keep);
+			return got;
+		}
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && errno == EAGAIN)
+			return 0;
+		/* EOF or EIO: the peer (QEMU, ser2net, the adapter) went away */
+		return -EPIPE;
+	}
 }
 
 static int scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m)
@@ -174,8 +553,7 @@ static int scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m)
 	for (i = 0; i < n; i++) {
 		regmatch_t mm[10];
 
-		if (regexec(res[i], base, 10, mm, from == c->consumed ? 0 : 0) == 0 &&
-		    (best < 0 || mm[0].rm_so < best_so)) {
+		if (regexec(res[i], base, 10, mm, 0) == 0 && (best < 0 || mm[0].rm_so < best_so)) {
 			size_t k;
 
 			best = (int)i;
@@ -200,6 +578,9 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 {
 	char chunk[65536];
 
+	/* input not consumed yet was scanned for other patterns, if at all: scan
+	 * it once for these (then only new lines, within this call) */
+	c->scanned = c->consumed;
 	for (;;) {
 		struct pollfd p = { .fd = c->fd, .events = POLLIN };
 		int64_t left;
@@ -222,18 +603,39 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 		if (r == 0)
 			continue;
 		for (;;) {
-			ssize_t got = read(c->fd, chunk, sizeof(chunk));
+			ssize_t got = console_read(c, chunk, sizeof(chunk), true);
 
-			if (got > 0) {
-				take_input(c, chunk, (size_t)got);
-				if ((size_t)got < sizeof(chunk))
-					break;
-				continue;
-			}
-			if (got < 0 && (errno == EAGAIN || errno == EINTR))
+			if (got == 0)
 				break;
-			/* EOF or EIO: the peer (QEMU, the adapter) went away */
+			if (got > 0)
+				continue;
+			if (c->reopen_ms > 0) {
+				int64_t d = now_ms() + c->reopen_ms;
+
+				if (!console_reopen(c, d < deadline ? d : deadline))
+					break;
+			}
 			return -EPIPE;
 		}
+	}
+}
+
+int console_complete_line(struct console *c, size_t pos, int64_t deadline)
+{
+	char chunk[4096];
+
+	for (;;) {
+		struct pollfd p = { .fd = c->fd, .events = POLLIN };
+		int64_t left;
+
+		if (pos <= c->in.len && memchr(c->in.data + pos, '\n', c->in.len - pos))
+			return 0;
+		left = deadline - now_ms();
+		if (left <= 0 || stop_requested)
+			return -ETIMEDOUT;
+		if (poll(&p, 1, left > 1000 ? 1000 : (int)left) <= 0)
+			continue;
+		if (console_read(c, chunk, sizeof(chunk), true) < 0)
+			return -EPIPE;
 	}
 }

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Power backends.  qemu: "power on" starts QEMU paused (-S) with a QMP
- * socket, release() sends "cont" once the console is attached, "off" is QMP
- * quit, then the process is reaped. */
+/* Power backends.
+ *   qemu:    "power on" starts QEMU paused (-S) with a QMP socket, release()
+ *            sends "cont" once the console is attached, "off" is QMP quit,
+ *            then the process is reaped.
+ *   gpiod:   relay lines on a GPIO chip (power_gpiod.c); the line request is
+ *            taken at the first switch and held until power_free().
+ *   command: argv arrays for on/off/cycle (pduclient, usbrelay...), run
+ *            without a shell, with a deadline, exit status checked.
+ *   manual:  asks the operator on the controlling terminal. */
 #include "power.h"
+#include "power_gpiod.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,9 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 static void set_error(struct power *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -34,19 +43,28 @@ static void set_error(struct power *p, const char *fmt, ...)
 	p->error = s;
 }
 
-/* Last non-empty line of QEMU's log, for error messages. */
+/* The last two non-empty lines of QEMU's log, for error messages (QEMU
+ * often follows its complaint with a hint such as "Use -machine help"). */
 static char *log_tail(const char *path)
 {
-	char *data, *line = NULL, *s, *save = NULL;
+	char *data, *prev = NULL, *line = NULL, *s, *save = NULL, *r;
 
 	if (read_file(path, &data, NULL))
 		return xstrdup("(no output)");
-	for (s = strtok_r(data, "\n", &save); s; s = strtok_r(NULL, "\n", &save))
-		if (*s)
+	for (s = strtok_r(data, "\n", &save); s; s = strtok_r(NULL, "\n", &save)) {
+		if (*s) {
+			prev = line;
 			line = s;
-	line = xstrdup(line ? line : "(no output)");
+		}
+	}
+	if (!line)
+		r = xstrdup("(no output)");
+	else if (prev)
+		r = xasprintf("%s; %s", prev, line);
+	else
+		r = xstrdup(line);
 	free(data);
-	return line;
+	return r;
 }
 
 static bool child_exited(struct power *p, int *status)
@@ -205,13 +223,20 @@ static int qemu_find_pty(struct power *p, int64_t deadline)
 
 static int qemu_on(struct power *p, const struct kernel_art *k)
 {
-	const char *keys[] = { "kernel", "dtb", "initrd", "append", "module" };
-	const char *vals[] = { k->zimage, k->dtb, k->initrd, p->board->append, k->module };
+	const char *keys[] = { "kernel", "dtb", "initrd", "append", "module", "tftp_root" };
+	const char *vals[] = { k ? k->zimage : "", k ? k->dtb : NULL, k ? k->initrd : "",
+			       p->board->append, k ? k->module : "",
+			       p->tftp_dir ? p->tftp_dir : "" };
 	char **argv;
 	size_t n, i, a = 0;
 	int64_t deadline = now_ms() + p->board->t_power_s * 1000;
 	int logfd, r;
 
+	if (!k) {
+		set_error(p, "%s: power type qemu: QEMU is the board and exists only during a boot "
+			  "(use `ablab check %s` to boot it)", p->board->name, p->board->name);
+		return -EOPNOTSUPP;
+	}
 	for (n = 0; p->board->qemu_args[n]; n++)
 		;
 	argv = xcalloc(n + 8, sizeof(*argv));
@@ -219,10 +244,16 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 	for (i = 0; i < n; i++) {
 		char *bad = NULL;
 
-		if (expand_template(p->board->qemu_args[i], keys, vals, ARRAY_SIZE(keys),
-				    &argv[a], &bad)) {
-			set_error(p, "%s: power.args: unknown placeholder {%s}; known: {kernel} "
-				  "{dtb} {initrd} {append} {module}", p->board->jf.path, bad);
+		r = expand_template(p->board->qemu_args[i], keys, vals, ARRAY_SIZE(keys),
+				    &argv[a], &bad);
+		if (r) {
+			if (r == -ENODATA)
+				set_error(p, "%s: power.args: {%s}: the kernel directory %s has none",
+					  p->board->jf.path, bad, k->dir);
+			else
+				set_error(p, "%s: power.args: unknown placeholder {%s}; known: "
+					  "{kernel} {dtb} {initrd} {append} {module} {tftp_root}",
+					  p->board->jf.path, bad);
 			free(bad);
 			strv_free(argv);
 			return -EINVAL;
@@ -267,7 +298,7 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 		return r;
 	}
 	r = qmp_connect(p, deadline);
-	if (!r)
+	if (!r && p->board->console_device && !strncmp(p->board->console_device, "qemu:", 5))
 		r = qemu_find_pty(p, deadline);
 	return r;
 }
@@ -309,34 +340,475 @@ static const char *qemu_console_path(struct power *p, const char *label)
 	return p->pty_path;
 }
 
+bool program_exists(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *d, *save = NULL;
+	bool found = false;
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0 && is_file(prog);
+	dirs = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+	for (d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *f = xasprintf("%s/%s", *d ? d : ".", prog);
+
+		found = is_file(f) && access(f, X_OK) == 0;
+		free(f);
+	}
+	free(dirs);
+	return found;
+}
+
+static int qemu_check(const struct board *b, struct buf *out)
+{
+	return check_line(out, program_exists(b->qemu_binary), "power.binary", "%s%s",
+			  b->qemu_binary, program_exists(b->qemu_binary) ? " found" :
+			  ": not found in PATH (install qemu-system-arm: make deps)");
+}
+
 static const struct power_ops qemu_ops = {
 	.name = "qemu",
 	.on = qemu_on,
 	.release = qemu_release,
 	.off = qemu_off,
 	.console_path = qemu_console_path,
+	.check = qemu_check,
 };
 
-static const struct power_ops *const backends[] = { &qemu_ops };
+/* Waits (interruptibly) until the board has been off for off_ms. */
+static int wait_off_time(struct power *p)
+{
+	int64_t until = p->t_off + p->board->off_ms;
 
-int power_init(struct power *p, const struct board *b, const char *rundir)
+	while (p->t_off && now_ms() < until) {
+		int64_t left = until - now_ms();
+
+		if (stop_requested)
+			return -EINTR;
+		poll(NULL, 0, left > 100 ? 100 : (int)left);
+	}
+	return 0;
+}
+
+int power_cycle(struct power *p)
+{
+	int ret;
+
+	if (p->ops->cycle)
+		return p->ops->cycle(p);
+	ret = p->ops->off(p);
+	if (!ret)
+		ret = wait_off_time(p);
+	if (!ret)
+		ret = p->ops->on(p, NULL);
+	return ret;
+}
+
+/* --- gpiod --- */
+
+static int gpiod_set(struct power *p, int on)
+{
+	const struct board *b = p->board;
+	char err[300];
+	int ret;
+
+	if (!p->relay) {
+		char *consumer = xasprintf("ablab:%s", b->name);
+
+		ret = gpio_relay_open(&p->relay, b->gpio_chip, b->gpio_lines, b->n_gpio_lines,
+				      b->gpio_active_low, on, consumer, err, sizeof(err));
+		free(consumer);
+		if (ret) {
+			set_error(p, "%s: power.chip %s / power.lines: %s", b->name, b->gpio_chip,
+				  err);
+			return ret;
+		}
+	} else {
+		ret = gpio_relay_set(p->relay, on);
+		if (ret) {
+			set_error(p, "%s: power.chip %s: cannot set lines: %s", b->name,
+				  b->gpio_chip, strerror(-ret));
+			return ret;
+		}
+	}
+	if (!on)
+		p->t_off = now_ms();
+	return 0;
+}
+
+static int gpiod_on(struct power *p, const struct kernel_art *k)
+{
+	int ret = wait_off_time(p);
+
+	(void)k;
+	return ret ? ret : gpiod_set(p, 1);
+}
+
+static int gpiod_off(struct power *p)
+{
+	return gpiod_set(p, 0);
+}
+
+static void gpiod_close(struct power *p)
+{
+	gpio_relay_close(p->relay);
+	p->relay = NULL;
+}
+
+static int gpiod_check(const struct board *b, struct buf *out)
+{
+	char err[300];
+	struct buf lines = { 0 };
+	size_t i;
+	int bad;
+
+	for (i = 0; i < b->n_gpio_lines; i++)
+		buf_printf(&lines, "%s%ld", i ? "," : "", b->gpio_lines[i]);
+	if (gpio_relay_check(b->gpio_chip, b->gpio_lines, b->n_gpio_lines, err, sizeof(err)))
+		bad = check_line(out, false, "power.chip", "%s (lines %s): %s", b->gpio_chip,
+				 lines.data, err);
+	else
+		bad = check_line(out, true, "power.chip", "%s lines %s exist and are free (%s, "
+				 "%s)", b->gpio_chip, lines.data,
+				 b->gpio_active_low ? "active low" : "active high",
+				 gpio_api_version());
+	buf_free(&lines);
+	return bad;
+}
+
+static const struct power_ops gpiod_ops = {
+	.name = "gpiod",
+	.on = gpiod_on,
+	.off = gpiod_off,
+	.check = gpiod_check,
+	.close = gpiod_close,
+};
+
+/* --- command --- */
+
+int run_argv_deadline(char *const argv[], int64_t deadline, struct buf *out, int *exec_errno)
+{
+	int opipe[2], epipe[2], status = 0, e = 0;
+	bool exited = false;
+	ssize_t n;
+	pid_t pid;
+
+	*exec_errno = 0;
+	if (pipe2(opipe, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(epipe, O_CLOEXEC) < 0) {
+		e = errno;
+		close(opipe[0]);
+		close(opipe[1]);
+		return -e;
+	}
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		close(opipe[0]);
+		close(opipe[1]);
+		close(epipe[0]);
+		close(epipe[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+
+		setpgid(0, 0);		/* a timeout kills the whole group */
+		dup2(devnull, 0);
+		dup2(opipe[1], 1);
+		dup2(opipe[1], 2);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(epipe[1], &e, sizeof(e)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(opipe[1]);
+	close(epipe[1]);
+	n = read(epipe[0], &e, sizeof(e));	/* EOF at a successful exec */
+	close(epipe[0]);
+	if (n == (ssize_t)sizeof(e)) {
+		*exec_errno = e;
+		close(opipe[0]);
+		waitpid(pid, &status, 0);
+		return -ENOENT;
+	}
+	fcntl(opipe[0], F_SETFL, O_NONBLOCK);
+	for (;;) {
+		struct pollfd pf = { .fd = opipe[0], .events = POLLIN };
+		char chunk[4096];
+		int64_t left = deadline - now_ms();
+
+		if (!exited && waitpid(pid, &status, WNOHANG) == pid)
+			exited = true;
+		while ((n = read(opipe[0], chunk, sizeof(chunk))) > 0)
+			if (out)
+				buf_append(out, chunk, (size_t)n);
+		if (exited || n == 0)
+			break;
+		if (left <= 0 || stop_requested) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			close(opipe[0]);
+			return stop_requested ? -EINTR : -ETIMEDOUT;
+		}
+		poll(&pf, 1, left > 100 ? 100 : (int)left);
+	}
+	close(opipe[0]);
+	if (!exited) {
+		/* output closed: wait for the exit, still within the deadline */
+		while (waitpid(pid, &status, WNOHANG) != pid) {
+			if (now_ms() >= deadline || stop_requested) {
+				kill(-pid, SIGKILL);
+				waitpid(pid, &status, 0);
+				return stop_requested ? -EINTR : -ETIMEDOUT;
+			}
+			poll(NULL, 0, 10);
+		}
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/* Last non-empty line of a command's output. */
+static char *last_line(const struct buf *b)
+{
+	char *copy = xstrdup(b->data ? b->data : ""), *s, *save = NULL, *line = NULL, *r;
+
+	for (s = strtok_r(copy, "\r\n", &save); s; s = strtok_r(NULL, "\r\n", &save))
+		if (*s)
+			line = s;
+	r = xstrdup(line ? line : "(no output)");
+	free(copy);
+	return r;
+}
+
+/* Runs one of the board's argv arrays ("power.on"...): placeholders
+ * {board}, clear errors naming the board and the field. */
+static int command_run(struct power *p, const char *field, char *const *tmpl)
+{
+	const struct board *b = p->board;
+	const char *keys[] = { "board" }, *vals[] = { b->name };
+	struct buf out = { 0 }, shown = { 0 };
+	char **argv;
+	size_t n, i;
+	int ret, e;
+
+	for (n = 0; tmpl[n]; n++)
+		;
+	argv = xcalloc(n + 1, sizeof(*argv));
+	for (i = 0; i < n; i++) {
+		char *bad = NULL;
+
+		if (expand_template(tmpl[i], keys, vals, 1, &argv[i], &bad)) {
+			set_error(p, "%s: %s: unknown placeholder {%s}; known: {board}", b->name,
+				  field, bad);
+			free(bad);
+			strv_free(argv);
+			return -EINVAL;
+		}
+		buf_printf(&shown, "%s%s", i ? " " : "", argv[i]);
+	}
+	ret = run_argv_deadline(argv, now_ms() + b->t_power_s * 1000, &out, &e);
+	if (ret == -ENOENT) {
+		set_error(p, "%s: %s: cannot run %s: %s", b->name, field, argv[0], strerror(e));
+	} else if (ret == -ETIMEDOUT) {
+		set_error(p, "%s: %s: `%s` did not finish within %ld s (timeouts_s.power); killed",
+			  b->name, field, shown.data, b->t_power_s);
+	} else if (ret == -EINTR) {
+		set_error(p, "%s: %s: interrupted", b->name, field);
+	} else if (ret < 0) {
+		set_error(p, "%s: %s: %s", b->name, field, strerror(-ret));
+	} else if (ret > 0) {
+		char *l = last_line(&out);
+
+		set_error(p, "%s: %s: `%s` exited with status %d: %s", b->name, field, shown.data,
+			  ret, l);
+		free(l);
+		ret = -EIO;
+	}
+	if (verbose && out.len)
+		info_msg("%s: %s: %.*s", b->name, field, (int)out.len, out.data);
+	buf_free(&out);
+	buf_free(&shown);
+	strv_free(argv);
+	return ret;
+}
+
+static int command_on(struct power *p, const struct kernel_art *k)
+{
+	int ret = wait_off_time(p);
+
+	(void)k;
+	return ret ? ret : command_run(p, "power.on", p->board->power_on);
+}
+
+static int command_off(struct power *p)
+{
+	int ret = command_run(p, "power.off", p->board->power_off);
+
+	if (!ret)
+		p->t_off = now_ms();
+	return ret;
+}
+
+static int command_cycle(struct power *p)
+{
+	int ret;
+
+	if (p->board->power_cycle)
+		return command_run(p, "power.cycle", p->board->power_cycle);
+	ret = command_off(p);
+	return ret ? ret : command_on(p, NULL);
+}
+
+static int argv_check(struct buf *out, const char *field, char *const *argv)
+{
+	if (!argv)
+		return 0;
+	if (program_exists(argv[0]))
+		return check_line(out, true, field, "%s found", argv[0]);
+	return check_line(out, false, field, "%s: not found%s", argv[0],
+			  strchr(argv[0], '/') ? "" : " in PATH");
+}
+
+static int command_check(const struct board *b, struct buf *out)
+{
+	return argv_check(out, "power.on", b->power_on) + argv_check(out, "power.off",
+			  b->power_off) +
+	       argv_check(out, "power.cycle", b->power_cycle);
+}
+
+static const struct power_ops command_ops = {
+	.name = "command",
+	.on = command_on,
+	.off = command_off,
+	.cycle = command_cycle,
+	.check = command_check,
+};
+
+/* --- manual --- */
+
+static int ask_operator(struct power *p, const char *what)
+{
+	const struct board *b = p->board;
+	char *msg, c;
+	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY), ret = -EIO;
+
+	if (fd < 0) {
+		set_error(p, "%s: power.type manual: needs an operator at a terminal to switch the "
+			  "board %s, and there is no controlling terminal (%s)", b->name, what,
+			  strerror(errno));
+		return -ENOTTY;
+	}
+	msg = xasprintf("\a%s: switch the board %s%s%s, then press Enter: ", b->name, what,
+			b->manual_text ? " - " : "", b->manual_text ? b->manual_text : "");
+	if (write(fd, msg, strlen(msg)) < 0)
+		goto out;
+	tcflush(fd, TCIFLUSH);	/* an Enter typed earlier does not count */
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (stop_requested) {
+			ret = -EINTR;
+			set_error(p, "%s: interrupted while waiting for the operator", b->name);
+			break;
+		}
+		if (poll(&pf, 1, 200) <= 0)
+			continue;
+		n = read(fd, &c, 1);
+		if (n <= 0) {
+			set_error(p, "%s: power.type manual: the terminal closed", b->name);
+			break;
+		}
+		if (c == '\n' || c == '\r') {
+			ret = 0;
+			break;
+		}
+	}
+out:
+	free(msg);
+	close(fd);
+	return ret;
+}
+
+static int manual_on(struct power *p, const struct kernel_art *k)
+{
+	(void)k;
+	return ask_operator(p, "ON");
+}
+
+static int manual_off(struct power *p)
+{
+	int ret = ask_operator(p, "OFF");
+
+	if (!ret)
+		p->t_off = now_ms();
+	return ret;
+}
+
+static int manual_check(const struct board *b, struct buf *out)
+{
+	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
+
+	(void)b;
+	if (fd >= 0) {
+		close(fd);
+		return check_line(out, true, "power.type", "manual: an operator answers on this "
+				  "terminal");
+	}
+	return check_line(out, false, "power.type", "manual: needs an operator at a terminal; "
+			  "this process has none");
+}
+
+static const struct power_ops manual_ops = {
+	.name = "manual",
+	.on = manual_on,
+	.off = manual_off,
+	.check = manual_check,
+};
+
+static const struct power_ops *const backends[] = { &qemu_ops, &gpiod_ops, &command_ops,
+						    &manual_ops };
+
+static const struct power_ops *find_backend(const char *name)
 {
 	size_t i;
 
+	for (i = 0; i < ARRAY_SIZE(backends); i++)
+		if (!strcmp(backends[i]->name, name))
+			return backends[i];
+	return NULL;
+}
+
+int power_init(struct power *p, const struct board *b, const char *rundir)
+{
 	memset(p, 0, sizeof(*p));
 	p->board = b;
 	p->qmp = -1;
-	p->rundir = xstrdup(rundir);
-	for (i = 0; i < ARRAY_SIZE(backends); i++)
-		if (!strcmp(backends[i]->name, b->power_type))
-			p->ops = backends[i];
+	p->rundir = xstrdup(rundir ? rundir : "/tmp");
+	p->ops = find_backend(b->power_type);
 	return p->ops ? 0 : -EPROTONOSUPPORT;
+}
+
+int power_check(const struct board *b, struct buf *out)
+{
+	const struct power_ops *ops = find_backend(b->power_type);
+
+	if (!ops)
+		return check_line(out, false, "power.type", "%s: unsupported", b->power_type);
+	return ops->check ? ops->check(b, out) : 0;
 }
 
 void power_free(struct power *p)
 {
 	if (p->ops && p->pid > 0)
 		p->ops->off(p);
+	if (p->ops && p->ops->close)
+		p->ops->close(p);
 	free(p->rundir);
 	free(p->qmp_path);
 	free(p->log_path);

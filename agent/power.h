@@ -4,34 +4,57 @@
 
 #include "board.h"
 #include "kernel.h"
+#include "util.h"
 
 #include <sys/types.h>
 
 struct power;
+struct gpio_relay;
 
 /* Backends: on() may leave the board held (QEMU: started with -S) until
- * release(), so that the console is attached before the first byte. */
+ * release(), so that the console is attached before the first byte.
+ * cycle() NULL: off, wait off_ms, on.  check() (dry run) appends one line
+ * per field to out and returns the number of problems; it touches no
+ * hardware state. */
 struct power_ops {
 	const char *name;
 	int (*on)(struct power *p, const struct kernel_art *k);
 	int (*release)(struct power *p);
 	int (*off)(struct power *p);
+	int (*cycle)(struct power *p);
 	/* path of a console the backend created (QEMU pty), or NULL */
 	const char *(*console_path)(struct power *p, const char *label);
+	int (*check)(const struct board *b, struct buf *out);
+	void (*close)(struct power *p);		/* end of session: let go */
 };
 
 struct power {
 	const struct power_ops *ops;
 	const struct board *board;
 	char *rundir;		/* per-boot scratch (QMP socket, QEMU log) */
+	const char *tftp_dir;	/* qemu: {tftp_root} in power.args */
+	int64_t t_off;		/* when the board was last switched off (0: unknown) */
 	/* qemu */
 	pid_t pid;
 	int qmp;
 	char *qmp_path, *log_path, *pty_path;
-	char *error;		/* last error, human readable */
+	/* gpiod: the line request, held for the whole session */
+	struct gpio_relay *relay;
+	char *error;		/* last error, human readable, naming board and field */
 };
 
 int power_init(struct power *p, const struct board *b, const char *rundir);
+/* Runs ops->cycle or off + off_ms + on. */
+int power_cycle(struct power *p);
 void power_free(struct power *p);
+/* Dry-run check of the board's power configuration (see power_ops.check). */
+int power_check(const struct board *b, struct buf *out);
+
+/* Runs argv (no shell) with a deadline; output (stdout+stderr) into out.
+ * Returns the exit status (>= 0), -ENOENT when the program cannot be
+ * executed (exec_errno set), -ETIMEDOUT (process group killed). */
+int run_argv_deadline(char *const argv[], int64_t deadline, struct buf *out, int *exec_errno);
+/* Is `prog` an executable file, or found in PATH? */
+bool program_exists(const char *prog);
 
 #endif

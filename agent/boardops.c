@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Board operations: `ablab boards`, `ablab power`, `ablab console`,
+ * `ablab check`, `ablab ports`. */
+#include "board.h"
+#include "boot.h"
+#include "cmds.h"
+#include "console.h"
+#include "power_gpiod.h"
+#include "kernel.h"
+#include "power.h"
+#include "store.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <libserialport.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Names of boards/NAME.json, sorted. */
+static char **board_names(size_t *n)
+{
+	DIR *d = opendir(board_dir());
+	struct dirent *e;
+	char **v = NULL;
+
+	*n = 0;
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len > 5 && !strcmp(e->d_name + len - 5, ".json") && e->d_name[0] != '.') {
+			v = xrealloc(v, (*n + 2) * sizeof(*v));
+			v[(*n)++] = strndup(e->d_name, len - 5);
+			v[*n] = NULL;
+		}
+	}
+	if (d)
+		closedir(d);
+	if (v)
+		qsort(v, *n, sizeof(*v), name_cmp);
+	return v;
+}
+
+static void backend_summary(const struct board *b, char *out, size_t len)
+{
+	char con[120];
+
+	if (!strcmp(b->console_type, "tcp"))
+		snprintf(con, sizeof(con), "tcp %s:%ld%s", b->console_host, b->console_port,
+			 b->console_telnet ? " telnet" : "");
+	else
+		snprintf(con, sizeof(con), "%s %s", b->console_type,
+			 b->console_device ? b->console_device : b->console_usb_serial);
+	snprintf(out, len, "console %s; power %s; boot %s", con, b->power_type, b->boot_method);
+}
+
+int cmd_boards(int argc, char **argv)
+{
+	struct store st;
+	bool have_db = false;
+	size_t n, i;
+	char **names;
+
+	if (argc > 1) {
+		bool help = !strcmp(argv[1], "--help");
+
+		fprintf(help ? stdout : stderr, "usage: ablab boards\nEvery board in %s: its "
+			"backends, who holds its lock, its last health check.\n", board_dir());
+		return help ? 0 : 2;
+	}
+	names = board_names(&n);
+	if (!n) {
+		printf("no boards in %s (set ABLAB_BOARDS)\n", board_dir());
+		return 0;
+	}
+	have_db = store_open(&st, opt_db) == 0;
+	if (!have_db)
+		err_msg("database unreachable: health results not shown");
+	for (i = 0; i < n; i++) {
+		struct board b;
+		char sum[300], who[300], health[300] = "never checked";
+
+		if (board_load_by_name(&b, names[i])) {
+			printf("%-14s INVALID board file (see the error above)\n", names[i]);
+			board_free(&b);
+			continue;
+		}
+		backend_summary(&b, sum, sizeof(sum));
+		board_lock_holder(b.name, who, sizeof(who));
+		if (have_db) {
+			const char *p[] = { b.name };
+			PGresult *r = store_query(&st, "SELECT ok, to_char(checked, "
+						  "'YYYY-MM-DD HH24:MI'), coalesce(uname_r, ''), "
+						  "coalesce(error, '') FROM health WHERE board = "
+						  "$1 "
+						  "ORDER BY checked DESC, id DESC LIMIT 1", 1, p);
+
+			if (r && PQntuples(r) == 1) {
+				bool ok = !strcmp(PQgetvalue(r, 0, 0), "t");
+
+				snprintf(health, sizeof(health), "%s %s (%s)", ok ? "ok" : "FAILED",
+					 PQgetvalue(r, 0, 1),
+					 ok ? PQgetvalue(r, 0, 2) : PQgetvalue(r, 0, 3));
+			}
+			PQclear(r);
+		}
+		printf("%-14s %s%s\n  %-12s %s\n  %-12s %s\n  %-12s %s\n", b.name, b.cpu,
+		       b.emulated ? " (emulated)" : "", "backends", sum, "lock",
+		       *who ? who : "free", "health", health);
+		board_free(&b);
+	}
+	if (have_db)
+		store_close(&st);
+	strv_free(names);
+	return 0;
+}
+
+/* --- power --- */
+
+static int hold_until_interrupted(const struct board *b)
+{
+	info_msg("%s: power on; holding the GPIO line request (releasing it may switch the "
+		 "relay back): Ctrl-C to release", b->name);
+	while (!stop_requested)
+		poll(NULL, 0, 200);
+	return 0;
+}
+
+int cmd_power(int argc, char **argv)
+{
+	struct board_lock lock;
+	struct power pw;
+	struct board b;
+	const char *op;
+	int ret;
+
+	if (argc != 3 || (strcmp(argv[2], "on") && strcmp(argv[2], "off") &&
+			  strcmp(argv[2], "cycle"))) {
+		bool help = argc == 2 && !strcmp(argv[1], "--help");
+
+		fprintf(help ? stdout : stderr,
+			"usage: ablab power BOARD on|off|cycle\nSwitches a board through its power "
+			"backend (gpiod, command, manual).\nWith gpiod, `on` and `cycle` stay in "
+			"the "
+			"foreground holding the line until Ctrl-C.\n");
+		return help ? 0 : 2;
+	}
+	op = argv[2];
+	if (board_load_by_name(&b, argv[1])) {
+		board_free(&b);
+		return 1;
+	}
+	if (!strcmp(b.power_type, "qemu")) {
+		err_msg("%s: power.type qemu: the emulated board is a QEMU process that exists "
+			"only "
+			"during a boot; use `ablab check %s` or `ablab ab`", b.name, b.name);
+		board_free(&b);
+		return 1;
+	}
+	if (board_lock(&lock, b.name, "ablab power")) {
+		board_free(&b);
+		return 1;
+	}
+	install_signal_handlers();
+	power_init(&pw, &b, NULL);
+	if (!strcmp(op, "on"))
+		ret = pw.ops->on(&pw, NULL);
+	else if (!strcmp(op, "off"))
+		ret = pw.ops->off(&pw);
+	else
+		ret = power_cycle(&pw);
+	if (ret)
+		err_msg("%s", pw.error ? pw.error : strerror(-ret));
+	else
+		info_msg("%s: power %s", b.name, op);
+	if (!ret && pw.relay && strcmp(op, "off"))
+		hold_until_interrupted(&b);
+	power_free(&pw);
+	board_unlock(&lock);
+	board_free(&b);
+	return ret ? 1 : 0;
+}
+
+/* --- console --- */
+
+/* Interactive passthrough; "~." at the start of a line quits (as ssh, cu,
+ * cdba).  Returns 0 on the escape, -EPIPE when the console went away. */
+static int passthrough(struct console *c)
+{
+	bool at_bol = true, tilde = false;
+	char buf[4096];
+
+	for (;;) {
+		struct pollfd p[2] = { { .fd = 0, .events = POLLIN },
+				       { .fd = c->fd, .events = POLLIN } };
+		ssize_t n, i;
+
+		if (stop_requested)
+			return -EINTR;
+		if (poll(p, 2, 500) <= 0)
+			continue;
+		if (p[1].revents) {
+			n = console_read(c, buf, sizeof(buf), false);
+			if (n < 0) {
+				if (c->reopen_ms > 0 && !console_reopen(c, now_ms() + c->reopen_ms))
+					continue;
+				return -EPIPE;
+			}
+			if (n > 0 && write(1, buf, (size_t)n) < 0)
+				return -errno;
+		}
+		if (!p[0].revents)
+			continue;
+		n = read(0, buf, sizeof(buf));
+		if (n <= 0)
+			return 0;	/* stdin closed */
+		for (i = 0; i < n; i++) {
+			char ch = buf[i];
+
+			if (tilde) {
+				tilde = false;
+				if (ch == '.')
+					return 0;
+				if (ch != '~' && console_write_n(c, "~", 1))
+					return -EPIPE;
+			} else if (at_bol && ch == '~') {
+				tilde = true;
+				continue;
+			}
+			if (console_write_n(c, &ch, 1))
+				return -EPIPE;
+			at_bol = ch == '\r' || ch == '\n';
+		}
+	}
+}
+
+int cmd_console(int argc, char **argv)
+{
+	struct board_lock lock;
+	struct termios saved, raw;
+	struct console con;
+	struct board b;
+	bool tty = isatty(0);
+	int ret;
+
+	if (argc != 2 || !strcmp(argv[1], "--help")) {
+		bool help = argc == 2;
+
+		fprintf(help ? stdout : stderr,
+			"usage: ablab console BOARD\nInteractive console of a board; the board "
+			"stays "
+			"locked while attached.\nType ~. at the start of a line to quit.\n");
+		return help ? 0 : 2;
+	}
+	if (board_load_by_name(&b, argv[1])) {
+		board_free(&b);
+		return 1;
+	}
+	if (b.console_device && !strncmp(b.console_device, "qemu:", 5)) {
+		err_msg("%s: console.device %s is a pty QEMU creates during a boot; there is "
+			"nothing to attach to now", b.name, b.console_device);
+		board_free(&b);
+		return 1;
+	}
+	if (board_lock(&lock, b.name, "ablab console")) {
+		board_free(&b);
+		return 1;
+	}
+	ret = console_open(&con, &b, NULL, NULL);
+	if (ret) {
+		err_msg("%s", con.error);
+		board_unlock(&lock);
+		board_free(&b);
+		return 1;
+	}
+	install_signal_handlers();
+	if (tty) {	/* raw before the banner: what is typed after it goes through as is */
+		tcgetattr(0, &saved);
+		raw = saved;
+		cfmakeraw(&raw);
+		tcsetattr(0, TCSANOW, &raw);
+	}
+	info_msg("%s: connected to %s%s; ~. quits\r", b.name, con.device ? con.device : "",
+		 !strcmp(b.console_type, "tcp") ? b.console_host : "");
+	ret = passthrough(&con);
+	if (tty)
+		tcsetattr(0, TCSANOW, &saved);
+	if (ret == -EPIPE)
+		err_msg("%s: the console went away", b.name);
+	else
+		info_msg("%s: disconnected", b.name);
+	console_close(&con);
+	board_unlock(&lock);
+	board_free(&b);
+	return ret && ret != -EINTR ? 1 : 0;
+}
+
+/* --- check --- */
+
+static int dry_run(const struct board *b)
+{
+	struct buf out = { 0 };
+	int bad = 0;
+
+	bad += console_check(b, &out);
+	bad += power_check(b, &out);
+	bad += boot_check(b, &out);
+	printf("%s: %s (console %s, power %s, boot %s)\n%s", b->name, b->jf.path, b->console_type,
+	       b->power_type, b->boot_method, out.data ? out.data : "");
+	printf("%s: %s\n", b->name, bad ? "problems found (FAIL lines above); nothing was "
+	       "switched" : "configuration ok; nothing was switched");
+	buf_free(&out);
+	return bad ? 1 : 0;
+}
+
+static void store_health(const struct board *b, bool ok, const char *uname_r, int64_t boot_ms,
+			 const char *error, const char *log)
+{
+	char host[256] = "?", ms[32];
+	struct store st;
+	PGresult *r;
+
+	gethostname(host, sizeof(host) - 1);
+	snprintf(ms, sizeof(ms), "%lld", (long long)boot_ms);
+	if (store_open(&st, opt_db)) {
+		err_msg("%s: health result not stored: database unreachable", b->name);
+		return;
+	}
+	{
+		const char *p[] = { b->name, ok ? "t" : "f", uname_r, boot_ms >= 0 ? ms : NULL,
+				    error, host, log };
+
+		r = store_query(&st, "INSERT INTO health (board, ok, uname_r, boot_ms, error, "
+				     "host, "
+				"log_path) VALUES ($1, $2, $3, $4, $5, $6, $7)", 7, p);
+	}
+	PQclear(r);
+	store_close(&st);
+}
+
+static int health_check(const struct board *b, const char *kdir_opt)
+{
+	char rundir[] = "/tmp/ablab-check.XXXXXX", *kdir, *log = NULL, abs_log[PATH_MAX];
+	struct boot_session s;
+	struct board_lock lock;
+	struct kernel_art k;
+	struct buf out = { 0 };
+	int ret, status = -1;
+
+	kdir = kdir_opt ? xstrdup(kdir_opt) : kernel_default_dir(b->name, "control");
+	ret = kernel_load(&k, kdir);
+	free(kdir);
+	if (ret) {
+		kernel_free(&k);
+		return 1;
+	}
+	if (board_lock(&lock, b->name, "ablab check")) {
+		kernel_free(&k);
+		return 1;
+	}
+	if (!mkdtemp(rundir)) {
+		err_msg("mkdtemp: %s", strerror(errno));
+		board_unlock(&lock);
+		kernel_free(&k);
+		return 1;
+	}
+	log = xasprintf("%s/console.log", rundir);
+	install_signal_handlers();
+	info_msg("%s: health check: booting %s", b->name, k.dir);
+	ret = boot_start(&s, b, &k, rundir, log);
+	if (!ret) {
+		ret = target_run(&s.tgt, "uname -r", now_ms() + b->t_command_s * 1000, &out,
+				 &status);
+		if (!ret && status)
+			ret = -EIO;
+		while (out.len && (out.data[out.len - 1] == '\n' || out.data[out.len - 1] == '\r'))
+			out.data[--out.len] = '\0';
+		if (ret)
+			snprintf(s.error, sizeof(s.error), "%s: `uname -r` failed on the target "
+							   "(%s)",
+				 b->name, ret == -EIO ? "exit status" : strerror(-ret));
+	}
+	{
+		/* keep the transcript where the results live */
+		char *dir = data_dir(), *keep = xasprintf("%s/health", dir), *dst;
+		char *data = NULL;
+		size_t len = 0;
+
+		mkdir_p(keep, 0755);
+		dst = xasprintf("%s/%s-%lld.log", keep, b->name, (long long)wall_ms());
+		if (read_file(log, &data, &len) || write_file_atomic(dst, data, len) ||
+		    !realpath(dst, abs_log))
+			snprintf(abs_log, sizeof(abs_log), "none: the console was not reached");
+		free(data);
+		free(dst);
+		free(keep);
+		free(dir);
+	}
+	if (ret) {
+		err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s.error, abs_log);
+		store_health(b, false, NULL, -1, s.error, abs_log[0] == '/' ? abs_log : NULL);
+	} else {
+		bool match = !k.release || !strcmp(out.data ? out.data : "", k.release);
+
+		printf("%s: ok: booted to the shell in %.1f s, uname -r = %s%s\n", b->name,
+		       (double)(s.t_prompt - s.t_on) / 1000.0, out.data ? out.data : "",
+		       match ? "" : " (NOT the kernel deployed)");
+		if (!match) {
+			snprintf(s.error, sizeof(s.error), "wrong kernel: %s, expected %s",
+				 out.data,
+				 k.release);
+			ret = -EIO;
+		}
+		store_health(b, !ret, out.data, s.t_prompt - s.t_on, ret ? s.error : NULL, abs_log);
+	}
+	boot_end(&s);
+	buf_free(&out);
+	unlink(log);
+	free(log);
+	{
+		char *cmd[] = { "rm", "-rf", rundir, NULL };	/* the run dir and its TFTP copy */
+
+		run_argv(cmd, NULL);
+	}
+	board_unlock(&lock);
+	kernel_free(&k);
+	return ret ? 1 : 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "dry-run", 0, NULL, 'n' }, { "kernel", 1, NULL, 'k' },
+		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	const char *kdir = NULL;
+	bool dry = false;
+	struct board b;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'n': dry = true; break;
+		case 'k': kdir = optarg; break;
+		case 'h':
+			printf("usage: ablab check BOARD [--dry-run] [--kernel DIR]\n"
+			       "Health check: boots the board's control kernel to the shell, runs "
+			       "`uname -r`,\nstores the result (`ablab boards` shows it).  "
+			       "--dry-run "
+			       "only validates the\nboard file and its backends' configuration "
+			       "(devices, GPIO chip, commands,\nTFTP root) without switching "
+			       "anything.\n");
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "usage: ablab check BOARD [--dry-run] [--kernel DIR]\n");
+		return 2;
+	}
+	if (board_load_by_name(&b, argv[optind])) {
+		board_free(&b);
+		return 1;
+	}
+	ret = dry ? dry_run(&b) : health_check(&b, kdir);
+	board_free(&b);
+	return ret;
+}
+
+/* --- ports --- */
+
+int cmd_ports(int argc, char **argv)
+{
+	struct sp_port **list = NULL;
+	size_t i;
+
+	if (argc > 1) {
+		bool help = !strcmp(argv[1], "--help");
+
+		fprintf(help ? stdout : stderr, "usage: ablab ports\nSerial adapters found by "
+			"libserialport: device, USB VID:PID, serial number, description.\nUse the "
+			"serial number as console.usb_serial, or the by-id name as "
+			"console.device.\n");
+		return help ? 0 : 2;
+	}
+	if (sp_list_ports(&list) != SP_OK) {
+		err_msg("cannot list serial ports: %s", sp_last_error_message());
+		return 1;
+	}
+	for (i = 0; list[i]; i++) {
+		struct sp_port *p = list[i];
+		const char *sn = NULL, *desc = sp_get_port_description(p);
+		char ids[16] = "-";
+		int vid, pid;
+
+		if (sp_get_port_transport(p) == SP_TRANSPORT_USB) {
+			if (sp_get_port_usb_vid_pid(p, &vid, &pid) == SP_OK)
+				snprintf(ids, sizeof(ids), "%04x:%04x", vid, pid);
+			sn = sp_get_port_usb_serial(p);
+		}
+		if (!i)
+			printf("%-16s %-9s %-20s %s\n", "DEVICE", "VID:PID", "SERIAL",
+			       "DESCRIPTION");
+		printf("%-16s %-9s %-20s %s\n", sp_get_port_name(p), ids, sn ? sn : "-",
+		       desc ? desc : "-");
+	}
+	if (!i)
+		printf("no serial ports found (libserialport sees no UART; USB serial adapters "
+		       "appear as /dev/ttyUSB* or /dev/ttyACM* when plugged in)\n");
+	sp_free_port_list(list);
+	return 0;
+}
