@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Reports: the mailing-list table (control / patched / change) with n,
- * separation and significance; JSON for machines.  The boot is the unit:
- * every number here is computed from per-boot means. */
+/* Reports of one campaign: the mailing-list table (control / patched /
+ * change) in text, paste-ready email, JSON, CSV, SVG and a self-contained
+ * HTML page.  The boot is the unit: per boot and scenario the batches are
+ * summarised, and every A/B figure is computed from the boot means. */
 #include "report.h"
-#include "stats.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BOOTSTRAP_SEED 20260910ULL
+#define EMAIL_WIDTH 72
+#define NBSP '\001'	/* a space report_wrap() does not break at */
 
 void fmt_time(char *out, size_t len, double ns)
 {
@@ -48,12 +49,36 @@ void fmt_change(char *out, size_t len, double rel)
 	snprintf(out, len, "%+.*f%%", dec, pct);
 }
 
-struct row {
-	char board[64], cpu[64], family[32], scenario[64], kind[16], state[8], op[16];
-	int64_t size;
-	double v[2][256];	/* per-boot values: mean ns, or lost bytes */
-	size_t n[2];
-};
+static void fmt_p(char *out, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(out, len, "-");
+	else if (p < 0.001)
+		snprintf(out, len, "%.1e", p);
+	else
+		snprintf(out, len, "%.3f", p);
+}
+
+static bool is_pres(const struct rep_row *r)
+{
+	return !strcmp(r->kind, "preserve");
+}
+
+static bool is_null(const struct rep_row *r)
+{
+	return !strcmp(r->op, "null");
+}
+
+/* a value of the row's unit: time, or bytes lost */
+static void fmt_val(const struct rep_row *r, char *out, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(out, len, "-");
+	else if (is_pres(r))
+		snprintf(out, len, "%.0f B", v);
+	else
+		fmt_time(out, len, v);
+}
 
 static void size_label(char *out, size_t len, int64_t size)
 {
@@ -65,197 +90,1464 @@ static void size_label(char *out, size_t len, int64_t size)
 		snprintf(out, len, "%" PRId64 " B", size);
 }
 
-static void row_label(const struct row *r, char *out, size_t len)
+void report_row_label(const struct rep_row *r, char *out, size_t len)
 {
 	char sz[32];
 
 	size_label(sz, sizeof(sz), r->size);
-	if (!strcmp(r->kind, "preserve"))
-		snprintf(out, len, "%s, %s, lost of %s", r->cpu, r->family, sz);
-	else if (!strcmp(r->op, "null"))
-		snprintf(out, len, "%s, %s, null call", r->cpu, r->family);
-	else if (strcmp(r->op, "map_unmap"))
-		snprintf(out, len, "%s, %s, %s %s %s", r->cpu, r->family, sz, r->state, r->op);
+	if (is_pres(r))
+		snprintf(out, len, "lost of %s", sz);
+	else if (is_null(r))
+		snprintf(out, len, "null call");
+	else if (r->op[0] && strcmp(r->op, "map_unmap"))
+		snprintf(out, len, "%s %s %s", sz, r->state, r->op);
 	else
-		snprintf(out, len, "%s, %s, %s %s", r->cpu, r->family, sz, r->state);
+		snprintf(out, len, "%s %s", sz, r->state);
 }
 
-static const char *sep_text(enum separation s)
+/* several boards may share a CPU and family (a board and its stand-in) */
+static bool cpu_unique(const struct report *rep, int b)
 {
-	switch (s) {
-	case SEP_B_BELOW: return "all patched boots below all control boots";
-	case SEP_B_ABOVE: return "all patched boots above all control boots";
-	default: return "overlapping";
+	for (size_t i = 0; i < rep->nboards; i++)
+		if ((int)i != b && !strcmp(rep->boards[i].cpu, rep->boards[b].cpu) &&
+		    !strcmp(rep->boards[i].family, rep->boards[b].family))
+			return false;
+	return true;
+}
+
+void report_row_label_full(const struct report *rep, const struct rep_row *r, char *out,
+			   size_t len)
+{
+	const struct rep_board *b = &rep->boards[r->board];
+	char l[96];
+
+	report_row_label(r, l, sizeof(l));
+	if (cpu_unique(rep, r->board))
+		snprintf(out, len, "%s, %s, %s", b->cpu, b->family, l);
+	else
+		snprintf(out, len, "%s (%s), %s, %s", b->cpu, b->name, b->family, l);
+}
+
+char *report_wrap(const char *text, size_t width, const char *indent)
+{
+	struct buf o = { 0 };
+	size_t col = 0, il = strlen(indent);
+	const char *p = text;
+
+	while (*p) {
+		const char *w;
+		size_t n;
+
+		if (*p == '\n') {
+			buf_append(&o, "\n", 1);
+			col = 0;
+			p++;
+			continue;
+		}
+		if (*p == ' ') {
+			p++;
+			continue;
+		}
+		w = p;
+		while (*p && *p != ' ' && *p != '\n')
+			p++;
+		n = (size_t)(p - w);
+		/* NBSP marks (\001) keep "p = 0.008" together; they print as spaces */
+		if (col && col + 1 + n > width) {
+			buf_append(&o, "\n", 1);
+			col = 0;
+		}
+		if (!col) {
+			buf_append(&o, indent, il);
+			col = il;
+		} else {
+			buf_append(&o, " ", 1);
+			col++;
+		}
+		for (size_t i = 0; i < n; i++)
+			buf_append(&o, w[i] == NBSP ? " " : &w[i], 1);
+		col += n;
 	}
+	buf_append(&o, "", 1);
+	return o.data;
+}
+
+void xml_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case NBSP: fputc(' ', f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ loading */
+
+static double getd(PGresult *r, int i, int c)
+{
+	return PQgetisnull(r, i, c) ? NAN : strtod(PQgetvalue(r, i, c), NULL);
+}
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "");
+}
+
+static int row_rank(const struct rep_row *r)
+{
+	return is_pres(r) ? 2 : is_null(r) ? 1 : 0;
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct rep_row *a = pa, *b = pb;
+	int c;
+
+	if (a->board != b->board)
+		return a->board - b->board;
+	if (row_rank(a) != row_rank(b))
+		return row_rank(a) - row_rank(b);
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	c = -strcmp(a->state, b->state);	/* dirty before clean */
+	if (c)
+		return c;
+	c = strcmp(a->op, b->op);
+	return c ? c : strcmp(a->scenario, b->scenario);
+}
+
+static int load_campaign(struct store *st, const char *ids, struct report *rep)
+{
+	static const char *const q =
+		"SELECT trigger, order_kind, status, to_char(created, 'YYYY-MM-DD HH24:MI'), "
+		" coalesce(job->>'job', ''), coalesce(batches, 0), coalesce(boots_per_variant, 0),"
+		" coalesce(seed, 0) FROM campaigns WHERE id = $1::int";
+	const char *p[1] = { ids };
+	PGresult *r = store_query(st, q, 1, p);
+
+	if (!r)
+		return -EIO;
+	if (PQntuples(r) == 0) {
+		PQclear(r);
+		return -ENOENT;
+	}
+	copy_str(rep->trigger, sizeof(rep->trigger), PQgetvalue(r, 0, 0));
+	copy_str(rep->order_kind, sizeof(rep->order_kind), PQgetvalue(r, 0, 1));
+	copy_str(rep->status, sizeof(rep->status), PQgetvalue(r, 0, 2));
+	copy_str(rep->created, sizeof(rep->created), PQgetvalue(r, 0, 3));
+	copy_str(rep->job, sizeof(rep->job), PQgetvalue(r, 0, 4));
+	rep->batches = atoi(PQgetvalue(r, 0, 5));
+	rep->boots_per_variant = atoi(PQgetvalue(r, 0, 6));
+	rep->order_seed = strtoll(PQgetvalue(r, 0, 7), NULL, 10);
+	PQclear(r);
+	return 0;
+}
+
+static int load_boards(struct store *st, const char *ids, struct report *rep)
+{
+	static const char *const q =
+		"SELECT bo.name, coalesce(bo.cpu, ''), coalesce(bo.family, ''), "
+		" coalesce(bo.definition->>'emulated', 'false') = 'true', "
+		" coalesce(bo.definition->>'description', ''), "
+		" coalesce(translate(string_agg(left(b.variant, 1), '' ORDER BY b.seq, b.id) "
+		"  FILTER (WHERE b.status = 'ok'), 'cp', 'AB'), ''), "
+		" count(*) FILTER (WHERE b.status = 'failed'), "
+		" avg(b.boot_ms) FILTER (WHERE b.status = 'ok'), "
+		" avg(b.run_ms) FILTER (WHERE b.status = 'ok'), max(b.clock_res_ns) "
+		"FROM boots b JOIN boards bo ON bo.id = b.board_id WHERE b.campaign_id = $1::int "
+		"GROUP BY bo.name, bo.cpu, bo.family, bo.definition ORDER BY bo.name";
+	const char *p[1] = { ids };
+	PGresult *r = store_query(st, q, 1, p);
+	int i, n;
+
+	if (!r)
+		return -EIO;
+	n = PQntuples(r);
+	rep->boards = xcalloc((size_t)n + 1, sizeof(*rep->boards));
+	rep->nboards = (size_t)n;
+	for (i = 0; i < n; i++) {
+		struct rep_board *b = &rep->boards[i];
+
+		copy_str(b->name, sizeof(b->name), PQgetvalue(r, i, 0));
+		copy_str(b->cpu, sizeof(b->cpu), PQgetvalue(r, i, 1));
+		copy_str(b->family, sizeof(b->family), PQgetvalue(r, i, 2));
+		b->emulated = PQgetvalue(r, i, 3)[0] == 't';
+		b->description = xstrdup(PQgetvalue(r, i, 4));
+		copy_str(b->order, sizeof(b->order), PQgetvalue(r, i, 5));
+		b->failed = (size_t)atol(PQgetvalue(r, i, 6));
+		b->boot_s = getd(r, i, 7) / 1000.0;
+		b->run_s = getd(r, i, 8) / 1000.0;
+		b->clock_res_ns = PQgetisnull(r, i, 9) ? -1 : strtoll(PQgetvalue(r, i, 9), NULL, 10);
+	}
+	PQclear(r);
+	return 0;
+}
+
+static int board_index(const struct report *rep, const char *name)
+{
+	for (size_t i = 0; i < rep->nboards; i++)
+		if (!strcmp(rep->boards[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static void boot_finish(struct rep_boot *b, double raw_sum, double base_sum, size_t nraw)
+{
+	if (b->nbatch)
+		stats_summary(b->batch, b->nbatch, &b->s);
+	b->raw_mean = nraw ? raw_sum / (double)nraw : NAN;
+	b->base_mean = nraw ? base_sum / (double)nraw : NAN;
+}
+
+int report_load(struct store *st, int64_t campaign, struct report *rep)
+{
+	static const char *const q =
+		"SELECT bo.name, s.scenario, s.kind, coalesce(s.op, ''), coalesce(s.state, ''), "
+		" coalesce(s.timing, ''), coalesce(s.size, 0), coalesce(s.reps, 0), b.id, b.seq, "
+		" b.variant, s.mean_ns, s.min_ns, s.max_ns, s.raw_ns, s.base_ns, s.lost_bytes "
+		"FROM boots b JOIN samples s ON s.boot_id = b.id JOIN boards bo ON bo.id = b.board_id "
+		"WHERE b.campaign_id = $1::int AND b.status = 'ok' "
+		"ORDER BY bo.name, s.scenario, b.seq, b.id, s.batch";
+	char ids[32];
+	const char *p[1] = { ids };
+	struct rep_row *w = NULL;
+	struct rep_boot *bt = NULL;
+	double raw_sum = 0, base_sum = 0;
+	size_t nraw = 0;
+	PGresult *r;
+	int ret, i, n;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->campaign = campaign;
+	snprintf(ids, sizeof(ids), "%" PRId64, campaign);
+	ret = load_campaign(st, ids, rep);
+	if (!ret)
+		ret = load_boards(st, ids, rep);
+	if (ret)
+		return ret;
+	r = store_query(st, q, 1, p);
+	if (!r)
+		return -EIO;
+	n = PQntuples(r);
+	for (i = 0; i < n; i++) {
+		const char *var = PQgetvalue(r, i, 10);
+		int board = board_index(rep, PQgetvalue(r, i, 0));
+		int64_t boot = strtoll(PQgetvalue(r, i, 8), NULL, 10);
+		bool pres = !strcmp(PQgetvalue(r, i, 2), "preserve");
+		double v;
+
+		if (strcmp(var, "control") && strcmp(var, "patched")) {
+			rep->ignored++;
+			continue;
+		}
+		if (!w || w->board != board || strcmp(w->scenario, PQgetvalue(r, i, 1))) {
+			if (bt)
+				boot_finish(bt, raw_sum, base_sum, nraw);
+			bt = NULL;
+			rep->rows = xrealloc(rep->rows, (rep->nrows + 1) * sizeof(*rep->rows));
+			w = &rep->rows[rep->nrows++];
+			memset(w, 0, sizeof(*w));
+			w->board = board;
+			copy_str(w->scenario, sizeof(w->scenario), PQgetvalue(r, i, 1));
+			copy_str(w->kind, sizeof(w->kind), PQgetvalue(r, i, 2));
+			copy_str(w->op, sizeof(w->op), PQgetvalue(r, i, 3));
+			copy_str(w->state, sizeof(w->state), PQgetvalue(r, i, 4));
+			copy_str(w->timing, sizeof(w->timing), PQgetvalue(r, i, 5));
+			w->size = strtoll(PQgetvalue(r, i, 6), NULL, 10);
+			w->reps = strtoll(PQgetvalue(r, i, 7), NULL, 10);
+		}
+		if (!bt || bt->id != boot) {
+			if (bt)
+				boot_finish(bt, raw_sum, base_sum, nraw);
+			w->boots = xrealloc(w->boots, (w->nboots + 1) * sizeof(*w->boots));
+			bt = &w->boots[w->nboots++];
+			memset(bt, 0, sizeof(*bt));
+			bt->id = boot;
+			bt->seq = atoi(PQgetvalue(r, i, 9));
+			bt->variant = !strcmp(var, "patched");
+			bt->mod_min = bt->mod_max = NAN;
+			raw_sum = base_sum = 0;
+			nraw = 0;
+		}
+		v = getd(r, i, pres ? 16 : 11);
+		if (isnan(v))
+			continue;
+		bt->batch = xrealloc(bt->batch, (bt->nbatch + 1) * sizeof(double));
+		bt->batch[bt->nbatch++] = v;
+		if (!PQgetisnull(r, i, 12))
+			bt->mod_min = isnan(bt->mod_min) ? getd(r, i, 12) : fmin(bt->mod_min,
+										 getd(r, i, 12));
+		if (!PQgetisnull(r, i, 13))
+			bt->mod_max = isnan(bt->mod_max) ? getd(r, i, 13) : fmax(bt->mod_max,
+										 getd(r, i, 13));
+		if (!PQgetisnull(r, i, 14) && !PQgetisnull(r, i, 15) && w->reps > 0) {
+			raw_sum += getd(r, i, 14) / (double)w->reps;
+			base_sum += getd(r, i, 15) / (double)w->reps;
+			nraw++;
+		}
+	}
+	if (bt)
+		boot_finish(bt, raw_sum, base_sum, nraw);
+	PQclear(r);
+	/* the same board's rows stay together, in the seed's order */
+	for (size_t k = 0; k < rep->nrows; k++) {
+		struct rep_row *x = &rep->rows[k];
+		size_t keep = 0;
+
+		for (size_t j = 0; j < x->nboots; j++) {
+			if (x->boots[j].nbatch)
+				x->boots[keep++] = x->boots[j];
+			else
+				free(x->boots[j].batch);
+		}
+		x->nboots = keep;
+	}
+	if (rep->nrows)
+		qsort(rep->rows, rep->nrows, sizeof(*rep->rows), cmp_rows);
+	return 0;
+}
+
+void report_free(struct report *rep)
+{
+	for (size_t i = 0; i < rep->nrows; i++) {
+		for (size_t j = 0; j < rep->rows[i].nboots; j++)
+			free(rep->rows[i].boots[j].batch);
+		free(rep->rows[i].boots);
+	}
+	free(rep->rows);
+	for (size_t i = 0; i < rep->nboards; i++)
+		free(rep->boards[i].description);
+	free(rep->boards);
+	memset(rep, 0, sizeof(*rep));
+}
+
+int report_find(const struct report *rep, const char *board, const char *scenario)
+{
+	for (size_t i = 0; i < rep->nrows; i++)
+		if (!strcmp(rep->rows[i].scenario, scenario) &&
+		    (!board || !strcmp(rep->boards[rep->rows[i].board].name, board)))
+			return (int)i;
+	return -1;
+}
+
+/* ------------------------------------------------------------------ analysis */
+
+/* boot means of one variant (caller frees) */
+static double *variant_means(const struct rep_row *r, int var, size_t *n)
+{
+	double *v = xcalloc(r->nboots + 1, sizeof(double));
+
+	*n = 0;
+	for (size_t i = 0; i < r->nboots; i++)
+		if (r->boots[i].variant == var)
+			v[(*n)++] = r->boots[i].s.mean;
+	return v;
+}
+
+static bool design_row(const struct rep_row *r)
+{
+	return !is_pres(r) && !is_null(r);
+}
+
+/* Kalibera & Jones per variant: boots with the most common batch count form the matrix */
+static void analyse_design(struct report *rep, struct rep_row *r)
+{
+	const struct rep_board *b = &rep->boards[r->board];
+	double c_boot = b->boot_s, c_batch;
+	size_t m = 0;
+
+	r->design_ok = 0;
+	if (!design_row(r)) {
+		snprintf(r->design_why, sizeof(r->design_why), "not a timing target");
+		return;
+	}
+	for (size_t i = 0; i < r->nboots; i++)
+		if (r->boots[i].nbatch > m)
+			m = r->boots[i].nbatch;
+	if (isnan(c_boot) || isnan(b->run_s) || !(b->run_s > 0) || m < 2) {
+		snprintf(r->design_why, sizeof(r->design_why), "%s",
+			 m < 2 ? "needs at least 2 batches per boot" :
+				 "ingested logs carry no boot and run times");
+		return;
+	}
+	c_batch = b->run_s / (double)m;
+	for (int var = 0; var < 2; var++) {
+		double *x = xcalloc(r->nboots * m + 1, sizeof(double));
+		size_t nb = 0;
+
+		for (size_t i = 0; i < r->nboots; i++) {
+			if (r->boots[i].variant != var || r->boots[i].nbatch != m)
+				continue;
+			memcpy(x + nb * m, r->boots[i].batch, m * sizeof(double));
+			nb++;
+		}
+		r->dv_ok[var] = nb >= 2 && stats_design(x, nb, m, c_boot, c_batch, rep->target,
+							&r->dv[var]) == 0;
+		free(x);
+	}
+	if (!r->dv_ok[0] || !r->dv_ok[1]) {
+		snprintf(r->design_why, sizeof(r->design_why),
+			 "needs at least 2 boots per kernel with %zu batches", m);
+		return;
+	}
+	r->design = r->dv[r->dv[1].boots_needed > r->dv[0].boots_needed];
+	r->design_ok = 1;
+}
+
+/*
+ * One design for the whole board: batches are a module parameter shared by every scenario,
+ * so among the candidate batch counts (each row's optimum and the one just used) pick the one
+ * whose boots (the most any row and variant needs) x (boot + batches x batch) costs least.
+ */
+static void analyse_board_design(struct report *rep, int bi)
+{
+	struct rep_board *b = &rep->boards[bi];
+	unsigned int cand[64];
+	size_t nc = 0;
+
+	b->design_ok = false;
+	if (rep->batches > 0)
+		cand[nc++] = (unsigned int)rep->batches;
+	for (size_t i = 0; i < rep->nrows && nc < ARRAY_SIZE(cand); i++)
+		if (rep->rows[i].board == bi && rep->rows[i].design_ok)
+			cand[nc++] = rep->rows[i].design.batches_opt;
+	for (size_t c = 0; c < nc; c++) {
+		unsigned int m = cand[c], nmax = 0;
+		int binding = -1;
+		double cost;
+
+		for (size_t i = 0; i < rep->nrows; i++) {
+			const struct rep_row *r = &rep->rows[i];
+
+			if (r->board != bi || !r->design_ok)
+				continue;
+			for (int v = 0; v < 2; v++) {
+				unsigned int n = stats_design_boots(r->dv[v].var_within,
+								    r->dv[v].var_between,
+								    r->dv[v].grand_mean, m,
+								    rep->target);
+				if (n > nmax) {
+					nmax = n;
+					binding = (int)i;
+				}
+			}
+		}
+		if (binding < 0)
+			continue;
+		cost = (double)nmax * (b->boot_s + (double)m * b->run_s / rep->batches);
+		if (!b->design_ok || cost < b->d_seconds) {
+			b->design_ok = true;
+			b->d_batches = m;
+			b->d_boots = nmax;
+			b->d_seconds = cost;
+			b->d_binding = binding;
+		}
+	}
+}
+
+void report_analyse(struct report *rep, const struct report_opts *o)
+{
+	rep->alpha = o->alpha;
+	rep->target = o->target;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		struct rep_row *r = &rep->rows[i];
+		size_t na, nb;
+		double *a = variant_means(r, 0, &na), *b = variant_means(r, 1, &nb);
+
+		r->have_ab = na + nb > 0 &&
+			     stats_ab(a, na, b, nb, REPORT_BOOTSTRAP_SEED, 0, &r->ab) == 0;
+		r->verdict = r->have_ab ? stats_verdict(&r->ab, o->alpha) : -1;
+		free(a);
+		free(b);
+		analyse_design(rep, r);
+	}
+	for (size_t i = 0; i < rep->nboards; i++)
+		analyse_board_design(rep, (int)i);
+}
+
+/* ------------------------------------------------------------------ shared text */
+
+static const char *sep_word(enum separation s)
+{
+	return s == SEP_B_BELOW ? "below" : s == SEP_B_ABOVE ? "above" : "overlap";
+}
+
+/* "-" when a side has no boots */
+static const char *row_sep(const struct rep_row *r)
+{
+	return r->have_ab && r->ab.a.n && r->ab.b.n ? sep_word(r->ab.sep) : "-";
+}
+
+static const char *verdict_word(int v)
+{
+	return v == 1 ? "significant" : v == 0 ? "not significant" : "too few boots";
+}
+
+/* the change cell: "+6.3%", "~" (not significant), "+6.3% *" (too few boots) */
+static void change_cell(const struct rep_row *r, char *out, size_t len, bool mark)
+{
+	char c[32];
+
+	if (!r->have_ab || !r->ab.a.n || !r->ab.b.n) {
+		snprintf(out, len, "-");
+		return;
+	}
+	if (is_pres(r))
+		snprintf(c, sizeof(c), "%+.0f B", r->ab.b.mean - r->ab.a.mean);
+	else
+		fmt_change(c, sizeof(c), r->ab.rel_change);
+	if (r->verdict == 0 && !is_pres(r))
+		snprintf(out, len, "~");
+	else
+		snprintf(out, len, "%s%s", c, mark && r->verdict < 0 ? " *" : "");
+}
+
+/* the p cell: "0.008", "0.690 ~", "too few boots" */
+static void p_cell(const struct rep_row *r, char *out, size_t len)
+{
+	char p[32];
+
+	if (!r->have_ab || r->verdict < 0) {
+		snprintf(out, len, "too few boots");
+		return;
+	}
+	fmt_p(p, sizeof(p), r->ab.p_mwu);
+	snprintf(out, len, "%s%s", p, r->verdict ? "" : " ~");
+}
+
+static void order_words(const struct report *rep, const struct rep_board *b, struct buf *o)
+{
+	size_t n = strlen(b->order), alt = 1;
+
+	for (size_t i = 1; i < n; i++)
+		if (b->order[i] == b->order[i - 1])
+			alt = 0;
+	if (!strcmp(rep->order_kind, "manual")) {
+		buf_printf(o, "the boots were captured by hand and ingested from their logs, so "
+			   "their order is not known");
+		return;
+	}
+	if (alt && n > 1)
+		buf_printf(o, "alternating the kernels on every boot (%s, A = control, B = "
+			   "patched)", b->order);
+	else if (!strcmp(rep->order_kind, "abba"))
+		buf_printf(o, "in counterbalanced ABBA order (%s, A = control, B = patched)",
+			   b->order);
+	else if (!strcmp(rep->order_kind, "random"))
+		buf_printf(o, "in a random order (seed %" PRId64 ": %s, A = control, B = patched)",
+			   rep->order_seed, b->order);
+	else
+		buf_printf(o, "in the order %s (A = control, B = patched)", b->order);
+}
+
+static const char *number_word(size_t n)
+{
+	static const char *const w[] = { "no", "one", "two", "three", "four", "five", "six",
+					 "seven", "eight", "nine", "ten" };
+
+	return n < ARRAY_SIZE(w) ? w[n] : NULL;
+}
+
+static void buf_count(struct buf *o, size_t n)
+{
+	const char *w = number_word(n);
+
+	if (w)
+		buf_printf(o, "%s", w);
+	else
+		buf_printf(o, "%zu", n);
+}
+
+/* "256 B dirty, 1 MiB dirty and 1 MiB clean": rows matching a predicate */
+static size_t list_rows(const struct report *rep, struct buf *o, bool email,
+			bool (*pred)(const struct report *, const struct rep_row *, const void *),
+			const void *arg)
+{
+	size_t n = 0, total = 0, k = 0;
+
+	for (size_t i = 0; i < rep->nrows; i++)
+		if ((!email || !is_null(&rep->rows[i])) && pred(rep, &rep->rows[i], arg))
+			total++;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct rep_row *r = &rep->rows[i];
+		char l[160];
+
+		if ((email && is_null(r)) || !pred(rep, r, arg))
+			continue;
+		report_row_label(r, l, sizeof(l));
+		for (char *q = l; *q; q++)
+			*q = *q == ' ' ? NBSP : *q;
+		k++;
+		buf_printf(o, "%s%s%s%s", n ? (k == total ? " and " : ", ") : "",
+			   rep->nboards > 1 ? rep->boards[r->board].cpu : "",
+			   rep->nboards > 1 ? " " : "", l);
+		n++;
+	}
+	return n;
+}
+
+static bool pred_sep(const struct report *rep, const struct rep_row *r, const void *arg)
+{
+	(void)rep;
+	return !is_pres(r) && r->have_ab && r->ab.a.n && r->ab.b.n &&
+	       r->ab.sep == *(const enum separation *)arg;
+}
+
+static bool pred_p(const struct report *rep, const struct rep_row *r, const void *arg)
+{
+	char p[32];
+
+	(void)rep;
+	if (is_pres(r) || !r->have_ab || r->verdict < 0)
+		return false;
+	fmt_p(p, sizeof(p), r->ab.p_mwu);
+	return !strcmp(p, arg);
+}
+
+static bool pred_few(const struct report *rep, const struct rep_row *r, const void *arg)
+{
+	(void)rep;
+	(void)arg;
+	return !is_pres(r) && (!r->have_ab || r->verdict < 0);
+}
+
+/* The method statement a reviewer can quote (one paragraph, not wrapped). */
+static char *method_paragraph(const struct report *rep, bool email)
+{
+	struct buf o = { 0 };
+	static const enum separation seps[3] = { SEP_B_BELOW, SEP_B_ABOVE, SEP_OVERLAP };
+	bool any_batch = false;
+
+	buf_printf(&o, "Method (ablab campaign %" PRId64 "):", rep->campaign);
+	for (size_t bi = 0; bi < rep->nboards; bi++) {
+		const struct rep_board *b = &rep->boards[bi];
+		size_t nc = 0, np = 0;
+
+		for (const char *c = b->order; *c; c++)
+			*c == 'A' ? nc++ : np++;
+		buf_printf(&o, " on %s (%s, %s), ", b->name, b->cpu, b->family);
+		if (nc == np) {
+			buf_printf(&o, "each kernel was booted ");
+			buf_count(&o, nc);
+			buf_printf(&o, " time%s", nc == 1 ? "" : "s");
+		} else {
+			buf_printf(&o, "the control kernel was booted %zu and the patched kernel "
+				   "%zu times", nc, np);
+		}
+		buf_printf(&o, ", ");
+		order_words(rep, b, &o);
+		if (b->failed)
+			buf_printf(&o, "; %zu failed boot attempt%s %s retried and excluded",
+				   b->failed, b->failed == 1 ? "" : "s",
+				   b->failed == 1 ? "was" : "were");
+		buf_printf(&o, "%s", bi + 1 < rep->nboards ? ";" : ".");
+	}
+	if (rep->batches > 0) {
+		bool first = true;
+
+		buf_printf(&o, " Each boot ran %d batch%s of every scenario (", rep->batches,
+			   rep->batches == 1 ? "" : "es");
+		for (size_t i = 0; i < rep->nrows; i++) {
+			const struct rep_row *r = &rep->rows[i];
+			char l[96];
+
+			if (is_pres(r) || (email && is_null(r)) || r->board != 0)
+				continue;
+			report_row_label(r, l, sizeof(l));
+			for (char *q = l; *q; q++)
+				*q = *q == ' ' ? NBSP : *q;
+			buf_printf(&o, "%s%" PRId64 " iterations per %s batch", first ? "" : ", ",
+				   r->reps, l);
+			first = false;
+		}
+		buf_printf(&o, ");");
+	} else {
+		buf_printf(&o, " Each boot's log is one observation;");
+	}
+	buf_printf(&o, " the mean over a boot's batches is one observation, and the table "
+		   "compares the means of those boot means.");
+	for (size_t i = 0; i < rep->nrows; i++)
+		if (!strcmp(rep->rows[i].timing, "batch"))
+			any_batch = true;
+	if (any_batch)
+		buf_printf(&o, " The clock was too coarse to time single iterations, so whole "
+			   "batches were timed and a separately timed memset-only batch was "
+			   "subtracted.");
+	for (int k = 0; k < 3; k++) {
+		struct buf l = { 0 };
+		size_t n = list_rows(rep, &l, email, pred_sep, &seps[k]);
+
+		if (n && seps[k] != SEP_OVERLAP)
+			buf_printf(&o, " Every patched boot's mean was %s every control boot's mean"
+				   " for %s.", seps[k] == SEP_B_BELOW ? "below" : "above", l.data);
+		else if (n)
+			buf_printf(&o, " The control and patched boot means overlapped for %s.",
+				   l.data);
+		buf_free(&l);
+	}
+	{
+		/* p-values grouped by their printed value */
+		char seen[32][16];
+		size_t nseen = 0;
+		bool first = true;
+
+		for (size_t i = 0; i < rep->nrows; i++) {
+			const struct rep_row *r = &rep->rows[i];
+			struct buf l = { 0 };
+			char p[16];
+			size_t s;
+
+			if (is_pres(r) || (email && is_null(r)) || !r->have_ab || r->verdict < 0)
+				continue;
+			fmt_p(p, sizeof(p), r->ab.p_mwu);
+			for (s = 0; s < nseen && strcmp(seen[s], p); s++)
+				;
+			if (s < nseen || nseen == ARRAY_SIZE(seen))
+				continue;
+			snprintf(seen[nseen++], sizeof(seen[0]), "%s", p);
+			list_rows(rep, &l, email, pred_p, p);
+			buf_printf(&o, "%s p\001=\001%s for %s", first ?
+				   " Exact two-sided Mann-Whitney U tests on the boot means give" :
+				   ";", p, l.data);
+			first = false;
+			buf_free(&l);
+		}
+		if (!first)
+			buf_printf(&o, " (\"~\": not significant at alpha\001=\001%g).", rep->alpha);
+	}
+	{
+		struct buf l = { 0 };
+
+		if (list_rows(rep, &l, email, pred_few, NULL)) {
+			const struct rep_row *r = NULL;
+
+			for (size_t i = 0; i < rep->nrows && !r; i++)
+				if (pred_few(rep, &rep->rows[i], NULL))
+					r = &rep->rows[i];
+			buf_printf(&o, " With %zu+%zu boots no Mann-Whitney p-value can be below "
+				   "%.3f, so there are too few boots to reach alpha\001=\001%g for %s%s;"
+				   " the separation statements above are the evidence.", r->ab.a.n,
+				   r->ab.b.n, r->ab.p_min, rep->alpha, l.data,
+				   email ? " (marked *)" : "");
+		}
+		buf_free(&l);
+	}
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct rep_row *r = &rep->rows[i];
+
+		if (!is_pres(r) || !r->ab.a.n || !r->ab.b.n)
+			continue;
+		buf_printf(&o, " The preservation check%s%s (write a pattern, map it "
+			   "DMA_FROM_DEVICE, unmap with no device write) lost on average %.0f of "
+			   "%" PRId64 " bytes per boot with the control kernel and %.0f with the "
+			   "patched kernel.", rep->nboards > 1 ? " on " : "",
+			   rep->nboards > 1 ? rep->boards[r->board].name : "", r->ab.a.mean,
+			   r->size, r->ab.b.mean);
+	}
+	for (size_t bi = 0; bi < rep->nboards; bi++)
+		if (rep->boards[bi].emulated)
+			buf_printf(&o, " %s is emulated (QEMU, no cache model): its timings show "
+				   "that the procedure works, not what the patch costs on "
+				   "hardware.", rep->boards[bi].name);
+	if (rep->ignored)
+		buf_printf(&o, " %zu boot(s) with a variant other than control and patched are "
+			   "not in the table.", rep->ignored);
+	return o.data;
+}
+
+/* design advice lines (shared by text, email, html) */
+static char *design_text(const struct report *rep)
+{
+	struct buf o = { 0 };
+
+	buf_printf(&o, "Design for the next campaign (Kalibera & Jones 2013): boots per kernel "
+		   "and batches per boot that reach a 95%% CI half-width of %g%% of the mean "
+		   "in the least time, from the within-boot and between-boot variance and the "
+		   "measured cost of a boot and of a batch.\n", rep->target * 100.0);
+	for (size_t bi = 0; bi < rep->nboards; bi++) {
+		const struct rep_board *b = &rep->boards[bi];
+		char l[160];
+
+		if (!b->design_ok) {
+			const char *why = "no timing row with 2+ boots per kernel and 2+ batches";
+
+			for (size_t i = 0; i < rep->nrows; i++)
+				if (rep->rows[i].board == (int)bi && design_row(&rep->rows[i]))
+					why = rep->rows[i].design_why;
+			buf_printf(&o, "%s: no advice (%s).\n", b->name, why);
+			continue;
+		}
+		report_row_label(&rep->rows[b->d_binding], l, sizeof(l));
+		buf_printf(&o, "%s: %u boots per kernel x %u batch%s, about %.0f\001s per "
+			   "kernel (boot %.1f\001s, batch %.2f\001s; most demanding: %s).\n",
+			   b->name, b->d_boots, b->d_batches, b->d_batches == 1 ? "" : "es",
+			   b->d_seconds, b->boot_s, b->run_s / rep->batches, l);
+	}
+	return o.data;
+}
+
+/* ------------------------------------------------------------------ text */
+
+static void write_text(const struct report *rep, const struct report_opts *o, FILE *f)
+{
+	char *m, *w, *d;
+
+	fprintf(f, "campaign %" PRId64 " (%s%s%s, %s, %s): %d batches per scenario per boot\n",
+		rep->campaign, rep->trigger, rep->job[0] ? " " : "", rep->job, rep->status,
+		rep->created, rep->batches);
+	for (size_t bi = 0; bi < rep->nboards; bi++)
+		fprintf(f, "  %s: boots in order %s (A = control, B = patched), %zu failed "
+			"attempt(s)\n", rep->boards[bi].name, rep->boards[bi].order,
+			rep->boards[bi].failed);
+	fprintf(f, "\n  %-40s %11s %11s %9s %-19s %5s %-13s %s\n", "", "control", "patched",
+		"change", "95% CI", "n", "p", "separation");
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct rep_row *r = &rep->rows[i];
+		char l[160], a[32], b[32], c[32], ci[48], p[32], n[16];
+
+		report_row_label_full(rep, r, l, sizeof(l));
+		fmt_val(r, a, sizeof(a), r->ab.a.mean);
+		fmt_val(r, b, sizeof(b), r->ab.b.mean);
+		change_cell(r, c, sizeof(c), false);
+		if (is_pres(r) || isnan(r->ab.ci_lo)) {
+			snprintf(ci, sizeof(ci), "-");
+		} else {
+			char lo[24], hi[24];
+
+			fmt_change(lo, sizeof(lo), r->ab.ci_lo);
+			fmt_change(hi, sizeof(hi), r->ab.ci_hi);
+			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+		}
+		p_cell(r, p, sizeof(p));
+		snprintf(n, sizeof(n), "%zu+%zu", r->ab.a.n, r->ab.b.n);
+		fprintf(f, "  %-40s %11s %11s %9s %-19s %5s %-13s %s\n", l, a, b, c, ci, n, p,
+			is_pres(r) && r->ab.a.mean == r->ab.b.mean ? "equal" : row_sep(r));
+	}
+	if (!rep->nrows)
+		fprintf(f, "  (no successful boots)\n");
+	if (!rep->nrows)
+		return;
+	m = xasprintf("change: patched vs control, means of boot means; 95%% CI: bootstrap "
+		      "over boots (%u resamples, seed %llu); p: exact two-sided Mann-Whitney U "
+		      "on boot means, \"~\" = not significant at alpha %g; \"too few boots\": "
+		      "the smallest p these n allow is above alpha; separation: every patched "
+		      "boot below/above every control boot, or overlap.", STATS_DEFAULT_RESAMPLES,
+		      (unsigned long long)REPORT_BOOTSTRAP_SEED, rep->alpha);
+	w = report_wrap(m, 78, "");
+	fprintf(f, "\n%s\n\n", w);
+	free(m);
+	free(w);
+	m = method_paragraph(rep, false);
+	w = report_wrap(m, 78, "");
+	fprintf(f, "%s\n\n", w);
+	free(m);
+	free(w);
+	d = design_text(rep);
+	w = report_wrap(d, 78, "");
+	fprintf(f, "%s\n", w);
+	free(d);
+	free(w);
+	if (!o->detail)
+		return;
+	fprintf(f, "\nper boot (over its batches; module min/max per iteration; batch timing: "
+		"raw and baseline per iteration):\n");
+	fprintf(f, "  %-12s %-22s %-8s %5s %3s %11s %11s %11s %11s %10s %11s %11s\n", "board",
+		"scenario", "variant", "seq", "m", "mean", "median", "min", "max", "sd",
+		"module min", "module max");
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct rep_row *r = &rep->rows[i];
+
+		for (size_t j = 0; j < r->nboots; j++) {
+			const struct rep_boot *bt = &r->boots[j];
+			char v[7][32];
+
+			fmt_val(r, v[0], 32, bt->s.mean);
+			fmt_val(r, v[1], 32, bt->s.median);
+			fmt_val(r, v[2], 32, bt->s.min);
+			fmt_val(r, v[3], 32, bt->s.max);
+			fmt_val(r, v[4], 32, bt->s.sd);
+			fmt_val(r, v[5], 32, bt->mod_min);
+			fmt_val(r, v[6], 32, bt->mod_max);
+			fprintf(f, "  %-12s %-22s %-8s %5d %3zu %11s %11s %11s %11s %10s %11s %11s",
+				rep->boards[r->board].name, r->scenario,
+				bt->variant ? "patched" : "control", bt->seq, bt->nbatch, v[0],
+				v[1], v[2], v[3], v[4], v[5], v[6]);
+			if (!isnan(bt->raw_mean)) {
+				fmt_time(v[0], 32, bt->raw_mean);
+				fmt_time(v[1], 32, bt->base_mean);
+				fprintf(f, "  raw %s base %s", v[0], v[1]);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ email */
+
+static void write_email(const struct report *rep, FILE *f)
+{
+	size_t lw = 0, cw = strlen("control"), pw = strlen("patched"), chw = strlen("change");
+	size_t n = 0, gap = 3;
+	bool stacked, any_few = false;
+	char *m, *w;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < rep->nrows; i++) {
+			const struct rep_row *r = &rep->rows[i];
+			char l[160], a[32], b[32], c[40];
+
+			if (is_null(r))
+				continue;
+			report_row_label_full(rep, r, l, sizeof(l));
+			fmt_val(r, a, sizeof(a), r->ab.a.mean);
+			fmt_val(r, b, sizeof(b), r->ab.b.mean);
+			change_cell(r, c, sizeof(c), true);
+			if (pass == 0) {
+				lw = strlen(l) > lw ? strlen(l) : lw;
+				cw = strlen(a) > cw ? strlen(a) : cw;
+				pw = strlen(b) > pw ? strlen(b) : pw;
+				chw = strlen(c) > chw ? strlen(c) : chw;
+				any_few |= !is_pres(r) && r->verdict < 0;
+				n++;
+				continue;
+			}
+			if (stacked)
+				fprintf(f, "%s\n  %*s   %*s   %*s\n", l, (int)cw, a, (int)pw, b,
+					(int)chw, c);
+			else
+				fprintf(f, "%-*s%*s%*s%*s%*s%*s%*s\n", (int)lw, l, (int)gap, "",
+					(int)cw, a, (int)gap, "", (int)pw, b, (int)gap, "",
+					(int)chw, c);
+		}
+		if (pass == 0) {
+			/* the seed's layout when it fits, else each label on its own line */
+			if (lw + 3 * gap + cw + pw + chw > EMAIL_WIDTH)
+				gap = 2;
+			stacked = lw + 3 * gap + cw + pw + chw > EMAIL_WIDTH;
+			if (stacked)
+				fprintf(f, "  %*s   %*s   %*s\n", (int)cw, "control", (int)pw,
+					"patched", (int)chw, "change");
+			else
+				fprintf(f, "%-*s%*s%*s%*s%*s%*s%*s\n", (int)lw, "", (int)gap, "",
+					(int)cw, "control", (int)gap, "", (int)pw, "patched",
+					(int)gap, "", (int)chw, "change");
+		}
+	}
+	if (!n) {
+		fprintf(f, "(no successful boots)\n");
+		return;
+	}
+	if (any_few) {
+		const struct rep_row *r = NULL;
+
+		for (size_t i = 0; i < rep->nrows && !r; i++)
+			if (!is_pres(&rep->rows[i]) && rep->rows[i].verdict < 0)
+				r = &rep->rows[i];
+		m = xasprintf("* too few boots to reach alpha = %g: with %zu+%zu boots the "
+			      "smallest possible p is %.3f.", rep->alpha, r->ab.a.n, r->ab.b.n,
+			      r->ab.p_min);
+		w = report_wrap(m, EMAIL_WIDTH, "");
+		fprintf(f, "%s\n", w);
+		free(m);
+		free(w);
+	}
+	fputc('\n', f);
+	m = method_paragraph(rep, true);
+	w = report_wrap(m, EMAIL_WIDTH, "");
+	fprintf(f, "%s\n", w);
+	free(m);
+	free(w);
+}
+
+/* ------------------------------------------------------------------ json, csv */
+
+static json_object *jd(double v)
+{
+	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
+}
+
+static void write_json(const struct report *rep, FILE *f)
+{
+	json_object *root = json_object_new_object(), *rows = json_object_new_array();
+	json_object *boards = json_object_new_array();
+	char *m = method_paragraph(rep, false), *dt = design_text(rep);
+
+	for (char *q = m; *q; q++)
+		*q = *q == NBSP ? ' ' : *q;
+	for (char *q = dt; *q; q++)
+		*q = *q == NBSP ? ' ' : *q;
+	json_object_object_add(root, "campaign", json_object_new_int64(rep->campaign));
+	json_object_object_add(root, "trigger", json_object_new_string(rep->trigger));
+	json_object_object_add(root, "job", rep->job[0] ? json_object_new_string(rep->job) : NULL);
+	json_object_object_add(root, "created", json_object_new_string(rep->created));
+	json_object_object_add(root, "order", json_object_new_string(rep->order_kind));
+	json_object_object_add(root, "batches", json_object_new_int(rep->batches));
+	json_object_object_add(root, "status", json_object_new_string(rep->status));
+	json_object_object_add(root, "alpha", json_object_new_double(rep->alpha));
+	json_object_object_add(root, "target_rel_ci", json_object_new_double(rep->target));
+	json_object_object_add(root, "bootstrap_seed",
+			       json_object_new_int64((int64_t)REPORT_BOOTSTRAP_SEED));
+	json_object_object_add(root, "bootstrap_resamples",
+			       json_object_new_int((int)STATS_DEFAULT_RESAMPLES));
+	json_object_object_add(root, "method", json_object_new_string(m));
+	json_object_object_add(root, "design_text", json_object_new_string(dt));
+	free(m);
+	free(dt);
+	for (size_t bi = 0; bi < rep->nboards; bi++) {
+		const struct rep_board *b = &rep->boards[bi];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "board", json_object_new_string(b->name));
+		json_object_object_add(o, "cpu", json_object_new_string(b->cpu));
+		json_object_object_add(o, "family", json_object_new_string(b->family));
+		json_object_object_add(o, "emulated", json_object_new_boolean(b->emulated));
+		json_object_object_add(o, "order", json_object_new_string(b->order));
+		json_object_object_add(o, "failed_attempts", json_object_new_int((int)b->failed));
+		json_object_object_add(o, "boot_s", jd(b->boot_s));
+		json_object_object_add(o, "run_s", jd(b->run_s));
+		if (b->design_ok) {
+			json_object *d = json_object_new_object();
+
+			json_object_object_add(d, "boots_per_kernel",
+					       json_object_new_int((int)b->d_boots));
+			json_object_object_add(d, "batches", json_object_new_int((int)b->d_batches));
+			json_object_object_add(d, "seconds_per_kernel", jd(b->d_seconds));
+			json_object_object_add(d, "most_demanding", json_object_new_string(
+				rep->rows[b->d_binding].scenario));
+			json_object_object_add(o, "design", d);
+		} else {
+			json_object_object_add(o, "design", NULL);
+		}
+		json_object_array_add(boards, o);
+	}
+	json_object_object_add(root, "boards", boards);
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct rep_row *r = &rep->rows[i];
+		json_object *o = json_object_new_object(), *bs = json_object_new_array();
+		char l[160];
+
+		report_row_label_full(rep, r, l, sizeof(l));
+		json_object_object_add(o, "board", json_object_new_string(
+			rep->boards[r->board].name));
+		json_object_object_add(o, "scenario", json_object_new_string(r->scenario));
+		json_object_object_add(o, "label", json_object_new_string(l));
+		json_object_object_add(o, "kind", json_object_new_string(r->kind));
+		json_object_object_add(o, "size", json_object_new_int64(r->size));
+		json_object_object_add(o, "reps", json_object_new_int64(r->reps));
+		json_object_object_add(o, "timing", json_object_new_string(r->timing));
+		json_object_object_add(o, "unit", json_object_new_string(is_pres(r) ? "bytes lost"
+										   : "ns"));
+		json_object_object_add(o, "n_control", json_object_new_int((int)r->ab.a.n));
+		json_object_object_add(o, "n_patched", json_object_new_int((int)r->ab.b.n));
+		json_object_object_add(o, "control_mean", jd(r->ab.a.mean));
+		json_object_object_add(o, "patched_mean", jd(r->ab.b.mean));
+		json_object_object_add(o, "control_sd", jd(r->ab.a.sd));
+		json_object_object_add(o, "patched_sd", jd(r->ab.b.sd));
+		json_object_object_add(o, "rel_change", jd(r->ab.rel_change));
+		json_object_object_add(o, "ci_lo", jd(r->ab.ci_lo));
+		json_object_object_add(o, "ci_hi", jd(r->ab.ci_hi));
+		json_object_object_add(o, "p_mwu", jd(r->ab.p_mwu));
+		json_object_object_add(o, "p_exact", json_object_new_boolean(r->ab.p_exact));
+		json_object_object_add(o, "p_min", jd(r->ab.p_min));
+		json_object_object_add(o, "welch_t", jd(r->ab.welch_t));
+		json_object_object_add(o, "welch_df", jd(r->ab.welch_df));
+		json_object_object_add(o, "welch_p", jd(r->ab.welch_p));
+		json_object_object_add(o, "separation", json_object_new_string(row_sep(r)));
+		json_object_object_add(o, "verdict", json_object_new_string(verdict_word(
+			r->verdict)));
+		if (r->design_ok) {
+			json_object *d = json_object_new_object();
+
+			json_object_object_add(d, "var_within", jd(r->design.var_within));
+			json_object_object_add(d, "var_between", jd(r->design.var_between));
+			json_object_object_add(d, "batches_opt",
+					       json_object_new_int((int)r->design.batches_opt));
+			json_object_object_add(d, "boots_needed",
+					       json_object_new_int((int)r->design.boots_needed));
+			json_object_object_add(d, "seconds_per_kernel", jd(r->design.est_seconds));
+			json_object_object_add(o, "design", d);
+		} else {
+			json_object_object_add(o, "design", NULL);
+			json_object_object_add(o, "design_unavailable",
+					       json_object_new_string(r->design_why));
+		}
+		for (size_t j = 0; j < r->nboots; j++) {
+			const struct rep_boot *bt = &r->boots[j];
+			json_object *b = json_object_new_object(), *bv = json_object_new_array();
+
+			json_object_object_add(b, "boot_id", json_object_new_int64(bt->id));
+			json_object_object_add(b, "seq", json_object_new_int(bt->seq));
+			json_object_object_add(b, "variant", json_object_new_string(
+				bt->variant ? "patched" : "control"));
+			json_object_object_add(b, "batches", json_object_new_int((int)bt->nbatch));
+			json_object_object_add(b, "mean", jd(bt->s.mean));
+			json_object_object_add(b, "median", jd(bt->s.median));
+			json_object_object_add(b, "min", jd(bt->s.min));
+			json_object_object_add(b, "max", jd(bt->s.max));
+			json_object_object_add(b, "sd", jd(bt->s.sd));
+			json_object_object_add(b, "module_min", jd(bt->mod_min));
+			json_object_object_add(b, "module_max", jd(bt->mod_max));
+			json_object_object_add(b, "raw_mean", jd(bt->raw_mean));
+			json_object_object_add(b, "base_mean", jd(bt->base_mean));
+			for (size_t k = 0; k < bt->nbatch; k++)
+				json_object_array_add(bv, jd(bt->batch[k]));
+			json_object_object_add(b, "values", bv);
+			json_object_array_add(bs, b);
+		}
+		json_object_object_add(o, "boots", bs);
+		json_object_array_add(rows, o);
+	}
+	json_object_object_add(root, "rows", rows);
+	fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							   JSON_C_TO_STRING_SPACED));
+	json_object_put(root);
+}
+
+/* RFC 4180: quote a field when it holds a comma, quote or newline */
+static void csv_field(FILE *f, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\n\r")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+static void csv_num(FILE *f, double v, bool last)
+{
+	if (!isnan(v))
+		fprintf(f, "%.17g", v);
+	fputc(last ? '\n' : ',', f);
+}
+
+static void write_csv(const struct report *rep, const struct report_opts *o, FILE *f)
+{
+	if (o->detail) {
+		fprintf(f, "campaign,board,scenario,variant,boot_id,seq,batches,mean,median,min,"
+			"max,sd,module_min,module_max,raw_mean,base_mean\n");
+		for (size_t i = 0; i < rep->nrows; i++) {
+			const struct rep_row *r = &rep->rows[i];
+
+			for (size_t j = 0; j < r->nboots; j++) {
+				const struct rep_boot *bt = &r->boots[j];
+
+				fprintf(f, "%" PRId64 ",", rep->campaign);
+				csv_field(f, rep->boards[r->board].name, false);
+				csv_field(f, r->scenario, false);
+				fprintf(f, "%s,%" PRId64 ",%d,%zu,", bt->variant ? "patched" :
+					"control", bt->id, bt->seq, bt->nbatch);
+				csv_num(f, bt->s.mean, false);
+				csv_num(f, bt->s.median, false);
+				csv_num(f, bt->s.min, false);
+				csv_num(f, bt->s.max, false);
+				csv_num(f, bt->s.sd, false);
+				csv_num(f, bt->mod_min, false);
+				csv_num(f, bt->mod_max, false);
+				csv_num(f, bt->raw_mean, false);
+				csv_num(f, bt->base_mean, true);
+			}
+		}
+		return;
+	}
+	fprintf(f, "campaign,board,cpu,family,scenario,label,kind,size,unit,n_control,n_patched,"
+		"control_mean,patched_mean,rel_change,ci_lo,ci_hi,p_mwu,p_min,verdict,"
+		"separation,welch_p\n");
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct rep_row *r = &rep->rows[i];
+		const struct rep_board *b = &rep->boards[r->board];
+		char l[160];
+
+		report_row_label_full(rep, r, l, sizeof(l));
+		fprintf(f, "%" PRId64 ",", rep->campaign);
+		csv_field(f, b->name, false);
+		csv_field(f, b->cpu, false);
+		csv_field(f, b->family, false);
+		csv_field(f, r->scenario, false);
+		csv_field(f, l, false);
+		fprintf(f, "%s,%" PRId64 ",%s,%zu,%zu,", r->kind, r->size,
+			is_pres(r) ? "bytes lost" : "ns", r->ab.a.n, r->ab.b.n);
+		csv_num(f, r->ab.a.mean, false);
+		csv_num(f, r->ab.b.mean, false);
+		csv_num(f, r->ab.rel_change, false);
+		csv_num(f, r->ab.ci_lo, false);
+		csv_num(f, r->ab.ci_hi, false);
+		csv_num(f, r->ab.p_mwu, false);
+		csv_num(f, r->ab.p_min, false);
+		fprintf(f, "%s,%s,", verdict_word(r->verdict), row_sep(r));
+		csv_num(f, r->ab.welch_p, true);
+	}
+}
+
+/* ------------------------------------------------------------------ svg, html */
+
+#define SVG_PW 340	/* panel width */
+#define SVG_PH 270	/* panel height */
+#define SVG_COLS 3
+static const char *const var_color[2] = { "#0072b2", "#d55e00" };	/* Okabe-Ito */
+static const char *const var_name[2] = { "control", "patched" };
+
+/* 1, 2, 5 x 10^k step giving about 4 ticks over [lo, hi] */
+static double nice_step(double span)
+{
+	double raw = span / 4.0, mag = pow(10.0, floor(log10(raw))), f = raw / mag;
+
+	return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
+}
+
+/* a tick label: the unit of the axis' largest value, as many decimals as the step needs */
+static void fmt_tick(const struct rep_row *r, char *out, size_t len, double v, double step,
+		     double ref)
+{
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+	double scale = 1.0;
+	int u = 0, dec;
+
+	if (!is_pres(r))
+		while (u < 3 && fabs(ref) >= scale * 1000.0) {
+			scale *= 1000.0;
+			u++;
+		}
+	dec = (int)ceil(-log10(step / scale) - 1e-9);
+	dec = dec < 0 ? 0 : dec > 6 ? 6 : dec;
+	snprintf(out, len, "%.*f %s", dec, fabs(v) < step * 1e-9 ? 0.0 : v / scale,
+		 is_pres(r) ? "B" : unit[u]);
+}
+
+static void svg_panel(const struct report *rep, const struct rep_row *r, FILE *f, double x0,
+		      double y0)
+{
+	const double px0 = x0 + 78, px1 = x0 + SVG_PW - 20, py0 = y0 + 58, py1 = y0 + SVG_PH - 50;
+	double lo = INFINITY, hi = -INFINITY, step, colx[2];
+	char l[160], c[40], p[32];
+
+	for (size_t j = 0; j < r->nboots; j++) {
+		lo = fmin(lo, r->boots[j].s.mean);
+		hi = fmax(hi, r->boots[j].s.mean);
+	}
+	if (!isfinite(lo)) {
+		lo = 0;
+		hi = 1;
+	}
+	if (hi - lo < fabs(hi) * 1e-6 + 1e-9) {
+		double pad = fabs(hi) * 0.01 + 1.0;
+
+		lo -= pad;
+		hi += pad;
+	}
+	step = nice_step(hi - lo);
+	lo = floor(lo / step) * step;
+	hi = ceil(hi / step) * step;
+	colx[0] = px0 + (px1 - px0) * 0.27;
+	colx[1] = px0 + (px1 - px0) * 0.73;
+#define SY(v) (py1 - ((v) - lo) / (hi - lo) * (py1 - py0))
+	report_row_label_full(rep, r, l, sizeof(l));
+	change_cell(r, c, sizeof(c), true);
+	p_cell(r, p, sizeof(p));
+	fprintf(f, "<g class=\"panel\"><rect x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\" "
+		"fill=\"#ffffff\" stroke=\"#cccccc\"/>\n", x0 + 2, y0 + 2, SVG_PW - 4,
+		SVG_PH - 4);
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" font-weight=\"bold\">",
+		x0 + 10, y0 + 20);
+	xml_escape(f, l);
+	fprintf(f, "</text>\n<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\">change %s, p %s, %s"
+		"</text>\n", x0 + 10, y0 + 38, c, p, row_sep(r));
+	for (double t = lo; t <= hi + step * 0.01; t += step) {
+		char tv[32];
+
+		fmt_tick(r, tv, sizeof(tv), t, step, fmax(fabs(lo), fabs(hi)));
+		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#eeeeee\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+			"text-anchor=\"end\" fill=\"#555555\">%s</text>\n", px0, px1, SY(t),
+			SY(t), px0 - 4, SY(t) + 3, tv);
+	}
+	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888888\"/>\n",
+		px0, px0, py0, py1);
+	for (int v = 0; v < 2; v++) {
+		const struct summary *s = v ? &r->ab.b : &r->ab.a;
+		size_t k = 0;
+
+		for (size_t j = 0; j < r->nboots; j++) {
+			const struct rep_boot *bt = &r->boots[j];
+			double jx = (double)((int)(k * 7 % 11) - 5) * 2.6;
+			char tv[32];
+
+			if (bt->variant != v)
+				continue;
+			k++;
+			fmt_val(r, tv, sizeof(tv), bt->s.mean);
+			fprintf(f, "<circle class=\"boot %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
+				"fill=\"%s\" fill-opacity=\"0.75\"><title>%s boot %d: %s</title>"
+				"</circle>\n", var_name[v], colx[v] + jx, SY(bt->s.mean),
+				var_color[v], var_name[v], bt->seq, tv);
+		}
+		if (s->n) {
+			char mv[32];
+
+			fmt_val(r, mv, sizeof(mv), s->mean);
+			fprintf(f, "<line class=\"mean\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+				"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n",
+				colx[v] - 26, colx[v] + 26, SY(s->mean), SY(s->mean),
+				var_color[v]);
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+				"text-anchor=\"middle\" fill=\"%s\">mean %s</text>\n", colx[v],
+				py1 + 34, var_color[v], mv);
+		}
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
+			"fill=\"%s\" font-weight=\"bold\">%s (n=%zu)</text>\n", colx[v], py1 + 19,
+			var_color[v], var_name[v], s->n);
+	}
+#undef SY
+	fprintf(f, "</g>\n");
+}
+
+static void write_svg(const struct report *rep, FILE *f)
+{
+	size_t n = rep->nrows ? rep->nrows : 1;
+	int cols = n < SVG_COLS ? (int)n : SVG_COLS, rowsn = (int)((n + SVG_COLS - 1) / SVG_COLS);
+	int w = cols * SVG_PW, h = rowsn * SVG_PH + 30;
+
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n", w, h, w, h);
+	fprintf(f, "<title>ablab campaign %" PRId64 ": per-boot means</title>\n", rep->campaign);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fafafa\"/>\n");
+	fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"13\">campaign %" PRId64 ": one dot per "
+		"boot (its mean over the batches), bar = mean of the boot means</text>\n",
+		rep->campaign);
+	for (size_t i = 0; i < rep->nrows; i++)
+		svg_panel(rep, &rep->rows[i], f, (double)((int)i % SVG_COLS) * SVG_PW,
+			  30.0 + (double)((int)i / SVG_COLS) * SVG_PH);
+	if (!rep->nrows)
+		fprintf(f, "<text x=\"10\" y=\"60\">no successful boots</text>\n");
+	fprintf(f, "</svg>\n");
+}
+
+static void write_html(const struct report *rep, FILE *f)
+{
+	char *m = method_paragraph(rep, false), *d = design_text(rep);
+
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		"<title>ablab campaign %" PRId64 "</title>\n<style>\n"
+		"body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1100px}\n"
+		"table{border-collapse:collapse;margin:1em 0}\n"
+		"th,td{padding:3px 9px;border-bottom:1px solid #ddd;text-align:right}\n"
+		"th:first-child,td:first-child{text-align:left}\n"
+		"th{background:#eef}\ntd{white-space:nowrap}\n.ns{color:#777}\n"
+		".sig{font-weight:bold}\np.method{max-width:60em;line-height:1.4}\n"
+		"p.design{max-width:60em;white-space:pre-line;font-size:90%%}\n"
+		"</style></head>\n<body>\n", rep->campaign);
+	fprintf(f, "<h1>ablab campaign %" PRId64 "</h1>\n<p>", rep->campaign);
+	xml_escape(f, rep->trigger);
+	if (rep->job[0]) {
+		fputs(" job ", f);
+		xml_escape(f, rep->job);
+	}
+	fprintf(f, ", %s, started %s, %d batches per scenario per boot.</p>\n", rep->status,
+		rep->created, rep->batches);
+	fprintf(f, "<table id=\"ab\">\n<tr><th></th><th>control</th><th>patched</th>"
+		"<th>change</th><th>95%% CI</th><th>n</th><th>p</th><th>separation</th></tr>\n");
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct rep_row *r = &rep->rows[i];
+		char l[160], a[32], b[32], c[40], p[32], lo[24], hi[24];
+
+		report_row_label_full(rep, r, l, sizeof(l));
+		fmt_val(r, a, sizeof(a), r->ab.a.mean);
+		fmt_val(r, b, sizeof(b), r->ab.b.mean);
+		change_cell(r, c, sizeof(c), false);
+		p_cell(r, p, sizeof(p));
+		fmt_change(lo, sizeof(lo), r->ab.ci_lo);
+		fmt_change(hi, sizeof(hi), r->ab.ci_hi);
+		fputs("<tr><td>", f);
+		xml_escape(f, l);
+		fprintf(f, "</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s%s%s%s%s</td>"
+			"<td>%zu+%zu</td><td>%s</td><td>%s</td></tr>\n", a, b,
+			r->verdict == 1 ? "sig" : "ns", c, isnan(r->ab.ci_lo) || is_pres(r) ? "-" :
+			"[", isnan(r->ab.ci_lo) || is_pres(r) ? "" : lo,
+			isnan(r->ab.ci_lo) || is_pres(r) ? "" : ", ",
+			isnan(r->ab.ci_lo) || is_pres(r) ? "" : hi,
+			isnan(r->ab.ci_lo) || is_pres(r) ? "" : "]", r->ab.a.n, r->ab.b.n, p,
+			row_sep(r));
+	}
+	fputs("</table>\n<p class=\"method\">", f);
+	xml_escape(f, m);
+	fputs("</p>\n<p class=\"design\">", f);
+	xml_escape(f, d);
+	fputs("</p>\n<div id=\"plots\">\n", f);
+	write_svg(rep, f);
+	fputs("</div>\n</body></html>\n", f);
+	free(m);
+	free(d);
+}
+
+int report_write(const struct report *rep, const char *format, const struct report_opts *o,
+		 FILE *out)
+{
+	if (!strcmp(format, "text"))
+		write_text(rep, o, out);
+	else if (!strcmp(format, "email"))
+		write_email(rep, out);
+	else if (!strcmp(format, "json"))
+		write_json(rep, out);
+	else if (!strcmp(format, "csv"))
+		write_csv(rep, o, out);
+	else if (!strcmp(format, "svg"))
+		write_svg(rep, out);
+	else if (!strcmp(format, "html"))
+		write_html(rep, out);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+bool report_format_ok(const char *format)
+{
+	static const char *const f[] = { "text", "email", "json", "csv", "svg", "html" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+		if (!strcmp(format, f[i]))
+			return true;
+	return false;
+}
+
+int report_campaign_opts(struct store *st, int64_t campaign, const char *format,
+			 const struct report_opts *o)
+{
+	struct report rep;
+	int ret;
+
+	if (!report_format_ok(format)) {
+		err_msg("report: unknown format \"%s\" (text, email, json, csv, svg, html)", format);
+		return -EINVAL;
+	}
+	ret = report_load(st, campaign, &rep);
+	if (ret == -ENOENT)
+		err_msg("no campaign %" PRId64 " in the database", campaign);
+	if (ret) {
+		report_free(&rep);
+		return ret;
+	}
+	report_analyse(&rep, o);
+	ret = report_write(&rep, format, o, stdout);
+	if (!ret && !rep.nrows && (!strcmp(format, "text") || !strcmp(format, "email")))
+		ret = -ENOENT;
+	report_free(&rep);
+	return ret;
 }
 
 int report_campaign(struct store *st, int64_t campaign, const char *format, double alpha)
 {
-	static const char *const q =
-		"SELECT bo.name, bo.cpu, bo.family, s.scenario, s.kind, min(s.state), min(s.op), "
-		" max(s.size), b.variant, b.id, avg(s.mean_ns), avg(s.lost_bytes) "
-		"FROM boots b JOIN samples s ON s.boot_id = b.id JOIN boards bo ON bo.id = b.board_id "
-		"WHERE b.campaign_id = $1::int AND b.status = 'ok' "
-		"GROUP BY bo.name, bo.cpu, bo.family, s.scenario, s.kind, b.variant, b.id "
-		"ORDER BY bo.name, s.kind DESC, min(s.op) = 'null', max(s.size), min(s.state) DESC, "
-		" s.scenario, b.id";
-	static const char *const qc =
-		"SELECT c.order_kind, c.batches, c.status, c.trigger, "
-		" (SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'failed'), "
-		" (SELECT translate(string_agg(left(variant, 1), '' ORDER BY seq), 'cp', 'AB') FROM boots b "
-		"   WHERE b.campaign_id = c.id AND b.status = 'ok') "
-		"FROM campaigns c WHERE c.id = $1::int";
-	char ids[32];
-	const char *p[1] = { ids };
-	struct row *rows = NULL;
-	size_t nrows = 0, i;
-	PGresult *r, *rc;
-	bool json = !strcmp(format, "json");
-	json_object *jroot = NULL, *jrows = NULL;
-	int ret = 0;
+	struct report_opts o = { .alpha = alpha, .target = 0.01 };
 
-	if (!json && strcmp(format, "text")) {
-		err_msg("report: unknown format \"%s\" (text, json)", format);
-		return -EINVAL;
-	}
-	snprintf(ids, sizeof(ids), "%" PRId64, campaign);
-	rc = store_query(st, qc, 1, p);
-	if (!rc)
-		return -EIO;
-	if (PQntuples(rc) == 0) {
-		err_msg("no campaign %" PRId64 " in the database", campaign);
-		PQclear(rc);
-		return -ENOENT;
-	}
-	r = store_query(st, q, 1, p);
-	if (!r) {
-		PQclear(rc);
-		return -EIO;
-	}
-	for (i = 0; i < (size_t)PQntuples(r); i++) {
-		struct row *w = nrows ? &rows[nrows - 1] : NULL;
-		int var = !strcmp(PQgetvalue(r, (int)i, 8), "patched");
-		bool pres = !strcmp(PQgetvalue(r, (int)i, 4), "preserve");
-
-		if (!w || strcmp(w->board, PQgetvalue(r, (int)i, 0)) ||
-		    strcmp(w->scenario, PQgetvalue(r, (int)i, 3))) {
-			rows = xrealloc(rows, (nrows + 1) * sizeof(*rows));
-			w = &rows[nrows++];
-			memset(w, 0, sizeof(*w));
-			snprintf(w->board, sizeof(w->board), "%s", PQgetvalue(r, (int)i, 0));
-			snprintf(w->cpu, sizeof(w->cpu), "%s", PQgetvalue(r, (int)i, 1));
-			snprintf(w->family, sizeof(w->family), "%s", PQgetvalue(r, (int)i, 2));
-			snprintf(w->scenario, sizeof(w->scenario), "%s", PQgetvalue(r, (int)i, 3));
-			snprintf(w->kind, sizeof(w->kind), "%s", PQgetvalue(r, (int)i, 4));
-			snprintf(w->state, sizeof(w->state), "%s", PQgetvalue(r, (int)i, 5));
-			snprintf(w->op, sizeof(w->op), "%s", PQgetvalue(r, (int)i, 6));
-			w->size = strtoll(PQgetvalue(r, (int)i, 7), NULL, 10);
-		}
-		if (w->n[var] < ARRAY_SIZE(w->v[var]))
-			w->v[var][w->n[var]++] = strtod(PQgetvalue(r, (int)i, pres ? 11 : 10), NULL);
-	}
-	PQclear(r);
-
-	if (json) {
-		jroot = json_object_new_object();
-		jrows = json_object_new_array();
-		json_object_object_add(jroot, "campaign", json_object_new_int64(campaign));
-		json_object_object_add(jroot, "order", json_object_new_string(PQgetvalue(rc, 0, 0)));
-		json_object_object_add(jroot, "batches",
-				       json_object_new_int(atoi(PQgetvalue(rc, 0, 1))));
-		json_object_object_add(jroot, "status", json_object_new_string(PQgetvalue(rc, 0, 2)));
-		json_object_object_add(jroot, "alpha", json_object_new_double(alpha));
-		json_object_object_add(jroot, "rows", jrows);
-	} else {
-		printf("campaign %" PRId64 " (%s, %s): boots in order %s (A = control, B = patched), %s batches per scenario "
-		       "per boot, %s failed attempt(s)\n\n", campaign, PQgetvalue(rc, 0, 3),
-		       PQgetvalue(rc, 0, 2), PQgetvalue(rc, 0, 5), PQgetvalue(rc, 0, 1),
-		       PQgetvalue(rc, 0, 4));
-		printf("  %-40s %12s %12s %10s %5s %7s  %s\n", "", "control", "patched", "change",
-		       "n", "p", "separation");
-	}
-	for (i = 0; i < nrows; i++) {
-		struct row *w = &rows[i];
-		bool pres = !strcmp(w->kind, "preserve");
-		char label[160], a[32], b[32], c[32], pv[32];
-		struct ab_result ab;
-		int verdict;
-
-		row_label(w, label, sizeof(label));
-		if (stats_ab(w->v[0], w->n[0], w->v[1], w->n[1], BOOTSTRAP_SEED, 0, &ab)) {
-			memset(&ab, 0, sizeof(ab));
-			ab.rel_change = ab.p_mwu = ab.ci_lo = ab.ci_hi = NAN;
-			ab.a.mean = w->n[0] ? w->v[0][0] : NAN;
-			ab.b.mean = w->n[1] ? w->v[1][0] : NAN;
-		}
-		verdict = stats_verdict(&ab, alpha);
-		if (json) {
-			json_object *o = json_object_new_object();
-
-			json_object_object_add(o, "board", json_object_new_string(w->board));
-			json_object_object_add(o, "scenario", json_object_new_string(w->scenario));
-			json_object_object_add(o, "label", json_object_new_string(label));
-			json_object_object_add(o, "kind", json_object_new_string(w->kind));
-			json_object_object_add(o, "size", json_object_new_int64(w->size));
-			json_object_object_add(o, "unit", json_object_new_string(pres ? "bytes lost"
-										: "ns"));
-			json_object_object_add(o, "n_control", json_object_new_int((int)w->n[0]));
-			json_object_object_add(o, "n_patched", json_object_new_int((int)w->n[1]));
-#define ADD_D(k, v) json_object_object_add(o, k, isnan(v) ? NULL : json_object_new_double(v))
-			ADD_D("control_mean", ab.a.mean);
-			ADD_D("patched_mean", ab.b.mean);
-			ADD_D("control_sd", ab.a.sd);
-			ADD_D("patched_sd", ab.b.sd);
-			ADD_D("rel_change", ab.rel_change);
-			ADD_D("ci_lo", ab.ci_lo);
-			ADD_D("ci_hi", ab.ci_hi);
-			ADD_D("p_mwu", ab.p_mwu);
-			ADD_D("p_min", ab.p_min);
-			ADD_D("welch_p", ab.welch_p);
-#undef ADD_D
-			json_object_object_add(o, "separation", json_object_new_string(
-				ab.sep == SEP_B_BELOW ? "below" : ab.sep == SEP_B_ABOVE ? "above"
-											: "overlap"));
-			json_object_object_add(o, "verdict", json_object_new_string(
-				verdict == 1 ? "significant" : verdict == 0 ? "not significant"
-									    : "too few boots"));
-			json_object_array_add(jrows, o);
-			continue;
-		}
-		if (pres) {
-			snprintf(a, sizeof(a), "%.0f B", ab.a.mean);
-			snprintf(b, sizeof(b), "%.0f B", ab.b.mean);
-			snprintf(c, sizeof(c), "%+.0f B", ab.b.mean - ab.a.mean);
-		} else {
-			fmt_time(a, sizeof(a), ab.a.mean);
-			fmt_time(b, sizeof(b), ab.b.mean);
-			fmt_change(c, sizeof(c), ab.rel_change);
-		}
-		if (verdict < 0)
-			snprintf(pv, sizeof(pv), "n/a");
-		else
-			snprintf(pv, sizeof(pv), "%.3f%s", ab.p_mwu, verdict ? "" : "~");
-		printf("  %-40s %12s %12s %10s %2zu+%-2zu %7s  %s\n", label, a, b, c, w->n[0],
-		       w->n[1], pv, pres && ab.a.mean == ab.b.mean ? "equal" : sep_text(ab.sep));
-	}
-	if (json) {
-		printf("%s\n", json_object_to_json_string_ext(jroot, JSON_C_TO_STRING_PRETTY |
-							       JSON_C_TO_STRING_SPACED));
-		json_object_put(jroot);
-	} else if (nrows) {
-		struct ab_result ab;
-
-		stats_ab(rows[0].v[0], rows[0].n[0], rows[0].v[1], rows[0].n[1], 1, 10, &ab);
-		printf("\nMeans of per-boot means (each boot's mean over its batches).  p: exact "
-		       "two-sided\nMann-Whitney U on boot means, \"~\" = not significant at alpha "
-		       "%.2f;\n\"n/a\": with %zu+%zu boots the smallest possible p is %.3f, so "
-		       "no difference\ncan be significant: add boots.\n", alpha, rows[0].n[0],
-		       rows[0].n[1], ab.p_min);
-	} else {
-		printf("  (no successful boots)\n");
-		ret = -ENOENT;
-	}
-	PQclear(rc);
-	free(rows);
-	return ret;
+	return report_campaign_opts(st, campaign, format, &o);
 }

@@ -2,14 +2,109 @@
 #ifndef ABLAB_REPORT_H
 #define ABLAB_REPORT_H
 
+#include "stats.h"
 #include "store.h"
 
-/* Prints the A/B table of a campaign (format: text, json) on stdout. */
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Bootstrap seed of every report (printed with the CI so a reader can redo it). */
+#define REPORT_BOOTSTRAP_SEED 20260910ULL
+
+/* One boot's figures for one scenario, over its batches (the boot is the unit). */
+struct rep_boot {
+	int64_t id;
+	int seq;
+	int variant;		/* 0 control, 1 patched */
+	size_t nbatch;
+	double *batch;		/* per-batch value: mean ns per iteration, or bytes lost */
+	struct summary s;	/* mean, median, min, max, sd over the batches */
+	double mod_min, mod_max;	/* the module's own per-iteration extremes (NAN: batch timing) */
+	double raw_mean, base_mean;	/* batch timing: per-iteration raw and baseline (else NAN) */
+};
+
+/* One board x scenario: the unit of an A/B comparison. */
+struct rep_row {
+	int board;		/* index into report.boards */
+	char scenario[64], kind[16], op[16], state[8], timing[8];
+	int64_t size, reps;
+	struct rep_boot *boots;
+	size_t nboots;
+	/* filled by report_analyse() */
+	bool have_ab;
+	struct ab_result ab;
+	int verdict;		/* stats_verdict(): 1, 0, -1 */
+	int design_ok;		/* 1: design valid; else why not in design_why */
+	char design_why[96];
+	struct design_advice design;	/* of the variant needing more boots */
+	struct design_advice dv[2];	/* per variant */
+	int dv_ok[2];
+};
+
+struct rep_board {
+	char name[64], cpu[64], family[32];
+	char *description;
+	bool emulated;
+	char order[256];	/* "ABAB..." in boot order, A = control */
+	size_t failed;
+	double boot_s, run_s;	/* mean boot-to-prompt and module-run seconds (NAN: unknown) */
+	int64_t clock_res_ns;	/* largest of the boots (-1: unknown) */
+	/* campaign-level design: one (batches, boots) for every timing row of the board */
+	bool design_ok;
+	unsigned int d_batches, d_boots;
+	double d_seconds;	/* per kernel */
+	int d_binding;		/* row index that needs the most boots */
+};
+
+struct report {
+	int64_t campaign;
+	char trigger[16], order_kind[16], status[16], created[40], job[128];
+	int batches, boots_per_variant;
+	int64_t order_seed;
+	struct rep_board *boards;
+	size_t nboards;
+	struct rep_row *rows;
+	size_t nrows;
+	size_t ignored;		/* boots with a variant other than control/patched */
+	double alpha, target;
+};
+
+struct report_opts {
+	double alpha;		/* significance level, default 0.05 */
+	double target;		/* design: CI half-width as a fraction of the mean, default 0.01 */
+	bool detail;		/* text/csv: per-boot statistics */
+};
+
+/* Loads every successful boot of a campaign with its samples. -ENOENT: no such campaign. */
+int report_load(struct store *st, int64_t campaign, struct report *rep);
+/* A/B statistics, verdicts and design advice for every row. */
+void report_analyse(struct report *rep, const struct report_opts *o);
+/* Renders an analysed report: text, email, json, csv, svg, html. -EINVAL: unknown format. */
+int report_write(const struct report *rep, const char *format, const struct report_opts *o,
+		 FILE *out);
+void report_free(struct report *rep);
+/* Index of a row for board/scenario (board NULL: any), or -1. */
+int report_find(const struct report *rep, const char *board, const char *scenario);
+
+/* load + analyse + write to stdout (alpha: the rest default). */
 int report_campaign(struct store *st, int64_t campaign, const char *format, double alpha);
+int report_campaign_opts(struct store *st, int64_t campaign, const char *format,
+			 const struct report_opts *o);
+/* text, email, json, csv, svg, html */
+bool report_format_ok(const char *format);
 
 /* "353 ns", "1.208 us", "16.380 ms": units per value, as on the mailing list. */
 void fmt_time(char *out, size_t len, double ns);
 /* "+6.3%", "-0.009%": two significant digits, at least one decimal. */
 void fmt_change(char *out, size_t len, double rel);
+/* "256 B dirty", "1 MiB clean map", "null call", "lost of 400 KiB": a row without its board */
+void report_row_label(const struct rep_row *r, char *out, size_t len);
+/* The same prefixed with "CPU, family, " as in the seed's table. */
+void report_row_label_full(const struct report *rep, const struct rep_row *r, char *out,
+			   size_t len);
+/* Wraps text at width columns (words never split); returns a malloc'd string. */
+char *report_wrap(const char *text, size_t width, const char *indent);
+/* Writes s with &, <, >, " escaped for XML/HTML. */
+void xml_escape(FILE *f, const char *s);
 
 #endif

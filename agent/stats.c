@@ -111,54 +111,63 @@ static double mwu_p_min(size_t na, size_t nb)
 }
 
 /*
- * Exact null distribution of U for sizes (na, nb), na + nb <= STATS_MWU_EXACT_MAX, no ties.
- * U = R - k(k+1)/2 where R is the rank sum of a group of size k; its distribution is the same
- * for either group (it is symmetric around na*nb/2), so we count k-subsets of {1..N}, with
- * k = min(na, nb), by their sum: ways[c][s] += ways[c-1][s-t] for each rank t (0/1 knapsack).
- * The counts are integers <= C(50, 25) ~ 1.3e14 < 2^53, hence exact in a double.
- * On success cnt[u], u = 0..na*nb, holds the number of arrangements with U == u.
+ * Exact permutation distribution of the rank sum of the smaller group, ties included.
+ * The pooled sample's midranks, doubled so that they are integers (w[t] = 2 * midrank,
+ * t = 0..n-1), are fixed; under H0 every k-subset of them (k = min(na, nb)) is equally likely
+ * to be that group. ways[c][s] counts c-subsets of the first t values with doubled sum s
+ * (0/1 knapsack). Without ties this is the classical distribution of U. The counts are
+ * integers <= C(50, 25) ~ 1.3e14 < 2^53, hence exact in a double. On success cnt[s],
+ * s = 0..smax (smax = n * (n + 1)), holds the number of k-subsets with doubled rank sum s.
  */
-static int mwu_exact_counts(size_t na, size_t nb, double *cnt)
+static int mwu_exact_counts(const unsigned int *w, size_t n, size_t k, double *cnt)
 {
-	size_t k = na < nb ? na : nb, n = na + nb;
-	size_t smax = k * n - k * (k - 1) / 2, base = k * (k + 1) / 2;
-	size_t w = smax + 1;
-	double *ways = calloc((k + 1) * w, sizeof(*ways));
+	size_t smax = n * (n + 1), ws = smax + 1, tot = 0;
+	double *ways = calloc((k + 1) * ws, sizeof(*ways));
 
 	if (!ways)
 		return -ENOMEM;
 	ways[0] = 1.0;
-	for (size_t t = 1; t <= n; t++) {
-		size_t cmax = t < k ? t : k;
+	for (size_t t = 0; t < n; t++) {
+		size_t cmax = t + 1 < k ? t + 1 : k;
 
+		tot += w[t];
 		for (size_t c = cmax; c >= 1; c--)
-			for (size_t s = smax; s >= t; s--)
-				ways[c * w + s] += ways[(c - 1) * w + s - t];
+			for (size_t s = tot; s >= w[t]; s--)
+				ways[c * ws + s] += ways[(c - 1) * ws + s - w[t]];
 	}
-	for (size_t u = 0; u <= na * nb; u++)
-		cnt[u] = ways[k * w + base + u];
+	memcpy(cnt, ways + k * ws, ws * sizeof(*cnt));
 	free(ways);
 	return 0;
 }
 
 /*
  * Fill r->u, r->p_mwu, r->p_exact, r->p_min. na, nb >= 1.
- * Exact two-sided p = min(1, 2 * min(P(U <= u), P(U >= u))) when there are no ties (in the
- * pooled sample, as R's wilcox.test) and na + nb <= STATS_MWU_EXACT_MAX. Otherwise the
- * normal approximation with tie correction and continuity correction:
+ *
+ * na + nb <= STATS_MWU_EXACT_MAX: exact two-sided p of the permutation distribution,
+ * conditional on the observed ties (midranks), p = P(|T - E T| >= |t - E T|) with T the rank
+ * sum of the smaller group (the convention of StatXact and R's coin::wilcox_test(distribution
+ * = "exact")). Without ties the distribution is symmetric and this equals R's wilcox.test
+ * min(1, 2 * min(P(U <= u), P(U >= u))).
+ *
+ * Above that: the normal approximation with tie correction and continuity correction:
  *   mu = na nb / 2, var = na nb / 12 * ((N + 1) - sum(t^3 - t) / (N (N - 1))),
  *   z = (u - mu - 0.5 sgn(u - mu)) / sqrt(var), p = 2 * Phi(-|z|)  (p = 1 if var == 0).
  */
 static int mwu(const double *a, size_t na, const double *b, size_t nb,
 	       struct ab_result *r)
 {
-	size_t n = na + nb;
+	size_t n = na + nb, k = na < nb ? na : nb;
 	struct obs *o = malloc(n * sizeof(*o));
+	unsigned int *w = malloc(n * sizeof(*w));
 	double rank_b = 0.0, tie_sum = 0.0;
+	long long t2 = 0;	/* doubled rank sum of the smaller group */
 	int ret = 0;
 
-	if (!o)
+	if (!o || !w) {
+		free(o);
+		free(w);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < na; i++)
 		o[i] = (struct obs){ a[i], 0 };
 	for (size_t j = 0; j < nb; j++)
@@ -167,15 +176,18 @@ static int mwu(const double *a, size_t na, const double *b, size_t nb,
 
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
-		double midrank, t;
+		double t;
 
 		while (j < n && o[j].v == o[i].v)
 			j++;
-		/* positions i..j-1 hold ranks i+1..j */
-		midrank = ((double)(i + 1) + (double)j) / 2.0;
-		for (size_t q = i; q < j; q++)
+		/* positions i..j-1 hold ranks i+1..j; doubled midrank i + 1 + j */
+		for (size_t q = i; q < j; q++) {
+			w[q] = (unsigned int)(i + 1 + j);
 			if (o[q].is_b)
-				rank_b += midrank;
+				rank_b += (double)w[q] / 2.0;
+			if (o[q].is_b == (k == nb))
+				t2 += w[q];
+		}
 		t = (double)(j - i);
 		tie_sum += t * t * t - t;
 		i = j;
@@ -185,27 +197,29 @@ static int mwu(const double *a, size_t na, const double *b, size_t nb,
 	r->u = rank_b - (double)nb * (double)(nb + 1) / 2.0;
 	r->p_min = mwu_p_min(na, nb);
 
-	if (tie_sum == 0.0 && n <= STATS_MWU_EXACT_MAX) {
-		size_t umax = na * nb, ui = (size_t)llround(r->u);
-		double *cnt = malloc((umax + 1) * sizeof(*cnt));
-		double lo = 0.0, hi = 0.0, tot = 0.0;
+	if (n <= STATS_MWU_EXACT_MAX) {
+		size_t smax = n * (n + 1);
+		long long mu2 = (long long)k * (long long)(n + 1), dev = llabs(t2 - mu2);
+		double *cnt = malloc((smax + 1) * sizeof(*cnt));
+		double ext = 0.0, tot = 0.0;
 
-		if (!cnt)
+		if (!cnt) {
+			free(w);
 			return -ENOMEM;
-		ret = mwu_exact_counts(na, nb, cnt);
+		}
+		ret = mwu_exact_counts(w, n, k, cnt);
+		free(w);
 		if (ret) {
 			free(cnt);
 			return ret;
 		}
-		for (size_t u = 0; u <= umax; u++) {
-			tot += cnt[u];
-			if (u <= ui)
-				lo += cnt[u];
-			if (u >= ui)
-				hi += cnt[u];
+		for (size_t s = 0; s <= smax; s++) {
+			tot += cnt[s];
+			if (llabs((long long)s - mu2) >= dev)
+				ext += cnt[s];
 		}
 		free(cnt);
-		r->p_mwu = fmin(1.0, 2.0 * fmin(lo, hi) / tot);
+		r->p_mwu = fmin(1.0, ext / tot);
 		r->p_exact = 1;
 	} else {
 		double dn = (double)n, mu = (double)na * (double)nb / 2.0;
@@ -213,6 +227,7 @@ static int mwu(const double *a, size_t na, const double *b, size_t nb,
 			     ((dn + 1.0) - tie_sum / (dn * (dn - 1.0)));
 		double d = r->u - mu, z;
 
+		free(w);
 		if (var <= 0.0) {
 			r->p_mwu = 1.0;
 		} else {
@@ -483,6 +498,32 @@ int stats_verdict(const struct ab_result *r, double alpha)
 
 /* ---------------------------------------------------------------- design advice */
 
+unsigned int stats_design_boots(double var_within, double var_between, double grand_mean,
+				unsigned int m, double target_rel)
+{
+	double v = var_between + var_within / (double)(m ? m : 1);
+	double h = target_rel * fabs(grand_mean), n0;
+	unsigned int n;
+
+	if (!(h > 0.0) || !isfinite(v))
+		return STATS_DESIGN_MAX_BOOTS;
+	/* normal-theory start (z = 1.96), then step up until the t-based half-width fits */
+	n0 = ceil(1.959963984540054 * 1.959963984540054 * v / (h * h));
+	if (v == 0.0)
+		return 2;
+	if (!(n0 < STATS_DESIGN_MAX_BOOTS))
+		return STATS_DESIGN_MAX_BOOTS;
+	n = n0 < 2.0 ? 2 : (unsigned int)n0;
+	while (n < STATS_DESIGN_MAX_BOOTS) {
+		double tc = t_crit95((double)n - 1.0);
+
+		if (tc * tc * v / (double)n <= h * h)
+			break;
+		n++;
+	}
+	return n;
+}
+
 /*
  * Kalibera & Jones, "Rigorous Benchmarking in Reasonable Time" (ISMM 2013), two levels:
  * level 1 = batches within a boot (m per boot), level 2 = boots (n). With Y_ij = batch j of
@@ -508,7 +549,7 @@ int stats_design(const double *x, size_t n_boots, size_t m_batches,
 		 double c_boot, double c_batch, double target_rel,
 		 struct design_advice *d)
 {
-	double sum = 0.0, s1 = 0.0, s2 = 0.0, t2, v, h, n0;
+	double sum = 0.0, s1 = 0.0, s2 = 0.0, t2;
 	double dn = (double)n_boots, dm = (double)m_batches;
 	size_t total;
 	unsigned int m_opt, n;
@@ -563,23 +604,7 @@ int stats_design(const double *x, size_t n_boots, size_t m_batches,
 
 	if (d->grand_mean == 0.0)
 		return -EDOM;
-	v = t2 + s1 / (double)m_opt;
-	h = target_rel * fabs(d->grand_mean);
-	/* normal-theory start (z = 1.96), then step up until the t-based half-width fits */
-	n0 = ceil(1.959963984540054 * 1.959963984540054 * v / (h * h));
-	if (v == 0.0)
-		n = 2;
-	else if (!(n0 < STATS_DESIGN_MAX_BOOTS))
-		n = STATS_DESIGN_MAX_BOOTS;
-	else
-		n = n0 < 2.0 ? 2 : (unsigned int)n0;
-	while (n < STATS_DESIGN_MAX_BOOTS) {
-		double tc = t_crit95((double)n - 1.0);
-
-		if (tc * tc * v / (double)n <= h * h)
-			break;
-		n++;
-	}
+	n = stats_design_boots(s1, t2, d->grand_mean, m_opt, target_rel);
 	d->boots_needed = n;
 	d->est_seconds = (double)n * (c_boot + (double)m_opt * c_batch);
 	return 0;

@@ -17,7 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Largest na + nb for which the Mann-Whitney p-value is computed by exact enumeration. */
+/*
+ * Largest na + nb for which the Mann-Whitney p-value is exact (the permutation distribution
+ * of the rank sum, ties included); above it the normal approximation with tie correction.
+ */
 #define STATS_MWU_EXACT_MAX 50
 /* Bootstrap resamples used when stats_ab() is called with resamples == 0. */
 #define STATS_DEFAULT_RESAMPLES 10000u
@@ -43,9 +46,12 @@ struct ab_result {
 	struct summary a, b;
 	/* (mean_b - mean_a) / mean_a; NAN if mean_a == 0 or a side is empty */
 	double rel_change;
-	/* two-sided Mann-Whitney U p-value on the values; NAN if na or nb == 0 */
+	/*
+	 * two-sided Mann-Whitney U p-value on the values, P(|T - E T| >= |t - E T|) under the
+	 * permutation distribution (conditional on ties); NAN if na or nb == 0
+	 */
 	double p_mwu;
-	/* 1: exact enumeration; 0: normal approx. (ties, or na + nb > MWU_EXACT_MAX) */
+	/* 1: exact enumeration; 0: normal approx. (na + nb > STATS_MWU_EXACT_MAX) */
 	int p_exact;
 	/* smallest achievable two-sided p for these n: min(1, 2 / C(na + nb, na)) */
 	double p_min;
@@ -107,5 +113,14 @@ struct design_advice {
 int stats_design(const double *x, size_t n_boots, size_t m_batches,
 		 double c_boot, double c_batch, double target_rel,
 		 struct design_advice *d);
+
+/*
+ * Boots per variant for a 95% CI half-width <= target_rel * |grand_mean| when every boot runs
+ * m batches, from the variance components of stats_design(): the smallest n >= 2 with
+ * t_{0.975, n-1} sqrt((var_between + var_within / m) / n) <= target_rel |grand_mean|,
+ * clamped to STATS_DESIGN_MAX_BOOTS (also returned for a zero or invalid target).
+ */
+unsigned int stats_design_boots(double var_within, double var_between, double grand_mean,
+				unsigned int m, double target_rel);
 
 #endif /* ABLAB_STATS_H */

@@ -137,11 +137,15 @@ static void test_mwu_large_and_ties(void)
 	double x[30], y[30];
 	struct ab_result r;
 
-	/* ties -> normal approximation with tie and continuity correction (R: exact=FALSE) */
+	/*
+	 * ties -> still exact (permutation distribution given the midranks): 10 of the 252
+	 * splits are at least as far from the mean as U = 23 (Python brute force: 5/126;
+	 * the normal approximation would say 0.0345)
+	 */
 	CHECK(stats_ab(a, 5, b, 5, 1, 1000, &r) == 0);
-	CHECK(r.p_exact == 0);
+	CHECK(r.p_exact == 1);
 	CHECK_NEAR(r.u, 23, 0);
-	CHECK_NEAR(r.p_mwu, 0.03445363703947131, 1e-12);
+	CHECK_NEAR(r.p_mwu, 5.0 / 126.0, 1e-12);
 	CHECK_NEAR(r.p_min, 2.0 / 252.0,
 		   1e-12); /* still defined from n alone */
 	CHECK(r.sep == SEP_OVERLAP);
@@ -170,6 +174,129 @@ static void test_mwu_large_and_ties(void)
 	CHECK(r.p_exact == 0);
 	CHECK_NEAR(r.p_mwu / erfc(449.5 / sqrt(4575.0) / sqrt(2.0)), 1.0, 1e-9);
 	CHECK(stats_verdict(&r, 0.05) == 1);
+}
+
+/*
+ * Independent reference for the exact two-sided p: enumerate every way of choosing which nb
+ * of the pooled values are "b" (bitmasks), count U directly from pairs (1 per b > a, 0.5 per
+ * tie; no ranks involved), and count the splits with |U - na nb / 2| >= the observed one.
+ */
+static double brute_p(const double *a, int na, const double *b, int nb)
+{
+	double pool[16], u_obs = 0.0, mu = na * nb / 2.0;
+	long ext = 0, tot = 0;
+	int n = na + nb;
+
+	for (int i = 0; i < na; i++)
+		pool[i] = a[i];
+	for (int j = 0; j < nb; j++)
+		pool[na + j] = b[j];
+	for (int i = 0; i < na; i++)
+		for (int j = 0; j < nb; j++)
+			u_obs += (b[j] > a[i]) + 0.5 * (b[j] == a[i]);
+	for (unsigned int m = 0; m < (1u << n); m++) {
+		double u = 0.0;
+
+		if (__builtin_popcount(m) != nb)
+			continue;
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++)
+				if (!(m >> i & 1) && (m >> j & 1))
+					u += (pool[j] > pool[i]) + 0.5 * (pool[j] == pool[i]);
+		tot++;
+		/* U is a multiple of 0.5: compare doubled values exactly */
+		if (fabs(2 * u - 2 * mu) >= fabs(2 * u_obs - 2 * mu) - 0.25)
+			ext++;
+	}
+	return (double)ext / (double)tot;
+}
+
+static void test_mwu_enumeration(void)
+{
+	unsigned long long st = 99;
+	int cases = 0, worst_bad = 0;
+
+	/* n = 2..8 per side; per size: tie-free data, heavy ties (values 0..2), light ties */
+	for (int na = 2; na <= 8; na++) {
+		for (int nb = 2; nb <= 8; nb++) {
+			for (int kind = 0; kind < 4; kind++) {
+				double a[8], b[8], want;
+				struct ab_result r;
+
+				for (int i = 0; i < na + nb; i++) {
+					double v;
+
+					st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+					if (kind == 0)		/* distinct values */
+						v = (double)(st >> 11) / 9007199254740992.0;
+					else if (kind == 1)	/* three levels: many ties */
+						v = (double)((st >> 33) % 3);
+					else if (kind == 2)	/* a few ties */
+						v = (double)((st >> 33) % 6);
+					else			/* shifted b, ties: small p */
+						v = (double)((st >> 33) % 4) + (i >= na ? 3 : 0);
+					if (i < na)
+						a[i] = v;
+					else
+						b[i - na] = v;
+				}
+				want = brute_p(a, na, b, nb);
+				if (stats_ab(a, (size_t)na, b, (size_t)nb, 1, 10, &r) ||
+				    !r.p_exact || fabs(r.p_mwu - want) > 1e-12) {
+					failed++;
+					if (worst_bad++ < 5)
+						fprintf(stderr, "MWU %d+%d kind %d: p %.15g, "
+							"enumeration %.15g\n", na, nb, kind,
+							r.p_mwu, want);
+				} else {
+					passed++;
+				}
+				cases++;
+			}
+		}
+	}
+	CHECK(cases == 7 * 7 * 4);
+	/* hand cases: all tied -> p = 1; {1,1,2} vs {2,3,3}: 4 of 20 splits as extreme */
+	{
+		const double s7[] = { 7, 7, 7 }, x[] = { 1, 1, 2 }, y[] = { 2, 3, 3 };
+		struct ab_result r;
+
+		CHECK(stats_ab(s7, 3, s7, 3, 1, 10, &r) == 0 && r.p_mwu == 1.0);
+		CHECK(stats_ab(x, 3, y, 3, 1, 10, &r) == 0);
+		CHECK_NEAR(r.p_mwu, 0.2, 1e-12);
+		CHECK_NEAR(r.u, 8.5, 0);
+	}
+}
+
+static void test_separation(void)
+{
+	const double c[] = { 10, 11, 12 }, below[] = { 7, 8, 9 }, touch[] = { 8, 9, 10 },
+		     above[] = { 13, 14, 20 }, mixed[] = { 9, 11.5, 13 }, eq[] = { 10, 11, 12 };
+	struct ab_result r;
+
+	CHECK(stats_ab(c, 3, below, 3, 1, 10, &r) == 0 && r.sep == SEP_B_BELOW);
+	/* a shared value is not "every patched boot below every control boot" */
+	CHECK(stats_ab(c, 3, touch, 3, 1, 10, &r) == 0 && r.sep == SEP_OVERLAP);
+	CHECK(stats_ab(c, 3, above, 3, 1, 10, &r) == 0 && r.sep == SEP_B_ABOVE);
+	CHECK(stats_ab(c, 3, mixed, 3, 1, 10, &r) == 0 && r.sep == SEP_OVERLAP);
+	CHECK(stats_ab(c, 3, eq, 3, 1, 10, &r) == 0 && r.sep == SEP_OVERLAP);
+	/* one boot a side still separates (and still cannot be significant) */
+	CHECK(stats_ab(c, 1, below, 1, 1, 10, &r) == 0 && r.sep == SEP_B_BELOW);
+	CHECK(stats_verdict(&r, 0.05) == -1);
+	/* 2 + 2: smallest p = 2 / 6, "too few boots" at any alpha below it */
+	CHECK(stats_ab(c, 2, below, 2, 1, 10, &r) == 0);
+	CHECK_NEAR(r.p_min, 1.0 / 3.0, 1e-12);
+	CHECK(stats_verdict(&r, 0.05) == -1 && stats_verdict(&r, 0.5) == 1);
+}
+
+static void test_design_boots(void)
+{
+	/* matches stats_design's own figure (19/3 between, 4/3 within, m 4, 1% of 100: 29) */
+	CHECK(stats_design_boots(4.0 / 3.0, 19.0 / 3.0, 100, 4, 0.01) == 29);
+	/* more batches never need more boots */
+	CHECK(stats_design_boots(4.0 / 3.0, 19.0 / 3.0, 100, 40, 0.01) <= 29);
+	CHECK(stats_design_boots(0, 0, 100, 1, 0.01) == 2);
+	CHECK(stats_design_boots(1, 1, 0, 1, 0.01) == STATS_DESIGN_MAX_BOOTS);
 }
 
 static void test_seed_scenario(void)
@@ -381,6 +508,9 @@ int main(void)
 	test_summary();
 	test_mwu_exact();
 	test_mwu_large_and_ties();
+	test_mwu_enumeration();
+	test_separation();
+	test_design_boots();
 	test_seed_scenario();
 	test_bootstrap_zero_control();
 	test_welch();

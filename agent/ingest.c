@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `ablab ingest`: existing results (hand-captured dmesg, console logs in the
+ * seed module's format or dmabench v1) join the database, one file per boot,
+ * idempotently. */
+#include "ingest.h"
+#include "board.h"
+#include "cmds.h"
+#include "parse.h"
+#include "store.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void ingest_uuid(const char *board, const char *variant, const char *data, size_t len,
+		 char out[37])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+
+	if (!ctx) {
+		err_msg("out of memory");
+		abort();
+	}
+	/* the NULs keep ("ab", "c") and ("a", "bc") apart */
+	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	EVP_DigestUpdate(ctx, INGEST_UUID_NS, sizeof(INGEST_UUID_NS));
+	EVP_DigestUpdate(ctx, board, strlen(board) + 1);
+	EVP_DigestUpdate(ctx, variant, strlen(variant) + 1);
+	EVP_DigestUpdate(ctx, data, len);
+	EVP_DigestFinal_ex(ctx, md, &mdlen);
+	EVP_MD_CTX_free(ctx);
+	md[6] = (unsigned char)((md[6] & 0x0f) | 0x80);	/* version 8 */
+	md[8] = (unsigned char)((md[8] & 0x3f) | 0x80);	/* RFC 9562 variant */
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 md[0], md[1], md[2], md[3], md[4], md[5], md[6], md[7], md[8], md[9], md[10],
+		 md[11], md[12], md[13], md[14], md[15]);
+}
+
+static bool valid_word(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > max)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._+-", *s))
+			return false;
+	return true;
+}
+
+/* "Linux version 6.1.0-ablab (gcc ...) #1 ..." anywhere in the log: the whole line from
+ * "Linux version" and the release word. */
+static void find_linux_version(const char *text, size_t len, char **line, char **release)
+{
+	const char *p = memmem(text, len, "Linux version ", 14), *e, *r;
+
+	*line = *release = NULL;
+	if (!p)
+		return;
+	e = p;
+	while (e < text + len && *e != '\n' && *e != '\r' && *e)
+		e++;
+	*line = strndup(p, (size_t)(e - p));
+	r = p + 14;
+	e = r;
+	while (e < text + len && !isspace((unsigned char)*e) && *e)
+		e++;
+	if (e > r)
+		*release = strndup(r, (size_t)(e - r));
+}
+
+struct ingest_ctx {
+	struct store st;
+	struct board b;
+	const char *variant, *kernel;
+	int64_t campaign;	/* 0 until created */
+	bool created;
+	char **files;
+	int nfiles;
+};
+
+/* The board: its file, else its row in the database, else --cpu/--family make one. */
+static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu,
+			const char *family)
+{
+	char *path = NULL;
+	const char *p[1] = { name };
+	json_object *root = NULL;
+	PGresult *r;
+
+	memset(&c->b, 0, sizeof(c->b));
+	if (strchr(name, '/') || strstr(name, ".json"))
+		return board_load(&c->b, name) ? -EINVAL : 0;
+	path = xasprintf("%s/%s.json", board_dir(), name);
+	if (is_file(path)) {
+		int ret = board_load(&c->b, path);
+
+		free(path);
+		return ret ? -EINVAL : 0;
+	}
+	r = store_query(&c->st, "SELECT coalesce(definition::text, '{}'), coalesce(cpu, ''), "
+			"coalesce(family, '') FROM boards WHERE name = $1", 1, p);
+	if (!r) {
+		free(path);
+		return -EIO;
+	}
+	if (PQntuples(r) == 1) {
+		root = json_tokener_parse(PQgetvalue(r, 0, 0));
+		if (!json_object_is_type(root, json_type_object)) {
+			json_object_put(root);
+			root = json_object_new_object();
+		}
+		if (!jstr(root, "name"))
+			json_object_object_add(root, "name", json_object_new_string(name));
+		if (!jstr(root, "cpu"))
+			json_object_object_add(root, "cpu",
+					       json_object_new_string(PQgetvalue(r, 0, 1)));
+		if (!jstr(root, "family"))
+			json_object_object_add(root, "family",
+					       json_object_new_string(PQgetvalue(r, 0, 2)));
+	} else if (cpu && family) {
+		if (!valid_word(name, 63)) {
+			err_msg("--board: \"%s\" is not a board name (letters, digits, . _ + -)",
+				name);
+			PQclear(r);
+			free(path);
+			return -EINVAL;
+		}
+		root = json_object_new_object();
+		json_object_object_add(root, "name", json_object_new_string(name));
+		json_object_object_add(root, "cpu", json_object_new_string(cpu));
+		json_object_object_add(root, "family", json_object_new_string(family));
+		json_object_object_add(root, "emulated", json_object_new_boolean(0));
+		json_object_object_add(root, "ingested", json_object_new_boolean(1));
+	} else {
+		err_msg("ingest: no board \"%s\": %s does not exist and the database has no such "
+			"board; pass a board file (--board PATH.json), or --cpu CPU --family "
+			"FAMILY to record it (e.g. --cpu Cortex-A72 --family v7)", name, path);
+		PQclear(r);
+		free(path);
+		return -ENOENT;
+	}
+	PQclear(r);
+	free(path);
+	c->b.jf.root = root;
+	c->b.name = jstr(root, "name");
+	c->b.cpu = jstr(root, "cpu");
+	c->b.family = jstr(root, "family");
+	c->b.emulated = jbool(root, "emulated", false);
+	return 0;
+}
+
+static int ingest_campaign(struct ingest_ctx *c, int batches)
+{
+	json_object *j = json_object_new_object(), *fa = json_object_new_array();
+	struct campaign_def cd = { .trigger = "ingest", .order = "manual", .seed = 0,
+				   .boots = c->nfiles, .batches = batches };
+	int ret;
+
+	json_object_object_add(j, "kind", json_object_new_string("ingest"));
+	json_object_object_add(j, "board", json_object_new_string(c->b.name));
+	json_object_object_add(j, "variant", json_object_new_string(c->variant));
+	for (int i = 0; i < c->nfiles; i++) {
+		char rp[PATH_MAX];
+
+		json_object_array_add(fa, json_object_new_string(realpath(c->files[i], rp) ?
+								  rp : c->files[i]));
+	}
+	json_object_object_add(j, "files", fa);
+	cd.job_json = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+	ret = store_campaign_new(&c->st, &cd, &c->campaign);
+	json_object_put(j);
+	if (!ret)
+		c->created = true;
+	return ret;
+}
+
+static int next_seq(struct ingest_ctx *c, int *seq)
+{
+	char ids[32];
+	const char *p[1] = { ids };
+	PGresult *r;
+
+	snprintf(ids, sizeof(ids), "%" PRId64, c->campaign);
+	r = store_query(&c->st, "SELECT coalesce(max(seq), 0) + 1 FROM boots WHERE "
+			"campaign_id = $1::int", 1, p);
+	if (!r)
+		return -EIO;
+	*seq = atoi(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return 0;
+}
+
+/* 1: stored, 0: already stored, < 0: error (printed) */
+static int ingest_file(struct ingest_ctx *c, const char *file)
+{
+	char uuid[37], why[256], rp[PATH_MAX], *data = NULL, *vline = NULL, *vrel = NULL;
+	const char *p[1] = { uuid };
+	struct kernel_art k = { 0 };
+	struct boot_rec rec = { 0 };
+	struct run_result res = { 0 };
+	const char *release;
+	struct stat sb;
+	size_t len, nscen = 0;
+	PGresult *r;
+	int ret, seq, maxb = 0;
+
+	ret = read_file(file, &data, &len);
+	if (ret) {
+		err_msg("%s: cannot read: %s", file, strerror(-ret));
+		return ret;
+	}
+	find_linux_version(data, len, &vline, &vrel);
+	if (c->kernel && vrel && strcmp(c->kernel, vrel)) {
+		err_msg("%s: the log says \"Linux version %s\" but --kernel is %s: wrong file or "
+			"wrong option", file, vrel, c->kernel);
+		ret = -EINVAL;
+		goto out;
+	}
+	ingest_uuid(c->b.name, c->variant, data, len, uuid);
+	r = store_query(&c->st, "SELECT seq, campaign_id FROM boots WHERE uuid = $1::uuid", 1, p);
+	if (!r) {
+		ret = -EIO;
+		goto out;
+	}
+	if (PQntuples(r)) {
+		printf("%s: already stored (boot %s of campaign %s)\n", file, PQgetvalue(r, 0, 0),
+		       PQgetvalue(r, 0, 1));
+		PQclear(r);
+		ret = 0;
+		goto out;
+	}
+	PQclear(r);
+	parse_log(data, len, &res);
+	if (!res.n && !res.malformed) {
+		err_msg("%s: no dmabench result lines (expected the seed module's \"dmabench: NAME "
+			"size=N reps=N mean_ns=N ...\" or dmabench v1 lines)", file);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = run_check(&res, why, sizeof(why));
+	if (ret) {
+		err_msg("%s: %s", file, why);
+		goto out;
+	}
+	release = c->kernel ? c->kernel : vrel ? vrel : "unknown";
+	for (size_t i = 0; i < res.n; i++) {
+		if (res.v[i].batch > maxb)
+			maxb = res.v[i].batch;
+		if (res.v[i].batch == 1)
+			nscen++;
+	}
+	if (!c->campaign && ingest_campaign(c, maxb)) {
+		ret = -EIO;
+		goto out;
+	}
+	ret = next_seq(c, &seq);
+	if (ret)
+		goto out;
+	k.label = (char *)c->variant;
+	k.release = (char *)release;
+	k.zimage_sha256 = "";
+	memcpy(rec.uuid, uuid, sizeof(uuid));
+	rec.campaign = c->campaign;
+	rec.board = &c->b;
+	rec.variant = c->variant;
+	rec.seq = seq;
+	rec.attempt = 1;
+	rec.status = "ok";
+	rec.k = &k;
+	rec.uname_r = release;
+	rec.proc_version = vline;
+	/* the log's own time is not known: the file's modification time stands in */
+	rec.started_wall_ms = stat(file, &sb) ? wall_ms() :
+			      (int64_t)sb.st_mtim.tv_sec * 1000 + sb.st_mtim.tv_nsec / 1000000;
+	rec.boot_ms = rec.run_ms = -1;
+	rec.log_path = realpath(file, rp) ? rp : file;
+	rec.res = &res;
+	ret = store_boot(&c->st, &rec);
+	if (ret) {
+		err_msg("%s: not stored (database error above)", file);
+		goto out;
+	}
+	printf("%s: stored as %s boot %d of campaign %" PRId64 " (%zu scenarios x %d batches, "
+	       "kernel %s)\n", file, c->variant, seq, c->campaign, nscen, maxb, release);
+	ret = 1;
+out:
+	free(vline);
+	free(vrel);
+	free(data);
+	run_result_free(&res);
+	return ret;
+}
+
+static void ingest_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ablab ingest FILE... --board B --variant L [--kernel RELEASE]\n"
+		"                    [--campaign N] [--cpu CPU --family FAMILY]\n"
+		"Stores hand-captured dmesg or console logs (the seed module's lines or\n"
+		"dmabench v1) as boots: one file = one boot. The same file for the same\n"
+		"board and variant is stored once (its UUID is a hash of the content).\n\n"
+		"  --board B          board file or name (boards/B.json), or a board already\n"
+		"                     in the database; with --cpu and --family a new one\n"
+		"  --variant L        kernel label: control or patched for A/B reports\n"
+		"  --kernel RELEASE   uname -r of the kernel (default: the log's \"Linux\n"
+		"                     version\" line, else \"unknown\")\n"
+		"  --campaign N       add the boots to campaign N (default: a new campaign\n"
+		"                     with trigger \"ingest\" for this invocation)\n");
+}
+
+int cmd_ingest(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "board", 1, NULL, 'b' }, { "variant", 1, NULL, 'v' },
+		{ "kernel", 1, NULL, 'k' }, { "campaign", 1, NULL, 'c' },
+		{ "cpu", 1, NULL, 'C' }, { "family", 1, NULL, 'F' },
+		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	struct ingest_ctx c = { 0 };
+	const char *board = NULL, *cpu = NULL, *family = NULL;
+	int opt, stored = 0, dup = 0, bad = 0;
+	long v;
+
+	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'b': board = optarg; break;
+		case 'v': c.variant = optarg; break;
+		case 'k': c.kernel = optarg; break;
+		case 'c':
+			if (parse_int_opt("--campaign", optarg, 1, 0x7fffffffL, &v))
+				return 2;
+			c.campaign = v;
+			break;
+		case 'C': cpu = optarg; break;
+		case 'F': family = optarg; break;
+		case 'h': ingest_usage(stdout); return 0;
+		default: ingest_usage(stderr); return 2;
+		}
+	}
+	if (!board || !c.variant || optind >= argc) {
+		ingest_usage(stderr);
+		return 2;
+	}
+	if (!valid_word(c.variant, 32)) {
+		err_msg("--variant: \"%s\" is not a kernel label (letters, digits, . _ + -; "
+			"control or patched for A/B reports)", c.variant);
+		return 2;
+	}
+	if (c.kernel && !valid_word(c.kernel, 128)) {
+		err_msg("--kernel: \"%s\" is not a kernel release (as uname -r prints it)",
+			c.kernel);
+		return 2;
+	}
+	if (!cpu != !family) {
+		err_msg("--cpu and --family go together (they describe a board new to the "
+			"database)");
+		return 2;
+	}
+	c.files = argv + optind;
+	c.nfiles = argc - optind;
+	if (store_open(&c.st, opt_db))
+		return 1;
+	if (ingest_board(&c, board, cpu, family)) {
+		store_close(&c.st);
+		return 1;
+	}
+	if (c.campaign) {
+		char ids[32];
+		const char *p[1] = { ids };
+		PGresult *r;
+
+		snprintf(ids, sizeof(ids), "%" PRId64, c.campaign);
+		r = store_query(&c.st, "SELECT 1 FROM campaigns WHERE id = $1::int", 1, p);
+		if (!r || PQntuples(r) == 0) {
+			if (r)
+				err_msg("--campaign: no campaign %" PRId64 " in the database (omit "
+					"--campaign to create one)", c.campaign);
+			PQclear(r);
+			board_free(&c.b);
+			store_close(&c.st);
+			return 1;
+		}
+		PQclear(r);
+	}
+	for (int i = 0; i < c.nfiles && !stop_requested; i++) {
+		int ret = ingest_file(&c, c.files[i]);
+
+		if (ret > 0)
+			stored++;
+		else if (ret == 0)
+			dup++;
+		else
+			bad++;
+	}
+	if (c.created)
+		store_campaign_set_status(&c.st, c.campaign, "complete");
+	if (c.campaign)
+		printf("campaign %" PRId64 ": %d boot(s) stored, %d already stored, %d failed\n",
+		       c.campaign, stored, dup, bad);
+	else
+		printf("%d boot(s) stored, %d already stored, %d failed\n", stored, dup, bad);
+	board_free(&c.b);
+	store_close(&c.st);
+	return bad ? 1 : 0;
+}

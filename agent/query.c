@@ -1,0 +1,814 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `ablab query`, `ablab campaigns`, `ablab compare`, `ablab trend`: the
+ * results database for people.  Only parameterised SQL: a filter value is
+ * always a $n parameter. */
+#include "query.h"
+#include "cmds.h"
+#include "report.h"
+#include "stats.h"
+#include "store.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_PARAMS 16
+
+/* ------------------------------------------------------------------ tables */
+
+/* Prints a result: table (aligned), csv (RFC 4180) or json (array of objects; columns
+ * flagged numeric become numbers, NULL becomes null). */
+static void print_result(PGresult *r, const char *const *names, const bool *numeric,
+			 const char *format)
+{
+	int nc = PQnfields(r), nr = PQntuples(r);
+
+	if (!strcmp(format, "json")) {
+		json_object *a = json_object_new_array();
+
+		for (int i = 0; i < nr; i++) {
+			json_object *o = json_object_new_object();
+
+			for (int c = 0; c < nc; c++) {
+				const char *v = PQgetvalue(r, i, c);
+				json_object *jv = NULL;
+
+				if (!PQgetisnull(r, i, c))
+					jv = numeric[c] ? (strchr(v, '.') || strchr(v, 'e') ?
+							   json_object_new_double(strtod(v, NULL)) :
+							   json_object_new_int64(strtoll(v, NULL, 10))) :
+							  json_object_new_string(v);
+				json_object_object_add(o, names[c], jv);
+			}
+			json_object_array_add(a, o);
+		}
+		printf("%s\n", json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_SPACED));
+		json_object_put(a);
+	} else if (!strcmp(format, "csv")) {
+		for (int i = -1; i < nr; i++) {
+			for (int c = 0; c < nc; c++) {
+				const char *v = i < 0 ? names[c] : PQgetvalue(r, i, c);
+
+				if (strpbrk(v, ",\"\n\r")) {
+					putchar('"');
+					for (; *v; v++) {
+						if (*v == '"')
+							putchar('"');
+						putchar(*v);
+					}
+					putchar('"');
+				} else {
+					fputs(v, stdout);
+				}
+				putchar(c + 1 < nc ? ',' : '\n');
+			}
+		}
+	} else {
+		size_t *w = xcalloc((size_t)nc, sizeof(*w));
+
+		for (int c = 0; c < nc; c++) {
+			w[c] = strlen(names[c]);
+			for (int i = 0; i < nr; i++)
+				if (strlen(PQgetvalue(r, i, c)) > w[c])
+					w[c] = strlen(PQgetvalue(r, i, c));
+		}
+		for (int i = -1; i < nr; i++) {
+			for (int c = 0; c < nc; c++) {
+				const char *v = i < 0 ? names[c] : PQgetisnull(r, i, c) ? "-" :
+					PQgetvalue(r, i, c);
+
+				printf(numeric[c] ? "%*s%s" : "%-*s%s", (int)w[c], v,
+				       c + 1 < nc ? "  " : "\n");
+			}
+		}
+		if (!nr)
+			printf("(no rows)\n");
+		free(w);
+	}
+}
+
+static bool format_ok(const char *f, const char *what)
+{
+	if (!strcmp(f, "table") || !strcmp(f, "json") || !strcmp(f, "csv"))
+		return true;
+	err_msg("%s: --format \"%s\" is not one of table, json, csv", what, f);
+	return false;
+}
+
+/* ------------------------------------------------------------------ query */
+
+int query_parse_when(const char *s, char *out, unsigned long len, int *date_only)
+{
+	static const char *const fmts[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S",
+					     "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d" };
+	char *end;
+	long n;
+
+	*date_only = 0;
+	n = strtol(s, &end, 10);
+	if (end != s && n >= 0 && n < 100000 && end[0] && !end[1] && strchr("hdw", end[0])) {
+		snprintf(out, len, "%ld %s", n, end[0] == 'h' ? "hours" : end[0] == 'd' ? "days" :
+			 "weeks");
+		return 1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) {
+		struct tm tm = { 0 };
+		const char *e = strptime(s, fmts[i], &tm);
+
+		if (e && !*e && tm.tm_mon >= 0 && tm.tm_mday >= 1) {
+			snprintf(out, len, "%s", s);
+			*date_only = i == ARRAY_SIZE(fmts) - 1;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static void query_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ablab query [--board B] [--scenario S] [--variant L] [--kernel RELEASE]\n"
+		"                   [--campaign N] [--since WHEN] [--until WHEN]\n"
+		"                   [--trigger cli|nightly|lava|ingest] [--format table|json|csv]\n"
+		"One row per successful boot and scenario: its mean, min and max over the\n"
+		"batches (ns; bytes lost for the preservation check).  WHEN is a date\n"
+		"(YYYY-MM-DD, inclusive for --until; or YYYY-MM-DD HH:MM[:SS]) or an age\n"
+		"(30d, 12h, 2w).  Times are the boots' start times.\n");
+}
+
+/* " AND expr" with the value as the next parameter; expr holds one "$%d" */
+static void add_filter(struct buf *sql, const char **params, int *np, const char *val,
+		       const char *expr)
+{
+	if (!val || *np >= MAX_PARAMS)
+		return;
+	params[(*np)++] = val;
+	buf_append(sql, " AND ", 5);
+	buf_printf(sql, expr, *np);
+}
+
+static const char *const triggers[] = { "cli", "nightly", "lava", "ingest" };
+
+static bool trigger_ok(const char *t)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(triggers); i++)
+		if (!strcmp(t, triggers[i]))
+			return true;
+	err_msg("--trigger: \"%s\" is not one of cli, nightly, lava, ingest", t);
+	return false;
+}
+
+int cmd_query(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "board", 1, NULL, 'b' }, { "scenario", 1, NULL, 's' },
+		{ "variant", 1, NULL, 'v' }, { "kernel", 1, NULL, 'k' },
+		{ "campaign", 1, NULL, 'c' }, { "since", 1, NULL, 'S' },
+		{ "until", 1, NULL, 'U' }, { "trigger", 1, NULL, 't' },
+		{ "format", 1, NULL, 'f' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	static const char *const names[] = {
+		"campaign", "trigger", "started", "board", "variant", "kernel", "boot", "seq",
+		"scenario", "batches", "mean", "min", "max", "unit"
+	};
+	static const bool numeric[] = { 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0 };
+	const char *format = "table", *board = NULL, *scen = NULL, *var = NULL, *kern = NULL;
+	const char *since = NULL, *until = NULL, *trig = NULL;
+	char sincev[64], untilv[64], camp[32] = "";
+	const char *params[MAX_PARAMS];
+	struct buf sql = { 0 };
+	struct store st;
+	PGresult *r;
+	int np = 0, c, ret = 0, s_age = 0, u_age = 0, s_d, u_d = 0;
+	long v;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'b': board = optarg; break;
+		case 's': scen = optarg; break;
+		case 'v': var = optarg; break;
+		case 'k': kern = optarg; break;
+		case 'c':
+			if (parse_int_opt("--campaign", optarg, 1, 0x7fffffffL, &v))
+				return 2;
+			snprintf(camp, sizeof(camp), "%ld", v);
+			break;
+		case 'S': since = optarg; break;
+		case 'U': until = optarg; break;
+		case 't': trig = optarg; break;
+		case 'f': format = optarg; break;
+		case 'h': query_usage(stdout); return 0;
+		default: query_usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		err_msg("query: unexpected argument \"%s\" (filters are options: see --help)",
+			argv[optind]);
+		return 2;
+	}
+	if (!format_ok(format, "query") || (trig && !trigger_ok(trig)))
+		return 2;
+	if (since && (s_age = query_parse_when(since, sincev, sizeof(sincev), &s_d)) < 0) {
+		err_msg("--since: \"%s\" is not a date (YYYY-MM-DD[ HH:MM[:SS]]) or an age (30d, "
+			"12h, 2w)", since);
+		return 2;
+	}
+	if (until && (u_age = query_parse_when(until, untilv, sizeof(untilv), &u_d)) < 0) {
+		err_msg("--until: \"%s\" is not a date (YYYY-MM-DD[ HH:MM[:SS]]) or an age (30d, "
+			"12h, 2w)", until);
+		return 2;
+	}
+	buf_printf(&sql,
+		   "SELECT c.id, c.trigger, to_char(coalesce(b.started, b.inserted), "
+		   "'YYYY-MM-DD HH24:MI:SS'), bo.name, b.variant, coalesce(b.uname_r, k.release), "
+		   "b.id, b.seq, s.scenario, count(*), "
+		   "round(avg(coalesce(s.mean_ns, s.lost_bytes))::numeric, 1), "
+		   "round(min(coalesce(s.mean_ns, s.lost_bytes))::numeric, 1), "
+		   "round(max(coalesce(s.mean_ns, s.lost_bytes))::numeric, 1), "
+		   "CASE WHEN s.kind = 'preserve' THEN 'bytes lost' ELSE 'ns' END "
+		   "FROM boots b JOIN campaigns c ON c.id = b.campaign_id "
+		   "JOIN boards bo ON bo.id = b.board_id LEFT JOIN kernels k ON k.id = b.kernel_id "
+		   "JOIN samples s ON s.boot_id = b.id WHERE b.status = 'ok'");
+	add_filter(&sql, params, &np, board, "bo.name = $%d");
+	add_filter(&sql, params, &np, scen, "s.scenario = $%d");
+	add_filter(&sql, params, &np, var, "b.variant = $%d");
+	add_filter(&sql, params, &np, kern, "coalesce(b.uname_r, k.release) = $%d");
+	add_filter(&sql, params, &np, camp[0] ? camp : NULL, "c.id = $%d::int");
+	add_filter(&sql, params, &np, trig, "c.trigger = $%d");
+	if (since)
+		add_filter(&sql, params, &np, sincev, s_age ?
+			   "coalesce(b.started, b.inserted) >= now() - $%d::interval" :
+			   "coalesce(b.started, b.inserted) >= $%d::timestamptz");
+	if (until)	/* a date alone: up to the end of that day */
+		add_filter(&sql, params, &np, untilv, u_age ?
+			   "coalesce(b.started, b.inserted) < now() - $%d::interval" : u_d ?
+			   "coalesce(b.started, b.inserted) < $%d::date + 1" :
+			   "coalesce(b.started, b.inserted) <= $%d::timestamptz");
+	buf_printf(&sql, " GROUP BY c.id, b.id, bo.name, k.release, s.scenario, s.kind "
+		   "ORDER BY coalesce(b.started, b.inserted), c.id, b.seq, b.id, s.scenario");
+	if (store_open(&st, opt_db)) {
+		buf_free(&sql);
+		return 1;
+	}
+	r = store_query(&st, sql.data, np, params);
+	if (r) {
+		print_result(r, names, numeric, format);
+		PQclear(r);
+	} else {
+		ret = 1;
+	}
+	buf_free(&sql);
+	store_close(&st);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ campaigns */
+
+int cmd_campaigns(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "trigger", 1, NULL, 't' }, { "job", 1, NULL, 'j' }, { "limit", 1, NULL, 'l' },
+		{ "format", 1, NULL, 'f' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	static const char *const names[] = {
+		"id", "created", "trigger", "job", "status", "order", "batches", "boards",
+		"control", "patched", "failed", "scenarios"
+	};
+	static const bool numeric[] = { 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1 };
+	const char *format = "table", *trig = NULL, *job = NULL;
+	char limit[16] = "50";
+	const char *params[3];
+	struct buf sql = { 0 };
+	struct store st;
+	PGresult *r;
+	int np = 0, c, ret = 0;
+	long v;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 't': trig = optarg; break;
+		case 'j': job = optarg; break;
+		case 'l':
+			if (parse_int_opt("--limit", optarg, 1, 1000000, &v))
+				return 2;
+			snprintf(limit, sizeof(limit), "%ld", v);
+			break;
+		case 'f': format = optarg; break;
+		case 'h':
+			printf("usage: ablab campaigns [--trigger T] [--job NAME] [--limit N] "
+			       "[--format table|json|csv]\nCampaigns, newest first, with their "
+			       "boards and successful boots per kernel.\n");
+			return 0;
+		default: return 2;
+		}
+	}
+	if (optind < argc) {
+		err_msg("campaigns: unexpected argument \"%s\"", argv[optind]);
+		return 2;
+	}
+	if (!format_ok(format, "campaigns") || (trig && !trigger_ok(trig)))
+		return 2;
+	buf_printf(&sql,
+		   "SELECT c.id, to_char(c.created, 'YYYY-MM-DD HH24:MI'), c.trigger, "
+		   "c.job->>'job', c.status, c.order_kind, c.batches, "
+		   "(SELECT string_agg(DISTINCT bo.name, ',') FROM boots b JOIN boards bo "
+		   "  ON bo.id = b.board_id WHERE b.campaign_id = c.id), "
+		   "(SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'ok' "
+		   "  AND b.variant = 'control'), "
+		   "(SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'ok' "
+		   "  AND b.variant = 'patched'), "
+		   "(SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND "
+		   "  b.status = 'failed'), "
+		   "(SELECT count(DISTINCT s.scenario) FROM boots b JOIN samples s ON "
+		   "  s.boot_id = b.id WHERE b.campaign_id = c.id) "
+		   "FROM campaigns c WHERE true");
+	if (trig) {
+		params[np++] = trig;
+		buf_printf(&sql, " AND c.trigger = $%d", np);
+	}
+	if (job) {
+		params[np++] = job;
+		buf_printf(&sql, " AND c.job->>'job' = $%d", np);
+	}
+	params[np++] = limit;
+	buf_printf(&sql, " ORDER BY c.id DESC LIMIT $%d::int", np);
+	if (store_open(&st, opt_db)) {
+		buf_free(&sql);
+		return 1;
+	}
+	r = store_query(&st, sql.data, np, params);
+	if (r) {
+		print_result(r, names, numeric, format);
+		PQclear(r);
+	} else {
+		ret = 1;
+	}
+	buf_free(&sql);
+	store_close(&st);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ compare */
+
+static int load_analysed(struct store *st, int64_t id, struct report *rep, double alpha)
+{
+	struct report_opts o = { .alpha = alpha, .target = 0.01 };
+	int ret = report_load(st, id, rep);
+
+	if (ret == -ENOENT)
+		err_msg("no campaign %" PRId64 " in the database", id);
+	if (ret)
+		return ret;
+	report_analyse(rep, &o);
+	return 0;
+}
+
+/* the previous nightly campaign of the same job, or -ENOENT (printed) */
+static int previous_nightly(struct store *st, int64_t id, int64_t *prev)
+{
+	char ids[32];
+	const char *p[1] = { ids };
+	PGresult *r;
+	int ret = 0;
+
+	snprintf(ids, sizeof(ids), "%" PRId64, id);
+	r = store_query(st, "SELECT c.trigger, c.job->>'job', (SELECT max(p.id) FROM campaigns p "
+			"WHERE p.trigger = 'nightly' AND p.job->>'job' = c.job->>'job' AND "
+			"p.id < c.id) FROM campaigns c WHERE c.id = $1::int", 1, p);
+	if (!r)
+		return -EIO;
+	if (!PQntuples(r)) {
+		err_msg("no campaign %" PRId64 " in the database", id);
+		ret = -ENOENT;
+	} else if (strcmp(PQgetvalue(r, 0, 0), "nightly") || PQgetisnull(r, 0, 1)) {
+		err_msg("compare --previous: campaign %" PRId64 " is not a nightly job's campaign "
+			"(trigger %s); name two campaigns instead", id, PQgetvalue(r, 0, 0));
+		ret = -EINVAL;
+	} else if (PQgetisnull(r, 0, 2)) {
+		err_msg("compare --previous: campaign %" PRId64 " is the first nightly campaign "
+			"of job \"%s\"", id, PQgetvalue(r, 0, 1));
+		ret = -ENOENT;
+	} else {
+		*prev = strtoll(PQgetvalue(r, 0, 2), NULL, 10);
+	}
+	PQclear(r);
+	return ret;
+}
+
+static void fmt_v(const struct rep_row *r, char *out, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(out, len, "-");
+	else if (!strcmp(r->kind, "preserve"))
+		snprintf(out, len, "%.0f B", v);
+	else
+		fmt_time(out, len, v);
+}
+
+static void fmt_ci(char *out, size_t len, double lo, double hi)
+{
+	char a[24], b[24];
+
+	if (isnan(lo)) {
+		snprintf(out, len, "-");
+		return;
+	}
+	fmt_change(a, sizeof(a), lo);
+	fmt_change(b, sizeof(b), hi);
+	snprintf(out, len, "[%s, %s]", a, b);
+}
+
+static double *boot_means(const struct rep_row *r, int var, size_t *n)
+{
+	double *v = xcalloc(r->nboots + 1, sizeof(double));
+
+	*n = 0;
+	for (size_t i = 0; i < r->nboots; i++)
+		if (r->boots[i].variant == var)
+			v[(*n)++] = r->boots[i].s.mean;
+	return v;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "previous", 0, NULL, 'p' }, { "alpha", 1, NULL, 'a' },
+		{ "format", 1, NULL, 'f' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	const char *format = "text";
+	bool previous = false;
+	double alpha = 0.05;
+	int64_t id[2] = { 0, 0 };
+	struct report rep[2];
+	json_object *jroot = NULL, *jrows = NULL;
+	struct store st;
+	int c, ret = 0, matched = 0;
+	long v;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p': previous = true; break;
+		case 'a':
+			alpha = strtod(optarg, NULL);
+			if (!(alpha > 0 && alpha < 1)) {
+				err_msg("--alpha: \"%s\" must be a number between 0 and 1", optarg);
+				return 2;
+			}
+			break;
+		case 'f': format = optarg; break;
+		case 'h':
+			printf("usage: ablab compare A B | ablab compare A --previous "
+			       "[--format text|json] [--alpha A]\nPer board and scenario: each "
+			       "kernel's boot means in campaign A against campaign B (change from "
+			       "A to B,\nMann-Whitney p), and the patched-vs-control change of "
+			       "both. --previous: B = A, and A = the\nprevious nightly campaign of "
+			       "the same job.\n");
+			return 0;
+		default: return 2;
+		}
+	}
+	if (strcmp(format, "text") && strcmp(format, "json")) {
+		err_msg("compare: --format \"%s\" is not one of text, json", format);
+		return 2;
+	}
+	if (argc - optind != (previous ? 1 : 2)) {
+		err_msg("usage: ablab compare A B, or ablab compare A --previous");
+		return 2;
+	}
+	for (int i = 0; i < argc - optind; i++) {
+		if (parse_int_opt("CAMPAIGN", argv[optind + i], 1, 0x7fffffffL, &v))
+			return 2;
+		id[i] = v;
+	}
+	if (store_open(&st, opt_db))
+		return 1;
+	if (previous) {
+		id[1] = id[0];
+		if (previous_nightly(&st, id[1], &id[0])) {
+			store_close(&st);
+			return 1;
+		}
+	}
+	memset(rep, 0, sizeof(rep));
+	if (load_analysed(&st, id[0], &rep[0], alpha) ||
+	    load_analysed(&st, id[1], &rep[1], alpha)) {
+		ret = 1;
+		goto out;
+	}
+	if (!strcmp(format, "json")) {
+		jroot = json_object_new_object();
+		jrows = json_object_new_array();
+		json_object_object_add(jroot, "a", json_object_new_int64(id[0]));
+		json_object_object_add(jroot, "b", json_object_new_int64(id[1]));
+		json_object_object_add(jroot, "alpha", json_object_new_double(alpha));
+		json_object_object_add(jroot, "rows", jrows);
+	} else {
+		printf("campaign %" PRId64 " (%s, %s) -> campaign %" PRId64 " (%s, %s); change = "
+		       "B vs A, p: Mann-Whitney U on boot means, \"~\" = not significant at %g\n\n",
+		       id[0], rep[0].created, rep[0].trigger, id[1], rep[1].created,
+		       rep[1].trigger, alpha);
+		printf("  %-36s %11s %11s %9s p\n", "", "A", "B", "change");
+	}
+	for (size_t i = 0; i < rep[0].nrows; i++) {
+		const struct rep_row *ra = &rep[0].rows[i], *rb;
+		const char *bname = rep[0].boards[ra->board].name;
+		int j = report_find(&rep[1], bname, ra->scenario);
+		char l[160];
+		json_object *jo = NULL;
+
+		if (j < 0)
+			continue;
+		rb = &rep[1].rows[j];
+		matched++;
+		report_row_label_full(&rep[0], ra, l, sizeof(l));
+		if (jrows) {
+			jo = json_object_new_object();
+			json_object_object_add(jo, "board", json_object_new_string(bname));
+			json_object_object_add(jo, "scenario", json_object_new_string(ra->scenario));
+			json_object_object_add(jo, "label", json_object_new_string(l));
+		} else {
+			printf("  %s\n", l);
+		}
+		for (int var = 0; var < 2; var++) {
+			size_t na, nb;
+			double *a = boot_means(ra, var, &na), *b = boot_means(rb, var, &nb);
+			struct ab_result ab;
+			char va[32], vb[32], ch[32], p[40];
+			int verdict = -1;
+
+			if (na + nb && !stats_ab(a, na, b, nb, REPORT_BOOTSTRAP_SEED, 0, &ab))
+				verdict = stats_verdict(&ab, alpha);
+			else
+				memset(&ab, 0, sizeof(ab));
+			free(a);
+			free(b);
+			if (!na || !nb)
+				ab.a.mean = ab.b.mean = ab.rel_change = ab.p_mwu = NAN;
+			if (jo) {
+				json_object *o = json_object_new_object();
+
+				json_object_object_add(o, "n_a", json_object_new_int((int)na));
+				json_object_object_add(o, "n_b", json_object_new_int((int)nb));
+				json_object_object_add(o, "mean_a", isnan(ab.a.mean) ? NULL :
+						       json_object_new_double(ab.a.mean));
+				json_object_object_add(o, "mean_b", isnan(ab.b.mean) ? NULL :
+						       json_object_new_double(ab.b.mean));
+				json_object_object_add(o, "rel_change", isnan(ab.rel_change) ?
+						       NULL : json_object_new_double(ab.rel_change));
+				json_object_object_add(o, "p_mwu", isnan(ab.p_mwu) ? NULL :
+						       json_object_new_double(ab.p_mwu));
+				json_object_object_add(o, "verdict", json_object_new_string(
+					verdict == 1 ? "significant" : verdict == 0 ?
+					"not significant" : "too few boots"));
+				json_object_object_add(jo, var ? "patched" : "control", o);
+				continue;
+			}
+			fmt_v(ra, va, sizeof(va), ab.a.mean);
+			fmt_v(ra, vb, sizeof(vb), ab.b.mean);
+			fmt_change(ch, sizeof(ch), ab.rel_change);
+			if (verdict < 0)
+				snprintf(p, sizeof(p), "too few boots");
+			else
+				snprintf(p, sizeof(p), "%.3f%s", ab.p_mwu, verdict ? "" : " ~");
+			printf("    %-34s %11s %11s %9s %-13s  (n %zu, %zu)\n", var ? "patched" :
+			       "control", va, vb, verdict == 0 ? "~" : ch, p, na, nb);
+		}
+		if (jo) {
+			json_object_object_add(jo, "ab_change_a", isnan(ra->ab.rel_change) ? NULL :
+					       json_object_new_double(ra->ab.rel_change));
+			json_object_object_add(jo, "ab_change_b", isnan(rb->ab.rel_change) ? NULL :
+					       json_object_new_double(rb->ab.rel_change));
+			json_object_array_add(jrows, jo);
+		} else {
+			char ca[32], cb[32], cia[48], cib[48];
+
+			fmt_change(ca, sizeof(ca), ra->ab.rel_change);
+			fmt_change(cb, sizeof(cb), rb->ab.rel_change);
+			fmt_ci(cia, sizeof(cia), ra->ab.ci_lo, ra->ab.ci_hi);
+			fmt_ci(cib, sizeof(cib), rb->ab.ci_lo, rb->ab.ci_hi);
+			printf("    %-34s %11s %11s   95%% CI %s -> %s\n", "patched vs control", ca,
+			       cb, cia, cib);
+		}
+	}
+	if (jroot) {
+		printf("%s\n", json_object_to_json_string_ext(jroot, JSON_C_TO_STRING_PRETTY |
+							       JSON_C_TO_STRING_SPACED));
+		json_object_put(jroot);
+	} else if (!matched) {
+		printf("  (no board and scenario in common)\n");
+	}
+out:
+	report_free(&rep[0]);
+	report_free(&rep[1]);
+	store_close(&st);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ trend */
+
+struct night {
+	int64_t id;
+	char date[40];
+	struct ab_result ab;
+	int verdict;
+	bool have;
+};
+
+static void trend_svg(const struct night *n, size_t nn, const char *job, const char *label)
+{
+	const double W = 760, H = 380, x0 = 80, x1 = W - 30, y0 = 60, y1 = H - 70;
+	double lo = 0, hi = 0, step;
+	size_t k = 0;
+
+	for (size_t i = 0; i < nn; i++) {
+		if (!n[i].have)
+			continue;
+		lo = fmin(lo, isnan(n[i].ab.ci_lo) ? n[i].ab.rel_change : n[i].ab.ci_lo);
+		hi = fmax(hi, isnan(n[i].ab.ci_hi) ? n[i].ab.rel_change : n[i].ab.ci_hi);
+	}
+	lo *= 100;
+	hi *= 100;
+	if (hi - lo < 1e-9) {
+		lo -= 1;
+		hi += 1;
+	}
+	{
+		double raw = (hi - lo) / 5, mag = pow(10, floor(log10(raw))), f = raw / mag;
+
+		step = (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+	}
+	lo = floor(lo / step) * step;
+	hi = ceil(hi / step) * step;
+#define TX(i) (nn > 1 ? x0 + 20 + (double)(i) * (x1 - x0 - 40) / (double)(nn - 1) : (x0 + x1) / 2)
+#define TY(v) (y1 - ((v) - lo) / (hi - lo) * (y1 - y0))
+	printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+	       "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n"
+	       "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n", W, H, W, H);
+	printf("<text x=\"10\" y=\"22\" font-size=\"14\" font-weight=\"bold\">nightly job ");
+	xml_escape(stdout, job);
+	printf(": patched vs control, ");
+	xml_escape(stdout, label);
+	printf("</text>\n<text x=\"10\" y=\"42\" font-size=\"12\">dot = change of the mean of "
+	       "boot means, bar = 95%% bootstrap CI; filled = significant</text>\n");
+	for (double t = lo; t <= hi + step * 0.01; t += step)
+		printf("<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
+		       "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%+g%%"
+		       "</text>\n", x0, x1, TY(t), TY(t), fabs(t) < step * 1e-6 ? "#555555" :
+		       "#e5e5e5", x0 - 5, TY(t) + 4, fabs(t) < step * 1e-6 ? 0.0 : t);
+	for (size_t i = 0; i < nn; i++) {
+		double x = TX(i), y;
+
+		printf("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\" "
+		       "transform=\"rotate(-40 %.1f %.1f)\">%s #%" PRId64 "</text>\n", x, y1 + 16,
+		       x, y1 + 16, n[i].date, n[i].id);
+		if (!n[i].have)
+			continue;
+		y = TY(n[i].ab.rel_change * 100);
+		if (!isnan(n[i].ab.ci_lo))
+			printf("<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+			       "stroke=\"#d55e00\" stroke-width=\"2\"/>\n", x, x,
+			       TY(n[i].ab.ci_lo * 100), TY(n[i].ab.ci_hi * 100));
+		printf("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" stroke=\"#d55e00\" "
+		       "stroke-width=\"2\" fill=\"%s\"><title>campaign %" PRId64 ": %+.3f%%"
+		       "</title></circle>\n", x, y, n[i].verdict == 1 ? "#d55e00" : "#ffffff",
+		       n[i].id, n[i].ab.rel_change * 100);
+		if (k++)
+			printf("<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+			       "stroke=\"#d55e00\" stroke-opacity=\"0.4\"/>\n", TX(i - 1), x,
+			       n[i - 1].have ? TY(n[i - 1].ab.rel_change * 100) : y, y);
+	}
+#undef TX
+#undef TY
+	printf("</svg>\n");
+}
+
+int cmd_trend(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "scenario", 1, NULL, 's' }, { "board", 1, NULL, 'b' },
+		{ "format", 1, NULL, 'f' }, { "alpha", 1, NULL, 'a' },
+		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	const char *format = "text", *scen = NULL, *board = NULL, *job;
+	struct night *n = NULL;
+	char label[160] = "";
+	double alpha = 0.05;
+	struct store st;
+	PGresult *r;
+	size_t nn = 0, have = 0;
+	int c, ret = 0;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 's': scen = optarg; break;
+		case 'b': board = optarg; break;
+		case 'f': format = optarg; break;
+		case 'a':
+			alpha = strtod(optarg, NULL);
+			if (!(alpha > 0 && alpha < 1)) {
+				err_msg("--alpha: \"%s\" must be a number between 0 and 1", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			printf("usage: ablab trend JOB --scenario S [--board B] [--format text|svg]"
+			       "\nThe patched-vs-control change with its 95%% CI for every nightly "
+			       "campaign of JOB, oldest first.\n");
+			return 0;
+		default: return 2;
+		}
+	}
+	if (argc - optind != 1 || !scen) {
+		err_msg("usage: ablab trend JOB --scenario S [--board B] [--format text|svg]");
+		return 2;
+	}
+	if (strcmp(format, "text") && strcmp(format, "svg")) {
+		err_msg("trend: --format \"%s\" is not one of text, svg", format);
+		return 2;
+	}
+	job = argv[optind];
+	if (store_open(&st, opt_db))
+		return 1;
+	{
+		const char *p[1] = { job };
+
+		r = store_query(&st, "SELECT id, to_char(created, 'YYYY-MM-DD') FROM campaigns "
+				"WHERE trigger = 'nightly' AND job->>'job' = $1 ORDER BY created, id",
+				1, p);
+	}
+	if (!r) {
+		store_close(&st);
+		return 1;
+	}
+	nn = (size_t)PQntuples(r);
+	n = xcalloc(nn + 1, sizeof(*n));
+	for (size_t i = 0; i < nn; i++) {
+		struct report rep;
+		int j;
+
+		n[i].id = strtoll(PQgetvalue(r, (int)i, 0), NULL, 10);
+		snprintf(n[i].date, sizeof(n[i].date), "%s", PQgetvalue(r, (int)i, 1));
+		if (load_analysed(&st, n[i].id, &rep, alpha)) {
+			report_free(&rep);
+			ret = 1;
+			break;
+		}
+		j = report_find(&rep, board, scen);
+		if (j >= 0 && rep.rows[j].have_ab && rep.rows[j].ab.a.n && rep.rows[j].ab.b.n) {
+			n[i].ab = rep.rows[j].ab;
+			n[i].verdict = rep.rows[j].verdict;
+			n[i].have = true;
+			have++;
+			if (!label[0])
+				report_row_label_full(&rep, &rep.rows[j], label, sizeof(label));
+		}
+		report_free(&rep);
+	}
+	PQclear(r);
+	if (!ret && !nn) {
+		err_msg("trend: no nightly campaigns of job \"%s\" (ablab campaigns --trigger "
+			"nightly lists them)", job);
+		ret = 1;
+	} else if (!ret && !have) {
+		err_msg("trend: no nightly campaign of job \"%s\" has scenario \"%s\"%s%s with both "
+			"kernels", job, scen, board ? " on board " : "", board ? board : "");
+		ret = 1;
+	} else if (!ret && !strcmp(format, "svg")) {
+		trend_svg(n, nn, job, label);
+	} else if (!ret) {
+		printf("nightly job %s, %s: patched vs control per night\n\n", job, label);
+		printf("  %-10s %8s %11s %11s %9s %-21s %5s %s\n", "date", "campaign", "control",
+		       "patched", "change", "95% CI", "n", "p");
+		for (size_t i = 0; i < nn; i++) {
+			char a[32], b[32], ch[32], ci[48], p[32];
+
+			if (!n[i].have) {
+				printf("  %-10s %8" PRId64 "   (no boots of both kernels)\n",
+				       n[i].date, n[i].id);
+				continue;
+			}
+			fmt_time(a, sizeof(a), n[i].ab.a.mean);
+			fmt_time(b, sizeof(b), n[i].ab.b.mean);
+			fmt_change(ch, sizeof(ch), n[i].ab.rel_change);
+			fmt_ci(ci, sizeof(ci), n[i].ab.ci_lo, n[i].ab.ci_hi);
+			if (n[i].verdict < 0)
+				snprintf(p, sizeof(p), "too few boots");
+			else
+				snprintf(p, sizeof(p), "%.3f%s", n[i].ab.p_mwu, n[i].verdict ? "" :
+					 " ~");
+			printf("  %-10s %8" PRId64 " %11s %11s %9s %-21s %2zu+%-2zu %s\n",
+			       n[i].date, n[i].id, a, b, ch, ci, n[i].ab.a.n, n[i].ab.b.n, p);
+		}
+	}
+	free(n);
+	store_close(&st);
+	return ret;
+}
