@@ -34,6 +34,10 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 	int status, ret;
 
 	memset(o, 0, sizeof(*o));
+	if (!t->nfail && target_set_fail_patterns(t, b->fail_patterns)) {
+		snprintf(o->error, sizeof(o->error), "invalid boot.fail_patterns");
+		return -EINVAL;
+	}
 	if (p->modparams && !param_ok(p->modparams)) {
 		snprintf(o->error, sizeof(o->error), "module parameters may only contain letters, "
 			 "digits, spaces and =,:._-+");
@@ -64,6 +68,7 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 		goto io;
 	if (status) {
 		char *msg = first_line(out.data);
+		int insmod_status = status;
 
 		out.len = 0;
 		/* the done line says why, when the module got that far */
@@ -74,7 +79,7 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 			why[0] = '\0';
 		}
 		snprintf(o->error, sizeof(o->error), "module failed to load (insmod exit %d: %s)%s%s",
-			 status, msg, why[0] ? "; " : "", why);
+			 insmod_status, msg, why[0] ? "; " : "", why);
 		free(msg);
 		buf_free(&out);
 		o->fatal = true;
@@ -92,7 +97,10 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 	return ret;
 io:
 	buf_free(&out);
-	if (ret == -ETIMEDOUT)
+	if (ret == -EIO && t->fail_line[0])
+		snprintf(o->error, sizeof(o->error), "board failed during the benchmark: %s",
+			 t->fail_line);
+	else if (ret == -ETIMEDOUT)
 		snprintf(o->error, sizeof(o->error), "target command timed out after %ld s "
 			 "(timeouts_s.command)", b->t_command_s);
 	else if (ret == -EPIPE)

@@ -4,11 +4,14 @@
 #include "campaign.h"
 #include "bench.h"
 #include "boot.h"
+#include "cmds.h"
+#include "spool.h"
 #include "report.h"
 #include "store.h"
 #include "util.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
@@ -93,7 +96,10 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "board", json_object_new_string(b[i].name));
-		json_object_object_add(o, "board_file", json_object_new_string(b[i].jf.path));
+		char real[PATH_MAX];
+
+		json_object_object_add(o, "board_file", json_object_new_string(
+			realpath(b[i].jf.path, real) ? real : b[i].jf.path));
 		json_object_object_add(o, "control", json_object_new_string(k[i][0].dir));
 		json_object_object_add(o, "patched", json_object_new_string(k[i][1].dir));
 		json_object_array_add(boards, o);
@@ -106,6 +112,8 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 	json_object_object_add(j, "benchmark", json_object_new_string("dmabench"));
 	if (cs->modparams)
 		json_object_object_add(j, "modparams", json_object_new_string(cs->modparams));
+	json_object_object_add(j, "trigger", json_object_new_string(cs->trigger ? cs->trigger
+										 : "cli"));
 	s = xstrdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
 	json_object_put(j);
 	return s;
@@ -153,10 +161,49 @@ struct board_run {
 	const int *order;
 	int nslots;
 	int64_t cid;
-	const char *resdir, *rundir, *conninfo;
+	const char *resdir, *rundir, *conninfo, *spooldir;
 	int ret;			/* 0: all slots done */
-	int ok_boots, failed_attempts;
+	int ok_boots, failed_attempts, spooled;
 };
+
+/* Where a resumed board continues: the slot after its last stored ok boot,
+ * and how many attempts that slot already had. */
+static int resume_point(struct store *st, int64_t cid, const char *board, int *slot, int *attempts)
+{
+	char ids[32];
+	const char *p[2] = { ids, board };
+	PGresult *r;
+
+	snprintf(ids, sizeof(ids), "%" PRId64, cid);
+	r = store_query(st,
+			"SELECT coalesce(max(b.seq) FILTER (WHERE b.status = 'ok'), 0), "
+			" (SELECT count(*) FROM boots b2 JOIN boards o2 ON o2.id = b2.board_id "
+			"  WHERE b2.campaign_id = $1::int AND o2.name = $2 AND b2.seq = coalesce(max(b.seq)"
+			"  FILTER (WHERE b.status = 'ok'), 0) + 1) "
+			"FROM boots b JOIN boards o ON o.id = b.board_id "
+			"WHERE b.campaign_id = $1::int AND o.name = $2", 2, p);
+	if (!r)
+		return -EIO;
+	*slot = atoi(PQgetvalue(r, 0, 0));
+	*attempts = atoi(PQgetvalue(r, 0, 1));
+	PQclear(r);
+	return 0;
+}
+
+/* With a shared database, a second guard across hosts: a session-level
+ * advisory lock per board, held by this thread's connection. */
+static int advisory_lock(struct store *st, const char *board)
+{
+	const char *p[1] = { board };
+	PGresult *r = store_query(st, "SELECT pg_try_advisory_lock(4242, hashtext($1))", 1, p);
+	int ret;
+
+	if (!r)
+		return -EIO;
+	ret = strcmp(PQgetvalue(r, 0, 0), "t") ? -EBUSY : 0;
+	PQclear(r);
+	return ret;
+}
 
 static void *board_thread(void *arg)
 {
@@ -166,16 +213,34 @@ static void *board_thread(void *arg)
 	struct store st;
 	int i;
 
+	int first = 0, done_attempts = 0;
+
 	br->ret = store_open(&st, br->conninfo);
 	if (br->ret) {
 		err_msg("%s: no database connection; board skipped", b->name);
 		return NULL;
 	}
-	for (i = 0; i < br->nslots && !stop_requested; i++) {
+	if (advisory_lock(&st, b->name)) {
+		err_msg("%s: another agent holds this board on the shared database; board skipped",
+			b->name);
+		br->ret = -EBUSY;
+		goto out;
+	}
+	if (br->cs->resume_id) {
+		br->ret = resume_point(&st, br->cid, b->name, &first, &done_attempts);
+		if (br->ret)
+			goto out;
+		if (first >= br->nslots)
+			info_msg("%s: all %d boots already stored", b->name, br->nslots);
+		else if (first)
+			info_msg("%s: resuming after boot %d of %d", b->name, first, br->nslots);
+	}
+	for (i = first; i < br->nslots && !stop_requested; i++) {
 		int v = br->order[i], attempt;
 		const struct kernel_art *kv = &br->k[v];
 
-		for (attempt = 1; attempt <= b->retries + 1; attempt++) {
+		for (attempt = 1 + (i == first ? done_attempts : 0);
+		     attempt <= b->retries + 1 + (i == first ? done_attempts : 0); attempt++) {
 			struct boot_rec rec = { 0 };
 			struct bench_out bo;
 			char error[512] = "", *transcript;
@@ -204,6 +269,16 @@ static void *board_thread(void *arg)
 			rec.proc_version = bo.proc_version;
 			rec.res = &bo.res;
 			sr = store_boot(&st, &rec);
+			if (sr == -ENOTCONN) {
+				/* the database is away: keep the boot, go on */
+				sr = spool_write(br->spooldir, &rec);
+				if (!sr) {
+					br->spooled++;
+					err_msg("%s: results database unreachable; boot spooled to "
+						"%s/%s.json (loaded by the next run or `ablab spool "
+						"load`)", b->name, br->spooldir, rec.uuid);
+				}
+			}
 			if (!r) {
 				br->ok_boots++;
 				info_msg("%s [%d/%d] ok: prompt after %.1f s, %zu samples in %.1f s",
@@ -228,7 +303,7 @@ static void *board_thread(void *arg)
 				goto out;
 			}
 		}
-		if (attempt > b->retries + 1) {
+		if (attempt > b->retries + 1 + (i == first ? done_attempts : 0)) {
 			err_msg("%s: slot %d (%s) failed %ld times: board unhealthy, its part of the "
 				"campaign stops here", b->name, i + 1, variant_names[v], b->retries + 1);
 			br->ret = -EIO;
@@ -255,7 +330,10 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	int *order = NULL, ret = 0, nslots = 2 * cs->boots;
 	int64_t cid = 0, t_start = now_ms();
 	struct store st = { 0 };
+	struct board_lock *locks = NULL;
 	bool have_store = false, have_rundir = false;
+	char *spooldir = NULL, *run_js = NULL;
+	int nloaded = 0, nfailed = 0;
 
 	if (idp)
 		*idp = 0;
@@ -303,6 +381,21 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	}
 	if (ret)
 		goto out;
+	locks = xcalloc(nb, sizeof(*locks));
+	for (i = 0; i < nb; i++)
+		locks[i].fd = -1;
+	for (i = 0; i < nb && !ret; i++) {
+		char purpose[64];
+
+		if (cs->resume_id)
+			snprintf(purpose, sizeof(purpose), "campaign %" PRId64, cs->resume_id);
+		else
+			snprintf(purpose, sizeof(purpose), "new %s campaign",
+				 cs->trigger ? cs->trigger : "cli");
+		ret = board_lock(&locks[i], b[i].name, purpose);	/* prints the holder */
+	}
+	if (ret)
+		goto out;
 	order = xcalloc((size_t)nslots, sizeof(*order));
 	campaign_order(cs->order, cs->boots, cs->seed, order);
 	if (mkdir_p(cs->results, 0755) || !realpath(cs->results, abs_results)) {
@@ -320,10 +413,19 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	if (ret)
 		goto out;
 	have_store = true;
-	js = cs->job_json ? xstrdup(cs->job_json) : job_json(cs, b, k);
-	{
+	spooldir = xasprintf("%s/spool", abs_results);
+	spool_flush(&st, spooldir, &nloaded, &nfailed);
+	if (nloaded || nfailed)
+		info_msg("spool %s: %d boot(s) loaded into the database, %d left", spooldir,
+			 nloaded, nfailed);
+	run_js = job_json(cs, b, k);
+	js = cs->job_json ? xstrdup(cs->job_json) : xstrdup(run_js);
+	if (cs->resume_id) {
+		cid = cs->resume_id;
+		ret = store_campaign_set_status(&st, cid, "running");
+	} else {
 		struct campaign_def cd = { cs->trigger ? cs->trigger : "cli", order_name(cs->order),
-					   cs->seed, cs->boots, cs->batches, js };
+					   cs->seed, cs->boots, cs->batches, js, run_js };
 
 		ret = store_campaign_new(&st, &cd, &cid);
 	}
@@ -340,7 +442,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	for (i = 0; i < nb; i++) {
 		br[i] = (struct board_run){ .cs = cs, .b = &b[i], .k = k[i], .order = order,
 					    .nslots = nslots, .cid = cid, .resdir = resdir,
-					    .rundir = rundir, .conninfo = st.conninfo };
+					    .rundir = rundir, .conninfo = st.conninfo,
+					    .spooldir = spooldir };
 		if (pthread_create(&th[i], NULL, board_thread, &br[i])) {
 			err_msg("cannot start a thread for %s", b[i].name);
 			br[i].ret = -EAGAIN;
@@ -363,8 +466,9 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		store_campaign_set_status(&st, cid, ret ? "failed" : "complete");
 	}
 	for (i = 0; i < nb; i++)
-		info_msg("%s: %d ok boot(s), %d failed attempt(s)%s", b[i].name, br[i].ok_boots,
-			 br[i].failed_attempts, br[i].ret ? " - stopped early" : "");
+		info_msg("%s: %d ok boot(s), %d failed attempt(s)%s%s", b[i].name, br[i].ok_boots,
+			 br[i].failed_attempts, br[i].spooled ? ", some spooled" : "",
+			 br[i].ret ? " - stopped early" : "");
 	info_msg("campaign %" PRId64 " %s after %.1f s", cid, ret ? "stopped" : "complete",
 		 (double)(now_ms() - t_start) / 1000.0);
 	if (cs->format && cid) {
@@ -374,6 +478,11 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 			ret = r;
 	}
 out:
+	for (i = 0; locks && i < nb; i++)
+		board_unlock(&locks[i]);
+	free(locks);
+	free(spooldir);
+	free(run_js);
 	if (have_store)
 		store_close(&st);
 	if (have_rundir)
@@ -390,5 +499,99 @@ out:
 	free(order);
 	free(resdir);
 	free(js);
+	return ret;
+}
+
+static void resume_usage(FILE *f)
+{
+	fprintf(f, "usage: ablab resume CAMPAIGN [--results DIR] [--format text|json]\n"
+		   "Continues an interrupted or failed campaign after its last stored boot,\n"
+		   "with the same boards, kernels, order and parameters.\n");
+}
+
+int cmd_resume(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
+		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	struct campaign_spec cs = { .results = "results", .format = "text" };
+	struct campaign_board *cb = NULL;
+	json_object *run = NULL, *boards;
+	struct store st;
+	char ids[32];
+	const char *p[1] = { ids };
+	PGresult *r;
+	size_t i, n;
+	long id;
+	int c, ret = 1;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'r': cs.results = optarg; break;
+		case 'f': cs.format = optarg; break;
+		case 'h': resume_usage(stdout); return 0;
+		default: resume_usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1 || parse_int_opt("CAMPAIGN", argv[optind], 1, 0x7fffffff, &id)) {
+		resume_usage(stderr);
+		return 2;
+	}
+	if (store_open(&st, opt_db))
+		return 1;
+	snprintf(ids, sizeof(ids), "%ld", id);
+	r = store_query(&st, "SELECT run, status FROM campaigns WHERE id = $1::int", 1, p);
+	if (!r || PQntuples(r) != 1) {
+		err_msg("no campaign %ld in the database", id);
+		goto out;
+	}
+	if (!strcmp(PQgetvalue(r, 0, 1), "complete")) {
+		info_msg("campaign %ld is already complete; nothing to resume", id);
+		ret = 0;
+		goto out;
+	}
+	run = PQgetisnull(r, 0, 0) ? NULL : json_tokener_parse(PQgetvalue(r, 0, 0));
+	boards = jobj(run, "boards");
+	if (!run || !boards || !json_object_is_type(boards, json_type_array)) {
+		err_msg("campaign %ld has no resume data (made by an older ablab or by ingest)", id);
+		goto out;
+	}
+	n = json_object_array_length(boards);
+	cb = xcalloc(n, sizeof(*cb));
+	for (i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(boards, i);
+
+		cb[i].board = jstr(o, "board_file");
+		cb[i].control_dir = jstr(o, "control");
+		cb[i].patched_dir = jstr(o, "patched");
+	}
+	cs.boards = cb;
+	cs.nboards = n;
+	cs.boots = (int)jint(run, "boots", 1);
+	cs.batches = (int)jint(run, "batches", 5);
+	if (order_parse(jstr(run, "order") ? jstr(run, "order") : "", &cs.order))
+		cs.order = ORDER_ABAB;
+	cs.seed = (uint64_t)jint(run, "seed", 1);
+	cs.modparams = jstr(run, "modparams");
+	cs.trigger = jstr(run, "trigger");
+	cs.job_name = jstr(run, "job");
+	cs.db = opt_db;
+	cs.resume_id = id;
+	PQclear(r);
+	r = NULL;
+	store_close(&st);
+	install_signal_handlers();
+	c = campaign_run(&cs, NULL);
+	ret = c == -EINTR ? 130 : c ? 1 : 0;
+	json_object_put(run);
+	free(cb);
+	return ret;
+out:
+	if (r)
+		PQclear(r);
+	json_object_put(run);
+	free(cb);
+	store_close(&st);
 	return ret;
 }

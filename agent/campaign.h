@@ -33,6 +33,7 @@ struct campaign_spec {
 	const char *db;
 	const char *results;		/* transcripts go to RESULTS/campaign-N */
 	const char *format;		/* report printed at the end; NULL: none */
+	int64_t resume_id;		/* continue this campaign after its last stored boot */
 };
 
 /* Runs one A/B campaign over every board at once (a thread per board, each

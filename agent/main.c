@@ -17,7 +17,6 @@
 
 #define ABLAB_VERSION "0.1"
 
-const char *opt_db;
 
 struct cmd {
 	const char *name;
@@ -25,20 +24,6 @@ struct cmd {
 	const char *args, *help;
 };
 
-int parse_int_opt(const char *opt, const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < lo || v > hi) {
-		err_msg("%s: \"%s\" is not an integer in %ld..%ld", opt, s, lo, hi);
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
-}
 
 static void ab_usage(FILE *f)
 {
@@ -129,10 +114,11 @@ int cmd_report(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "format", 1, NULL, 'f' }, { "alpha", 1, NULL, 'a' },
+		{ "target", 1, NULL, 't' }, { "detail", 0, NULL, 'd' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
+	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
 	const char *format = "text";
-	double alpha = 0.05;
 	struct store st;
 	int64_t id = 0;
 	long v;
@@ -142,19 +128,37 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'f': format = optarg; break;
 		case 'a':
-			alpha = strtod(optarg, NULL);
-			if (!(alpha > 0 && alpha < 1)) {
+			o.alpha = strtod(optarg, NULL);
+			if (!(o.alpha > 0 && o.alpha < 1)) {
 				err_msg("--alpha: \"%s\" must be a number between 0 and 1", optarg);
 				return 2;
 			}
 			break;
+		case 't':
+			o.target = strtod(optarg, NULL) / 100.0;
+			if (!(o.target > 0 && o.target < 1)) {
+				err_msg("--target: \"%s\" must be a percentage between 0 and 100 "
+					"(the CI half-width the design advice aims for)", optarg);
+				return 2;
+			}
+			break;
+		case 'd': o.detail = true; break;
 		case 'h':
-			printf("usage: ablab report [CAMPAIGN] [--format text|json] [--alpha A]\n"
-			       "Prints the A/B table of a campaign (default: the latest).\n");
+			printf("usage: ablab report [CAMPAIGN] [--format text|email|json|csv|svg|html]\n"
+			       "                    [--alpha A] [--target PCT] [--detail]\n"
+			       "Prints the A/B table of a campaign (default: the latest).  email: 72\n"
+			       "columns, ready to paste, with the method paragraph; svg/html: every\n"
+			       "boot's mean as a dot.  --target: design advice for a 95%% CI\n"
+			       "half-width of PCT%% of the mean (default 1).  --detail: per-boot\n"
+			       "statistics (text, csv).\n");
 			return 0;
 		default:
 			return 2;
 		}
+	}
+	if (!report_format_ok(format)) {
+		err_msg("--format: \"%s\" is not one of text, email, json, csv, svg, html", format);
+		return 2;
 	}
 	if (optind < argc) {
 		if (parse_int_opt("CAMPAIGN", argv[optind], 1, 0x7fffffffL, &v))
@@ -168,7 +172,7 @@ int cmd_report(int argc, char **argv)
 		store_close(&st);
 		return 1;
 	}
-	ret = report_campaign(&st, id, format, alpha);
+	ret = report_campaign_opts(&st, id, format, &o);
 	store_close(&st);
 	return ret ? 1 : 0;
 }
@@ -214,10 +218,34 @@ static int cmd_help(int argc, char **argv);
 static const struct cmd cmds[] = {
 	{ "ab", cmd_ab, "--board B [--boots N --batches M --order abab|abba|random ...]",
 	  "run one A/B campaign (control vs patched kernel) and print its report" },
-	{ "report", cmd_report, "[CAMPAIGN] [--format text|json]",
+	{ "report", cmd_report, "[CAMPAIGN] [--format text|email|json|csv|svg|html]",
 	  "the A/B table of a campaign (default: latest)" },
 	{ "db", cmd_db, "start|stop|status", "manage the private results database" },
 	{ "check-board", cmd_check_board, "FILE|NAME...", "validate board definitions" },
+	{ "resume", cmd_resume, "CAMPAIGN [--results DIR]",
+	  "continue an interrupted campaign after its last stored boot" },
+	{ "spool", cmd_spool, "load|list [--results DIR]",
+	  "boots kept while the database was unreachable" },
+	{ "run", cmd_run, "JOB [--boards A,B --boots N ... --dry-run]",
+	  "run a job file's campaign on all its boards at once" },
+	{ "nightly", cmd_nightly, "[--dry-run] [--jobs DIR] [--reports DIR]",
+	  "every nightly job once; dated reports; exit 3 on a change" },
+	{ "lava", cmd_lava, "export|run JOB ...", "run a job's boots through LAVA" },
+	{ "ingest", cmd_ingest, "FILE... --board B --variant L [--kernel R] [--campaign N]",
+	  "store hand-captured dmesg/console logs as boots (idempotent)" },
+	{ "query", cmd_query, "[--board B --scenario S --variant L --since 30d ...]",
+	  "per-boot results from the database (table, json, csv)" },
+	{ "campaigns", cmd_campaigns, "[--trigger T] [--job NAME] [--limit N]",
+	  "list campaigns with boards and boot counts" },
+	{ "compare", cmd_compare, "A B | A --previous", "two campaigns, kernel by kernel" },
+	{ "trend", cmd_trend, "JOB --scenario S [--format text|svg]",
+	  "per-night change with CI over a nightly job's campaigns" },
+	{ "boards", cmd_boards, "", "every board: backends, lock holder, last health check" },
+	{ "power", cmd_power, "BOARD on|off|cycle", "switch a real board's power" },
+	{ "console", cmd_console, "BOARD", "interactive console of a board (~. quits)" },
+	{ "check", cmd_check, "BOARD [--dry-run]",
+	  "health check: boot the control kernel, uname -r; --dry-run: configuration only" },
+	{ "ports", cmd_ports, "", "serial adapters: device, USB VID:PID, serial number" },
 	{ "help", cmd_help, "", "this text" },
 };
 

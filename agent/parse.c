@@ -195,10 +195,15 @@ static int parse_v1(const char *p, struct line_info *li)
 		li->error[0] = '\0';
 		e = find(kv, n, "error");
 		if (e) {
-			const struct kv *sc = find(kv, n, "scenario");
+			const struct kv *sc = find(kv, n, "scenario"), *fl = find(kv, n, "field");
 
-			snprintf(li->error, sizeof(li->error), "%.*s%s%.*s", (int)e->vlen, e->v,
-				 sc ? " in " : "", sc ? (int)sc->vlen : 0, sc ? sc->v : "");
+			if (!fl)
+				fl = find(kv, n, "param");
+			snprintf(li->error, sizeof(li->error), "%.*s%s%.*s%s%.*s%s%.*s%s",
+				 (int)e->vlen, e->v, sc ? " in scenario " : "",
+				 sc ? (int)sc->vlen : 0, sc ? sc->v : "", fl ? " (" : "",
+				 fl ? (int)fl->klen : 0, fl ? fl->k : "", fl ? " " : "",
+				 fl ? (int)fl->vlen : 0, fl ? fl->v : "", fl ? ")" : "");
 		}
 		return LINE_DONE;
 	}
@@ -271,6 +276,8 @@ static int parse_seed(const char *p, struct line_info *li)
 		li->done_status = -EIO;
 		return LINE_DONE;
 	}
+	if (!strchr(p, '='))
+		return LINE_OTHER;	/* the kernel about the module: "dmabench: loading ..." */
 	if (n < 2 || kv[0].k || !name_ok(kv[0].v, kv[0].vlen))
 		return fail(li, "unrecognised dmabench line%s", "");
 	memset(s, 0, sizeof(*s));

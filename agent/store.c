@@ -47,6 +47,25 @@ static const char *const migrations[] = {
 	" mean_ns double precision, min_ns bigint, max_ns bigint, raw_ns bigint,"
 	" base_ns bigint, ns_per_kib double precision, lost_bytes bigint, fmt int,"
 	" PRIMARY KEY (boot_id, scenario, batch));",
+	/* 2: how to re-run a campaign (boards, board files, kernel dirs, params), for resume */
+	"ALTER TABLE campaigns ADD COLUMN run jsonb;",
+	/* 3: board health checks (`ablab check BOARD`); nightly skips failed boards */
+	"CREATE TABLE health ("
+	" id bigserial PRIMARY KEY, board text NOT NULL,"
+	" checked timestamptz NOT NULL DEFAULT now(), ok boolean NOT NULL,"
+	" uname_r text, boot_ms int, error text, host text, log_path text);"
+	"CREATE INDEX health_board ON health (board, checked DESC);",
+	/* 4: `ablab ingest` campaigns; indexes for `ablab query` filters and nightly history */
+	"ALTER TABLE campaigns DROP CONSTRAINT campaigns_trigger_check;"
+	"ALTER TABLE campaigns ADD CONSTRAINT campaigns_trigger_check"
+	" CHECK (trigger IN ('cli', 'nightly', 'lava', 'ingest'));"
+	"CREATE INDEX boots_board_started ON boots (board_id, started);"
+	"CREATE INDEX boots_started ON boots (started);"
+	"CREATE INDEX samples_scenario ON samples (scenario);"
+	"CREATE INDEX campaigns_job ON campaigns ((job->>'job'), created)"
+	" WHERE trigger = 'nightly';",
+	/* 5: boots run through LAVA keep their LAVA job id */
+	"ALTER TABLE boots ADD COLUMN lava_job_id bigint;",
 };
 
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)
@@ -346,9 +365,15 @@ int store_private(const char *action)
 	if (ret)
 		goto out;
 	if (!strcmp(action, "start")) {
+		struct store st;
+
 		ret = cluster_start(&c);
 		if (!ret)
+			ret = store_open(&st, c.conninfo);	/* schema up to date */
+		if (!ret) {
+			store_close(&st);
 			printf("running: %s\n", c.conninfo);
+		}
 	} else if (!strcmp(action, "stop")) {
 		char *args[] = { "-D", c.dir, "-w", "-m", "fast", "stop", NULL };
 
@@ -426,7 +451,8 @@ void store_close(struct store *st)
 int store_campaign_new(struct store *st, const struct campaign_def *c, int64_t *id)
 {
 	char seed[32], boots[16], batches[16];
-	const char *p[6] = { c->trigger, c->order, seed, boots, batches, c->job_json };
+	const char *p[7] = { c->trigger, c->order, seed, boots, batches, c->job_json,
+			     c->run_json };
 	PGresult *r;
 
 	snprintf(seed, sizeof(seed), "%" PRId64, (int64_t)c->seed);
@@ -434,8 +460,8 @@ int store_campaign_new(struct store *st, const struct campaign_def *c, int64_t *
 	snprintf(batches, sizeof(batches), "%d", c->batches);
 	r = store_query(st,
 			"INSERT INTO campaigns (trigger, order_kind, seed, boots_per_variant, "
-			"batches, job) VALUES ($1, $2, $3::bigint, $4::int, $5::int, $6::jsonb) "
-			"RETURNING id", 6, p);
+			"batches, job, run) VALUES ($1, $2, $3::bigint, $4::int, $5::int, $6::jsonb, "
+			"$7::jsonb) RETURNING id", 7, p);
 	if (!r)
 		return -EIO;
 	*id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
@@ -552,8 +578,17 @@ int store_boot(struct store *st, const struct boot_rec *b)
 							   JSON_C_TO_STRING_PLAIN);
 	PGresult *r;
 
-	if (exec_ok(st, "BEGIN"))
-		return -EIO;
+	/* a server that went away (maintenance, restart): try once to reconnect */
+	if (PQstatus(st->conn) != CONNECTION_OK)
+		PQreset(st->conn);
+	if (PQstatus(st->conn) != CONNECTION_OK)
+		return -ENOTCONN;
+	if (exec_ok(st, "BEGIN")) {
+		if (PQstatus(st->conn) != CONNECTION_OK)
+			PQreset(st->conn);
+		if (PQstatus(st->conn) != CONNECTION_OK || exec_ok(st, "BEGIN"))
+			return PQstatus(st->conn) != CONNECTION_OK ? -ENOTCONN : -EIO;
+	}
 	{
 		const char *p[4] = { b->board->name, b->board->cpu, b->board->family, defn };
 
@@ -618,8 +653,12 @@ int store_boot(struct store *st, const struct boot_rec *b)
 	}
 	if (b->res && b->res->n && !strcmp(b->status, "ok") && copy_samples(st, boot_id, b->res))
 		goto fail;
-	return exec_ok(st, "COMMIT");
+	if (exec_ok(st, "COMMIT"))
+		goto fail;
+	return 0;
 fail:
+	if (PQstatus(st->conn) != CONNECTION_OK)
+		return -ENOTCONN;	/* nothing was committed: the caller spools it */
 	exec_ok(st, "ROLLBACK");
 	return -EIO;
 }

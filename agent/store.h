@@ -28,6 +28,7 @@ struct campaign_def {
 	uint64_t seed;
 	int boots, batches;
 	const char *job_json;	/* the whole definition, as JSON */
+	const char *run_json;	/* what `ablab resume` needs: boards, files, kernel dirs */
 };
 int store_campaign_new(struct store *st, const struct campaign_def *c, int64_t *id);
 int store_campaign_set_status(struct store *st, int64_t id, const char *status);
@@ -47,7 +48,8 @@ struct boot_rec {
 	const struct run_result *res;
 };
 /* One transaction: board + kernel upserts, the boot, all its samples.
- * Idempotent on uuid (a second insert of the same boot is a no-op). */
+ * Idempotent on uuid (a second insert of the same boot is a no-op).
+ * -ENOTCONN when the server is unreachable (nothing stored: spool it). */
 int store_boot(struct store *st, const struct boot_rec *b);
 
 /* Latest campaign id, or -ENOENT. */

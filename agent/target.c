@@ -37,7 +37,32 @@ int target_init(struct target *t, struct console *con, const char *prompt)
 
 void target_free(struct target *t)
 {
+	size_t i;
+
 	regfree(&t->prompt_re);
+	for (i = 0; i < t->nfail; i++)
+		regfree(&t->fail_res[i]);
+	free(t->fail_res);
+	t->fail_res = NULL;
+	t->nfail = 0;
+}
+
+int target_set_fail_patterns(struct target *t, char *const *patterns)
+{
+	size_t n = 0, i;
+
+	while (patterns && patterns[n])
+		n++;
+	t->fail_res = xcalloc(n, sizeof(regex_t));
+	for (i = 0; i < n; i++) {
+		if (re_compile(&t->fail_res[i], patterns[i])) {
+			t->nfail = i;
+			return -EINVAL;
+		}
+	}
+	t->nfail = n;
+	t->fail_src = patterns;
+	return 0;
 }
 
 /* The marker is typed as ABLAB''_X so that the echoed command line never
@@ -47,15 +72,38 @@ static int expect_marker(struct target *t, const char *what, unsigned int n, int
 {
 	char *pat = xasprintf("^ABLAB_%s_%s_%u%s\r?\n", what, t->id, n,
 			      with_status ? " ([0-9]+)" : "");
-	regex_t re, *res[1] = { &re };
+	regex_t re, **res = xcalloc(t->nfail + 1, sizeof(*res));
+	size_t i;
 	int ret;
 
 	ret = re_compile(&re, pat);
 	free(pat);
-	if (ret)
+	if (ret) {
+		free(res);
 		return ret;
-	ret = console_expect(t->con, res, 1, deadline, m);
+	}
+	res[0] = &re;
+	for (i = 0; i < t->nfail; i++)
+		res[i + 1] = &t->fail_res[i];
+	ret = console_expect(t->con, res, t->nfail + 1, deadline, m);
 	regfree(&re);
+	free(res);
+	if (ret > 0) {
+		size_t a = (size_t)m[0].rm_so, b = (size_t)m[0].rm_so, len;
+		const char *d;
+
+		console_complete_line(t->con, a, now_ms() + 2000);
+		d = t->con->in.data;
+
+		while (a > 0 && d[a - 1] != '\n')
+			a--;
+		while (d[b] && d[b] != '\n' && d[b] != '\r')
+			b++;
+		len = b - a < sizeof(t->fail_line) - 1 ? b - a : sizeof(t->fail_line) - 1;
+		memcpy(t->fail_line, d + a, len);
+		t->fail_line[len] = '\0';
+		return -EIO;
+	}
 	return ret < 0 ? ret : 0;
 }
 

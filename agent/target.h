@@ -12,7 +12,16 @@ struct target {
 	char id[9];
 	unsigned int seq;
 	regex_t prompt_re;
+	/* console patterns that fail any command at once (panic, reset) */
+	regex_t *fail_res;
+	char *const *fail_src;
+	size_t nfail;
+	char fail_line[200];	/* the line that matched, after -EIO */
 };
+
+/* Watch for these patterns (board boot.fail_patterns) while commands run;
+ * a match makes target_run() return -EIO with fail_line set. */
+int target_set_fail_patterns(struct target *t, char *const *patterns);
 
 int target_init(struct target *t, struct console *con, const char *prompt);
 void target_free(struct target *t);

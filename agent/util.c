@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Small helpers shared by every part of the agent. */
 #include "util.h"
+#include "cmds.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -372,10 +373,10 @@ int expand_template(const char *tmpl, const char *const *keys, const char *const
 		for (i = 0; i < n; i++)
 			if (strlen(keys[i]) == klen && !strncmp(keys[i], open + 1, klen))
 				break;
-		if (i == n) {
+		if (i == n || !vals[i]) {
 			*bad = strndup(open + 1, klen);
 			buf_free(&b);
-			return -ENOENT;
+			return i == n ? -ENOENT : -ENODATA;
 		}
 		buf_append(&b, vals[i], strlen(vals[i]));
 		p = close + 1;
@@ -411,4 +412,22 @@ void uuid_v4(char out[37])
 	h[12] = '4';
 	h[16] = "89ab"[h[16] % 4];
 	snprintf(out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", h, h + 8, h + 12, h + 16, h + 20);
+}
+
+/* Shared by the subcommands (declared in cmds.h). */
+const char *opt_db;
+
+int parse_int_opt(const char *opt, const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < lo || v > hi) {
+		err_msg("%s: \"%s\" is not an integer in %ld..%ld", opt, s, lo, hi);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
 }

@@ -10,7 +10,8 @@ check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; 
 
 tmp=$(mktemp -d /tmp/ablab-test.XXXXXX)
 chmod 755 "$tmp"	# the postgres user must reach the private cluster below it
-export ABLAB_DATA=$tmp/data ABLAB_BOARDS=$top/boards
+export ABLAB_DATA=$tmp/data ABLAB_BOARDS=$top/boards ABLAB_LOCK_DIR=$tmp/locks
+mkdir -p "$tmp/locks"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 ablab=$top/build/asan/ablab
 cleanup() { "$ablab" db stop >/dev/null 2>&1; rm -rf "$tmp"; }

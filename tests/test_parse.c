@@ -33,6 +33,10 @@ static void test_seed_line(void)
 	CHECK(parse_line("dmabench: small-dirty-256B: dma_map_single failed", &li) == LINE_DONE);
 	CHECK(li.done_status == -EIO);
 	CHECK(parse_line("random console noise", &li) == LINE_NONE);
+	/* the kernel's own messages about the module are not data */
+	CHECK(parse_line("dmabench: loading out-of-tree module taints kernel.", &li) == LINE_OTHER);
+	CHECK(parse_line("[    3.1] dmabench: module verification failed: signature and/or required "
+			 "key missing - tainting kernel", &li) == LINE_OTHER);
 	CHECK(parse_line("", &li) == LINE_NONE);
 }
 
@@ -83,7 +87,10 @@ static void test_v1(void)
 	CHECK(parse_line("dmabench: v1 done status=-12 results=7 error=ENOMEM "
 			 "scenario=large-dirty-1MiB", &li) == LINE_DONE);
 	CHECK(li.done_status == -12);
-	CHECK_STR(li.error, "ENOMEM in large-dirty-1MiB");
+	CHECK_STR(li.error, "ENOMEM in scenario large-dirty-1MiB");
+	CHECK(parse_line("dmabench: v1 done status=-22 results=0 error=EINVAL scenario=bad field=size",
+			 &li) == LINE_DONE);
+	CHECK_STR(li.error, "EINVAL in scenario bad (field size)");
 	CHECK(parse_line("dmabench: v1 result scenario=x batch=1 size=256 reps=5 dir=sideways "
 			 "op=map state=dirty timing=iter mean_ns=1 min_ns=1 max_ns=1 ns_per_KiB=4",
 			 &li) == -EINVAL);

@@ -59,12 +59,13 @@ int main(int argc, char **argv)
 		board_free(&b);
 		CHECK_DONE("test_store");
 	}
-	/* migrations are idempotent: a second open sees version 1 and changes nothing */
+	/* migrations are idempotent: a second open applies none twice */
 	{
 		struct store st2;
 
 		CHECK(store_open(&st2, NULL) == 0);
-		CHECK(count(&st2, "SELECT count(*) FROM schema_version", NULL) == 1);
+		CHECK(count(&st2, "SELECT count(*) - count(DISTINCT version) FROM schema_version",
+			    NULL) == 0);
 		store_close(&st2);
 	}
 	CHECK(store_campaign_new(&st, &cd, &cid) == 0);
