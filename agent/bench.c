@@ -31,12 +31,33 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 	int64_t deadline = now_ms() + b->t_command_s * 1000, t0;
 	struct buf out = { 0 };
 	char *cmd, why[256];
-	int status, ret;
+	int status, ret, attempt;
 
 	memset(o, 0, sizeof(*o));
-	if (!t->nfail && target_set_fail_patterns(t, b->fail_patterns)) {
-		snprintf(o->error, sizeof(o->error), "invalid boot.fail_patterns");
-		return -EINVAL;
+	if (!t->nfail) {
+		/* a panic, or a reset (a new boot banner) while the benchmark runs */
+		static const char *const dflt_reset[] = { "^U-Boot SPL ", "^U-Boot 20[0-9][0-9]",
+							  NULL };
+		const char **all;
+		size_t n = 0, i;
+
+		for (i = 0; b->fail_patterns && b->fail_patterns[i]; i++)
+			n++;
+		for (i = 0; b->ub_reset ? b->ub_reset[i] != NULL : dflt_reset[i] != NULL; i++)
+			n++;
+		all = xcalloc(n + 1, sizeof(*all));
+		n = 0;
+		for (i = 0; b->fail_patterns && b->fail_patterns[i]; i++)
+			all[n++] = b->fail_patterns[i];
+		for (i = 0; b->ub_reset ? b->ub_reset[i] != NULL : dflt_reset[i] != NULL; i++)
+			all[n++] = b->ub_reset ? b->ub_reset[i] : dflt_reset[i];
+		ret = target_set_fail_patterns(t, (char *const *)all);
+		t->fail_src = NULL;
+		free(all);
+		if (ret) {
+			snprintf(o->error, sizeof(o->error), "invalid boot.fail_patterns");
+			return -EINVAL;
+		}
 	}
 	if (p->modparams && !param_ok(p->modparams)) {
 		snprintf(o->error, sizeof(o->error), "module parameters may only contain letters, "
@@ -85,11 +106,20 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 		o->fatal = true;
 		return -EIO;
 	}
-	out.len = 0;
-	ret = target_run(t, "dmesg", deadline, &out, &status);
-	if (ret)
-		goto io;
-	parse_log(out.data ? out.data : "", out.len, &o->res);
+	/* read the kernel log; when console text cut into a line on its way
+	 * here, read it again: the ring itself is intact */
+	for (attempt = 0; attempt < 3; attempt++) {
+		out.len = 0;
+		ret = target_run(t, "dmesg", deadline, &out, &status);
+		if (ret)
+			goto io;
+		run_result_free(&o->res);
+		parse_log(out.data ? out.data : "", out.len, &o->res);
+		if (!o->res.malformed)
+			break;
+		info_msg("%s: %d malformed line(s) in the kernel log as read (%s); reading it again",
+			 b->name, o->res.malformed, o->res.first_error);
+	}
 	buf_free(&out);
 	ret = run_check(&o->res, why, sizeof(why));
 	if (ret)

@@ -565,6 +565,9 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 			goto out;
 	}
 	s->t_on = now_ms();
+	/* on() first waits out power.off_ms: that is not boot time */
+	if (s->pw.t_off && s->pw.t_off + b->off_ms > s->t_on)
+		s->t_on = s->pw.t_off + b->off_ms;
 	ret = s->pw.ops->on(&s->pw, k);
 	s->powered = true;
 	if (ret) {

@@ -401,6 +401,13 @@ int console_open(struct console *c, const struct board *b, const char *device,
 		}
 	}
 	ret = c->ops->open(c);
+	if ((ret == -ENOENT || ret == -ENODEV || ret == -ECONNREFUSED) && c->reopen_ms > 0) {
+		/* an adapter powered by the board (or ser2net before the board is
+		 * on): the device appears at power on; console_expect() reopens */
+		c->fd = -1;
+		c->t_open = c->t_last_rx = now_ms();
+		return 0;
+	}
 	if (ret) {
 		if (c->log)
 			fclose(c->log);
@@ -586,6 +593,13 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 		int64_t left;
 		int idx, r;
 
+		if (c->fd < 0 && c->reopen_ms > 0) {
+			int64_t d = now_ms() + c->reopen_ms;
+
+			if (console_reopen(c, d < deadline ? d : deadline))
+				return -EPIPE;
+			p.fd = c->fd;
+		}
 		idx = scan(c, res, n, m);
 		if (idx >= 0)
 			return idx;

@@ -149,9 +149,15 @@ int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *
 		return ret;
 	*status = atoi(t->con->in.data + m[1].rm_so);
 	if (out) {
-		for (i = start; i < (size_t)m[0].rm_so; i++)
-			if (t->con->in.data[i] != '\r')
-				buf_append(out, t->con->in.data + i, 1);
+		const char *d = t->con->in.data;
+
+		/* CR LF -> LF, a lone CR ends a line too */
+		for (i = start; i < (size_t)m[0].rm_so; i++) {
+			if (d[i] != '\r')
+				buf_append(out, d + i, 1);
+			else if (i + 1 < (size_t)m[0].rm_so && d[i + 1] != '\r' && d[i + 1] != '\n')
+				buf_append(out, "\n", 1);
+		}
 		if (!out->data)
 			buf_append(out, "", 0);
 	}

@@ -119,7 +119,7 @@ struct sim {
 	int countdown, console_level, status;
 	int64_t next_tick;
 	struct buf line, env, ring;
-	bool last_cr, mod_loaded, kernel_loaded;
+	bool last_cr, mod_loaded, kernel_loaded, split_done;
 	uint64_t rng, noise, ktime_ns;
 	double boot_mean[ARRAY_SIZE(scens)];
 	long boot_lost;
@@ -470,7 +470,7 @@ static void boot_start(struct sim *s)
 	record(s, "power_on=%u faults=%s", s->power_on, fs);
 	buf_reset(&s->env);
 	buf_reset(&s->line);
-	s->kernel_loaded = s->mod_loaded = false;
+	s->kernel_loaded = s->mod_loaded = s->split_done = false;
 	env_set(s, "bootargs", "console=ttyS0,115200 rdinit=/init");
 	if (has(s, F_GARBAGE))
 		noise_bytes(s, 48, false);
@@ -979,7 +979,7 @@ static void sh_dmesg_print(struct sim *s)
 		size_t cut = l;
 		bool here = false;
 
-		if (res && ++results == 3 && has(s, F_SPLIT))
+		if (res && ++results == 3 && has(s, F_SPLIT) && !s->split_done)
 			here = split = true;
 		if (res && (here || has(s, F_NUL)))
 			cut = here ? l / 2 : l / 3;
@@ -995,6 +995,7 @@ static void sh_dmesg_print(struct sim *s)
 		p += l + 1;
 	}
 	if (split) {
+		s->split_done = true;	/* a one-off interleave: a second read is clean */
 		record(s, "fault split");
 		klog(s, 7, "usb 1-1: USB disconnect, device number 2");
 	}

@@ -6,7 +6,7 @@ pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "PASS: $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; return 1; fi; }
 
 tmp=$(mktemp -d /tmp/ablab-test.XXXXXX)
 chmod 755 "$tmp"	# the postgres user must reach the private cluster below it
