@@ -1,0 +1,29 @@
+# The module passes the kernel's checkpatch.pl --strict (from the same
+# linux-source tree the kernels are built from, extracted by make kernels),
+# and the patch series applies to that tree in order.
+cache=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}
+ksrc=$(ls -d "$cache"/src/*/ 2>/dev/null | head -n 1)
+if [ -z "$ksrc" ] || [ ! -x "$ksrc/scripts/checkpatch.pl" ]; then
+	bad "no extracted kernel source in $cache/src (make kernels)"
+else
+	out=$(perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree -f kmod/dmabench.c 2>&1)
+	echo "$out" | tail -n 3
+	check "checkpatch --strict: dmabench.c has no errors, warnings or checks" \
+		grep -q 'total: 0 errors, 0 warnings, 0 checks' <<<"$out"
+	for p in jobs/dma-from-device/patches/*.patch; do
+		out=$(perl "$ksrc/scripts/checkpatch.pl" --no-tree "$top/$p" 2>&1)
+		check "checkpatch: $(basename "$p") has no errors" grep -q 'total: 0 errors' <<<"$out"
+	done
+	w=$tmp/patchcheck
+	mkdir -p "$w"
+	cp -a "$ksrc/arch/arm/mm" "$w/mm"
+	(cd "$w" && mkdir -p arch/arm && mv mm arch/arm/)
+	ok=1
+	for p in jobs/dma-from-device/patches/*.patch; do
+		patch -d "$w" -p1 --dry-run -s <"$p" >/dev/null 2>&1 || ok=0
+		patch -d "$w" -p1 -s <"$p" >/dev/null 2>&1 || ok=0
+	done
+	check "the patch series applies to linux-source-6.1 in order" test $ok = 1
+	check "patch 2 makes arm926 flush FROM_DEVICE buffers at map (no bcs to inv_range)" \
+		bash -c "! sed -n '/ENTRY(arm926_dma_map_area)/,/ENDPROC/p' '$w/arch/arm/mm/proc-arm926.S' | grep -q 'bcs.*inv_range'"
+fi
