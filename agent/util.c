@@ -34,27 +34,32 @@ void install_signal_handlers(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* One line "ablab: ..." written at once, so lines of board threads never mix. */
+static void vmsg(const char *fmt, va_list ap)
+{
+	char line[2048];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	fprintf(stderr, "ablab: %s\n", line);
+	fflush(stderr);
+}
+
 void err_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("ablab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void info_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("ablab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
 }
 
 static int64_t clock_ms(clockid_t id)
@@ -112,19 +117,28 @@ char *xstrdup(const char *s)
 	return s ? strcpy(xmalloc(strlen(s) + 1), s) : NULL;
 }
 
-char *xasprintf(const char *fmt, ...)
+static char *xvasprintf(size_t *len, const char *fmt, va_list ap)
 {
-	va_list ap;
 	char *s;
-	int n;
+	int n = vasprintf(&s, fmt, ap);
 
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
 	if (n < 0) {
 		err_msg("out of memory");
 		abort();
 	}
+	if (len)
+		*len = (size_t)n;
+	return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(NULL, fmt, ap);
+	va_end(ap);
 	return s;
 }
 
@@ -146,17 +160,13 @@ void buf_append(struct buf *b, const void *p, size_t n)
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
+	size_t n;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = xvasprintf(&n, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		err_msg("out of memory");
-		abort();
-	}
-	buf_append(b, s, (size_t)n);
+	buf_append(b, s, n);
 	free(s);
 }
 
