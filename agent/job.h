@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ABLAB_JOB_H
+#define ABLAB_JOB_H
+
+#include "campaign.h"
+#include "jsonfile.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A job file (jobs/NAME.json, documented in jobs/README.md): boards, the two
+ * kernel variants, the benchmark, the campaign design, nightly or not. */
+
+enum job_source { SRC_RECIPE, SRC_PREBUILT };
+
+struct job_variant {
+	enum job_source kind;
+	char *prebuilt;		/* SRC_PREBUILT: directory, "{board}" expanded */
+	char *patches;		/* SRC_RECIPE patched: absolute patch series directory */
+};
+
+struct job {
+	struct jfile jf;
+	char *name;			/* "name", else the file name without .json */
+	char **boards;			/* NULL-terminated */
+	size_t nboards;
+	struct job_variant v[2];	/* [0] control, [1] patched */
+	const char *benchmark;		/* "dmabench" */
+	const char *params;		/* extra module parameters, or NULL */
+	int boots, batches;
+	enum order_kind order;
+	uint64_t seed;
+	bool nightly;
+	double threshold;		/* nightly: relative change that matters (0.05 = 5%) */
+	double alpha;			/* significance level of the nightly comparison */
+	json_object *lava;		/* "lava" section (validated), or NULL */
+};
+
+/* Loads and validates PATH.  Every problem is printed as
+ * "file:line:col: key.path: message" and -EINVAL returned. */
+int job_load(struct job *j, const char *path);
+void job_free(struct job *j);
+/* The job as stored with its campaign (the file's text, re-serialised). */
+char *job_json(const struct job *j);
+
+/* How a variant's kernel of one board is obtained. */
+struct job_kernel {
+	char *dir;		/* the artefact directory (with manifest.json), or NULL */
+	char *state;		/* "cached", "built", "prebuilt", "would build: <why>" */
+};
+
+/* Resolves (and with build, builds through the board's recipe script) the
+ * kernel of BOARD for variant v.  With build == false nothing is run: state
+ * says whether a build would be needed and why.  0 or -errno (printed). */
+int job_kernel(const struct job *j, const char *board, int v, bool build,
+	       struct job_kernel *out);
+void job_kernel_free(struct job_kernel *k);
+
+/* The boards directory used for board names (ABLAB_BOARDS or ./boards). */
+char *job_board_path(const char *board);
+
+/* One run of a job (`ablab run`, `ablab nightly`, `ablab lava`). */
+struct job_run_opts {
+	const bool *boards;		/* [nboards]: which of the job's boards; NULL: all */
+	int boots, batches;
+	enum order_kind order;
+	uint64_t seed;
+	const char *params;
+	const char *trigger;		/* cli, nightly, lava */
+	const char *db, *results, *format;
+	bool dry_run;			/* print boards and kernels (cached / would build) */
+};
+/* Fills the run options from the job's own values. */
+void job_run_defaults(const struct job *j, struct job_run_opts *o);
+/* Resolves (builds) every selected board's kernels, then runs one campaign
+ * over them all at once.  A missing board file is an error naming it. */
+int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid);
+
+/* JOB name -> $ABLAB_JOBS/NAME.json (default ./jobs); a path stays a path. */
+char *job_path(const char *name);
+/* "--boards a,b" -> a mask over j->boards (caller frees); -EINVAL if unknown. */
+int job_select_boards(const struct job *j, const char *list, bool **mask);
+/* The shared campaign overrides: getopt codes n (boots), m (batches),
+ * o (order), s (seed), P (params).  0, -EINVAL (printed), -ENOENT (not one). */
+int parse_job_opt(int c, const char *arg, struct job_run_opts *o);
+
+/* Prints "file:line:col: jpath: message" for a semantic problem, locating
+ * jpath ("variants.patched.patches") key by key in the file's text. */
+void job_error(const struct job *j, const char *jpath, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

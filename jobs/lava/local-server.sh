@@ -1,0 +1,179 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# jobs/lava/local-server.sh start|stop|status STATE_DIR
+#
+# A complete LAVA instance on 127.0.0.1 for tests and trials, from Debian's
+# packages (lava-server, lava-dispatcher; installed if missing):
+#   PostgreSQL  the system cluster (pg_ctlcluster; ablab's private clusters
+#               listen on their own socket directories only and are not
+#               touched)
+#   gunicorn    lava-server's web UI and REST API on 127.0.0.1:$LAVA_PORT
+#   lava-publisher  the event stream (so nothing waits on polling)
+#   lava-scheduler  with --event-url
+#   lava-worker     with --ws-url and --ping-interval 2
+# plus an admin user with an API token (STATE_DIR/token), the device type
+# "qemu" and one device per device dictionary in jobs/lava/devices/
+# (device name BOARD-01, tagged BOARD, on worker "ablab-worker").
+# No systemd needed: the daemons run in the background with their pids and
+# logs in STATE_DIR.  `stop` ends exactly those pids.
+#
+# Environment: LAVA_PORT (default 8000), LAVA_EVENT_PORT (5500),
+# LAVA_WS_PORT (8001).
+set -euo pipefail
+
+ACTION=${1:-}
+STATE=${2:-}
+[[ $ACTION =~ ^(start|stop|status)$ && -n $STATE ]] ||
+	{ echo "usage: $0 start|stop|status STATE_DIR" >&2; exit 2; }
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PORT=${LAVA_PORT:-8000}
+PUB=${LAVA_EVENT_PORT:-5500}		# zmq event stream (scheduler)
+WS=${LAVA_WS_PORT:-8001}		# lava-publisher's websocket (worker)
+URL=http://127.0.0.1:$PORT
+PY=/usr/bin/python3	# LAVA's modules are Debian's; a pyenv python may come first in PATH
+mkdir -p "$STATE"
+T0=$EPOCHREALTIME
+say() { awk -v a="$T0" -v b="$EPOCHREALTIME" -v m="$*" 'BEGIN { printf "[%5.1fs] lava: %s\n", b - a, m }'; }
+die() { echo "local-server.sh: error: $*" >&2; exit 1; }
+
+# wait_for DESCRIPTION SECONDS CMD...: until CMD succeeds, or fail with its log
+wait_for() {
+	local what=$1 secs=$2 end
+	shift 2
+	end=$((SECONDS + secs))
+	until "$@" >/dev/null 2>&1; do
+		[[ $SECONDS -lt $end ]] || die "$what not ready after ${secs}s (logs in $STATE)"
+		sleep 0.2
+	done
+}
+
+stop_pids() {
+	local f pid
+	for f in "$STATE"/*.pid; do
+		[[ -e $f ]] || continue
+		pid=$(<"$f")
+		# each daemon was started with setsid: its pid is its process group
+		if kill -0 "$pid" 2>/dev/null; then kill -TERM -- "-$pid" 2>/dev/null || true; fi
+		rm -f "$f"
+	done
+	return 0
+}
+
+if [[ $ACTION == stop ]]; then
+	stop_pids
+	exit 0
+fi
+if [[ $ACTION == status ]]; then
+	curl -fsS "$URL/api/v0.2/system/version/" && echo
+	exit $?
+fi
+
+# ---- packages ----------------------------------------------------------
+need=()
+for p in lava-server lava-dispatcher lavacli tftpd-hpa postgresql curl; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep 'ok installed' >/dev/null || need+=("$p")
+done
+if [[ ${#need[@]} -gt 0 ]]; then
+	say "installing ${need[*]} (apt-get)"
+	[[ $EUID -eq 0 ]] || die "need root to install ${need[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" \
+		>"$STATE/apt.log" 2>&1 || { tail -n 20 "$STATE/apt.log" >&2; die "apt-get install failed"; }
+fi
+
+# ---- PostgreSQL system cluster + lava-server database -------------------
+ver=$(ls /usr/lib/postgresql | sort -n | tail -n1)
+if ! pg_lsclusters -h | awk -v v="$ver" '$1 == v && $2 == "main"' | grep . >/dev/null; then
+	say "creating PostgreSQL $ver cluster main"
+	pg_createcluster "$ver" main >"$STATE/pg.log" 2>&1
+fi
+if ! pg_lsclusters -h | awk -v v="$ver" '$1 == v && $2 == "main" && $4 == "online"' | grep . >/dev/null; then
+	say "starting PostgreSQL $ver/main"
+	pg_ctlcluster "$ver" main start >>"$STATE/pg.log" 2>&1 || die "PostgreSQL did not start (see $STATE/pg.log)"
+fi
+wait_for "PostgreSQL" 30 runuser -u postgres -- psql -Atqc 'SELECT 1'
+if [[ ! -f /etc/lava-server/settings.d/00-database.yaml ]] ||
+	! runuser -u postgres -- psql -Atqc "SELECT 1 FROM pg_database WHERE datname = 'lavaserver'" | grep 1 >/dev/null; then
+	say "creating the lava-server database (postinst.py --db)"
+	$PY /usr/share/lava-server/postinst.py --config --db >"$STATE/postinst.log" 2>&1 ||
+		{ tail -n 20 "$STATE/postinst.log" >&2; die "lava-server database setup failed"; }
+else
+	runuser -u lavaserver -- lava-server manage migrate --noinput >"$STATE/migrate.log" 2>&1 ||
+		{ tail -n 20 "$STATE/migrate.log" >&2; die "lava-server migrate failed"; }
+fi
+
+# jobs left unfinished by an earlier instance (killed worker) would hold
+# the devices until they time out: close them, free the devices
+runuser -u lavaserver -- lava-server manage shell --command "
+from lava_scheduler_app.models import Device, TestJob
+n = TestJob.objects.exclude(state=TestJob.STATE_FINISHED).update(
+    state=TestJob.STATE_FINISHED, health=TestJob.HEALTH_CANCELED)
+Device.objects.exclude(state=Device.STATE_IDLE).update(state=Device.STATE_IDLE)
+print(n)" >"$STATE/cleanup.log" 2>&1 || { cat "$STATE/cleanup.log" >&2; die "cannot reset leftover jobs"; }
+[[ $(tail -n1 "$STATE/cleanup.log") == 0 ]] || say "cancelled $(tail -n1 "$STATE/cleanup.log") job(s) left by an earlier instance"
+
+# events on: the scheduler and the worker react to them instead of polling
+cat >/etc/lava-server/settings.d/50-ablab-local.yaml <<EOF
+# written by ablab's jobs/lava/local-server.sh
+EVENT_NOTIFICATION: true
+EVENT_TOPIC: "org.lavasoftware.ablab"
+INTERNAL_EVENT_SOCKET: "ipc:///tmp/lava.events"
+EVENT_SOCKET: "tcp://127.0.0.1:$PUB"
+ALLOWED_HOSTS: ["127.0.0.1", "localhost"]
+DEBUG: false
+EOF
+chown lavaserver:lavaserver /etc/lava-server/settings.d/50-ablab-local.yaml
+
+manage() { runuser -u lavaserver -- lava-server manage "$@"; }
+
+# ---- daemons -------------------------------------------------------------
+stop_pids
+# the daemons run as lavaserver and write their own logs here
+install -d -o lavaserver -g lavaserver "$STATE/logs"
+chmod o+x "$STATE"
+# start NAME CMD...: in the background as its own session, pid + log in STATE
+start() {
+	local name=$1
+	shift
+	setsid "$@" >"$STATE/$name.log" 2>&1 </dev/null &
+	echo $! >"$STATE/$name.pid"
+}
+start gunicorn runuser -u lavaserver -- gunicorn3 lava_server.wsgi \
+	--bind "127.0.0.1:$PORT" --workers 2 --worker-class eventlet --log-level info \
+	--pythonpath /usr/lib/python3/dist-packages
+start publisher runuser -u lavaserver -- lava-server manage lava-publisher --level DEBUG \
+	--log-file "$STATE/logs/publisher.log" --host 127.0.0.1 --port "$WS"
+start scheduler runuser -u lavaserver -- lava-server manage lava-scheduler \
+	--event-url "tcp://127.0.0.1:$PUB" --level DEBUG --log-file "$STATE/logs/scheduler.log"
+wait_for "lava-server REST API ($URL)" 60 curl -fsS "$URL/api/v0.2/system/version/"
+
+# ---- admin, token, worker, device type, devices --------------------------
+if ! manage users list 2>/dev/null | grep -w ablab >/dev/null; then
+	manage users add ablab --superuser --staff --passwd ablab-local >/dev/null
+fi
+if [[ ! -s $STATE/token ]]; then
+	manage tokens add --user ablab --description ablab-test >"$STATE/token"
+fi
+manage workers list 2>/dev/null | grep -w ablab-worker >/dev/null ||
+	manage workers add ablab-worker >/dev/null
+WTOKEN=$(manage workers details ablab-worker 2>/dev/null | awk '/token/ { print $NF }' || true)
+manage device-types list 2>/dev/null | grep -w qemu >/dev/null || manage device-types add qemu >/dev/null
+for dict in "$HERE"/devices/*.jinja2; do
+	board=$(basename "$dict" .jinja2)
+	dev=$board-01
+	manage devices list -a 2>/dev/null | grep -w "$dev" >/dev/null ||
+		manage devices add "$dev" --device-type qemu --worker ablab-worker --tags "$board" >/dev/null
+	# the dictionary, with ablab's device-type directory for {% extends %}
+	install -D -m 0644 -o lavaserver -g lavaserver "$dict" "/etc/lava-server/dispatcher-config/devices/$dev.jinja2"
+	manage devices update --health GOOD "$dev" >/dev/null 2>&1 || true
+done
+for dt in "$HERE"/device-types/*.jinja2; do
+	[[ -e $dt ]] || continue
+	install -D -m 0644 "$dt" "/etc/lava-server/dispatcher-config/device-types/$(basename "$dt")"
+done
+
+start worker lava-worker --name ablab-worker --url "$URL/" ${WTOKEN:+--token "$WTOKEN"} \
+	--ws-url "http://127.0.0.1:$WS/ws/" --ping-interval 2 --level DEBUG \
+	--log-file "$STATE/worker-internal.log"
+worker_online() { manage workers details ablab-worker 2>/dev/null | grep -E '^state +: Online' >/dev/null; }
+wait_for "lava-worker online" 60 worker_online
+say "ready: $URL (token in $STATE/token)"
