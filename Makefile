@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # ablab: `make` builds the agent; `make demo` runs the main job (a full A/B
-# campaign on the emulated SAM9X75); `make check` runs every test.
+# campaign on the three emulated boards); `make check` runs every test.
 
 CC      ?= cc
-PKGS_C  := json-c libpq libserialport libgpiod libcurl
+PKGS_C  := json-c libpq libserialport libgpiod libcurl libcrypto
 # libgpiod: v1 (bookworm) or v2 (trixie, Pi OS) API, chosen at build time
 GPIOD_V2 := $(shell pkg-config --atleast-version=2.0 libgpiod 2>/dev/null && echo 1)
 CFLAGS  ?= -O2 -g
@@ -21,17 +21,16 @@ OBJS    := $(SRCS:agent/%.c=build/obj/%.o)
 SANOBJS := $(SRCS:agent/%.c=build/asan/%.o)
 TESTS   := $(patsubst tests/%.c,build/asan/%,$(wildcard tests/test_*.c))
 
-BOARDS  ?= qemu-sam9x75
-DEMO_BOARD ?= qemu-sam9x75
+BOARDS  ?= qemu-sam9x75 qemu-arm11 qemu-pi400
 
 # Debian packages the project needs (build, kernels, emulated boards, database).
 DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev libgpiod-dev \
 	    libcurl4-openssl-dev \
 	    postgresql postgresql-client qemu-system-arm gcc-arm-linux-gnueabi linux-source-6.1 \
 	    u-boot-qemu ccache bc bison flex libssl-dev libelf-dev cpio xz-utils kmod \
-	    python3 dpkg-dev ca-certificates
+	    python3 dpkg-dev ca-certificates chromium
 
-.PHONY: all deps kernels demo check unit clean distclean
+.PHONY: all deps kernels demo check unit clean distclean gpiod-v2
 
 all: ablab
 
@@ -50,6 +49,10 @@ ablab: $(OBJS)
 build/asan/ablab: $(SANOBJS)
 	@$(if $(Q),echo '  LD-SAN ' $@)
 	$(Q)$(CC) $(CFLAGS) -O1 $(SAN) -o $@ $^ $(LDLIBS)
+# The simulated board of the fault tests (tests/boardsim.md); no agent code.
+build/boardsim: tests/boardsim.c | build/obj
+	@$(if $(Q),echo '  CC     ' $@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< -lm
 build/asan/test_%: tests/test_%.c $(LIBSRCS:agent/%.c=build/asan/%.o)
 	@$(if $(Q),echo '  LD-SAN ' $@)
 	$(Q)$(CC) $(CFLAGS) -O1 $(SAN) -Iagent -o $@ $^ $(LDLIBS)
@@ -71,14 +74,36 @@ deps:
 kernels: deps
 	@for b in $(BOARDS); do bash boards/kernel/build.sh $$b || exit 1; done
 
+# The main job: one A/B campaign, 3 control + 3 patched boots in ABAB order
+# with 5 batches, on the three emulated boards at once; prints the report.
 demo: deps ablab kernels
-	./ablab ab --board $(DEMO_BOARD) --boots 3 --batches 5 --order abab
+	./ablab run jobs/dma-from-device.json --boots 3 --batches 5 --order abab
 
 unit: $(TESTS)
 	@for t in $(TESTS); do $$t || exit 1; done
 
-check: deps ablab build/asan/ablab $(TESTS) kernels
+# The libgpiod v2 path of agent/power_gpiod.c, compiled (and run) against
+# trixie's libgpiod .debs fetched into $(ABLAB_CACHE)/libgpiod-v2, never installed.
+gpiod-v2:
+	bash tests/gpiod-v2.sh
+
+check: deps ablab build/asan/ablab $(TESTS) build/boardsim kernels gpiod-v2
 	bash tests/run.sh
+
+# Only the LAVA part (installs and starts a local lava-server, see
+# jobs/lava/local-server.sh); `make check` runs it too.
+.PHONY: check-lava
+check-lava: deps ablab build/asan/ablab kernels
+	TESTS=t70 bash tests/run.sh
+
+# Benchmarks of the lab itself (docs/BENCHMARKS.md); not part of `make check`.
+BENCH_BINS := build/bench/campaign_bench build/bench/parse_bench
+build/bench/%: tests/bench/%.c $(LIBSRCS:agent/%.c=build/obj/%.o)
+	@mkdir -p build/bench
+	$(Q)$(CC) $(CFLAGS) -Iagent -o $@ $^ $(LDLIBS)
+.PHONY: bench
+bench: deps ablab build/boardsim $(BENCH_BINS) kernels
+	bash tests/bench/run.sh
 
 clean:
 	rm -rf build ablab
