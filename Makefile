@@ -105,6 +105,12 @@ build/bench/%: tests/bench/%.c $(LIBSRCS:agent/%.c=build/obj/%.o)
 bench: deps ablab build/boardsim $(BENCH_BINS) kernels
 	bash tests/bench/run.sh
 
+# Coverage-guided fuzzing (libFuzzer, ASan+UBSan) of the parser and the
+# definition-file loaders; FUZZ_SECONDS per harness (default 60).
+.PHONY: fuzz
+fuzz: deps
+	bash tests/fuzz/run.sh
+
 clean:
 	rm -rf build ablab
 	$(MAKE) -C kmod clean >/dev/null 2>&1 || true

@@ -435,7 +435,7 @@ static int load_uboot(struct board *b, json_object *o)
 	return load_addrs(b, o);
 }
 
-int board_load(struct board *b, const char *path)
+static int board_load_one(struct board *b, const char *path)
 {
 	json_object *r, *o;
 	int ret;
@@ -532,6 +532,15 @@ const char *board_dir(void)
 	const char *dir = getenv("ABLAB_BOARDS");
 
 	return dir && *dir ? dir : "boards";
+}
+
+int board_load(struct board *b, const char *path)
+{
+	int ret = board_load_one(b, path);
+
+	if (ret)
+		board_free(b);	/* nothing half-loaded is left to the caller */
+	return ret;
 }
 
 int board_load_by_name(struct board *b, const char *name)

@@ -241,7 +241,7 @@ static int load_variant(struct job *j, int v, char *const jobdir)
 	return bad ? -EINVAL : 0;
 }
 
-int job_load(struct job *j, const char *path)
+static int job_load_one(struct job *j, const char *path)
 {
 	json_object *r, *t;
 	char *jobdir, *base, *dot, real[PATH_MAX];
@@ -357,6 +357,15 @@ int job_load(struct job *j, const char *path)
 		}
 	}
 	return bad ? -EINVAL : 0;
+}
+
+int job_load(struct job *j, const char *path)
+{
+	int ret = job_load_one(j, path);
+
+	if (ret)
+		job_free(j);	/* nothing half-loaded is left to the caller */
+	return ret;
 }
 
 void job_free(struct job *j)

@@ -262,8 +262,9 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 	}
 	free(p->qmp_path);
 	free(p->log_path);
-	p->qmp_path = xasprintf("%s/qmp.sock", p->rundir);
-	p->log_path = xasprintf("%s/qemu.log", p->rundir);
+	/* per board: the boards of one campaign share the run directory */
+	p->qmp_path = xasprintf("%s/%s.qmp", p->rundir, p->board->name);
+	p->log_path = xasprintf("%s/%s.qemu.log", p->rundir, p->board->name);
 	unlink(p->qmp_path);
 	argv[a++] = xstrdup("-S");
 	argv[a++] = xstrdup("-qmp");
@@ -331,6 +332,8 @@ static int qemu_off(struct power *p)
 	p->pty_path = NULL;
 	if (p->qmp_path)
 		unlink(p->qmp_path);
+	if (p->log_path)	/* errors quoted it already; the run directory goes */
+		unlink(p->log_path);
 	return 0;
 }
 

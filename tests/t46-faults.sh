@@ -81,11 +81,31 @@ JSON
 	     }' "$w/record" >"$w/emitted.all"
 	# keep only boots the agent stored: the boots whose run finished (a done line)
 	awk '$3 == "dmabench:" && $5 == "done" { print $2 }' "$w/record" | sort -u >"$w/done_boots"
+	# boots that finished cleanly: a done line and no fault fired in them
+	awk '$3 == "fault" { f[$2] = 1 } $3 == "dmabench:" && $5 == "done" && $6 == "status=0" { d[$2] = 1 }
+	     END { for (b in d) if (!(b in f)) print b }' "$w/record" | sort -u >"$w/clean_boots"
 	grep -wFf "$w/done_boots" "$w/emitted.all" 2>/dev/null | cut -d' ' -f2- | sort >"$w/emitted"
 	if [ "$want_ok" != 0 ]; then
 		check "fault $name: $(wc -l <"$w/stored") stored values equal the emitted ones" \
 			test -s "$w/stored" -a -z "$(comm -23 "$w/stored" "$w/emitted")"
 	fi
+	# the matrix line: outcome, boots stored, retries, lost, duplicated, wrong
+	local stored_boots retries lost dup wrong outcome
+	stored_boots=$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $cid AND status = 'ok'")
+	retries=$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $cid AND attempt > 1")
+	dup=$(psql_q "SELECT count(*) - count(DISTINCT seq) FROM boots WHERE campaign_id = $cid AND status = 'ok'")
+	# lost: a boot that finished cleanly on the board (no fault fired) whose values
+	# are not all stored (each boot's values are random, so they identify it)
+	lost=$(awk 'FNR == NR { s[$0] = 1; next }
+		    FILENAME ~ /clean_boots$/ { c[$1] = 1; next }
+		    ($1 in c) { k = $2 " " $3 " " $4 " " $5; if (!(k in s)) miss[$1] = 1 }
+		    END { n = 0; for (b in miss) n++; print n }' \
+		"$w/stored" "$w/clean_boots" "$w/emitted.all")
+	wrong=$(comm -23 "$w/stored" "$w/emitted" | grep -c .)
+	outcome=$(psql_q "SELECT status FROM campaigns WHERE id = $cid")
+	printf 'MATRIX %-13s outcome=%-8s boots=%s retries=%s lost=%s duplicated=%s wrong=%s\n' \
+		"$name" "$outcome" "$stored_boots" "$retries" "$lost" "$dup" "$wrong"
+	check "fault $name: lost 0, duplicated 0, wrong 0" test "$lost/$dup/$wrong" = 0/0/0
 	check "fault $name: no sample with a corrupted value stored" test "$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND s.kind = 'result' AND (s.mean_ns IS NULL OR s.mean_ns <= 0 AND s.op <> 'null')")" = 0
 }
 
