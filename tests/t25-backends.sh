@@ -133,7 +133,9 @@ expect_err "unknown U-Boot placeholder (dry run)" 'FAIL  boot.commands\[0\]: unk
 mkdir -p "$bt/tftp-ro" && chmod 755 "$bt/tftp-ro" && chmod o+rx "$bt"
 board rotftp "$pty_console" "$true_power" "{ \"method\": \"uboot\", \"tftp_root\": \"$bt/tftp-ro\", \"autoboot\": \"Hit\", \"interrupt\": \" \", \"prompt\": \"=> \", \"commands\": [\"bootz\"] }"
 chmod o+r "$bt/rotftp.json"
-expect_err "TFTP root not writable (as an unprivileged user: root writes anywhere)" "FAIL  boot.tftp_root: $bt/tftp-ro: not writable \(Permission denied\)" runuser -u nobody -- "$ablab" check "$bt/rotftp.json" --dry-run
+# nobody may not reach the checkout (a 0700 clone directory): run a copy from $tmp
+install -m 755 "$ablab" "$bt/ablab-nobody"
+expect_err "TFTP root not writable (as an unprivileged user: root writes anywhere)" "FAIL  boot.tftp_root: $bt/tftp-ro: not writable \(Permission denied\)" runuser -u nobody -- env ABLAB_DATA="$bt/nobody-data" ABLAB_LOCK_DIR="$bt/nobody-locks" "$bt/ablab-nobody" check "$bt/rotftp.json" --dry-run
 board deployfail "$pty_console" "$true_power" '{ "method": "command", "deploy": ["sh", "-c", "echo sd-mux: no card >&2; exit 3", "{kernel}"] }'
 ctl=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}/kernels/qemu-sam9x75/control
 expect_err "deploy command failing" 'deployfail: boot.deploy: sh exited with status 3: sd-mux: no card' "$ablab" check "$bt/deployfail.json" --kernel "$ctl"
