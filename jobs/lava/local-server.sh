@@ -32,6 +32,10 @@ WS=${LAVA_WS_PORT:-8001}		# lava-publisher's websocket (worker)
 URL=http://127.0.0.1:$PORT
 PY=/usr/bin/python3	# LAVA's modules are Debian's; a pyenv python may come first in PATH
 mkdir -p "$STATE"
+STATE=$(cd "$STATE" && pwd)
+# the daemons run as lavaserver/postgres, who may not enter the caller's
+# directory (a 0700 checkout): work from / with absolute paths only
+cd /
 T0=$EPOCHREALTIME
 say() { awk -v a="$T0" -v b="$EPOCHREALTIME" -v m="$*" 'BEGIN { printf "[%5.1fs] lava: %s\n", b - a, m }'; }
 die() { echo "local-server.sh: error: $*" >&2; exit 1; }
