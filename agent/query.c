@@ -358,9 +358,10 @@ int cmd_campaigns(int argc, char **argv)
 
 /* ------------------------------------------------------------------ compare */
 
-static int load_analysed(struct store *st, int64_t id, struct report *rep, double alpha)
+static int load_analysed(struct store *st, int64_t id, struct report *rep, double alpha,
+			 const char *only_scenario)
 {
-	struct report_opts o = { .alpha = alpha, .target = 0.01 };
+	struct report_opts o = { .alpha = alpha, .target = 0.01, .only_scenario = only_scenario };
 	int ret = report_load(st, id, rep);
 
 	if (ret == -ENOENT)
@@ -498,8 +499,8 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	memset(rep, 0, sizeof(rep));
-	if (load_analysed(&st, id[0], &rep[0], alpha) ||
-	    load_analysed(&st, id[1], &rep[1], alpha)) {
+	if (load_analysed(&st, id[0], &rep[0], alpha, NULL) ||
+	    load_analysed(&st, id[1], &rep[1], alpha, NULL)) {
 		ret = 1;
 		goto out;
 	}
@@ -756,7 +757,7 @@ int cmd_trend(int argc, char **argv)
 
 		n[i].id = strtoll(PQgetvalue(r, (int)i, 0), NULL, 10);
 		snprintf(n[i].date, sizeof(n[i].date), "%s", PQgetvalue(r, (int)i, 1));
-		if (load_analysed(&st, n[i].id, &rep, alpha)) {
+		if (load_analysed(&st, n[i].id, &rep, alpha, scen)) {
 			report_free(&rep);
 			ret = 1;
 			break;

@@ -557,8 +557,15 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 	for (size_t i = 0; i < rep->nrows; i++) {
 		struct rep_row *r = &rep->rows[i];
 		size_t na, nb;
-		double *a = variant_means(r, 0, &na), *b = variant_means(r, 1, &nb);
+		double *a, *b;
 
+		if (o->only_scenario && strcmp(r->scenario, o->only_scenario)) {
+			r->have_ab = false;	/* not asked for: no bootstrap spent on it */
+			r->verdict = -1;
+			continue;
+		}
+		a = variant_means(r, 0, &na);
+		b = variant_means(r, 1, &nb);
 		r->have_ab = na + nb > 0 &&
 			     stats_ab(a, na, b, nb, REPORT_BOOTSTRAP_SEED, 0, &r->ab) == 0;
 		r->verdict = r->have_ab ? stats_verdict(&r->ab, o->alpha) : -1;

@@ -73,6 +73,7 @@ struct report_opts {
 	double alpha;		/* significance level, default 0.05 */
 	double target;		/* design: CI half-width as a fraction of the mean, default 0.01 */
 	bool detail;		/* text/csv: per-boot statistics */
+	const char *only_scenario;	/* analyse just this scenario's rows (NULL: all) */
 };
 
 /* Loads every successful boot of a campaign with its samples. -ENOENT: no such campaign. */
