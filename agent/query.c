@@ -166,6 +166,30 @@ static bool trigger_ok(const char *t)
 	return false;
 }
 
+/* Runs the built query against the results database and prints it; frees sql. */
+static int run_and_print(struct buf *sql, int np, const char *const *params,
+			 const char *const *names, const bool *numeric, const char *format)
+{
+	struct store st;
+	PGresult *r;
+	int ret = 0;
+
+	if (store_open(&st, opt_db)) {
+		buf_free(sql);
+		return 1;
+	}
+	r = store_query(&st, sql->data, np, params);
+	if (r) {
+		print_result(r, names, numeric, format);
+		PQclear(r);
+	} else {
+		ret = 1;
+	}
+	buf_free(sql);
+	store_close(&st);
+	return ret;
+}
+
 int cmd_query(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -185,9 +209,7 @@ int cmd_query(int argc, char **argv)
 	char sincev[64], untilv[64], camp[32] = "";
 	const char *params[MAX_PARAMS];
 	struct buf sql = { 0 };
-	struct store st;
-	PGresult *r;
-	int np = 0, c, ret = 0, s_age = 0, u_age = 0, s_d, u_d = 0;
+	int np = 0, c, s_age = 0, u_age = 0, s_d, u_d = 0;
 	long v;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -254,20 +276,7 @@ int cmd_query(int argc, char **argv)
 			   "coalesce(b.started, b.inserted) <= $%d::timestamptz");
 	buf_printf(&sql, " GROUP BY c.id, b.id, bo.name, k.release, s.scenario, s.kind "
 		   "ORDER BY coalesce(b.started, b.inserted), c.id, b.seq, b.id, s.scenario");
-	if (store_open(&st, opt_db)) {
-		buf_free(&sql);
-		return 1;
-	}
-	r = store_query(&st, sql.data, np, params);
-	if (r) {
-		print_result(r, names, numeric, format);
-		PQclear(r);
-	} else {
-		ret = 1;
-	}
-	buf_free(&sql);
-	store_close(&st);
-	return ret;
+	return run_and_print(&sql, np, params, names, numeric, format);
 }
 
 /* ------------------------------------------------------------------ campaigns */
@@ -287,9 +296,7 @@ int cmd_campaigns(int argc, char **argv)
 	char limit[16] = "50";
 	const char *params[3];
 	struct buf sql = { 0 };
-	struct store st;
-	PGresult *r;
-	int np = 0, c, ret = 0;
+	int np = 0, c;
 	long v;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -340,20 +347,7 @@ int cmd_campaigns(int argc, char **argv)
 	}
 	params[np++] = limit;
 	buf_printf(&sql, " ORDER BY c.id DESC LIMIT $%d::int", np);
-	if (store_open(&st, opt_db)) {
-		buf_free(&sql);
-		return 1;
-	}
-	r = store_query(&st, sql.data, np, params);
-	if (r) {
-		print_result(r, names, numeric, format);
-		PQclear(r);
-	} else {
-		ret = 1;
-	}
-	buf_free(&sql);
-	store_close(&st);
-	return ret;
+	return run_and_print(&sql, np, params, names, numeric, format);
 }
 
 /* ------------------------------------------------------------------ compare */
