@@ -45,9 +45,19 @@ static const struct jfield variants_fields[] = {
 	{ NULL }
 };
 
+static const struct jfield group_fields[] = {
+	{ "scenario", J_INT, true, NULL, 1, 9 },
+	{ "value", J_INT, true, NULL, 1, 9 },
+	{ "unit", J_INT, false, NULL, 1, 9 },
+	{ NULL }
+};
+
 static const struct jfield bench_fields[] = {
-	{ "name", J_STRING, true },
-	{ "params", J_STRING },
+	{ "name", J_STRING, true },	/* dmabench | regex */
+	{ "params", J_STRING },		/* dmabench: module parameters */
+	{ "command", J_STRING },	/* regex: shell command run on the target */
+	{ "regex", J_STRING },		/* regex: POSIX ERE, one match = one sample */
+	{ "groups", J_OBJECT, false, group_fields },
 	{ NULL }
 };
 
@@ -241,6 +251,72 @@ static int load_variant(struct job *j, int v, char *const jobdir)
 	return bad ? -EINVAL : 0;
 }
 
+static int load_bench(struct job *j, json_object *t)
+{
+	static const char *const regex_only[] = { "command", "regex", "groups", NULL };
+	json_object *g = jobj(t, "groups");
+	char why[256];
+	int bad = 0, i;
+
+	j->benchmark = jstr(t, "name");
+	j->params = jstr(t, "params");
+	if (!strcmp(j->benchmark, "dmabench")) {
+		j->bench.kind = BENCH_DMABENCH;
+		for (i = 0; regex_only[i]; i++)
+			if (jobj(t, regex_only[i])) {
+				char *path = xasprintf("benchmark.%s", regex_only[i]);
+
+				job_error(j, path, "only a \"regex\" benchmark has a %s",
+					  regex_only[i]);
+				free(path);
+				bad = 1;
+			}
+	} else if (!strcmp(j->benchmark, "regex")) {
+		j->bench.kind = BENCH_REGEX;
+		j->bench.command = jstr(t, "command");
+		j->bench.regex = jstr(t, "regex");
+		if (!j->bench.command || !j->bench.command[0]) {
+			job_error(j, "benchmark.command", "required for a \"regex\" benchmark: the "
+				  "shell command run on the target");
+			bad = 1;
+		}
+		if (!j->bench.regex || !g) {
+			job_error(j, j->bench.regex ? "benchmark.name" : "benchmark.regex",
+				  "a \"regex\" benchmark needs \"regex\" (a POSIX ERE) and \"groups\" "
+				  "({\"scenario\": N, \"value\": N, \"unit\": N})");
+			return -EINVAL;
+		}
+		j->bench.g_scenario = (int)jint(g, "scenario", 0);
+		j->bench.g_value = (int)jint(g, "value", 0);
+		j->bench.g_unit = (int)jint(g, "unit", 0);
+		if (j->bench.g_scenario == j->bench.g_value ||
+		    j->bench.g_unit == j->bench.g_scenario || j->bench.g_unit == j->bench.g_value) {
+			job_error(j, "benchmark.groups", "scenario, value and unit must be "
+				  "different groups");
+			bad = 1;
+		} else if (bench_def_check(&j->bench, why, sizeof(why))) {
+			job_error(j, "benchmark.regex", "%s", why);
+			bad = 1;
+		}
+		if (j->params) {
+			job_error(j, "benchmark.params", "a \"regex\" benchmark has no module "
+				  "parameters: put its arguments in \"command\"");
+			bad = 1;
+		}
+	} else {
+		job_error(j, "benchmark.name", "unknown benchmark \"%s\"; known: dmabench, regex",
+			  j->benchmark);
+		return -EINVAL;
+	}
+	if (j->params && strspn(j->params, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789 =,:._-+") != strlen(j->params)) {
+		job_error(j, "benchmark.params", "module parameters may only contain letters, "
+			  "digits, spaces and =,:._-+");
+		bad = 1;
+	}
+	return bad ? -EINVAL : 0;
+}
+
 static int job_load_one(struct job *j, const char *path)
 {
 	json_object *r, *t;
@@ -288,19 +364,8 @@ static int job_load_one(struct job *j, const char *path)
 			bad = 1;
 	free(jobdir);
 	t = jobj(r, "benchmark");
-	j->benchmark = jstr(t, "name");
-	j->params = jstr(t, "params");
-	if (strcmp(j->benchmark, "dmabench")) {
-		job_error(j, "benchmark.name", "unknown benchmark \"%s\"; known: dmabench",
-			  j->benchmark);
+	if (load_bench(j, t))
 		bad = 1;
-	}
-	if (j->params && strspn(j->params, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			       "0123456789 =,:._-+") != strlen(j->params)) {
-		job_error(j, "benchmark.params", "module parameters may only contain letters, "
-			  "digits, spaces and =,:._-+");
-		bad = 1;
-	}
 	j->boots = (int)jint(r, "boots", 3);
 	j->batches = (int)jint(r, "batches", 5);
 	j->seed = (uint64_t)jint(r, "seed", 1);
@@ -827,7 +892,8 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 	js = job_json(j);
 	cs = (struct campaign_spec){ .boards = cb, .nboards = nb, .boots = o->boots,
 				     .batches = o->batches, .order = o->order, .seed = o->seed,
-				     .modparams = o->params, .trigger = o->trigger,
+				     .modparams = o->params, .bench = &j->bench,
+				     .trigger = o->trigger,
 				     .job_name = j->name, .job_json = js, .db = o->db,
 				     .results = o->results, .format = o->format };
 	ret = campaign_run(&cs, cid);

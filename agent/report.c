@@ -95,7 +95,9 @@ void report_row_label(const struct rep_row *r, char *out, size_t len)
 	char sz[32];
 
 	size_label(sz, sizeof(sz), r->size);
-	if (is_pres(r))
+	if (r->size < 0)	/* a job-defined benchmark: its own scenario names */
+		snprintf(out, len, "%s", r->scenario);
+	else if (is_pres(r))
 		snprintf(out, len, "lost of %s", sz);
 	else if (is_null(r))
 		snprintf(out, len, "null call");
@@ -308,7 +310,7 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 {
 	static const char *const q =
 		"SELECT bo.name, s.scenario, s.kind, coalesce(s.op, ''), coalesce(s.state, ''), "
-		" coalesce(s.timing, ''), coalesce(s.size, 0), coalesce(s.reps, 0), b.id, b.seq, "
+		" coalesce(s.timing, ''), coalesce(s.size, -1), coalesce(s.reps, 0), b.id, b.seq, "
 		" b.variant, s.mean_ns, s.min_ns, s.max_ns, s.raw_ns, s.base_ns, s.lost_bytes "
 		"FROM boots b JOIN samples s ON s.boot_id = b.id JOIN boards bo ON bo.id = b.board_id "
 		"WHERE b.campaign_id = $1::int AND b.status = 'ok' "
