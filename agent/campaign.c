@@ -604,6 +604,13 @@ int cmd_resume(int argc, char **argv)
 			goto out;
 		}
 		cs.bench = &bd;
+	} else if (jstr(run, "benchmark") && !strcmp(jstr(run, "benchmark"), "dma_map_benchmark")) {
+		bd.kind = BENCH_DMA_MAP;
+		if (bench_dma_map_params(cs.modparams, &bd, why, sizeof(why))) {
+			err_msg("campaign %ld: stored dma_map_benchmark parameters: %s", id, why);
+			goto out;
+		}
+		cs.bench = &bd;
 	}
 	cs.trigger = jstr(run, "trigger");
 	cs.job_name = jstr(run, "job");

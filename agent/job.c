@@ -303,9 +303,25 @@ static int load_bench(struct job *j, json_object *t)
 				  "parameters: put its arguments in \"command\"");
 			bad = 1;
 		}
+	} else if (!strcmp(j->benchmark, "dma_map_benchmark")) {
+		j->bench.kind = BENCH_DMA_MAP;
+		for (i = 0; regex_only[i]; i++)
+			if (jobj(t, regex_only[i])) {
+				char *path = xasprintf("benchmark.%s", regex_only[i]);
+
+				job_error(j, path, "only a \"regex\" benchmark has a %s",
+					  regex_only[i]);
+				free(path);
+				bad = 1;
+			}
+		if (bench_dma_map_params(j->params, &j->bench, why, sizeof(why))) {
+			job_error(j, "benchmark.params", "%s", why);
+			return -EINVAL;
+		}
+		return bad ? -EINVAL : 0;
 	} else {
-		job_error(j, "benchmark.name", "unknown benchmark \"%s\"; known: dmabench, regex",
-			  j->benchmark);
+		job_error(j, "benchmark.name", "unknown benchmark \"%s\"; known: dmabench, regex, "
+			  "dma_map_benchmark", j->benchmark);
 		return -EINVAL;
 	}
 	if (j->params && strspn(j->params, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -850,6 +866,8 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 	struct campaign_board *cb = xcalloc(j->nboards, sizeof(*cb));
 	struct job_kernel (*k)[2] = xcalloc(j->nboards, sizeof(*k));
 	struct campaign_spec cs = { 0 };
+	struct bench_def bd = j->bench;
+	char why[256];
 	size_t i, nb = 0;
 	char *js = NULL;
 	int ret = 0, v;
@@ -889,10 +907,15 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		}
 		goto out;
 	}
+	if (bd.kind == BENCH_DMA_MAP && bench_dma_map_params(o->params, &bd, why, sizeof(why))) {
+		err_msg("--params: %s", why);
+		ret = -EINVAL;
+		goto out;
+	}
 	js = job_json(j);
 	cs = (struct campaign_spec){ .boards = cb, .nboards = nb, .boots = o->boots,
 				     .batches = o->batches, .order = o->order, .seed = o->seed,
-				     .modparams = o->params, .bench = &j->bench,
+				     .modparams = o->params, .bench = &bd,
 				     .trigger = o->trigger,
 				     .job_name = j->name, .job_json = js, .db = o->db,
 				     .results = o->results, .format = o->format };

@@ -92,3 +92,29 @@ else
 	check "no samples stored from the failed boots" test \
 		"$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid")" = 0
 fi
+
+echo "== dma_map_benchmark: validation"
+rjob dmbp "{ \"name\": \"dma_map_benchmark\", \"params\": \"threads=1 granule=0\" }"
+check "granule out of range" err_has "$jt/dmbp.json" \
+	"dmbp.json:7:[0-9]+: benchmark.params: \"granule=0\": granule must be 1..1024"
+rjob dmbk "{ \"name\": \"dma_map_benchmark\", \"params\": \"reps=100\" }"
+check "a dmabench parameter" err_has "$jt/dmbk.json" \
+	"benchmark.params: \"reps=100\": expected threads=N, seconds=N, granule=N or dir=bidi\\|to\\|from"
+
+if ! grep -q '"dma_map_benchmark"' "$kdir/control/manifest.json" "$kdir/patched/manifest.json" 2>/dev/null; then
+	bad "kernels in $kdir have no dma_map_benchmark (make kernels)"
+else
+	echo "== dma_map_benchmark: a real campaign on qemu-sam9x75"
+	rjob dmb "{ \"name\": \"dma_map_benchmark\", \"params\": \"threads=1 seconds=1 granule=4 dir=from\" }"
+	"$ablab" run "$jt/dmb.json" --results "$tmp/results" --format text >"$tmp/t80-dmb.txt" \
+		2>"$tmp/t80-dmb.err"; rc=$?
+	tail -n 3 "$tmp/t80-dmb.err" | sed 's/^/   /'
+	sed -n '4,7p' "$tmp/t80-dmb.txt" | sed 's/^/   /'
+	check "ablab run: exit 0" test "$rc" = 0
+	cid=$(psql_q "SELECT max(id) FROM campaigns")
+	got=$(psql_q "SELECT string_agg(x, ' ' ORDER BY x) FROM (SELECT b.variant || ':' || s.scenario || ':' || s.dir || ':' || count(*) || ':' || max(s.batch) AS x FROM boots b JOIN samples s ON s.boot_id = b.id WHERE b.campaign_id = $cid AND b.status = 'ok' AND s.mean_ns > 0 GROUP BY b.variant, s.scenario, s.dir) y")
+	echo "   samples: $got"
+	check "samples: map-4 and unmap-4, dir from, 3 batches per boot, positive latencies" \
+		test "$got" = "control:map-4:from:3:3 control:unmap-4:from:3:3 patched:map-4:from:3:3 patched:unmap-4:from:3:3"
+	check "the report shows both" bash -c "grep -q 'map-4' '$tmp/t80-dmb.txt' && grep -q 'unmap-4' '$tmp/t80-dmb.txt'"
+fi

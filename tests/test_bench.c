@@ -80,5 +80,41 @@ int main(void)
 	d.g_unit = 3;
 	CHECK(bench_def_check(&d, why, sizeof(why)) == -EINVAL);
 	CHECK(strstr(why, "has 2 group(s)") != NULL);
+
+	/* dma_map_benchmark: parameters, and its two result lines */
+	memset(&d, 0, sizeof(d));
+	d.kind = BENCH_DMA_MAP;
+	CHECK(bench_dma_map_params(NULL, &d, why, sizeof(why)) == 0);
+	CHECK(d.threads == 1 && d.seconds == 1 && d.granule == 1 && d.dir == 0);
+	CHECK(bench_dma_map_params("threads=2 seconds=3,granule=16 dir=from", &d, why,
+				   sizeof(why)) == 0);
+	CHECK(d.threads == 2 && d.seconds == 3 && d.granule == 16 && d.dir == 2);
+	CHECK(bench_dma_map_params("threads=0", &d, why, sizeof(why)) == -EINVAL);
+	CHECK_STR(why, "\"threads=0\": threads must be 1..1024");
+	CHECK(bench_dma_map_params("dir=sideways", &d, why, sizeof(why)) == -EINVAL);
+	CHECK(bench_dma_map_params("reps=100", &d, why, sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "expected threads=N") != NULL);
+	CHECK(bench_dma_map_params("seconds=2x", &d, why, sizeof(why)) == -EINVAL);
+	bench_dma_map_params("granule=16 dir=to", &d, why, sizeof(why));
+	memset(&r, 0, sizeof(r));
+	ret = bench_dma_map_parse(&d, "dma mapping benchmark: threads:1 seconds:1 node:-1 "
+				  "dir:TO_DEVICE granule: 16\n"
+				  "average map latency(us):3.4 standard deviation:1.0\n"
+				  "average unmap latency(us):2.1 standard deviation:0.5\n", 1, &r,
+				  why, sizeof(why));
+	CHECK(ret == 0 && r.n == 2);
+	if (r.n == 2) {
+		CHECK_STR(r.v[0].scenario, "map-16");
+		CHECK(r.v[0].mean_ns == 3400 && r.v[0].batch == 1);
+		CHECK_STR(r.v[0].dir, "to");
+		CHECK_STR(r.v[1].scenario, "unmap-16");
+		CHECK(r.v[1].mean_ns == 2100);
+	}
+	ret = bench_dma_map_parse(&d, "average map latency(us):3.4 standard deviation:1.0\n"
+				  "average unmap latency(us):nan standard deviation:0.5\n", 2, &r,
+				  why, sizeof(why));
+	CHECK(ret == -EINVAL && r.malformed == 1);
+	CHECK(strstr(why, "average unmap latency(us):") != NULL);
+	run_result_free(&r);
 	CHECK_DONE("test_bench");
 }

@@ -441,6 +441,7 @@ build_initramfs() { # TREE VARIANT ADIR
 		echo "file /bin/busybox $bbx 0755 0 0"
 		echo "file /init $stage/init 0755 0 0"
 		echo "file /lib/modules/dmabench.ko $stage/dmabench.ko 0644 0 0"
+		echo "file /bin/dma_map_benchmark $adir/dma_map_benchmark 0755 0 0"
 		while IFS= read -r a; do
 			[[ $a == busybox ]] && continue
 			[[ $a =~ ^[][A-Za-z0-9._-]+$ ]] || die "odd busybox applet name '$a'"
@@ -470,7 +471,7 @@ write_manifest() { # TREE VARIANT ADIR KEY RELEASE T0
 	local tree=$1 variant=$2 adir=$3 key=$4 release=$5 t0=$6 f sep m
 	local files=(zImage)
 	if [[ -n $DTB ]]; then files+=("$DTB"); fi
-	files+=(dmabench.ko initramfs.cpio.gz)
+	files+=(dmabench.ko dma_map_benchmark initramfs.cpio.gz)
 	m=$adir/manifest.json.tmp
 	{
 		echo "{"
@@ -570,6 +571,19 @@ build_variant() {
 	grep -aq "vermagic=$release " "$kb/dmabench.ko" ||
 		die "$BOARD/$variant: dmabench.ko vermagic does not match $release"
 	cp "$kb/dmabench.ko" "$adir/dmabench.ko"
+
+	# the kernel's own DMA mapping benchmark tool (CONFIG_DMA_MAP_BENCHMARK),
+	# static against the cross libc; its header is kernel-internal, so only
+	# that one file goes on the include path
+	step "dma_map_benchmark (tools/testing/selftests/dma, static)"
+	local ub=$CACHE/build/$BOARD/dmb-$variant
+	rm -rf "$ub"
+	mkdir -p "$ub/linux"
+	cp "$tree/include/linux/map_benchmark.h" "$ub/linux/"
+	logged "dma_map_benchmark (needs libc6-dev-armel-cross)" "${CROSS_COMPILE}gcc" -static -O2 \
+		-I"$ub" -o "$adir/dma_map_benchmark" \
+		"$tree/tools/testing/selftests/dma/dma_map_benchmark.c"
+	rm -rf "$ub"
 
 	cp "$tree/out/arch/$ARCH/boot/$KIMAGE" "$adir/$KIMAGE"
 	if [[ -n $DTB ]]; then
