@@ -110,8 +110,12 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 	if (ret)
 		goto io;
 	out.len = 0;
-	cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", b->module_path, p->batches,
-			p->modparams ? " " : "", p->modparams ? p->modparams : "");
+	if (p->def && p->def->kind == BENCH_MODULE)
+		cmd = xasprintf("insmod /lib/modules/%s.ko batches=%d%s%s 2>&1", p->def->module,
+				p->batches, p->modparams ? " " : "", p->modparams ? p->modparams : "");
+	else
+		cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", b->module_path, p->batches,
+				p->modparams ? " " : "", p->modparams ? p->modparams : "");
 	t0 = now_ms();
 	ret = target_run(t, cmd, deadline, &out, &status);
 	o->run_ms = now_ms() - t0;
@@ -153,6 +157,12 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 	}
 	buf_free(&out);
 	ret = run_check(&o->res, why, sizeof(why));
+	if (!ret && p->def && p->def->kind == BENCH_MODULE && o->res.fmt != p->def->parser_fmt) {
+		snprintf(why, sizeof(why), "%s printed %s lines, the job's parser is \"%s\"",
+			 p->def->module, o->res.fmt ? "dmabench v1" : "seed-format",
+			 p->def->parser_fmt ? "dmabench" : "seed");
+		ret = -EINVAL;
+	}
 	if (ret)
 		snprintf(o->error, sizeof(o->error), "benchmark output rejected: %s", why);
 	return ret;
@@ -282,9 +292,13 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 	s.kind = SAMPLE_RESULT;
 	s.fmt = 2;
 	memcpy(s.scenario, line + gs->rm_so, (size_t)(gs->rm_eo - gs->rm_so));
-	for (i = 0; i < r->n; i++)
-		if (!strcmp(r->v[i].scenario, s.scenario))
-			batch++;
+	/* the latest sample of this scenario has the batch before this one
+	 * (scenarios usually take turns, so this stops after a few steps) */
+	for (i = r->n; i-- > 0;)
+		if (!strcmp(r->v[i].scenario, s.scenario)) {
+			batch = r->v[i].batch + 1;
+			break;
+		}
 	s.batch = batch;
 	s.size = s.reps = -1;
 	s.mean_ns = v * scale;
@@ -483,7 +497,8 @@ static const char dma_map_setup[] =
 	"for d in /sys/bus/platform/devices/*; do [ -e $d/driver ] && continue; "
 	"echo dma_map_benchmark >$d/driver_override 2>/dev/null || continue; "
 	"echo ${d##*/} >$D/bind 2>/dev/null && break; echo >$d/driver_override; done; fi; "
-	"[ -e /sys/kernel/debug/dma_map_benchmark ]";
+	"[ -e /sys/kernel/debug/dma_map_benchmark ] && "
+	"echo device: $(ls $D | grep -v -e '^bind$' -e '^unbind$' -e '^uevent$')";
 
 static int bench_dma_map(struct target *t, const struct board *b, const struct bench_params *p,
 			 struct bench_out *o)
@@ -508,6 +523,12 @@ static int bench_dma_map(struct target *t, const struct board *b, const struct b
 		o->fatal = true;
 		buf_free(&out);
 		return -ENODEV;
+	}
+	if (out.data && strstr(out.data, "device: ")) {
+		char *dev = first_line(strstr(out.data, "device: ") + 8);
+
+		info_msg("%s: dma_map_benchmark bound to platform device %s", b->name, dev);
+		free(dev);
 	}
 	cmd = xasprintf("dma_map_benchmark -t %d -s %d -g %d -d %d 2>&1", d->threads, d->seconds,
 			d->granule, d->dir);
@@ -561,6 +582,7 @@ static const struct bench_ops {
 	[BENCH_DMABENCH] = { "dmabench", bench_dmabench },
 	[BENCH_REGEX] = { "regex", bench_regex },
 	[BENCH_DMA_MAP] = { "dma_map_benchmark", bench_dma_map },
+	[BENCH_MODULE] = { "module", bench_dmabench },
 };
 
 const char *bench_kind_name(enum bench_kind k)

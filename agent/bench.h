@@ -7,7 +7,7 @@
 #include "target.h"
 
 /* What runs on the target (the job file's "benchmark" section). */
-enum bench_kind { BENCH_DMABENCH, BENCH_REGEX, BENCH_DMA_MAP };
+enum bench_kind { BENCH_DMABENCH, BENCH_REGEX, BENCH_DMA_MAP, BENCH_MODULE };
 
 struct bench_def {
 	enum bench_kind kind;
@@ -19,6 +19,11 @@ struct bench_def {
 	/* BENCH_DMA_MAP: the kernel's dma_map_benchmark (CONFIG_DMA_MAP_BENCHMARK)
 	 * run once per batch with these arguments; dir 0 bidi, 1 to, 2 from */
 	int threads, seconds, granule, dir;
+	/* BENCH_MODULE: the job's own module (built by the kernel recipe from
+	 * module_src into /lib/modules/MODULE.ko), loaded like dmabench; its
+	 * lines must be in parser_fmt (0 the seed module's, 1 dmabench v1) */
+	const char *module_src, *module;
+	int parser_fmt;
 };
 
 struct bench_params {

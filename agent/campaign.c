@@ -121,6 +121,12 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 		if (cs->bench->g_unit)
 			json_object_object_add(g, "unit", json_object_new_int(cs->bench->g_unit));
 		json_object_object_add(j, "groups", g);
+	} else if (cs->bench && cs->bench->kind == BENCH_MODULE) {
+		json_object_object_add(j, "module", json_object_new_string(cs->bench->module));
+		json_object_object_add(j, "module_src",
+				       json_object_new_string(cs->bench->module_src));
+		json_object_object_add(j, "parser", json_object_new_string(
+			cs->bench->parser_fmt ? "dmabench" : "seed"));
 	}
 	if (cs->modparams)
 		json_object_object_add(j, "modparams", json_object_new_string(cs->modparams));
@@ -601,6 +607,16 @@ int cmd_resume(int argc, char **argv)
 		if (!bd.command || !bd.regex || bench_def_check(&bd, why, sizeof(why))) {
 			err_msg("campaign %ld: its stored regex benchmark is incomplete or invalid",
 				id);
+			goto out;
+		}
+		cs.bench = &bd;
+	} else if (jstr(run, "benchmark") && !strcmp(jstr(run, "benchmark"), "module")) {
+		bd.kind = BENCH_MODULE;
+		bd.module = jstr(run, "module");
+		bd.module_src = jstr(run, "module_src");
+		bd.parser_fmt = jstr(run, "parser") && !strcmp(jstr(run, "parser"), "seed") ? 0 : 1;
+		if (!bd.module) {
+			err_msg("campaign %ld: its stored module benchmark has no module name", id);
 			goto out;
 		}
 		cs.bench = &bd;

@@ -29,6 +29,7 @@ struct job {
 	struct job_variant v[2];	/* [0] control, [1] patched */
 	const char *benchmark;		/* "dmabench" or "regex" */
 	struct bench_def bench;		/* its definition (strings point into jf) */
+	char *module_src, *module;	/* "module": absolute source dir, module name */
 	const char *params;		/* extra module parameters, or NULL */
 	int boots, batches;
 	enum order_kind order;

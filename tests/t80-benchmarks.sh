@@ -118,3 +118,60 @@ else
 		test "$got" = "control:map-4:from:3:3 control:unmap-4:from:3:3 patched:map-4:from:3:3 patched:unmap-4:from:3:3"
 	check "the report shows both" bash -c "grep -q 'map-4' '$tmp/t80-dmb.txt' && grep -q 'unmap-4' '$tmp/t80-dmb.txt'"
 fi
+
+echo "== module: the job's own out-of-tree module, built against each variant's tree"
+mkdir -p "$jt/mymod"
+cp kmod/dmabench.c "$jt/mymod/mybench.c"
+echo 'obj-m := mybench.o' >"$jt/mymod/Kbuild"
+# mjob NAME BENCHMARK-JSON: a job over recipe-built qemu-sam9x75 kernels
+mjob() {
+	cat >"$jt/$1.json" <<JOB
+{
+  "boards": ["qemu-sam9x75"],
+  "variants": {
+    "control": { "source": { "type": "recipe" } },
+    "patched": { "source": { "type": "recipe" }, "patches": "$top/jobs/dma-from-device/patches" }
+  },
+  "benchmark": $2,
+  "boots": 1,
+  "batches": 2
+}
+JOB
+}
+mjob modnosrc '{ "name": "module", "src": "nosuch" }'
+check "a missing module directory" err_has "$jt/modnosrc.json" \
+	"modnosrc.json:7:[0-9]+: benchmark.src: .*nosuch is not a directory"
+mkdir -p "$jt/emptymod"
+mjob modempty '{ "name": "module", "src": "emptymod" }'
+check "no obj-m line" err_has "$jt/modempty.json" \
+	"benchmark.src: .*emptymod has no \"obj-m := NAME.o\" line"
+mjob modparser '{ "name": "module", "src": "mymod", "parser": "csv" }'
+check "unknown parser" err_has "$jt/modparser.json" \
+	"benchmark.parser: \"csv\" is not one of dmabench \\(v1 lines\\), seed"
+rjob modpre '{ "name": "module", "src": "mymod" }'
+check "prebuilt kernels cannot take the module" err_has "$jt/modpre.json" \
+	"benchmark.src: the module is built against each variant's kernel tree"
+mjob mod '{ "name": "module", "src": "mymod", "parser": "dmabench", "params": "reps=20" }'
+out=$("$ablab" run "$jt/mod.json" --dry-run 2>&1)
+echo "$out" | sed 's/^/   /'
+check "dry run: the module is not in the cached builds yet" bash -c \
+	"echo '$out' | grep -q 'control  would build (benchmark module .*mymod not in this build)'"
+"$ablab" run "$jt/mod.json" --results "$tmp/results" --format json >/dev/null 2>"$tmp/t80-mod.err"; rc=$?
+grep -E 'mybench|ok:|complete|failed' "$tmp/t80-mod.err" | tail -n 5 | sed 's/^/   /'
+check "ablab run: kernels built with the module, exit 0" test "$rc" = 0
+cid=$(psql_q "SELECT max(id) FROM campaigns")
+check "the boots loaded mybench.ko, not dmabench.ko" bash -c \
+	"grep -q 'insmod /lib/modules/mybench.ko batches=2 reps=20' $tmp/results/campaign-$cid/*.log && ! grep -q 'insmod .*dmabench.ko' $tmp/results/campaign-$cid/*.log"
+check "campaign stores the module" test \
+	"$(psql_q "SELECT (run->>'benchmark') || ' ' || (run->>'module') || ' ' || (run->>'parser') FROM campaigns WHERE id = $cid")" = "module mybench dmabench"
+check "its dmabench-format samples stored (2 ok boots, 2 batches)" test \
+	"$(psql_q "SELECT count(DISTINCT b.id) || '/' || max(s.batch) || '/' || min(s.fmt) FROM boots b JOIN samples s ON s.boot_id = b.id WHERE b.campaign_id = $cid AND b.status = 'ok'")" = "2/2/1"
+check "the module is in the kernels' manifest and initramfs list" bash -c \
+	"grep -q '\"name\": \"mybench\"' '$(readlink -f "$kdir/control")/manifest.json' && grep -q 'mybench.ko' '$(readlink -f "$kdir/patched")/manifest.json'"
+out=$("$ablab" run "$jt/mod.json" --dry-run 2>&1)
+check "second dry run: both cached" test "$(echo "$out" | grep -c 'qemu-sam9x75 .* cached: ')" = 2
+mjob modseed '{ "name": "module", "src": "mymod", "parser": "seed", "params": "reps=20" }'
+"$ablab" run "$jt/modseed.json" --results "$tmp/results" --format json >/dev/null 2>"$tmp/t80-seed.err"; rc=$?
+grep -m1 'attempt 1 failed' "$tmp/t80-seed.err" | cut -c1-160 | sed 's/^/   /'
+check "parser seed, module prints v1 lines: rejected" bash -c "[ $rc != 0 ] && grep -q \
+	'mybench printed dmabench v1 lines, the job.s parser is \"seed\"' '$tmp/t80-seed.err'"
