@@ -112,7 +112,8 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 	out.len = 0;
 	if (p->def && p->def->kind == BENCH_MODULE)
 		cmd = xasprintf("insmod /lib/modules/%s.ko batches=%d%s%s 2>&1", p->def->module,
-				p->batches, p->modparams ? " " : "", p->modparams ? p->modparams : "");
+				p->batches, p->modparams ? " " : "",
+				p->modparams ? p->modparams : "");
 	else
 		cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", b->module_path, p->batches,
 				p->modparams ? " " : "", p->modparams ? p->modparams : "");
@@ -228,7 +229,7 @@ static int unit_scale(const char *u, size_t n, double *scale)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(units); i++)
 		if (strlen(units[i].name) == n && !strncmp(u, units[i].name, n)) {
 			*scale = units[i].scale;
 			return 0;
@@ -272,7 +273,8 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 
 		if (gu->rm_so < 0 || unit_scale(line + gu->rm_so, (size_t)(gu->rm_eo - gu->rm_so),
 						&scale)) {
-			snprintf(why, whylen, "unit \"%.*s\" in \"%.60s\": expected ns, us, ms or s",
+			snprintf(why, whylen, "unit \"%.*s\" in \"%.60s\": expected ns, us, ms "
+				 "or s",
 				 gu->rm_so < 0 ? 0 : (int)(gu->rm_eo - gu->rm_so),
 				 gu->rm_so < 0 ? "" : line + gu->rm_so, line);
 			return -EINVAL;
@@ -403,11 +405,11 @@ int bench_dma_map_params(const char *s, struct bench_def *d, char *why, size_t w
 		long v = -1;
 		size_t k;
 
-		for (k = 0; eq && k < sizeof(keys) / sizeof(keys[0]); k++)
+		for (k = 0; eq && k < ARRAY_SIZE(keys); k++)
 			if ((size_t)(eq - w) == strlen(keys[k].key) &&
 			    !strncmp(w, keys[k].key, (size_t)(eq - w)))
 				break;
-		if (!eq || k == sizeof(keys) / sizeof(keys[0])) {
+		if (!eq || k == ARRAY_SIZE(keys)) {
 			snprintf(why, whylen, "\"%s\": expected threads=N, seconds=N, granule=N or "
 				 "dir=bidi|to|from", w);
 			ret = -EINVAL;
@@ -464,8 +466,8 @@ int bench_dma_map_parse(const struct bench_def *d, const char *text, int batch,
 			p += strlen(pat);
 		if (!p || sscanf(p, "%lf standard deviation:%lf%n", &us, &sd, &n) != 2 || n < 0 ||
 		    !isfinite(us) || !isfinite(sd) || us < 0 || sd < 0) {
-			snprintf(why, whylen, "dma_map_benchmark: no valid \"%s\" line in its output",
-				 pat);
+			snprintf(why, whylen, "dma_map_benchmark: no valid \"%s\" line in its "
+				 "output", pat);
 			free(pat);
 			r->malformed++;
 			snprintf(r->first_error, sizeof(r->first_error), "%s", why);

@@ -268,14 +268,21 @@ static char *module_name(const char *dir)
 		if (!read_file(p, &text, &len)) {
 			for (line = strtok_r(text, "\n", &save); line && !name;
 			     line = strtok_r(NULL, "\n", &save)) {
+				static const char *const forms[] = {
+					"obj-m := %63[A-Za-z0-9_-]%2[.o] %n",
+					"obj-m += %63[A-Za-z0-9_-]%2[.o] %n",
+					"obj-m = %63[A-Za-z0-9_-]%2[.o] %n",
+				};
 				char n[64], dot[3];
-				int end = 0;
+				size_t f;
+				int end;
 
-				if (sscanf(line, "obj-m := %63[A-Za-z0-9_-]%2[.o] %n", n, dot, &end) == 2 ||
-				    sscanf(line, "obj-m += %63[A-Za-z0-9_-]%2[.o] %n", n, dot, &end) == 2 ||
-				    sscanf(line, "obj-m = %63[A-Za-z0-9_-]%2[.o] %n", n, dot, &end) == 2)
-					if (!strcmp(dot, ".o") && end && !line[end])
+				for (f = 0; f < ARRAY_SIZE(forms) && !name; f++) {
+					end = 0;
+					if (sscanf(line, forms[f], n, dot, &end) == 2 &&
+					    !strcmp(dot, ".o") && end && !line[end])
 						name = xstrdup(n);
+				}
 			}
 		}
 		free(text);
@@ -388,8 +395,8 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 		}
 		if (!j->bench.regex || !g) {
 			job_error(j, j->bench.regex ? "benchmark.name" : "benchmark.regex",
-				  "a \"regex\" benchmark needs \"regex\" (a POSIX ERE) and \"groups\" "
-				  "({\"scenario\": N, \"value\": N, \"unit\": N})");
+				  "a \"regex\" benchmark needs \"regex\" (a POSIX ERE) and "
+				  "\"groups\" ({\"scenario\": N, \"value\": N, \"unit\": N})");
 			return -EINVAL;
 		}
 		j->bench.g_scenario = (int)jint(g, "scenario", 0);
@@ -712,7 +719,8 @@ static char *module_mismatch(json_object *mod, const char *src)
 	if (!src)
 		return mod ? xasprintf("built with the benchmark module %s", jstr(mod, "name"))
 			   : NULL;
-	if (!mod || !jstr(mod, "src") || strcmp(jstr(mod, "src"), src))
+	/* the same files, not the same path: build.sh keys the build by them */
+	if (!mod || !n)
 		return xasprintf("benchmark module %s not in this build", src);
 	for (i = 0; i < n && !why; i++) {
 		json_object *e = json_object_array_get_idx(a, i);
@@ -729,8 +737,10 @@ static char *module_mismatch(json_object *mod, const char *src)
 	while (d && (de = readdir(d))) {
 		size_t l = strlen(de->d_name);
 
+		const char *ext = l > 2 ? de->d_name + l - 2 : "";
+
 		if (!strcmp(de->d_name, "Kbuild") || !strcmp(de->d_name, "Makefile") ||
-		    (l > 2 && (!strcmp(de->d_name + l - 2, ".c") || !strcmp(de->d_name + l - 2, ".h")) &&
+		    ((!strcmp(ext, ".c") || !strcmp(ext, ".h")) &&
 		     !(l > 6 && !strcmp(de->d_name + l - 6, ".mod.c"))))
 			have++;
 	}
