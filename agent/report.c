@@ -752,22 +752,23 @@ static char *method_paragraph(const struct report *rep, bool email)
 	if (rep->batches > 0) {
 		bool first = true;
 
-		buf_printf(&o, " Each boot ran %d batch%s of every scenario (", rep->batches,
+		buf_printf(&o, " Each boot ran %d batch%s of every scenario", rep->batches,
 			   rep->batches == 1 ? "" : "es");
 		for (size_t i = 0; i < rep->nrows; i++) {
 			const struct rep_row *r = &rep->rows[i];
 			char l[96];
 
-			if (is_pres(r) || (email && is_null(r)) || r->board != 0)
+			/* benchmarks other than dmabench do not say their iterations */
+			if (is_pres(r) || (email && is_null(r)) || r->board != 0 || r->reps <= 0)
 				continue;
 			report_row_label(r, l, sizeof(l));
 			for (char *q = l; *q; q++)
 				*q = *q == ' ' ? NBSP : *q;
-			buf_printf(&o, "%s%" PRId64 " iterations per %s batch", first ? "" : ", ",
+			buf_printf(&o, "%s%" PRId64 " iterations per %s batch", first ? " (" : ", ",
 				   r->reps, l);
 			first = false;
 		}
-		buf_printf(&o, ");");
+		buf_printf(&o, "%s;", first ? "" : ")");
 	} else {
 		buf_printf(&o, " Each boot's log is one observation;");
 	}
