@@ -28,6 +28,7 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 	    libcurl4-openssl-dev \
 	    postgresql postgresql-client qemu-system-arm gcc-arm-linux-gnueabi linux-source-6.1 \
 	    u-boot-qemu ccache bc bison flex libssl-dev libelf-dev cpio xz-utils kmod \
+	    libc6-dev-armel-cross \
 	    python3 dpkg-dev ca-certificates chromium
 
 .PHONY: all deps kernels demo check unit clean distclean gpiod-v2

@@ -109,7 +109,25 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 	json_object_object_add(j, "batches", json_object_new_int(cs->batches));
 	json_object_object_add(j, "order", json_object_new_string(order_name(cs->order)));
 	json_object_object_add(j, "seed", json_object_new_int64((int64_t)cs->seed));
-	json_object_object_add(j, "benchmark", json_object_new_string("dmabench"));
+	json_object_object_add(j, "benchmark", json_object_new_string(
+		bench_kind_name(cs->bench ? cs->bench->kind : BENCH_DMABENCH)));
+	if (cs->bench && cs->bench->kind == BENCH_REGEX) {
+		json_object *g = json_object_new_object();
+
+		json_object_object_add(j, "command", json_object_new_string(cs->bench->command));
+		json_object_object_add(j, "regex", json_object_new_string(cs->bench->regex));
+		json_object_object_add(g, "scenario", json_object_new_int(cs->bench->g_scenario));
+		json_object_object_add(g, "value", json_object_new_int(cs->bench->g_value));
+		if (cs->bench->g_unit)
+			json_object_object_add(g, "unit", json_object_new_int(cs->bench->g_unit));
+		json_object_object_add(j, "groups", g);
+	} else if (cs->bench && cs->bench->kind == BENCH_MODULE) {
+		json_object_object_add(j, "module", json_object_new_string(cs->bench->module));
+		json_object_object_add(j, "module_src",
+				       json_object_new_string(cs->bench->module_src));
+		json_object_object_add(j, "parser", json_object_new_string(
+			cs->bench->parser_fmt ? "dmabench" : "seed"));
+	}
 	if (cs->modparams)
 		json_object_object_add(j, "modparams", json_object_new_string(cs->modparams));
 	json_object_object_add(j, "trigger", json_object_new_string(cs->trigger ? cs->trigger
@@ -138,7 +156,7 @@ static int run_attempt(const struct board *b, const struct kernel_art *k,
 		return ret;
 	}
 	rec->boot_ms = s.t_prompt - s.t_on;
-	ret = bench_dmabench(&s.tgt, b, bp, bo);
+	ret = bench_run(&s.tgt, b, bp, bo);
 	rec->run_ms = bo->run_ms;
 	*fatal = bo->fatal;
 	if (ret)
@@ -209,7 +227,8 @@ static void *board_thread(void *arg)
 {
 	struct board_run *br = arg;
 	const struct board *b = br->b;
-	struct bench_params bp = { .batches = br->cs->batches, .modparams = br->cs->modparams };
+	struct bench_params bp = { .batches = br->cs->batches, .modparams = br->cs->modparams,
+				   .def = br->cs->bench };
 	struct store st;
 	int i;
 
@@ -516,6 +535,8 @@ int cmd_resume(int argc, char **argv)
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	struct campaign_spec cs = { .results = "results", .format = "text" };
+	struct bench_def bd = { 0 };
+	char why[256];
 	struct campaign_board *cb = NULL;
 	json_object *run = NULL, *boards;
 	struct store st;
@@ -574,6 +595,39 @@ int cmd_resume(int argc, char **argv)
 		cs.order = ORDER_ABAB;
 	cs.seed = (uint64_t)jint(run, "seed", 1);
 	cs.modparams = jstr(run, "modparams");
+	if (jstr(run, "benchmark") && !strcmp(jstr(run, "benchmark"), "regex")) {
+		json_object *g = jobj(run, "groups");
+
+		bd.kind = BENCH_REGEX;
+		bd.command = jstr(run, "command");
+		bd.regex = jstr(run, "regex");
+		bd.g_scenario = (int)jint(g, "scenario", 1);
+		bd.g_value = (int)jint(g, "value", 2);
+		bd.g_unit = (int)jint(g, "unit", 0);
+		if (!bd.command || !bd.regex || bench_def_check(&bd, why, sizeof(why))) {
+			err_msg("campaign %ld: its stored regex benchmark is incomplete or invalid",
+				id);
+			goto out;
+		}
+		cs.bench = &bd;
+	} else if (jstr(run, "benchmark") && !strcmp(jstr(run, "benchmark"), "module")) {
+		bd.kind = BENCH_MODULE;
+		bd.module = jstr(run, "module");
+		bd.module_src = jstr(run, "module_src");
+		bd.parser_fmt = jstr(run, "parser") && !strcmp(jstr(run, "parser"), "seed") ? 0 : 1;
+		if (!bd.module) {
+			err_msg("campaign %ld: its stored module benchmark has no module name", id);
+			goto out;
+		}
+		cs.bench = &bd;
+	} else if (jstr(run, "benchmark") && !strcmp(jstr(run, "benchmark"), "dma_map_benchmark")) {
+		bd.kind = BENCH_DMA_MAP;
+		if (bench_dma_map_params(cs.modparams, &bd, why, sizeof(why))) {
+			err_msg("campaign %ld: stored dma_map_benchmark parameters: %s", id, why);
+			goto out;
+		}
+		cs.bench = &bd;
+	}
 	cs.trigger = jstr(run, "trigger");
 	cs.job_name = jstr(run, "job");
 	cs.db = opt_db;

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct bench_def;
+
 enum order_kind { ORDER_ABAB, ORDER_ABBA, ORDER_RANDOM };
 
 /* Fills v[0..2n-1] with 0 (control) / 1 (patched): n of each. */
@@ -27,6 +29,7 @@ struct campaign_spec {
 	enum order_kind order;
 	uint64_t seed;
 	const char *modparams;		/* extra dmabench parameters */
+	const struct bench_def *bench;	/* what runs on the target; NULL: dmabench */
 	const char *trigger;		/* cli (default), nightly, lava */
 	const char *job_name;		/* for nightly jobs; NULL for ad-hoc campaigns */
 	const char *job_json;		/* the job definition to store; NULL: generated */

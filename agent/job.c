@@ -45,9 +45,21 @@ static const struct jfield variants_fields[] = {
 	{ NULL }
 };
 
+static const struct jfield group_fields[] = {
+	{ "scenario", J_INT, true, NULL, 1, 9 },
+	{ "value", J_INT, true, NULL, 1, 9 },
+	{ "unit", J_INT, false, NULL, 1, 9 },
+	{ NULL }
+};
+
 static const struct jfield bench_fields[] = {
-	{ "name", J_STRING, true },
-	{ "params", J_STRING },
+	{ "name", J_STRING, true },	/* dmabench | regex */
+	{ "params", J_STRING },		/* dmabench: module parameters */
+	{ "command", J_STRING },	/* regex: shell command run on the target */
+	{ "regex", J_STRING },		/* regex: POSIX ERE, one match = one sample */
+	{ "groups", J_OBJECT, false, group_fields },
+	{ "src", J_STRING },		/* module: out-of-tree module source directory */
+	{ "parser", J_STRING },		/* module: dmabench (default) | seed */
 	{ NULL }
 };
 
@@ -241,6 +253,199 @@ static int load_variant(struct job *j, int v, char *const jobdir)
 	return bad ? -EINVAL : 0;
 }
 
+/* The module name of an out-of-tree module directory: the first
+ * "obj-m := NAME.o" (or +=, =) line of its Kbuild, else of its Makefile. */
+static char *module_name(const char *dir)
+{
+	static const char *const files[] = { "Kbuild", "Makefile", NULL };
+	char *name = NULL;
+	int i;
+
+	for (i = 0; files[i] && !name; i++) {
+		char *p = xasprintf("%s/%s", dir, files[i]), *text = NULL, *line, *save = NULL;
+		size_t len;
+
+		if (!read_file(p, &text, &len)) {
+			for (line = strtok_r(text, "\n", &save); line && !name;
+			     line = strtok_r(NULL, "\n", &save)) {
+				static const char *const forms[] = {
+					"obj-m := %63[A-Za-z0-9_-]%2[.o] %n",
+					"obj-m += %63[A-Za-z0-9_-]%2[.o] %n",
+					"obj-m = %63[A-Za-z0-9_-]%2[.o] %n",
+				};
+				char n[64], dot[3];
+				size_t f;
+				int end;
+
+				for (f = 0; f < ARRAY_SIZE(forms) && !name; f++) {
+					end = 0;
+					if (sscanf(line, forms[f], n, dot, &end) == 2 &&
+					    !strcmp(dot, ".o") && end && !line[end])
+						name = xstrdup(n);
+				}
+			}
+		}
+		free(text);
+		free(p);
+	}
+	return name;
+}
+
+static int load_module(struct job *j, json_object *t, const char *jobdir)
+{
+	const char *src = jstr(t, "src"), *parser = jstr(t, "parser");
+	char real[PATH_MAX], *p;
+	int bad = 0, v;
+
+	j->bench.kind = BENCH_MODULE;
+	if (!src) {
+		job_error(j, "benchmark.name", "a \"module\" benchmark needs \"src\": the "
+			  "directory of its out-of-tree module (Kbuild or Makefile, *.c)");
+		return -EINVAL;
+	}
+	p = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", jobdir, src);
+	if (!realpath(p, real) || !is_dir(real)) {
+		job_error(j, "benchmark.src", "%s is not a directory (paths are relative to the "
+			  "job file's directory)", p);
+		free(p);
+		return -EINVAL;
+	}
+	free(p);
+	j->module_src = xstrdup(real);
+	j->module = module_name(real);
+	if (!j->module) {
+		job_error(j, "benchmark.src", "%s has no \"obj-m := NAME.o\" line in a Kbuild or "
+			  "Makefile", real);
+		bad = 1;
+	} else if (!strcmp(j->module, "dmabench")) {
+		job_error(j, "benchmark.src", "the module is called dmabench, as the lab's own: "
+			  "rename it, or use benchmark \"dmabench\"");
+		bad = 1;
+	}
+	j->bench.module_src = j->module_src;
+	j->bench.module = j->module;
+	j->bench.parser_fmt = 1;
+	if (parser && !strcmp(parser, "seed")) {
+		j->bench.parser_fmt = 0;
+	} else if (parser && strcmp(parser, "dmabench")) {
+		job_error(j, "benchmark.parser", "\"%s\" is not one of dmabench (v1 lines), seed "
+			  "(the seed module's lines)", parser);
+		bad = 1;
+	}
+	for (v = 0; v < 2; v++)
+		if (j->v[v].kind != SRC_RECIPE) {
+			job_error(j, "benchmark.src", "the module is built against each variant's "
+				  "kernel tree: variants.%s.source.type must be \"recipe\"",
+				  variant_names[v]);
+			bad = 1;
+			break;
+		}
+	return bad ? -EINVAL : 0;
+}
+
+static int load_bench(struct job *j, json_object *t, const char *jobdir)
+{
+	static const char *const regex_only[] = { "command", "regex", "groups", NULL };
+	static const char *const module_only[] = { "src", "parser", NULL };
+	json_object *g = jobj(t, "groups");
+	char why[256];
+	int bad = 0, i;
+
+	j->benchmark = jstr(t, "name");
+	j->params = jstr(t, "params");
+	for (i = 0; strcmp(j->benchmark, "module") && module_only[i]; i++)
+		if (jobj(t, module_only[i])) {
+			char *path = xasprintf("benchmark.%s", module_only[i]);
+
+			job_error(j, path, "only a \"module\" benchmark has a %s", module_only[i]);
+			free(path);
+			bad = 1;
+		}
+	if (!strcmp(j->benchmark, "module")) {
+		if (load_module(j, t, jobdir))
+			bad = 1;
+		for (i = 0; regex_only[i]; i++)
+			if (jobj(t, regex_only[i])) {
+				char *path = xasprintf("benchmark.%s", regex_only[i]);
+
+				job_error(j, path, "only a \"regex\" benchmark has a %s",
+					  regex_only[i]);
+				free(path);
+				bad = 1;
+			}
+	} else if (!strcmp(j->benchmark, "dmabench")) {
+		j->bench.kind = BENCH_DMABENCH;
+		for (i = 0; regex_only[i]; i++)
+			if (jobj(t, regex_only[i])) {
+				char *path = xasprintf("benchmark.%s", regex_only[i]);
+
+				job_error(j, path, "only a \"regex\" benchmark has a %s",
+					  regex_only[i]);
+				free(path);
+				bad = 1;
+			}
+	} else if (!strcmp(j->benchmark, "regex")) {
+		j->bench.kind = BENCH_REGEX;
+		j->bench.command = jstr(t, "command");
+		j->bench.regex = jstr(t, "regex");
+		if (!j->bench.command || !j->bench.command[0]) {
+			job_error(j, "benchmark.command", "required for a \"regex\" benchmark: the "
+				  "shell command run on the target");
+			bad = 1;
+		}
+		if (!j->bench.regex || !g) {
+			job_error(j, j->bench.regex ? "benchmark.name" : "benchmark.regex",
+				  "a \"regex\" benchmark needs \"regex\" (a POSIX ERE) and "
+				  "\"groups\" ({\"scenario\": N, \"value\": N, \"unit\": N})");
+			return -EINVAL;
+		}
+		j->bench.g_scenario = (int)jint(g, "scenario", 0);
+		j->bench.g_value = (int)jint(g, "value", 0);
+		j->bench.g_unit = (int)jint(g, "unit", 0);
+		if (j->bench.g_scenario == j->bench.g_value ||
+		    j->bench.g_unit == j->bench.g_scenario || j->bench.g_unit == j->bench.g_value) {
+			job_error(j, "benchmark.groups", "scenario, value and unit must be "
+				  "different groups");
+			bad = 1;
+		} else if (bench_def_check(&j->bench, why, sizeof(why))) {
+			job_error(j, "benchmark.regex", "%s", why);
+			bad = 1;
+		}
+		if (j->params) {
+			job_error(j, "benchmark.params", "a \"regex\" benchmark has no module "
+				  "parameters: put its arguments in \"command\"");
+			bad = 1;
+		}
+	} else if (!strcmp(j->benchmark, "dma_map_benchmark")) {
+		j->bench.kind = BENCH_DMA_MAP;
+		for (i = 0; regex_only[i]; i++)
+			if (jobj(t, regex_only[i])) {
+				char *path = xasprintf("benchmark.%s", regex_only[i]);
+
+				job_error(j, path, "only a \"regex\" benchmark has a %s",
+					  regex_only[i]);
+				free(path);
+				bad = 1;
+			}
+		if (bench_dma_map_params(j->params, &j->bench, why, sizeof(why))) {
+			job_error(j, "benchmark.params", "%s", why);
+			return -EINVAL;
+		}
+		return bad ? -EINVAL : 0;
+	} else {
+		job_error(j, "benchmark.name", "unknown benchmark \"%s\"; known: dmabench, regex, "
+			  "dma_map_benchmark, module", j->benchmark);
+		return -EINVAL;
+	}
+	if (j->params && strspn(j->params, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			       "0123456789 =,:._-+") != strlen(j->params)) {
+		job_error(j, "benchmark.params", "module parameters may only contain letters, "
+			  "digits, spaces and =,:._-+");
+		bad = 1;
+	}
+	return bad ? -EINVAL : 0;
+}
+
 static int job_load_one(struct job *j, const char *path)
 {
 	json_object *r, *t;
@@ -286,21 +491,10 @@ static int job_load_one(struct job *j, const char *path)
 	for (i = 0; i < 2; i++)
 		if (load_variant(j, (int)i, jobdir))
 			bad = 1;
-	free(jobdir);
 	t = jobj(r, "benchmark");
-	j->benchmark = jstr(t, "name");
-	j->params = jstr(t, "params");
-	if (strcmp(j->benchmark, "dmabench")) {
-		job_error(j, "benchmark.name", "unknown benchmark \"%s\"; known: dmabench",
-			  j->benchmark);
+	if (load_bench(j, t, jobdir))
 		bad = 1;
-	}
-	if (j->params && strspn(j->params, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			       "0123456789 =,:._-+") != strlen(j->params)) {
-		job_error(j, "benchmark.params", "module parameters may only contain letters, "
-			  "digits, spaces and =,:._-+");
-		bad = 1;
-	}
+	free(jobdir);
 	j->boots = (int)jint(r, "boots", 3);
 	j->batches = (int)jint(r, "batches", 5);
 	j->seed = (uint64_t)jint(r, "seed", 1);
@@ -377,6 +571,8 @@ void job_free(struct job *j)
 		free(j->v[v].patches);
 	}
 	strv_free(j->boards);
+	free(j->module_src);
+	free(j->module);
 	free(j->name);
 	jfile_free(&j->jf);
 	memset(j, 0, sizeof(*j));
@@ -447,6 +643,7 @@ static char *file_sha256(const char *path)
 /* The recipe of a board: its build script, the recipe name and directory. */
 struct recipe {
 	char *script, *name, *kdir, *repo;
+	const char *module_src;	/* a "module" job's module, built with the kernel */
 };
 
 static void recipe_free(struct recipe *r)
@@ -505,6 +702,53 @@ static int board_recipe(const char *board, struct recipe *r)
 		return -ENOENT;
 	}
 	return 0;
+}
+
+/* The job's own module as recorded in a manifest ("module": name, src,
+ * files) against the source directory now: NULL when they agree. */
+static char *module_mismatch(json_object *mod, const char *src)
+{
+	json_object *a = jobj(mod, "files");
+	size_t n = a && json_object_is_type(a, json_type_array) ?
+		   json_object_array_length(a) : 0;
+	size_t i, have = 0;
+	struct dirent *de;
+	char *why = NULL;
+	DIR *d;
+
+	if (!src)
+		return mod ? xasprintf("built with the benchmark module %s", jstr(mod, "name"))
+			   : NULL;
+	/* the same files, not the same path: build.sh keys the build by them */
+	if (!mod || !n)
+		return xasprintf("benchmark module %s not in this build", src);
+	for (i = 0; i < n && !why; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		char *p = xasprintf("%s/%s", src, jstr(e, "name") ? jstr(e, "name") : "?");
+		char *sha = file_sha256(p);
+
+		if (!sha || !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256")))
+			why = xasprintf("benchmark module source %s changed", p);
+		free(sha);
+		free(p);
+	}
+	/* a file added since: the same selection as build.sh's */
+	d = why ? NULL : opendir(src);
+	while (d && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		const char *ext = l > 2 ? de->d_name + l - 2 : "";
+
+		if (!strcmp(de->d_name, "Kbuild") || !strcmp(de->d_name, "Makefile") ||
+		    ((!strcmp(ext, ".c") || !strcmp(ext, ".h")) &&
+		     !(l > 6 && !strcmp(de->d_name + l - 6, ".mod.c"))))
+			have++;
+	}
+	if (d)
+		closedir(d);
+	if (!why && have != n)
+		why = xasprintf("benchmark module %s: files added or removed", src);
+	return why;
 }
 
 /* Does the manifest in dir record the inputs we have now?  NULL if it
@@ -572,6 +816,9 @@ static char *manifest_mismatch(const char *dir, const struct recipe *rc, const c
 		why = xstrdup("no benchmark module recorded");
 		goto out;
 	}
+	why = module_mismatch(jobj(m, "module"), rc->module_src);
+	if (why)
+		goto out;
 	a = jobj(m, "patches");
 	n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 	if (v == 1) {
@@ -665,6 +912,7 @@ static int recipe_build(const struct recipe *rc, const char *patches, int v,
 {
 	char *argv[] = { "bash", rc->script, rc->name, (char *)variant_names[v], NULL };
 	char *pd = patches ? xasprintf("PATCHES_DIR=%s", patches) : NULL;
+	char *ms = rc->module_src ? xasprintf("ABLAB_MODULE_SRC=%s", rc->module_src) : NULL;
 	struct buf line = { 0 };
 	char *dir = NULL, **envp;
 	bool cached = false;
@@ -675,16 +923,20 @@ static int recipe_build(const struct recipe *rc, const char *patches, int v,
 
 	while (environ[n])
 		n++;
-	envp = xcalloc(n + 2, sizeof(*envp));
+	envp = xcalloc(n + 3, sizeof(*envp));
 	for (i = 0, n = 0; environ[i]; i++)
-		if (!pd || strncmp(environ[i], "PATCHES_DIR=", 12))
+		if ((!pd || strncmp(environ[i], "PATCHES_DIR=", 12)) &&
+		    strncmp(environ[i], "ABLAB_MODULE_SRC=", 17))
 			envp[n++] = environ[i];
 	if (pd)
 		envp[n++] = pd;
+	if (ms)
+		envp[n++] = ms;
 	fflush(stderr);
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		free(envp);
 		free(pd);
+		free(ms);
 		return -errno;
 	}
 	pid = fork();
@@ -695,6 +947,7 @@ static int recipe_build(const struct recipe *rc, const char *patches, int v,
 		close(pfd[1]);
 		free(envp);
 		free(pd);
+		free(ms);
 		return -e;
 	}
 	if (pid == 0) {
@@ -735,6 +988,7 @@ static int recipe_build(const struct recipe *rc, const char *patches, int v,
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	free(pd);
+	free(ms);
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		err_msg("%s %s %s failed (exit %d); see its messages above", rc->script, rc->name,
 			variant_names[v], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
@@ -772,6 +1026,7 @@ int job_kernel(const struct job *j, const char *board, int v, bool build, struct
 	ret = board_recipe(board, &rc);
 	if (ret)
 		return ret;
+	rc.module_src = j->bench.kind == BENCH_MODULE ? j->module_src : NULL;
 	ret = build ? recipe_build(&rc, j->v[v].patches, v, out)
 		    : recipe_probe(&rc, j->v[v].patches, v, out);
 	recipe_free(&rc);
@@ -785,6 +1040,8 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 	struct campaign_board *cb = xcalloc(j->nboards, sizeof(*cb));
 	struct job_kernel (*k)[2] = xcalloc(j->nboards, sizeof(*k));
 	struct campaign_spec cs = { 0 };
+	struct bench_def bd = j->bench;
+	char why[256];
 	size_t i, nb = 0;
 	char *js = NULL;
 	int ret = 0, v;
@@ -824,10 +1081,16 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		}
 		goto out;
 	}
+	if (bd.kind == BENCH_DMA_MAP && bench_dma_map_params(o->params, &bd, why, sizeof(why))) {
+		err_msg("--params: %s", why);
+		ret = -EINVAL;
+		goto out;
+	}
 	js = job_json(j);
 	cs = (struct campaign_spec){ .boards = cb, .nboards = nb, .boots = o->boots,
 				     .batches = o->batches, .order = o->order, .seed = o->seed,
-				     .modparams = o->params, .trigger = o->trigger,
+				     .modparams = o->params, .bench = &bd,
+				     .trigger = o->trigger,
 				     .job_name = j->name, .job_json = js, .db = o->db,
 				     .results = o->results, .format = o->format };
 	ret = campaign_run(&cs, cid);

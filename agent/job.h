@@ -2,6 +2,7 @@
 #ifndef ABLAB_JOB_H
 #define ABLAB_JOB_H
 
+#include "bench.h"
 #include "campaign.h"
 #include "jsonfile.h"
 
@@ -26,7 +27,9 @@ struct job {
 	char **boards;			/* NULL-terminated */
 	size_t nboards;
 	struct job_variant v[2];	/* [0] control, [1] patched */
-	const char *benchmark;		/* "dmabench" */
+	const char *benchmark;		/* "dmabench" or "regex" */
+	struct bench_def bench;		/* its definition (strings point into jf) */
+	char *module_src, *module;	/* "module": absolute source dir, module name */
 	const char *params;		/* extra module parameters, or NULL */
 	int boots, batches;
 	enum order_kind order;

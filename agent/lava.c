@@ -1272,6 +1272,12 @@ int cmd_lava(int argc, char **argv)
 		job_free(&j);
 		return 1;
 	}
+	if (j.bench.kind != BENCH_DMABENCH) {
+		job_error(&j, "benchmark.name", "LAVA jobs run dmabench only; run this job with "
+			  "`ablab run`");
+		job_free(&j);
+		return 1;
+	}
 	job_run_defaults(&j, &o.run);
 	for (i = 0; i < nov; i++)
 		if (parse_job_opt(ov[i].c, ov[i].arg, &o.run)) {

@@ -95,7 +95,9 @@ void report_row_label(const struct rep_row *r, char *out, size_t len)
 	char sz[32];
 
 	size_label(sz, sizeof(sz), r->size);
-	if (is_pres(r))
+	if (r->size < 0)	/* a job-defined benchmark: its own scenario names */
+		snprintf(out, len, "%s", r->scenario);
+	else if (is_pres(r))
 		snprintf(out, len, "lost of %s", sz);
 	else if (is_null(r))
 		snprintf(out, len, "null call");
@@ -308,7 +310,7 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 {
 	static const char *const q =
 		"SELECT bo.name, s.scenario, s.kind, coalesce(s.op, ''), coalesce(s.state, ''), "
-		" coalesce(s.timing, ''), coalesce(s.size, 0), coalesce(s.reps, 0), b.id, b.seq, "
+		" coalesce(s.timing, ''), coalesce(s.size, -1), coalesce(s.reps, 0), b.id, b.seq, "
 		" b.variant, s.mean_ns, s.min_ns, s.max_ns, s.raw_ns, s.base_ns, s.lost_bytes "
 		"FROM boots b JOIN samples s ON s.boot_id = b.id JOIN boards bo ON bo.id = b.board_id "
 		"WHERE b.campaign_id = $1::int AND b.status = 'ok' "
@@ -757,22 +759,23 @@ static char *method_paragraph(const struct report *rep, bool email)
 	if (rep->batches > 0) {
 		bool first = true;
 
-		buf_printf(&o, " Each boot ran %d batch%s of every scenario (", rep->batches,
+		buf_printf(&o, " Each boot ran %d batch%s of every scenario", rep->batches,
 			   rep->batches == 1 ? "" : "es");
 		for (size_t i = 0; i < rep->nrows; i++) {
 			const struct rep_row *r = &rep->rows[i];
 			char l[96];
 
-			if (is_pres(r) || (email && is_null(r)) || r->board != 0)
+			/* benchmarks other than dmabench do not say their iterations */
+			if (is_pres(r) || (email && is_null(r)) || r->board != 0 || r->reps <= 0)
 				continue;
 			report_row_label(r, l, sizeof(l));
 			for (char *q = l; *q; q++)
 				*q = *q == ' ' ? NBSP : *q;
-			buf_printf(&o, "%s%" PRId64 " iterations per %s batch", first ? "" : ", ",
+			buf_printf(&o, "%s%" PRId64 " iterations per %s batch", first ? " (" : ", ",
 				   r->reps, l);
 			first = false;
 		}
-		buf_printf(&o, ");");
+		buf_printf(&o, "%s;", first ? "" : ")");
 	} else {
 		buf_printf(&o, " Each boot's log is one observation;");
 	}

@@ -31,7 +31,8 @@
 # Logs of make & co: $CACHE/logs/BOARD-VARIANT.log
 #
 # Environment: ABLAB_CACHE, JOBS (default: nproc), PATCHES_DIR (see the
-# board's .conf), ABLAB_REFRESH_BUSYBOX=1 (download the busybox .deb again).
+# board's .conf), ABLAB_REFRESH_BUSYBOX=1 (download the busybox .deb again),
+# ABLAB_MODULE_SRC (a job's own benchmark module, built next to dmabench.ko).
 set -euo pipefail
 
 SELF=$(readlink -f "${BASH_SOURCE[0]}")
@@ -164,6 +165,31 @@ if [[ -f $KMOD_DIR/dmabench.c ]]; then
 fi
 KMOD_LIST=$(for f in "${KMOD_FILES[@]}"; do echo "$(basename "$f") $(sha "$f")"; done)
 
+# A job's own out-of-tree benchmark module (ablab job "benchmark": {"name":
+# "module", "src": DIR}), built next to dmabench.ko against the same tree and
+# put in the initramfs as /lib/modules/NAME.ko (NAME from its obj-m line).
+MOD_SRC=${ABLAB_MODULE_SRC:-}
+MOD_FILES=() MOD_NAME='' MOD_LIST=''
+if [[ -n $MOD_SRC ]]; then
+	MOD_SRC=$(abs "$MOD_SRC" "$PWD")
+	[[ -d $MOD_SRC ]] || die "ABLAB_MODULE_SRC: $MOD_SRC is not a directory"
+	shopt -s nullglob
+	for f in "$MOD_SRC"/Kbuild "$MOD_SRC"/Makefile "$MOD_SRC"/*.c "$MOD_SRC"/*.h; do
+		if [[ -f $f && $f != *.mod.c ]]; then MOD_FILES+=("$f"); fi
+	done
+	shopt -u nullglob
+	for f in "$MOD_SRC"/Kbuild "$MOD_SRC"/Makefile; do
+		[[ -f $f ]] || continue
+		MOD_NAME=$(sed -n 's/^obj-m[[:space:]]*[:+]\{0,1\}=[[:space:]]*\([A-Za-z0-9_-]*\)\.o[[:space:]]*$/\1/p' "$f" | head -n1)
+		[[ -n $MOD_NAME ]] && break
+	done
+	[[ -n $MOD_NAME ]] ||
+		die "ABLAB_MODULE_SRC: $MOD_SRC has no \"obj-m := NAME.o\" line in Kbuild or Makefile"
+	[[ $MOD_NAME != dmabench ]] ||
+		die "ABLAB_MODULE_SRC: the module must not be called dmabench (the lab's own)"
+	MOD_LIST=$(for f in "${MOD_FILES[@]}"; do echo "$(basename "$f") $(sha "$f")"; done)
+fi
+
 # busybox-static for $BUSYBOX_ARCH: downloaded once into the cache (never installed).
 BB_DIR=$CACHE/busybox
 busybox_deb() {
@@ -223,6 +249,10 @@ artefact_key() { # VARIANT
 		echo "$KMOD_LIST"
 		echo "init $INIT_SHA"
 		echo "busybox $(basename "$BB_DEB") $BB_SHA"
+		if [[ -n $MOD_NAME ]]; then
+			echo "module $MOD_NAME"
+			echo "$MOD_LIST"
+		fi
 	} | sha256sum | cut -d' ' -f1
 }
 
@@ -441,6 +471,10 @@ build_initramfs() { # TREE VARIANT ADIR
 		echo "file /bin/busybox $bbx 0755 0 0"
 		echo "file /init $stage/init 0755 0 0"
 		echo "file /lib/modules/dmabench.ko $stage/dmabench.ko 0644 0 0"
+		echo "file /bin/dma_map_benchmark $adir/dma_map_benchmark 0755 0 0"
+		if [[ -n $MOD_NAME ]]; then
+			echo "file /lib/modules/$MOD_NAME.ko $adir/$MOD_NAME.ko 0644 0 0"
+		fi
 		while IFS= read -r a; do
 			[[ $a == busybox ]] && continue
 			[[ $a =~ ^[][A-Za-z0-9._-]+$ ]] || die "odd busybox applet name '$a'"
@@ -470,7 +504,8 @@ write_manifest() { # TREE VARIANT ADIR KEY RELEASE T0
 	local tree=$1 variant=$2 adir=$3 key=$4 release=$5 t0=$6 f sep m
 	local files=(zImage)
 	if [[ -n $DTB ]]; then files+=("$DTB"); fi
-	files+=(dmabench.ko initramfs.cpio.gz)
+	files+=(dmabench.ko dma_map_benchmark initramfs.cpio.gz)
+	if [[ -n $MOD_NAME ]]; then files+=("$MOD_NAME.ko"); fi
 	m=$adir/manifest.json.tmp
 	{
 		echo "{"
@@ -511,6 +546,16 @@ write_manifest() { # TREE VARIANT ADIR KEY RELEASE T0
 		done <<<"$KMOD_LIST"
 		echo
 		echo "  ],"
+		if [[ -n $MOD_NAME ]]; then
+			echo "  \"module\": {\"name\": $(json_str "$MOD_NAME"), \"src\": $(json_str "$MOD_SRC"), \"files\": ["
+			sep=
+			while read -r f m2; do
+				printf '%s    {"name": %s, "sha256": "%s"}' "$sep" "$(json_str "$f")" "$m2"
+				sep=$',\n'
+			done <<<"$MOD_LIST"
+			echo
+			echo "  ]},"
+		fi
 		echo "  \"initramfs\": {\"init_sha256\": \"$INIT_SHA\", \"busybox_deb\": $(json_str "$(basename "$BB_DEB")"), \"busybox_deb_sha256\": \"$BB_SHA\"},"
 		echo "  \"toolchain\": $(json_str "$TOOLCHAIN"),"
 		echo "  \"build_script_sha256\": \"$SELF_SHA\","
@@ -570,6 +615,32 @@ build_variant() {
 	grep -aq "vermagic=$release " "$kb/dmabench.ko" ||
 		die "$BOARD/$variant: dmabench.ko vermagic does not match $release"
 	cp "$kb/dmabench.ko" "$adir/dmabench.ko"
+	if [[ -n $MOD_NAME ]]; then
+		step "modules ($MOD_NAME.ko from $MOD_SRC)"
+		kb=$CACHE/build/$BOARD/module-$variant
+		rm -rf "$kb"
+		mkdir -p "$kb"
+		for f in "${MOD_FILES[@]}"; do cp -p "$f" "$kb/"; done
+		logged "modules ($MOD_NAME)" kmake "$tree" "$variant" M="$kb" modules
+		[[ -f $kb/$MOD_NAME.ko ]] || fail_log "modules (no $MOD_NAME.ko)"
+		grep -aq "vermagic=$release " "$kb/$MOD_NAME.ko" ||
+			die "$BOARD/$variant: $MOD_NAME.ko vermagic does not match $release"
+		cp "$kb/$MOD_NAME.ko" "$adir/$MOD_NAME.ko"
+		rm -rf "$kb"
+	fi
+
+	# the kernel's own DMA mapping benchmark tool (CONFIG_DMA_MAP_BENCHMARK),
+	# static against the cross libc; its header is kernel-internal, so only
+	# that one file goes on the include path
+	step "dma_map_benchmark (tools/testing/selftests/dma, static)"
+	local ub=$CACHE/build/$BOARD/dmb-$variant
+	rm -rf "$ub"
+	mkdir -p "$ub/linux"
+	cp "$tree/include/linux/map_benchmark.h" "$ub/linux/"
+	logged "dma_map_benchmark (needs libc6-dev-armel-cross)" "${CROSS_COMPILE}gcc" -static -O2 \
+		-I"$ub" -o "$adir/dma_map_benchmark" \
+		"$tree/tools/testing/selftests/dma/dma_map_benchmark.c"
+	rm -rf "$ub"
 
 	cp "$tree/out/arch/$ARCH/boot/$KIMAGE" "$adir/$KIMAGE"
 	if [[ -n $DTB ]]; then
