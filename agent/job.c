@@ -96,22 +96,6 @@ static const struct jfield job_fields[] = {
 	{ NULL }
 };
 
-static void offset_linecol(const char *text, size_t off, int *line, int *col)
-{
-	size_t i;
-
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < off && text[i]; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
 /* Finds "key": after offset from; returns the offset of the quote or -1. */
 static long find_key(const char *text, const char *key, long from)
 {
@@ -152,7 +136,7 @@ void job_error(const struct job *j, const char *jpath, const char *fmt, ...)
 		off = r + 1;
 	}
 	if (at >= 0)
-		offset_linecol(j->jf.text, (size_t)at, &line, &col);
+		jfile_offset_linecol(j->jf.text, (size_t)at, &line, &col);
 	va_start(ap, fmt);
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void offset_to_linecol(const char *text, size_t off, int *line, int *col)
+void jfile_offset_linecol(const char *text, size_t off, int *line, int *col)
 {
 	size_t i;
 
@@ -39,7 +39,7 @@ int jfile_load(struct jfile *jf, const char *path)
 		return ret;
 	}
 	if (strlen(jf->text) != jf->len) {
-		offset_to_linecol(jf->text, strlen(jf->text), &line, &col);
+		jfile_offset_linecol(jf->text, strlen(jf->text), &line, &col);
 		err_msg("%s:%d:%d: NUL byte in file; save it as plain UTF-8 text", path, line, col);
 		return -EINVAL;
 	}
@@ -51,7 +51,7 @@ int jfile_load(struct jfile *jf, const char *path)
 	end = json_tokener_get_parse_end(tok);
 	json_tokener_free(tok);
 	if (jerr != json_tokener_success || !jf->root) {
-		offset_to_linecol(jf->text, end ? end - 1 : 0, &line, &col);
+		jfile_offset_linecol(jf->text, end ? end - 1 : 0, &line, &col);
 		err_msg("%s:%d:%d: invalid JSON: %s", path, line, col,
 			jerr == json_tokener_continue ? "unexpected end of file"
 						       : json_tokener_error_desc(jerr));
@@ -63,7 +63,7 @@ int jfile_load(struct jfile *jf, const char *path)
 		if (c == '\0')
 			break;
 		if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-			offset_to_linecol(jf->text, end, &line, &col);
+			jfile_offset_linecol(jf->text, end, &line, &col);
 			err_msg("%s:%d:%d: trailing characters after the JSON document", path,
 				line, col);
 			return -EINVAL;
@@ -98,7 +98,7 @@ void jfile_locate_key(const struct jfile *jf, const char *key, int *line, int *c
 		while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
 			q++;
 		if (*q == ':') {
-			offset_to_linecol(jf->text, (size_t)(p - jf->text), line, col);
+			jfile_offset_linecol(jf->text, (size_t)(p - jf->text), line, col);
 			break;
 		}
 		p++;

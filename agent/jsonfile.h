@@ -45,6 +45,9 @@ json_object *jobj(json_object *obj, const char *key);
 char **jstrv(json_object *obj, const char *key, size_t *n);	/* NULL-terminated copy */
 void strv_free(char **v);
 
+/* 1-based line:col of byte offset `off` in text. */
+void jfile_offset_linecol(const char *text, size_t off, int *line, int *col);
+
 /* line:col of the first occurrence of "key": in the text (1,1 if none). */
 void jfile_locate_key(const struct jfile *jf, const char *key, int *line, int *col);
 
