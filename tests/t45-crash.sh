@@ -11,7 +11,9 @@ ok_boots() { psql_q "SELECT count(*) FROM boots WHERE campaign_id = $1 AND statu
 new_campaign() { [ "$(last)" != "$1" ]; }
 has_ok_boots() { [ "$(ok_boots "$1")" -ge "$2" ]; }
 running_campaigns() { [ "$(psql_q "SELECT count(*) FROM campaigns WHERE status = 'running'")" -ge 1 ]; }
-no_qemu() { ! pgrep -f "qemu-system-arm.*$kdir" >/dev/null; }
+# a QEMU left behind by a dead agent is re-parented to init (other test runs'
+# QEMUs still have their own agent as parent, so they do not count)
+no_qemu() { ! pgrep -P 1 -f "qemu-system-arm.*$kdir" >/dev/null; }
 if [ ! -f "$kdir/control/manifest.json" ]; then
 	bad "kernels missing in $kdir (make kernels)"
 else
