@@ -123,7 +123,7 @@ sys.stdout.write(env.get_template(os.path.basename(d)).render(**ctx))" \
 	check "compare LAVA campaign $cid with direct campaign $dcid: exit 0, both named" \
 		grep -q "campaign $cid (.*lava) -> campaign $dcid (.*cli)" "$tmp/cmp.out"
 	check "compare: every scenario with both kernels from both campaigns" test \
-		"$(grep -cE '^    (control|patched) ' "$tmp/cmp.out")" = 10
+		"$(grep -cE '^    (control|patched) {2,}' "$tmp/cmp.out")" = 10
 
 	echo "== a LAVA job that cannot deploy (bad kernel URL)"
 	"$ablab" lava run "$job" --server "$url" --token-file "$lstate/token" --boards qemu-sam9x75 \
