@@ -11,6 +11,9 @@ extern const char *opt_db;	/* --db CONNINFO (NULL: ABLAB_DB or the private clust
 /* parse a bounded integer option; prints "OPT: ..." and returns -EINVAL */
 int parse_int_opt(const char *opt, const char *s, long lo, long hi, long *out);
 
+/* --alpha A: a significance level in (0, 1); prints the error and returns -EINVAL */
+int parse_alpha_opt(const char *s, double *alpha);
+
 int cmd_ab(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_db(int argc, char **argv);

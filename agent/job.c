@@ -327,47 +327,44 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 	return bad ? -EINVAL : 0;
 }
 
+/* Keys only a benchmark of another kind has: each one present is an error. */
+static int reject_keys(struct job *j, json_object *t, const char *const *keys, const char *kind)
+{
+	int bad = 0;
+
+	for (; *keys; keys++) {
+		if (jobj(t, *keys)) {
+			char *path = xasprintf("benchmark.%s", *keys);
+
+			job_error(j, path, "only a \"%s\" benchmark has a %s", kind, *keys);
+			free(path);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
 static int load_bench(struct job *j, json_object *t, const char *jobdir)
 {
 	static const char *const regex_only[] = { "command", "regex", "groups", NULL };
 	static const char *const module_only[] = { "src", "parser", NULL };
 	json_object *g = jobj(t, "groups");
 	char why[256];
-	int bad = 0, i;
+	int bad = 0;
 
 	j->benchmark = jstr(t, "name");
 	j->params = jstr(t, "params");
-	for (i = 0; strcmp(j->benchmark, "module") && module_only[i]; i++)
-		if (jobj(t, module_only[i])) {
-			char *path = xasprintf("benchmark.%s", module_only[i]);
-
-			job_error(j, path, "only a \"module\" benchmark has a %s", module_only[i]);
-			free(path);
-			bad = 1;
-		}
+	if (strcmp(j->benchmark, "module") && reject_keys(j, t, module_only, "module"))
+		bad = 1;
 	if (!strcmp(j->benchmark, "module")) {
 		if (load_module(j, t, jobdir))
 			bad = 1;
-		for (i = 0; regex_only[i]; i++)
-			if (jobj(t, regex_only[i])) {
-				char *path = xasprintf("benchmark.%s", regex_only[i]);
-
-				job_error(j, path, "only a \"regex\" benchmark has a %s",
-					  regex_only[i]);
-				free(path);
-				bad = 1;
-			}
+		if (reject_keys(j, t, regex_only, "regex"))
+			bad = 1;
 	} else if (!strcmp(j->benchmark, "dmabench")) {
 		j->bench.kind = BENCH_DMABENCH;
-		for (i = 0; regex_only[i]; i++)
-			if (jobj(t, regex_only[i])) {
-				char *path = xasprintf("benchmark.%s", regex_only[i]);
-
-				job_error(j, path, "only a \"regex\" benchmark has a %s",
-					  regex_only[i]);
-				free(path);
-				bad = 1;
-			}
+		if (reject_keys(j, t, regex_only, "regex"))
+			bad = 1;
 	} else if (!strcmp(j->benchmark, "regex")) {
 		j->bench.kind = BENCH_REGEX;
 		j->bench.command = jstr(t, "command");
@@ -402,15 +399,8 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 		}
 	} else if (!strcmp(j->benchmark, "dma_map_benchmark")) {
 		j->bench.kind = BENCH_DMA_MAP;
-		for (i = 0; regex_only[i]; i++)
-			if (jobj(t, regex_only[i])) {
-				char *path = xasprintf("benchmark.%s", regex_only[i]);
-
-				job_error(j, path, "only a \"regex\" benchmark has a %s",
-					  regex_only[i]);
-				free(path);
-				bad = 1;
-			}
+		if (reject_keys(j, t, regex_only, "regex"))
+			bad = 1;
 		if (bench_dma_map_params(j->params, &j->bench, why, sizeof(why))) {
 			job_error(j, "benchmark.params", "%s", why);
 			return -EINVAL;

@@ -128,11 +128,8 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'f': format = optarg; break;
 		case 'a':
-			o.alpha = strtod(optarg, NULL);
-			if (!(o.alpha > 0 && o.alpha < 1)) {
-				err_msg("--alpha: \"%s\" must be a number between 0 and 1", optarg);
+			if (parse_alpha_opt(optarg, &o.alpha))
 				return 2;
-			}
 			break;
 		case 't':
 			o.target = strtod(optarg, NULL) / 100.0;

@@ -452,11 +452,8 @@ int cmd_compare(int argc, char **argv)
 		switch (c) {
 		case 'p': previous = true; break;
 		case 'a':
-			alpha = strtod(optarg, NULL);
-			if (!(alpha > 0 && alpha < 1)) {
-				err_msg("--alpha: \"%s\" must be a number between 0 and 1", optarg);
+			if (parse_alpha_opt(optarg, &alpha))
 				return 2;
-			}
 			break;
 		case 'f': format = optarg; break;
 		case 'h':
@@ -707,11 +704,8 @@ int cmd_trend(int argc, char **argv)
 		case 'b': board = optarg; break;
 		case 'f': format = optarg; break;
 		case 'a':
-			alpha = strtod(optarg, NULL);
-			if (!(alpha > 0 && alpha < 1)) {
-				err_msg("--alpha: \"%s\" must be a number between 0 and 1", optarg);
+			if (parse_alpha_opt(optarg, &alpha))
 				return 2;
-			}
 			break;
 		case 'h':
 			printf("usage: ablab trend JOB --scenario S [--board B] [--format text|svg]"

@@ -441,3 +441,16 @@ int parse_int_opt(const char *opt, const char *s, long lo, long hi, long *out)
 	*out = v;
 	return 0;
 }
+
+int parse_alpha_opt(const char *s, double *alpha)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*end || end == s || !(v > 0 && v < 1)) {
+		err_msg("--alpha: \"%s\" must be a number between 0 and 1", s);
+		return -EINVAL;
+	}
+	*alpha = v;
+	return 0;
+}
