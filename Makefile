@@ -5,13 +5,18 @@
 CC      ?= cc
 PKGS_C  := json-c libpq libserialport libgpiod libcurl libcrypto
 # libgpiod: v1 (bookworm) or v2 (trixie, Pi OS) API, chosen at build time
-GPIOD_V2 := $(shell pkg-config --atleast-version=2.0 libgpiod 2>/dev/null && echo 1)
+# Recursive (=), so pkg-config runs when a recipe needs it: after `make deps`
+# has installed the packages on a fresh machine.
+GPIOD_V2 = $(shell pkg-config --atleast-version=2.0 libgpiod 2>/dev/null && echo 1)
+# CFLAGS is the user's (make CFLAGS=-O0 keeps every flag below); the flags the
+# code needs are in ABLAB_CFLAGS and always come first.
 CFLAGS  ?= -O2 -g
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
-	   -Wshadow -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation $(shell pkg-config --cflags $(PKGS_C) 2>/dev/null)
-CFLAGS  += $(if $(GPIOD_V2),-DHAVE_GPIOD_V2=1)
+ABLAB_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
+	   -Wshadow -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation \
+	   $(shell pkg-config --cflags $(PKGS_C) 2>/dev/null) $(if $(GPIOD_V2),-DHAVE_GPIOD_V2=1)
+ALL_CFLAGS = $(ABLAB_CFLAGS) $(CFLAGS)
 LDLIBS  += -pthread $(shell pkg-config --libs $(PKGS_C) 2>/dev/null) -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -35,28 +40,33 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 
 all: ablab
 
-build/obj/%.o: agent/%.c $(wildcard agent/*.h) | build/obj
+build/obj/%.o: agent/%.c $(wildcard agent/*.h) | build/obj build/.pkgs-ok
 	@$(if $(Q),echo '  CC     ' $<)
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
-build/asan/%.o: agent/%.c $(wildcard agent/*.h) | build/asan
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+build/asan/%.o: agent/%.c $(wildcard agent/*.h) | build/asan build/.pkgs-ok
 	@$(if $(Q),echo '  CC-SAN ' $<)
-	$(Q)$(CC) $(CFLAGS) -O1 $(SAN) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c -o $@ $<
 build/obj build/asan:
 	mkdir -p $@
+# A missing library is named (and how to get it), not hidden by empty flags.
+build/.pkgs-ok: | build/obj
+	@pkg-config --exists --print-errors $(PKGS_C) || \
+		{ echo "missing development packages for: $(PKGS_C); run: make deps" >&2; exit 1; }
+	@touch $@
 
 ablab: $(OBJS)
 	@$(if $(Q),echo '  LD     ' $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 build/asan/ablab: $(SANOBJS)
 	@$(if $(Q),echo '  LD-SAN ' $@)
-	$(Q)$(CC) $(CFLAGS) -O1 $(SAN) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -o $@ $^ $(LDLIBS)
 # The simulated board of the fault tests (tests/boardsim.md); no agent code.
 build/boardsim: tests/boardsim.c | build/obj
 	@$(if $(Q),echo '  CC     ' $@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $< -lm
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< -lm
 build/asan/test_%: tests/test_%.c $(LIBSRCS:agent/%.c=build/asan/%.o)
 	@$(if $(Q),echo '  LD-SAN ' $@)
-	$(Q)$(CC) $(CFLAGS) -O1 $(SAN) -Iagent -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -Iagent -o $@ $^ $(LDLIBS)
 
 # apt-get install of everything missing; a no-op when all are present.
 deps:
@@ -88,7 +98,12 @@ unit: $(TESTS)
 gpiod-v2:
 	bash tests/gpiod-v2.sh
 
-check: deps ablab build/asan/ablab $(TESTS) build/boardsim kernels gpiod-v2
+# FRESH=1: first remove what earlier runs left (tests/fresh.sh), so the run
+# meets what a new user meets; FRESH=cold also removes the kernel cache.
+.PHONY: fresh-state
+fresh-state:
+	$(if $(FRESH),FRESH=$(FRESH) bash tests/fresh.sh)
+check: fresh-state deps ablab build/asan/ablab $(TESTS) build/boardsim kernels gpiod-v2
 	bash tests/run.sh
 
 # Only the LAVA part (installs and starts a local lava-server, see
@@ -101,7 +116,7 @@ check-lava: deps ablab build/asan/ablab kernels
 BENCH_BINS := build/bench/campaign_bench build/bench/parse_bench
 build/bench/%: tests/bench/%.c $(LIBSRCS:agent/%.c=build/obj/%.o)
 	@mkdir -p build/bench
-	$(Q)$(CC) $(CFLAGS) -Iagent -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -Iagent -o $@ $^ $(LDLIBS)
 .PHONY: bench
 bench: deps ablab build/boardsim $(BENCH_BINS) kernels
 	bash tests/bench/run.sh

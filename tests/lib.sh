@@ -1,12 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Shared by the parts of tests/run.sh: counters, a private database in a
-# temporary ABLAB_DATA (removed at exit), helpers.
+# Sourced by each part of tests/run.sh, in the part's own process: counters,
+# a private database in a temporary ABLAB_DATA (removed at exit), helpers.
+# At exit the counts go to $ABLAB_PART_RESULT for the runner.
 top=$PWD
 pass=0
 fail=0
+skipped=0
 ok() { pass=$((pass + 1)); echo "PASS: $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# skip REASON: a check that cannot run here, and why
+skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; return 1; fi; }
+# fault ITEM WHAT CMD...: a check that also goes into the fault table the
+# runner prints at the end (ITEM: the hardening item it covers, e.g. 3)
+fault() {
+	local item=$1 what=$2 r=PASS
+	shift 2
+	check "$what" "$@" || r=FAIL
+	[ -z "${ABLAB_FAULTS:-}" ] || printf '%s\t%s\t%s\t%s\n' "$item" "$r" "${part_name:-?}" "$what" >>"$ABLAB_FAULTS"
+	[ $r = PASS ]
+}
 
 tmp=$(mktemp -d /tmp/ablab-test.XXXXXX)
 chmod 755 "$tmp"	# the postgres user must reach the private cluster below it
@@ -14,8 +27,13 @@ export ABLAB_DATA=$tmp/data ABLAB_BOARDS=$top/boards ABLAB_LOCK_DIR=$tmp/locks
 mkdir -p "$tmp/locks"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 ablab=$top/build/asan/ablab
-cleanup() { "$ablab" db stop >/dev/null 2>&1; rm -rf "$tmp"; }
+cleanup() {
+	"$ablab" db stop >/dev/null 2>&1
+	rm -rf "$tmp"
+	[ -z "${ABLAB_PART_RESULT:-}" ] || echo "$pass $fail $skipped" >"$ABLAB_PART_RESULT"
+}
 trap cleanup EXIT
+trap 'bad "part stopped by SIGTERM (deadline)"; exit 143' TERM
 
 # count_unit BINARY [ARGS]: run a C test binary, add its "N passed, N failed"
 count_unit() {

@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The test suite behind `make check` (which builds everything first).  It
-# sources tests/lib.sh (counters, private database, helpers) and then every
-# tests/tNN-*.sh in order; each part adds to the pass/fail counts.
-# Prints "N passed, N failed" last; exits non-zero on any failure.
-# TESTS='t10 t40' bash tests/run.sh runs only the parts whose names start so.
+# The test suite behind `make check` (which builds everything first).  Every
+# part tests/tNN-*.sh runs in its own bash process, in its own process group,
+# which sources tests/lib.sh (its own temporary directory, ABLAB_DATA with its
+# own private PostgreSQL cluster, lock directory) and then the part, under a
+# deadline (PART_TIMEOUT seconds, default 1200; a part may lower or raise it
+# with a line "# timeout: N").  A part reports "PASS:", "FAIL:" and "SKIP:"
+# lines; one that overruns its deadline is killed (the whole process group)
+# and counted as one failure.  Prints "N passed, N failed, N skipped" last;
+# exits non-zero on any failure.
+#   TESTS='t10 t40' bash tests/run.sh   runs only the parts whose names start so
+# `make check FRESH=1` first runs tests/fresh.sh (the state earlier runs leave).
 set -u
 cd "$(dirname "$0")/.."
-. tests/lib.sh
+top=$PWD
+res=$(mktemp -d /tmp/ablab-results.XXXXXX)
+trap 'rm -rf "$res"' EXIT
+pass=0 fail=0 skipped=0 t_all=$(date +%s)
+set -m	# each part in its own process group: a deadline kills all of it
 for part in tests/t[0-9][0-9]-*.sh; do
 	name=$(basename "$part" .sh)
 	if [ -n "${TESTS:-}" ]; then
@@ -15,9 +25,33 @@ for part in tests/t[0-9][0-9]-*.sh; do
 		for t in $TESTS; do case $name in "$t"*) sel=1 ;; esac; done
 		[ $sel = 1 ] || continue
 	fi
+	limit=$(sed -n 's/^# timeout: *\([0-9][0-9]*\).*/\1/p' "$part" | head -n 1)
+	limit=${limit:-${PART_TIMEOUT:-1200}}
 	echo "== $name"
-	. "$part"
+	t0=$(date +%s)
+	ABLAB_PART_RESULT=$res/$name ABLAB_FAULTS=$res/faults part_name=$name bash -c '. tests/lib.sh; . "$1"' _ "$part" </dev/null &
+	pid=$!
+	( trap "exit 0" TERM; sleep "$limit"
+	  echo "FAIL: $name: still running after its deadline of $limit s: killed"
+	  kill -TERM -- -"$pid" 2>/dev/null; sleep 10; kill -KILL -- -"$pid" 2>/dev/null ) &
+	wd=$!
+	wait "$pid"; rc=$?
+	kill -TERM -- -"$wd" 2>/dev/null; wait "$wd" 2>/dev/null
+	if [ -s "$res/$name" ]; then
+		read -r p f s <"$res/$name"
+	else
+		echo "FAIL: $name: ended (exit $rc) without reporting its counts"
+		p=0 f=1 s=0
+	fi
+	pass=$((pass + p)) fail=$((fail + f)) skipped=$((skipped + s))
+	echo "-- $name: $p passed, $f failed, $s skipped in $(($(date +%s) - t0)) s"
 done
+if [ -s "$res/faults" ]; then
+	echo
+	echo "fault table (item, result, part, what is checked):"
+	sort -t "$(printf '\t')" -k1,1n -s "$res/faults" | awk -F '\t' '{ printf "  %-4s %-4s %-14s %s\n", $1, $2, $3, $4 }'
+fi
 echo
-echo "$pass passed, $fail failed"
+echo "suite time: $(($(date +%s) - t_all)) s"
+echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" = 0 ]
