@@ -122,7 +122,9 @@ else
 	check "night 1: no manual job campaign" test \
 		"$(psql_q "SELECT count(*) FROM campaigns WHERE job->>'job' = 'c-manual'")" = 0
 	# the planted regression: 50 us of delay in every streaming map to the
-	# device, written against the pristine source + the series
+	# device, written against the pristine source + the series; the patch
+	# names this run, so every run builds it as the first one did (and its
+	# kernel is removed again below)
 	pristine=$(dirname "$(ls "$cache"/src/*/.ablab-extracted 2>/dev/null | head -n1)")
 	if [ ! -f "$pristine/arch/arm/mm/dma-mapping.c" ]; then
 		bad "no pristine kernel source under $cache/src to write the delay patch against"
@@ -138,8 +140,8 @@ else
 		src=$tmp/dp/a/arch/arm/mm/dma-mapping.c
 		awk '/^#include <linux\/module.h>/ { print; print "#include <linux/delay.h>"; next }
 		     /^static void __dma_page_cpu_to_dev\(/ { f = 1 }
-		     f && /dma_cache_maint_page\(/ { print; print "\tudelay(50);\t/* ablab test: planted regression */"; f = 0; next }
-		     { print }' "$src" >"$tmp/dp/b/arch/arm/mm/dma-mapping.c"
+		     f && /dma_cache_maint_page\(/ { print; print "\tudelay(50);\t/* ablab test: planted regression, run " run " */"; f = 0; next }
+		     { print }' run="$(basename "$tmp")" "$src" >"$tmp/dp/b/arch/arm/mm/dma-mapping.c"
 		(cd "$tmp/dp" && diff -u a/arch/arm/mm/dma-mapping.c b/arch/arm/mm/dma-mapping.c) \
 			>"$nj/series/0099-test-planted-udelay-in-map.patch"
 		check "delay patch written" grep -q 'udelay(50)' "$nj/series/0099-test-planted-udelay-in-map.patch"
@@ -161,8 +163,11 @@ else
 		check "night 2 ran the rebuilt kernel (the patch is in its manifest)" test \
 			"$(psql_q "SELECT count(*) FROM boots b JOIN kernels k ON k.id = b.kernel_id JOIN campaigns c ON c.id = b.campaign_id WHERE c.job->>'job' = 'a-dma' AND b.variant = 'patched' AND k.manifest::text LIKE '%0099-test-planted%'")" -ge 1
 	fi
-	# the lab's published kernels back to the shipped series (cached: no build)
+	# the lab's published kernels back to the shipped series (cached: no
+	# build); the planted kernel of this run is not kept in the cache
+	planted=$(readlink -f "$kdir/patched")
 	bash boards/kernel/build.sh qemu-sam9x75 >/dev/null 2>&1
+	case $planted in "$(readlink -f "$kdir/patched")" | "$kc" | "$kp") ;; *) rm -rf "$planted" ;; esac
 	echo "== unhealthy board skipped"
 	sed 's/"qemu-sam9x75"\]/"qemu-sam9x75", "qemu-gone"]/' "$nj/b-dma.json" >"$nj/b-dma.json.new"
 	mv "$nj/b-dma.json.new" "$nj/b-dma.json"
