@@ -190,10 +190,22 @@ int cmd_db(int argc, char **argv)
 
 int cmd_check_board(int argc, char **argv)
 {
+	static const char usage[] = "usage: ablab check-board FILE|NAME...\n"
+				    "Loads and validates each board definition (a file, or NAME for $ABLAB_BOARDS/NAME.json); prints one ok line per valid board, file:line:col errors otherwise.\n";
 	int i, bad = 0;
 
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (argv[i][0] == '-') {
+			err_msg("check-board: unknown option \"%s\" (see ablab check-board --help)", argv[i]);
+			return 2;
+		}
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: ablab check-board FILE|NAME...\n");
+		fputs(usage, stderr);
 		return 2;
 	}
 	for (i = 1; i < argc; i++) {
@@ -240,7 +252,7 @@ static const struct cmd cmds[] = {
 	{ "boards", cmd_boards, "", "every board: backends, lock holder, last health check" },
 	{ "power", cmd_power, "BOARD on|off|cycle", "switch a real board's power" },
 	{ "console", cmd_console, "BOARD", "interactive console of a board (~. quits)" },
-	{ "check", cmd_check, "BOARD [--dry-run]",
+	{ "check", cmd_check, "BOARD [--dry-run] [--kernel DIR]",
 	  "health check: boot the control kernel, uname -r; --dry-run: configuration only" },
 	{ "ports", cmd_ports, "", "serial adapters: device, USB VID:PID, serial number" },
 	{ "help", cmd_help, "", "this text" },
@@ -255,8 +267,11 @@ static int cmd_help(int argc, char **argv)
 	printf("usage: ablab [--db CONNINFO] [-v] COMMAND [ARGS]\n\n"
 	       "Automated A/B benchmark lab for kernel patches (version " ABLAB_VERSION ").\n\n"
 	       "commands:\n");
-	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		printf("  %-12s %s\n  %-12s   %s\n", cmds[i].name, cmds[i].help, "", cmds[i].args);
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		printf("  %-12s %s\n", cmds[i].name, cmds[i].help);
+		if (*cmds[i].args)
+			printf("  %-12s   %s\n", "", cmds[i].args);
+	}
 	printf("\nglobal options:\n"
 	       "  --db CONNINFO  PostgreSQL connection (default: $ABLAB_DB, else a private\n"
 	       "                 cluster in $ABLAB_DATA/pg, created and started on demand)\n"

@@ -17,3 +17,9 @@ board_err range "${good/\"kernel\": 60/\"kernel\": 0}" "timeouts_s.kernel: out o
 board_err bad-regex "${good/Kernel panic - not syncing/(unclosed}" "invalid regular expression"
 board_err power-type "${good/\"type\": \"qemu\"/\"type\": \"pdu\"}" "power.type: unsupported power type"
 
+# every subcommand answers --help with its usage on stdout and exit 0
+# (ablab check-board --help used to look for a board named "--help")
+for c in $("$ablab" --help 2>&1 | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' | sort -u); do
+	out=$("$ablab" "$c" --help 2>/dev/null); rc=$?
+	check "ablab $c --help: exit 0, usage on stdout" bash -c "[ $rc = 0 ] && grep -Eq '^usage: ablab ($c|\\[)' <<<'$(echo "$out" | head -n 1)'"
+done
