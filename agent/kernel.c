@@ -70,6 +70,8 @@ int kernel_load(struct kernel_art *k, const char *dir)
 	int ret;
 
 	memset(k, 0, sizeof(*k));
+	if (!dir)
+		return -ENOENT;	/* no default directory: cache_dir() said why */
 	if (!realpath(dir, real)) {
 		err_msg("kernel directory %s: %s (build it with `make kernels`, or pass the "
 			"directory that holds manifest.json)", dir, strerror(errno));
@@ -120,7 +122,7 @@ int kernel_load(struct kernel_art *k, const char *dir)
 char *kernel_default_dir(const char *board, const char *label)
 {
 	char *cache = cache_dir();
-	char *d = xasprintf("%s/kernels/%s/%s", cache, board, label);
+	char *d = cache ? xasprintf("%s/kernels/%s/%s", cache, board, label) : NULL;
 
 	free(cache);
 	return d;

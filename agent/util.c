@@ -402,8 +402,10 @@ int run_argv(char *const argv[], struct buf *out)
 	return 128 + WTERMSIG(status);
 }
 
+/* No fallback to a shared directory such as /tmp: without HOME (a service
+ * started without one) the caller is told which variable to set. */
 static char *xdg_dir(const char *own_env, const char *xdg_env, const char *home_sub,
-		     const char *root_dir)
+		     const char *root_dir, const char *what)
 {
 	const char *e = getenv(own_env);
 
@@ -415,17 +417,22 @@ static char *xdg_dir(const char *own_env, const char *xdg_env, const char *home_
 	if (e && *e)
 		return xasprintf("%s/ablab", e);
 	e = getenv("HOME");
-	return xasprintf("%s/%s/ablab", e && *e ? e : "/tmp", home_sub);
+	if (e && *e)
+		return xasprintf("%s/%s/ablab", e, home_sub);
+	err_msg("%s: HOME is not set and neither is %s: set one of them (systemd units: jobs/systemd/README.md)",
+		what, own_env);
+	return NULL;
 }
 
 char *cache_dir(void)
 {
-	return xdg_dir("ABLAB_CACHE", "XDG_CACHE_HOME", ".cache", NULL);
+	return xdg_dir("ABLAB_CACHE", "XDG_CACHE_HOME", ".cache", NULL, "cache directory (built kernels)");
 }
 
 char *data_dir(void)
 {
-	return xdg_dir("ABLAB_DATA", "XDG_DATA_HOME", ".local/share", "/var/lib/ablab");
+	return xdg_dir("ABLAB_DATA", "XDG_DATA_HOME", ".local/share", "/var/lib/ablab",
+		       "data directory (database, locks, health logs)");
 }
 
 int expand_template(const char *tmpl, const char *const *keys, const char *const *vals, size_t n,

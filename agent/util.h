@@ -58,7 +58,8 @@ bool is_file(const char *path);
 int run_argv(char *const argv[], struct buf *out);
 
 /* Directories: ABLAB_CACHE / XDG_CACHE_HOME/ablab, ABLAB_DATA / XDG_DATA_HOME/ablab
- * (root: /var/lib/ablab, so that the postgres user can reach it). */
+ * (root: /var/lib/ablab, so that the postgres user can reach it).  NULL, with
+ * a message saying what to set, when HOME is not set either. */
 char *cache_dir(void);
 char *data_dir(void);
 
