@@ -34,7 +34,7 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 	    postgresql postgresql-client qemu-system-arm gcc-arm-linux-gnueabi linux-source-6.1 \
 	    u-boot-qemu ccache bc bison flex libssl-dev libelf-dev cpio xz-utils kmod \
 	    libc6-dev-armel-cross \
-	    python3 dpkg-dev ca-certificates chromium
+	    python3 dpkg-dev ca-certificates chromium systemd
 
 .PHONY: all deps kernels demo check unit clean distclean gpiod-v2
 

@@ -607,6 +607,8 @@ static char *lock_dir(void)
 	if (!mkdir_p("/run/ablab", 0755) && access("/run/ablab", W_OK) == 0)
 		return xstrdup("/run/ablab");
 	d = data_dir();
+	if (!d)		/* data_dir() said why; opening a lock there fails */
+		return xstrdup("/run/ablab");
 	{
 		char *l = xasprintf("%s/locks", d);
 

@@ -393,19 +393,24 @@ static int health_check(const struct board *b, const char *kdir_opt)
 	}
 	{
 		/* keep the transcript where the results live */
-		char *dir = data_dir(), *keep = xasprintf("%s/health", dir), *dst;
+		char *dir = data_dir(), *keep, *dst;
 		char *data = NULL;
 		size_t len = 0;
 
-		mkdir_p(keep, 0755);
-		dst = xasprintf("%s/%s-%lld.log", keep, b->name, (long long)wall_ms());
-		if (read_file(log, &data, &len) || write_file_atomic(dst, data, len) ||
-		    !realpath(dst, abs_log))
-			snprintf(abs_log, sizeof(abs_log), "none: the console was not reached");
-		free(data);
-		free(dst);
-		free(keep);
-		free(dir);
+		snprintf(abs_log, sizeof(abs_log), "none: no data directory");
+		if (dir) {
+			keep = xasprintf("%s/health", dir);
+			mkdir_p(keep, 0755);
+			dst = xasprintf("%s/%s-%lld.log", keep, b->name, (long long)wall_ms());
+			if (read_file(log, &data, &len) || write_file_atomic(dst, data, len) ||
+			    !realpath(dst, abs_log))
+				snprintf(abs_log, sizeof(abs_log),
+					 "none: the console was not reached");
+			free(data);
+			free(dst);
+			free(keep);
+			free(dir);
+		}
 	}
 	if (ret) {
 		err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s.error, abs_log);

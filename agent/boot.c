@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,12 +141,13 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 
 /* --- TFTP deployment --- */
 
-/* Copies src to DIR/name through a temporary file and rename(), so that a
- * board fetching it sees the old or the new file, never half of one. */
-static int copy_atomic(const char *src, const char *dir, const char *name, char *err,
+/* Copies src to name in the directory dirfd through a uniquely named
+ * temporary file and rename(), so that a board fetching it sees the old or
+ * the new file, never half of one.  dir is for messages. */
+static int copy_atomic(const char *src, int dirfd, const char *dir, const char *name, char *err,
 		       size_t elen)
 {
-	char *data = NULL, *dst;
+	char *data = NULL;
 	size_t len = 0;
 	int ret;
 
@@ -160,71 +160,84 @@ static int copy_atomic(const char *src, const char *dir, const char *name, char 
 		snprintf(err, elen, "cannot read %s: %s", src, strerror(-ret));
 		return ret;
 	}
-	dst = xasprintf("%s/%s", dir, name);
-	ret = write_file_atomic(dst, data, len);
+	ret = write_file_atomic_at(dirfd, name, data, len);
 	if (ret)
-		snprintf(err, elen, "cannot write %s: %s", dst, strerror(-ret));
-	free(dst);
+		snprintf(err, elen, "cannot write %s/%s: %s", dir, name, strerror(-ret));
 	free(data);
 	return ret;
 }
 
+/* Every write below goes through directory fds opened without following a
+ * symlink, so nothing planted in the TFTP root (or on the way to it) can
+ * redirect a write elsewhere. */
 int tftp_deploy(const struct board *b, const char *root, const struct kernel_art *k,
 		char *rel[3], char *err, size_t elen)
 {
 	const char *src[3] = { k->zimage, k->initrd, k->dtb };
-	char rroot[PATH_MAX], rsub[PATH_MAX], *sub;
-	size_t i, n;
-	int ret;
+	int rootfd, subfd, ret = 0;
+	char *link, *sub;
+	size_t i;
 
 	rel[0] = rel[1] = rel[2] = NULL;
-	if (!realpath(root, rroot) || !is_dir(rroot)) {
-		snprintf(err, elen, "%s: boot.tftp_root %s: %s", b->name, root,
-			 is_file(root) ? "not a directory" : strerror(errno ? errno : ENOENT));
-		return -ENOENT;
+	rootfd = open_dir_nofollow(root, &link);
+	if (rootfd == -ELOOP && link) {
+		snprintf(err, elen,
+			 "%s: boot.tftp_root %s: %s is a symbolic link; set boot.tftp_root to the real directory (`realpath %s`)",
+			 b->name, root, link, root);
+		free(link);
+		return -ELOOP;
 	}
-	if (access(rroot, W_OK) < 0) {
+	if (rootfd < 0) {
+		snprintf(err, elen, "%s: boot.tftp_root %s: %s", b->name, root,
+			 rootfd == -ENOTDIR ? "not a directory" : strerror(-rootfd));
+		return rootfd;
+	}
+	if (faccessat(rootfd, ".", W_OK, 0) < 0) {
 		snprintf(err, elen, "%s: boot.tftp_root %s: not writable (%s); give this user "
 			 "write access or choose another directory", b->name, root,
 			 strerror(errno));
+		close(rootfd);
 		return -EACCES;
 	}
-	sub = xasprintf("%s/%s", rroot, b->name);	/* name has no '/' (board_load) */
-	if (mkdir(sub, 0755) < 0 && errno != EEXIST) {
+	sub = xasprintf("%s/%s", root, b->name);	/* name has no '/' (board_load) */
+	if (mkdirat(rootfd, b->name, 0755) == 0) {
+		fsync(rootfd);
+	} else if (errno != EEXIST) {
 		ret = -errno;
 		snprintf(err, elen, "%s: boot.tftp_root: cannot create %s: %s", b->name, sub,
 			 strerror(-ret));
-		free(sub);
-		return ret;
+		goto out;
 	}
-	/* the board's directory must really be inside the root (no symlink out) */
-	n = strlen(rroot);
-	if (!realpath(sub, rsub) || strncmp(rsub, rroot, n) || rsub[n] != '/' ||
-	    strchr(rsub + n + 1, '/')) {
-		snprintf(err, elen, "%s: boot.tftp_root: %s leads outside %s; refusing", b->name,
-			 sub, rroot);
-		free(sub);
-		return -EPERM;
+	/* the board's directory itself, not where a symlink there points */
+	subfd = openat(rootfd, b->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (subfd < 0) {
+		struct stat st;
+
+		ret = -errno;
+		if (fstatat(rootfd, b->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+			snprintf(err, elen,
+				 "%s: boot.tftp_root: %s is a symbolic link; refusing to write through it (remove it: ablab creates the directory)",
+				 b->name, sub);
+		else
+			snprintf(err, elen, "%s: boot.tftp_root: cannot open %s: %s", b->name, sub,
+				 strerror(-ret));
+		goto out;
 	}
-	for (i = 0; i < 3; i++) {
-		char *tmp;
+	for (i = 0; i < 3 && !ret; i++) {
+		const char *name;
 
 		if (!src[i])
 			continue;	/* no .dtb */
-		tmp = xstrdup(src[i]);
-		const char *name = basename(tmp);
-
-		ret = copy_atomic(src[i], rsub, name, err, elen);
+		name = strrchr(src[i], '/') ? strrchr(src[i], '/') + 1 : src[i];
+		ret = copy_atomic(src[i], subfd, sub, name, err, elen);
 		if (!ret)
 			rel[i] = xasprintf("%s/%s", b->name, name);
-		free(tmp);
-		if (ret) {
-			free(sub);
-			return ret;
-		}
 	}
+	close(subfd);
+out:
+	close(rootfd);
 	free(sub);
-	return 0;
+	return ret;
 }
 
 /* --- U-Boot --- */

@@ -839,12 +839,18 @@ out:
 static int recipe_probe(const struct recipe *rc, const char *patches, int v,
 			struct job_kernel *out)
 {
-	char *cache = cache_dir(), *kd = xasprintf("%s/kernels/%s", cache, rc->name);
-	char *prefix = xasprintf("%s-", variant_names[v]), *first_why = NULL;
-	char *link = xasprintf("%s/%s", kd, variant_names[v]), pub[PATH_MAX];
-	bool have_pub = realpath(link, pub) != NULL;
+	char *cache = cache_dir(), *kd, *prefix, *first_why = NULL, *link, pub[PATH_MAX];
 	struct dirent *de;
-	DIR *d = opendir(kd);
+	bool have_pub;
+	DIR *d;
+
+	if (!cache)
+		return -ENOENT;	/* cache_dir() said why */
+	kd = xasprintf("%s/kernels/%s", cache, rc->name);
+	prefix = xasprintf("%s-", variant_names[v]);
+	link = xasprintf("%s/%s", kd, variant_names[v]);
+	have_pub = realpath(link, pub) != NULL;
+	d = opendir(kd);
 
 	while (d && (de = readdir(d))) {
 		char *dir, *why;

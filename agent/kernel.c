@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static char *find_dtb(const char *dir)
 {
@@ -42,6 +43,25 @@ static char *file_sha(json_object *files, const char *name)
 	return xstrdup(jstr(v, "sha256"));
 }
 
+/* An artefact that is a symlink must resolve inside its kernel directory
+ * (real: already resolved), so that what is deployed is what was built. */
+static int check_inside(const char *real, const char *path)
+{
+	char target[PATH_MAX];
+	size_t n = strlen(real);
+	struct stat st;
+
+	if (!path || lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+		return 0;	/* missing: reported by the caller */
+	if (!realpath(path, target))
+		return 0;	/* dangling: not a file, reported by the caller */
+	if (!strncmp(target, real, n) && target[n] == '/')
+		return 0;
+	err_msg("kernel directory %s: %s is a symbolic link to %s, outside the kernel directory; refusing it (copy the file in: cp --remove-destination %s %s)",
+		real, path, target, target, path);
+	return -EPERM;
+}
+
 int kernel_load(struct kernel_art *k, const char *dir)
 {
 	char real[PATH_MAX];
@@ -50,6 +70,8 @@ int kernel_load(struct kernel_art *k, const char *dir)
 	int ret;
 
 	memset(k, 0, sizeof(*k));
+	if (!dir)
+		return -ENOENT;	/* no default directory: cache_dir() said why */
 	if (!realpath(dir, real)) {
 		err_msg("kernel directory %s: %s (build it with `make kernels`, or pass the "
 			"directory that holds manifest.json)", dir, strerror(errno));
@@ -85,6 +107,9 @@ int kernel_load(struct kernel_art *k, const char *dir)
 		err_msg("%s/manifest.json: missing \"variant\" or \"release\"", real);
 		return -EINVAL;
 	}
+	if (check_inside(real, k->zimage) || check_inside(real, k->initrd) ||
+	    check_inside(real, k->dtb) || check_inside(real, k->module))
+		return -EPERM;
 	/* no .dtb: the machine or its boot loader provides the DT (QEMU virt) */
 	if (!is_file(k->zimage) || !is_file(k->initrd)) {
 		err_msg("kernel directory %s is incomplete: needs zImage and initramfs.cpio.gz "
@@ -97,7 +122,7 @@ int kernel_load(struct kernel_art *k, const char *dir)
 char *kernel_default_dir(const char *board, const char *label)
 {
 	char *cache = cache_dir();
-	char *d = xasprintf("%s/kernels/%s/%s", cache, board, label);
+	char *d = cache ? xasprintf("%s/kernels/%s/%s", cache, board, label) : NULL;
 
 	free(cache);
 	return d;

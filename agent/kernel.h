@@ -11,9 +11,11 @@ struct kernel_art {
 	char *manifest_json;			/* the manifest text, stored with the boot */
 };
 
-/* Loads DIR/manifest.json; clear one-line errors; -ENOENT / -EINVAL. */
+/* Loads DIR/manifest.json; clear one-line errors; -ENOENT / -EINVAL / -EPERM
+ * (an artefact linking outside DIR). */
 int kernel_load(struct kernel_art *k, const char *dir);
-/* The default directory of a board's variant: CACHE/kernels/BOARD/LABEL. */
+/* The default directory of a board's variant: CACHE/kernels/BOARD/LABEL
+ * (NULL without a cache directory; kernel_load(NULL) is then -ENOENT). */
 char *kernel_default_dir(const char *board, const char *label);
 void kernel_free(struct kernel_art *k);
 

@@ -185,7 +185,7 @@ int cmd_db(int argc, char **argv)
 			"used and this one is not needed.\n");
 		return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
 	}
-	return store_private(argv[1]) ? 1 : 0;
+	return store_private(argv[1], opt_db) ? 1 : 0;
 }
 
 int cmd_check_board(int argc, char **argv)

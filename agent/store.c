@@ -8,12 +8,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *const migrations[] = {
@@ -176,16 +178,69 @@ struct cluster {
 	bool as_postgres;
 };
 
+/* VALUE for a conninfo string, in '...' (with \\ and \' escaped) when it
+ * needs quoting. */
+static void conninfo_value(struct buf *b, const char *v)
+{
+	if (*v && !strpbrk(v, " \t\n\r\f\v'\\")) {
+		buf_append(b, v, strlen(v));
+		return;
+	}
+	buf_append(b, "'", 1);
+	for (; *v; v++) {
+		if (*v == '\'' || *v == '\\')
+			buf_append(b, "\\", 1);
+		buf_append(b, v, 1);
+	}
+	buf_append(b, "'", 1);
+}
+
+char *store_conninfo_masked(const char *conninfo)
+{
+	PQconninfoOption *opts = PQconninfoParse(conninfo, NULL), *o;
+	struct buf b = { 0 };
+
+	if (!opts)
+		return NULL;
+	for (o = opts; o->keyword; o++) {
+		if (!o->val)
+			continue;
+		buf_printf(&b, "%s%s=", b.len ? " " : "", o->keyword);
+		if (!strcmp(o->keyword, "password"))
+			buf_printf(&b, "***");
+		else
+			conninfo_value(&b, o->val);
+	}
+	PQconninfoFree(opts);
+	if (!b.data)
+		buf_append(&b, "", 0);
+	return b.data;
+}
+
+/* The private cluster's conninfo: its data directory is the socket directory
+ * (any path: spaces and quotes included). */
+static char *cluster_conninfo(const struct cluster *c, const char *db, int timeout_s)
+{
+	struct buf b = { 0 };
+
+	buf_printf(&b, "host=");
+	conninfo_value(&b, c->dir);
+	buf_printf(&b, " dbname=%s user=ablab connect_timeout=%d", db, timeout_s);
+	return b.data;
+}
+
 static int cluster_init(struct cluster *c)
 {
 	char *base = data_dir();
 
 	memset(c, 0, sizeof(*c));
+	if (!base)
+		return -ENOENT;	/* data_dir() said what to set */
 	c->dir = xasprintf("%s/pg", base);
 	free(base);
 	c->bindir = pg_bindir();
 	c->as_postgres = geteuid() == 0;
-	c->conninfo = xasprintf("host=%s dbname=ablab user=ablab connect_timeout=10", c->dir);
+	c->conninfo = cluster_conninfo(c, "ablab", 10);
 	if (!c->bindir) {
 		err_msg("no PostgreSQL server found under /usr/lib/postgresql (install the "
 			"postgresql package: make deps), or set ABLAB_PG_BINDIR");
@@ -206,13 +261,19 @@ static void cluster_free(struct cluster *c)
 	free(c->conninfo);
 }
 
-/* argv for a server tool, run as postgres when we are root (initdb refuses root) */
-static int cluster_run(struct cluster *c, const char *tool, char **args, bool quiet)
+/* A server tool run from argv (no shell of ours), as postgres when we are
+ * root (initdb refuses root).  The data directory goes to pg_ctl as PGDATA in
+ * its environment, never as -D or -l: pg_ctl pastes those into a /bin/sh -c
+ * command line, where a path with $, `, " or ; would be interpreted.  With
+ * out_fd >= 0 the tool's stdout and stderr (and a started server's) go there;
+ * else its stdout is discarded.  Returns the exit status or -errno. */
+static int cluster_run(struct cluster *c, const char *tool, char **args, int out_fd)
 {
-	char *argv[24];
+	char *argv[24], **envp, *pgdata = xasprintf("PGDATA=%s", c->dir);
 	char *path = xasprintf("%s/%s", c->bindir, tool);
-	size_t a = 0, i;
-	int ret;
+	int pfd[2] = { -1, -1 }, status, ret;
+	size_t a = 0, i, n = 0;
+	pid_t pid;
 
 	if (c->as_postgres) {
 		argv[a++] = "runuser";
@@ -224,14 +285,48 @@ static int cluster_run(struct cluster *c, const char *tool, char **args, bool qu
 	for (i = 0; args[i] && a < ARRAY_SIZE(argv) - 1; i++)
 		argv[a++] = args[i];
 	argv[a] = NULL;
-	if (quiet) {
-		struct buf out = { 0 };
-
-		ret = run_argv(argv, &out);
-		buf_free(&out);
-	} else {
-		ret = run_argv(argv, NULL);
+	while (environ[n])
+		n++;
+	envp = xcalloc(n + 2, sizeof(*envp));
+	for (i = 0, n = 0; environ[i]; i++)
+		if (strncmp(environ[i], "PGDATA=", 7))
+			envp[n++] = environ[i];
+	envp[n] = pgdata;
+	ret = out_fd < 0 && pipe2(pfd, O_CLOEXEC) < 0 ? -errno : 0;
+	pid = ret ? -1 : fork();
+	if (pid == 0) {
+		dup2(out_fd >= 0 ? out_fd : pfd[1], 1);
+		if (out_fd >= 0)
+			dup2(out_fd, 2);
+		/* a started server keeps nothing of ours: no board tty, no lock fd */
+		close_range(3, ~0U, 0);
+		execvpe(argv[0], argv, envp);
+		fprintf(stderr, "ablab: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
 	}
+	if (pid < 0 && !ret)
+		ret = -errno;
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	if (pfd[0] >= 0) {
+		char chunk[4096];
+		ssize_t r;
+
+		while (pid > 0 && ((r = read(pfd[0], chunk, sizeof(chunk))) > 0 ||
+				   (r < 0 && errno == EINTR)))
+			;
+		close(pfd[0]);
+	}
+	while (pid > 0 && waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+	}
+	if (pid > 0 && !ret)
+		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	free(envp);
+	free(pgdata);
 	free(path);
 	return ret;
 }
@@ -287,7 +382,7 @@ static int cluster_create(struct cluster *c)
 			goto out;
 		}
 	}
-	ret = cluster_run(c, "initdb", args, true);
+	ret = cluster_run(c, "initdb", args, -1);
 	if (ret) {
 		err_msg("initdb -D %s failed (exit %d)", c->dir, ret);
 		ret = -EIO;
@@ -299,7 +394,7 @@ out:
 
 static bool cluster_running(struct cluster *c)
 {
-	char *ci = xasprintf("host=%s dbname=postgres user=ablab connect_timeout=5", c->dir);
+	char *ci = cluster_conninfo(c, "postgres", 5);
 	PGPing p = PQping(ci);
 
 	free(ci);
@@ -308,7 +403,6 @@ static bool cluster_running(struct cluster *c)
 
 static int cluster_start(struct cluster *c)
 {
-	char *opts, *log;
 	PGconn *conn;
 	PGresult *r;
 	char *ci;
@@ -318,24 +412,30 @@ static int cluster_start(struct cluster *c)
 	if (ret)
 		return ret;
 	if (!cluster_running(c)) {
-		char *args[] = { "-D", c->dir, "-l", NULL, "-w", "-t", "60", "-o", NULL,
-				 "start", NULL };
+		/* the socket directory "." is the data directory (the server's cwd):
+		 * no path in the options, which pg_ctl passes through a shell */
+		char *args[] = { "-w", "-t", "60", "-o",
+				 "-c listen_addresses='' -c unix_socket_directories=.", "start",
+				 NULL };
+		char *log = xasprintf("%s/server.log", c->dir);
+		int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 
-		opts = xasprintf("-c listen_addresses='' -c unix_socket_directories='%s'", c->dir);
-		log = xasprintf("%s/server.log", c->dir);
-		args[3] = log;
-		args[8] = opts;
-		ret = cluster_run(c, "pg_ctl", args, true);
-		free(opts);
-		if (ret) {
+		ret = fd < 0 ? -errno : cluster_run(c, "pg_ctl", args, fd);
+		if (fd >= 0)
+			close(fd);
+		if (ret < 0)
+			err_msg("could not start PostgreSQL in %s: %s (log %s)", c->dir,
+				strerror(-ret), log);
+		else if (ret)
 			err_msg("could not start PostgreSQL in %s (pg_ctl exit %d); see %s", c->dir,
 				ret, log);
+		if (ret) {
 			free(log);
 			return -EIO;
 		}
 		free(log);
 	}
-	ci = xasprintf("host=%s dbname=postgres user=ablab connect_timeout=10", c->dir);
+	ci = cluster_conninfo(c, "postgres", 10);
 	conn = PQconnectdb(ci);
 	free(ci);
 	if (PQstatus(conn) != CONNECTION_OK) {
@@ -360,11 +460,34 @@ static int cluster_start(struct cluster *c)
 	return 0;
 }
 
-int store_private(const char *action)
+/* `ablab db status` with --db / ABLAB_DB: that server, password masked */
+static int external_status(const char *conninfo)
+{
+	char *m = store_conninfo_masked(conninfo);
+	PGPing p;
+
+	if (!m) {
+		err_msg("--db / ABLAB_DB is not a valid conninfo (key=value ..., or a postgresql:// URI); not shown, as it may hold a password");
+		return -EINVAL;
+	}
+	p = PQping(conninfo);
+	printf("%s: %s (--db / ABLAB_DB; the private cluster is not used)\n", m,
+	       p == PQPING_OK ? "reachable" : p == PQPING_REJECT ? "rejects connections" :
+	       p == PQPING_NO_RESPONSE ? "not reachable" : "invalid parameters");
+	free(m);
+	return p == PQPING_OK ? 0 : -ECONNREFUSED;
+}
+
+int store_private(const char *action, const char *conninfo)
 {
 	struct cluster c;
-	int ret = cluster_init(&c);
+	int ret;
 
+	if (!conninfo || !*conninfo)
+		conninfo = getenv("ABLAB_DB");
+	if (conninfo && *conninfo && !strcmp(action, "status"))
+		return external_status(conninfo);
+	ret = cluster_init(&c);
 	if (ret)
 		goto out;
 	if (!strcmp(action, "start")) {
@@ -378,12 +501,12 @@ int store_private(const char *action)
 			printf("running: %s\n", c.conninfo);
 		}
 	} else if (!strcmp(action, "stop")) {
-		char *args[] = { "-D", c.dir, "-w", "-m", "fast", "stop", NULL };
+		char *args[] = { "-w", "-m", "fast", "stop", NULL };
 
 		if (!cluster_running(&c)) {
 			printf("not running (%s)\n", c.dir);
 		} else {
-			ret = cluster_run(&c, "pg_ctl", args, true) ? -EIO : 0;
+			ret = cluster_run(&c, "pg_ctl", args, -1) ? -EIO : 0;
 			if (!ret)
 				printf("stopped (%s)\n", c.dir);
 		}
@@ -408,12 +531,18 @@ out:
 
 int store_open(struct store *st, const char *conninfo)
 {
+	char *masked = NULL;
 	int ret;
 
 	memset(st, 0, sizeof(*st));
 	if (!conninfo || !*conninfo)
 		conninfo = getenv("ABLAB_DB");
 	if (conninfo && *conninfo) {
+		masked = store_conninfo_masked(conninfo);
+		if (!masked) {
+			err_msg("cannot connect to the results database: --db / ABLAB_DB is not a valid conninfo (key=value ..., or a postgresql:// URI); not shown, as it may hold a password");
+			return -EINVAL;
+		}
 		st->conninfo = xstrdup(conninfo);
 	} else {
 		struct cluster c;
@@ -426,15 +555,18 @@ int store_open(struct store *st, const char *conninfo)
 			return ret;
 		}
 		st->conninfo = xstrdup(c.conninfo);
+		masked = xstrdup(c.conninfo);
 		cluster_free(&c);
 	}
 	st->conn = PQconnectdb(st->conninfo);
 	if (PQstatus(st->conn) != CONNECTION_OK) {
-		err_msg("cannot connect to the results database (%s): %s", st->conninfo,
+		err_msg("cannot connect to the results database (%s): %s", masked,
 			PQerrorMessage(st->conn));
+		free(masked);
 		store_close(st);
 		return -ECONNREFUSED;
 	}
+	free(masked);
 	PQsetNoticeProcessor(st->conn, NULL, NULL);
 	exec_ok(st, "SET client_min_messages = warning");
 	ret = migrate(st);

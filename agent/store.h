@@ -19,8 +19,12 @@ struct store {
  * and started on demand; applies forward-only migrations. */
 int store_open(struct store *st, const char *conninfo);
 void store_close(struct store *st);
-/* `ablab db start|stop|status` for the private cluster. */
-int store_private(const char *action);
+/* `ablab db start|stop|status` for the private cluster; status with conninfo
+ * (or ABLAB_DB) set reports that server instead. */
+int store_private(const char *action, const char *conninfo);
+/* conninfo for messages: as parsed, password=***; NULL if it does not parse
+ * (then show none of it: libpq's parse error can quote the password). */
+char *store_conninfo_masked(const char *conninfo);
 
 struct campaign_def {
 	const char *trigger;	/* cli, nightly, lava */

@@ -208,13 +208,24 @@ int read_file(const char *path, char **data, size_t *len)
 	return 0;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t len)
+int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
 	const char *p = data;
-	int fd, ret = 0;
+	char *tmp = NULL;
+	int fd = -1, ret = 0, i;
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* a unique name, created here (O_EXCL): whatever sits in the directory
+	 * already, a planted symlink included, is never opened */
+	for (i = 0; i < 16 && fd < 0; i++) {
+		char rnd[13];
+
+		random_hex(rnd, 12);
+		free(tmp);
+		tmp = xasprintf("%s.tmp.%s", name, rnd);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
 	if (fd < 0) {
 		ret = -errno;
 		goto out;
@@ -235,13 +246,72 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 		ret = -errno;
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
-	if (!ret && rename(tmp, path) < 0)
+	/* rename() replaces a symlink at NAME itself, never its target */
+	if (!ret && renameat(dirfd, tmp, dirfd, name) < 0)
 		ret = -errno;
 	if (ret)
-		unlink(tmp);
+		unlinkat(dirfd, tmp, 0);
+	else if (fsync(dirfd) < 0 && errno != EBADF && errno != EINVAL)
+		ret = -errno;	/* the rename itself durable (EBADF: an O_PATH fd) */
 out:
 	free(tmp);
 	return ret;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path)) : xstrdup(".");
+	int dirfd, ret;
+
+	if (!dir)
+		return -ENOMEM;
+	dirfd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (dirfd < 0)
+		return -errno;
+	ret = write_file_atomic_at(dirfd, slash ? slash + 1 : path, data, len);
+	close(dirfd);
+	return ret;
+}
+
+int open_dir_nofollow(const char *path, char **link)
+{
+	char *p = xstrdup(path), *comp, *save = NULL;
+	int fd, rfd, e;
+
+	*link = NULL;
+	fd = open(*p == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	for (comp = strtok_r(p, "/", &save); comp; comp = strtok_r(NULL, "/", &save)) {
+		int nfd = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+
+		if (nfd < 0) {
+			e = errno;
+			if (fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+				*link = strndup(path, (size_t)(comp - p) + strlen(comp));
+				e = ELOOP;
+			}
+			close(fd);
+			errno = e;
+			goto fail;
+		}
+		close(fd);
+		fd = nfd;
+	}
+	free(p);
+	/* readable, so that it can be fsynced; "." of it is no symlink */
+	rfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rfd < 0)
+		return fd;	/* search-only directory: keep the O_PATH fd */
+	close(fd);
+	return rfd;
+fail:
+	e = errno;
+	free(p);
+	return -e;
 }
 
 int mkdir_p(const char *path, mode_t mode)
@@ -332,8 +402,10 @@ int run_argv(char *const argv[], struct buf *out)
 	return 128 + WTERMSIG(status);
 }
 
+/* No fallback to a shared directory such as /tmp: without HOME (a service
+ * started without one) the caller is told which variable to set. */
 static char *xdg_dir(const char *own_env, const char *xdg_env, const char *home_sub,
-		     const char *root_dir)
+		     const char *root_dir, const char *what)
 {
 	const char *e = getenv(own_env);
 
@@ -345,17 +417,22 @@ static char *xdg_dir(const char *own_env, const char *xdg_env, const char *home_
 	if (e && *e)
 		return xasprintf("%s/ablab", e);
 	e = getenv("HOME");
-	return xasprintf("%s/%s/ablab", e && *e ? e : "/tmp", home_sub);
+	if (e && *e)
+		return xasprintf("%s/%s/ablab", e, home_sub);
+	err_msg("%s: HOME is not set and neither is %s: set one of them (systemd units: jobs/systemd/README.md)",
+		what, own_env);
+	return NULL;
 }
 
 char *cache_dir(void)
 {
-	return xdg_dir("ABLAB_CACHE", "XDG_CACHE_HOME", ".cache", NULL);
+	return xdg_dir("ABLAB_CACHE", "XDG_CACHE_HOME", ".cache", NULL, "cache directory (built kernels)");
 }
 
 char *data_dir(void)
 {
-	return xdg_dir("ABLAB_DATA", "XDG_DATA_HOME", ".local/share", "/var/lib/ablab");
+	return xdg_dir("ABLAB_DATA", "XDG_DATA_HOME", ".local/share", "/var/lib/ablab",
+		       "data directory (database, locks, health logs)");
 }
 
 int expand_template(const char *tmpl, const char *const *keys, const char *const *vals, size_t n,

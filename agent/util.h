@@ -40,7 +40,15 @@ void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(print
 void buf_free(struct buf *b);
 
 int read_file(const char *path, char **data, size_t *len);
+/* Atomic replace: a temporary file with a unique name created O_EXCL|O_NOFOLLOW
+ * next to the target, fsync, rename, fsync of the directory.  A symlink at the
+ * target name is replaced, never followed. */
 int write_file_atomic(const char *path, const void *data, size_t len);
+int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len);
+/* Opens directory PATH walking it one component at a time with O_NOFOLLOW:
+ * returns an fd (O_CLOEXEC) or -errno; -ELOOP with *link = the prefix of PATH
+ * that is a symlink (caller frees). */
+int open_dir_nofollow(const char *path, char **link);
 int mkdir_p(const char *path, mode_t mode);
 bool is_dir(const char *path);
 bool is_file(const char *path);
@@ -50,7 +58,8 @@ bool is_file(const char *path);
 int run_argv(char *const argv[], struct buf *out);
 
 /* Directories: ABLAB_CACHE / XDG_CACHE_HOME/ablab, ABLAB_DATA / XDG_DATA_HOME/ablab
- * (root: /var/lib/ablab, so that the postgres user can reach it). */
+ * (root: /var/lib/ablab, so that the postgres user can reach it).  NULL, with
+ * a message saying what to set, when HOME is not set either. */
 char *cache_dir(void);
 char *data_dir(void);
 
