@@ -33,7 +33,7 @@ for part in tests/t[0-9][0-9]-*.sh; do
 	pid=$!
 	( trap "exit 0" TERM; sleep "$limit"
 	  echo "FAIL: $name: still running after its deadline of $limit s: killed"
-	  kill -TERM -- -"$pid" 2>/dev/null; sleep 10; kill -KILL -- -"$pid" 2>/dev/null ) &
+	  kill -TERM -- -"$pid" 2>/dev/null; sleep 10; kill -KILL -- -"$pid" 2>/dev/null ) 2>/dev/null &
 	wd=$!
 	wait "$pid"; rc=$?
 	kill -TERM -- -"$wd" 2>/dev/null; wait "$wd" 2>/dev/null

@@ -62,14 +62,14 @@ if "$bs" run --ctl "$dw/ctl" --pty-link "$dw/console" --tftp-root "$dw/tftp" \
 		for n in $(seq 1 16); do ln -s "$dw/victim-$f" "$d/$f.tmp.$n"; done
 	done
 	out=$(unshare --pid --fork "$ablab" check "$dw/board.json" --kernel "$dw/k/control" 2>&1); rc=$?
-	check "deploy: planted *.tmp.* symlinks are not followed (their targets unchanged)" \
+	fault 4 "deploy: planted *.tmp.* symlinks are not followed (their targets unchanged)" \
 		bash -c "$(declare -f untouched); dw='$dw'; untouched zImage && untouched initramfs.cpio.gz && untouched sim.dtb"
-	check "deploy: planted *.tmp.* symlinks are not published (regular files with the built bytes)" \
+	fault 4 "deploy: planted *.tmp.* symlinks are not published (regular files with the built bytes)" \
 		bash -c "$(declare -f published); dw='$dw' d='$d'; published zImage && published initramfs.cpio.gz && published sim.dtb"
-	check "deploy: the board boots what was deployed despite the planted names" \
+	fault 4 "deploy: the board boots what was deployed despite the planted names" \
 		test "$rc" = 0 -a -n "$(echo "$out" | grep -F 'uname -r = 6.1.0-sim-control')" ||
 		echo "$out" | tail -n 5
-	check "deploy: no temporary file of the agent left behind" \
+	fault 4 "deploy: no temporary file of the agent left behind" \
 		test "$(find "$d" -name '*.tmp.*' ! -type l | wc -l)" = 0
 	rm -rf "$d"
 
@@ -78,8 +78,8 @@ if "$bs" run --ctl "$dw/ctl" --pty-link "$dw/console" --tftp-root "$dw/tftp" \
 	victim final
 	ln -s "$dw/victim-final" "$d/zImage"
 	out=$("$ablab" check "$dw/board.json" --kernel "$dw/k/control" 2>&1); rc=$?
-	check "deploy: a symlink at the final name is not followed (its target unchanged)" untouched final
-	check "deploy: a symlink at the final name is replaced by the built file" \
+	fault 4 "deploy: a symlink at the final name is not followed (its target unchanged)" untouched final
+	fault 4 "deploy: a symlink at the final name is replaced by the built file" \
 		test "$rc" = 0 -a -f "$d/zImage" -a ! -L "$d/zImage"
 	rm -rf "$d"
 
@@ -89,16 +89,16 @@ if "$bs" run --ctl "$dw/ctl" --pty-link "$dw/console" --tftp-root "$dw/tftp" \
 	echo "other board's kernel" >"$dw/tftp/other-board/zImage"
 	ln -s other-board "$d"
 	out=$("$ablab" check "$dw/board.json" --kernel "$dw/k/control" 2>&1); rc=$?
-	check "deploy: a board directory linking to another board's is refused, nothing written there" \
+	fault 4 "deploy: a board directory linking to another board's is refused, nothing written there" \
 		test "$rc" != 0 -a "$(ls "$dw/tftp/other-board")" = zImage -a \
 		"$(tr -d '\0' <"$dw/tftp/other-board/zImage")" = "other board's kernel"
-	check "deploy: ... with a clear error naming the link and the fix" \
+	fault 4 "deploy: ... with a clear error naming the link and the fix" \
 		grep -q "boot.tftp_root: $d is a symbolic link; refusing to write through it (remove it" <<<"$out" ||
 		echo "$out" | tail -n 3
 	rm "$d"
 	ln -s "$dw/elsewhere" "$d"
 	out=$("$ablab" check "$dw/board.json" --kernel "$dw/k/control" 2>&1); rc=$?
-	check "deploy: a board directory linking outside the root is refused, nothing written there" \
+	fault 4 "deploy: a board directory linking outside the root is refused, nothing written there" \
 		test "$rc" != 0 -a -z "$(ls -A "$dw/elsewhere")"
 	rm "$d"
 
@@ -106,7 +106,7 @@ if "$bs" run --ctl "$dw/ctl" --pty-link "$dw/console" --tftp-root "$dw/tftp" \
 	ln -sfn "$dw" "$tmp/deploy-link"
 	deploy_board "$dw/board-link.json" "$tmp/deploy-link/tftp"
 	out=$("$ablab" check "$dw/board-link.json" --kernel "$dw/k/control" 2>&1); rc=$?
-	check "deploy: a tftp_root reached through a symlink is refused, naming the link" \
+	fault 4 "deploy: a tftp_root reached through a symlink is refused, naming the link" \
 		test "$rc" != 0 -a ! -e "$d" -a -n "$(echo "$out" | grep -F "boot.tftp_root $tmp/deploy-link/tftp: $tmp/deploy-link is a symbolic link; set boot.tftp_root to the real directory")" ||
 		echo "$out" | tail -n 3
 	rm -f "$tmp/deploy-link"
@@ -118,7 +118,7 @@ if "$bs" run --ctl "$dw/ctl" --pty-link "$dw/console" --tftp-root "$dw/tftp" \
 	mv "$dw/k/out/zImage" "$dw/k/stray/zImage"
 	ln -s "$dw/k/stray/zImage" "$dw/k/out/zImage"
 	out=$("$ablab" check "$dw/board.json" --kernel "$dw/k/out" 2>&1); rc=$?
-	check "kernel dir: a zImage linking outside it is refused, naming the file and the fix" \
+	fault 4 "kernel dir: a zImage linking outside it is refused, naming the file and the fix" \
 		test "$rc" != 0 -a ! -e "$d" -a -n "$(echo "$out" | grep -F "kernel directory $dw/k/out: $dw/k/out/zImage is a symbolic link to $dw/k/stray/zImage, outside the kernel directory; refusing it (copy the file in: cp --remove-destination")" ||
 		echo "$out" | tail -n 3
 	kernel "$dw/k/in"
@@ -126,7 +126,7 @@ if "$bs" run --ctl "$dw/ctl" --pty-link "$dw/console" --tftp-root "$dw/tftp" \
 	mv "$dw/k/in/zImage" "$dw/k/in/images/zImage-6.1.0"
 	ln -s images/zImage-6.1.0 "$dw/k/in/zImage"
 	out=$("$ablab" check "$dw/board.json" --kernel "$dw/k/in" 2>&1); rc=$?
-	check "kernel dir: a zImage linking inside it is deployed (a regular file) and boots" \
+	fault 4 "kernel dir: a zImage linking inside it is deployed (a regular file) and boots" \
 		test "$rc" = 0 -a -f "$d/zImage" -a ! -L "$d/zImage" -a -n "$(echo "$out" | grep -F 'uname -r = 6.1.0-sim-control')" ||
 		echo "$out" | tail -n 3
 	"$bs" ctl "$dw/ctl" quit >/dev/null 2>&1
