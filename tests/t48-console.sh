@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The console on the board simulator (tests/boardsim.md): a command ends when
+# its end marker arrives wherever the cursor was (output without a final
+# newline, \r progress output, a # comment in benchmark.command, a printk
+# glued before the marker), each case in about a second against a 5 s
+# timeouts_s.command; a flooding board (200 MiB, with and without newlines)
+# fails its boot as a "console flood" with the agent's peak RSS bounded and
+# the board switched off; power commands inherit no tty, pty or socket.
+bs=$top/build/boardsim
+cw=$tmp/console
+"$ablab" db start >/dev/null 2>&1
+mkdir -p "$cw/k"
+for v in control patched; do
+	mkdir -p "$cw/k/$v"
+	printf '{"board":"sim-console","variant":"%s","release":"6.1.0-sim-%s"}\n' $v $v \
+		>"$cw/k/$v/manifest.json"
+	printf 'zImage\0Linux version 6.1.0-sim-%s (boardsim@lab) #1\n' $v >"$cw/k/$v/zImage"
+	echo initramfs >"$cw/k/$v/initramfs.cpio.gz"
+	echo dtb >"$cw/k/$v/sim.dtb"
+done
+
+# con_board DIR CONSOLE-JSON: a U-Boot board on the simulator in DIR, powered
+# through DIR/power (a script: it records the descriptors it inherited and
+# the agent's peak RSS, then runs `boardsim ctl`)
+con_board() {
+	local w=$1
+	mkdir -p "$w/tftp"
+	cat >"$w/power" <<EOF
+#!/bin/sh
+for f in /proc/\$\$/fd/*; do echo "\$1 \$(readlink "\$f")"; done >>"$w/fds"
+echo "\$1 \$(grep VmHWM /proc/\$PPID/status)" >>"$w/hwm"
+exec "$bs" ctl "$w/ctl" "\$1"
+EOF
+	chmod +x "$w/power"
+	sed -e "s|@W@|$w|g" -e "s|@CONSOLE@|$2|" >"$w/board.json" <<'JSON'
+{
+  "name": "sim-console",
+  "cpu": "ARM926EJ-S",
+  "family": "legacy",
+  "console": @CONSOLE@,
+  "power": { "type": "command", "on": ["@W@/power", "on"], "off": ["@W@/power", "off"] },
+  "boot": {
+    "method": "uboot",
+    "tftp_root": "@W@/tftp",
+    "server_ip": "192.0.2.1",
+    "autoboot": "Hit any key to stop autoboot",
+    "interrupt": " ",
+    "prompt": "=> ",
+    "commands": ["tftpboot {kernel_addr} {kernel}", "tftpboot {ramdisk_addr} {ramdisk}",
+                 "setenv initrd_size ${filesize}", "tftpboot {dtb_addr} {dtb}",
+                 "bootz {kernel_addr} {ramdisk_addr}:${initrd_size} {dtb_addr}"],
+    "addrs": { "kernel_addr": "0x22000000", "ramdisk_addr": "0x24000000", "dtb_addr": "0x21000000" },
+    "fail_patterns": ["Kernel panic - not syncing", "Internal error: Oops"]
+  },
+  "shell": { "prompt": "lab# " },
+  "timeouts_s": { "power": 5, "bootloader": 3, "kernel": 5, "command": 5 },
+  "retries": 0
+}
+JSON
+}
+
+# con_sim DIR [boardsim options]: starts the simulator of DIR
+con_sim() {
+	local w=$1
+	shift
+	"$bs" run --ctl "$w/ctl" --pty-link "$w/console" --tftp-root "$w/tftp" --record "$w/record" \
+		--tick-ms 10 --seed 48 --daemon --pid-file "$w/pid" "$@" 2>"$w/sim.err" ||
+		bad "console: cannot start the simulator: $(cat "$w/sim.err")"
+}
+
+# con_job DIR COMMAND-JSON-STRING: a regex benchmark job over DIR's board
+con_job() {
+	cat >"$1/job.json" <<JOB
+{
+  "boards": ["$1/board.json"],
+  "variants": {
+    "control": { "source": { "type": "prebuilt", "dir": "$cw/k/control" } },
+    "patched": { "source": { "type": "prebuilt", "dir": "$cw/k/patched" } }
+  },
+  "benchmark": { "name": "regex", "command": "$2",
+                 "regex": "^lat ([a-z]+) ([0-9.]+) (ns|us)$",
+                 "groups": { "scenario": 1, "value": 2, "unit": 3 } },
+  "boots": 1,
+  "batches": 1
+}
+JOB
+}
+
+# marker_case NAME COMMAND [boardsim options]: the campaign completes in
+# seconds (no timeouts_s.command wait) and stores both scenarios per boot
+marker_case() {
+	local name=$1 w=$cw/$1 cmd=$2 rc t0 t1 cid got
+	shift 2
+	con_board "$w" "{ \"type\": \"tty\", \"device\": \"$w/console\" }"
+	con_sim "$w" "$@"
+	con_job "$w" "$cmd"
+	t0=$(date +%s%N)
+	"$ablab" run "$w/job.json" --results "$w/results" --format json >"$w/out.json" 2>"$w/run.err"
+	rc=$?
+	t1=$(date +%s%N)
+	"$bs" ctl "$w/ctl" quit >/dev/null 2>&1
+	cid=$(psql_q "SELECT max(id) FROM campaigns")
+	got=$(psql_q "SELECT string_agg(x, ' ' ORDER BY x) FROM (SELECT b.variant || ':' || s.scenario || ':' || s.mean_ns AS x FROM boots b JOIN samples s ON s.boot_id = b.id WHERE b.campaign_id = $cid AND b.status = 'ok') y")
+	echo "   $name: exit $rc in $(((t1 - t0) / 1000000)) ms; samples: $got"
+	[ "$rc" = 0 ] || grep -m2 'failed' "$w/run.err" | cut -c1-200 | sed 's/^/   /'
+	check "marker $name: campaign complete, both scenarios stored" test \
+		"$rc/$got" = "0/control:big:1500 control:small:353 patched:big:1500 patched:small:353"
+}
+
+echo "== console: the end marker wherever the cursor was"
+marker_case no-newline 'echo lat small 353 ns; echo -n lat big 1500 ns'
+marker_case cr-progress "printf 'step 1 of 2\\\\rstep 2 of 2\\\\r'; echo lat small 353 ns; printf 'lat big 1.5 us\\\\r'"
+marker_case comment 'echo lat small 353 ns; echo lat big 1500 ns # both scenarios'
+marker_case printk-glued 'echo lat small 353 ns; echo lat big 1500 ns' --fault printk-glue
+check "marker printk-glued: the simulator glued printk before the markers" \
+	grep -q 'fault printk-glue' "$cw/printk-glued/record"
