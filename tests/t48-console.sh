@@ -149,3 +149,40 @@ flood_case() {
 echo "== console: a flooding board"
 flood_case flood-lines flood
 flood_case flood-one-line flood-nonl
+
+# fd_case NAME CONSOLE-JSON [boardsim options]: a campaign whose power
+# commands list the descriptors they inherited; none is a tty, a pty or a
+# socket (the console, the database connection), all were O_CLOEXEC
+fd_case() {
+	local name=$1 w=$cw/$1 leaked
+	con_board "$w" "$2"
+	shift 2
+	[ -f "$w/ctl" ] || [ -S "$w/ctl" ] || con_sim "$w" "$@"
+	con_job "$w" 'echo lat small 353 ns'
+	"$ablab" run "$w/job.json" --results "$w/results" --format json >"$w/out.json" 2>"$w/run.err"
+	"$bs" ctl "$w/ctl" quit >/dev/null 2>&1
+	leaked=$(grep -E ' (/dev/pts/|/dev/tty|/dev/ptmx|/dev/serial|socket:)' "$w/fds" | sort -u | tr '\n' ' ')
+	echo "   $name: $(wc -l <"$w/fds") descriptors seen by $(grep -c VmHWM "$w/hwm") power commands; leaked: ${leaked:-none}"
+	check "descriptors $name: power commands inherit no tty, pty or socket of the agent" \
+		test -s "$w/fds" -a -z "$leaked"
+}
+
+echo "== console: no descriptor of the agent in power commands"
+fd_case tty-console "{ \"type\": \"tty\", \"device\": \"$cw/tty-console/console\" }"
+w=$cw/tcp-console
+mkdir -p "$w"
+con_sim "$w" --tcp 0
+port=$("$bs" ctl "$w/ctl" status | sed -n 's/.* tcp=\([0-9]*\).*/\1/p')
+fd_case tcp-console "{ \"type\": \"tcp\", \"host\": \"127.0.0.1\", \"port\": $port }"
+# libserialport cannot open a pty: the serial backend needs a real UART
+# (never the machine's own console), e.g. ABLAB_TEST_SERIAL=/dev/ttyUSB0
+if [ -n "${ABLAB_TEST_SERIAL:-}" ]; then
+	w=$cw/serial-console
+	mkdir -p "$w"
+	con_sim "$w"
+	fd_case serial-console "{ \"type\": \"serial\", \"device\": \"$ABLAB_TEST_SERIAL\" }"
+	check "descriptors serial-console: the power commands ran with the UART open" \
+		grep -q 'U-Boot autoboot line' "$w/run.err"
+else
+	echo "   serial-console: skipped (set ABLAB_TEST_SERIAL=/dev/ttyUSBn for a real UART)"
+fi
