@@ -695,6 +695,7 @@ int console_scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m
 	 * no ^ there; at the end of the last match ^ matches, as always */
 	if (from != c->consumed && (off ? base[-1] != '\n' : c->in_base > 0))
 		eflags = REG_NOTBOL;
+	c->scan_bytes += end - from;
 	for (i = 0; i < n; i++) {
 		regmatch_t mm[10];
 

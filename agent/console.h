@@ -55,6 +55,7 @@ struct console {
 	size_t rx_bytes;	/* bytes received in this session, up to rx_max */
 	size_t rx_max;		/* console.transcript_mb in bytes */
 	int64_t t_scan;		/* last scan, for the lazy rescan of a long line */
+	size_t scan_bytes;	/* bytes handed to regexec (per pattern), for tests */
 	FILE *log;
 	long reopen_ms;		/* > 0: a vanished console is reopened within this */
 	int reopens;

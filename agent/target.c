@@ -71,11 +71,16 @@ int target_set_fail_patterns(struct target *t, char *const *patterns)
  * line: after output without a final newline, a \r progress line or a
  * printk without its newline.  The status is 1-3 digits ended by anything
  * else (CR, LF, a printk glued after it). */
+char *target_marker_re(const char *id, const char *what, unsigned int n, bool with_status)
+{
+	return xasprintf("ABLAB_%s_%s_%u%s", what, id, n,
+			 with_status ? " ([0-9]{1,3})([^0-9]|\n)" : "\r?\n");
+}
+
 static int expect_marker(struct target *t, const char *what, unsigned int n, int64_t deadline,
 			 regmatch_t *m, bool with_status)
 {
-	char *pat = xasprintf("ABLAB_%s_%s_%u%s", what, t->id, n,
-			      with_status ? " ([0-9]{1,3})([^0-9]|\n)" : "\r?\n");
+	char *pat = target_marker_re(t->id, what, n, with_status);
 	regex_t re, **res = xcalloc(t->nfail + 1, sizeof(*res));
 	size_t i;
 	int ret;

@@ -36,6 +36,8 @@ int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *
  * `#` comment in it ends at its newline, not at the end marker; $? after
  * the group is cmd's status (caller frees). */
 char *target_command_line(const char *id, unsigned int seq, const char *cmd);
+/* The regex of marker `what` (S, B, E) number n; E: group 1 is the status. */
+char *target_marker_re(const char *id, const char *what, unsigned int n, bool with_status);
 /* Appends a command's raw console output to out: CR LF and a lone CR -> LF. */
 void target_output(struct buf *out, const char *d, size_t len);
 

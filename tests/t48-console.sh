@@ -2,10 +2,13 @@
 # The console on the board simulator (tests/boardsim.md): a command ends when
 # its end marker arrives wherever the cursor was (output without a final
 # newline, \r progress output, a # comment in benchmark.command, a printk
-# glued before the marker), each case in about a second against a 5 s
+# glued before the marker), each campaign in about 2 s against a 5 s
 # timeouts_s.command; a flooding board (200 MiB, with and without newlines)
 # fails its boot as a "console flood" with the agent's peak RSS bounded and
 # the board switched off; power commands inherit no tty, pty or socket.
+# The window itself: tests/test_console.c.
+echo "== console: the expect engine's window and the markers (unit)"
+count_unit build/asan/test_console
 bs=$top/build/boardsim
 cw=$tmp/console
 "$ablab" db start >/dev/null 2>&1
