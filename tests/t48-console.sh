@@ -30,7 +30,8 @@ con_board() {
 	mkdir -p "$w/tftp"
 	cat >"$w/power" <<EOF
 #!/bin/sh
-for f in /proc/\$\$/fd/*; do echo "\$1 \$(readlink "\$f")"; done >>"$w/fds"
+echo "== \$1" >>"$w/fds"
+ls -l /proc/\$\$/fd/ >>"$w/fds"
 echo "\$1 \$(grep VmHWM /proc/\$PPID/status)" >>"$w/hwm"
 exec "$bs" ctl "$w/ctl" "\$1"
 EOF
@@ -154,19 +155,27 @@ flood_case flood-lines flood
 flood_case flood-one-line flood-nonl
 
 # fd_case NAME CONSOLE-JSON [boardsim options]: a campaign whose power
-# commands list the descriptors they inherited; none is a tty, a pty or a
-# socket (the console, the database connection), all were O_CLOEXEC
+# commands list the descriptors they inherited: stdin (/dev/null), stdout
+# and stderr (a pipe), and beyond those only what the same script has when
+# this shell runs it (its own script file, what the test runner inherited);
+# no tty, pty or socket (the console, the database connection), no /dev/null
+# or pipe of the agent
 fd_case() {
 	local name=$1 w=$cw/$1 leaked
 	con_board "$w" "$2"
 	shift 2
-	[ -f "$w/ctl" ] || [ -S "$w/ctl" ] || con_sim "$w" "$@"
+	[ -S "$w/ctl" ] || con_sim "$w" "$@"
 	con_job "$w" 'echo lat small 353 ns'
+	"$w/power" baseline </dev/null 2>&1 | cat >/dev/null	# stdout a pipe, as the agent gives
 	"$ablab" run "$w/job.json" --results "$w/results" --format json >"$w/out.json" 2>"$w/run.err"
 	"$bs" ctl "$w/ctl" quit >/dev/null 2>&1
-	leaked=$(grep -E ' (/dev/pts/|/dev/tty|/dev/ptmx|/dev/serial|socket:)' "$w/fds" | sort -u | tr '\n' ' ')
-	echo "   $name: $(wc -l <"$w/fds") descriptors seen by $(grep -c VmHWM "$w/hwm") power commands; leaked: ${leaked:-none}"
-	check "descriptors $name: power commands inherit no tty, pty or socket of the agent" \
+	leaked=$(awk '/^== / { who = $2; next }
+		/ -> / { fd = $(NF - 2); t = $NF; sub(/\[[0-9]+\]/, "", t)
+			 if (who == "baseline") base[fd " " t] = 1
+			 else if (fd > 2 ? !((fd " " t) in base) : t ~ /^(\/dev\/(pts|tty|ptmx|serial)|socket:)/)
+				 print who ":" fd "=" t }' "$w/fds" | sort -u | tr '\n' ' ')
+	echo "   $name: $(grep -c ' -> ' "$w/fds") descriptors seen by $(grep -c '^== [a-z]*$' "$w/fds") commands; leaked: ${leaked:-none}"
+	check "descriptors $name: power commands inherit nothing of the agent but stdin, stdout, stderr (no tty, pty, socket)" \
 		test -s "$w/fds" -a -z "$leaked"
 }
 
