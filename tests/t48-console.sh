@@ -198,3 +198,39 @@ if [ -n "${ABLAB_TEST_SERIAL:-}" ]; then
 else
 	echo "   serial-console: skipped (set ABLAB_TEST_SERIAL=/dev/ttyUSBn for a real UART)"
 fi
+
+# the same quirks against a real busybox ash (QEMU), when its kernels are built
+cache=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}
+kq=$cache/kernels/qemu-arm11
+if [ -f "$kq/control/manifest.json" ] && [ -f "$kq/patched/manifest.json" ]; then
+	echo "== console: the end marker on QEMU (busybox ash)"
+	w=$cw/qemu
+	mkdir -p "$w"
+	cat >"$w/job.json" <<JOB
+{
+  "boards": ["qemu-arm11"],
+  "variants": {
+    "control": { "source": { "type": "prebuilt", "dir": "$(readlink -f "$kq/control")" } },
+    "patched": { "source": { "type": "prebuilt", "dir": "$(readlink -f "$kq/patched")" } }
+  },
+  "benchmark": { "name": "regex",
+                 "command": "printf 'step 1 of 2\\\\rstep 2 of 2\\\\r'; echo lat small 353 ns; printf 'lat big 1.5 us' # no final newline",
+                 "regex": "^lat ([a-z]+) ([0-9.]+) (ns|us)$",
+                 "groups": { "scenario": 1, "value": 2, "unit": 3 } },
+  "boots": 1,
+  "batches": 1
+}
+JOB
+	t0=$(date +%s%N)
+	"$ablab" run "$w/job.json" --results "$w/results" --format json >"$w/out.json" 2>"$w/run.err"
+	rc=$?
+	t1=$(date +%s%N)
+	cid=$(psql_q "SELECT max(id) FROM campaigns")
+	got=$(psql_q "SELECT string_agg(x, ' ' ORDER BY x) FROM (SELECT b.variant || ':' || s.scenario || ':' || s.mean_ns AS x FROM boots b JOIN samples s ON s.boot_id = b.id WHERE b.campaign_id = $cid AND b.status = 'ok') y")
+	echo "   qemu-arm11: exit $rc in $(((t1 - t0) / 1000000)) ms; samples: $got"
+	[ "$rc" = 0 ] || grep -m2 'failed' "$w/run.err" | cut -c1-200 | sed 's/^/   /'
+	check "marker on QEMU: \\r progress, # comment, no final newline: both scenarios stored" test \
+		"$rc/$got" = "0/control:big:1500 control:small:353 patched:big:1500 patched:small:353"
+else
+	echo "   QEMU case skipped: no qemu-arm11 kernels in $kq (make kernels)"
+fi
