@@ -64,8 +64,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (litlen) {
 			lit = strndup((const char *)data, litlen);
 			q = re_quote(lit);
-			if (!re_compile(&re[n], q))
-				res[n] = &re[n], n++;
+			if (!re_compile(&re[n], q)) {
+				res[n] = &re[n];
+				n++;
+			}
 			free(q);
 		}
 		data += litlen;
@@ -81,8 +83,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			step *= 2;
 	}
 	for (i = 0; i < ARRAY_SIZE(fixed) && !(flags & 2); i++)
-		if (sel & 1u << i && !re_compile(&re[n], fixed[i]))
-			res[n] = &re[n], n++;
+		if (sel & 1u << i && !re_compile(&re[n], fixed[i])) {
+			res[n] = &re[n];
+			n++;
+		}
 	if (!n)
 		goto out;
 	console_init(&c, &b);
