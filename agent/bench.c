@@ -88,6 +88,8 @@ static void io_error(struct target *t, const struct board *b, int ret, struct be
 	else if (ret == -EPIPE)
 		snprintf(o->error, sizeof(o->error), "console closed during the benchmark "
 			 "(board reset?)");
+	else if (ret == -EFBIG || ret == -EMSGSIZE)
+		snprintf(o->error, sizeof(o->error), "%s", t->con->error);
 	else if (!o->error[0])
 		snprintf(o->error, sizeof(o->error), "target I/O: %s", strerror(-ret));
 }

@@ -22,6 +22,7 @@ static const struct jfield console_fields[] = {
 	{ "protocol", J_STRING },
 	{ "baud", J_INT, false, NULL, 50, 4000000 },
 	{ "reopen_s", J_INT, false, NULL, 0, 600 },
+	{ "transcript_mb", J_INT, false, NULL, 1, 4096 },
 	{ NULL }
 };
 
@@ -100,7 +101,7 @@ struct key_owner {
 };
 
 static const struct key_owner console_owners[] = {
-	{ "type", "*" }, { "baud", "*" }, { "reopen_s", "*" },
+	{ "type", "*" }, { "baud", "*" }, { "reopen_s", "*" }, { "transcript_mb", "*" },
 	{ "device", "tty serial" }, { "usb_serial", "serial" },
 	{ "host", "tcp" }, { "port", "tcp" }, { "protocol", "tcp" },
 	{ NULL }
@@ -265,6 +266,7 @@ static int load_console(struct board *b, json_object *o)
 	b->console_port = jint(o, "port", 0);
 	b->baud = jint(o, "baud", 115200);
 	b->console_reopen_ms = jint(o, "reopen_s", 0) * 1000;
+	b->console_transcript_mb = jint(o, "transcript_mb", 0);	/* 0: the default */
 	if (strcmp(b->console_type, "tty") && strcmp(b->console_type, "serial") &&
 	    strcmp(b->console_type, "tcp"))
 		return board_field_error(b, "console", "type",

@@ -21,6 +21,7 @@ struct board {
 	long console_port;		/* tcp */
 	bool console_telnet;		/* tcp: RFC 854 (ser2net "telnet"), else raw */
 	long console_reopen_ms;		/* reconnect a vanished console within this */
+	long console_transcript_mb;	/* a boot sending more is a console flood (0: 64) */
 	long baud;
 
 	/* power: "qemu" | "gpiod" | "command" | "manual" */

@@ -389,7 +389,8 @@ static int health_check(const struct board *b, const char *kdir_opt)
 		if (ret)
 			snprintf(s.error, sizeof(s.error), "%s: `uname -r` failed on the target "
 							   "(%s)",
-				 b->name, ret == -EIO ? "exit status" : strerror(-ret));
+				 b->name, ret == -EIO ? "exit status" : ret == -EFBIG ? s.con.error :
+				 strerror(-ret));
 	}
 	{
 		/* keep the transcript where the results live */

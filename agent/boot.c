@@ -134,6 +134,8 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 					  "exited)");
 	} else if (ret == -EINTR) {
 		ret = fail(s, ret, true, "interrupted");
+	} else if (ret == -EFBIG) {
+		ret = fail(s, ret, false, "%s", s->con.error);
 	}
 	free_res(res, nfail + nreset + 1);
 	return ret < 0 ? ret : 0;
@@ -341,6 +343,10 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 
 	res[0] = &autoboot;
 	ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
+	if (ret == -EFBIG) {
+		ret = fail(s, ret, false, "%s", c->error);
+		goto out;
+	}
 	if (ret < 0) {
 		last_output(c, last, sizeof(last));
 		ret = fail(s, ret, false, "%s: U-Boot autoboot line /%s/ (boot.autoboot) %s within "
@@ -355,6 +361,10 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	res[0] = &prompt;
 	if (!ret)
 		ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
+	if (ret == -EFBIG) {
+		ret = fail(s, ret, false, "%s", c->error);
+		goto out;
+	}
 	if (ret < 0) {
 		last_output(c, last, sizeof(last));
 		ret = fail(s, ret, false, "%s: U-Boot prompt \"%s\" (boot.prompt) never seen "
@@ -379,7 +389,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 			free(bad);
 			goto out;
 		}
-		start = c->in.len;
+		start = console_tell(c);
 		ret = console_write(c, cmd);
 		if (!ret)
 			ret = console_write(c, "\n");
@@ -397,8 +407,9 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 		}
 		if (ret == 0 && boots) {
 			size_t e = (size_t)m[0].rm_so;
+			size_t from = (size_t)(console_at(c, start) - c->in.data);
 
-			while (e > start && (c->in.data[e - 1] == '\n' ||
+			while (e > from && (c->in.data[e - 1] == '\n' ||
 			       c->in.data[e - 1] == '\r'))
 				e--;
 			line_at(c, e, e, line, sizeof(line));
@@ -411,6 +422,8 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 			line_at(c, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
 			ret = fail(s, -EIO, false, "%s: U-Boot command `%s` (boot.commands[%zu]) "
 				   "failed: %s", b->name, cmd, i, line);
+		} else if (ret == -EFBIG) {
+			ret = fail(s, ret, false, "%s", c->error);
 		} else if (ret < 0) {
 			last_output(c, last, sizeof(last));
 			ret = fail(s, ret, false, "%s: U-Boot command `%s` (boot.commands[%zu]): "
@@ -422,7 +435,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 				   "no prompt", b->t_bootloader_s, last);
 		} else {
 			/* a TFTP transfer of one of our files: check its size */
-			long long got = bytes_transferred(c->in.data + start,
+			long long got = bytes_transferred(console_at(c, start),
 							  c->in.data + m[0].rm_so);
 
 			ret = 0;
@@ -613,7 +626,7 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 	ret = target_sync(&s->tgt, now_ms() + b->t_command_s * 1000);
 	if (ret) {
 		ret = fail(s, ret, false, "%s: shell did not answer after the prompt: %s", b->name,
-			   strerror(-ret));
+			   ret == -EFBIG ? s->con.error : strerror(-ret));
 		goto out;
 	}
 	s->t_prompt = now_ms();

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -185,6 +186,9 @@ static int serial_open(struct console *c)
 		sp_free_port(port);
 		return -EINVAL;
 	}
+	/* libserialport 0.1.1 opens without O_CLOEXEC: power and deploy
+	 * commands must not inherit the UART */
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	fl = fcntl(fd, F_GETFL);
 	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 	c->port = port;
@@ -368,16 +372,24 @@ static const struct console_ops tcp_ops = {
 
 static const struct console_ops *const backends[] = { &tty_ops, &serial_ops, &tcp_ops };
 
+void console_init(struct console *c, const struct board *b)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	c->board = b;
+	c->reopen_ms = b->console_reopen_ms;
+	c->pin = SIZE_MAX;
+	c->rx_max = (size_t)(b->console_transcript_mb > 0 ? b->console_transcript_mb
+							  : CONSOLE_TRANSCRIPT_MB) << 20;
+}
+
 int console_open(struct console *c, const struct board *b, const char *device,
 		 const char *transcript)
 {
 	size_t i;
 	int ret;
 
-	memset(c, 0, sizeof(*c));
-	c->fd = -1;
-	c->board = b;
-	c->reopen_ms = b->console_reopen_ms;
+	console_init(c, b);
 	for (i = 0; i < ARRAY_SIZE(backends); i++)
 		if (!strcmp(backends[i]->name, b->console_type))
 			c->ops = backends[i];
@@ -504,25 +516,78 @@ char *re_quote(const char *s)
 	return b.data;
 }
 
-/* Appends received bytes, dropping NULs (they would end regexec's string). */
+/* Drops input nobody needs any more from the front of the window: it keeps
+ * the last CONSOLE_WINDOW bytes, and from the pin on up to CONSOLE_PIN_MAX.
+ * Runs once the window has grown by half its size, so the move is amortised. */
+static void slide(struct console *c)
+{
+	size_t end = c->in_base + c->in.len, cut;
+
+	if (c->hold || c->in.len <= CONSOLE_WINDOW + CONSOLE_WINDOW / 2)
+		return;
+	cut = end - CONSOLE_WINDOW;
+	if (c->pin != SIZE_MAX && c->pin < cut) {
+		if (end - c->pin <= CONSOLE_PIN_MAX) {
+			cut = c->pin;
+		} else {
+			c->pin = SIZE_MAX;
+			c->pin_lost = true;
+		}
+	}
+	if (cut <= c->in_base)
+		return;
+	memmove(c->in.data, c->in.data + (cut - c->in_base), end - cut + 1);
+	c->in.len = end - cut;
+	c->in_base = cut;
+	if (c->in.cap > 4 * CONSOLE_WINDOW && c->in.len <= CONSOLE_WINDOW) {
+		c->in.data = xrealloc(c->in.data, 2 * CONSOLE_WINDOW);
+		c->in.cap = 2 * CONSOLE_WINDOW;
+	}
+}
+
+/* Writes received bytes to the transcript (up to the cap: then the console
+ * is flooded) and appends them to the window, dropping NULs (they would end
+ * regexec's string). */
 static void take_input(struct console *c, const char *p, size_t n, bool keep)
 {
-	size_t i, start = 0;
+	size_t i, start = 0, nlog = n;
+	bool flood = false;
 
+	if (keep && c->flooded)
+		return;
+	if (keep && c->rx_max && c->rx_bytes + n > c->rx_max) {
+		nlog = c->rx_max - c->rx_bytes;
+		flood = true;
+	}
+	if (keep)
+		c->rx_bytes += nlog;
 	if (c->log) {
-		fwrite(p, 1, n, c->log);
+		fwrite(p, 1, nlog, c->log);
+		if (flood)
+			fprintf(c->log, "\n[ablab: console flood: more than %zu MiB in this boot "
+				"(console.transcript_mb); nothing more recorded]\n",
+				c->rx_max >> 20);
 		fflush(c->log);
 	}
 	c->t_last_rx = now_ms();
+	if (flood) {
+		c->flooded = true;
+		set_err(c, "%s: console flood: more than %zu MiB of console output in one boot "
+			"(console.transcript_mb); the transcript keeps the first %zu MiB",
+			c->board->name, c->rx_max >> 20, c->rx_max >> 20);
+	}
 	if (!keep)
 		return;
-	for (i = 0; i <= n; i++) {
-		if (i == n || p[i] == '\0') {
+	for (i = 0; i <= nlog; i++) {
+		if (i == nlog || p[i] == '\0') {
 			if (i > start)
 				buf_append(&c->in, p + start, i - start);
 			start = i + 1;
 		}
 	}
+	if (!c->in.data)
+		buf_append(&c->in, "", 0);
+	slide(c);
 }
 
 ssize_t console_read(struct console *c, char *p, size_t n, bool keep)
@@ -543,24 +608,99 @@ ssize_t console_read(struct console *c, char *p, size_t n, bool keep)
 	}
 }
 
-static int scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m)
+size_t console_tell(const struct console *c)
 {
-	size_t from = c->scanned > c->consumed ? c->scanned : c->consumed;
-	const char *base;
-	int best = -1;
-	regoff_t best_so = 0;
-	size_t i;
+	return c->in_base + c->in.len;
+}
 
+const char *console_at(const struct console *c, size_t pos)
+{
 	if (!c->in.data)
-		return -1;
-	/* back up to the start of the line that was incomplete last time */
-	while (from > c->consumed && c->in.data[from - 1] != '\n')
-		from--;
-	base = c->in.data + from;
+		return "";
+	if (pos < c->in_base)
+		return c->in.data;
+	if (pos > c->in_base + c->in.len)
+		pos = c->in_base + c->in.len;
+	return c->in.data + (pos - c->in_base);
+}
+
+void console_pin(struct console *c, size_t off)
+{
+	c->pin = c->in_base + off;
+	c->pin_lost = false;
+}
+
+const char *console_pinned(const struct console *c, size_t end, size_t *len)
+{
+	*len = 0;
+	if (c->pin_lost || c->pin == SIZE_MAX || c->pin < c->in_base || !c->in.data)
+		return NULL;
+	if (c->in_base + end < c->pin)
+		return c->in.data + (c->pin - c->in_base);
+	*len = c->in_base + end - c->pin;
+	return c->in.data + (c->pin - c->in_base);
+}
+
+void console_unpin(struct console *c)
+{
+	c->pin = SIZE_MAX;
+	c->pin_lost = false;
+}
+
+/* Where the next scan starts: the unmatched input at the start of an expect,
+ * else the start of the line that was partial at the last scan, but at most
+ * CONSOLE_WINDOW back from there (a longer line: only its tail). */
+static size_t scan_start(const struct console *c)
+{
+	size_t from = c->scan_from > c->consumed ? c->scan_from : c->consumed;
+
+	if (c->scanned > CONSOLE_WINDOW && from < c->scanned - CONSOLE_WINDOW)
+		from = c->scanned - CONSOLE_WINDOW;
+	return from > c->in_base ? from : c->in_base;
+}
+
+/* A long partial line is rescanned once as many new bytes arrived as would
+ * be rescanned, or 50 ms after the last scan: not once per read. */
+static bool scan_deferred(const struct console *c)
+{
+	size_t from = scan_start(c), end = c->in_base + c->in.len;
+	size_t again = c->scanned > from ? c->scanned - from : 0;
+
+	return again > CONSOLE_LONG_LINE && end - c->scanned < again &&
+	       now_ms() - c->t_scan < 50;
+}
+
+void console_expect_begin(struct console *c)
+{
+	c->scanned = c->scan_from = c->consumed;
+}
+
+void console_take(struct console *c, const char *p, size_t n)
+{
+	take_input(c, p, n, true);
+}
+
+int console_scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m, bool force)
+{
+	size_t from = scan_start(c), end = c->in_base + c->in.len, off, i;
+	const char *base, *nl;
+	int best = -1, eflags = 0;
+	regoff_t best_so = 0;
+
+	if (!c->in.data || end <= from || end <= c->scanned || (!force && scan_deferred(c)))
+		return -1;	/* nothing new, or a long line's rescan can wait */
+	off = from - c->in_base;
+	base = c->in.data + off;
+	/* the middle of a line (a long one's tail, a dropped window start):
+	 * no ^ there; at the end of the last match ^ matches, as always */
+	if (from != c->consumed && (off ? base[-1] != '\n' : c->in_base > 0))
+		eflags = REG_NOTBOL;
+	c->scan_bytes += end - from;
 	for (i = 0; i < n; i++) {
 		regmatch_t mm[10];
 
-		if (regexec(res[i], base, 10, mm, 0) == 0 && (best < 0 || mm[0].rm_so < best_so)) {
+		if (regexec(res[i], base, 10, mm, eflags) == 0 &&
+		    (best < 0 || mm[0].rm_so < best_so)) {
 			size_t k;
 
 			best = (int)i;
@@ -568,61 +708,87 @@ static int scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m)
 			for (k = 0; k < 10; k++) {
 				m[k] = mm[k];
 				if (m[k].rm_so >= 0) {
-					m[k].rm_so += (regoff_t)from;
-					m[k].rm_eo += (regoff_t)from;
+					m[k].rm_so += (regoff_t)off;
+					m[k].rm_eo += (regoff_t)off;
 				}
 			}
 		}
 	}
-	if (best >= 0)
-		c->consumed = (size_t)m[0].rm_eo;
-	c->scanned = c->in.len;
-	return best;
+	c->t_scan = now_ms();
+	if (best >= 0) {
+		c->consumed = c->in_base + (size_t)m[0].rm_eo;
+		c->scan_from = c->consumed;
+		c->scanned = c->consumed;
+		return best;
+	}
+	/* the next scan starts at the line still partial here */
+	nl = memrchr(base, '\n', end - from);
+	c->scan_from = nl ? c->in_base + (size_t)(nl + 1 - c->in.data) : from;
+	c->scanned = end;
+	return -1;
 }
 
 int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t deadline,
 		   regmatch_t *m)
 {
 	char chunk[65536];
+	bool force = true;
 
 	/* input not consumed yet was scanned for other patterns, if at all: scan
 	 * it once for these (then only new lines, within this call) */
-	c->scanned = c->consumed;
+	console_expect_begin(c);
 	for (;;) {
 		struct pollfd p = { .fd = c->fd, .events = POLLIN };
 		int64_t left;
+		size_t round = 0;
 		int idx, r;
 
-		if (c->fd < 0 && c->reopen_ms > 0) {
+		if (c->fd < 0 && c->reopen_ms > 0 && !c->flooded) {
 			int64_t d = now_ms() + c->reopen_ms;
 
 			if (console_reopen(c, d < deadline ? d : deadline))
 				return -EPIPE;
 			p.fd = c->fd;
 		}
-		idx = scan(c, res, n, m);
+		idx = console_scan(c, res, n, m, force);
 		if (idx >= 0)
 			return idx;
+		force = false;
+		if (c->flooded)
+			return -EFBIG;
 		if (stop_requested)
 			return -EINTR;
 		left = deadline - now_ms();
-		if (left <= 0)
+		if (left <= 0) {
+			if (c->scanned < c->in_base + c->in.len) {
+				force = true;	/* a deferred scan first */
+				deadline = now_ms();
+				continue;
+			}
 			return -ETIMEDOUT;
+		}
+		if (c->scanned < c->in_base + c->in.len && left > 20)
+			left = 20;	/* a deferred scan once the input pauses */
 		r = poll(&p, 1, left > 1000 ? 1000 : (int)left);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		if (r == 0)
+		if (r == 0) {
+			force = true;
 			continue;
-		for (;;) {
+		}
+		/* what is there, but scan at least every half window */
+		while (round < CONSOLE_WINDOW / 2 && !c->flooded) {
 			ssize_t got = console_read(c, chunk, sizeof(chunk), true);
 
 			if (got == 0)
 				break;
-			if (got > 0)
+			if (got > 0) {
+				round += (size_t)got;
 				continue;
+			}
 			if (c->reopen_ms > 0) {
 				int64_t d = now_ms() + c->reopen_ms;
 
@@ -637,19 +803,28 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 int console_complete_line(struct console *c, size_t pos, int64_t deadline)
 {
 	char chunk[4096];
+	int ret = -ETIMEDOUT;
 
+	c->hold = true;
 	for (;;) {
 		struct pollfd p = { .fd = c->fd, .events = POLLIN };
 		int64_t left;
 
-		if (pos <= c->in.len && memchr(c->in.data + pos, '\n', c->in.len - pos))
-			return 0;
+		if (pos <= c->in.len && (memchr(c->in.data + pos, '\n', c->in.len - pos) ||
+					 c->in.len - pos > sizeof(chunk) || c->flooded)) {
+			ret = 0;
+			break;
+		}
 		left = deadline - now_ms();
 		if (left <= 0 || stop_requested)
-			return -ETIMEDOUT;
+			break;
 		if (poll(&p, 1, left > 1000 ? 1000 : (int)left) <= 0)
 			continue;
-		if (console_read(c, chunk, sizeof(chunk), true) < 0)
-			return -EPIPE;
+		if (console_read(c, chunk, sizeof(chunk), true) < 0) {
+			ret = -EPIPE;
+			break;
+		}
 	}
+	c->hold = false;
+	return ret;
 }

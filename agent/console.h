@@ -20,9 +20,21 @@ struct console_ops {
 	void (*close)(struct console *c);
 };
 
-/* A console: one fd, every byte received kept (NULs dropped) in `in` and
- * written to the transcript.  Matching is on whole lines (REG_NEWLINE), so a
- * multi-KB burst costs one scan of its new lines, not one per window. */
+/* The expect engine keeps a window of the input, not the whole boot: */
+#define CONSOLE_WINDOW		(1u << 20)	/* unmatched input kept, at least */
+#define CONSOLE_PIN_MAX		(16u << 20)	/* a command's output kept, at most */
+#define CONSOLE_LONG_LINE	4096u		/* longer partial lines: rescanned lazily */
+#define CONSOLE_TRANSCRIPT_MB	64		/* default console.transcript_mb */
+
+/* A console: one fd, the bytes received written to the transcript (up to
+ * console.transcript_mb per boot, then the boot fails as a console flood)
+ * and kept, NULs dropped, in a sliding window `in` over the input stream.
+ * Matching is on whole lines (REG_NEWLINE): each expect scans the unmatched
+ * input once, then only new lines; a partial line longer than
+ * CONSOLE_LONG_LINE is rescanned (its last CONSOLE_WINDOW bytes) only once
+ * as many new bytes arrived or the input paused, so every byte is scanned
+ * a bounded number of times.  A match shorter than CONSOLE_WINDOW is found
+ * wherever the read chunks and the window edges cut it. */
 struct console {
 	const struct console_ops *ops;
 	const struct board *board;
@@ -31,15 +43,25 @@ struct console {
 	void *port;		/* serial: struct sp_port * */
 	int telnet_state;	/* tcp telnet: decoder state */
 	unsigned char telnet_cmd;
-	struct buf in;
-	size_t consumed;	/* input before this offset has been matched */
-	size_t scanned;		/* lines before this offset were scanned in this expect */
+	struct buf in;		/* the window: stream bytes [in_base, in_base + in.len) */
+	size_t in_base;		/* stream offset of in.data[0] */
+	size_t consumed;	/* stream offset: input before it has been matched */
+	size_t scanned;		/* stream offset: input before it was scanned in this expect */
+	size_t scan_from;	/* stream offset: start of the line partial at `scanned` */
+	size_t pin;		/* stream offset kept by console_pin(); SIZE_MAX: none */
+	bool pin_lost;		/* more than CONSOLE_PIN_MAX arrived after the pin */
+	bool hold;		/* nothing leaves the window (console_complete_line) */
+	bool flooded;		/* rx_max reached: the transcript and the window stop */
+	size_t rx_bytes;	/* bytes received in this session, up to rx_max */
+	size_t rx_max;		/* console.transcript_mb in bytes */
+	int64_t t_scan;		/* last scan, for the lazy rescan of a long line */
+	size_t scan_bytes;	/* bytes handed to regexec (per pattern), for tests */
 	FILE *log;
 	long reopen_ms;		/* > 0: a vanished console is reopened within this */
 	int reopens;
 	int64_t t_open;
 	int64_t t_last_rx;
-	char error[300];	/* why open failed, naming the board and the field */
+	char error[300];	/* why open failed or the console flooded, naming the board */
 };
 
 /* Opens the board's console (console.type); `device` overrides
@@ -57,16 +79,39 @@ int console_write_n(struct console *c, const char *s, size_t n);
 ssize_t console_read(struct console *c, char *p, size_t n, bool keep);
 
 /* Waits until one of res[] matches in the input after `consumed`; returns the
- * index of the earliest match and moves `consumed` past it (m gets offsets
- * into c->in.data).  Returns -ETIMEDOUT at the deadline (monotonic ms),
- * -EPIPE when the other side is gone (after a failed reopen when reopen_ms
- * is set), -EINTR when a stop was requested. */
+ * index of the earliest match and moves `consumed` past it.  m gets offsets
+ * into c->in.data, valid until the next console_expect() or console_read()
+ * (console_complete_line() keeps them).  Returns -ETIMEDOUT at the deadline
+ * (monotonic ms), -EPIPE when the other side is gone (after a failed reopen
+ * when reopen_ms is set), -EINTR when a stop was requested, -EFBIG when the
+ * board sent more than console.transcript_mb (c->error says so). */
 int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t deadline,
 		   regmatch_t *m);
 
 /* After a match inside a line (an error message), waits up to the deadline
- * for the rest of that line, so that the message is quoted whole. */
+ * for the rest of that line (at most 4 KiB more), so that the message is
+ * quoted whole; offsets into c->in.data stay valid. */
 int console_complete_line(struct console *c, size_t pos, int64_t deadline);
+
+/* console_expect() without the fd, for tests and fuzzing: begin a wait, take
+ * bytes as if read, scan (force: a long line's rescan now, not lazily);
+ * console_scan() returns the index of the earliest match or -1. */
+void console_init(struct console *c, const struct board *b);
+void console_expect_begin(struct console *c);
+void console_take(struct console *c, const char *p, size_t n);
+int console_scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m, bool force);
+
+/* Keeps the input from c->in.data offset `off` on across later reads (up to
+ * CONSOLE_PIN_MAX), for a command's output between two markers. */
+void console_pin(struct console *c, size_t off);
+/* The pinned input up to c->in.data offset `end` (*len bytes), or NULL when
+ * more than CONSOLE_PIN_MAX arrived and its start was dropped. */
+const char *console_pinned(const struct console *c, size_t end, size_t *len);
+void console_unpin(struct console *c);
+/* The stream offset after the last byte received, and a pointer to the input
+ * at a stream offset (the window start when that input was dropped). */
+size_t console_tell(const struct console *c);
+const char *console_at(const struct console *c, size_t pos);
 
 /* Compiles an extended, line-anchored regex; -EINVAL on error. */
 int re_compile(regex_t *re, const char *pattern);

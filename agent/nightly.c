@@ -104,7 +104,7 @@ static void write_reports(struct store *st, int64_t cid, const char *dir, double
 	report_analyse(&rep, &o);
 	for (i = 0; i < ARRAY_SIZE(f); i++) {
 		char *p = xasprintf("%s/%s", dir, f[i].file), *tmp = xasprintf("%s.tmp", p);
-		FILE *out = fopen(tmp, "w");
+		FILE *out = fopen(tmp, "we");
 		int r;
 
 		if (!out) {

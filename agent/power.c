@@ -280,7 +280,7 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 	}
 	p->pid = fork();
 	if (p->pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
+		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);	/* dup2: 0 stays */
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* never outlive the agent */
 		dup2(devnull, 0);
@@ -515,7 +515,7 @@ int run_argv_deadline(char *const argv[], int64_t deadline, struct buf *out, int
 		return -e;
 	}
 	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
+		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);	/* dup2: 0 stays */
 
 		setpgid(0, 0);		/* a timeout kills the whole group */
 		dup2(devnull, 0);

@@ -3,6 +3,7 @@
 #include "target.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,12 +67,20 @@ int target_set_fail_patterns(struct target *t, char *const *patterns)
 }
 
 /* The marker is typed as ABLAB''_X so that the echoed command line never
- * matches the marker the command prints. */
+ * matches the marker the command prints; so it is recognised anywhere in a
+ * line: after output without a final newline, a \r progress line or a
+ * printk without its newline.  The status is 1-3 digits ended by anything
+ * else (CR, LF, a printk glued after it). */
+char *target_marker_re(const char *id, const char *what, unsigned int n, bool with_status)
+{
+	return xasprintf("ABLAB_%s_%s_%u%s", what, id, n,
+			 with_status ? " ([0-9]{1,3})([^0-9]|\n)" : "\r?\n");
+}
+
 static int expect_marker(struct target *t, const char *what, unsigned int n, int64_t deadline,
 			 regmatch_t *m, bool with_status)
 {
-	char *pat = xasprintf("^ABLAB_%s_%s_%u%s\r?\n", what, t->id, n,
-			      with_status ? " ([0-9]+)" : "");
+	char *pat = target_marker_re(t->id, what, n, with_status);
 	regex_t re, **res = xcalloc(t->nfail + 1, sizeof(*res));
 	size_t i;
 	int ret;
@@ -125,17 +134,38 @@ int target_sync(struct target *t, int64_t deadline)
 	return ret < 0 ? ret : 0;
 }
 
+char *target_command_line(const char *id, unsigned int seq, const char *cmd)
+{
+	return xasprintf("{ echo ABLAB''_B_%s_%u; %s\n}; echo ABLAB''_E_%s_%u $?\n", id, seq, cmd,
+			 id, seq);
+}
+
+void target_output(struct buf *out, const char *d, size_t len)
+{
+	size_t i;
+
+	/* CR LF -> LF, a lone CR ends a line too */
+	for (i = 0; i < len; i++) {
+		if (d[i] != '\r')
+			buf_append(out, d + i, 1);
+		else if (i + 1 < len && d[i + 1] != '\r' && d[i + 1] != '\n')
+			buf_append(out, "\n", 1);
+	}
+	if (!out->data)
+		buf_append(out, "", 0);
+}
+
 int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *out, int *status)
 {
 	regex_t *res[1] = { &t->prompt_re };
 	regmatch_t m[10];
-	size_t start, i;
+	const char *d;
+	size_t len;
 	char *line;
 	int ret;
 
 	t->seq++;
-	line = xasprintf("echo ABLAB''_B_%s_%u; %s; echo ABLAB''_E_%s_%u $?\n", t->id, t->seq,
-			 cmd, t->id, t->seq);
+	line = target_command_line(t->id, t->seq, cmd);
 	ret = console_write(t->con, line);
 	free(line);
 	if (ret)
@@ -143,24 +173,22 @@ int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *
 	ret = expect_marker(t, "B", t->seq, deadline, m, false);
 	if (ret)
 		return ret;
-	start = (size_t)m[0].rm_eo;
+	console_pin(t->con, (size_t)m[0].rm_eo);
 	ret = expect_marker(t, "E", t->seq, deadline, m, true);
-	if (ret)
-		return ret;
-	*status = atoi(t->con->in.data + m[1].rm_so);
-	if (out) {
-		const char *d = t->con->in.data;
-
-		/* CR LF -> LF, a lone CR ends a line too */
-		for (i = start; i < (size_t)m[0].rm_so; i++) {
-			if (d[i] != '\r')
-				buf_append(out, d + i, 1);
-			else if (i + 1 < (size_t)m[0].rm_so && d[i + 1] != '\r' && d[i + 1] != '\n')
-				buf_append(out, "\n", 1);
-		}
-		if (!out->data)
-			buf_append(out, "", 0);
+	d = ret ? NULL : console_pinned(t->con, (size_t)m[0].rm_so, &len);
+	if (!ret && !d) {
+		snprintf(t->con->error, sizeof(t->con->error), "%s: the output of `%.80s` is "
+			 "larger than %u MiB", t->con->board->name, cmd, CONSOLE_PIN_MAX >> 20);
+		ret = -EMSGSIZE;
 	}
+	if (ret) {
+		console_unpin(t->con);
+		return ret;
+	}
+	*status = (int)strtol(t->con->in.data + m[1].rm_so, NULL, 10);
+	if (out)
+		target_output(out, d, len);
+	console_unpin(t->con);
 	/* consume the prompt that follows, so the next command starts clean */
 	ret = console_expect(t->con, res, 1, deadline, m);
 	return ret < 0 ? ret : 0;

@@ -28,7 +28,17 @@ void target_free(struct target *t);
 /* After a prompt was seen: proves the shell executes (marker round trip)
  * and consumes the next prompt. */
 int target_sync(struct target *t, int64_t deadline);
-/* Runs cmd; out gets what it printed (CR removed), *status its exit code. */
+/* Runs cmd; out gets what it printed (CR removed), *status its exit code.
+ * -EMSGSIZE (con->error says so) when it printed more than CONSOLE_PIN_MAX. */
 int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *out, int *status);
+
+/* What target_run() types: cmd on a line of its own inside { }, so that a
+ * `#` comment in it ends at its newline, not at the end marker; $? after
+ * the group is cmd's status (caller frees). */
+char *target_command_line(const char *id, unsigned int seq, const char *cmd);
+/* The regex of marker `what` (S, B, E) number n; E: group 1 is the status. */
+char *target_marker_re(const char *id, const char *what, unsigned int n, bool with_status);
+/* Appends a command's raw console output to out: CR LF and a lone CR -> LF. */
+void target_output(struct buf *out, const char *d, size_t len);
 
 #endif

@@ -58,13 +58,13 @@
 enum fault {
 	F_UBOOT_HANG, F_KERNEL_HANG, F_PANIC_BOOT, F_PANIC_RUN, F_OOPS, F_BUG, F_WARN,
 	F_RESET, F_GARBAGE, F_NUL, F_ANSI, F_CRLF, F_CR, F_SPLIT, F_BURST, F_VANISH,
-	F_SLOW, F_MODFAIL, F_CORRUPT, F_NR
+	F_SLOW, F_MODFAIL, F_CORRUPT, F_GLUE, F_FLOOD, F_FLOOD_NONL, F_NR
 };
 
 static const char *const fault_names[F_NR] = {
 	"uboot-hang", "kernel-hang", "panic-boot", "panic-run", "oops", "bug", "warn",
 	"reset", "garbage", "nul", "ansi", "crlf", "cr", "split", "burst", "vanish",
-	"slow", "modfail", "corrupt",
+	"slow", "modfail", "corrupt", "printk-glue", "flood", "flood-nonl",
 };
 
 enum state { ST_OFF, ST_DEAD, ST_COUNTDOWN, ST_UBOOT, ST_SHELL };
@@ -98,7 +98,7 @@ struct sim {
 	const char *ctl_path, *pty_link, *record_path, *tftp_root, *prompt;
 	uint64_t seed;
 	int tick_ms, countdown0, tcp_port, lost_sd;
-	size_t klog_bytes, log_buf_len;
+	size_t klog_bytes, log_buf_len, flood_bytes;
 	bool direct, timestamps, start_on;
 	double between, within;
 	long lost[2];
@@ -118,7 +118,8 @@ struct sim {
 	char release[64];		/* from the TFTP'd image, else 6.1.0-sim-VARIANT */
 	int countdown, console_level, status;
 	int64_t next_tick;
-	struct buf line, env, ring;
+	struct buf line, env, ring, pending;	/* pending: a { } group being typed */
+	size_t flood_left, flood_n;		/* flood faults: bytes still to send */
 	bool last_cr, mod_loaded, kernel_loaded, split_done;
 	uint64_t rng, noise, ktime_ns;
 	double boot_mean[ARRAY_SIZE(scens)];
@@ -374,10 +375,41 @@ static void pty_open(struct sim *s)
 		die("%s: cannot publish the pty link: %s", s->pty_link, strerror(errno));
 }
 
+static void kernel_finish(struct sim *s);
+
+/* The flood faults: the next 64 KiB of the flood once the sinks took the
+ * last, lines of kernel log or one line without an end. */
+static void flood_fill(struct sim *s)
+{
+	char line[128];
+
+	if (!s->flood_left || s->tx.len >= 65536 || s->q_pty.len >= 65536)
+		return;
+	while (s->flood_left && s->tx.len < 65536) {
+		int n = has(s, F_FLOOD_NONL) ?
+			snprintf(line, sizeof(line), "flood %08zu no newline in sight ", s->flood_n) :
+			snprintf(line, sizeof(line), "[%5zu.%06zu] sim: flood %08zu: a driver "
+				 "logging the same error again and again\r\n", s->flood_n / 100000,
+				 s->flood_n % 100000 * 10, s->flood_n);
+		size_t k = (size_t)n < s->flood_left ? (size_t)n : s->flood_left;
+
+		out_raw(s, line, k);
+		s->flood_left -= k;
+		s->flood_n++;
+	}
+	if (!s->flood_left) {
+		out(s, "\r\n");
+		kernel_finish(s);
+	}
+}
+
 /* Moves UART output to the sinks (1 byte/ms under `slow`), writes them. */
 static void flush_out(struct sim *s)
 {
-	size_t n = s->tx.len;
+	size_t n;
+
+	flood_fill(s);
+	n = s->tx.len;
 
 	if (has(s, F_SLOW) && n) {
 		int64_t t = now_ms();
@@ -801,6 +833,17 @@ static void kernel_start(struct sim *s)
 		     "(dma mask 0xffffffff)", n, n % 97, n % 13, n % 7);
 		total += 80;
 	}
+	if (has(s, F_FLOOD) || has(s, F_FLOOD_NONL)) {
+		record(s, "fault %s", has(s, F_FLOOD) ? "flood" : "flood-nonl");
+		s->flood_left = s->flood_bytes;
+		s->flood_n = 0;
+		return;		/* flood_fill() finishes the boot */
+	}
+	kernel_finish(s);
+}
+
+static void kernel_finish(struct sim *s)
+{
 	klog(s, 6, "Freeing unused kernel image (initmem) memory: 1024K");
 	klog(s, 6, "Run /init as init process");
 	if (has(s, F_ANSI))
@@ -1055,9 +1098,39 @@ static int sh_cmd(struct sim *s, int argc, char **argv)
 	if (!strcmp(argv[0], "echo")) {
 		bool nl = !(argc > 1 && !strcmp(argv[1], "-n"));
 
+		if (has(s, F_GLUE) && argc > 1 && !strncmp(argv[1], "ABLAB_E_", 8)) {
+			/* a console printk whose newline has not come yet */
+			s->ktime_ns += 1000000;
+			out(s, "[%5llu.%06llu] usb 1-1: new high-speed USB device number 3 using "
+			    "atmel-ehci", (unsigned long long)(s->ktime_ns / 1000000000),
+			    (unsigned long long)(s->ktime_ns / 1000 % 1000000));
+			record(s, "fault printk-glue");
+		}
+
 		for (i = nl ? 1 : 2; i < argc; i++)
 			out(s, "%s%s", i > (nl ? 1 : 2) ? " " : "", argv[i]);
 		out(s, "%s", nl ? "\r\n" : "");
+		return 0;
+	}
+	if (!strcmp(argv[0], "printf") && argc > 1) {
+		const char *f = argv[1];
+		int a = 2;
+
+		for (; *f; f++) {
+			if (f[0] == '\\' && f[1]) {
+				f++;
+				out(s, "%c", *f == 'n' ? '\n' : *f == 'r' ? '\r' : *f == 't' ? '\t' :
+				    *f);
+			} else if (f[0] == '%' && f[1] == '%') {
+				out(s, "%%");
+				f++;
+			} else if (f[0] == '%' && (f[1] == 's' || f[1] == 'd')) {
+				out(s, "%s", a < argc ? argv[a++] : "");
+				f++;
+			} else {
+				out(s, "%c", *f);
+			}
+		}
 		return 0;
 	}
 	if (!strcmp(argv[0], "true") || !strcmp(argv[0], ":"))
@@ -1124,7 +1197,41 @@ static int sh_cmd(struct sim *s, int argc, char **argv)
 	return 127;
 }
 
-/* Runs one shell line: commands separated by ';' outside quotes. */
+/* An unquoted # starting a word: a comment up to the end of the line. */
+static bool sh_comment(const char *line, size_t i)
+{
+	return line[i] == '#' && (!i || strchr(" \t;\n", line[i - 1]));
+}
+
+/* Whether the lines typed so far leave a { group open (then ash asks for more
+ * with its PS2 prompt). */
+static bool sh_group_open(const char *p)
+{
+	int depth = 0;
+	char q = 0;
+	size_t i;
+
+	for (i = 0; p[i]; i++) {
+		bool word_start = !i || strchr(" \t;\n", p[i - 1]);
+
+		if (q) {
+			q = p[i] == q ? 0 : q;
+		} else if (p[i] == '\'' || p[i] == '"') {
+			q = p[i];
+		} else if (sh_comment(p, i)) {
+			i += strcspn(p + i, "\n");
+			if (!p[i])
+				break;
+		} else if (word_start && (p[i] == '{' || p[i] == '}') &&
+			   (!p[i + 1] || strchr(" \t;\n", p[i + 1]))) {
+			depth += p[i] == '{' ? 1 : -1;
+		}
+	}
+	return depth > 0;
+}
+
+/* Runs shell input: commands separated by ';' or newlines outside quotes,
+ * # comments, { } groups (run in order: no redirections to apply). */
 static void sh_exec(struct sim *s, const char *line)
 {
 	size_t len = strlen(line) + 1, i = 0;
@@ -1135,19 +1242,25 @@ static void sh_exec(struct sim *s, const char *line)
 		die("out of memory");
 	while (s->st == ST_SHELL && line[i]) {
 		size_t n = 0;
-		int argc;
+		int argc, k;
 
-		for (; line[i] && (q || line[i] != ';'); i++) {
+		for (; line[i] && (q || (line[i] != ';' && line[i] != '\n')); i++) {
+			if (!q && sh_comment(line, i)) {
+				i += strcspn(line + i, "\n");
+				break;
+			}
 			if (q ? line[i] == q : line[i] == '\'' || line[i] == '"')
 				q = q ? 0 : line[i];
 			cmd[n++] = line[i];
 		}
 		cmd[n] = '\0';
-		if (line[i] == ';')
+		if (line[i] == ';' || line[i] == '\n')
 			i++;
 		argc = sh_words(s, cmd, argv, (int)ARRAY_SIZE(argv), store, 2 * len + 64);
-		if (argc)
-			s->status = sh_cmd(s, argc, argv);
+		for (k = 0; k < argc && (!strcmp(argv[k], "{") || !strcmp(argv[k], "}")); k++)
+			;
+		if (argc > k)
+			s->status = sh_cmd(s, argc - k, argv + k);
 	}
 	free(cmd);
 	free(store);
@@ -1183,10 +1296,23 @@ static void input(struct sim *s, const char *p, size_t n)
 				die("out of memory");
 			out(s, "\r\n");
 			s->line.len = 0;
-			if (s->st == ST_UBOOT)
+			if (s->st == ST_UBOOT) {
 				uboot_exec(s, line);
-			else
-				sh_exec(s, line);
+			} else {
+				buf_add(&s->pending, line, strlen(line));
+				buf_add(&s->pending, "\n", 1);
+				if (sh_group_open(s->pending.d)) {
+					out(s, "> ");	/* PS2 */
+				} else {
+					char *all = strdup(s->pending.d);
+
+					if (!all)
+						die("out of memory");
+					buf_reset(&s->pending);
+					sh_exec(s, all);
+					free(all);
+				}
+			}
 			free(line);
 		} else if (c == 0x7f || c == '\b') {
 			if (s->line.len) {
@@ -1195,6 +1321,7 @@ static void input(struct sim *s, const char *p, size_t n)
 			}
 		} else if (c == 0x03) {
 			s->line.len = 0;
+			buf_reset(&s->pending);
 			out(s, "^C\r\n");
 			if (s->st == ST_UBOOT)
 				out(s, "=> ");
@@ -1212,7 +1339,8 @@ static void power_off(struct sim *s)
 	if (s->st == ST_OFF)
 		return;
 	s->st = ST_OFF;
-	s->tx.len = s->q_pty.len = s->q_tcp.len = s->line.len = 0;
+	s->tx.len = s->q_pty.len = s->q_tcp.len = s->line.len = s->pending.len = 0;
+	s->flood_left = 0;
 	if (has(s, F_VANISH)) {		/* the USB serial adapter loses power too */
 		pty_close(s);
 		if (s->tcp >= 0)
@@ -1519,6 +1647,7 @@ static void usage(void)
 	      "  --autoboot N        countdown steps (default 3); --tick-ms MS per step (50)\n"
 	      "  --klog-bytes N      kernel boot log size (default 8192)\n"
 	      "  --log-buf-len N     dmesg ring size (default 131072)\n"
+	      "  --flood-mb N        size of the flood faults (default 200)\n"
 	      "  --between F         between-boot sd as a fraction of the mean (0.01)\n"
 	      "  --within F          within-boot (batch) sd as a fraction (0.005)\n"
 	      "  --mean SCEN=NS      base mean of a scenario\n"
@@ -1562,7 +1691,8 @@ int main(int argc, char **argv)
 {
 	static struct sim sim = {
 		.seed = 1, .tick_ms = 50, .countdown0 = 3, .tcp_port = -1, .lost_sd = 5000,
-		.klog_bytes = 8192, .log_buf_len = 131072, .timestamps = true,
+		.klog_bytes = 8192, .log_buf_len = 131072, .flood_bytes = 200u << 20,
+		.timestamps = true,
 		.between = 0.01, .within = 0.005, .lost = { 340000, 0 }, .prompt = "lab# ",
 		.ctl = -1, .master = -1, .slave = -1, .tcp_listen = -1, .tcp = -1,
 	};
@@ -1636,6 +1766,8 @@ int main(int argc, char **argv)
 			s->tick_ms = (int)num_opt(o, v, 0, 60000);
 		} else if (!strcmp(o, "klog-bytes")) {
 			s->klog_bytes = (size_t)num_opt(o, v, 0, 64 << 20);
+		} else if (!strcmp(o, "flood-mb")) {
+			s->flood_bytes = (size_t)num_opt(o, v, 1, 65536) << 20;
 		} else if (!strcmp(o, "log-buf-len")) {
 			s->log_buf_len = (size_t)num_opt(o, v, 4096, 64 << 20);
 		} else if (!strcmp(o, "between")) {
@@ -1741,5 +1873,6 @@ int main(int argc, char **argv)
 	free(s->line.d);
 	free(s->env.d);
 	free(s->ring.d);
+	free(s->pending.d);
 	return 0;
 }

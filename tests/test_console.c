@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The expect engine's window (console_take/console_scan, the steps of
+ * console_expect without the fd) and the target's markers and output. */
+#include "check.h"
+#include "console.h"
+#include "target.h"
+
+#include <stdlib.h>
+
+static struct board board = { .name = "unit" };
+
+static void setup(struct console *c)
+{
+	console_init(c, &board);
+	console_expect_begin(c);
+}
+
+static size_t fed;	/* bytes feed() took */
+
+/* Feeds p in chunks of `step` bytes, scanning after each; returns the index
+ * of the first match (m set) or -1; a final forced scan like the engine's
+ * when the input pauses. */
+static int feed(struct console *c, regex_t *const *res, size_t n, const char *p, size_t len,
+		size_t step, regmatch_t *m)
+{
+	int idx;
+
+	for (fed = 0; fed < len;) {
+		size_t k = len - fed < step ? len - fed : step;
+
+		console_take(c, p + fed, k);
+		fed += k;
+		idx = console_scan(c, res, n, m, false);
+		if (idx >= 0)
+			return idx;
+	}
+	return console_scan(c, res, n, m, true);
+}
+
+static char *text_at(const struct console *c, const regmatch_t *m)
+{
+	return strndup(c->in.data + m->rm_so, (size_t)(m->rm_eo - m->rm_so));
+}
+
+static void test_chunks(void)
+{
+	static const char burst_tail[] = "Kernel panic - not syncing: VFS\r\nlab# ";
+	struct console c;
+	regex_t prompt, panic, *res[2] = { &prompt, &panic };
+	regmatch_t m[10];
+	struct buf burst = { 0 };
+	size_t step;
+	char *s;
+
+	re_compile(&prompt, "lab# ");
+	re_compile(&panic, "Kernel panic - not syncing");
+	/* a prompt cut by every possible chunk boundary */
+	for (step = 1; step <= 5; step++) {
+		setup(&c);
+		CHECK(feed(&c, res, 1, "boot\r\nlab# ", 11, step, m) == 0);
+		s = text_at(&c, &m[0]);
+		CHECK_STR(s, "lab# ");
+		free(s);
+		console_close(&c);
+	}
+	/* a multi-KB burst in one chunk and byte by byte: the earliest match */
+	while (burst.len < 64 * 1024)
+		buf_printf(&burst, "[    1.%06zu] sim: probe %zu bound\r\n", burst.len, burst.len);
+	buf_append(&burst, burst_tail, strlen(burst_tail));
+	for (step = 1; step <= burst.len; step = step * 64 + 1) {
+		setup(&c);
+		CHECK(feed(&c, res, 2, burst.data, burst.len, step, m) == 1);
+		CHECK(c.in_base + (size_t)m[0].rm_so == burst.len - strlen(burst_tail));
+		/* the prompt after it is there for the next expect */
+		console_expect_begin(&c);
+		CHECK(feed(&c, res, 1, burst.data + fed, burst.len - fed, step, m) == 0);
+		CHECK(c.in_base + (size_t)m[0].rm_so == burst.len - 5);
+		console_close(&c);
+	}
+	buf_free(&burst);
+	regfree(&prompt);
+	regfree(&panic);
+}
+
+static void test_nul_and_bol(void)
+{
+	struct console c;
+	regex_t prompt, bol, *res[1] = { &prompt }, *bres[1] = { &bol };
+	regmatch_t m[10];
+	char *big = malloc(8192);
+
+	re_compile(&prompt, "lab# ");
+	re_compile(&bol, "^foo");
+	setup(&c);
+	CHECK(feed(&c, res, 1, "x\0y\0\0lab\0# ", 11, 3, m) == 0);
+	CHECK(c.in.len == 7 && !memcmp(c.in.data, "xylab# ", 7));
+	console_close(&c);
+	/* ^ matches at line starts only, also when a long line's tail is
+	 * rescanned from its middle */
+	memset(big, 'x', 8192);
+	setup(&c);
+	CHECK(feed(&c, bres, 1, big, 8192, 1000, m) < 0);
+	CHECK(feed(&c, bres, 1, "foo", 3, 1, m) < 0);
+	CHECK(feed(&c, bres, 1, "\nfoo", 4, 1, m) == 0);
+	CHECK(c.in_base + (size_t)m[0].rm_so == 8192 + 3 + 1);
+	console_close(&c);
+	free(big);
+	regfree(&prompt);
+	regfree(&bol);
+}
+
+/* A 3 MiB line without a newline: the window stays bounded, every byte is
+ * scanned a bounded number of times, the prompt at its end is found. */
+static void test_long_line(void)
+{
+	size_t len = 3u << 20, i;
+	char *big = malloc(len);
+	struct console c;
+	regex_t prompt, *res[1] = { &prompt };
+	regmatch_t m[10];
+	int idx = -1;
+
+	re_compile(&prompt, "lab# ");
+	memset(big, 'x', len);
+	setup(&c);
+	for (i = 0; i < len; i += 4096) {
+		console_take(&c, big + i, 4096);
+		CHECK(c.in.len <= CONSOLE_WINDOW + CONSOLE_WINDOW / 2 + 4096);
+		if (console_scan(&c, res, 1, m, false) >= 0)
+			idx = 0;
+	}
+	CHECK(idx < 0);
+	CHECK(c.in_base >= len - CONSOLE_WINDOW - CONSOLE_WINDOW / 2);
+	console_take(&c, "lab# ", 5);
+	CHECK(console_scan(&c, res, 1, m, true) == 0);
+	CHECK(c.in_base + (size_t)m[0].rm_so == len);
+	CHECK(c.scan_bytes < 3 * len);
+	console_close(&c);
+	free(big);
+	regfree(&prompt);
+}
+
+/* A 900 KiB match (shorter than the window) across a window slide. */
+static void test_window_edge(void)
+{
+	size_t n = 900u << 10, i;
+	struct buf in = { 0 };
+	struct console c;
+	regex_t re, *res[1] = { &re };
+	regmatch_t m[10];
+
+	re_compile(&re, "START y*END");
+	while (in.len < CONSOLE_WINDOW)
+		buf_printf(&in, "noise line %zu\n", in.len);
+	buf_append(&in, "START ", 6);
+	for (i = 0; i < n; i++)
+		buf_append(&in, "y", 1);
+	buf_append(&in, "END\n", 4);
+	setup(&c);
+	CHECK(feed(&c, res, 1, in.data, in.len, 65536, m) == 0);
+	CHECK(c.in_base > 0);	/* the window did slide */
+	CHECK(m[0].rm_eo - m[0].rm_so == (regoff_t)(n + 9));
+	CHECK(c.in_base + (size_t)m[0].rm_so == CONSOLE_WINDOW + (in.len - n - 10 - CONSOLE_WINDOW));
+	console_close(&c);
+	buf_free(&in);
+	regfree(&re);
+}
+
+static void test_cap_and_pin(void)
+{
+	size_t len = 17u << 20, got;
+	char *big = malloc(len);
+	struct console c;
+	const char *d;
+
+	memset(big, 'z', len);
+	for (got = 0; got < len; got += 4096)
+		big[got] = '\n';
+	/* the transcript cap */
+	setup(&c);
+	c.rx_max = 1u << 20;
+	console_take(&c, big, 600u << 10);
+	CHECK(!c.flooded);
+	console_take(&c, big, 600u << 10);
+	CHECK(c.flooded && c.rx_bytes == c.rx_max);
+	CHECK(strstr(c.error, "unit: console flood: more than 1 MiB") != NULL);
+	console_close(&c);
+	/* a pinned command output is kept up to CONSOLE_PIN_MAX */
+	setup(&c);
+	console_take(&c, "ABLAB_B\n", 8);
+	console_pin(&c, 8);
+	console_take(&c, big, 3u << 20);
+	d = console_pinned(&c, c.in.len, &got);
+	CHECK(d && got == 3u << 20 && !memcmp(d, big, got));
+	console_take(&c, big, 14u << 20);
+	CHECK(console_pinned(&c, c.in.len, &got) == NULL);
+	CHECK(c.in.len <= CONSOLE_WINDOW + CONSOLE_WINDOW / 2 + (14u << 20));
+	console_unpin(&c);
+	console_take(&c, big, 2u << 20);
+	CHECK(c.in.len <= CONSOLE_WINDOW + CONSOLE_WINDOW / 2);
+	console_close(&c);
+	free(big);
+}
+
+/* The end marker wherever the cursor was, its status parsed robustly. */
+static void test_markers(void)
+{
+	static const struct {
+		const char *in;
+		int status;	/* -1: no match */
+	} cases[] = {
+		{ "ABLAB_E_id_3 0\r\nlab# ", 0 },
+		{ "output without a final newlineABLAB_E_id_3 1\r\n", 1 },
+		{ "10%\r50%\r100%\rABLAB_E_id_3 0\r\n", 0 },
+		{ "[    3.1] usb 1-1: new high-speed USB deviceABLAB_E_id_3 127\r\n", 127 },
+		{ "ABLAB_E_id_3 2[    3.1] usb 1-1: glued after\r\n", 2 },
+		{ "ABLAB_E_id_3 0", -1 },		/* its end has not arrived */
+		{ "ABLAB_E_id_31 0\r\n", -1 },		/* another command's marker */
+		{ "echo ABLAB''_E_id_3 $?\r\n", -1 },	/* the typed line's echo */
+		{ "ABLAB_E_id_3 1234\r\n", -1 },	/* not an exit status */
+	};
+	char *pat = target_marker_re("id", "E", 3, true), *line;
+	struct console c;
+	regex_t re, *res[1] = { &re };
+	regmatch_t m[10];
+	struct buf out = { 0 };
+	size_t i;
+
+	CHECK(re_compile(&re, pat) == 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		int idx;
+
+		setup(&c);
+		idx = feed(&c, res, 1, cases[i].in, strlen(cases[i].in), 7, m);
+		CHECK(cases[i].status < 0 ? idx < 0 : idx == 0);
+		if (idx == 0 && cases[i].status >= 0)
+			CHECK(strtol(c.in.data + m[1].rm_so, NULL, 10) == cases[i].status);
+		console_close(&c);
+	}
+	regfree(&re);
+	free(pat);
+	/* a # in the command cannot reach the end marker */
+	line = target_command_line("id", 3, "echo x # a comment");
+	CHECK_STR(line, "{ echo ABLAB''_B_id_3; echo x # a comment\n}; echo ABLAB''_E_id_3 $?\n");
+	free(line);
+	/* output: CR LF and lone CR end lines, a trailing CR goes */
+	target_output(&out, "a\r\nb\rc\r\r\nd\r", 11);
+	CHECK_STR(out.data, "a\nb\nc\nd");
+	buf_free(&out);
+}
+
+int main(void)
+{
+	test_chunks();
+	test_nul_and_bol();
+	test_long_line();
+	test_window_edge();
+	test_cap_and_pin();
+	test_markers();
+	CHECK_DONE("test_console");
+}
