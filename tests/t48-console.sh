@@ -107,7 +107,7 @@ marker_case() {
 	got=$(psql_q "SELECT string_agg(x, ' ' ORDER BY x) FROM (SELECT b.variant || ':' || s.scenario || ':' || s.mean_ns AS x FROM boots b JOIN samples s ON s.boot_id = b.id WHERE b.campaign_id = $cid AND b.status = 'ok') y")
 	echo "   $name: exit $rc in $(((t1 - t0) / 1000000)) ms; samples: $got"
 	[ "$rc" = 0 ] || grep -m2 'failed' "$w/run.err" | cut -c1-200 | sed 's/^/   /'
-	check "marker $name: campaign complete, both scenarios stored" test \
+	fault 6 "marker $name: campaign complete, both scenarios stored" test \
 		"$rc/$got" = "0/control:big:1500 control:small:353 patched:big:1500 patched:small:353"
 }
 
@@ -116,7 +116,7 @@ marker_case no-newline 'echo lat small 353 ns; echo -n lat big 1500 ns'
 marker_case cr-progress "printf 'step 1 of 2\\\\rstep 2 of 2\\\\r'; echo lat small 353 ns; printf 'lat big 1.5 us\\\\r'"
 marker_case comment 'echo lat small 353 ns; echo lat big 1500 ns # both scenarios'
 marker_case printk-glued 'echo lat small 353 ns; echo lat big 1500 ns' --fault printk-glue
-check "marker printk-glued: the simulator glued printk before the markers" \
+fault 6 "marker printk-glued: the simulator glued printk before the markers" \
 	grep -q 'fault printk-glue' "$cw/printk-glued/record"
 
 # flood_case NAME FAULT: the boot fails as a console flood at the default
@@ -141,12 +141,12 @@ flood_case() {
 	size=$(stat -c %s "$log" 2>/dev/null || echo 0)
 	echo "   $name: exit $rc in $(((t1 - t0) / 1000000)) ms; VmHWM $((hwm / 1024)) MiB; transcript $size bytes; $(tail -n 1 "$w/record")"
 	echo "   error: $err" | cut -c1-200
-	check "flood $name: the boot failed as a console flood naming the board and the cap" \
+	fault 7 "flood $name: the boot failed as a console flood naming the board and the cap" \
 		test "$rc" = 1 -a -n "$(echo "$err" | grep 'sim-console: console flood: more than 64 MiB .*console.transcript_mb')"
-	check "flood $name: the agent's peak RSS stayed under 48 MiB" test "$hwm" -gt 0 -a "$hwm" -lt $((48 * 1024))
-	check "flood $name: the transcript keeps the first 64 MiB and says why it stops" \
+	fault 7 "flood $name: the agent's peak RSS stayed under 48 MiB" test "$hwm" -gt 0 -a "$hwm" -lt $((48 * 1024))
+	fault 7 "flood $name: the transcript keeps the first 64 MiB and says why it stops" \
 		bash -c "[ \$(head -c $((64 << 20)) '$log' | wc -c) = $((64 << 20)) ] && [ $size -lt $(((64 << 20) + 1024)) ] && tail -n 1 '$log' | grep -q 'console flood'"
-	check "flood $name: the board is off" bash -c "'$bs' ctl '$w/ctl' status | grep -q 'state=off' && tail -n 1 '$w/record' | grep -q 'power off'"
+	fault 7 "flood $name: the board is off" bash -c "'$bs' ctl '$w/ctl' status | grep -q 'state=off' && tail -n 1 '$w/record' | grep -q 'power off'"
 	"$bs" ctl "$w/ctl" quit >/dev/null 2>&1
 }
 
@@ -175,7 +175,7 @@ fd_case() {
 			 else if (fd > 2 ? !((fd " " t) in base) : t ~ /^(\/dev\/(pts|tty|ptmx|serial)|socket:)/)
 				 print who ":" fd "=" t }' "$w/fds" | sort -u | tr '\n' ' ')
 	echo "   $name: $(grep -c ' -> ' "$w/fds") descriptors seen by $(grep -c '^== [a-z]*$' "$w/fds") commands; leaked: ${leaked:-none}"
-	check "descriptors $name: power commands inherit nothing of the agent but stdin, stdout, stderr (no tty, pty, socket)" \
+	fault 8 "descriptors $name: power commands inherit nothing of the agent but stdin, stdout, stderr (no tty, pty, socket)" \
 		test -s "$w/fds" -a -z "$leaked"
 }
 
@@ -193,10 +193,10 @@ if [ -n "${ABLAB_TEST_SERIAL:-}" ]; then
 	mkdir -p "$w"
 	con_sim "$w"
 	fd_case serial-console "{ \"type\": \"serial\", \"device\": \"$ABLAB_TEST_SERIAL\" }"
-	check "descriptors serial-console: the power commands ran with the UART open" \
+	fault 8 "descriptors serial-console: the power commands ran with the UART open" \
 		grep -q 'U-Boot autoboot line' "$w/run.err"
 else
-	echo "   serial-console: skipped (set ABLAB_TEST_SERIAL=/dev/ttyUSBn for a real UART)"
+	skip "descriptors serial-console: no UART here (set ABLAB_TEST_SERIAL=/dev/ttyUSBn for a real one)"
 fi
 
 # the same quirks against a real busybox ash (QEMU), when its kernels are built
@@ -229,8 +229,8 @@ JOB
 	got=$(psql_q "SELECT string_agg(x, ' ' ORDER BY x) FROM (SELECT b.variant || ':' || s.scenario || ':' || s.mean_ns AS x FROM boots b JOIN samples s ON s.boot_id = b.id WHERE b.campaign_id = $cid AND b.status = 'ok') y")
 	echo "   qemu-arm11: exit $rc in $(((t1 - t0) / 1000000)) ms; samples: $got"
 	[ "$rc" = 0 ] || grep -m2 'failed' "$w/run.err" | cut -c1-200 | sed 's/^/   /'
-	check "marker on QEMU: \\r progress, # comment, no final newline: both scenarios stored" test \
+	fault 6 "marker on QEMU: \\r progress, # comment, no final newline: both scenarios stored" test \
 		"$rc/$got" = "0/control:big:1500 control:small:353 patched:big:1500 patched:small:353"
 else
-	echo "   QEMU case skipped: no qemu-arm11 kernels in $kq (make kernels)"
+	bad "marker on QEMU: no qemu-arm11 kernels in $kq (make kernels)"
 fi
