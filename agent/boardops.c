@@ -175,9 +175,9 @@ int cmd_power(int argc, char **argv)
 	install_signal_handlers();
 	power_init(&pw, &b, NULL);
 	if (!strcmp(op, "on"))
-		ret = pw.ops->on(&pw, NULL);
+		ret = power_on(&pw, NULL);
 	else if (!strcmp(op, "off"))
-		ret = pw.ops->off(&pw);
+		ret = power_off(&pw);
 	else
 		ret = power_cycle(&pw);
 	if (ret)

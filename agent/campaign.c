@@ -353,6 +353,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	bool have_store = false, have_rundir = false;
 	char *spooldir = NULL, *run_js = NULL;
 	int nloaded = 0, nfailed = 0;
+	struct buf left_why = { 0 };
+	size_t left;
 
 	if (idp)
 		*idp = 0;
@@ -476,9 +478,18 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		if (br[i].ret && !ret)
 			ret = br[i].ret;
 	}
-	if (stop_requested) {
+	left = power_left_on(&left_why);
+	if (stop_requested && left) {
+		err_msg("interrupted (signal %d): NOT every board is off: %s; campaign %" PRId64
+			" marked interrupted", (int)stop_requested, left_why.data, cid);
+	} else if (stop_requested) {
 		err_msg("interrupted (signal %d): boards powered off, campaign %" PRId64
 			" marked interrupted", (int)stop_requested, cid);
+	} else if (left) {
+		err_msg("warning: NOT every board is off: %s", left_why.data);
+	}
+	buf_free(&left_why);
+	if (stop_requested) {
 		store_campaign_set_status(&st, cid, "interrupted");
 		ret = -EINTR;
 	} else {
