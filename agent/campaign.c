@@ -404,7 +404,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		goto out;
 	locks = xcalloc(nb, sizeof(*locks));
 	for (i = 0; i < nb; i++)
-		locks[i].fd = -1;
+		locks[i].fd = locks[i].cfd = -1;
 	for (i = 0; i < nb && !ret; i++) {
 		char purpose[64];
 
@@ -413,7 +413,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		else
 			snprintf(purpose, sizeof(purpose), "new %s campaign",
 				 cs->trigger ? cs->trigger : "cli");
-		ret = board_lock(&locks[i], b[i].name, purpose);	/* prints the holder */
+		ret = board_lock(&locks[i], &b[i], purpose);	/* prints the holder */
 	}
 	if (ret)
 		goto out;

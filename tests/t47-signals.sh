@@ -30,11 +30,12 @@ exec "$bs" ctl "\$w/ctl" off
 EOF
 chmod +x "$sg/off.sh"
 
-# sig_board DIR NAME CONSOLE: a board file (no fail_patterns: a panic-run
-# fault keeps the benchmark waiting, silent)
+# sig_board DIR NAME CONSOLE [FILEDIR]: FILEDIR/NAME.json (FILEDIR: DIR), the
+# board file of the simulator in DIR (no fail_patterns: a panic-run fault
+# keeps the benchmark waiting, silent)
 sig_board() {
 	sed -e "s|@BS@|$bs|g" -e "s|@W@|$1|g" -e "s|@N@|$2|g" -e "s|@C@|$3|g" \
-		-e "s|@OFF@|$sg/off.sh|g" >"$1/$2.json" <<'JSON'
+		-e "s|@OFF@|$sg/off.sh|g" >"${4:-$1}/$2.json" <<'JSON'
 {
   "name": "@N@",
   "cpu": "ARM926EJ-S",
@@ -157,4 +158,90 @@ if sim_start "$w" --fault 1:panic-run; then
 	"$bs" ctl "$w/ctl" quit >/dev/null 2>&1
 else
 	bad "abort: cannot start the simulator: $(cat "$w/sim.err")"
+fi
+
+# --- locks ---
+lw=$sg/locks
+if sim_start "$lw"; then
+	mkdir -p "$lw/boards"
+	sig_board "$lw" sim-a "$lw/console" "$lw/boards"
+	ln -s "$lw/console" "$lw/console-alias"
+	sig_board "$lw" sim-b "$lw/console-alias" "$lw/boards"
+	export ABLAB_BOARDS=$lw/boards
+
+	# another user cannot block a board: a lock file left 0644 by an older
+	# ablab is made 0600, and nobody can then open it to flock or lockf it
+	lockf_=$ABLAB_LOCK_DIR/sim-a.lock
+	: >"$lockf_"; chmod 644 "$lockf_"
+	"$ablab" power sim-a off >/dev/null 2>&1
+	check "lock file is 0600 after a lock (was 0644)" test "$(stat -c %a "$lockf_")" = 600
+	# nobody tries to open it and hold flock and lockf (a POSIX read lock
+	# conflicts with the agent's OFD write lock) while the board is locked
+	mkfifo -m 666 "$lw/release"
+	runuser -u nobody -- /usr/bin/python3 -c '
+import fcntl, sys
+try:
+    f = open(sys.argv[1], "rb")
+except OSError as e:
+    print("cannot open:", e.strerror, flush=True); sys.exit(1)
+fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+fcntl.lockf(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+print("held", flush=True)
+open(sys.argv[2]).read()' "$lockf_" "$lw/release" >"$lw/nobody.out" 2>&1 &
+	nb=$!
+	wait_for 10 grep -q "held\|cannot open" "$lw/nobody.out"
+	out=$("$ablab" power sim-a off 2>&1); rc=$?
+	check "another user cannot block the board (exit $rc: $out)" test "$rc" = 0
+	check "  ... they cannot even open its lock file ($(cat "$lw/nobody.out"))" \
+		grep -q "cannot open: Permission denied" "$lw/nobody.out"
+	grep -q held "$lw/nobody.out" && timeout 5 sh -c 'echo go >"$1"' sh "$lw/release"
+	wait $nb 2>/dev/null
+
+	# `ablab boards` in a loop never makes a concurrent lock fail
+	: >"$lw/boards.stop"
+	( while [ -e "$lw/boards.stop" ]; do "$ablab" boards >/dev/null 2>&1; done ) &
+	bl=$!
+	nfail=0
+	for i in $(seq 1 150); do
+		"$ablab" power sim-a off >/dev/null 2>"$lw/power.err" ||
+			{ nfail=$((nfail + 1)); head -n 1 "$lw/power.err"; }
+	done
+	"$ablab" ab --board sim-a --control "$sg/k/control" --patched "$sg/k/patched" \
+		--boots 1 --batches 2 --results "$lw/results" >"$lw/ab.out" 2>&1; rc=$?
+	rm -f "$lw/boards.stop"
+	wait $bl
+	check "150 \`ablab power\` locks beside an \`ablab boards\` loop: $nfail failed" test $nfail = 0
+	check "a campaign beside an \`ablab boards\` loop completes (exit $rc)" test $rc = 0 ||
+		tail -n 3 "$lw/ab.out"
+
+	# two board files for one console exclude each other; the console is TIOCEXCL
+	"$bs" ctl "$lw/ctl" arm panic-run >/dev/null
+	"$ablab" ab --board sim-a --control "$sg/k/control" --patched "$sg/k/patched" \
+		--boots 1 --batches 2 --results "$lw/results" >"$lw/out" 2>&1 &
+	pid=$!
+	if wait_for 30 grep -q "fault panic-run" "$lw/record"; then
+		out=$("$ablab" power sim-b off 2>&1); rc=$?
+		check "a second board file for the same console is refused (exit $rc): $out" \
+			test "$rc" = 1
+		check "  ... with \"console ... is in use by ... board sim-a\"" \
+			grep -q "sim-b: console $(realpath "$lw/console") is in use by pid $pid on .*board sim-a" <<<"$out"
+		out=$("$ablab" boards 2>/dev/null | grep -A3 "^sim-b " | grep "^  lock ")
+		check "\`ablab boards\` shows sim-b held through its console:$out" \
+			grep -q "pid $pid .*through console" <<<"$out"
+		pts=$(realpath "$lw/console")
+		chmod o+rw "$pts"
+		out=$(runuser -u nobody -- sh -c 'exec 3<>"$1" && echo opened' sh "$pts" 2>&1)
+		check "the open console is exclusive (TIOCEXCL): another open gets \"busy\" ($out)" \
+			grep -q "busy" <<<"$out"
+	else
+		bad "locks: the campaign on sim-a never reached its benchmark"
+	fi
+	kill -s TERM $pid
+	wait $pid
+	out=$("$ablab" power sim-b off 2>&1); rc=$?
+	check "once sim-a is released, sim-b locks (exit $rc) $out" test "$rc" = 0
+	export ABLAB_BOARDS=$top/boards
+	"$bs" ctl "$lw/ctl" quit >/dev/null 2>&1
+else
+	bad "locks: cannot start the simulator: $(cat "$lw/sim.err")"
 fi
