@@ -197,9 +197,16 @@ open(sys.argv[2]).read()' "$lockf_" "$lw/release" >"$lw/nobody.out" 2>&1 &
 	grep -q held "$lw/nobody.out" && timeout 5 sh -c 'echo go >"$1"' sh "$lw/release"
 	wait $nb 2>/dev/null
 
-	# `ablab boards` in a loop never makes a concurrent lock fail
+	# `ablab boards` in a loop never makes a concurrent lock fail.  The loop
+	# reads 200 more board files for sim-a (and no database): sim-a's lock
+	# is probed 200 times per run, so a probe that took the lock, even for
+	# an instant, would be caught
+	mkdir -p "$lw/many"
+	for i in $(seq 1 200); do cp "$lw/boards/sim-a.json" "$lw/many/alias$i.json"; done
 	: >"$lw/boards.stop"
-	( while [ -e "$lw/boards.stop" ]; do "$ablab" boards >/dev/null 2>&1; done ) &
+	( while [ -e "$lw/boards.stop" ]; do
+		ABLAB_BOARDS=$lw/many ABLAB_DB="host=$lw/nodb" "$ablab" boards >/dev/null 2>&1
+	done ) &
 	bl=$!
 	nfail=0
 	for i in $(seq 1 150); do
