@@ -2,15 +2,17 @@
 /* Board definitions: load and validate boards/NAME.json (boards/README.md),
  * and the per-board lock. */
 #include "board.h"
+#include "console.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const struct jfield console_fields[] = {
@@ -619,87 +621,118 @@ static char *lock_dir(void)
 	}
 }
 
-static char *lock_path(const char *board)
+/* The lock file for a key: the board name, or "console-" and the console's
+ * identity with every byte outside [A-Za-z0-9._-] as %XX. */
+static char *lock_path(const char *key, bool console)
 {
 	char *d = lock_dir(), *p;
+	struct buf name = { 0 };
+	const char *c;
 
 	mkdir_p(d, 0755);
-	p = xasprintf("%s/%s.lock", d, board);
+	if (console) {
+		buf_printf(&name, "console-");
+		for (c = key; *c; c++) {
+			unsigned char u = (unsigned char)*c;
+
+			if ((u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') ||
+			    (u >= '0' && u <= '9') || u == '.' || u == '_' || u == '-')
+				buf_append(&name, c, 1);
+			else
+				buf_printf(&name, "%%%02X", u);
+		}
+	} else {
+		buf_printf(&name, "%s", key);
+	}
+	p = xasprintf("%s/%s.lock", d, name.data);
+	buf_free(&name);
 	free(d);
 	return p;
 }
 
-int board_lock(struct board_lock *l, const char *board, const char *purpose)
+/* What identifies a board's console across board files: the resolved
+ * device of a tty/serial console, host:port of a tcp one; NULL for a QEMU
+ * pty (it exists only inside its own QEMU). */
+static char *console_key(const struct board *b)
 {
-	char host[256] = "?", *text;
-	int ret;
+	char real[PATH_MAX], err[400], *path = NULL, *k;
 
-	l->path = lock_path(board);
-	l->fd = open(l->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (l->fd < 0) {
-		ret = -errno;
-		err_msg("%s: cannot open lock %s: %s", board, l->path, strerror(-ret));
-		goto fail;
+	if (!b->console_type)
+		return NULL;
+	if (!strcmp(b->console_type, "tcp"))
+		return b->console_host ? xasprintf("tcp:%s:%ld", b->console_host, b->console_port)
+				       : NULL;
+	if (!strcmp(b->console_type, "serial")) {
+		if (serial_resolve(b, &path, err, sizeof(err)))
+			return NULL;	/* not plugged in: the open fails later, clearly */
+		k = xstrdup(realpath(path, real) ? real : path);
+		free(path);
+		return k;
 	}
-	if (flock(l->fd, LOCK_EX | LOCK_NB) < 0) {
-		char who[300];
-
-		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
-		board_lock_holder(board, who, sizeof(who));
-		err_msg("%s: board is in use by %s (lock %s)", board,
-			*who ? who : "another process",
-			l->path);
-		close(l->fd);
-		goto fail;
-	}
-	gethostname(host, sizeof(host) - 1);
-	text = xasprintf("%d %s %s\n", (int)getpid(), host, purpose);
-	if (ftruncate(l->fd, 0) < 0 || pwrite(l->fd, text, strlen(text), 0) < 0) {
-		ret = -errno;
-		free(text);
-		close(l->fd);
-		goto fail;
-	}
-	free(text);
-	return 0;
-fail:
-	free(l->path);
-	l->path = NULL;
-	l->fd = -1;
-	return ret;
+	if (!b->console_device || !strncmp(b->console_device, "qemu:", 5))
+		return NULL;
+	return xstrdup(realpath(b->console_device, real) ? real : b->console_device);
 }
 
-void board_unlock(struct board_lock *l)
+/* Only the owner (and, in a group-writable lock directory, its group: a lab
+ * group) may open a lock file: anyone who can open it can lock it. */
+static int lock_open(const char *path, bool create, char *why, size_t wlen)
 {
-	if (l->fd >= 0) {
-		if (ftruncate(l->fd, 0) < 0) {
-			/* the flock is what counts; stale text is ignored when unlocked */
-		}
-		close(l->fd);
+	char *dir = xstrdup(path), *sl = strrchr(dir, '/');
+	struct stat st, ds = { 0 };
+	mode_t mode = 0600;
+	int fd;
+
+	if (sl)
+		*sl = '\0';
+	if (!stat(dir, &ds) && (ds.st_mode & S_IWGRP))
+		mode = 0660;
+	free(dir);
+	fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(why, wlen, "cannot open lock %s: %s", path, strerror(e));
+		return -e;
 	}
-	free(l->path);
-	l->path = NULL;
-	l->fd = -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, wlen, "lock %s is not a regular file", path);
+		close(fd);
+		return -EINVAL;
+	}
+	if (create && st.st_uid == geteuid() && (st.st_mode & 0777) != mode &&
+	    fchmod(fd, mode) == 0)
+		st.st_mode = (st.st_mode & ~0777u) | mode;
+	if (create && st.st_uid != geteuid() && (mode != 0660 || st.st_gid != ds.st_gid)) {
+		snprintf(why, wlen, "lock %s belongs to uid %u, who can block the board with it: "
+			 "remove it", path, (unsigned int)st.st_uid);
+		close(fd);
+		return -EPERM;
+	}
+	if (create && (st.st_mode & 0007)) {
+		snprintf(why, wlen, "lock %s is open to every user (mode %04o, owner uid %u), so "
+			 "anyone can block the board: remove it", path,
+			 (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid);
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
 }
 
-int board_lock_holder(const char *board, char *out, size_t len)
+/* Another open file's write lock on fd's file: 1 (text of the holder into
+ * out), 0 when free.  F_OFD_GETLK takes nothing, so probing never makes a
+ * concurrent board_lock() fail. */
+static int lock_probe(int fd, char *out, size_t len)
 {
-	char *path = lock_path(board), text[300] = "";
-	int fd, pid = 0;
-	char host[256] = "", purpose[256] = "";
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char text[300] = "", host[256] = "", purpose[256] = "";
+	int pid = 0;
 	ssize_t n;
 
 	*out = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	free(path);
-	if (fd < 0)
+	if (fcntl(fd, F_OFD_GETLK, &fl) < 0 || fl.l_type == F_UNLCK)
 		return 0;
-	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {	/* nobody holds it */
-		close(fd);
-		return 0;
-	}
 	n = pread(fd, text, sizeof(text) - 1, 0);
-	close(fd);
 	if (n > 0) {
 		text[n] = '\0';
 		if (sscanf(text, "%d %255s %255[^\n]", &pid, host, purpose) >= 2) {
@@ -710,4 +743,131 @@ int board_lock_holder(const char *board, char *out, size_t len)
 	}
 	snprintf(out, len, "an unknown process");
 	return 1;
+}
+
+/* Opens and write-locks one lock file (an OFD lock: the kernel drops it
+ * when the holder dies, threads do not share it by accident); what names
+ * the holder in "in use" messages is `what`. */
+static int lock_take(const char *board, const char *what, const char *path, const char *text)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char why[512], who[300];
+	int fd = lock_open(path, true, why, sizeof(why));
+
+	if (fd < 0) {
+		err_msg("%s: %s", board, why);
+		return fd;
+	}
+	if (fcntl(fd, F_OFD_SETLK, &fl) < 0) {
+		int e = errno;
+
+		if (e != EAGAIN && e != EACCES) {
+			err_msg("%s: cannot lock %s: %s", board, path, strerror(e));
+			close(fd);
+			return -e;
+		}
+		lock_probe(fd, who, sizeof(who));
+		err_msg("%s: %s is in use by %s (lock %s)", board, what,
+			*who ? who : "another process", path);
+		close(fd);
+		return -EBUSY;
+	}
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, text, strlen(text), 0) < 0) {
+		int e = errno;
+
+		err_msg("%s: cannot write lock %s: %s", board, path, strerror(e));
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+int board_lock(struct board_lock *l, const struct board *b, const char *purpose)
+{
+	char host[256] = "?", *text, *key = console_key(b), *what;
+	int ret = 0;
+
+	l->fd = l->cfd = -1;
+	l->path = lock_path(b->name, false);
+	l->cpath = key ? lock_path(key, true) : NULL;
+	gethostname(host, sizeof(host) - 1);
+	text = xasprintf("%d %s %s\n", (int)getpid(), host, purpose);
+	l->fd = lock_take(b->name, "board", l->path, text);
+	free(text);
+	if (l->fd < 0) {
+		ret = l->fd;
+		goto out;
+	}
+	if (l->cpath) {
+		text = xasprintf("%d %s %s, board %s\n", (int)getpid(), host, purpose, b->name);
+		what = xasprintf("console %s", key);
+		l->cfd = lock_take(b->name, what, l->cpath, text);
+		free(what);
+		free(text);
+		if (l->cfd < 0)
+			ret = l->cfd;
+	}
+out:
+	free(key);
+	if (ret)
+		board_unlock(l);
+	return ret;
+}
+
+void board_unlock(struct board_lock *l)
+{
+	/* the lock is what counts; a stale text is ignored when unlocked */
+	if (l->cfd >= 0) {
+		if (ftruncate(l->cfd, 0) < 0) {
+		}
+		close(l->cfd);
+	}
+	if (l->fd >= 0) {
+		if (ftruncate(l->fd, 0) < 0) {
+		}
+		close(l->fd);
+	}
+	free(l->path);
+	free(l->cpath);
+	l->path = l->cpath = NULL;
+	l->fd = l->cfd = -1;
+}
+
+static int holder_of(const char *path, char *out, size_t len)
+{
+	char why[512];
+	int fd = lock_open(path, false, why, sizeof(why)), r;
+
+	*out = '\0';
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0) {
+		snprintf(out, len, "unknown (%s)", why);
+		return 1;
+	}
+	r = lock_probe(fd, out, len);
+	close(fd);
+	return r;
+}
+
+int board_lock_holder(const struct board *b, char *out, size_t len)
+{
+	char *path = lock_path(b->name, false), *key;
+	int r = holder_of(path, out, len);
+
+	free(path);
+	if (r)
+		return r;
+	key = console_key(b);
+	if (key) {
+		char who[300];
+
+		path = lock_path(key, true);
+		r = holder_of(path, who, sizeof(who));
+		if (r)
+			snprintf(out, len, "%s, through console %s", who, key);
+		free(path);
+		free(key);
+	}
+	return r;
 }

@@ -81,17 +81,22 @@ struct buf;
 int check_line(struct buf *out, bool ok, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* A board lock: DIR/NAME.lock holding "pid host purpose", taken with
- * flock() so that a crashed holder never leaves a stale lock.  DIR is
- * ABLAB_LOCK_DIR, else /run/ablab when writable, else DATA/locks. */
+/* A board lock: DIR/NAME.lock holding "pid host purpose", and one for the
+ * board's console (DIR/console-ID.lock, ID the resolved tty/serial device or
+ * tcp host:port), so that two board files for one console exclude each
+ * other.  Write locks with F_OFD_SETLK: the kernel drops them when the holder
+ * dies, so there are no stale locks.  Files are 0600 (0660 when DIR is group
+ * writable: a lab group), so no other user can open one to block a board.
+ * DIR is ABLAB_LOCK_DIR, else /run/ablab when writable, else DATA/locks. */
 struct board_lock {
-	int fd;
-	char *path;
+	int fd, cfd;
+	char *path, *cpath;
 };
-/* -EBUSY (holder printed) when another process holds it. */
-int board_lock(struct board_lock *l, const char *board, const char *purpose);
+/* -EBUSY ("in use by" the holder printed) when another process holds either. */
+int board_lock(struct board_lock *l, const struct board *b, const char *purpose);
 void board_unlock(struct board_lock *l);
-/* Who holds it: "pid 123 on host (purpose)" into out, or "" when free. */
-int board_lock_holder(const char *board, char *out, size_t len);
+/* Who holds it: "pid 123 on host (purpose)" into out, or "" when free.
+ * Probes with F_OFD_GETLK: takes nothing, never makes a board_lock() fail. */
+int board_lock_holder(const struct board *b, char *out, size_t len);
 
 #endif

@@ -97,7 +97,7 @@ int cmd_boards(int argc, char **argv)
 			continue;
 		}
 		backend_summary(&b, sum, sizeof(sum));
-		board_lock_holder(b.name, who, sizeof(who));
+		board_lock_holder(&b, who, sizeof(who));
 		if (have_db) {
 			const char *p[] = { b.name };
 			PGresult *r = store_query(&st, "SELECT ok, to_char(checked, "
@@ -168,16 +168,16 @@ int cmd_power(int argc, char **argv)
 		board_free(&b);
 		return 1;
 	}
-	if (board_lock(&lock, b.name, "ablab power")) {
+	if (board_lock(&lock, &b, "ablab power")) {
 		board_free(&b);
 		return 1;
 	}
 	install_signal_handlers();
 	power_init(&pw, &b, NULL);
 	if (!strcmp(op, "on"))
-		ret = pw.ops->on(&pw, NULL);
+		ret = power_on(&pw, NULL);
 	else if (!strcmp(op, "off"))
-		ret = pw.ops->off(&pw);
+		ret = power_off(&pw);
 	else
 		ret = power_cycle(&pw);
 	if (ret)
@@ -273,7 +273,7 @@ int cmd_console(int argc, char **argv)
 		board_free(&b);
 		return 1;
 	}
-	if (board_lock(&lock, b.name, "ablab console")) {
+	if (board_lock(&lock, &b, "ablab console")) {
 		board_free(&b);
 		return 1;
 	}
@@ -365,7 +365,7 @@ static int health_check(const struct board *b, const char *kdir_opt)
 		kernel_free(&k);
 		return 1;
 	}
-	if (board_lock(&lock, b->name, "ablab check")) {
+	if (board_lock(&lock, b, "ablab check")) {
 		kernel_free(&k);
 		return 1;
 	}

@@ -560,7 +560,7 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 		return fail(s, ret, true, "%s: unsupported power type %s", b->name, b->power_type);
 	if (!qemu) {
 		/* a known state, and the board off while its kernel is replaced */
-		ret = s->pw.ops->off(&s->pw);
+		ret = power_off(&s->pw);
 		if (ret)
 			return fail(s, ret, true, "%s", s->pw.error);
 	}
@@ -594,7 +594,7 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 	/* on() first waits out power.off_ms: that is not boot time */
 	if (s->pw.t_off && s->pw.t_off + b->off_ms > s->t_on)
 		s->t_on = s->pw.t_off + b->off_ms;
-	ret = s->pw.ops->on(&s->pw, k);
+	ret = power_on(&s->pw, k);
 	s->powered = true;
 	if (ret) {
 		ret = fail(s, ret, ret == -ECHILD || ret == -EINVAL || ret == -ENOENT ||
@@ -643,8 +643,8 @@ void boot_end(struct boot_session *s)
 		target_free(&s->tgt);
 	if (s->con_open)
 		console_close(&s->con);
-	if (s->powered && s->pw.ops)
-		s->pw.ops->off(&s->pw);
+	if (s->powered && s->pw.ops && power_off(&s->pw))
+		err_msg("%s", s->pw.error ? s->pw.error : "power off failed");
 	power_free(&s->pw);
 	free(s->tftp_dir);
 	s->tftp_dir = NULL;

@@ -353,6 +353,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	bool have_store = false, have_rundir = false;
 	char *spooldir = NULL, *run_js = NULL;
 	int nloaded = 0, nfailed = 0;
+	struct buf left_why = { 0 };
+	size_t left;
 
 	if (idp)
 		*idp = 0;
@@ -402,7 +404,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		goto out;
 	locks = xcalloc(nb, sizeof(*locks));
 	for (i = 0; i < nb; i++)
-		locks[i].fd = -1;
+		locks[i].fd = locks[i].cfd = -1;
 	for (i = 0; i < nb && !ret; i++) {
 		char purpose[64];
 
@@ -411,7 +413,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		else
 			snprintf(purpose, sizeof(purpose), "new %s campaign",
 				 cs->trigger ? cs->trigger : "cli");
-		ret = board_lock(&locks[i], b[i].name, purpose);	/* prints the holder */
+		ret = board_lock(&locks[i], &b[i], purpose);	/* prints the holder */
 	}
 	if (ret)
 		goto out;
@@ -476,9 +478,18 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		if (br[i].ret && !ret)
 			ret = br[i].ret;
 	}
-	if (stop_requested) {
+	left = power_left_on(&left_why);
+	if (stop_requested && left) {
+		err_msg("interrupted (signal %d): NOT every board is off: %s; campaign %" PRId64
+			" marked interrupted", (int)stop_requested, left_why.data, cid);
+	} else if (stop_requested) {
 		err_msg("interrupted (signal %d): boards powered off, campaign %" PRId64
 			" marked interrupted", (int)stop_requested, cid);
+	} else if (left) {
+		err_msg("warning: NOT every board is off: %s", left_why.data);
+	}
+	buf_free(&left_why);
+	if (stop_requested) {
 		store_campaign_set_status(&st, cid, "interrupted");
 		ret = -EINTR;
 	} else {

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <termios.h>
 #include <unistd.h>
@@ -69,6 +70,7 @@ static int tty_open(struct console *c)
 	cfsetospeed(&t, baud_to_speed(c->board->baud));
 	if (tcsetattr(c->fd, TCSANOW, &t) < 0)
 		goto fail;
+	ioctl(c->fd, TIOCEXCL);	/* a second open (cu, screen, another agent) gets EBUSY */
 	return 0;
 fail:
 	e = errno;
@@ -191,6 +193,7 @@ static int serial_open(struct console *c)
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	fl = fcntl(fd, F_GETFL);
 	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	ioctl(fd, TIOCEXCL);	/* a second open (cu, screen, another agent) gets EBUSY */
 	c->port = port;
 	c->fd = fd;
 	return 0;

@@ -66,7 +66,7 @@ static char *board_unhealthy(const char *name, struct store *st)
 		if (run_argv(argv, NULL) != 0)
 			why = xasprintf("console device %s is not present", b.console_device);
 	}
-	if (!why && board_lock_holder(b.name, holder, sizeof(holder)) >= 0 && holder[0])
+	if (!why && board_lock_holder(&b, holder, sizeof(holder)) >= 0 && holder[0])
 		why = xasprintf("busy: locked by %s", holder);
 	if (!why && st) {
 		/* the last `ablab check` of the board, if any, must have passed */

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -393,17 +394,103 @@ static int wait_off_time(struct power *p)
 	return 0;
 }
 
+/* Boards this process switched on and has not switched off since (or whose
+ * power-off failed), with the reason, so that a command that stops says
+ * truthfully whether its boards are off. */
+static pthread_mutex_t left_on_lock = PTHREAD_MUTEX_INITIALIZER;
+struct left_on {
+	char *board, *why;
+};
+static struct left_on *left_on;
+static size_t n_left_on;
+
+/* why NULL: the board is off. */
+static void note_power(const char *board, const char *why)
+{
+	size_t i;
+
+	pthread_mutex_lock(&left_on_lock);
+	for (i = 0; i < n_left_on && strcmp(left_on[i].board, board); i++)
+		;
+	if (i == n_left_on && why) {
+		left_on = xrealloc(left_on, (n_left_on + 1) * sizeof(*left_on));
+		left_on[n_left_on].board = xstrdup(board);
+		left_on[n_left_on++].why = NULL;
+	}
+	if (i < n_left_on && why) {
+		free(left_on[i].why);
+		left_on[i].why = xstrdup(why);
+	} else if (i < n_left_on) {
+		free(left_on[i].board);
+		free(left_on[i].why);
+		left_on[i] = left_on[--n_left_on];
+		if (!n_left_on) {
+			free(left_on);
+			left_on = NULL;
+		}
+	}
+	pthread_mutex_unlock(&left_on_lock);
+}
+
+size_t power_left_on(struct buf *out)
+{
+	size_t i, n;
+
+	pthread_mutex_lock(&left_on_lock);
+	for (i = 0; i < n_left_on; i++)
+		buf_printf(out, "%s%s", i ? "; " : "", left_on[i].why);
+	n = n_left_on;
+	pthread_mutex_unlock(&left_on_lock);
+	return n;
+}
+
+int power_on(struct power *p, const struct kernel_art *k)
+{
+	char *why = xasprintf("%s: switched on and not off since", p->board->name);
+
+	note_power(p->board->name, why);	/* a failed on may still have switched it */
+	free(why);
+	return p->ops->on(p, k);
+}
+
+int power_off(struct power *p)
+{
+	const char *name = p->board->name;
+	int ret;
+
+	if (stop_requested && !off_aborted)
+		info_msg("%s: stopping (signal %d): switching the board off; another signal "
+			 "aborts that and may leave it ON", name, (int)stop_requested);
+	power_off_begin();
+	ret = p->ops->off(p);
+	power_off_end();
+	if (ret) {
+		char *why = xasprintf("%s", p->error ? p->error : strerror(-ret));
+
+		note_power(name, why);
+		free(why);
+	} else {
+		note_power(name, NULL);
+	}
+	return ret;
+}
+
 int power_cycle(struct power *p)
 {
 	int ret;
 
-	if (p->ops->cycle)
+	if (p->ops->cycle) {
+		char *why = xasprintf("%s: power cycled and not off since", p->board->name);
+
+		note_power(p->board->name, why);
+		free(why);
 		return p->ops->cycle(p);
-	ret = p->ops->off(p);
+	}
+	ret = power_off(p);
 	if (!ret)
 		ret = wait_off_time(p);
 	if (!ret)
-		ret = p->ops->on(p, NULL);
+		ret = power_on(p, NULL);
 	return ret;
 }
 
@@ -550,11 +637,11 @@ int run_argv_deadline(char *const argv[], int64_t deadline, struct buf *out, int
 				buf_append(out, chunk, (size_t)n);
 		if (exited || n == 0)
 			break;
-		if (left <= 0 || stop_requested) {
+		if (left <= 0 || stop_now()) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			close(opipe[0]);
-			return stop_requested ? -EINTR : -ETIMEDOUT;
+			return left > 0 ? -EINTR : -ETIMEDOUT;
 		}
 		poll(&pf, 1, left > 100 ? 100 : (int)left);
 	}
@@ -562,10 +649,10 @@ int run_argv_deadline(char *const argv[], int64_t deadline, struct buf *out, int
 	if (!exited) {
 		/* output closed: wait for the exit, still within the deadline */
 		while (waitpid(pid, &status, WNOHANG) != pid) {
-			if (now_ms() >= deadline || stop_requested) {
+			if (now_ms() >= deadline || stop_now()) {
 				kill(-pid, SIGKILL);
 				waitpid(pid, &status, 0);
-				return stop_requested ? -EINTR : -ETIMEDOUT;
+				return now_ms() < deadline ? -EINTR : -ETIMEDOUT;
 			}
 			poll(NULL, 0, 10);
 		}
@@ -620,6 +707,9 @@ static int command_run(struct power *p, const char *field, char *const *tmpl)
 	} else if (ret == -ETIMEDOUT) {
 		set_error(p, "%s: %s: `%s` did not finish within %ld s (timeouts_s.power); killed",
 			  b->name, field, shown.data, b->t_power_s);
+	} else if (ret == -EINTR && in_power_off()) {
+		set_error(p, "%s: %s: aborted by a second signal (`%s` killed); the board may still "
+			  "be ON", b->name, field, shown.data);
 	} else if (ret == -EINTR) {
 		set_error(p, "%s: %s: interrupted", b->name, field);
 	} else if (ret < 0) {
@@ -715,9 +805,14 @@ static int ask_operator(struct power *p, const char *what)
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
 		ssize_t n;
 
-		if (stop_requested) {
+		if (stop_now()) {
 			ret = -EINTR;
-			set_error(p, "%s: interrupted while waiting for the operator", b->name);
+			if (in_power_off())
+				set_error(p, "%s: power off aborted by a second signal while waiting "
+					  "for the operator; the board may still be ON", b->name);
+			else
+				set_error(p, "%s: interrupted while waiting for the operator",
+					  b->name);
 			break;
 		}
 		if (poll(&pf, 1, 200) <= 0)
@@ -809,7 +904,7 @@ int power_check(const struct board *b, struct buf *out)
 void power_free(struct power *p)
 {
 	if (p->ops && p->pid > 0)
-		p->ops->off(p);
+		power_off(p);
 	if (p->ops && p->ops->close)
 		p->ops->close(p);
 	free(p->rundir);

@@ -44,8 +44,16 @@ struct power {
 };
 
 int power_init(struct power *p, const struct board *b, const char *rundir);
+/* ops->on and ops->off, recording which boards may be on (power_left_on).
+ * power_off() runs to completion after a first signal: only a second one
+ * (off_aborted) or its deadline stops it. */
+int power_on(struct power *p, const struct kernel_art *k);
+int power_off(struct power *p);
 /* Runs ops->cycle or off + off_ms + on. */
 int power_cycle(struct power *p);
+/* Boards switched on by this process and not (successfully) off since:
+ * "BOARD: why" joined by "; " into out; returns how many. */
+size_t power_left_on(struct buf *out);
 void power_free(struct power *p);
 /* Dry-run check of the board's power configuration (see power_ops.check). */
 int power_check(const struct board *b, struct buf *out);
