@@ -17,8 +17,12 @@ fault() {
 	local item=$1 what=$2 r=PASS
 	shift 2
 	check "$what" "$@" || r=FAIL
-	[ -z "${ABLAB_FAULTS:-}" ] || printf '%s\t%s\t%s\t%s\n' "$item" "$r" "${part_name:-?}" "$what" >>"$ABLAB_FAULTS"
+	fault_rec "$item" $r "$what"
 	[ $r = PASS ]
+}
+# fault_rec ITEM PASS|FAIL WHAT: a fault-table row for a check made with ok/bad
+fault_rec() {
+	[ -z "${ABLAB_FAULTS:-}" ] || printf '%s\t%s\t%s\t%s\n' "$1" "$2" "${part_name:-?}" "$3" >>"$ABLAB_FAULTS"
 }
 
 tmp=$(mktemp -d /tmp/ablab-test.XXXXXX)

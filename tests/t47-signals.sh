@@ -119,8 +119,10 @@ sig_case() {
 	out=$(cat "$w/out")
 	if [ "$rc/$state" = 130/off ] && grep -q "boards powered off" "$w/out"; then
 		ok "SIG$sig during $phase: board off (simulator state $state), exit $rc, \"boards powered off\""
+		fault_rec 3 PASS "SIG$sig during $phase: board off, exit 130, \"boards powered off\""
 	else
 		bad "SIG$sig during $phase: simulator state $state, exit $rc, want off and 130"
+		fault_rec 3 FAIL "SIG$sig during $phase: board off, exit 130, \"boards powered off\""
 		echo "$out" | tail -n 6 | sed 's/^/  /'
 	fi
 	"$bs" ctl "$w/ctl" quit >/dev/null 2>&1
@@ -147,13 +149,13 @@ if sim_start "$w" --fault 1:panic-run; then
 	kill -s INT $pid
 	wait $pid; rc=$?
 	state=$(sim_state "$w")
-	check "second signal during the off: exit $rc (130), board left on ($state)" \
+	fault 3 "second signal during the off: exit $rc (130), board left on ($state)" \
 		test "$rc" = 130 -a "$state" != off
-	check "second signal during the off: the abort is said" \
+	fault 3 "second signal during the off: the abort is said" \
 		grep -q "SIGINT: aborting the power-off: boards may be left ON" "$w/out"
-	check "second signal during the off: the board is named, not \"boards powered off\"" \
+	fault 3 "second signal during the off: the board is named, not \"boards powered off\"" \
 		grep -q "interrupted (signal 15): NOT every board is off: sim-sig: power.off: aborted by a second signal" "$w/out"
-	check "second signal during the off: no claim that the boards are off" \
+	fault 3 "second signal during the off: no claim that the boards are off" \
 		test "$(grep -c "boards powered off" "$w/out")" = 0
 	"$bs" ctl "$w/ctl" quit >/dev/null 2>&1
 else
@@ -174,7 +176,7 @@ if sim_start "$lw"; then
 	lockf_=$ABLAB_LOCK_DIR/sim-a.lock
 	: >"$lockf_"; chmod 644 "$lockf_"
 	"$ablab" power sim-a off >/dev/null 2>&1
-	check "lock file is 0600 after a lock (was 0644)" test "$(stat -c %a "$lockf_")" = 600
+	fault 9 "lock file is 0600 after a lock (was 0644)" test "$(stat -c %a "$lockf_")" = 600
 	# nobody tries to open it and hold flock and lockf (a POSIX read lock
 	# conflicts with the agent's OFD write lock) while the board is locked
 	mkfifo -m 666 "$lw/release"
@@ -191,8 +193,8 @@ open(sys.argv[2]).read()' "$lockf_" "$lw/release" >"$lw/nobody.out" 2>&1 &
 	nb=$!
 	wait_for 10 grep -q "held\|cannot open" "$lw/nobody.out"
 	out=$("$ablab" power sim-a off 2>&1); rc=$?
-	check "another user cannot block the board (exit $rc: $out)" test "$rc" = 0
-	check "  ... they cannot even open its lock file ($(cat "$lw/nobody.out"))" \
+	fault 9 "another user cannot block the board (exit $rc: $out)" test "$rc" = 0
+	fault 9 "  ... they cannot even open its lock file ($(cat "$lw/nobody.out"))" \
 		grep -q "cannot open: Permission denied" "$lw/nobody.out"
 	grep -q held "$lw/nobody.out" && timeout 5 sh -c 'echo go >"$1"' sh "$lw/release"
 	wait $nb 2>/dev/null
@@ -217,8 +219,8 @@ open(sys.argv[2]).read()' "$lockf_" "$lw/release" >"$lw/nobody.out" 2>&1 &
 		--boots 1 --batches 2 --results "$lw/results" >"$lw/ab.out" 2>&1; rc=$?
 	rm -f "$lw/boards.stop"
 	wait $bl
-	check "150 \`ablab power\` locks beside an \`ablab boards\` loop: $nfail failed" test $nfail = 0
-	check "a campaign beside an \`ablab boards\` loop completes (exit $rc)" test $rc = 0 ||
+	fault 9 "150 \`ablab power\` locks beside an \`ablab boards\` loop: $nfail failed" test $nfail = 0
+	fault 9 "a campaign beside an \`ablab boards\` loop completes (exit $rc)" test $rc = 0 ||
 		tail -n 3 "$lw/ab.out"
 
 	# two board files for one console exclude each other; the console is TIOCEXCL
@@ -228,17 +230,17 @@ open(sys.argv[2]).read()' "$lockf_" "$lw/release" >"$lw/nobody.out" 2>&1 &
 	pid=$!
 	if wait_for 30 grep -q "fault panic-run" "$lw/record"; then
 		out=$("$ablab" power sim-b off 2>&1); rc=$?
-		check "a second board file for the same console is refused (exit $rc): $out" \
+		fault 9 "a second board file for the same console is refused (exit $rc): $out" \
 			test "$rc" = 1
-		check "  ... with \"console ... is in use by ... board sim-a\"" \
+		fault 9 "  ... with \"console ... is in use by ... board sim-a\"" \
 			grep -q "sim-b: console $(realpath "$lw/console") is in use by pid $pid on .*board sim-a" <<<"$out"
 		out=$("$ablab" boards 2>/dev/null | grep -A3 "^sim-b " | grep "^  lock ")
-		check "\`ablab boards\` shows sim-b held through its console:$out" \
+		fault 9 "\`ablab boards\` shows sim-b held through its console:$out" \
 			grep -q "pid $pid .*through console" <<<"$out"
 		pts=$(realpath "$lw/console")
 		chmod o+rw "$pts"
 		out=$(runuser -u nobody -- sh -c 'exec 3<>"$1" && echo opened' sh "$pts" 2>&1)
-		check "the open console is exclusive (TIOCEXCL): another open gets \"busy\" ($out)" \
+		fault 9 "the open console is exclusive (TIOCEXCL): another open gets \"busy\" ($out)" \
 			grep -q "busy" <<<"$out"
 	else
 		bad "locks: the campaign on sim-a never reached its benchmark"
@@ -246,7 +248,7 @@ open(sys.argv[2]).read()' "$lockf_" "$lw/release" >"$lw/nobody.out" 2>&1 &
 	kill -s TERM $pid
 	wait $pid
 	out=$("$ablab" power sim-b off 2>&1); rc=$?
-	check "once sim-a is released, sim-b locks (exit $rc) $out" test "$rc" = 0
+	fault 9 "once sim-a is released, sim-b locks (exit $rc) $out" test "$rc" = 0
 	export ABLAB_BOARDS=$top/boards
 	"$bs" ctl "$lw/ctl" quit >/dev/null 2>&1
 else
