@@ -54,6 +54,7 @@ if fake_server foreign record; then
 	for mode in next-foreign redirect big-log; do
 		job=$((job + 1))
 		export FAKE_LAVA_JOB=$job
+		: >"$lt/foreign.rec"
 		fake_server lava "$mode" "$foreign" || continue
 		c0=$(psql_q "SELECT coalesce(max(id), 0) FROM campaigns")
 		lava_run "http://127.0.0.1:$port" >/dev/null 2>"$lt/$mode.err"; rc=$?
