@@ -83,7 +83,8 @@ int campaign_order(enum order_kind kind, int n, uint64_t seed, int *v)
 	return 0;
 }
 
-static char *job_json(const struct campaign_spec *cs, struct board *b, struct kernel_art (*k)[2])
+static char *job_json(const struct campaign_spec *cs, struct board *b, struct kernel_art (*k)[2],
+		      const char *results)
 {
 	json_object *j = json_object_new_object(), *boards = json_object_new_array();
 	size_t i;
@@ -132,6 +133,8 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 		json_object_object_add(j, "modparams", json_object_new_string(cs->modparams));
 	json_object_object_add(j, "trigger", json_object_new_string(cs->trigger ? cs->trigger
 										 : "cli"));
+	/* where its transcripts and its spool are: `ablab resume` loads that spool */
+	json_object_object_add(j, "results", json_object_new_string(results));
 	s = xstrdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
 	json_object_put(j);
 	return s;
@@ -208,21 +211,6 @@ static int resume_point(struct store *st, int64_t cid, const char *board, int *s
 	return 0;
 }
 
-/* With a shared database, a second guard across hosts: a session-level
- * advisory lock per board, held by this thread's connection. */
-static int advisory_lock(struct store *st, const char *board)
-{
-	const char *p[1] = { board };
-	PGresult *r = store_query(st, "SELECT pg_try_advisory_lock(4242, hashtext($1))", 1, p);
-	int ret;
-
-	if (!r)
-		return -EIO;
-	ret = strcmp(PQgetvalue(r, 0, 0), "t") ? -EBUSY : 0;
-	PQclear(r);
-	return ret;
-}
-
 static void *board_thread(void *arg)
 {
 	struct board_run *br = arg;
@@ -239,7 +227,8 @@ static void *board_thread(void *arg)
 		err_msg("%s: no database connection; board skipped", b->name);
 		return NULL;
 	}
-	if (advisory_lock(&st, b->name)) {
+	/* with a shared database, a second guard across hosts (store_lock_board) */
+	if (store_lock_board(&st, b->name)) {
 		err_msg("%s: another agent holds this board on the shared database; board skipped",
 			b->name);
 		br->ret = -EBUSY;
@@ -288,15 +277,20 @@ static void *board_thread(void *arg)
 			rec.proc_version = bo.proc_version;
 			rec.res = &bo.res;
 			sr = store_boot(&st, &rec);
-			if (sr == -ENOTCONN) {
-				/* the database is away: keep the boot, go on */
-				sr = spool_write(br->spooldir, &rec);
-				if (!sr) {
+			if (sr == -ENOTCONN || sr == -EBUSY) {
+				/* the database is away (go on), or the board lock was lost
+				 * in a reconnect (stop): the boot is kept either way */
+				int wr = spool_write(br->spooldir, &rec);
+
+				if (!wr) {
 					br->spooled++;
-					err_msg("%s: results database unreachable; boot spooled to "
-						"%s/%s.json (loaded by the next run or `ablab spool "
-						"load`)", b->name, br->spooldir, rec.uuid);
+					err_msg("%s: %s; boot spooled to %s/%s.json (loaded by the "
+						"next run or `ablab spool load`)", b->name,
+						sr == -EBUSY ? "board lock lost" :
+						"results database unreachable", br->spooldir, rec.uuid);
 				}
+				if (sr == -ENOTCONN || wr)
+					sr = wr;
 			}
 			if (!r) {
 				br->ok_boots++;
@@ -439,7 +433,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	if (nloaded || nfailed)
 		info_msg("spool %s: %d boot(s) loaded into the database, %d left", spooldir,
 			 nloaded, nfailed);
-	run_js = job_json(cs, b, k);
+	run_js = job_json(cs, b, k, abs_results);
 	js = cs->job_json ? xstrdup(cs->job_json) : xstrdup(run_js);
 	if (cs->resume_id) {
 		cid = cs->resume_id;
@@ -536,7 +530,9 @@ static void resume_usage(FILE *f)
 {
 	fprintf(f, "usage: ablab resume CAMPAIGN [--results DIR] [--format text|json]\n"
 		   "Continues an interrupted or failed campaign after its last stored boot,\n"
-		   "with the same boards, kernels, order and parameters.\n");
+		   "with the same boards, kernels, order and parameters.  Boots the campaign\n"
+		   "spooled are loaded first, from the results directory it recorded (the\n"
+		   "default for --results), so no slot is run twice.\n");
 }
 
 int cmd_resume(int argc, char **argv)
@@ -546,6 +542,7 @@ int cmd_resume(int argc, char **argv)
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	struct campaign_spec cs = { .results = "results", .format = "text" };
+	const char *results_opt = NULL, *rec_results;
 	struct bench_def bd = { 0 };
 	char why[256];
 	struct campaign_board *cb = NULL;
@@ -560,7 +557,7 @@ int cmd_resume(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'r': cs.results = optarg; break;
+		case 'r': results_opt = optarg; break;
 		case 'f': cs.format = optarg; break;
 		case 'h': resume_usage(stdout); return 0;
 		default: resume_usage(stderr); return 2;
@@ -638,6 +635,22 @@ int cmd_resume(int argc, char **argv)
 			goto out;
 		}
 		cs.bench = &bd;
+	}
+	/* the spool of the campaign's own results directory, whatever --results says */
+	rec_results = jstr(run, "results");
+	cs.results = results_opt ? results_opt : rec_results ? rec_results : "results";
+	if (rec_results && results_opt) {
+		char real[PATH_MAX];
+
+		if (!realpath(results_opt, real) || strcmp(real, rec_results)) {
+			char *sd = xasprintf("%s/spool", rec_results);
+			int nl, nf;
+
+			if (!spool_flush(&st, sd, &nl, &nf) && (nl || nf))
+				info_msg("spool %s: %d boot(s) loaded into the database, %d left", sd,
+					 nl, nf);
+			free(sd);
+		}
 	}
 	cs.trigger = jstr(run, "trigger");
 	cs.job_name = jstr(run, "job");

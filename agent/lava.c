@@ -470,7 +470,7 @@ static void lava_result_free(struct lava_result *r)
 
 /* Why a LAVA job failed, from its log: the job's result record
  * ("error_msg"), else the first error line; NULL if neither. */
-static char *log_failure(const char *data)
+char *lava_log_failure(const char *data)
 {
 	const char *e = NULL, *q = NULL, *x = data, *nl;
 	struct buf m = { 0 };
@@ -493,10 +493,79 @@ static char *log_failure(const char *data)
 	return r;
 }
 
+/* The largest response body taken from a LAVA server (a boot's whole job
+ * log is a few MB); a larger one fails the request instead of filling memory. */
+#define LAVA_MAX_BODY (32u << 20)
+
 static size_t curl_sink(char *p, size_t sz, size_t n, void *ud)
 {
-	buf_append(ud, p, sz * n);
+	struct buf *b = ud;
+
+	if (b->len + sz * n > LAVA_MAX_BODY)
+		return 0;	/* CURLE_WRITE_ERROR */
+	buf_append(b, p, sz * n);
 	return sz * n;
+}
+
+/* scheme, host and port of url (port filled in from the scheme), lower case */
+static int url_origin(const char *url, char *o, size_t len)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL, *port = NULL;
+	int ret = -EINVAL;
+
+	if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+		char *c;
+
+		snprintf(o, len, "%s://%s:%s", scheme, host, port);
+		for (c = o; *c; c++)
+			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		ret = 0;
+	}
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(port);
+	curl_url_cleanup(u);
+	return ret;
+}
+
+/* The token goes to the --server's origin only: a URL the server hands us
+ * (a "next" page) must have the same scheme, host and port. */
+static bool same_origin(const struct lava_conn *c, const char *url)
+{
+	char a[512], b[512];
+
+	return !url_origin(c->server, a, sizeof(a)) && !url_origin(url, b, sizeof(b)) &&
+	       !strcmp(a, b);
+}
+
+/* http:// sends the token in clear text: only to a loopback server, or
+ * with --insecure-http.  0 or -EINVAL (printed). */
+static int server_url_ok(const char *server, bool insecure_http)
+{
+	char o[512], *host;
+
+	if (url_origin(server, o, sizeof(o))) {
+		err_msg("--server: \"%s\" is not a URL (https://lava.example.org)", server);
+		return -EINVAL;
+	}
+	if (!strncmp(o, "https://", 8))
+		return 0;
+	if (strncmp(o, "http://", 7)) {
+		err_msg("--server: \"%s\": only https:// (or http://) LAVA servers", server);
+		return -EINVAL;
+	}
+	host = o + 7;
+	*strrchr(host, ':') = '\0';
+	if (insecure_http || !strncmp(host, "127.", 4) || !strcmp(host, "[::1]") ||
+	    !strcmp(host, "localhost"))
+		return 0;
+	err_msg("--server: %s is http://: the API token would cross the network in clear text;"
+		" use https://, or add --insecure-http if you must", server);
+	return -EINVAL;
 }
 
 /* One HTTP request; *code gets the status; body in out. */
@@ -524,7 +593,12 @@ static int http(const struct lava_conn *c, const char *method, const char *url,
 	curl_easy_setopt(cu, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(cu, CURLOPT_CONNECTTIMEOUT, 15L);
 	curl_easy_setopt(cu, CURLOPT_TIMEOUT, 120L);
-	curl_easy_setopt(cu, CURLOPT_FOLLOWLOCATION, 1L);
+	/* the token goes only to --server: http(s) only, no redirect followed
+	 * (a 3xx is an error below), no body larger than LAVA_MAX_BODY */
+	curl_easy_setopt(cu, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(cu, CURLOPT_REDIR_PROTOCOLS_STR, "https");
+	curl_easy_setopt(cu, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(cu, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)LAVA_MAX_BODY);
 	curl_easy_setopt(cu, CURLOPT_NOSIGNAL, 1L);
 	if (body) {
 		curl_easy_setopt(cu, CURLOPT_POST, 1L);
@@ -538,9 +612,19 @@ static int http(const struct lava_conn *c, const char *method, const char *url,
 	free(auth);
 	buf_append(out, "", 1);
 	out->len--;
+	if (rc == CURLE_WRITE_ERROR || rc == CURLE_FILESIZE_EXCEEDED) {
+		err_msg("LAVA server %s: response larger than %u MiB; not read", url,
+			LAVA_MAX_BODY >> 20);
+		return -EFBIG;
+	}
 	if (rc != CURLE_OK) {
 		err_msg("LAVA server %s: %s", url, errbuf[0] ? errbuf : curl_easy_strerror(rc));
 		return -EIO;
+	}
+	if (*code >= 300 && *code < 400) {
+		err_msg("LAVA server %s: HTTP %ld redirect not followed (the token goes only to "
+			"--server %s): give the final URL as --server", url, *code, c->server);
+		return -EPERM;
 	}
 	return 0;
 }
@@ -613,7 +697,7 @@ static int server_wait(const struct lava_conn *c, int64_t id, int64_t deadline,
 		if (o)
 			json_object_put(o);
 		else if (code != 200 && code != 0 && code != 502 && code != 503) {
-			ret = -EIO;
+			ret = code >= 300 && code < 400 ? -EPERM : -EIO;	/* printed */
 			break;
 		}
 		poll(NULL, 0, 1000);	/* LAVA has no long-poll; a job takes seconds */
@@ -630,14 +714,14 @@ static int server_fetch(const struct lava_conn *c, int64_t id, struct lava_resul
 	json_object *all = json_object_new_array();
 	struct buf out = { 0 };
 	long code = 0;
-	int ret;
+	int ret, pages = 0;
 
 	ret = http(c, "GET", url, NULL, &out, &code);
 	free(url);
 	if (!ret && code == 200) {
 		r->log = lava_log_target_text(out.data, out.len);
 		if (!r->failure && strcmp(r->health, "Complete"))
-			r->failure = log_failure(out.data);
+			r->failure = lava_log_failure(out.data);
 	}
 	else if (!ret)
 		err_msg("LAVA job %" PRId64 ": log: HTTP %ld", id, code);
@@ -657,13 +741,23 @@ static int server_fetch(const struct lava_conn *c, int64_t id, struct lava_resul
 		res = jobj(page, "results");
 		for (i = 0; res && i < json_object_array_length(res); i++)
 			json_object_array_add(all, json_object_get(json_object_array_get_idx(res, i)));
-		if (jstr(page, "next"))
+		if (jstr(page, "next") && !same_origin(c, jstr(page, "next"))) {
+			err_msg("LAVA job %" PRId64 ": the test cases' \"next\" page %.200s is not "
+				"on --server %s (scheme, host and port); not followed, the token "
+				"goes only to the server", id, jstr(page, "next"), c->server);
+			ret = -EPERM;
+		} else if (jstr(page, "next") && ++pages > 10000) {
+			err_msg("LAVA job %" PRId64 ": more than 10000 pages of test cases; not "
+				"followed further", id);
+			ret = -EPERM;
+		} else if (jstr(page, "next")) {
 			url = xstrdup(jstr(page, "next"));
+		}
 		json_object_put(page);
 	}
 	free(url);
 	r->tests = all;
-	return r->log ? ret : -EIO;
+	return ret ? ret : r->log ? 0 : -EIO;
 }
 
 /* The device dictionary of a board for lava-run: the template with
@@ -766,7 +860,7 @@ static int local_run(struct lava_conn *c, const char *yaml, struct lava_result *
 			snprintf(r->health, sizeof(r->health), "Complete");
 		} else {
 			snprintf(r->health, sizeof(r->health), "Incomplete");
-			r->failure = data ? log_failure(data) : NULL;
+			r->failure = data ? lava_log_failure(data) : NULL;
 			if (!r->failure)
 				r->failure = xasprintf("lava-run exited %d (log %s)", status, logf);
 		}
@@ -851,20 +945,6 @@ struct lava_board {
 	struct kernel_art k[2];
 	bool loaded;
 };
-
-static int store_lava_id(struct store *st, const char *uuid, int64_t id)
-{
-	char ids[32];
-	const char *p[2] = { ids, uuid };
-	PGresult *r;
-
-	snprintf(ids, sizeof(ids), "%" PRId64, id);
-	r = store_query(st, "UPDATE boots SET lava_job_id = $1::bigint WHERE uuid = $2::uuid", 2, p);
-	if (!r)
-		return -EIO;
-	PQclear(r);
-	return 0;
-}
 
 struct lava_opts {
 	struct job_run_opts run;
@@ -989,7 +1069,9 @@ static int lava_attempt(struct lava_opts *o, const char *yaml, int64_t deadline,
 	}
 	if (ret) {
 		snprintf(error, elen, "LAVA job %" PRId64 ": %s", r->id,
-			 ret == -ETIMEDOUT ? "not finished before the job timeout" : strerror(-ret));
+			 ret == -ETIMEDOUT ? "not finished before the job timeout" :
+			 ret == -EPERM ? "refused to follow a link or redirect off --server" :
+			 ret == -EFBIG ? "a response of the server was too large" : strerror(-ret));
 		return ret;
 	}
 	if (strcmp(r->health, "Complete")) {
@@ -1020,7 +1102,7 @@ static int lava_campaign(const struct job *j, struct lava_opts *o)
 {
 	struct lava_board *lb = xcalloc(j->nboards, sizeof(*lb));
 	int nslots = 2 * o->run.boots, *order = xcalloc((size_t)nslots, sizeof(*order));
-	char *js = NULL, *resdir = NULL;
+	char *js = NULL, *resdir = NULL, *ident = NULL;
 	struct store st;
 	bool have_st = false;
 	int64_t cid = 0, t0 = now_ms();
@@ -1030,6 +1112,17 @@ static int lava_campaign(const struct job *j, struct lava_opts *o)
 	ret = load_boards(j, &o->run, lb);
 	if (ret)
 		goto out;
+	/* a LAVA job id is unique only on its server: boots keep both.  lava-run
+	 * here numbers every run's jobs from 1, so a local run is its own server */
+	if (o->conn.local) {
+		char host[256] = "localhost", run[37];
+
+		gethostname(host, sizeof(host) - 1);
+		uuid_v4(run);
+		ident = xasprintf("local:%s:%s", host, run);
+	} else {
+		ident = xstrdup(o->conn.server);
+	}
 	campaign_order(o->run.order, o->run.boots, o->run.seed, order);
 	ret = store_open(&st, o->run.db);
 	if (ret)
@@ -1052,6 +1145,8 @@ static int lava_campaign(const struct job *j, struct lava_opts *o)
 	info_msg("campaign %" PRId64 " through %s: %d+%d boots per board, order %s",
 		 cid, o->conn.local ? "lava-run (local)" : o->conn.server, o->run.boots,
 		 o->run.boots, order_name(o->run.order));
+	if (o->conn.local)
+		info_msg("  LAVA job ids of this run are stored with server \"%s\"", ident);
 	for (bi = 0; bi < j->nboards && !ret; bi++) {
 		struct board *b = &lb[bi].b;
 
@@ -1112,9 +1207,9 @@ static int lava_campaign(const struct job *j, struct lava_opts *o)
 					ret = ar;
 					break;
 				}
+				rec.lava_server = ident;
+				rec.lava_job_id = r.id;
 				ret = store_boot(&st, &rec);
-				if (!ret && r.id)
-					ret = store_lava_id(&st, rec.uuid, r.id);
 				if (ar) {
 					failed++;
 					err_msg("%s [%d/%d] %s attempt %d failed: %s", b->name, i + 1,
@@ -1129,7 +1224,9 @@ static int lava_campaign(const struct job *j, struct lava_opts *o)
 				free(logp);
 				if (ret || !ar)
 					break;
-				if (ar == -EACCES) {
+				/* a wrong token, a link off the server, a response
+				 * too large: the same again on a retry */
+				if (ar == -EACCES || ar == -EPERM || ar == -EFBIG) {
 					ret = ar;
 					break;
 				}
@@ -1157,6 +1254,7 @@ static int lava_campaign(const struct job *j, struct lava_opts *o)
 out:
 	if (have_st)
 		store_close(&st);
+	free(ident);
 	free(js);
 	free(resdir);
 	free(order);
@@ -1180,7 +1278,11 @@ static void lava_usage(FILE *f)
 		"  --artifacts-url URL   kernel URLs: URL/BOARD/DIR/FILE, serving the kernel\n"
 		"                        cache's kernels/ directory (default: file:// paths)\n"
 		"  --server URL          LAVA server (https://lava.example.org)\n"
-		"  --token-file FILE     file holding an API token of the submitting user\n"
+		"  --token-file FILE     file holding an API token of the submitting user; it\n"
+		"                        is sent to the --server's scheme://host:port only\n"
+		"                        (no redirects, no \"next\" page elsewhere)\n"
+		"  --insecure-http       allow an http:// server that is not on loopback (the\n"
+		"                        token then crosses the network in clear text)\n"
 		"  --device FILE         --local: device dictionary (.jinja2) or device .yaml;\n"
 		"                        {board} is replaced (default JOBDIR/lava/devices/\n"
 		"                        {board}.jinja2)\n"
@@ -1197,11 +1299,13 @@ int cmd_lava(int argc, char **argv)
 		{ "out", 1, NULL, 'O' }, { "artifacts-url", 1, NULL, 'U' },
 		{ "server", 1, NULL, 'S' }, { "token-file", 1, NULL, 'T' },
 		{ "local", 0, NULL, 'L' }, { "device", 1, NULL, 'D' },
+		{ "insecure-http", 0, NULL, 'I' },
 		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	const char *boards = NULL, *token_file = NULL, *results = "results", *format = "text";
 	const char *device = NULL, *action;
+	bool insecure_http = false;
 	struct { int c; const char *arg; } ov[16];
 	struct lava_opts o = { 0 };
 	size_t nov = 0, i;
@@ -1228,6 +1332,7 @@ int cmd_lava(int argc, char **argv)
 		case 'T': token_file = optarg; break;
 		case 'L': o.conn.local = true; break;
 		case 'D': device = optarg; break;
+		case 'I': insecure_http = true; break;
 		case 'r': results = optarg; break;
 		case 'f': format = optarg; break;
 		case 'h': lava_usage(stdout); return 0;
@@ -1257,6 +1362,8 @@ int cmd_lava(int argc, char **argv)
 			"user that submits)");
 		return 2;
 	}
+	if (o.conn.server && server_url_ok(o.conn.server, insecure_http))
+		return 2;
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "none")) {
 		err_msg("--format: \"%s\" is not one of text, json, none", format);
 		return 2;

@@ -27,6 +27,9 @@ char *lava_job_yaml(const struct lava_boot *lb);
 /* The console text of a LAVA log (lava-run's stderr, or the server's
  * /logs/): the "target" lines, YAML-unquoted, one per line. */
 char *lava_log_target_text(const char *log, size_t len);
+/* Why a LAVA job failed, from its log (NUL-terminated): the result
+ * record's error_msg, else the first error line; NULL if neither. */
+char *lava_log_failure(const char *data);
 
 /* What ablab takes from a boot's console text. */
 struct lava_output {

@@ -141,7 +141,8 @@ static void query_usage(FILE *f)
 		"One row per successful boot and scenario: its mean, min and max over the\n"
 		"batches (ns; bytes lost for the preservation check).  WHEN is a date\n"
 		"(YYYY-MM-DD, inclusive for --until; or YYYY-MM-DD HH:MM[:SS]) or an age\n"
-		"(30d, 12h, 2w).  Times are the boots' start times.\n");
+		"(30d, 12h, 2w).  Times are the boots' start times.  A boot run through\n"
+		"LAVA names its job as SERVER#ID (lava_job): an id alone is not unique.\n");
 }
 
 /* " AND expr" with the value as the next parameter; expr holds one "$%d" */
@@ -201,9 +202,9 @@ int cmd_query(int argc, char **argv)
 	};
 	static const char *const names[] = {
 		"campaign", "trigger", "started", "board", "variant", "kernel", "boot", "seq",
-		"scenario", "batches", "mean", "min", "max", "unit"
+		"scenario", "batches", "mean", "min", "max", "unit", "lava_job"
 	};
-	static const bool numeric[] = { 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0 };
+	static const bool numeric[] = { 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0 };
 	const char *format = "table", *board = NULL, *scen = NULL, *var = NULL, *kern = NULL;
 	const char *since = NULL, *until = NULL, *trig = NULL;
 	char sincev[64], untilv[64], camp[32] = "";
@@ -255,7 +256,10 @@ int cmd_query(int argc, char **argv)
 		   "round(avg(coalesce(s.mean_ns, s.lost_bytes))::numeric, 1), "
 		   "round(min(coalesce(s.mean_ns, s.lost_bytes))::numeric, 1), "
 		   "round(max(coalesce(s.mean_ns, s.lost_bytes))::numeric, 1), "
-		   "CASE WHEN s.kind = 'preserve' THEN 'bytes lost' ELSE 'ns' END "
+		   "CASE WHEN s.kind = 'preserve' THEN 'bytes lost' ELSE 'ns' END, "
+		   /* a LAVA job id is only unique on its server: both, "SERVER#ID" */
+		   "CASE WHEN b.lava_job_id IS NOT NULL THEN coalesce(b.lava_server, "
+		   "'(server not recorded)') || '#' || b.lava_job_id ELSE '' END "
 		   "FROM boots b JOIN campaigns c ON c.id = b.campaign_id "
 		   "JOIN boards bo ON bo.id = b.board_id LEFT JOIN kernels k ON k.id = b.kernel_id "
 		   "JOIN samples s ON s.boot_id = b.id WHERE b.status = 'ok'");

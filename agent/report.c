@@ -260,7 +260,10 @@ static int load_boards(struct store *st, const char *ids, struct report *rep)
 		"  FILTER (WHERE b.status = 'ok'), 'cp', 'AB'), ''), "
 		" count(*) FILTER (WHERE b.status = 'failed'), "
 		" avg(b.boot_ms) FILTER (WHERE b.status = 'ok'), "
-		" avg(b.run_ms) FILTER (WHERE b.status = 'ok'), max(b.clock_res_ns) "
+		" avg(b.run_ms) FILTER (WHERE b.status = 'ok'), max(b.clock_res_ns), "
+		" coalesce(string_agg(coalesce(b.lava_server, '(server not recorded)') || '#' || "
+		"  b.lava_job_id, ' ' ORDER BY b.seq, b.id) FILTER (WHERE b.status = 'ok' AND "
+		"  b.lava_job_id IS NOT NULL), '') "
 		"FROM boots b JOIN boards bo ON bo.id = b.board_id WHERE b.campaign_id = $1::int "
 		"GROUP BY bo.name, bo.cpu, bo.family, bo.definition ORDER BY bo.name";
 	const char *p[1] = { ids };
@@ -280,6 +283,7 @@ static int load_boards(struct store *st, const char *ids, struct report *rep)
 		copy_str(b->family, sizeof(b->family), PQgetvalue(r, i, 2));
 		b->emulated = PQgetvalue(r, i, 3)[0] == 't';
 		b->description = xstrdup(PQgetvalue(r, i, 4));
+		b->lava_jobs = xstrdup(PQgetvalue(r, i, 10));
 		copy_str(b->order, sizeof(b->order), PQgetvalue(r, i, 5));
 		b->failed = (size_t)atol(PQgetvalue(r, i, 6));
 		b->boot_s = getd(r, i, 7) / 1000.0;
@@ -422,8 +426,10 @@ void report_free(struct report *rep)
 		free(rep->rows[i].boots);
 	}
 	free(rep->rows);
-	for (size_t i = 0; i < rep->nboards; i++)
+	for (size_t i = 0; i < rep->nboards; i++) {
 		free(rep->boards[i].description);
+		free(rep->boards[i].lava_jobs);
+	}
 	free(rep->boards);
 	memset(rep, 0, sizeof(*rep));
 }
@@ -914,6 +920,10 @@ static void write_text(const struct report *rep, const struct report_opts *o, FI
 		fprintf(f, "  %s: boots in order %s (A = control, B = patched), %zu failed "
 			"attempt(s)\n", rep->boards[bi].name, rep->boards[bi].order,
 			rep->boards[bi].failed);
+	for (size_t bi = 0; bi < rep->nboards; bi++)
+		if (rep->boards[bi].lava_jobs && rep->boards[bi].lava_jobs[0])
+			fprintf(f, "  %s: LAVA jobs (server#id) %s\n", rep->boards[bi].name,
+				rep->boards[bi].lava_jobs);
 	fprintf(f, "\n  %-40s %11s %11s %9s %-19s %5s %-13s %s\n", "", "control", "patched",
 		"change", "95% CI", "n", "p", "separation");
 	for (size_t i = 0; i < rep->nrows; i++) {
@@ -1117,6 +1127,8 @@ static void write_json(const struct report *rep, FILE *f)
 		json_object_object_add(o, "family", json_object_new_string(b->family));
 		json_object_object_add(o, "emulated", json_object_new_boolean(b->emulated));
 		json_object_object_add(o, "order", json_object_new_string(b->order));
+		json_object_object_add(o, "lava_jobs",
+				       json_object_new_string(b->lava_jobs ? b->lava_jobs : ""));
 		json_object_object_add(o, "failed_attempts", json_object_new_int((int)b->failed));
 		json_object_object_add(o, "boot_s", jd(b->boot_s));
 		json_object_object_add(o, "run_s", jd(b->run_s));

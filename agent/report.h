@@ -44,6 +44,7 @@ struct rep_row {
 struct rep_board {
 	char name[64], cpu[64], family[32];
 	char *description;
+	char *lava_jobs;	/* ok boots run through LAVA: "SERVER#ID ..." in boot order, or "" */
 	bool emulated;
 	char order[256];	/* "ABAB..." in boot order, A = control */
 	size_t failed;

@@ -8,6 +8,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +72,10 @@ int spool_write(const char *dir, const struct boot_rec *b)
 	ADD(o, "boot_ms", json_object_new_int64(b->boot_ms));
 	ADD(o, "run_ms", json_object_new_int64(b->run_ms));
 	ADD(o, "log_path", STR(b->log_path));
+	if (b->lava_job_id) {
+		ADD(o, "lava_server", STR(b->lava_server));
+		ADD(o, "lava_job_id", json_object_new_int64(b->lava_job_id));
+	}
 	if (b->k) {
 		k = json_object_new_object();
 		ADD(k, "dir", STR(b->k->dir));
@@ -97,98 +104,375 @@ out:
 	return ret;
 }
 
-static void copy_word(char *dst, size_t len, json_object *o, const char *key)
+/* ---- loading: every field checked before anything is stored ---- */
+
+struct vctx {
+	char field[96];
+	char why[160];
+};
+
+static int bad(struct vctx *v, const char *pre, const char *key, const char *why)
 {
-	snprintf(dst, len, "%s", jstr(o, key) ? jstr(o, key) : "");
+	snprintf(v->field, sizeof(v->field), "%s%s", pre, key);
+	snprintf(v->why, sizeof(v->why), "%s", why);
+	return -EINVAL;
 }
 
-static int load_one(struct store *st, const char *path)
+/* An integer field in [min, max]; absent only when optional (then dflt). */
+static int get_i64(struct vctx *v, json_object *o, const char *pre, const char *key,
+		   bool optional, int64_t min, int64_t max, int64_t dflt, int64_t *out)
 {
-	struct jfile jf;
-	struct board b;
-	struct kernel_art k;
-	struct run_result res;
-	struct boot_rec rec;
-	json_object *r, *ko, *sa;
-	size_t i, n;
+	json_object *x;
+	char why[96];
+
+	if (!json_object_object_get_ex(o, key, &x) || !x) {
+		*out = dflt;
+		return optional ? 0 : bad(v, pre, key, "is missing (an integer)");
+	}
+	if (!json_object_is_type(x, json_type_int))
+		return bad(v, pre, key, "is not an integer");
+	errno = 0;
+	*out = json_object_get_int64(x);
+	if (errno || *out < min || *out > max) {
+		snprintf(why, sizeof(why), "is out of range (%" PRId64 "..%" PRId64 ")", min, max);
+		return bad(v, pre, key, why);
+	}
+	return 0;
+}
+
+static int get_int(struct vctx *v, json_object *o, const char *pre, const char *key,
+		   int min, int max, int *out)
+{
+	int64_t x;
+	int ret = get_i64(v, o, pre, key, false, min, max, 0, &x);
+
+	*out = (int)x;
+	return ret;
+}
+
+/* A finite number (JSON integer or double). */
+static int get_num(struct vctx *v, json_object *o, const char *pre, const char *key, double *out)
+{
+	json_object *x;
+
+	if (!json_object_object_get_ex(o, key, &x) || !x)
+		return bad(v, pre, key, "is missing (a number)");
+	if (!json_object_is_type(x, json_type_double) && !json_object_is_type(x, json_type_int))
+		return bad(v, pre, key, "is not a number");
+	*out = json_object_get_double(x);
+	if (!isfinite(*out))
+		return bad(v, pre, key, "is not a finite number");
+	return 0;
+}
+
+/* A string of at most max - 1 bytes without NUL; null/absent allowed when
+ * optional (then *out = NULL). */
+static int get_str(struct vctx *v, json_object *o, const char *pre, const char *key,
+		   bool optional, size_t max, const char **out)
+{
+	json_object *x;
+	char why[96];
+
+	*out = NULL;
+	if (!json_object_object_get_ex(o, key, &x) || !x)
+		return optional ? 0 : bad(v, pre, key, "is missing (a string)");
+	if (!json_object_is_type(x, json_type_string))
+		return bad(v, pre, key, "is not a string");
+	if ((size_t)json_object_get_string_len(x) != strlen(json_object_get_string(x)))
+		return bad(v, pre, key, "holds a NUL character");
+	if ((size_t)json_object_get_string_len(x) >= max) {
+		snprintf(why, sizeof(why), "is longer than %zu bytes", max - 1);
+		return bad(v, pre, key, why);
+	}
+	*out = json_object_get_string(x);
+	return 0;
+}
+
+static int get_word(struct vctx *v, json_object *o, const char *pre, const char *key, char *dst,
+		    size_t len)
+{
+	const char *s;
+	int ret = get_str(v, o, pre, key, false, len, &s);
+
+	if (!ret)
+		memcpy(dst, s, strlen(s) + 1);
+	return ret;
+}
+
+static bool uuid_ok(const char *s)
+{
+	size_t i;
+
+	if (strlen(s) != 36)
+		return false;
+	for (i = 0; i < 36; i++) {
+		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+
+		if (dash ? s[i] != '-' : !strchr("0123456789abcdefABCDEF", s[i]))
+			return false;
+	}
+	return true;
+}
+
+static int sample_cmp(const void *a, const void *b)
+{
+	const struct sample *x = *(const struct sample *const *)a;
+	const struct sample *y = *(const struct sample *const *)b;
+	int c = strcmp(x->scenario, y->scenario);
+
+	return c ? c : (x->batch > y->batch) - (x->batch < y->batch);
+}
+
+static int read_sample(struct vctx *v, json_object *so, size_t i, struct sample *s)
+{
+	char pre[40];
+	int64_t k;
 	int ret;
 
-	memset(&b, 0, sizeof(b));
-	memset(&k, 0, sizeof(k));
-	memset(&res, 0, sizeof(res));
-	memset(&rec, 0, sizeof(rec));
-	ret = jfile_load(&jf, path);
+	snprintf(pre, sizeof(pre), "samples[%zu].", i);
+	if (!json_object_is_type(so, json_type_object))
+		return bad(v, pre, "", "is not an object");
+	ret = get_i64(v, so, pre, "kind", false, SAMPLE_RESULT, SAMPLE_PRESERVE, 0, &k);
+	if (!ret)
+		ret = get_int(v, so, pre, "fmt", 0, 3, &s->fmt);
+	if (!ret)
+		ret = get_word(v, so, pre, "scenario", s->scenario, sizeof(s->scenario));
+	if (!ret && !s->scenario[0])
+		ret = bad(v, pre, "scenario", "is empty");
+	if (!ret)
+		ret = get_int(v, so, pre, "batch", 1, 1000000, &s->batch);
+	if (!ret)
+		ret = get_i64(v, so, pre, "size", false, -1, INT64_MAX, 0, &s->size);
+	if (!ret)
+		ret = get_i64(v, so, pre, "reps", false, -1, INT64_MAX, 0, &s->reps);
+	if (!ret)
+		ret = get_word(v, so, pre, "dir", s->dir, sizeof(s->dir));
+	if (!ret)
+		ret = get_word(v, so, pre, "op", s->op, sizeof(s->op));
+	if (!ret)
+		ret = get_word(v, so, pre, "state", s->state, sizeof(s->state));
+	if (!ret)
+		ret = get_word(v, so, pre, "timing", s->timing, sizeof(s->timing));
+	if (!ret)
+		ret = get_num(v, so, pre, "mean_ns", &s->mean_ns);
+	if (!ret)
+		ret = get_i64(v, so, pre, "min_ns", false, -1, INT64_MAX, 0, &s->min_ns);
+	if (!ret)
+		ret = get_i64(v, so, pre, "max_ns", false, -1, INT64_MAX, 0, &s->max_ns);
+	if (!ret)
+		ret = get_i64(v, so, pre, "raw_ns", false, -1, INT64_MAX, 0, &s->raw_ns);
+	if (!ret)
+		ret = get_i64(v, so, pre, "base_ns", false, -1, INT64_MAX, 0, &s->base_ns);
+	if (!ret)
+		ret = get_num(v, so, pre, "ns_per_kib", &s->ns_per_kib);
+	if (!ret)
+		ret = get_i64(v, so, pre, "lost", false, -1, INT64_MAX, 0, &s->lost);
 	if (ret)
-		goto out;
-	r = jf.root;
-	if (jint(r, "spool_version", 0) != 1 || !jstr(r, "uuid") || !jstr(r, "board") ||
-	    !jstr(r, "variant") || !jstr(r, "status")) {
-		err_msg("%s: not an ablab spool file (version 1); left in place", path);
-		ret = -EINVAL;
-		goto out;
-	}
-	b.name = jstr(r, "board");
-	b.cpu = jstr(r, "board_cpu");
-	b.family = jstr(r, "board_family");
-	b.jf.root = jobj(r, "board_definition");
-	snprintf(rec.uuid, sizeof(rec.uuid), "%s", jstr(r, "uuid"));
-	rec.campaign = jint(r, "campaign", 0);
-	rec.board = &b;
-	rec.variant = jstr(r, "variant");
-	rec.seq = (int)jint(r, "seq", 0);
-	rec.attempt = (int)jint(r, "attempt", 1);
-	rec.status = jstr(r, "status");
-	rec.error = jstr(r, "error");
-	rec.uname_r = jstr(r, "uname_r");
-	rec.proc_version = jstr(r, "proc_version");
-	rec.started_wall_ms = jint(r, "started_wall_ms", 0);
-	rec.boot_ms = jint(r, "boot_ms", -1);
-	rec.run_ms = jint(r, "run_ms", -1);
-	rec.log_path = jstr(r, "log_path");
-	ko = jobj(r, "kernel");
-	if (ko) {
-		k.dir = (char *)jstr(ko, "dir");
-		k.label = (char *)jstr(ko, "label");
-		k.release = (char *)jstr(ko, "release");
-		k.zimage_sha256 = (char *)jstr(ko, "zimage_sha256");
-		k.config_sha256 = (char *)jstr(ko, "config_sha256");
-		k.manifest_json = (char *)jstr(ko, "manifest");
-		rec.k = &k;
-	}
-	res.clock_res_ns = jint(r, "clock_res_ns", 0);
-	res.have_start = jbool(r, "have_start", false);
-	sa = jobj(r, "samples");
-	n = sa ? json_object_array_length(sa) : 0;
-	res.v = xcalloc(n, sizeof(*res.v));
-	for (i = 0; i < n; i++) {
-		json_object *so = json_object_array_get_idx(sa, i);
-		struct sample *s = &res.v[i];
+		return ret;
+	s->kind = (enum sample_kind)k;
+	/* the parser's own invariants (parse.c): a stored value is a sane one */
+	if (s->kind == SAMPLE_RESULT && (s->mean_ns < 0 ||
+	    (s->min_ns >= 0 && s->max_ns >= 0 && (s->min_ns > s->max_ns ||
+	     s->mean_ns < (double)s->min_ns || s->mean_ns > (double)s->max_ns))))
+		return bad(v, pre, "mean_ns", "is not within min_ns..max_ns");
+	if (s->kind == SAMPLE_PRESERVE && s->lost > s->size)
+		return bad(v, pre, "lost", "is larger than size");
+	return 0;
+}
 
-		s->kind = (enum sample_kind)jint(so, "kind", SAMPLE_RESULT);
-		s->fmt = (int)jint(so, "fmt", 1);
-		copy_word(s->scenario, sizeof(s->scenario), so, "scenario");
-		s->batch = (int)jint(so, "batch", 1);
-		s->size = jint(so, "size", -1);
-		s->reps = jint(so, "reps", -1);
-		copy_word(s->dir, sizeof(s->dir), so, "dir");
-		copy_word(s->op, sizeof(s->op), so, "op");
-		copy_word(s->state, sizeof(s->state), so, "state");
-		copy_word(s->timing, sizeof(s->timing), so, "timing");
-		s->mean_ns = json_object_get_double(jobj(so, "mean_ns"));
-		s->min_ns = jint(so, "min_ns", -1);
-		s->max_ns = jint(so, "max_ns", -1);
-		s->raw_ns = jint(so, "raw_ns", -1);
-		s->base_ns = jint(so, "base_ns", -1);
-		s->ns_per_kib = json_object_get_double(jobj(so, "ns_per_kib"));
-		s->lost = jint(so, "lost", -1);
+void spool_boot_free(struct spool_boot *sb)
+{
+	free(sb->res.v);
+	sb->b.jf.root = NULL;	/* owned by jf */
+	jfile_free(&sb->jf);
+	memset(sb, 0, sizeof(*sb));
+}
+
+int spool_read(struct spool_boot *sb, const char *path, char *why, size_t wlen)
+{
+	struct boot_rec *rec = &sb->rec;
+	struct vctx v = { "", "" };
+	json_object *r, *ko, *sa;
+	const char *str;
+	int64_t x;
+	size_t i, n;
+	int ret, version;
+
+	memset(sb, 0, sizeof(*sb));
+	why[0] = '\0';
+	ret = jfile_load(&sb->jf, path);	/* prints file:line:col */
+	if (ret) {
+		snprintf(why, wlen, "%s", ret == -EINVAL ? "not valid JSON" : strerror(-ret));
+		return ret;
 	}
-	res.n = res.cap = n;
-	rec.res = &res;
-	ret = store_boot(st, &rec);
-out:
-	free(res.v);
-	b.jf.root = NULL;	/* owned by jf */
-	jfile_free(&jf);
+	r = sb->jf.root;
+	ret = get_int(&v, r, "", "spool_version", 0, INT_MAX, &version);
+	if (!ret && version != 1)
+		ret = bad(&v, "", "spool_version", "is not 1 (made by another ablab version)");
+	if (!ret)
+		ret = get_str(&v, r, "", "uuid", false, sizeof(rec->uuid), &str);
+	if (!ret && !uuid_ok(str))
+		ret = bad(&v, "", "uuid", "is not a UUID");
+	if (!ret) {
+		memcpy(rec->uuid, str, 37);
+		ret = get_i64(&v, r, "", "campaign", false, 1, INT32_MAX, 0, &rec->campaign);
+	}
+	if (!ret)
+		ret = get_str(&v, r, "", "board", false, 256, &sb->b.name);
+	if (!ret && !sb->b.name[0])
+		ret = bad(&v, "", "board", "is empty");
+	if (!ret)
+		ret = get_str(&v, r, "", "board_cpu", true, 256, &sb->b.cpu);
+	if (!ret)
+		ret = get_str(&v, r, "", "board_family", true, 256, &sb->b.family);
+	if (!ret) {
+		sb->b.jf.root = jobj(r, "board_definition");
+		if (sb->b.jf.root && !json_object_is_type(sb->b.jf.root, json_type_object))
+			ret = bad(&v, "", "board_definition", "is not an object");
+	}
+	if (!ret)
+		ret = get_str(&v, r, "", "variant", false, 16, &rec->variant);
+	if (!ret && strcmp(rec->variant, "control") && strcmp(rec->variant, "patched"))
+		ret = bad(&v, "", "variant", "is not control or patched");
+	if (!ret)
+		ret = get_int(&v, r, "", "seq", 1, 1000000, &rec->seq);
+	if (!ret)
+		ret = get_int(&v, r, "", "attempt", 1, 1000000, &rec->attempt);
+	if (!ret)
+		ret = get_str(&v, r, "", "status", false, 16, &rec->status);
+	if (!ret && strcmp(rec->status, "ok") && strcmp(rec->status, "failed"))
+		ret = bad(&v, "", "status", "is not ok or failed");
+	if (!ret)
+		ret = get_str(&v, r, "", "error", true, 4096, &rec->error);
+	if (!ret)
+		ret = get_str(&v, r, "", "uname_r", true, 256, &rec->uname_r);
+	if (!ret)
+		ret = get_str(&v, r, "", "proc_version", true, 4096, &rec->proc_version);
+	if (!ret)
+		ret = get_str(&v, r, "", "log_path", true, PATH_MAX, &rec->log_path);
+	if (!ret)
+		ret = get_i64(&v, r, "", "started_wall_ms", false, 0, INT64_MAX / 2, 0,
+			      &rec->started_wall_ms);
+	if (!ret)
+		ret = get_i64(&v, r, "", "boot_ms", false, -1, INT32_MAX, 0, &rec->boot_ms);
+	if (!ret)
+		ret = get_i64(&v, r, "", "run_ms", false, -1, INT32_MAX, 0, &rec->run_ms);
+	if (!ret)
+		ret = get_str(&v, r, "", "lava_server", true, 4096, &rec->lava_server);
+	if (!ret)
+		ret = get_i64(&v, r, "", "lava_job_id", true, 1, INT64_MAX, 0, &rec->lava_job_id);
+	if (!ret && rec->lava_job_id && !rec->lava_server)
+		ret = bad(&v, "", "lava_server", "is missing (lava_job_id needs its server)");
+	ko = jobj(r, "kernel");
+	if (!ret && ko) {
+		struct kernel_art *k = &sb->k;
+		const char *t[6];
+		static const char *const keys[6] = { "dir", "label", "release", "zimage_sha256",
+						     "config_sha256", "manifest" };
+
+		if (!json_object_is_type(ko, json_type_object))
+			ret = bad(&v, "", "kernel", "is not an object");
+		for (i = 0; i < 6 && !ret; i++)
+			ret = get_str(&v, ko, "kernel.", keys[i], i > 2, i == 5 ? 1 << 20 : 4096,
+				      &t[i]);
+		if (!ret && t[5]) {
+			json_object *m = json_tokener_parse(t[5]);
+
+			if (!m)
+				ret = bad(&v, "kernel.", "manifest", "is not JSON text");
+			json_object_put(m);
+		}
+		if (!ret) {
+			k->dir = (char *)t[0];
+			k->label = (char *)t[1];
+			k->release = (char *)t[2];
+			k->zimage_sha256 = (char *)t[3];
+			k->config_sha256 = (char *)t[4];
+			k->manifest_json = (char *)t[5];
+			rec->k = k;
+		}
+	}
+	if (!ret)
+		ret = get_i64(&v, r, "", "clock_res_ns", true, 0, INT64_MAX, 0, &x);
+	if (!ret) {
+		json_object *h = jobj(r, "have_start");
+
+		sb->res.clock_res_ns = x;
+		if (h && !json_object_is_type(h, json_type_boolean))
+			ret = bad(&v, "", "have_start", "is not true or false");
+		sb->res.have_start = jbool(r, "have_start", false);
+	}
+	sa = jobj(r, "samples");
+	if (!ret && (!sa || !json_object_is_type(sa, json_type_array)))
+		ret = bad(&v, "", "samples", "is missing or not an array");
+	/* a failed boot's samples are never stored (nor checked: a boot can
+	 * fail because its output broke the parser's rules) */
+	n = ret || !strcmp(rec->status, "failed") ? 0 : json_object_array_length(sa);
+	sb->res.v = xcalloc(n ? n : 1, sizeof(*sb->res.v));
+	for (i = 0; i < n && !ret; i++)
+		ret = read_sample(&v, json_object_array_get_idx(sa, i), i, &sb->res.v[i]);
+	if (!ret && n > 1) {
+		/* (scenario, batch) is the samples' key: twice is a tampered file */
+		const struct sample **p = xcalloc(n, sizeof(*p));
+
+		for (i = 0; i < n; i++)
+			p[i] = &sb->res.v[i];
+		qsort(p, n, sizeof(*p), sample_cmp);
+		for (i = 1; i < n && !ret; i++)
+			if (!sample_cmp(&p[i - 1], &p[i])) {
+				char f[120];
+
+				snprintf(f, sizeof(f), "scenario %s batch %d appears twice",
+					 p[i]->scenario, p[i]->batch);
+				ret = bad(&v, "", "samples", f);
+			}
+		free(p);
+	}
+	if (ret) {
+		snprintf(why, wlen, "field \"%s\" %s", v.field, v.why);
+		return ret;
+	}
+	sb->res.n = sb->res.cap = n;
+	rec->board = &sb->b;
+	rec->res = &sb->res;
+	return 0;
+}
+
+/* A file that cannot be stored as it is goes to DIR/rejected/ (kept for a
+ * human, never retried); one that failed for a database reason stays. */
+static void set_aside(const char *dir, const char *path, const char *name, const char *why)
+{
+	char *rdir = xasprintf("%s/rejected", dir), *dst = xasprintf("%s/%s", rdir, name);
+
+	if (mkdir_p(rdir, 0755) || rename(path, dst))
+		err_msg("%s: spool file refused: %s; nothing stored (could not move it to %s: "
+			"%s)", path, why, rdir, strerror(errno));
+	else
+		err_msg("%s: spool file refused: %s; nothing stored, file moved to %s", path, why,
+			dst);
+	free(rdir);
+	free(dst);
+}
+
+static int load_one(struct store *st, const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name), why[320];
+	struct spool_boot sb;
+	int ret;
+
+	ret = spool_read(&sb, path, why, sizeof(why));
+	if (ret == -EINVAL) {
+		set_aside(dir, path, name, why);
+	} else if (!ret) {
+		ret = store_boot(st, &sb.rec);
+		if (ret == -EEXIST)
+			set_aside(dir, path, name, "its slot or LAVA job is already stored by "
+				  "another boot");
+		else if (!ret)
+			unlink(path);
+	}
+	spool_boot_free(&sb);
+	free(path);
 	return ret;
 }
 
@@ -203,18 +487,13 @@ int spool_flush(struct store *st, const char *dir, int *loaded, int *failed)
 		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(d))) {
 		size_t l = strlen(de->d_name);
-		char *path;
 
 		if (l < 6 || strcmp(de->d_name + l - 5, ".json") || de->d_name[0] == '.')
 			continue;
-		path = xasprintf("%s/%s", dir, de->d_name);
-		if (load_one(st, path) == 0) {
-			unlink(path);
+		if (load_one(st, dir, de->d_name) == 0)
 			(*loaded)++;
-		} else {
+		else
 			(*failed)++;
-		}
-		free(path);
 	}
 	closedir(d);
 	return 0;
@@ -231,7 +510,10 @@ int cmd_spool(int argc, char **argv)
 		       "Boots finished while the results database was unreachable are kept in\n"
 		       "DIR/spool/UUID.json (default DIR: results).  `load` stores them (each\n"
 		       "once: loading is idempotent by boot UUID) and removes the files; every\n"
-		       "campaign run also loads them first.\n");
+		       "campaign run also loads them first.  Every field is checked first: a\n"
+		       "file with a bad field, or for a slot that already has an ok boot, is\n"
+		       "stored not at all and moved to DIR/spool/rejected/ (the error names\n"
+		       "the file and the field).\n");
 		return 0;
 	}
 	if (argc == 4 && !strcmp(argv[2], "--results"))
@@ -264,7 +546,8 @@ int cmd_spool(int argc, char **argv)
 		}
 		ret = spool_flush(&st, dir, &loaded, &failed);
 		store_close(&st);
-		printf("%d spooled boot(s) loaded, %d left in %s\n", loaded, failed, dir);
+		printf("%d spooled boot(s) loaded, %d not loaded (why: above) from %s\n", loaded,
+		       failed, dir);
 		if (ret || failed)
 			ret = 1;
 	} else {

@@ -71,6 +71,24 @@ static const char *const migrations[] = {
 	/* 6: `ablab query --since/--until` filter on coalesce(started, inserted); without
 	 * this index a time window scans every sample of the scenario (docs/BENCHMARKS.md) */
 	"CREATE INDEX boots_when ON boots ((coalesce(started, inserted)));",
+	/* 7: a LAVA job id means nothing without its server: boots.lava_server (the
+	 * --server URL, or "local:HOST:RUN-UUID" for lava-run here) and (server, job id)
+	 * unique.  Boots stored before have no server (NULL: unknown), which the unique
+	 * key does not compare and the check (NOT VALID) does not apply to.  And one ok
+	 * boot per slot (campaign, board, seq), so that a resume and a later spool load
+	 * cannot both store a slot: earlier duplicates (the first stored is kept) become
+	 * failed attempts that say why. */
+	"ALTER TABLE boots ADD COLUMN lava_server text;"
+	"ALTER TABLE boots ADD CONSTRAINT boots_lava_server_check"
+	" CHECK (lava_job_id IS NULL OR lava_server IS NOT NULL) NOT VALID;"
+	"ALTER TABLE boots ADD CONSTRAINT boots_lava_job_key UNIQUE (lava_server, lava_job_id);"
+	"UPDATE boots d SET status = 'failed', error = format('duplicate ok boot of slot %s "
+	"(boot %s kept): demoted by schema version 7', d.seq, k.id) FROM (SELECT campaign_id, "
+	"board_id, seq, min(id) AS id FROM boots WHERE status = 'ok' GROUP BY campaign_id, "
+	"board_id, seq HAVING count(*) > 1) k WHERE d.campaign_id = k.campaign_id AND "
+	"d.board_id = k.board_id AND d.seq = k.seq AND d.status = 'ok' AND d.id <> k.id;"
+	"CREATE UNIQUE INDEX boots_one_ok_per_slot ON boots (campaign_id, board_id, seq)"
+	" WHERE status = 'ok';",
 };
 
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)
@@ -529,6 +547,74 @@ out:
 	return ret;
 }
 
+static int try_board_lock(struct store *st, const char *board)
+{
+	const char *p[1] = { board };
+	PGresult *r = store_query(st, "SELECT pg_try_advisory_lock(4242, hashtext($1))", 1, p);
+	int ret;
+
+	if (!r)
+		return PQstatus(st->conn) != CONNECTION_OK ? -ENOTCONN : -EIO;
+	ret = strcmp(PQgetvalue(r, 0, 0), "t") ? -EBUSY : 0;
+	PQclear(r);
+	return ret;
+}
+
+int store_lock_board(struct store *st, const char *board)
+{
+	int ret = try_board_lock(st, board);
+
+	if (!ret) {
+		free(st->lock_key);
+		st->lock_key = xstrdup(board);
+	}
+	return ret;
+}
+
+int store_reconnect(struct store *st)
+{
+	int ret;
+
+	PQreset(st->conn);
+	if (PQstatus(st->conn) != CONNECTION_OK)
+		return -ENOTCONN;
+	PQsetNoticeProcessor(st->conn, NULL, NULL);
+	exec_ok(st, "SET client_min_messages = warning");
+	if (!st->lock_key)
+		return 0;
+	/* a session lock dies with its session: take it again, or give up the board */
+	ret = try_board_lock(st, st->lock_key);
+	if (ret == -EBUSY)
+		err_msg("%s: after a reconnect to the results database another agent holds this "
+			"board (advisory lock); this agent stops using it", st->lock_key);
+	return ret;
+}
+
+/* A statement outside a transaction, tried again once over a new connection
+ * when the server went away since the last one (a restart while a campaign
+ * ran); NULL on error (printed). */
+static PGresult *query_reconnect(struct store *st, const char *sql, int n, const char *const *p)
+{
+	PGresult *r;
+
+	if (PQstatus(st->conn) != CONNECTION_OK && store_reconnect(st))
+		return NULL;
+	r = PQexecParams(st->conn, sql, n, NULL, p, NULL, NULL, 0);
+	if (PQresultStatus(r) == PGRES_TUPLES_OK || PQresultStatus(r) == PGRES_COMMAND_OK)
+		return r;
+	if (PQstatus(st->conn) == CONNECTION_OK) {
+		err_msg("database: %s", PQresultErrorMessage(r));
+		PQclear(r);
+		return NULL;
+	}
+	PQclear(r);
+	if (store_reconnect(st)) {
+		err_msg("results database unreachable (%s)", st->conninfo);
+		return NULL;
+	}
+	return store_query(st, sql, n, p);
+}
+
 int store_open(struct store *st, const char *conninfo)
 {
 	char *masked = NULL;
@@ -580,6 +666,7 @@ void store_close(struct store *st)
 	if (st->conn)
 		PQfinish(st->conn);
 	free(st->conninfo);
+	free(st->lock_key);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -611,9 +698,9 @@ int store_campaign_set_status(struct store *st, int64_t id, const char *status)
 	PGresult *r;
 
 	snprintf(ids, sizeof(ids), "%" PRId64, id);
-	r = store_query(st,
-			"UPDATE campaigns SET status = $1, finished = CASE WHEN $1 = 'running' "
-			"THEN NULL ELSE now() END WHERE id = $2::int", 2, p);
+	r = query_reconnect(st,
+			    "UPDATE campaigns SET status = $1, finished = CASE WHEN $1 = 'running' "
+			    "THEN NULL ELSE now() END WHERE id = $2::int", 2, p);
 	if (!r)
 		return -EIO;
 	PQclear(r);
@@ -643,8 +730,31 @@ static void put_i64(struct buf *b, int64_t v, bool null_if_neg)
 		buf_printf(b, "%" PRId64, v);
 }
 
-/* COPY text format; scenario names and words are validated by the parser
- * ([A-Za-z0-9._+-]), so no escaping is needed. */
+/* A text field of COPY's text format: backslash, tab, newline and CR (and
+ * the other control characters COPY decodes) escaped, so a regex benchmark's
+ * scenario name or a spool file cannot shift columns or rows. */
+static void put_text(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		const char *e = NULL;
+
+		switch (*s) {
+		case '\\': e = "\\\\"; break;
+		case '\t': e = "\\t"; break;
+		case '\n': e = "\\n"; break;
+		case '\r': e = "\\r"; break;
+		case '\b': e = "\\b"; break;
+		case '\f': e = "\\f"; break;
+		case '\v': e = "\\v"; break;
+		}
+		if (e)
+			buf_append(b, e, 2);
+		else
+			buf_append(b, s, 1);
+	}
+}
+
+/* COPY text format, every text field through put_text(). */
 static int copy_samples(struct store *st, const char *boot_id, const struct run_result *res)
 {
 	struct buf b = { 0 };
@@ -665,16 +775,23 @@ static int copy_samples(struct store *st, const char *boot_id, const struct run_
 		const struct sample *s = &res->v[i];
 		bool pres = s->kind == SAMPLE_PRESERVE;
 
-		buf_printf(&b, "%s\t%s\t%d\t%s\t", boot_id, s->scenario, s->batch,
-			   pres ? "preserve" : "result");
+		buf_printf(&b, "%s\t", boot_id);
+		put_text(&b, s->scenario);
+		buf_printf(&b, "\t%d\t%s\t", s->batch, pres ? "preserve" : "result");
 		put_i64(&b, s->size, true);
 		buf_append(&b, "\t", 1);
 		put_i64(&b, pres ? -1 : s->reps, true);
 		if (pres)
 			buf_printf(&b, "\t\\N\t\\N\t\\N\t\\N\t\\N\t");
-		else
-			buf_printf(&b, "\t%s\t%s\t%s\t%s\t%.17g\t", s->dir, s->op, s->state,
-				   s->timing, s->mean_ns);
+		else {
+			const char *w[4] = { s->dir, s->op, s->state, s->timing };
+
+			for (size_t k = 0; k < ARRAY_SIZE(w); k++) {
+				buf_append(&b, "\t", 1);
+				put_text(&b, w[k]);
+			}
+			buf_printf(&b, "\t%.17g\t", s->mean_ns);
+		}
 		put_i64(&b, s->min_ns, true);
 		buf_append(&b, "\t", 1);
 		put_i64(&b, s->max_ns, true);
@@ -709,23 +826,56 @@ static int copy_samples(struct store *st, const char *boot_id, const struct run_
 	return ret;
 }
 
+/* Why an insert of boot b stored nothing: 0 when it is already stored (same
+ * uuid: a re-loaded spool file), -EEXIST (printed) when its slot already has
+ * another ok boot or its LAVA job is already stored, -EIO on a query error. */
+static int boot_conflict(struct store *st, const struct boot_rec *b, const char *campaign,
+			 const char *board_id, const char *seq)
+{
+	const char *p[5] = { b->uuid, campaign, board_id, seq, b->status };
+	PGresult *r;
+	int ret = -EEXIST;
+
+	r = store_query(st,
+			"SELECT 'uuid', id FROM boots WHERE uuid = $1::uuid UNION ALL "
+			"SELECT 'slot', id FROM boots WHERE $5 = 'ok' AND campaign_id = $2::int "
+			"AND board_id = $3::int AND seq = $4::int AND status = 'ok'", 5, p);
+	if (!r)
+		return -EIO;
+	if (PQntuples(r) && !strcmp(PQgetvalue(r, 0, 0), "uuid"))
+		ret = 0;
+	else if (PQntuples(r))
+		err_msg("boot %s: campaign %s, board %s, slot %d already has an ok boot (boot id "
+			"%s); this second one is not stored", b->uuid, campaign, b->board->name,
+			b->seq, PQgetvalue(r, 0, 1));
+	else
+		err_msg("boot %s: LAVA job %" PRId64 " of %s is already stored; this boot is not "
+			"stored again", b->uuid, b->lava_job_id,
+			b->lava_server ? b->lava_server : "(no server)");
+	PQclear(r);
+	return ret;
+}
+
 int store_boot(struct store *st, const struct boot_rec *b)
 {
 	char campaign[32], seq[16], attempt[16], started[32], boot_ms[32], run_ms[32], cres[32];
-	char board_id[32] = "", kernel_id[32] = "", boot_id[32] = "";
+	char board_id[32] = "", kernel_id[32] = "", boot_id[32] = "", lava_id[32];
 	const char *defn = json_object_to_json_string_ext(b->board->jf.root,
 							   JSON_C_TO_STRING_PLAIN);
 	PGresult *r;
+	int ret;
 
-	/* a server that went away (maintenance, restart): try once to reconnect */
-	if (PQstatus(st->conn) != CONNECTION_OK)
-		PQreset(st->conn);
-	if (PQstatus(st->conn) != CONNECTION_OK)
-		return -ENOTCONN;
+	/* a server that went away (maintenance, restart): try once to reconnect,
+	 * with the board's advisory lock taken again */
+	if (PQstatus(st->conn) != CONNECTION_OK && (ret = store_reconnect(st)))
+		return ret;
 	if (exec_ok(st, "BEGIN")) {
-		if (PQstatus(st->conn) != CONNECTION_OK)
-			PQreset(st->conn);
-		if (PQstatus(st->conn) != CONNECTION_OK || exec_ok(st, "BEGIN"))
+		if (PQstatus(st->conn) == CONNECTION_OK)
+			return -EIO;
+		ret = store_reconnect(st);
+		if (ret)
+			return ret;
+		if (exec_ok(st, "BEGIN"))
 			return PQstatus(st->conn) != CONNECTION_OK ? -ENOTCONN : -EIO;
 	}
 	{
@@ -765,27 +915,35 @@ int store_boot(struct store *st, const struct boot_rec *b)
 	snprintf(boot_ms, sizeof(boot_ms), "%" PRId64, b->boot_ms);
 	snprintf(run_ms, sizeof(run_ms), "%" PRId64, b->run_ms);
 	snprintf(cres, sizeof(cres), "%" PRId64, b->res ? b->res->clock_res_ns : 0);
+	snprintf(lava_id, sizeof(lava_id), "%" PRId64, b->lava_job_id);
 	{
-		const char *p[16] = { b->uuid, campaign, board_id, kernel_id[0] ? kernel_id : NULL,
+		const char *p[18] = { b->uuid, campaign, board_id, kernel_id[0] ? kernel_id : NULL,
 				      b->variant, seq, attempt, b->status, b->error, started,
 				      b->boot_ms >= 0 ? boot_ms : NULL,
 				      b->run_ms >= 0 ? run_ms : NULL, b->uname_r, b->proc_version,
-				      b->res && b->res->have_start ? cres : NULL, b->log_path };
+				      b->res && b->res->have_start ? cres : NULL, b->log_path,
+				      b->lava_job_id ? b->lava_server : NULL,
+				      b->lava_job_id ? lava_id : NULL };
 
+		/* no conflict target: a boot already stored (same uuid), a second ok
+		 * boot of the slot and a LAVA job stored twice all insert nothing */
 		r = store_query(st,
 				"INSERT INTO boots (uuid, campaign_id, board_id, kernel_id, variant,"
 				" seq, attempt, status, error, started, boot_ms, run_ms, uname_r, "
-				"proc_version, clock_res_ns, log_path) VALUES ($1::uuid, $2::int, "
-				"$3::int, $4::int, $5, $6::int, $7::int, $8, $9, "
-				"to_timestamp($10::double precision), $11::int, $12::int, $13, $14, "
-				"$15::bigint, $16) ON CONFLICT (uuid) DO NOTHING RETURNING id",
-				16, p);
+				"proc_version, clock_res_ns, log_path, lava_server, lava_job_id) "
+				"VALUES ($1::uuid, $2::int, $3::int, $4::int, $5, $6::int, $7::int, "
+				"$8, $9, to_timestamp($10::double precision), $11::int, $12::int, $13,"
+				" $14, $15::bigint, $16, $17, $18::bigint) ON CONFLICT DO NOTHING "
+				"RETURNING id", 18, p);
 		if (!r)
 			goto fail;
 		if (PQntuples(r) == 0) {
-			/* already stored (a re-ingested spool file): nothing to do */
 			PQclear(r);
-			return exec_ok(st, "COMMIT");
+			ret = boot_conflict(st, b, campaign, board_id, seq);
+			if (ret == -EIO)
+				goto fail;
+			exec_ok(st, ret ? "ROLLBACK" : "COMMIT");
+			return ret;
 		}
 		snprintf(boot_id, sizeof(boot_id), "%s", PQgetvalue(r, 0, 0));
 		PQclear(r);

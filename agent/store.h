@@ -13,12 +13,21 @@ struct board;
 struct store {
 	PGconn *conn;
 	char *conninfo;
+	char *lock_key;		/* board of the session's advisory lock, or NULL */
 };
 
 /* Connects to conninfo, or (NULL) to the private cluster, which is created
  * and started on demand; applies forward-only migrations. */
 int store_open(struct store *st, const char *conninfo);
 void store_close(struct store *st);
+/* With a shared database, a guard across hosts: a session advisory lock
+ * on board, held by this connection (and re-taken by store_reconnect()).
+ * 0, -EBUSY (another session holds it), -ENOTCONN or -EIO. */
+int store_lock_board(struct store *st, const char *board);
+/* A new connection after the server went away (PQreset), with the board
+ * lock taken again: 0, -ENOTCONN (still away) or -EBUSY (the board was
+ * taken by another agent meanwhile; printed). */
+int store_reconnect(struct store *st);
 /* `ablab db start|stop|status` for the private cluster; status with conninfo
  * (or ABLAB_DB) set reports that server instead. */
 int store_private(const char *action, const char *conninfo);
@@ -50,10 +59,15 @@ struct boot_rec {
 	int64_t started_wall_ms, boot_ms, run_ms;
 	const char *log_path;
 	const struct run_result *res;
+	const char *lava_server;	/* with lava_job_id: --server URL or "local:..." */
+	int64_t lava_job_id;		/* 0: not a LAVA boot */
 };
 /* One transaction: board + kernel upserts, the boot, all its samples.
  * Idempotent on uuid (a second insert of the same boot is a no-op).
- * -ENOTCONN when the server is unreachable (nothing stored: spool it). */
+ * -EEXIST (printed, nothing stored) when the slot (campaign, board, seq)
+ * already has another ok boot, or the LAVA job (server, id) another boot;
+ * -ENOTCONN when the server is unreachable (nothing stored: spool it);
+ * -EBUSY when a reconnect could not take the board's lock again. */
 int store_boot(struct store *st, const struct boot_rec *b);
 
 /* Latest campaign id, or -ENOENT. */

@@ -89,7 +89,9 @@ out=$(A ingest "$t50/empty.log" --board qemu-sam9x75 --variant control 2>&1); rc
 check "a log without dmabench lines: exit 1, says what was expected" bash -c "[ $rc = 1 ] && echo \"\$1\" | grep -q 'no dmabench result lines'" _ "$out"
 
 # campaign c1 as `ablab ab` would have recorded it: alternating, with boot and run times
-pq "UPDATE boots SET boot_ms = 2300, run_ms = 4000, seq = CASE WHEN variant = 'control' THEN 2 * seq - 1 ELSE 2 * (seq - 5) END WHERE campaign_id = $c1;
+# (in two steps: one ok boot per slot holds after every row, schema version 7)
+pq "UPDATE boots SET seq = -seq WHERE campaign_id = $c1;
+    UPDATE boots SET boot_ms = 2300, run_ms = 4000, seq = CASE WHEN variant = 'control' THEN 2 * -seq - 1 ELSE 2 * (-seq - 5) END WHERE campaign_id = $c1;
     UPDATE boots SET started = '2026-01-10 12:00' WHERE campaign_id = $c1 AND variant = 'control';
     UPDATE boots SET started = '2026-01-11 12:00' WHERE campaign_id = $c1 AND variant = 'patched';
     UPDATE campaigns SET trigger = 'cli', order_kind = 'abab' WHERE id = $c1"

@@ -27,7 +27,13 @@ else
 	# the daemons must not outlive an interrupted run ($tmp holds their pids)
 	trap 'lava_stop >/dev/null 2>&1; cleanup' EXIT
 	t0=$(date +%s)
-	if ! bash jobs/lava/local-server.sh start "$lstate"; then
+	# state of its own: FRESH=1 (make check FRESH=1) wipes the instance first, as
+	# on a fresh machine; every run gets an empty lava-server database and a new
+	# token (LAVA_OWN_DB=1), so job ids start at 1 as on a fresh machine
+	if [ "${FRESH:-}" = 1 ]; then
+		bash jobs/lava/local-server.sh wipe "$lstate" || bad "local-server.sh wipe failed"
+	fi
+	if ! LAVA_OWN_DB=1 bash jobs/lava/local-server.sh start "$lstate"; then
 		bad "local lava-server did not start (logs in $lstate)"
 		tail -n 20 "$lstate"/*.log "$lstate"/logs/*.log 2>/dev/null
 	fi
@@ -88,6 +94,8 @@ sys.stdout.write(env.get_template(os.path.basename(d)).render(**ctx))" \
 	echo "   lava run --local, 1+1 boots: $(($(date +%s) - t0)) s"
 	check "lava run --local: exit 0" test "$rc" = 0
 	cid=$(psql_q "SELECT max(id) FROM campaigns")
+	check "local: the boots' server is this run (local:HOST:UUID), one job id each" test \
+		"$(psql_q "SELECT count(DISTINCT lava_server) || ' ' || count(DISTINCT lava_job_id) || ' ' || bool_and(lava_server ~ '^local:[^:]+:[0-9a-f-]{36}\$') FROM boots WHERE campaign_id = $cid AND status = 'ok'")" = "1 2 t"
 	check "local: campaign trigger lava, complete, 2 ok boots with samples" test \
 		"$(psql_q "SELECT c.trigger || ' ' || c.status || ' ' || count(DISTINCT b.id) || ' ' || count(s.*) FROM campaigns c JOIN boots b ON b.campaign_id = c.id JOIN samples s ON s.boot_id = b.id WHERE c.id = $cid AND c.id > $c0 AND b.status = 'ok' GROUP BY c.id")" \
 		= "lava complete 2 20"
@@ -106,11 +114,16 @@ sys.stdout.write(env.get_template(os.path.basename(d)).render(**ctx))" \
 		= "control:true,patched:true"
 	check "server: the boots ran the kernels of the job (uname -r)" test \
 		"$(psql_q "SELECT count(*) FROM boots b JOIN kernels k ON k.id = b.kernel_id WHERE b.campaign_id = $cid AND b.uname_r = k.release")" = 2
-	lid=$(psql_q "SELECT lava_job_id FROM boots WHERE campaign_id = $cid AND seq = 1")
+	check "server: the boots name their server ($url)" test \
+		"$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $cid AND lava_server = '$url'")" = 2
+	lid=$(psql_q "SELECT lava_job_id FROM boots WHERE campaign_id = $cid AND seq = 1 AND status = 'ok'")
 	n=$(curl -fsS -H "Authorization: Token $(cat "$lstate/token")" "$url/api/v0.2/jobs/$lid/tests/?limit=200" |
 		/usr/bin/python3 -c 'import json, sys; print(sum(1 for t in json.load(sys.stdin)["results"] if t["unit"] == "mean_ns"))')
+	# a job id is unique only on its server (the --local run's jobs have ids from 1 too)
 	check "LAVA holds the measurements as test cases ($n mean_ns, as many as stored timing samples)" test \
-		"$n" = "$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.lava_job_id = $lid AND s.kind = 'result'")"
+		"$n" = "$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND b.lava_server = '$url' AND b.lava_job_id = $lid AND s.kind = 'result'")"
+	check "query shows LAVA boots as SERVER#ID" bash -c \
+		"'$ablab' query --campaign $cid --format csv | grep -q ',$url#$lid\$'"
 	check "ablab report prints the LAVA campaign" bash -c "'$ablab' report $cid | grep -q 'lava'"
 	"$ablab" ab --board qemu-sam9x75 --boots 1 --batches 2 --results "$tmp/results" --format text >/dev/null 2>&1
 	check "a direct campaign of the same board stores the same scenarios" test \

@@ -9,7 +9,9 @@
 #include "store.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char v1_log[] =
 	"dmabench: v1 start clock_res_ns=1000 timing=auto batches=2 scenarios=2\n"
@@ -135,6 +137,111 @@ int main(int argc, char **argv)
 		run_result_free(&res);
 	}
 	CHECK(count(&st, "SELECT count(*) FROM boots WHERE campaign_id = $1::int", cids) == 6);
+
+	/* a second ok boot of a stored slot (a resumed slot, then its spooled
+	 * twin): refused, nothing stored; a failed attempt of the slot is fine */
+	{
+		struct boot_rec rec = { 0 };
+		struct run_result res;
+		char *log;
+
+		if (asprintf(&log, v1_log, 350, 351, 0, 0) < 0)
+			return 1;
+		parse_log(log, strlen(log), &res);
+		uuid_v4(rec.uuid);
+		rec.campaign = cid;
+		rec.board = &b;
+		rec.variant = "control";
+		rec.seq = 1;
+		rec.attempt = 2;
+		rec.status = "ok";
+		rec.k = &k[0];
+		rec.boot_ms = rec.run_ms = -1;
+		rec.res = &res;
+		CHECK(store_boot(&st, &rec) == -EEXIST);
+		CHECK(count(&st, "SELECT count(*) FROM boots WHERE uuid = $1::uuid", rec.uuid) == 0);
+		rec.status = "failed";
+		rec.error = "test";
+		CHECK(store_boot(&st, &rec) == 0);
+		CHECK(count(&st, "SELECT count(*) FROM boots WHERE campaign_id = $1::int AND seq = 1 "
+				 "AND status = 'ok'", cids) == 1);
+		free(log);
+		run_result_free(&res);
+	}
+
+	/* LAVA job ids: unique per server, the same id on two servers is two jobs */
+	{
+		const int want[3] = { 0, 0, -EEXIST };
+		char srv[3][64];
+
+		/* servers of this run only: the database may hold earlier runs' */
+		snprintf(srv[0], sizeof(srv[0]), "https://lava%s.example.org", cids);
+		snprintf(srv[1], sizeof(srv[1]), "local:h:%s", cids);
+		snprintf(srv[2], sizeof(srv[2]), "https://lava%s.example.org", cids);
+		for (i = 0; i < 3; i++) {
+			struct boot_rec rec = { 0 };
+
+			uuid_v4(rec.uuid);
+			rec.campaign = cid;
+			rec.board = &b;
+			rec.variant = "patched";
+			rec.seq = 2;
+			rec.attempt = 10 + i;
+			rec.status = "failed";
+			rec.error = "lava test";
+			rec.boot_ms = rec.run_ms = -1;
+			rec.lava_server = srv[i];
+			rec.lava_job_id = 1;
+			CHECK(store_boot(&st, &rec) == want[i]);
+		}
+		CHECK(count(&st, "SELECT count(*) FROM boots WHERE lava_job_id = 1 AND campaign_id = "
+				 "$1::int", cids) == 2);
+	}
+
+	/* COPY text: tab, backslash, newline and CR in text fields round-trip */
+	{
+		struct boot_rec rec = { 0 };
+		struct run_result res;
+		PGresult *r;
+		const char *p[1] = { rec.uuid };
+		char *log;
+
+		if (asprintf(&log, v1_log, 350, 351, 0, 0) < 0)
+			return 1;
+		parse_log(log, strlen(log), &res);
+		for (i = 0; i < (int)res.n; i++) {
+			struct sample *sm = &res.v[i];
+
+			if (sm->kind != SAMPLE_RESULT)
+				continue;
+			snprintf(sm->scenario, sizeof(sm->scenario), "a\tb\\c\nd\re");
+			snprintf(sm->op, sizeof(sm->op), "x\\.y\tz");
+		}
+		uuid_v4(rec.uuid);
+		rec.campaign = cid;
+		rec.board = &b;
+		rec.variant = "control";
+		rec.seq = 99;
+		rec.attempt = 1;
+		rec.status = "ok";
+		rec.k = &k[0];
+		rec.boot_ms = rec.run_ms = -1;
+		rec.res = &res;
+		CHECK(store_boot(&st, &rec) == 0);
+		r = store_query(&st, "SELECT s.scenario, s.op, s.batch FROM samples s JOIN boots b ON "
+				"b.id = s.boot_id WHERE b.uuid = $1::uuid AND s.kind = 'result' "
+				"ORDER BY s.batch", 1, p);
+		CHECK(r && PQntuples(r) == 2);
+		if (r && PQntuples(r) == 2) {
+			CHECK(!strcmp(PQgetvalue(r, 0, 0), "a\tb\\c\nd\re"));
+			CHECK(!strcmp(PQgetvalue(r, 0, 1), "x\\.y\tz"));
+			CHECK(!strcmp(PQgetvalue(r, 1, 0), "a\tb\\c\nd\re"));
+			CHECK(!strcmp(PQgetvalue(r, 1, 1), "x\\.y\tz"));
+		}
+		PQclear(r);
+		free(log);
+		run_result_free(&res);
+	}
 	CHECK(store_campaign_set_status(&st, cid, "complete") == 0);
 	CHECK(report_campaign(&st, cid, "text", 0.05) == 0);
 	CHECK(report_campaign(&st, cid, "json", 0.05) == 0);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# jobs/lava/local-server.sh start|stop|status STATE_DIR
+# jobs/lava/local-server.sh start|stop|status|wipe STATE_DIR
 #
 # A complete LAVA instance on 127.0.0.1 for tests and trials, from Debian's
 # packages (lava-server, lava-dispatcher; installed if missing):
@@ -17,14 +17,23 @@
 # No systemd needed: the daemons run in the background with their pids and
 # logs in STATE_DIR.  `stop` ends exactly those pids.
 #
+# LAVA_OWN_DB=1 start: the instance gets a database of its own, recreated
+# empty for this start (no jobs, users or tokens of earlier runs; job ids
+# from 1; the job outputs under /var/lib/lava-server/default/media/job-output
+# removed with it).  It is cloned from ablab_lava_template, a migrated empty
+# lava-server database the first such start makes, so this costs seconds.
+# `wipe` stops the daemons and removes everything this script made (both
+# databases, its settings file, device dictionaries and job outputs), so
+# the next start is the one of a fresh machine (`make check FRESH=1`).
+#
 # Environment: LAVA_PORT (default 8000), LAVA_EVENT_PORT (5500),
-# LAVA_WS_PORT (8001).
+# LAVA_WS_PORT (8001), LAVA_OWN_DB (see above).
 set -euo pipefail
 
 ACTION=${1:-}
 STATE=${2:-}
-[[ $ACTION =~ ^(start|stop|status)$ && -n $STATE ]] ||
-	{ echo "usage: $0 start|stop|status STATE_DIR" >&2; exit 2; }
+[[ $ACTION =~ ^(start|stop|status|wipe)$ && -n $STATE ]] ||
+	{ echo "usage: $0 start|stop|status|wipe STATE_DIR" >&2; exit 2; }
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PORT=${LAVA_PORT:-8000}
 PUB=${LAVA_EVENT_PORT:-5500}		# zmq event stream (scheduler)
@@ -71,6 +80,28 @@ if [[ $ACTION == status ]]; then
 	curl -fsS "$URL/api/v0.2/system/version/" && echo
 	exit $?
 fi
+JOB_OUTPUT=/var/lib/lava-server/default/media/job-output
+# psql as postgres on the system cluster (nothing to do when it is not there)
+pg() { runuser -u postgres -- psql -X -Atq "$@"; }
+if [[ $ACTION == wipe ]]; then
+	stop_pids
+	say "wiping the local LAVA instance (databases, settings, devices, job outputs)"
+	if command -v pg_lsclusters >/dev/null && pg_lsclusters -h 2>/dev/null | awk '$4 == "online"' | grep . >/dev/null; then
+		for db in lavaserver ablab_lava_template; do
+			pg -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true
+		done
+	fi
+	rm -f /etc/lava-server/settings.d/50-ablab-local.yaml
+	for dict in "$HERE"/devices/*.jinja2; do
+		rm -f "/etc/lava-server/dispatcher-config/devices/$(basename "$dict" .jinja2)-01.jinja2"
+	done
+	for dt in "$HERE"/device-types/*.jinja2; do
+		[[ -e $dt ]] && rm -f "/etc/lava-server/dispatcher-config/device-types/$(basename "$dt")"
+	done
+	rm -rf "${JOB_OUTPUT:?}"/*
+	rm -f "$STATE/token"
+	exit 0
+fi
 
 # ---- packages ----------------------------------------------------------
 need=()
@@ -95,6 +126,18 @@ if ! pg_lsclusters -h | awk -v v="$ver" '$1 == v && $2 == "main" && $4 == "onlin
 	pg_ctlcluster "$ver" main start >>"$STATE/pg.log" 2>&1 || die "PostgreSQL did not start (see $STATE/pg.log)"
 fi
 wait_for "PostgreSQL" 30 runuser -u postgres -- psql -Atqc 'SELECT 1'
+if [[ ${LAVA_OWN_DB:-} == 1 ]]; then
+	stop_pids	# nothing may hold the database while it is replaced
+	pg -c "DROP DATABASE IF EXISTS lavaserver WITH (FORCE)" >"$STATE/owndb.log" 2>&1 ||
+		{ cat "$STATE/owndb.log" >&2; die "cannot drop the lavaserver database"; }
+	if [[ $(pg -c "SELECT count(*) FROM pg_database WHERE datname = 'ablab_lava_template'") == 1 ]]; then
+		say "a database of its own: lavaserver recreated empty (from ablab_lava_template)"
+		pg -c "CREATE DATABASE lavaserver OWNER lavaserver TEMPLATE ablab_lava_template" \
+			>>"$STATE/owndb.log" 2>&1 || { cat "$STATE/owndb.log" >&2; die "cannot recreate the lavaserver database"; }
+	fi	# else postinst.py below makes it (and it becomes the template)
+	# job ids start again at 1: earlier outputs must not be taken for the new jobs'
+	rm -rf "${JOB_OUTPUT:?}"/*
+fi
 if [[ ! -f /etc/lava-server/settings.d/00-database.yaml ]] ||
 	! runuser -u postgres -- psql -Atqc "SELECT 1 FROM pg_database WHERE datname = 'lavaserver'" | grep 1 >/dev/null; then
 	say "creating the lava-server database (postinst.py --db)"
@@ -103,6 +146,14 @@ if [[ ! -f /etc/lava-server/settings.d/00-database.yaml ]] ||
 else
 	runuser -u lavaserver -- lava-server manage migrate --noinput >"$STATE/migrate.log" 2>&1 ||
 		{ tail -n 20 "$STATE/migrate.log" >&2; die "lava-server migrate failed"; }
+fi
+if [[ ${LAVA_OWN_DB:-} == 1 ]] &&
+	[[ $(pg -c "SELECT count(*) FROM pg_database WHERE datname = 'ablab_lava_template'") == 0 ]]; then
+	# the migrated, still empty database: the template of the next starts
+	# (every migration of a lava-server upgrade is applied to the clone above)
+	say "keeping the empty migrated database as ablab_lava_template"
+	pg -c "CREATE DATABASE ablab_lava_template OWNER lavaserver TEMPLATE lavaserver" \
+		>"$STATE/template.log" 2>&1 || { cat "$STATE/template.log" >&2; die "cannot create ablab_lava_template"; }
 fi
 
 # jobs left unfinished by an earlier instance (killed worker) would hold
@@ -154,7 +205,7 @@ wait_for "lava-server REST API ($URL)" 60 curl -fsS "$URL/api/v0.2/system/versio
 if ! manage users list 2>/dev/null | grep -w ablab >/dev/null; then
 	manage users add ablab --superuser --staff --passwd ablab-local >/dev/null
 fi
-if [[ ! -s $STATE/token ]]; then
+if [[ ! -s $STATE/token || ${LAVA_OWN_DB:-} == 1 ]]; then
 	manage tokens add --user ablab --description ablab-test >"$STATE/token"
 fi
 manage workers list 2>/dev/null | grep -w ablab-worker >/dev/null ||

@@ -29,6 +29,8 @@ for h in tests/fuzz/fuzz_*.c; do
 	fuzz_parse) cp tests/fixtures/*.log tests/fixtures/*.txt "$corpus/" 2>/dev/null || true ;;
 	fuzz_files) cp boards/*.json jobs/*.json "$corpus/" ;;
 	fuzz_console | fuzz_target) cp tests/fixtures/*.log tests/fuzz/seeds/target-*.txt "$corpus/" ;;
+	fuzz_spool) cp tests/fixtures/spool-*.json "$corpus/" ;;
+	fuzz_lava) cp tests/fixtures/lava-*.yaml "$corpus/" ;;
 	esac
 	log=build/fuzz/$name.log
 	if ! (cd build/fuzz && "./$name" -max_total_time="$secs" -print_final_stats=1 \

@@ -1,0 +1,145 @@
+# No duplicated or half-stored data (agent/campaign.c, store.c, spool.c), on
+# the board simulator: a campaign spooled through a database outage and then
+# resumed from another directory stores each slot once, also after a later
+# `spool load`; a second ok boot for a stored slot is refused; tampered
+# spool files are refused naming the field, set aside, nothing stored; text
+# with tab/backslash round-trips through the spool; a database restart
+# mid-campaign ends with the campaign complete and the board's advisory lock
+# held again.  Waits are on conditions with deadlines, never fixed sleeps.
+bs=$top/build/boardsim
+dd=$tmp/data49
+"$ablab" db start >/dev/null 2>&1
+mkdir -p "$dd/tftp" "$dd/elsewhere"
+for v in control patched; do
+	mkdir -p "$dd/k/$v"
+	printf '{"board":"sim-data","variant":"%s","release":"6.1.0-sim-%s"}\n' $v $v \
+		>"$dd/k/$v/manifest.json"
+	printf 'zImage\0Linux version 6.1.0-sim-%s (boardsim@lab) #1\n' $v >"$dd/k/$v/zImage"
+	echo initramfs >"$dd/k/$v/initramfs.cpio.gz"
+	echo dtb >"$dd/k/$v/sim.dtb"
+done
+sed -e "s|@BS@|$bs|g" -e "s|@W@|$dd|g" >"$dd/board.json" <<'JSON'
+{
+  "name": "sim-data",
+  "cpu": "ARM926EJ-S",
+  "family": "legacy",
+  "console": { "type": "tty", "device": "@W@/console", "reopen_s": 5 },
+  "power": { "type": "command", "on": ["@BS@", "ctl", "@W@/ctl", "on"],
+             "off": ["@BS@", "ctl", "@W@/ctl", "off"] },
+  "boot": {
+    "method": "uboot",
+    "tftp_root": "@W@/tftp",
+    "server_ip": "192.0.2.1",
+    "autoboot": "Hit any key to stop autoboot",
+    "interrupt": " ",
+    "prompt": "=> ",
+    "commands": ["setenv autoload no", "dhcp", "tftpboot {kernel_addr} {kernel}",
+                 "tftpboot {ramdisk_addr} {ramdisk}", "setenv initrd_size ${filesize}",
+                 "tftpboot {dtb_addr} {dtb}", "setenv bootargs {bootargs}",
+                 "bootz {kernel_addr} {ramdisk_addr}:${initrd_size} {dtb_addr}"],
+    "addrs": { "kernel_addr": "0x22000000", "ramdisk_addr": "0x24000000", "dtb_addr": "0x21000000" },
+    "append": "console=ttyS0,115200 rdinit=/init panic=-1"
+  },
+  "shell": { "prompt": "lab# " },
+  "timeouts_s": { "power": 5, "bootloader": 3, "kernel": 3, "command": 20 },
+  "retries": 2
+}
+JSON
+wait_for() {	# DEADLINE_S CMD...: poll until CMD succeeds; 1 on timeout
+	local end=$((SECONDS + $1)); shift
+	until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.05; done
+}
+last() { psql_q "SELECT coalesce(max(id), 0) FROM campaigns"; }
+new_campaign() { [ "$(last)" != "$1" ]; }
+has_ok_boots() { [ "$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $1 AND status = 'ok'" 2>/dev/null)" -ge "$2" ] 2>/dev/null; }
+ok_slots() { psql_q "SELECT count(*) || '/' || count(DISTINCT seq) FROM boots WHERE campaign_id = $1 AND status = 'ok'"; }
+# the advisory lock (4242, hashtext(board)) of the board, held by some session
+board_locked() { [ "$(psql_q "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 4242 AND objsubid = 2 AND granted" 2>/dev/null)" = 1 ]; }
+ab() {	# BOOTS RESULTS: a campaign on the simulator, in the background ($pid)
+	"$ablab" ab --board "$dd/board.json" --control "$dd/k/control" --patched "$dd/k/patched" \
+		--boots "$1" --batches 1 --results "$2" --format json >"$dd/ab.out" 2>"$dd/ab.err" &
+	pid=$!
+}
+if ! "$bs" run --ctl "$dd/ctl" --pty-link "$dd/console" --tftp-root "$dd/tftp" \
+	--record "$dd/record" --tick-ms 10 --seed 49 --daemon --pid-file "$dd/pid" 2>"$dd/sim.err"; then
+	bad "t49: cannot start the simulator: $(cat "$dd/sim.err")"
+else
+	res=$dd/results
+	echo "== outage, spool, resume from another directory, spool load"
+	c0=$(last)
+	ab 2 "$res"
+	wait_for 60 new_campaign "$c0"
+	cid=$(last)
+	wait_for 60 has_ok_boots "$cid" 1
+	"$ablab" db stop >/dev/null
+	wait $pid
+	check "outage: some boots spooled" bash -c "ls '$res'/spool/*.json >/dev/null 2>&1"
+	"$ablab" db start >/dev/null
+	(cd "$dd/elsewhere" && "$ablab" resume "$cid" --format json >"$dd/resume.out" 2>"$dd/resume.err"); rc=$?
+	grep -E 'spool|resum|already' "$dd/resume.err" | head -n 3
+	check "resume (no --results) loads the campaign's own spool and completes (exit $rc)" test \
+		"$rc/$(psql_q "SELECT status FROM campaigns WHERE id = $cid")" = 0/complete
+	"$ablab" spool load --results "$res" >/dev/null 2>&1
+	check "resume + spool load: 4 ok boots, each slot once" test "$(ok_slots "$cid")" = 4/4
+
+	echo "== a second ok boot of a stored slot"
+	spool=$res/spool
+	mkdir -p "$spool"
+	# SPOOL_FILE NAME PYTHON: the fixture, edited (d: the dict), as spool/NAME.json
+	spool_file() {
+		/usr/bin/python3 - "$top/tests/fixtures/spool-boot.json" "$spool/$1.json" "$cid" "$1" "$2" <<-'EOF'
+		import json, sys, uuid
+		d = json.load(open(sys.argv[1]))
+		d["campaign"] = int(sys.argv[3])
+		d["uuid"] = str(uuid.uuid4())
+		exec(sys.argv[5])
+		json.dump(d, open(sys.argv[2], "w"))
+		EOF
+	}
+	spool_file dup 'd["seq"] = 1'
+	"$ablab" spool load --results "$res" >"$dd/dup.out" 2>&1; rc=$?
+	grep -m1 'already' "$dd/dup.out"
+	check "duplicate slot: refused (exit $rc), clear error, set aside, nothing stored" bash -c \
+		"[ $rc = 1 ] && grep -q 'campaign $cid, board sim-data, slot 1 already has an ok boot' '$dd/dup.out' && [ -f '$spool/rejected/dup.json' ] && [ ! -e '$spool/dup.json' ] && [ '$(ok_slots "$cid")' = 4/4 ]"
+
+	echo "== tampered spool files"
+	n0=$(psql_q "SELECT count(*) FROM boots")
+	spool_file t-batch 'd["seq"] = 7; d["samples"][1]["batch"] = "x"'
+	spool_file t-range 'd["seq"] = 8; d["samples"][0]["min_ns"] = 99999'
+	spool_file t-status 'd["seq"] = 9; d["status"] = "maybe"'
+	spool_file t-long 'd["seq"] = 10; d["samples"][0]["scenario"] = "s" * 64'
+	spool_file t-twice 'd["seq"] = 11; d["samples"][1]["batch"] = 1'
+	"$ablab" spool load --results "$res" >"$dd/tamper.out" 2>&1; rc=$?
+	grep 'refused' "$dd/tamper.out" | sed -n 1,2p
+	for c in 't-batch:field "samples\[1\]\.batch" is not an integer' \
+		't-range:field "samples\[0\]\.mean_ns" is not within min_ns\.\.max_ns' \
+		't-status:field "status" is not ok or failed' \
+		't-long:field "samples\[0\]\.scenario" is longer than 63 bytes' \
+		't-twice:scenario small-dirty-256B batch 1 appears twice'; do
+		f=${c%%:*} re=${c#*:}
+		check "tampered $f: refused naming file and field, moved to spool/rejected" bash -c \
+			"grep -q '$spool/$f.json: spool file refused: .*$re.*nothing stored, file moved to $spool/rejected/$f.json' '$dd/tamper.out' && [ -f '$spool/rejected/$f.json' ] && [ ! -e '$spool/$f.json' ]"
+	done
+	check "tampered: exit 1, nothing stored" test "$rc/$(psql_q "SELECT count(*) FROM boots")" = "1/$n0"
+
+	echo "== text through the spool: tab, backslash, newline"
+	spool_file text 'd["seq"] = 12; d["samples"][0]["scenario"] = d["samples"][1]["scenario"] = "tab\there\\back\nnl"; d["samples"][0]["op"] = "a\\.b\tc"'
+	"$ablab" spool load --results "$res" >"$dd/text.out" 2>&1; rc=$?
+	check "tab/backslash/newline in scenario and op: stored as written (exit $rc)" test \
+		"$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND b.seq = 12 AND s.scenario = E'tab\\there\\\\back\\nnl'")/$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND b.seq = 12 AND s.op = E'a\\\\.b\\tc'")" = 2/1
+
+	echo "== database restart mid-campaign"
+	c0=$(last)
+	ab 3 "$dd/results2"
+	wait_for 60 new_campaign "$c0"
+	cid=$(last)
+	wait_for 60 has_ok_boots "$cid" 1
+	"$ablab" db stop >/dev/null
+	"$ablab" db start >/dev/null
+	check "after the restart the board's advisory lock is held again" wait_for 60 board_locked
+	wait $pid; rc=$?
+	grep -E 'spool|stopp|could not' "$dd/ab.err" | head -n 3
+	check "DB restart: campaign exit 0 and status complete (exit $rc)" test \
+		"$rc/$(psql_q "SELECT status FROM campaigns WHERE id = $cid")" = 0/complete
+	"$bs" ctl "$dd/ctl" quit >/dev/null 2>&1
+fi
