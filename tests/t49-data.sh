@@ -73,14 +73,14 @@ else
 	wait_for 60 has_ok_boots "$cid" 1
 	"$ablab" db stop >/dev/null
 	wait $pid
-	check "outage: some boots spooled" bash -c "ls '$res'/spool/*.json >/dev/null 2>&1"
+	fault 10 "outage: some boots spooled" bash -c "ls '$res'/spool/*.json >/dev/null 2>&1"
 	"$ablab" db start >/dev/null
 	(cd "$dd/elsewhere" && "$ablab" resume "$cid" --format json >"$dd/resume.out" 2>"$dd/resume.err"); rc=$?
 	grep -E 'spool|resum|already' "$dd/resume.err" | head -n 3
-	check "resume (no --results) loads the campaign's own spool and completes (exit $rc)" test \
+	fault 10 "resume (no --results) loads the campaign's own spool and completes (exit $rc)" test \
 		"$rc/$(psql_q "SELECT status FROM campaigns WHERE id = $cid")" = 0/complete
 	"$ablab" spool load --results "$res" >/dev/null 2>&1
-	check "resume + spool load: 4 ok boots, each slot once" test "$(ok_slots "$cid")" = 4/4
+	fault 10 "resume + spool load: 4 ok boots, each slot once" test "$(ok_slots "$cid")" = 4/4
 
 	echo "== a second ok boot of a stored slot"
 	spool=$res/spool
@@ -99,7 +99,7 @@ else
 	spool_file dup 'd["seq"] = 1'
 	"$ablab" spool load --results "$res" >"$dd/dup.out" 2>&1; rc=$?
 	grep -m1 'already' "$dd/dup.out"
-	check "duplicate slot: refused (exit $rc), clear error, set aside, nothing stored" bash -c \
+	fault 10 "duplicate slot: refused (exit $rc), clear error, set aside, nothing stored" bash -c \
 		"[ $rc = 1 ] && grep -q 'campaign $cid, board sim-data, slot 1 already has an ok boot' '$dd/dup.out' && [ -f '$spool/rejected/dup.json' ] && [ ! -e '$spool/dup.json' ] && [ '$(ok_slots "$cid")' = 4/4 ]"
 
 	echo "== tampered spool files"
@@ -117,15 +117,15 @@ else
 		't-long:field "samples\[0\]\.scenario" is longer than 63 bytes' \
 		't-twice:scenario small-dirty-256B batch 1 appears twice'; do
 		f=${c%%:*} re=${c#*:}
-		check "tampered $f: refused naming file and field, moved to spool/rejected" bash -c \
+		fault 10 "tampered $f: refused naming file and field, moved to spool/rejected" bash -c \
 			"grep -q '$spool/$f.json: spool file refused: .*$re.*nothing stored, file moved to $spool/rejected/$f.json' '$dd/tamper.out' && [ -f '$spool/rejected/$f.json' ] && [ ! -e '$spool/$f.json' ]"
 	done
-	check "tampered: exit 1, nothing stored" test "$rc/$(psql_q "SELECT count(*) FROM boots")" = "1/$n0"
+	fault 10 "tampered: exit 1, nothing stored" test "$rc/$(psql_q "SELECT count(*) FROM boots")" = "1/$n0"
 
 	echo "== text through the spool: tab, backslash, newline"
 	spool_file text 'd["seq"] = 12; d["samples"][0]["scenario"] = d["samples"][1]["scenario"] = "tab\there\\back\nnl"; d["samples"][0]["op"] = "a\\.b\tc"'
 	"$ablab" spool load --results "$res" >"$dd/text.out" 2>&1; rc=$?
-	check "tab/backslash/newline in scenario and op: stored as written (exit $rc)" test \
+	fault 10 "tab/backslash/newline in scenario and op: stored as written (exit $rc)" test \
 		"$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND b.seq = 12 AND s.scenario = E'tab\\there\\\\back\\nnl'")/$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND b.seq = 12 AND s.op = E'a\\\\.b\\tc'")" = 2/1
 
 	echo "== database restart mid-campaign"
@@ -136,10 +136,10 @@ else
 	wait_for 60 has_ok_boots "$cid" 1
 	"$ablab" db stop >/dev/null
 	"$ablab" db start >/dev/null
-	check "after the restart the board's advisory lock is held again" wait_for 60 board_locked
+	fault 10 "after the restart the board's advisory lock is held again" wait_for 60 board_locked
 	wait $pid; rc=$?
 	grep -E 'spool|stopp|could not' "$dd/ab.err" | head -n 3
-	check "DB restart: campaign exit 0 and status complete (exit $rc)" test \
+	fault 10 "DB restart: campaign exit 0 and status complete (exit $rc)" test \
 		"$rc/$(psql_q "SELECT status FROM campaigns WHERE id = $cid")" = 0/complete
 	"$bs" ctl "$dd/ctl" quit >/dev/null 2>&1
 fi

@@ -94,8 +94,9 @@ sys.stdout.write(env.get_template(os.path.basename(d)).render(**ctx))" \
 	echo "   lava run --local, 1+1 boots: $(($(date +%s) - t0)) s"
 	check "lava run --local: exit 0" test "$rc" = 0
 	cid=$(psql_q "SELECT max(id) FROM campaigns")
-	check "local: the boots' server is this run (local:HOST:UUID), one job id each" test \
-		"$(psql_q "SELECT count(DISTINCT lava_server) || ' ' || count(DISTINCT lava_job_id) || ' ' || bool_and(lava_server ~ '^local:[^:]+:[0-9a-f-]{36}\$') FROM boots WHERE campaign_id = $cid AND status = 'ok'")" = "1 2 t"
+	got=$(psql_q "SELECT count(DISTINCT lava_server) || ' ' || count(DISTINCT lava_job_id) || ' ' || bool_and(lava_server ~ '^local:[^:]+:[0-9a-f-]{36}\$') || ' ' || min(lava_server) FROM boots WHERE campaign_id = $cid AND status = 'ok'")
+	fault 2 "local: the boots' server is this run (local:HOST:UUID), one job id each ($got)" \
+		test "${got% *}" = "1 2 true"
 	check "local: campaign trigger lava, complete, 2 ok boots with samples" test \
 		"$(psql_q "SELECT c.trigger || ' ' || c.status || ' ' || count(DISTINCT b.id) || ' ' || count(s.*) FROM campaigns c JOIN boots b ON b.campaign_id = c.id JOIN samples s ON s.boot_id = b.id WHERE c.id = $cid AND c.id > $c0 AND b.status = 'ok' GROUP BY c.id")" \
 		= "lava complete 2 20"
@@ -114,15 +115,15 @@ sys.stdout.write(env.get_template(os.path.basename(d)).render(**ctx))" \
 		= "control:true,patched:true"
 	check "server: the boots ran the kernels of the job (uname -r)" test \
 		"$(psql_q "SELECT count(*) FROM boots b JOIN kernels k ON k.id = b.kernel_id WHERE b.campaign_id = $cid AND b.uname_r = k.release")" = 2
-	check "server: the boots name their server ($url)" test \
+	fault 2 "server: the boots name their server ($url)" test \
 		"$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $cid AND lava_server = '$url'")" = 2
 	lid=$(psql_q "SELECT lava_job_id FROM boots WHERE campaign_id = $cid AND seq = 1 AND status = 'ok'")
 	n=$(curl -fsS -H "Authorization: Token $(cat "$lstate/token")" "$url/api/v0.2/jobs/$lid/tests/?limit=200" |
 		/usr/bin/python3 -c 'import json, sys; print(sum(1 for t in json.load(sys.stdin)["results"] if t["unit"] == "mean_ns"))')
 	# a job id is unique only on its server (the --local run's jobs have ids from 1 too)
-	check "LAVA holds the measurements as test cases ($n mean_ns, as many as stored timing samples)" test \
+	fault 2 "LAVA holds the measurements as test cases ($n mean_ns, as many as stored timing samples)" test \
 		"$n" = "$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND b.lava_server = '$url' AND b.lava_job_id = $lid AND s.kind = 'result'")"
-	check "query shows LAVA boots as SERVER#ID" bash -c \
+	fault 2 "query shows LAVA boots as SERVER#ID" bash -c \
 		"'$ablab' query --campaign $cid --format csv | grep -q ',$url#$lid\$'"
 	check "ablab report prints the LAVA campaign" bash -c "'$ablab' report $cid | grep -q 'lava'"
 	"$ablab" ab --board qemu-sam9x75 --boots 1 --batches 2 --results "$tmp/results" --format text >/dev/null 2>&1

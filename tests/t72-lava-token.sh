@@ -43,10 +43,10 @@ lava_run() {	# URL [options]: a 1+1 boot campaign through the server at URL
 
 echo "== lava: which servers get the token"
 out=$(lava_run http://192.0.2.1 2>&1); rc=$?
-check "http:// server off loopback: refused without --insecure-http (exit $rc)" bash -c \
+fault 5 "http:// server off loopback: refused without --insecure-http (exit $rc)" bash -c \
 	"[ $rc = 2 ] && grep -q 'clear text.*--insecure-http' <<<'$out'"
 out=$(lava_run ftp://127.0.0.1 2>&1); rc=$?
-check "ftp:// server: refused (exit $rc)" bash -c "[ $rc = 2 ] && grep -q 'only https://' <<<'$out'"
+fault 5 "ftp:// server: refused (exit $rc)" bash -c "[ $rc = 2 ] && grep -q 'only https://' <<<'$out'"
 
 if fake_server foreign record; then
 	foreign=http://127.0.0.1:$port/api/v0.2/jobs/7/tests/?page=2
@@ -65,10 +65,10 @@ if fake_server foreign record; then
 		redirect) re='HTTP 302 redirect not followed' ;;
 		big-log) re='response larger than 32 MiB' ;;
 		esac
-		check "$mode: exit 1 with a clear error" bash -c "[ $rc = 1 ] && grep -Eq '$re' '$lt/$mode.err'"
-		check "$mode: the server got the token" grep -q 'auth=Token t72-SECRET-token' "$lt/lava.rec"
-		check "$mode: the foreign host got no request, no token" test ! -s "$lt/foreign.rec"
-		check "$mode: not retried (1 failed attempt), stored without data" test \
+		fault 5 "$mode: exit 1 with a clear error" bash -c "[ $rc = 1 ] && grep -Eq '$re' '$lt/$mode.err'"
+		fault 5 "$mode: the server got the token" grep -q 'auth=Token t72-SECRET-token' "$lt/lava.rec"
+		fault 5 "$mode: the foreign host got no request, no token" test ! -s "$lt/foreign.rec"
+		fault 5 "$mode: not retried (1 failed attempt), stored without data" test \
 			"$(psql_q "SELECT count(*) || '/' || count(*) FILTER (WHERE b.status = 'failed') || '/' || (SELECT count(*) FROM samples s JOIN boots x ON x.id = s.boot_id WHERE x.campaign_id = c.id) FROM campaigns c JOIN boots b ON b.campaign_id = c.id WHERE c.id > $c0 GROUP BY c.id")" = "1/1/0"
 	done
 	fake_stop foreign
