@@ -11,8 +11,8 @@
 #   - kernels that tests built into the cache (every BOARD/VARIANT-KEY that
 #     no BOARD/VARIANT link of `make kernels` points to), and the fetched
 #     libgpiod v2 .debs
-#   - the local LAVA instance (database, token, devices, jobs, logs):
-#     jobs/lava/local-server.sh wipe
+#   - the local LAVA instance (databases, token, devices, job outputs): t70
+#     runs jobs/lava/local-server.sh wipe first when FRESH is set
 # It refuses while another run of the suite is alive.
 set -u
 cd "$(dirname "$0")/.."
@@ -55,8 +55,6 @@ else
 	say "removed $n test-built kernels and the fetched libgpiod v2 from $cache (kept: the kernels of make kernels)"
 fi
 
-if [ -x jobs/lava/local-server.sh ] && grep -q 'wipe' jobs/lava/local-server.sh; then
-	bash jobs/lava/local-server.sh wipe "${LAVA_STATE:-/var/lib/ablab-lava-test}" || { echo "fresh: could not wipe the local LAVA instance" >&2; exit 1; }
-	say "local LAVA instance wiped"
-fi
+# the local LAVA instance is wiped by t70 itself when FRESH is set (it knows
+# its state directory and holds the instance's lock while it does)
 exit 0

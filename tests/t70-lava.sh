@@ -30,7 +30,7 @@ else
 	# state of its own: FRESH=1 (make check FRESH=1) wipes the instance first, as
 	# on a fresh machine; every run gets an empty lava-server database and a new
 	# token (LAVA_OWN_DB=1), so job ids start at 1 as on a fresh machine
-	if [ "${FRESH:-}" = 1 ]; then
+	if [ -n "${FRESH:-}" ] && [ "${FRESH:-}" != 0 ]; then
 		bash jobs/lava/local-server.sh wipe "$lstate" || bad "local-server.sh wipe failed"
 	fi
 	if ! LAVA_OWN_DB=1 bash jobs/lava/local-server.sh start "$lstate"; then

@@ -86,10 +86,19 @@ pg() { runuser -u postgres -- psql -X -Atq "$@"; }
 if [[ $ACTION == wipe ]]; then
 	stop_pids
 	say "wiping the local LAVA instance (databases, settings, devices, job outputs)"
-	if command -v pg_lsclusters >/dev/null && pg_lsclusters -h 2>/dev/null | awk '$4 == "online"' | grep . >/dev/null; then
-		for db in lavaserver ablab_lava_template; do
-			pg -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true
-		done
+	# the databases live in the system cluster "main": started for the drop
+	# when it is down (and stopped again), so a wipe never leaves them behind
+	if command -v pg_lsclusters >/dev/null; then
+		v=$(pg_lsclusters -h 2>/dev/null | awk '$2 == "main" { print $1 }' | head -n 1)
+		if [[ -n $v ]]; then
+			was=$(pg_lsclusters -h | awk -v v="$v" '$1 == v && $2 == "main" { print $4 }')
+			[[ $was == online ]] || pg_ctlcluster "$v" main start
+			for db in lavaserver ablab_lava_template; do
+				pg -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" ||
+					die "cannot drop the LAVA database $db in PostgreSQL $v/main"
+			done
+			[[ $was == online ]] || pg_ctlcluster "$v" main stop
+		fi
 	fi
 	rm -f /etc/lava-server/settings.d/50-ablab-local.yaml
 	for dict in "$HERE"/devices/*.jinja2; do
