@@ -147,6 +147,13 @@ static bool name_ok(const char *s, size_t len)
 	return true;
 }
 
+bool sample_minmax_ok(const struct sample *s)
+{
+	return s->min_ns < 0 || s->max_ns < 0 ||
+	       (s->min_ns <= s->max_ns && s->mean_ns >= (double)s->min_ns &&
+		s->mean_ns <= (double)s->max_ns);
+}
+
 static int check_timing(struct line_info *li)
 {
 	struct sample *s = &li->s;
@@ -155,9 +162,7 @@ static int check_timing(struct line_info *li)
 		return fail(li, "reps must be positive%s", "");
 	if (s->size < 0)
 		return fail(li, "negative size%s", "");
-	if (s->min_ns >= 0 && s->max_ns >= 0 &&
-	    (s->min_ns > s->max_ns || s->mean_ns < (double)s->min_ns ||
-	     s->mean_ns > (double)s->max_ns))
+	if (!sample_minmax_ok(s))
 		return fail(li, "inconsistent min/mean/max%s", "");
 	return 0;
 }

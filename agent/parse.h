@@ -24,6 +24,11 @@ struct sample {
 	int64_t lost;			/* preserve only, else -1 */
 };
 
+/* The parser's rule for a timing sample's min/mean/max (min <= mean <= max
+ * where min and max were measured; a baseline-subtracted batch mean has
+ * neither and may be negative): shared with the spool loader. */
+bool sample_minmax_ok(const struct sample *s);
+
 enum line_kind {
 	LINE_NONE = 0,		/* not a dmabench line */
 	LINE_START,

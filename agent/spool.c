@@ -271,9 +271,7 @@ static int read_sample(struct vctx *v, json_object *so, size_t i, struct sample 
 		return ret;
 	s->kind = (enum sample_kind)k;
 	/* the parser's own invariants (parse.c): a stored value is a sane one */
-	if (s->kind == SAMPLE_RESULT && (s->mean_ns < 0 ||
-	    (s->min_ns >= 0 && s->max_ns >= 0 && (s->min_ns > s->max_ns ||
-	     s->mean_ns < (double)s->min_ns || s->mean_ns > (double)s->max_ns))))
+	if (s->kind == SAMPLE_RESULT && !sample_minmax_ok(s))
 		return bad(v, pre, "mean_ns", "is not within min_ns..max_ns");
 	if (s->kind == SAMPLE_PRESERVE && s->lost > s->size)
 		return bad(v, pre, "lost", "is larger than size");

@@ -76,8 +76,13 @@ else
 	wait $pid
 	check "outage: boots spooled" bash -c "ls '$res'/spool/*.json >/dev/null 2>&1"
 	"$ablab" db start >/dev/null
-	"$ablab" spool load --results "$res" >/dev/null 2>&1
-	check "outage: after spool load all 6 boots are stored exactly once" test "$(psql_q "SELECT count(*) || '/' || count(DISTINCT seq) FROM boots WHERE campaign_id = $cid AND status = 'ok'")" = "6/6"
+	"$ablab" spool load --results "$res" >"$tmp/spool-load.out" 2>&1
+	got=$(psql_q "SELECT count(*) || '/' || count(DISTINCT seq) FROM boots WHERE campaign_id = $cid AND status = 'ok'")
+	check "outage: after spool load all 6 boots are stored exactly once ($got)" test "$got" = "6/6" || {
+		sed 's/^/   load: /' "$tmp/spool-load.out"; tail -n 8 "$tmp/outage.err" | sed 's/^/   run: /'
+		psql_q "SELECT '   ' || seq || ' ' || variant || ' ' || status || ' ' || coalesce(error, '') FROM boots WHERE campaign_id = $cid ORDER BY seq, id"
+		ls -R "$res/spool" 2>/dev/null | sed 's/^/   spool: /'
+	}
 	check "outage: spool emptied" bash -c "! ls '$res'/spool/*.json >/dev/null 2>&1"
 	"$ablab" spool load --results "$res" >/dev/null 2>&1
 	check "outage: loading again adds nothing" test "$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $cid")" = 6
