@@ -419,13 +419,14 @@ static int health_check(const struct board *b, const char *kdir_opt)
 	} else {
 		bool match = !k.release || !strcmp(out.data ? out.data : "", k.release);
 
-		printf("%s: ok: booted to the shell in %.1f s, uname -r = %s%s\n", b->name,
-		       (double)(s.t_prompt - s.t_on) / 1000.0, out.data ? out.data : "",
-		       match ? "" : " (NOT the kernel deployed)");
-		if (!match) {
-			snprintf(s.error, sizeof(s.error), "wrong kernel: %s, expected %s",
-				 out.data,
-				 k.release);
+		if (match) {
+			printf("%s: ok: booted to the shell in %.1f s, uname -r = %s\n", b->name,
+			       (double)(s.t_prompt - s.t_on) / 1000.0, out.data ? out.data : "");
+		} else {
+			snprintf(s.error, sizeof(s.error), "wrong kernel: uname -r = %s, the kernel deployed is %s (a stale kernel on the board's boot medium, or boot.commands that load another image?)",
+				 out.data ? out.data : "", k.release);
+			err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s.error,
+				abs_log);
 			ret = -EIO;
 		}
 		store_health(b, !ret, out.data, s.t_prompt - s.t_on, ret ? s.error : NULL, abs_log);

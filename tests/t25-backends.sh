@@ -186,6 +186,14 @@ if [ -f "$ctl/manifest.json" ]; then
 	out=$("$ablab" check "$bt/sam-tcp.json" 2>&1); rc=$?
 	echo "$out" | tail -n 1
 	check "health check through a tcp console (QEMU -serial tcp:...,server)" bash -c "[ $rc = 0 ] && grep -q 'uname -r = $rel' <<<'$out'"
+	# a board that boots another kernel than the one deployed: a failure,
+	# never an "ok" line (it used to print "ok: ... (NOT the kernel deployed)")
+	cp -a "$(readlink -f "$ctl")" "$bt/wrongrel"
+	sed -i "s/\"release\": *\"$rel\"/\"release\": \"6.1.0-not-this-one\"/" "$bt/wrongrel/manifest.json"
+	"$ablab" check qemu-sam9x75 --kernel "$bt/wrongrel" >"$bt/wrongrel.out" 2>&1; rc=$?
+	tail -n 1 "$bt/wrongrel.out" | cut -c1-160
+	check "health check of another kernel than deployed: exit 1, no ok line, both releases named" bash -c \
+		"[ $rc = 1 ] && ! grep -q ': ok:' '$bt/wrongrel.out' && grep -q 'health check FAILED: wrong kernel: uname -r = $rel, the kernel deployed is 6.1.0-not-this-one' '$bt/wrongrel.out'"
 else
 	bad "no qemu-sam9x75 kernel in $ctl (make kernels)"
 fi
