@@ -509,8 +509,12 @@ out:
 	free(run_js);
 	if (have_store)
 		store_close(&st);
-	if (have_rundir)
-		rmdir(rundir);
+	if (have_rundir) {
+		/* QEMU boards leave their QMP socket and QEMU log in it */
+		char *rm[] = { "rm", "-rf", "--", rundir, NULL };
+
+		run_argv(rm, NULL);
+	}
 	for (i = 0; i < nb; i++) {
 		kernel_free(&k[i][0]);
 		kernel_free(&k[i][1]);
