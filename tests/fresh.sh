@@ -45,7 +45,7 @@ else
 		for l in "$bd"control "$bd"patched; do
 			[ -L "$l" ] && keep="$keep$(readlink "$l" | xargs basename) "
 		done
-		for k in "$bd"control-* "$bd"patched-* "$bd"*-*; do
+		for k in "$bd"*-*; do
 			[ -d "$k" ] && [ ! -L "$k" ] || continue
 			case $keep in *" $(basename "$k") "*) continue ;; esac
 			rm -rf "$k" && n=$((n + 1))

@@ -49,4 +49,17 @@ count_unit() {
 	pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
 	[ "$rc" = 0 ] || [ "${f:-1}" != 0 ] || bad "$1 exited $rc"
 }
+# sim_kernels DIR BOARD: DIR/control and DIR/patched as kernel directories for
+# the board simulator (manifest, a zImage with its version line, initramfs, dtb)
+sim_kernels() {
+	local v
+	for v in control patched; do
+		mkdir -p "$1/$v"
+		printf '{"board":"%s","variant":"%s","release":"6.1.0-sim-%s"}\n' "$2" $v $v \
+			>"$1/$v/manifest.json"
+		printf 'zImage\0Linux version 6.1.0-sim-%s (boardsim@lab) #1\n' $v >"$1/$v/zImage"
+		echo initramfs >"$1/$v/initramfs.cpio.gz"
+		echo dtb >"$1/$v/sim.dtb"
+	done
+}
 psql_q() { psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=ablab" -c "$1"; }

@@ -6,14 +6,7 @@ bs=$top/build/boardsim
 fw=$tmp/faults
 "$ablab" db start >/dev/null 2>&1
 mkdir -p "$fw/k"
-for v in control patched; do
-	mkdir -p "$fw/k/$v"
-	printf '{"board":"sim-faults","variant":"%s","release":"6.1.0-sim-%s"}\n' $v $v \
-		>"$fw/k/$v/manifest.json"
-	printf 'zImage\0Linux version 6.1.0-sim-%s (boardsim@lab) #1\n' $v >"$fw/k/$v/zImage"
-	echo initramfs >"$fw/k/$v/initramfs.cpio.gz"
-	echo dtb >"$fw/k/$v/sim.dtb"
-done
+sim_kernels "$fw/k" sim-faults
 
 # fault_case NAME FAULTSPEC EXPECT_RC EXPECT_OK EXPECT_FAILED ERROR_REGEX [board-file sed]
 fault_case() {

@@ -9,14 +9,7 @@ bs=$top/build/boardsim
 sg=$tmp/signals
 mkdir -p "$sg/k"
 "$ablab" db start >/dev/null 2>&1
-for v in control patched; do
-	mkdir -p "$sg/k/$v"
-	printf '{"board":"sim-sig","variant":"%s","release":"6.1.0-sim-%s"}\n' $v $v \
-		>"$sg/k/$v/manifest.json"
-	printf 'zImage\0Linux version 6.1.0-sim-%s (boardsim@lab) #1\n' $v >"$sg/k/$v/zImage"
-	echo initramfs >"$sg/k/$v/initramfs.cpio.gz"
-	echo dtb >"$sg/k/$v/sim.dtb"
-done
+sim_kernels "$sg/k" sim-sig
 # power.off: with W/slow-off present and the board on, it creates W/off-started
 # and waits until the test writes to the fifo W/gate (no timer anywhere)
 cat >"$sg/off.sh" <<EOF

@@ -13,14 +13,7 @@ bs=$top/build/boardsim
 cw=$tmp/console
 "$ablab" db start >/dev/null 2>&1
 mkdir -p "$cw/k"
-for v in control patched; do
-	mkdir -p "$cw/k/$v"
-	printf '{"board":"sim-console","variant":"%s","release":"6.1.0-sim-%s"}\n' $v $v \
-		>"$cw/k/$v/manifest.json"
-	printf 'zImage\0Linux version 6.1.0-sim-%s (boardsim@lab) #1\n' $v >"$cw/k/$v/zImage"
-	echo initramfs >"$cw/k/$v/initramfs.cpio.gz"
-	echo dtb >"$cw/k/$v/sim.dtb"
-done
+sim_kernels "$cw/k" sim-console
 
 # con_board DIR CONSOLE-JSON: a U-Boot board on the simulator in DIR, powered
 # through DIR/power (a script: it records the descriptors it inherited and

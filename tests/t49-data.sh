@@ -10,14 +10,7 @@ bs=$top/build/boardsim
 dd=$tmp/data49
 "$ablab" db start >/dev/null 2>&1
 mkdir -p "$dd/tftp" "$dd/elsewhere"
-for v in control patched; do
-	mkdir -p "$dd/k/$v"
-	printf '{"board":"sim-data","variant":"%s","release":"6.1.0-sim-%s"}\n' $v $v \
-		>"$dd/k/$v/manifest.json"
-	printf 'zImage\0Linux version 6.1.0-sim-%s (boardsim@lab) #1\n' $v >"$dd/k/$v/zImage"
-	echo initramfs >"$dd/k/$v/initramfs.cpio.gz"
-	echo dtb >"$dd/k/$v/sim.dtb"
-done
+sim_kernels "$dd/k" sim-data
 sed -e "s|@BS@|$bs|g" -e "s|@W@|$dd|g" >"$dd/board.json" <<'JSON'
 {
   "name": "sim-data",
