@@ -7,7 +7,11 @@ pass=0
 fail=0
 skipped=0
 ok() { pass=$((pass + 1)); echo "PASS: $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL: $*"
+	[ -z "${ABLAB_FAILS:-}" ] || echo "${part_name:-?}: $*" >>"$ABLAB_FAILS"
+}
 # skip REASON: a check that cannot run here, and why
 skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; return 1; fi; }
@@ -47,6 +51,10 @@ count_unit() {
 	line=$(echo "$out" | grep -E '^[a-z_]+: [0-9]+ passed, [0-9]+ failed$' | tail -n 1)
 	p=$(echo "$line" | sed -E 's/.* ([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed/\1/')
 	pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
+	if [ "${f:-1}" != 0 ] && [ -n "${ABLAB_FAILS:-}" ]; then
+		echo "${part_name:-?}: $(basename "$1"): ${f:-no count} failed" >>"$ABLAB_FAILS"
+		echo "$out" | grep -E 'FAIL|CHECK|ERROR|Sanitizer|runtime error' | head -n 5 | sed 's/^/    /' >>"$ABLAB_FAILS"
+	fi
 	[ "$rc" = 0 ] || [ "${f:-1}" != 0 ] || bad "$1 exited $rc"
 }
 # sim_kernels DIR BOARD: DIR/control and DIR/patched as kernel directories for

@@ -29,10 +29,11 @@ for part in tests/t[0-9][0-9]-*.sh; do
 	limit=${limit:-${PART_TIMEOUT:-1200}}
 	echo "== $name"
 	t0=$(date +%s)
-	ABLAB_PART_RESULT=$res/$name ABLAB_FAULTS=$res/faults part_name=$name bash -c '. tests/lib.sh; . "$1"' _ "$part" </dev/null &
+	ABLAB_PART_RESULT=$res/$name ABLAB_FAULTS=$res/faults ABLAB_FAILS=$res/fails part_name=$name bash -c '. tests/lib.sh; . "$1"' _ "$part" </dev/null &
 	pid=$!
 	( trap "exit 0" TERM; sleep "$limit"
 	  echo "FAIL: $name: still running after its deadline of $limit s: killed"
+	  echo "$name: still running after its deadline of $limit s: killed" >>"$res/fails"
 	  kill -TERM -- -"$pid" 2>/dev/null; sleep 10; kill -KILL -- -"$pid" 2>/dev/null ) 2>/dev/null &
 	wd=$!
 	wait "$pid"; rc=$?
@@ -41,6 +42,7 @@ for part in tests/t[0-9][0-9]-*.sh; do
 		read -r p f s <"$res/$name"
 	else
 		echo "FAIL: $name: ended (exit $rc) without reporting its counts"
+		echo "$name: ended (exit $rc) without reporting its counts" >>"$res/fails"
 		p=0 f=1 s=0
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skipped=$((skipped + s))
@@ -50,6 +52,11 @@ if [ -s "$res/faults" ]; then
 	echo
 	echo "fault table (item, result, part, what is checked):"
 	sort -t "$(printf '\t')" -k1,1n -s "$res/faults" | awk -F '\t' '{ printf "  %-4s %-4s %-14s %s\n", $1, $2, $3, $4 }'
+fi
+if [ -s "$res/fails" ]; then
+	echo
+	echo "failed checks (part: what):"
+	sed 's/^/  /' "$res/fails"
 fi
 echo
 echo "suite time: $(($(date +%s) - t_all)) s"
