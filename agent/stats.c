@@ -791,6 +791,69 @@ int stats_hl(const double *a, size_t na, const double *b, size_t nb, double leve
 	return 0;
 }
 
+int stats_hl_at(const double *a, size_t na, const double *b, size_t nb, size_t c, int log_scale,
+		struct hl_result *hl)
+{
+	double *la, *lb, *d, cum = 0.0, tot = 0.0;
+	size_t mn = na * nb;
+
+	if (!hl || !a || !b || !na || !nb || c < 1 || c > (mn + 1) / 2)
+		return -EINVAL;
+	if (!all_finite(a, na) || !all_finite(b, nb))
+		return -EINVAL;
+	memset(hl, 0, sizeof(*hl));
+	la = malloc(na * sizeof(*la));
+	lb = malloc(nb * sizeof(*lb));
+	if (!la || !lb) {
+		free(la);
+		free(lb);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < na; i++)
+		la[i] = log_scale ? log(a[i]) : a[i];
+	for (size_t j = 0; j < nb; j++)
+		lb[j] = log_scale ? log(b[j]) : b[j];
+	if (log_scale && (!all_finite(la, na) || !all_finite(lb, nb))) {
+		free(la);
+		free(lb);
+		return -EDOM;
+	}
+	d = pair_diffs(la, na, lb, nb);
+	free(la);
+	free(lb);
+	if (!d)
+		return -ENOMEM;
+	hl_fill(d, mn, c, hl);
+	free(d);
+	if (log_scale) {
+		hl->shift = expm1(hl->shift);
+		hl->lo = expm1(hl->lo);
+		hl->hi = expm1(hl->hi);
+	}
+	hl->nominal_met = 1;
+	hl->exact = na + nb <= STATS_MWU_EXACT_MAX;
+	if (hl->exact) {
+		double *cnt = malloc((mn + 1) * sizeof(*cnt));
+
+		if (!cnt || stats_mwu_dist(na, nb, cnt)) {
+			free(cnt);
+			return -ENOMEM;
+		}
+		for (size_t s = 0; s <= mn; s++) {
+			tot += cnt[s];
+			if (s < c)
+				cum += cnt[s];
+		}
+		free(cnt);
+		hl->conf = 1.0 - 2.0 * cum / tot;
+	} else {
+		double mu = (double)mn / 2.0, sd = sqrt((double)mn * (double)(na + nb + 1) / 12.0);
+
+		hl->conf = 1.0 - erfc(((mu - ((double)c - 0.5)) / sd) / sqrt(2.0));
+	}
+	return 0;
+}
+
 double stats_cliff_delta(const double *a, size_t na, const double *b, size_t nb)
 {
 	double gt = 0.0, lt = 0.0;

@@ -171,6 +171,16 @@ int stats_hl(const double *a, size_t na, const double *b, size_t nb, double leve
 	     struct hl_result *hl);
 
 /*
+ * The HL interval of a given rank c (1 <= c <= (na nb + 1) / 2): [D(c), D(na nb + 1 - c)],
+ * its exact confidence 1 - 2 P(U <= c - 1) in hl->conf (normal approximation above
+ * STATS_MWU_EXACT_MAX values, hl->exact = 0), nominal_met = 1. log_scale != 0: the
+ * differences are of log values (every value must be > 0, else -EDOM) and shift, lo and hi
+ * are mapped by exp(x) - 1 (a relative change). -EINVAL on bad input or c out of range.
+ */
+int stats_hl_at(const double *a, size_t na, const double *b, size_t nb, size_t c, int log_scale,
+		struct hl_result *hl);
+
+/*
  * Cliff's delta (Cliff 1993): (#{b_j > a_i} - #{b_j < a_i}) / (na nb), in [-1, 1]; > 0 when
  * the patched values tend to be larger (slower). NAN if a side is empty or a pointer is NULL.
  * Equal to 2 U / (na nb) - 1 with U counting ties as 1/2.

@@ -645,6 +645,21 @@ static void test_hodges_lehmann(void)
 		CHECK_NEAR(h.conf, 1 - 8.0 / 252.0, 1e-12);
 		CHECK(h.c == 3);
 		CHECK_NEAR(h.shift, 0.5, 1e-12);
+		{
+			struct hl_result g;
+
+			/* the interval of a given rank: the same at c = 3, conf from the law */
+			CHECK(stats_hl_at(a, 5, b, 5, 3, 0, &g) == 0);
+			CHECK(g.lo == h.lo && g.hi == h.hi && fabs(g.conf - h.conf) < 1e-12);
+			CHECK(stats_hl_at(a, 5, b, 5, 1, 0, &g) == 0);
+			CHECK_NEAR(g.conf, 1 - 2.0 / 252, 1e-12);
+			CHECK_NEAR(g.lo, 1.5 - 5, 1e-12);
+			CHECK(stats_hl_at(a, 5, b, 5, 14, 0, &g) == -EINVAL);
+			CHECK(stats_hl_at(a, 5, b, 5, 0, 0, &g) == -EINVAL);
+			CHECK(stats_hl_at(a, 5, b, 5, 2, 1, &g) == 0);
+			/* the second smallest ratio b/a is 1.5 / 4 */
+			CHECK_NEAR(g.lo, 1.5 / 4 - 1, 1e-12);
+		}
 		/* 3+3: the widest interval, 1 - 2/20 = 0.90 < 0.95 */
 		CHECK(stats_hl(a, 3, b, 3, 0.95, &h) == 0);
 		CHECK_NEAR(h.conf, 0.90, 1e-12);
