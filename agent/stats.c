@@ -1045,3 +1045,12 @@ out:
 	free(d);
 	return ret;
 }
+
+double stats_t_p2(double t, double df)
+{
+	if (isnan(t) || !(df > 0.0))
+		return NAN;
+	if (isinf(t))
+		return 0.0;
+	return t_two_sided_p(t, df);
+}

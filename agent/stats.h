@@ -261,6 +261,9 @@ struct stats_row_result {
 int stats_row(const double *a, size_t na, const double *b, size_t nb, double alpha,
 	      double margin, struct stats_row_result *r);
 
+/* Two-sided p of Student's t with df > 0 degrees of freedom (regularized incomplete beta). */
+double stats_t_p2(double t, double df);
+
 /* ---------------------------------------------------------------- seeded PRNG */
 
 /* xoshiro256** seeded by splitmix64: deterministic, for simulations (seqtest, validation). */
