@@ -132,6 +132,18 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 	}
 	if (cs->modparams)
 		json_object_object_add(j, "modparams", json_object_new_string(cs->modparams));
+	if (cs->margin_pct > 0)
+		json_object_object_add(j, "margin_pct", json_object_new_double(cs->margin_pct));
+	if (cs->first > 0) {
+		json_object *q = json_object_new_object();
+
+		json_object_object_add(q, "first", json_object_new_int(cs->first));
+		json_object_object_add(q, "budget", json_object_new_int(cs->boots));
+		json_object_object_add(q, "alpha", json_object_new_double(cs->alpha));
+		json_object_object_add(q, "beta", json_object_new_double(cs->beta));
+		json_object_object_add(q, "boards", json_object_new_int((int)cs->nboards));
+		json_object_object_add(j, "sequential", q);
+	}
 	json_object_object_add(j, "trigger", json_object_new_string(cs->trigger ? cs->trigger
 										 : "cli"));
 	/* where its transcripts and its spool are: `ablab resume` loads that spool */
@@ -333,6 +345,23 @@ static void *board_thread(void *arg)
 				err_msg("%s: could not store the boot; stopping this board", b->name);
 				br->ret = sr;
 				goto out;
+			}
+			if (!r && br->cs->first > 0 && (i + 1) % 2 == 0 &&
+			    (i + 1) / 2 >= br->cs->first && (i + 1) / 2 < br->cs->boots) {
+				char why[256] = "";
+				int d = report_seq_board(&st, br->cid, b->name, why, sizeof(why));
+
+				if (d > 0) {
+					info_msg("%s: every row decided after %d+%d boots (%s); this "
+						 "board stops", b->name, (i + 1) / 2, (i + 1) / 2, why);
+					goto out;
+				} else if (d == 0) {
+					info_msg("%s: after %d+%d boots: %s", b->name, (i + 1) / 2,
+						 (i + 1) / 2, why);
+				} else {
+					err_msg("%s: cannot look at the boots so far (%s); the board "
+						"goes on to its budget", b->name, strerror(-d));
+				}
 			}
 			if (!r)
 				break;
@@ -634,6 +663,18 @@ int cmd_resume(int argc, char **argv)
 		cs.order = ORDER_ABAB;
 	cs.seed = (uint64_t)jint(run, "seed", 1);
 	cs.modparams = jstr(run, "modparams");
+	{
+		json_object *q;
+
+		if (json_object_object_get_ex(run, "sequential", &q)) {
+			cs.first = (int)jint(q, "first", 0);
+			cs.boots = (int)jint(q, "budget", cs.boots);
+			cs.alpha = json_object_get_double(json_object_object_get(q, "alpha"));
+			cs.beta = json_object_get_double(json_object_object_get(q, "beta"));
+		}
+		if (json_object_object_get_ex(run, "margin_pct", &q))
+			cs.margin_pct = json_object_get_double(q);
+	}
 	if (jstr(run, "benchmark") && !strcmp(jstr(run, "benchmark"), "regex")) {
 		json_object *g = jobj(run, "groups");
 

@@ -87,6 +87,9 @@ static const struct jfield job_fields[] = {
 	{ "variants", J_OBJECT, true, variants_fields },
 	{ "benchmark", J_OBJECT, true, bench_fields },
 	{ "boots", J_INT, false, NULL, 1, 1000 },
+	{ "budget", J_INT, false, NULL, 2, 24 },
+	{ "first", J_INT, false, NULL, 2, 24 },
+	{ "margin_pct", J_ANY },	/* number in (0, 50) */
 	{ "batches", J_INT, false, NULL, 1, 1000 },
 	{ "order", J_STRING },
 	{ "seed", J_INT, false, NULL, 0, 0x7fffffffL },
@@ -470,6 +473,17 @@ static int job_load_one(struct job *j, const char *path)
 		bad = 1;
 	free(jobdir);
 	j->boots = (int)jint(r, "boots", 3);
+	j->budget = (int)jint(r, "budget", 0);
+	j->first = (int)jint(r, "first", 0);
+	if (!jnum(r, "margin_pct", &j->margin_pct) ||
+	    (jobj(r, "margin_pct") && !(j->margin_pct > 0 && j->margin_pct < 50))) {
+		job_error(j, "margin_pct", "must be a number of percent between 0 and 50 (e.g. 1 for \"same within +-1%%\")");
+		bad = 1;
+	}
+	if (j->first && !j->budget) {
+		job_error(j, "first", "is the first look of a sequential design: set \"budget\" too");
+		bad = 1;
+	}
 	j->batches = (int)jint(r, "batches", 5);
 	j->seed = (uint64_t)jint(r, "seed", 1);
 	j->nightly = jbool(r, "nightly", false);
@@ -1067,12 +1081,26 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		goto out;
 	}
 	js = job_json(j);
+	if (o->budget && o->order == ORDER_RANDOM) {
+		err_msg("--budget: a sequential design boots in rounds of one control and one patched boot; use --order abab or abba, not random");
+		ret = -EINVAL;
+		goto out;
+	}
 	cs = (struct campaign_spec){ .boards = cb, .nboards = nb, .boots = o->boots,
 				     .batches = o->batches, .order = o->order, .seed = o->seed,
 				     .modparams = o->params, .bench = &bd,
 				     .trigger = o->trigger,
 				     .job_name = j->name, .job_json = js, .db = o->db,
-				     .results = o->results, .format = o->format };
+				     .results = o->results, .format = o->format,
+				     .margin_pct = o->margin_pct };
+	if (o->budget) {
+		cs.boots = o->budget;
+		cs.first = o->first ? o->first : 4;
+		cs.alpha = j->alpha > 0 ? j->alpha : 0.05;
+		cs.beta = 0.05;
+		if (cs.first > cs.boots)
+			cs.first = cs.boots;
+	}
 	ret = campaign_run(&cs, cid);
 out:
 	for (i = 0; i < j->nboards; i++) {
@@ -1089,6 +1117,9 @@ void job_run_defaults(const struct job *j, struct job_run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->boots = j->boots;
+	o->budget = j->budget;
+	o->first = j->first;
+	o->margin_pct = j->margin_pct;
 	o->batches = j->batches;
 	o->order = j->order;
 	o->seed = j->seed;
@@ -1149,6 +1180,12 @@ static void run_usage(FILE *f)
 		"prints the report.  JOB is a file or a name in $ABLAB_JOBS (default ./jobs).\n\n"
 		"  --boards A,B        only these of the job's boards\n"
 		"  --boots N           boots per kernel (default: the job's)\n"
+		"  --budget N          sequential design: boot in rounds of one control and one\n"
+		"                      patched boot, look after each round, stop a board when\n"
+		"                      every row is decided (different, or same within the\n"
+		"                      margin), at most N boots per kernel (0: fixed --boots)\n"
+		"  --first K           first look after K+K boots (default 4)\n"
+		"  --margin PCT        \"same\" means within +-PCT %% (default: the job's, else 1)\n"
 		"  --batches M         batches per scenario per boot\n"
 		"  --order abab|abba|random, --seed S, --params 'K=V ...'\n"
 		"  --results DIR       transcripts go to DIR/campaign-N (default ./results)\n"
@@ -1186,6 +1223,27 @@ int parse_job_opt(int c, const char *arg, struct job_run_opts *o)
 	case 'P':
 		o->params = arg;
 		return 0;
+	case 'U':
+		if (parse_int_opt("--budget", arg, 0, 24, &v))
+			return -EINVAL;
+		o->budget = (int)v;
+		return 0;
+	case 'F':
+		if (parse_int_opt("--first", arg, 2, 24, &v))
+			return -EINVAL;
+		o->first = (int)v;
+		return 0;
+	case 'M': {
+		char *end;
+		double d = strtod(arg, &end);
+
+		if (*arg == '\0' || *end || !(d > 0 && d < 50)) {
+			err_msg("--margin: \"%s\" is not a percentage between 0 and 50", arg);
+			return -EINVAL;
+		}
+		o->margin_pct = d;
+		return 0;
+	}
 	}
 	return -ENOENT;
 }
@@ -1197,6 +1255,7 @@ int cmd_run(int argc, char **argv)
 		{ "batches", 1, NULL, 'm' }, { "order", 1, NULL, 'o' },
 		{ "seed", 1, NULL, 's' }, { "params", 1, NULL, 'P' },
 		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
+		{ "budget", 1, NULL, 'U' }, { "first", 1, NULL, 'F' }, { "margin", 1, NULL, 'M' },
 		{ "dry-run", 0, NULL, 'd' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	const char *boards = NULL, *results = NULL, *format = NULL;
@@ -1216,7 +1275,7 @@ int cmd_run(int argc, char **argv)
 		case 'f': format = optarg; break;
 		case 'd': dry = true; break;
 		case 'h': run_usage(stdout); return 0;
-		case 'n': case 'm': case 'o': case 's': case 'P':
+		case 'n': case 'm': case 'o': case 's': case 'P': case 'U': case 'F': case 'M':
 			if (nov < ARRAY_SIZE(ov)) {
 				ov[nov].c = c;
 				ov[nov++].arg = optarg;
@@ -1258,8 +1317,10 @@ int cmd_run(int argc, char **argv)
 	if (format)
 		o.format = format;
 	if (dry)
-		printf("job %s (%s): %d+%d boots, order %s, %d batches%s%s, nightly %s\n",
-		       j.name, j.jf.path, o.boots, o.boots, order_name(o.order), o.batches,
+		printf("job %s (%s): %s%d+%d boots, order %s, %d batches%s%s, nightly %s\n",
+		       j.name, j.jf.path, o.budget ? "sequential, at most " : "",
+		       o.budget ? o.budget : o.boots, o.budget ? o.budget : o.boots,
+		       order_name(o.order), o.batches,
 		       o.params ? ", params " : "", o.params ? o.params : "",
 		       j.nightly ? "yes" : "no");
 	install_signal_handlers();

@@ -32,6 +32,8 @@ struct job {
 	char *module_src, *module;	/* "module": absolute source dir, module name */
 	const char *params;		/* extra module parameters, or NULL */
 	int boots, batches;
+	int budget, first;		/* sequential design ("budget", "first"), 0: fixed */
+	double margin_pct;		/* equivalence margin in % ("margin_pct", default 1) */
 	enum order_kind order;
 	uint64_t seed;
 	bool nightly;
@@ -67,6 +69,8 @@ char *job_board_path(const char *board);
 struct job_run_opts {
 	const bool *boards;		/* [nboards]: which of the job's boards; NULL: all */
 	int boots, batches;
+	int budget, first;		/* sequential: boots per variant at most, first look */
+	double margin_pct;
 	enum order_kind order;
 	uint64_t seed;
 	const char *params;

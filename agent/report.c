@@ -233,6 +233,7 @@ static int load_campaign(struct store *st, const char *ids, struct report *rep)
 		" coalesce((run->'sequential'->>'budget')::int, 0),"
 		" coalesce((run->'sequential'->>'alpha')::float8, 0.05),"
 		" coalesce((run->'sequential'->>'beta')::float8, 0.05),"
+		" coalesce((run->'sequential'->>'boards')::int, 0),"
 		" coalesce((run->>'margin_pct')::float8, (job->>'margin_pct')::float8, 0)"
 		" FROM campaigns WHERE id = $1::int";
 	const char *p[1] = { ids };
@@ -256,7 +257,8 @@ static int load_campaign(struct store *st, const char *ids, struct report *rep)
 	rep->seq.budget = atoi(PQgetvalue(r, 0, 9));
 	rep->seq.alpha = atof(PQgetvalue(r, 0, 10));
 	rep->seq.beta = atof(PQgetvalue(r, 0, 11));
-	rep->margin = atof(PQgetvalue(r, 0, 12)) / 100.0;
+	rep->seq.boards = atoi(PQgetvalue(r, 0, 12));
+	rep->margin = atof(PQgetvalue(r, 0, 13)) / 100.0;
 	PQclear(r);
 	return 0;
 }
@@ -580,56 +582,94 @@ static bool family_row(const struct rep_row *r)
 	return !is_pres(r) && r->have_sr && !r->mixed_timing;
 }
 
-/* Sequential campaigns: the decision at the look the row's boots reached. */
+/* Sequential campaigns: the decision at the look the row's boots reached.  Each row is
+ * tested at alpha / (boards x timing rows of its board), so the campaign's false-alarm
+ * rate stays <= alpha (Bonferroni: the engine decides with the same numbers before the
+ * other boards' rows exist). */
 static void analyse_seq(struct report *rep)
 {
-	size_t na[SEQ_MAX_LOOKS], nb[SEQ_MAX_LOOKS], m = 0;
-	int nl;
-	struct seq_design d;
+	size_t na[SEQ_MAX_LOOKS], nb[SEQ_MAX_LOOKS];
+	int nl = seq_schedule_balanced((size_t)rep->seq.first, 2 * (size_t)rep->seq.budget, na,
+				       nb, SEQ_MAX_LOOKS);
 
-	for (size_t i = 0; i < rep->nrows; i++)
-		m += family_row(&rep->rows[i]);
-	nl = seq_schedule_balanced((size_t)rep->seq.first, 2 * (size_t)rep->seq.budget, na, nb,
-				   SEQ_MAX_LOOKS);
-	if (nl <= 0 || !m)
+	if (nl <= 0)
 		return;
-	rep->seq.row_alpha = rep->seq.alpha / (double)m;
-	if (seq_design_init(&d, na, nb, (size_t)nl, rep->seq.row_alpha, rep->seq.beta,
-			    rep->margin, 0, SEQ_DEFAULT_SEED))
-		return;
-	rep->seq.nlooks = (size_t)nl;
-	rep->seq.fpr = d.fpr;
-	rep->seq.fpr_se = d.fpr_se;
-	rep->seq.same_err = d.same_err;
-	rep->seq.p_diff = d.p_diff;
-	rep->seq.p_eq = d.p_eq;
-	for (size_t i = 0; i < rep->nrows; i++) {
-		struct rep_row *r = &rep->rows[i];
-		struct seq_result sr;
-		size_t n1, n2;
-		double *a, *b;
+	for (size_t bi = 0; bi < rep->nboards; bi++) {
+		struct seq_design d;
+		size_t m = 0, nboards = rep->seq.boards > 0 ? (size_t)rep->seq.boards :
+							       rep->nboards;
 
-		if (!family_row(r))
+		for (size_t i = 0; i < rep->nrows; i++)
+			m += rep->rows[i].board == (int)bi && family_row(&rep->rows[i]);
+		if (!m)
 			continue;
-		a = variant_means(r, 0, &n1);
-		b = variant_means(r, 1, &n2);
-		for (size_t k = 0; k < (size_t)nl; k++) {
-			if (na[k] != n1 || nb[k] != n2 || seq_decide(&d, k, a, n1, b, n2, &sr))
+		if (seq_design_init(&d, na, nb, (size_t)nl, rep->seq.alpha / (double)(m * nboards),
+				    rep->seq.beta, rep->margin, 0, SEQ_DEFAULT_SEED))
+			continue;
+		rep->seq.nlooks = (size_t)nl;
+		rep->seq.row_alpha = d.alpha;
+		rep->seq.fpr = d.fpr;
+		rep->seq.fpr_se = d.fpr_se;
+		rep->seq.same_err = d.same_err;
+		rep->seq.p_diff = d.p_diff;
+		rep->seq.p_eq = d.p_eq;
+		rep->seq.nrows_tested = m * nboards;
+		for (size_t i = 0; i < rep->nrows; i++) {
+			struct rep_row *r = &rep->rows[i];
+			struct seq_result sr;
+			size_t n1, n2;
+			double *a, *b;
+
+			if (r->board != (int)bi || !family_row(r))
 				continue;
-			r->seq_look = (int)k + 1;
-			r->seq = sr.decision == SEQ_CONTINUE && k + 1 == (size_t)nl ? SEQ_UNDECIDED :
-								      (int)sr.decision;
-			r->verdict = r->seq == SEQ_DIFFERENT ? 1 : r->seq == SEQ_SAME ? 0 : -1;
-			if (!isnan(sr.rci_rel.lo)) {
-				/* the repeated CI keeps its promise at a data-dependent stop */
-				r->ab.ci_lo = sr.rci_rel.lo;
-				r->ab.ci_hi = sr.rci_rel.hi;
-				r->ci_conf = 1.0 - d.fpr;
+			a = variant_means(r, 0, &n1);
+			b = variant_means(r, 1, &n2);
+			for (size_t k = 0; k < (size_t)nl; k++) {
+				if (na[k] != n1 || nb[k] != n2 || seq_decide(&d, k, a, n1, b, n2, &sr))
+					continue;
+				r->seq_look = (int)k + 1;
+				r->seq = sr.decision == SEQ_CONTINUE && k + 1 == (size_t)nl ?
+						 SEQ_UNDECIDED : (int)sr.decision;
+				r->verdict = r->seq == SEQ_DIFFERENT ? 1 : r->seq == SEQ_SAME ? 0 : -1;
+				if (!isnan(sr.rci_rel.lo)) {
+					/* the repeated CI keeps its promise at a data-dependent stop */
+					r->ab.ci_lo = sr.rci_rel.lo;
+					r->ab.ci_hi = sr.rci_rel.hi;
+					r->ci_conf = 1.0 - d.fpr;
+				}
 			}
+			free(a);
+			free(b);
 		}
-		free(a);
-		free(b);
 	}
+}
+
+int report_seq_board(struct store *st, int64_t campaign, const char *board, char *why,
+		     size_t len)
+{
+	struct report rep;
+	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	size_t n[4] = { 0 }, total = 0;
+	int ret = report_load(st, campaign, &rep);
+
+	if (ret)
+		return ret;
+	report_analyse(&rep, &o);
+	for (size_t i = 0; i < rep.nrows; i++) {
+		const struct rep_row *r = &rep.rows[i];
+
+		if (strcmp(rep.boards[r->board].name, board) || !family_row(r))
+			continue;
+		total++;
+		n[r->seq >= 0 && r->seq < 4 ? r->seq : SEQ_CONTINUE]++;
+	}
+	snprintf(why, len, "%zu row%s: %zu different, %zu same within \u00b1%g%%, %zu open",
+		 total, total == 1 ? "" : "s", n[SEQ_DIFFERENT], n[SEQ_SAME], rep.margin * 100.0,
+		 n[SEQ_CONTINUE] + n[SEQ_UNDECIDED]);
+	report_free(&rep);
+	if (!total)
+		return -ENODATA;
+	return n[SEQ_CONTINUE] + n[SEQ_UNDECIDED] == 0;
 }
 
 void report_analyse(struct report *rep, const struct report_opts *o)
@@ -1011,8 +1051,8 @@ static char *method_paragraph(const struct report *rep, bool email)
 			   "(Pocock-type boundaries over %zu looks at %.2g per row, %zu rows: overall "
 			   "false-alarm rate %.3f\001\u00b1\001%.3f by simulation) or by its "
 			   "equivalence interval lying within \u00b1%g%%; its interval is the "
-			   "repeated CI.", rep->seq.nlooks, rep->seq.row_alpha, rep->nfamily,
-			   rep->seq.fpr * rep->nfamily, rep->seq.fpr_se * rep->nfamily,
+			   "repeated CI.", rep->seq.nlooks, rep->seq.row_alpha, rep->seq.nrows_tested,
+			   rep->seq.fpr * rep->seq.nrows_tested, rep->seq.fpr_se * rep->seq.nrows_tested,
 			   rep->margin * 100.0);
 	else if (rep->nfamily && email)
 		buf_printf(&o, " Change: Hodges-Lehmann estimate, exact CI; p: Mann-Whitney U, "

@@ -87,8 +87,9 @@ struct report {
 	/* sequential design of the campaign (campaigns.run->'sequential'), else budget 0 */
 	struct {
 		int first, budget;	/* first look first+first boots, at most budget+budget */
+		int boards;		/* boards of the campaign (the Bonferroni factor) */
 		double alpha, beta, margin;
-		size_t nlooks;
+		size_t nlooks, nrows_tested;
 		double fpr, fpr_se, same_err, p_diff, p_eq, row_alpha;
 	} seq;
 };
@@ -112,6 +113,10 @@ void report_free(struct report *rep);
 /* Index of a row for board/scenario (board NULL: any), or -1. */
 int report_find(const struct report *rep, const char *board, const char *scenario);
 
+/* Sequential campaigns: 1 when every timing row of board is decided at the look its
+ * boots reached, 0 when some row is open (why: the counts), -ENODATA without rows. */
+int report_seq_board(struct store *st, int64_t campaign, const char *board, char *why,
+		     size_t len);
 /* load + analyse + write to stdout (alpha: the rest default). */
 int report_campaign(struct store *st, int64_t campaign, const char *format, double alpha);
 int report_campaign_opts(struct store *st, int64_t campaign, const char *format,
