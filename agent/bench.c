@@ -14,6 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Empties b, and its string: a command that prints nothing must not show
+ * the previous one's output. */
+static void buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+}
+
 static char *first_line(const char *s)
 {
 	size_t n = strcspn(s, "\n");
@@ -244,7 +253,7 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 	}
 	/* not there: send it (echoed by the console; base64 keeps it one
 	 * plain 76-column line at a time, a few KiB per command) */
-	out.len = 0;
+	buf_reset(&out);
 	cmd = xasprintf("mkdir -p /tmp/ablab && rm -f /tmp/ablab/%s && command -v base64 >/dev/null && command -v sha256sum >/dev/null",
 			base);
 	ret = target_run(t, cmd, deadline, &out, &status);
@@ -263,7 +272,7 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 		size_t n = len - off < BENCH_CHUNK ? len - off : BENCH_CHUNK, l;
 		char line[80];
 
-		c.len = 0;
+		buf_reset(&c);
 		buf_printf(&c, "base64 -d >>/tmp/ablab/%s <<'ABLAB_EOF'\n", base);
 		for (l = 0; l < n; l += 57) {
 			int w = EVP_EncodeBlock((unsigned char *)line,
@@ -274,7 +283,7 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 			buf_append(&c, "\n", 1);
 		}
 		buf_printf(&c, "ABLAB_EOF");
-		out.len = 0;
+		buf_reset(&out);
 		ret = target_run(t, c.data, deadline, &out, &status);
 		if (!ret && status) {
 			snprintf(o->error, sizeof(o->error), "copying %s to the target: base64 -d exited with status %d at byte %zu",
@@ -284,7 +293,7 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 	}
 	if (ret)
 		goto out;
-	out.len = 0;
+	buf_reset(&out);
 	cmd = xasprintf("sha256sum /tmp/ablab/%s", base);
 	ret = target_run(t, cmd, deadline, &out, &status);
 	free(cmd);
@@ -384,7 +393,7 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 	ret = bench_prologue(t, b, deadline, &out, o);
 	if (ret)
 		goto io;
-	out.len = 0;
+	buf_reset(&out);
 	if (module) {
 		ret = module_on_target(t, b, p, deadline, o, &tpath);
 		if (ret) {
@@ -393,7 +402,7 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 			buf_free(&out);
 			return ret;
 		}
-		out.len = 0;
+		buf_reset(&out);
 		/* the seed format has no batches: one batch per load */
 		if (p->def->parser_fmt)
 			cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", tpath, p->batches,
@@ -415,7 +424,7 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 		char *msg = first_line(out.data);
 		int insmod_status = status;
 
-		out.len = 0;
+		buf_reset(&out);
 		/* the done line says why, when the module got that far */
 		if (!target_run(t, "dmesg", deadline, &out, &status)) {
 			parse_log(out.data, out.len, &o->res);
@@ -433,7 +442,7 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 	/* read the kernel log; when console text cut into a line on its way
 	 * here, read it again: the ring itself is intact */
 	for (attempt = 0; attempt < 3; attempt++) {
-		out.len = 0;
+		buf_reset(&out);
 		ret = target_run(t, "dmesg", deadline, &out, &status);
 		if (ret)
 			goto io;
@@ -700,7 +709,7 @@ static int bench_regex(struct target *t, const struct board *b, const struct ben
 	ret = bench_prologue(t, b, deadline, &out, o);
 	if (ret)
 		goto io;
-	out.len = 0;
+	buf_reset(&out);
 	cmd = bench_regex_command(p->def->command);
 	t0 = now_ms();
 	ret = target_run(t, cmd, deadline, &out, &status);
@@ -711,9 +720,8 @@ static int bench_regex(struct target *t, const struct board *b, const struct ben
 	if (status) {
 		char *msg = first_line(out.data ? out.data : "");
 
-		snprintf(o->error, sizeof(o->error), "benchmark command exited with status %d "
-			 "(it runs under set -e: the first failing command ends it; first line: %s)",
-			 status, msg);
+		snprintf(o->error, sizeof(o->error), "benchmark command exited with status %d (it runs under set -e: the first failing command ends it; %s%s)",
+			 status, msg[0] ? "first line: " : "no output", msg);
 		free(msg);
 		buf_free(&out);
 		return -EIO;
@@ -865,7 +873,7 @@ static int bench_dma_map(struct target *t, const struct board *b, const struct b
 	ret = bench_prologue(t, b, deadline, &out, o);
 	if (ret)
 		goto io;
-	out.len = 0;
+	buf_reset(&out);
 	ret = target_run(t, dma_map_setup, deadline, &out, &status);
 	if (ret)
 		goto io;
@@ -886,7 +894,7 @@ static int bench_dma_map(struct target *t, const struct board *b, const struct b
 			d->granule, d->dir);
 	t0 = now_ms();
 	for (i = 1; i <= p->batches && !ret; i++) {
-		out.len = 0;
+		buf_reset(&out);
 		ret = target_run(t, cmd, deadline, &out, &status);
 		if (ret)
 			break;

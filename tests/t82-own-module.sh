@@ -32,6 +32,7 @@ for v in control patched; do
 		LOCALVERSION="-ablab-$v" M="$w/$v" modules >"$w/$v/build.log" 2>&1
 	rel=$(sed -E 's/.*"release": *"([^"]+)".*/\1/' <(tr -d '\n' <"$kd/$v/manifest.json"))
 	check "$v: $mod.ko built for $rel" grep -aq "vermagic=$rel " "$w/$v/$mod.ko"
+	printf -v "rel_$v" %s "$rel"
 done
 
 echo "== before any boot: the module files are checked"
@@ -54,7 +55,7 @@ out=$("$ablab" ab --board qemu-sam9x75 --control "$w/k-control" --patched "$w/k-
 echo "   $out" | head -n 2
 echo "$out" >"$w/vermagic.err"
 check "a .ko built for the other kernel: refused before booting, both releases named" bash -c \
-	"[ $rc = 1 ] && grep -qF 'patched module $w/k-patched/$mod.ko was built for kernel 6.1.192-ablab-control (its vermagic), but the patched kernel is 6.1.192-ablab-patched' '$w/vermagic.err'"
+	"[ $rc = 1 ] && grep -qF 'patched module $w/k-patched/$mod.ko was built for kernel $rel_control (its vermagic), but the patched kernel is $rel_patched' '$w/vermagic.err'"
 check "no campaign created by either" test "$(psql_q "SELECT count(*) FROM campaigns")" = "$c0"
 out=$("$ablab" ab --board qemu-sam9x75 --benchmark module --boots 1 2>&1); rc=$?
 check "--benchmark module without --module: usage error naming both forms" bash -c \
