@@ -4,6 +4,7 @@
  * through the board's kernel recipe (boards/kernel/build.sh) when needed. */
 #include "job.h"
 #include "board.h"
+#include "kernel.h"
 #include "cmds.h"
 #include "util.h"
 
@@ -1065,6 +1066,30 @@ int job_kernel(const struct job *j, const char *board, int v, bool build, struct
 
 /* ---- running a job ---- */
 
+/* --dry-run of a prebuilt "module": the variant's .ko checked as a campaign
+ * checks it before its first boot (present, a module, built for the kernel). */
+static int dry_run_module(const struct job *j, const char *board, int v, const char *kdir)
+{
+	struct kernel_art ka = { 0 };
+	struct board b;
+	int ret = board_load_by_name(&b, board);
+
+	if (!ret)
+		ret = kernel_load(&ka, kdir);
+	if (!ret)
+		ret = bench_check_kernel(&j->bench, b.name, &ka, v);
+	if (!ret) {
+		char *f = bench_module_file(&j->bench, b.name, ka.dir, v);
+
+		printf("  %-16s %-8s module %s (built for %s)\n", board, variant_names[v], f,
+		       ka.release);
+		free(f);
+	}
+	kernel_free(&ka);
+	board_free(&b);
+	return ret;
+}
+
 int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 {
 	struct campaign_board *cb = xcalloc(j->nboards, sizeof(*cb));
@@ -1099,6 +1124,8 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 				printf("  %-16s %-8s %s%s%s\n", j->boards[i], variant_names[v],
 				       k[nb][v].state, k[nb][v].dir ? ": " : "",
 				       k[nb][v].dir ? k[nb][v].dir : "");
+			if (!ret && o->dry_run && j->bench.kind == BENCH_MODULE && !j->module_src)
+				ret = dry_run_module(j, j->boards[i], v, k[nb][v].dir);
 		}
 		cb[nb].control_dir = k[nb][0].dir;
 		cb[nb].patched_dir = k[nb][1].dir;

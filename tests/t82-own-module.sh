@@ -61,6 +61,36 @@ out=$("$ablab" ab --board qemu-sam9x75 --benchmark module --boots 1 2>&1); rc=$?
 check "--benchmark module without --module: usage error naming both forms" bash -c \
 	"[ $rc = 2 ] && grep -q 'needs --module NAME (NAME.ko in each kernel directory) or --module control=FILE --module patched=FILE' <<<'$out'"
 
+# the same from a job file: "ko" per variant, {board} replaced, checked by --dry-run
+for v in control patched; do
+	mkdir -p "$w/mods/qemu-sam9x75/$v"
+	cp "$w/$v/$mod.ko" "$w/mods/qemu-sam9x75/$v/"
+done
+kjob() {
+	cat >"$w/$1.json" <<JOB
+{
+  "boards": ["qemu-sam9x75"],
+  "variants": {
+    "control": { "source": { "type": "prebuilt", "dir": "$kc" } },
+    "patched": { "source": { "type": "prebuilt", "dir": "$kp" } }
+  },
+  "benchmark": { "name": "module", "parser": "seed",
+                 "ko": { "control": "mods/{board}/$2/$mod.ko", "patched": "mods/{board}/$3/$mod.ko" } },
+  "boots": 1
+}
+JOB
+}
+kjob ko control patched
+out=$("$ablab" run "$w/ko.json" --dry-run 2>&1); rc=$?
+echo "$out" | grep module | sed 's/^/   /'
+check "job file \"ko\" with {board}: --dry-run checks both files" bash -c "[ $rc = 0 ] &&
+	grep -qF 'control  module $w/mods/qemu-sam9x75/control/$mod.ko (built for $rel_control)' <<<\"\$1\" &&
+	grep -qF 'patched  module $w/mods/qemu-sam9x75/patched/$mod.ko (built for $rel_patched)' <<<\"\$1\"" _ "$out"
+kjob koswap patched control
+out=$("$ablab" run "$w/koswap.json" --dry-run 2>&1); rc=$?
+check "job file \"ko\" swapped: --dry-run refuses the control file by its vermagic" bash -c "[ $rc = 1 ] &&
+	grep -qF 'control module $w/mods/qemu-sam9x75/patched/$mod.ko was built for kernel $rel_patched' <<<\"\$1\"" _ "$out"
+
 echo "== ablab ab --module control=FILE --module patched=FILE --parser seed (1+1 boots, QEMU)"
 "$ablab" ab --board qemu-sam9x75 --control "$kc" --patched "$kp" \
 	--module "control=$w/control/$mod.ko" --module "patched=$w/patched/$mod.ko" --parser seed \
