@@ -379,6 +379,11 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 			bt->mod_min = bt->mod_max = NAN;
 			raw_sum = base_sum = 0;
 			nraw = 0;
+			if (!pres && strcmp(w->timing, PQgetvalue(r, i, 5))) {
+				w->mixed_timing++;
+				copy_str(w->other_timing, sizeof(w->other_timing),
+					 PQgetvalue(r, i, 5));
+			}
 		}
 		v = getd(r, i, pres ? 16 : 11);
 		if (isnan(v))
@@ -572,6 +577,24 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 			r->verdict = -1;
 			continue;
 		}
+		if (r->mixed_timing) {
+			r->have_ab = false;
+			r->verdict = -1;
+			memset(&r->ab, 0, sizeof(r->ab));
+			r->ab.a.mean = r->ab.b.mean = r->ab.rel_change = NAN;
+			r->ab.ci_lo = r->ab.ci_hi = r->ab.p_mwu = NAN;
+			for (size_t j = 0; j < r->nboots; j++) {
+				if (r->boots[j].variant)
+					r->ab.b.n++;
+				else
+					r->ab.a.n++;
+			}
+			snprintf(r->design_why, sizeof(r->design_why),
+				 "refused: %zu of %zu boots timed by %s, the others by %s", r->mixed_timing,
+				 r->nboots, r->other_timing[0] ? r->other_timing : "(none)",
+				 r->timing[0] ? r->timing : "(none)");
+			continue;
+		}
 		a = variant_means(r, 0, &na);
 		b = variant_means(r, 1, &nb);
 		r->have_ab = na + nb > 0 &&
@@ -627,6 +650,10 @@ static void p_cell(const struct rep_row *r, char *out, size_t len)
 {
 	char p[32];
 
+	if (r->mixed_timing) {
+		snprintf(out, len, "refused: mixed timing");
+		return;
+	}
 	if (!r->have_ab || r->verdict < 0) {
 		snprintf(out, len, "too few boots");
 		return;
@@ -952,6 +979,15 @@ static void write_text(const struct report *rep, const struct report_opts *o, FI
 		fprintf(f, "  (no successful boots)\n");
 	if (!rep->nrows)
 		return;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		char l[160];
+
+		if (!rep->rows[i].mixed_timing)
+			continue;
+		report_row_label_full(rep, &rep->rows[i], l, sizeof(l));
+		fprintf(f, "\n  %s: %s; iteration and baseline-subtracted batch timings are not comparable, so this row has no result (a campaign pins each scenario's mode at its first boot; logs ingested by hand can mix them)\n",
+			l, rep->rows[i].design_why);
+	}
 	m = xasprintf("change: patched vs control, means of boot means; 95%% CI: bootstrap "
 		      "over boots (%u resamples, seed %llu); p: exact two-sided Mann-Whitney U "
 		      "on boot means, \"~\" = not significant at alpha %g; \"too few boots\": "
@@ -1180,8 +1216,10 @@ static void write_json(const struct report *rep, FILE *f)
 		json_object_object_add(o, "welch_df", jd(r->ab.welch_df));
 		json_object_object_add(o, "welch_p", jd(r->ab.welch_p));
 		json_object_object_add(o, "separation", json_object_new_string(row_sep(r)));
-		json_object_object_add(o, "verdict", json_object_new_string(verdict_word(
-			r->verdict)));
+		json_object_object_add(o, "verdict", json_object_new_string(
+			r->mixed_timing ? "refused" : verdict_word(r->verdict)));
+		if (r->mixed_timing)
+			json_object_object_add(o, "refused", json_object_new_string(r->design_why));
 		if (r->design_ok) {
 			json_object *d = json_object_new_object();
 

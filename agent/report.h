@@ -30,6 +30,10 @@ struct rep_row {
 	int64_t size, reps;
 	struct rep_boot *boots;
 	size_t nboots;
+	/* boots whose timing mode is not the row's first boot's (timing): such a
+	 * row is refused, never averaged (a campaign pins the mode: timing.h) */
+	size_t mixed_timing;
+	char other_timing[8];
 	/* filled by report_analyse() */
 	bool have_ab;
 	struct ab_result ab;

@@ -216,4 +216,22 @@ out=$(A query --since "2026-01-01'; DROP TABLE boots; --" 2>&1); rc=$?
 check "bad --since: exit 2, says what a date is" bash -c "[ $rc = 2 ] && echo \"\$1\" | grep -q 'is not a date'" _ "$out"
 out=$(A query --trigger "cli' OR 'x'='x" 2>&1); rc=$?
 check "bad --trigger: exit 2" test "$rc" = 2
+
+echo "== a row whose boots disagree on the timing mode is refused, never averaged"
+mkdir -p "$t50/mixed"
+gen "$t50/mixed" mc control 3 3 71 6.1.0-t50-control 0
+gen "$t50/mixed" mp patched 3 3 72 6.1.0-t50-patched 0.05
+# one patched boot's small-dirty-256B lines as timing=batch (baseline subtracted)
+sed -i -E '/scenario=small-dirty-256B/ s/timing=iter mean_ns=([0-9]+) min_ns=[0-9]+ max_ns=[0-9]+/timing=batch mean_ns=\1 raw_ns=99999999 base_ns=1000/' "$t50/mixed/mp-02.log"
+A ingest "$t50"/mixed/mc-*.log --board qemu-sam9x75 --variant control >/dev/null 2>&1
+cm=$(pq "SELECT max(id) FROM campaigns")
+A ingest "$t50"/mixed/mp-*.log --board qemu-sam9x75 --variant patched --campaign "$cm" >/dev/null 2>&1
+check "mixed: one boot stored with batch timing for small-dirty-256B" test "$(pq "SELECT count(DISTINCT s.boot_id) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cm AND scenario = 'small-dirty-256B' AND timing = 'batch'")" = 1
+out=$(A report "$cm" 2>&1)
+echo "$out" | grep -i 'refused'
+check "mixed: the text report refuses the row, naming the modes" grep -q '256 B dirty: refused: 1 of 6 boots timed by batch, the others by iter; iteration and baseline-subtracted batch timings are not comparable' <<<"$out"
+check "mixed: no change figure in that row" bash -c "grep -E '256 B dirty|small-dirty' <<<\"\$1\" | head -n 1 | grep -q 'refused: mixed timing'" _ "$out"
+check "mixed: the other rows still have their p" grep -qE '1 MiB dirty.* 3\+3 ' <<<"$out"
+A report "$cm" --format json >"$t50/mixed.json" 2>&1
+check "mixed: json verdict refused with the reason" python3 -c "import json,sys; r = json.load(open(sys.argv[1])); x = [w for w in r['rows'] if w['scenario'] == 'small-dirty-256B']; assert x and x[0]['verdict'] == 'refused' and 'timed by batch' in x[0]['refused'], x" "$t50/mixed.json"
 pq "DROP DATABASE IF EXISTS ablab_t50" postgres
