@@ -125,8 +125,18 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 		json_object_object_add(j, "groups", g);
 	} else if (cs->bench && cs->bench->kind == BENCH_MODULE) {
 		json_object_object_add(j, "module", json_object_new_string(cs->bench->module));
-		json_object_object_add(j, "module_src",
-				       json_object_new_string(cs->bench->module_src));
+		if (cs->bench->module_src)
+			json_object_object_add(j, "module_src",
+					       json_object_new_string(cs->bench->module_src));
+		if (cs->bench->ko[0] && cs->bench->ko[1]) {
+			json_object *ko = json_object_new_object();
+
+			json_object_object_add(ko, "control",
+					       json_object_new_string(cs->bench->ko[0]));
+			json_object_object_add(ko, "patched",
+					       json_object_new_string(cs->bench->ko[1]));
+			json_object_object_add(j, "ko", ko);
+		}
 		json_object_object_add(j, "parser", json_object_new_string(
 			cs->bench->parser_fmt ? "dmabench" : "seed"));
 	}
@@ -267,6 +277,9 @@ static void *board_thread(void *arg)
 	for (i = first; i < br->nslots && !stop_requested; i++) {
 		int v = br->order[i], attempt;
 		const struct kernel_art *kv = &br->k[v];
+
+		bp.kernel = kv;
+		bp.variant = v;
 
 		for (attempt = 1 + (i == first ? done_attempts : 0);
 		     attempt <= b->retries + 1 + (i == first ? done_attempts : 0); attempt++) {
@@ -434,6 +447,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 				       : kernel_default_dir(b[i].name, "patched");
 		for (v = 0; v < 2 && !ret; v++)
 			ret = kernel_load(&k[i][v], d[v]);
+		for (v = 0; v < 2 && !ret; v++)
+			ret = bench_check_kernel(cs->bench, b[i].name, &k[i][v], v);
 		free(d[0]);
 		free(d[1]);
 		if (!ret && k[i][0].zimage_sha256 && k[i][1].zimage_sha256 &&
@@ -539,6 +554,18 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		err_msg("warning: NOT every board is off: %s", left_why.data);
 	}
 	buf_free(&left_why);
+	/* the batches that ran (a regex command or the seed module decides
+	 * them), when every ok boot and scenario ran the same number */
+	{
+		char ids[32];
+		const char *pa[1] = { ids };
+		PGresult *r;
+
+		snprintf(ids, sizeof(ids), "%" PRId64, cid);
+		r = store_query(&st, "UPDATE campaigns c SET batches = x.n FROM (SELECT CASE WHEN count(DISTINCT n) = 1 THEN min(n) END AS n FROM (SELECT max(s.batch) AS n FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $1::int AND b.status = 'ok' GROUP BY b.id, s.scenario) y HAVING count(*) > 0) x WHERE c.id = $1::int AND c.batches IS DISTINCT FROM x.n",
+				1, pa);
+		PQclear(r);
+	}
 	if (stop_requested) {
 		store_campaign_set_status(&st, cid, "interrupted");
 		ret = -EINTR;
@@ -694,6 +721,8 @@ int cmd_resume(int argc, char **argv)
 		bd.kind = BENCH_MODULE;
 		bd.module = jstr(run, "module");
 		bd.module_src = jstr(run, "module_src");
+		bd.ko[0] = jstr(jobj(run, "ko"), "control");
+		bd.ko[1] = jstr(jobj(run, "ko"), "patched");
 		bd.parser_fmt = jstr(run, "parser") && !strcmp(jstr(run, "parser"), "seed") ? 0 : 1;
 		if (!bd.module) {
 			err_msg("campaign %ld: its stored module benchmark has no module name", id);

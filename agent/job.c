@@ -4,6 +4,7 @@
  * through the board's kernel recipe (boards/kernel/build.sh) when needed. */
 #include "job.h"
 #include "board.h"
+#include "kernel.h"
 #include "cmds.h"
 #include "util.h"
 
@@ -52,14 +53,22 @@ static const struct jfield group_fields[] = {
 	{ NULL }
 };
 
+static const struct jfield ko_fields[] = {
+	{ "control", J_STRING, true },	/* the control kernel's module file, {board} */
+	{ "patched", J_STRING, true },
+	{ NULL }
+};
+
 static const struct jfield bench_fields[] = {
-	{ "name", J_STRING, true },	/* dmabench | regex */
+	{ "name", J_STRING, true },	/* dmabench | regex | dma_map_benchmark | module */
 	{ "params", J_STRING },		/* dmabench: module parameters */
 	{ "command", J_STRING },	/* regex: shell command run on the target */
 	{ "regex", J_STRING },		/* regex: POSIX ERE, one match = one sample */
 	{ "groups", J_OBJECT, false, group_fields },
 	{ "src", J_STRING },		/* module: out-of-tree module source directory */
 	{ "parser", J_STRING },		/* module: dmabench (default) | seed */
+	{ "module", J_STRING },		/* module: NAME.ko in each kernel directory */
+	{ "ko", J_OBJECT, false, ko_fields },	/* module: prebuilt files per variant */
 	{ NULL }
 };
 
@@ -278,17 +287,65 @@ static char *module_name(const char *dir)
 	return name;
 }
 
+static bool module_name_ok(const char *s)
+{
+	return s[0] && strlen(s) < 64 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+	       strlen(s);
+}
+
+/* "module": built from "src" with recipe kernels, or prebuilt: "module"
+ * (NAME.ko in each kernel directory) or "ko" (a file per variant). */
 static int load_module(struct job *j, json_object *t, const char *jobdir)
 {
-	const char *src = jstr(t, "src"), *parser = jstr(t, "parser");
+	const char *src = jstr(t, "src"), *parser = jstr(t, "parser"), *name = jstr(t, "module");
+	json_object *ko = jobj(t, "ko");
 	char real[PATH_MAX], *p;
 	int bad = 0, v;
 
 	j->bench.kind = BENCH_MODULE;
-	if (!src) {
-		job_error(j, "benchmark.name", "a \"module\" benchmark needs \"src\": the "
-			  "directory of its out-of-tree module (Kbuild or Makefile, *.c)");
+	if (!!src + !!name + !!ko != 1) {
+		job_error(j, src || name || ko ? "benchmark.ko" : "benchmark.name", "a \"module\" benchmark needs one of \"src\" (its source directory, built with recipe kernels), \"module\" (NAME: NAME.ko in each kernel directory) or \"ko\" ({\"control\": FILE, \"patched\": FILE}, prebuilt)");
 		return -EINVAL;
+	}
+	j->bench.parser_fmt = 1;
+	if (parser && !strcmp(parser, "seed")) {
+		j->bench.parser_fmt = 0;
+	} else if (parser && strcmp(parser, "dmabench")) {
+		job_error(j, "benchmark.parser", "\"%s\" is not one of dmabench (v1 lines), seed "
+			  "(the seed module's lines)", parser);
+		bad = 1;
+	}
+	if (name) {
+		if (!module_name_ok(name)) {
+			job_error(j, "benchmark.module", "\"%s\": a module name (letters, digits, _ and -, without .ko); the file NAME.ko is taken from each kernel directory", name);
+			return -EINVAL;
+		}
+		j->module = xstrdup(name);
+		j->bench.module = j->module;
+		return bad ? -EINVAL : 0;
+	}
+	if (ko) {
+		for (v = 0; v < 2; v++) {
+			const char *f = jstr(ko, variant_names[v]);
+			size_t l = strlen(f);
+
+			if (l < 4 || strcmp(f + l - 3, ".ko")) {
+				char *path = xasprintf("benchmark.ko.%s", variant_names[v]);
+
+				job_error(j, path, "\"%s\" is not a .ko file", f);
+				free(path);
+				bad = 1;
+			}
+			j->ko[v] = f[0] == '/' ? xstrdup(f) : xasprintf("%s/%s", jobdir, f);
+			j->bench.ko[v] = j->ko[v];
+		}
+		if (bad)
+			return -EINVAL;
+		p = strrchr(j->ko[0], '/') + 1;
+		j->module = strndup(p, strlen(p) - 3);
+		j->bench.module = j->module;
+		return 0;
 	}
 	p = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", jobdir, src);
 	if (!realpath(p, real) || !is_dir(real)) {
@@ -311,18 +368,10 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 	}
 	j->bench.module_src = j->module_src;
 	j->bench.module = j->module;
-	j->bench.parser_fmt = 1;
-	if (parser && !strcmp(parser, "seed")) {
-		j->bench.parser_fmt = 0;
-	} else if (parser && strcmp(parser, "dmabench")) {
-		job_error(j, "benchmark.parser", "\"%s\" is not one of dmabench (v1 lines), seed "
-			  "(the seed module's lines)", parser);
-		bad = 1;
-	}
 	for (v = 0; v < 2; v++)
 		if (j->v[v].kind != SRC_RECIPE) {
 			job_error(j, "benchmark.src", "the module is built against each variant's "
-				  "kernel tree: variants.%s.source.type must be \"recipe\"",
+				  "kernel tree: variants.%s.source.type must be \"recipe\" (for prebuilt kernels give the built modules: \"module\": NAME for NAME.ko in each kernel directory, or \"ko\": {\"control\": FILE, \"patched\": FILE})",
 				  variant_names[v]);
 			bad = 1;
 			break;
@@ -350,7 +399,7 @@ static int reject_keys(struct job *j, json_object *t, const char *const *keys, c
 static int load_bench(struct job *j, json_object *t, const char *jobdir)
 {
 	static const char *const regex_only[] = { "command", "regex", "groups", NULL };
-	static const char *const module_only[] = { "src", "parser", NULL };
+	static const char *const module_only[] = { "src", "parser", "module", "ko", NULL };
 	json_object *g = jobj(t, "groups");
 	char why[256];
 	int bad = 0;
@@ -561,6 +610,8 @@ void job_free(struct job *j)
 	strv_free(j->boards);
 	free(j->module_src);
 	free(j->module);
+	free(j->ko[0]);
+	free(j->ko[1]);
 	free(j->name);
 	jfile_free(&j->jf);
 	memset(j, 0, sizeof(*j));
@@ -1029,6 +1080,30 @@ int job_kernel(const struct job *j, const char *board, int v, bool build, struct
 
 /* ---- running a job ---- */
 
+/* --dry-run of a prebuilt "module": the variant's .ko checked as a campaign
+ * checks it before its first boot (present, a module, built for the kernel). */
+static int dry_run_module(const struct job *j, const char *board, int v, const char *kdir)
+{
+	struct kernel_art ka = { 0 };
+	struct board b;
+	int ret = board_load_by_name(&b, board);
+
+	if (!ret)
+		ret = kernel_load(&ka, kdir);
+	if (!ret)
+		ret = bench_check_kernel(&j->bench, b.name, &ka, v);
+	if (!ret) {
+		char *f = bench_module_file(&j->bench, b.name, ka.dir, v);
+
+		printf("  %-16s %-8s module %s (built for %s)\n", board, variant_names[v], f,
+		       ka.release);
+		free(f);
+	}
+	kernel_free(&ka);
+	board_free(&b);
+	return ret;
+}
+
 int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 {
 	struct campaign_board *cb = xcalloc(j->nboards, sizeof(*cb));
@@ -1063,6 +1138,8 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 				printf("  %-16s %-8s %s%s%s\n", j->boards[i], variant_names[v],
 				       k[nb][v].state, k[nb][v].dir ? ": " : "",
 				       k[nb][v].dir ? k[nb][v].dir : "");
+			if (!ret && o->dry_run && j->bench.kind == BENCH_MODULE && !j->module_src)
+				ret = dry_run_module(j, j->boards[i], v, k[nb][v].dir);
 		}
 		cb[nb].control_dir = k[nb][0].dir;
 		cb[nb].patched_dir = k[nb][1].dir;

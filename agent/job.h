@@ -27,9 +27,10 @@ struct job {
 	char **boards;			/* NULL-terminated */
 	size_t nboards;
 	struct job_variant v[2];	/* [0] control, [1] patched */
-	const char *benchmark;		/* "dmabench" or "regex" */
+	const char *benchmark;		/* "dmabench", "regex", "dma_map_benchmark", "module" */
 	struct bench_def bench;		/* its definition (strings point into jf) */
 	char *module_src, *module;	/* "module": absolute source dir, module name */
+	char *ko[2];			/* "module" "ko": absolute file templates ({board}) */
 	const char *params;		/* extra module parameters, or NULL */
 	int boots, batches;
 	int budget, first;		/* sequential design ("budget", "first"), 0: fixed */
