@@ -39,6 +39,11 @@ static void ab_usage(FILE *f)
 		"                      default: the board's build from `make kernels`\n"
 		"  --patched DIR       patched kernel directory; default likewise\n"
 		"  --boots N           boots per kernel (default 3)\n"
+		"  --budget N          sequential design instead: rounds of one control and one\n"
+		"                      patched boot, a look after each round, stop when every\n"
+		"                      row is decided, at most N boots per kernel (2..24)\n"
+		"  --first K           first look after K+K boots (default 4)\n"
+		"  --margin PCT        \"same\" means no change beyond +-PCT %% (default 1)\n"
 		"  --batches M         batches per scenario per boot (default 5)\n"
 		"  --order abab|abba|random   boot order (default abab)\n"
 		"  --seed S            seed for --order random (default 1)\n"
@@ -157,9 +162,11 @@ int cmd_ab(int argc, char **argv)
 		{ "benchmark", 1, NULL, 'B' }, { "module", 1, NULL, 'M' },
 		{ "parser", 1, NULL, 'F' }, { "command", 1, NULL, 'C' },
 		{ "regex", 1, NULL, 'R' }, { "groups", 1, NULL, 'G' },
+		{ "budget", 1, NULL, 'U' }, { "first", 1, NULL, 'K' }, { "margin", 1, NULL, 'X' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	struct campaign_board cb = { 0 };
+	int budget = 0, first = 4;
 	struct campaign_spec o = { .boots = 3, .batches = 5, .order = ORDER_ABAB, .seed = 1,
 				   .results = "results", .format = "text", .boards = &cb,
 				   .nboards = 1 };
@@ -172,6 +179,26 @@ int cmd_ab(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
+		case 'U':
+			if (parse_int_opt("--budget", optarg, 2, 24, &v))
+				return 2;
+			budget = (int)v;
+			break;
+		case 'K':
+			if (parse_int_opt("--first", optarg, 2, 24, &v))
+				return 2;
+			first = (int)v;
+			break;
+		case 'X': {
+			char *end;
+
+			o.margin_pct = strtod(optarg, &end);
+			if (!*optarg || *end || !(o.margin_pct > 0 && o.margin_pct < 50)) {
+				err_msg("--margin: \"%s\" is not a percentage between 0 and 50", optarg);
+				return 2;
+			}
+			break;
+		}
 		case 'b': cb.board = optarg; break;
 		case 'c': cb.control_dir = optarg; break;
 		case 'p': cb.patched_dir = optarg; break;
@@ -235,6 +262,16 @@ int cmd_ab(int argc, char **argv)
 	if (strcmp(o.format, "text") && strcmp(o.format, "json")) {
 		err_msg("--format: \"%s\" is not one of text, json", o.format);
 		return 2;
+	}
+	if (budget) {
+		if (o.order == ORDER_RANDOM) {
+			err_msg("--budget: a sequential design boots in rounds of one control and one patched boot; use --order abab or abba, not random");
+			return 2;
+		}
+		o.boots = budget;
+		o.first = first < budget ? first : budget;
+		o.alpha = 0.05;
+		o.beta = 0.05;
 	}
 	c = ab_bench(&bd, bname, module, ko, parser, command, regex, groups, o.modparams);
 	if (!c) {
