@@ -225,7 +225,8 @@ static bool rejected_names(const struct rejected_line *x, char *scen, size_t len
 	}
 	for (e = p; *e && (isalnum((unsigned char)*e) || strchr("-_.+", *e)); e++)
 		;
-	if (e == p || (size_t)(e - p) >= len)
+	/* a name ends at a space ("size=1 ..." names no scenario) */
+	if (e == p || (size_t)(e - p) >= len || (*e && *e != ' '))
 		return false;
 	memcpy(scen, p, (size_t)(e - p));
 	scen[e - p] = '\0';

@@ -84,3 +84,7 @@ ing "$d/gap.txt" --partial >"$d/gap.out" 2>&1; rc=$?
 cat "$d/gap.out"
 check "--partial without DONE: a scenario with a batch twice and one missing is dropped, named; the other kept ($(shape))" \
 	bash -c "[ '$rc/$(shape)' = 0/3/1/3 ] && grep -qF '$d/gap.txt: scenario b dropped: batch 3 reported twice' '$d/gap.out'"
+printf 'dmabench: START\ndmabench: x size=1 reps=1 mean_ns=1 min_ns=1 max_ns=1 ns_per_KiB=1\ndmabench: size=1 reps=1 mean_ns=1\n' >"$d/noname.txt"
+ing "$d/noname.txt" --partial >"$d/noname.out" 2>&1; rc=$?
+check "a rejected line naming no scenario drops none; it is named by its line ($(shape))" \
+	bash -c "[ '$rc/$(shape)' = 0/1/1/1 ] && grep -qF '$d/noname.txt:3: rejected:' '$d/noname.out' && ! grep -q 'scenario size' '$d/noname.out'"
