@@ -8,6 +8,7 @@
 #include "spool.h"
 #include "report.h"
 #include "store.h"
+#include "timing.h"
 #include "util.h"
 
 #include <errno.h>
@@ -219,6 +220,9 @@ static void *board_thread(void *arg)
 				   .def = br->cs->bench };
 	struct store st;
 	int i;
+	/* dmabench: the first ok boot's timing modes hold for the rest (timing.h) */
+	bool pinning = !br->cs->bench || br->cs->bench->kind == BENCH_DMABENCH;
+	char *pin = NULL, *pinned_params = NULL;
 
 	int first = 0, done_attempts = 0;
 
@@ -242,6 +246,11 @@ static void *board_thread(void *arg)
 			info_msg("%s: all %d boots already stored", b->name, br->nslots);
 		else if (first)
 			info_msg("%s: resuming after boot %d of %d", b->name, first, br->nslots);
+	}
+	if (pinning) {
+		br->ret = store_timing_pin(&st, br->cid, b->name, &pin);
+		if (br->ret)
+			goto out;
 	}
 	for (i = first; i < br->nslots && !stop_requested; i++) {
 		int v = br->order[i], attempt;
@@ -269,8 +278,24 @@ static void *board_thread(void *arg)
 			rec.log_path = transcript;
 			info_msg("%s [%d/%d] %s (%s)%s", b->name, i + 1, br->nslots, rec.variant,
 				 kv->release, attempt > 1 ? ", retry" : "");
+			if (pinning && pin) {
+				free(pinned_params);
+				pinned_params = timing_pin_params(br->cs->modparams, pin);
+				bp.modparams = pinned_params;
+			}
 			r = run_attempt(b, kv, &bp, br->rundir, transcript, &bo, &rec, error,
 					sizeof(error), &fatal);
+			if (!r && pinning && !pin) {
+				r = timing_pin_of(&bo.res, &pin, error, sizeof(error));
+				if (!r && pin)
+					info_msg("%s: timing modes pinned for this campaign: %s", b->name,
+						 pin);
+				fatal = fatal || r;
+			} else if (!r && pinning) {
+				/* the module did not obey: retrying cannot help */
+				r = timing_pin_check(pin, &bo.res, error, sizeof(error));
+				fatal = fatal || r;
+			}
 			rec.status = r ? "failed" : "ok";
 			rec.error = r ? error : NULL;
 			rec.uname_r = bo.uname_r;
@@ -326,6 +351,8 @@ static void *board_thread(void *arg)
 	if (stop_requested)
 		br->ret = -EINTR;
 out:
+	free(pin);
+	free(pinned_params);
 	store_close(&st);
 	return NULL;
 }

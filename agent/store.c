@@ -710,6 +710,31 @@ int store_campaign_set_status(struct store *st, int64_t id, const char *status)
 	return 0;
 }
 
+int store_timing_pin(struct store *st, int64_t cid, const char *board, char **pin)
+{
+	char ids[32];
+	const char *p[2] = { ids, board };
+	struct buf b = { 0 };
+	PGresult *r;
+	int i;
+
+	*pin = NULL;
+	snprintf(ids, sizeof(ids), "%" PRId64, cid);
+	r = store_query(st,
+			"SELECT DISTINCT s.scenario, s.timing FROM samples s JOIN boots b ON b.id = s.boot_id"
+			" WHERE b.id = (SELECT b1.id FROM boots b1 JOIN boards o ON o.id = b1.board_id"
+			"  WHERE b1.campaign_id = $1::int AND o.name = $2 AND b1.status = 'ok'"
+			"  ORDER BY b1.seq, b1.id LIMIT 1)"
+			" AND s.kind = 'result' AND coalesce(s.timing, '') <> '' ORDER BY 1, 2", 2, p);
+	if (!r)
+		return -EIO;
+	for (i = 0; i < PQntuples(r); i++)
+		buf_printf(&b, "%s%s:%s", i ? "," : "", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1));
+	PQclear(r);
+	*pin = b.data;
+	return 0;
+}
+
 int store_latest_campaign(struct store *st, int64_t *id)
 {
 	PGresult *r = store_query(st, "SELECT max(id) FROM campaigns", 0, NULL);
