@@ -276,7 +276,8 @@ static int load_boards(struct store *st, const char *ids, struct report *rep)
 		" avg(b.run_ms) FILTER (WHERE b.status = 'ok'), max(b.clock_res_ns), "
 		" coalesce(string_agg(coalesce(b.lava_server, '(server not recorded)') || '#' || "
 		"  b.lava_job_id, ' ' ORDER BY b.seq, b.id) FILTER (WHERE b.status = 'ok' AND "
-		"  b.lava_job_id IS NOT NULL), '') "
+		"  b.lava_job_id IS NOT NULL), ''), "
+		" count(*) FILTER (WHERE b.status = 'ok' AND b.partial) "
 		"FROM boots b JOIN boards bo ON bo.id = b.board_id WHERE b.campaign_id = $1::int "
 		"GROUP BY bo.name, bo.cpu, bo.family, bo.definition ORDER BY bo.name";
 	const char *p[1] = { ids };
@@ -302,6 +303,7 @@ static int load_boards(struct store *st, const char *ids, struct report *rep)
 		b->boot_s = getd(r, i, 7) / 1000.0;
 		b->run_s = getd(r, i, 8) / 1000.0;
 		b->clock_res_ns = PQgetisnull(r, i, 9) ? -1 : strtoll(PQgetvalue(r, i, 9), NULL, 10);
+		b->partial = (size_t)atol(PQgetvalue(r, i, 11));
 	}
 	PQclear(r);
 	return 0;
@@ -1186,6 +1188,11 @@ static void write_text(const struct report *rep, const struct report_opts *o, FI
 		if (rep->boards[bi].lava_jobs && rep->boards[bi].lava_jobs[0])
 			fprintf(f, "  %s: LAVA jobs (server#id) %s\n", rep->boards[bi].name,
 				rep->boards[bi].lava_jobs);
+	for (size_t bi = 0; bi < rep->nboards; bi++)
+		if (rep->boards[bi].partial)
+			fprintf(f, "  %s: PARTIAL: %zu boot(s) ingested with --partial (a log cut "
+				"short or with rejected lines: only its valid scenarios kept)\n",
+				rep->boards[bi].name, rep->boards[bi].partial);
 	fprintf(f, "\n  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %s\n", "", "control", "patched",
 		"change", "CI", "conf", "n", "p", "p_holm", "verdict");
 	for (size_t i = 0; i < rep->nrows; i++) {
@@ -1408,6 +1415,7 @@ static void write_json(const struct report *rep, FILE *f)
 		json_object_object_add(o, "lava_jobs",
 				       json_object_new_string(b->lava_jobs ? b->lava_jobs : ""));
 		json_object_object_add(o, "failed_attempts", json_object_new_int((int)b->failed));
+		json_object_object_add(o, "partial_boots", json_object_new_int((int)b->partial));
 		json_object_object_add(o, "boot_s", jd(b->boot_s));
 		json_object_object_add(o, "run_s", jd(b->run_s));
 		if (b->design_ok) {

@@ -89,6 +89,9 @@ static const char *const migrations[] = {
 	"d.board_id = k.board_id AND d.seq = k.seq AND d.status = 'ok' AND d.id <> k.id;"
 	"CREATE UNIQUE INDEX boots_one_ok_per_slot ON boots (campaign_id, board_id, seq)"
 	" WHERE status = 'ok';",
+	/* 8: a boot ingested with --partial (log cut short or with rejected lines: only
+	 * its valid scenarios stored) says so */
+	"ALTER TABLE boots ADD COLUMN partial boolean NOT NULL DEFAULT false;",
 };
 
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)
@@ -971,6 +974,14 @@ int store_boot(struct store *st, const struct boot_rec *b)
 			return ret;
 		}
 		snprintf(boot_id, sizeof(boot_id), "%s", PQgetvalue(r, 0, 0));
+		PQclear(r);
+	}
+	if (b->partial) {
+		const char *p[1] = { boot_id };
+
+		r = store_query(st, "UPDATE boots SET partial = true WHERE id = $1::bigint", 1, p);
+		if (!r)
+			goto fail;
 		PQclear(r);
 	}
 	if (b->res && b->res->n && !strcmp(b->status, "ok") && copy_samples(st, boot_id, b->res))

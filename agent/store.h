@@ -61,6 +61,7 @@ struct boot_rec {
 	const struct run_result *res;
 	const char *lava_server;	/* with lava_job_id: --server URL or "local:..." */
 	int64_t lava_job_id;		/* 0: not a LAVA boot */
+	bool partial;			/* ingest --partial: some scenarios or lines missing */
 };
 /* One transaction: board + kernel upserts, the boot, all its samples.
  * Idempotent on uuid (a second insert of the same boot is a no-op).
