@@ -581,7 +581,8 @@ static void analyse_board_design(struct report *rep, int bi)
 /* The timing rows whose p enter the Holm family (not the preservation check) */
 static bool family_row(const struct rep_row *r)
 {
-	return !is_pres(r) && r->have_sr && !r->mixed_timing;
+	/* the null call is the instrument's baseline, not something a patch targets */
+	return !is_pres(r) && !is_null(r) && r->have_sr && !r->mixed_timing;
 }
 
 /* Sequential campaigns: the decision at the look the row's boots reached.  Each row is
@@ -737,6 +738,9 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 			}
 		}
 		r->verdict = r->have_ab ? stats_verdict(&r->ab, o->alpha) : -1;
+		if (r->have_sr)	/* the null baseline keeps its unadjusted verdict */
+			r->verdict = r->sr.verdict == VERDICT_DIFFERENT ? 1 :
+				     r->sr.verdict == VERDICT_SAME ? 0 : -1;
 		r->few = r->have_ab && !is_pres(r) && r->ab.p_min > o->alpha;
 		free(a);
 		free(b);
@@ -1064,7 +1068,7 @@ static char *method_paragraph(const struct report *rep, bool email)
 	else if (rep->nfamily)
 		buf_printf(&o, " Changes are Hodges-Lehmann estimates over boot means with exact "
 			   "distribution-free intervals; p is the exact Mann-Whitney U, Holm-adjusted "
-			   "over the %zu timing rows; \"same\" means the %g%% interval lies within "
+			   "over the %zu timing rows (not the null-call baseline); \"same\" means the %g%% interval lies within "
 			   "\u00b1%g%%.", rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha),
 			   rep->margin * 100.0);
 	{
