@@ -140,6 +140,17 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 	return s;
 }
 
+/* The reason of an attempt a signal cut short, whatever the wait it cut
+ * short said (a timeout, EINTR from a read, a bootloader line "never seen"). */
+static int interrupted(char *error, size_t elen)
+{
+	if (stop_requested)
+		snprintf(error, elen, "interrupted (signal %d)", (int)stop_requested);
+	else
+		snprintf(error, elen, "interrupted");
+	return -EINTR;
+}
+
 /* One attempt at one slot: boot, benchmark, power off; fills rec. */
 static int run_attempt(const struct board *b, const struct kernel_art *k,
 		       const struct bench_params *bp, const char *rundir, const char *transcript,
@@ -155,6 +166,8 @@ static int run_attempt(const struct board *b, const struct kernel_art *k,
 	if (ret) {
 		snprintf(error, elen, "%s", s.error);
 		*fatal = s.fatal;
+		if (ret == -EINTR || stop_requested)
+			ret = interrupted(error, elen);
 		boot_end(&s);
 		return ret;
 	}
@@ -170,6 +183,8 @@ static int run_attempt(const struct board *b, const struct kernel_art *k,
 			 bo->uname_r, k->release, k->dir);
 		ret = -EIO;
 	}
+	if (ret && (ret == -EINTR || stop_requested))
+		ret = interrupted(error, elen);
 	boot_end(&s);
 	return ret;
 }
