@@ -202,6 +202,22 @@ struct board_run {
 	int ok_boots, failed_attempts, spooled;
 };
 
+static char *transcript_path(const char *resdir, const char *board, int seq,
+			     const char *variant, int attempt)
+{
+	return xasprintf("%s/%s-%03d-%s-a%d.log", resdir, board, seq, variant, attempt);
+}
+
+static bool transcript_exists(const char *resdir, const char *board, int seq,
+			      const char *variant, int attempt)
+{
+	char *p = transcript_path(resdir, board, seq, variant, attempt);
+	bool e = !access(p, F_OK);
+
+	free(p);
+	return e;
+}
+
 /* Where a resumed board continues: the slot after its last stored ok boot,
  * and how many attempts that slot already had. */
 static int resume_point(struct store *st, int64_t cid, const char *board, int *slot, int *attempts)
@@ -249,6 +265,11 @@ static void *board_thread(void *arg)
 		br->ret = -EBUSY;
 		goto out;
 	}
+	/* this connection too holds the campaign, so that it is not shown stale
+	 * while the main thread's idle connection was lost to a server restart */
+	br->ret = store_campaign_hold(&st, br->cid);
+	if (br->ret)
+		goto out;
 	if (br->cs->resume_id) {
 		br->ret = resume_point(&st, br->cid, b->name, &first, &done_attempts);
 		if (br->ret)
@@ -259,19 +280,25 @@ static void *board_thread(void *arg)
 			info_msg("%s: resuming after boot %d of %d", b->name, first, br->nslots);
 	}
 	for (i = first; i < br->nslots && !stop_requested; i++) {
-		int v = br->order[i], attempt;
+		int v = br->order[i], attempt, base = i == first ? done_attempts : 0;
 		const struct kernel_art *kv = &br->k[v];
 
-		for (attempt = 1 + (i == first ? done_attempts : 0);
-		     attempt <= b->retries + 1 + (i == first ? done_attempts : 0); attempt++) {
+		/* an attempt killed with its agent left a transcript and no record:
+		 * the next attempt gets the next number and a file of its own */
+		while (transcript_exists(br->resdir, b->name, i + 1, variant_names[v], base + 1)) {
+			info_msg("%s [%d/%d]: attempt %d left a transcript but no record (its agent died); continuing with attempt %d",
+				 b->name, i + 1, br->nslots, base + 1, base + 2);
+			base++;
+		}
+		for (attempt = base + 1; attempt <= b->retries + 1 + base; attempt++) {
 			struct boot_rec rec = { 0 };
 			struct bench_out bo;
 			char error[512] = "", *transcript;
 			bool fatal;
 			int r, sr;
 
-			transcript = xasprintf("%s/%s-%03d-%s-a%d.log", br->resdir, b->name, i + 1,
-					       variant_names[v], attempt);
+			transcript = transcript_path(br->resdir, b->name, i + 1, variant_names[v],
+						     attempt);
 			uuid_v4(rec.uuid);
 			rec.campaign = br->cid;
 			rec.board = b;
@@ -331,7 +358,7 @@ static void *board_thread(void *arg)
 				goto out;
 			}
 		}
-		if (attempt > b->retries + 1 + (i == first ? done_attempts : 0)) {
+		if (attempt > b->retries + 1 + base) {
 			err_msg("%s: slot %d (%s) failed %ld times: board unhealthy, its part of the "
 				"campaign stops here", b->name, i + 1, variant_names[v], b->retries + 1);
 			br->ret = -EIO;
@@ -452,7 +479,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	js = cs->job_json ? xstrdup(cs->job_json) : xstrdup(run_js);
 	if (cs->resume_id) {
 		cid = cs->resume_id;
-		ret = store_campaign_set_status(&st, cid, "running");
+		ret = store_campaign_claim(&st, cid);
 	} else {
 		struct campaign_def cd = { cs->trigger ? cs->trigger : "cli", order_name(cs->order),
 					   cs->seed, cs->boots, cs->batches, js, run_js };

@@ -226,9 +226,10 @@ static int cmp_rows(const void *pa, const void *pb)
 static int load_campaign(struct store *st, const char *ids, struct report *rep)
 {
 	static const char *const q =
-		"SELECT trigger, order_kind, status, to_char(created, 'YYYY-MM-DD HH24:MI'), "
+		"SELECT trigger, order_kind, " STORE_CAMPAIGN_STATUS_SQL("c") ", "
+		" to_char(created, 'YYYY-MM-DD HH24:MI'), "
 		" coalesce(job->>'job', ''), coalesce(batches, 0), coalesce(boots_per_variant, 0),"
-		" coalesce(seed, 0) FROM campaigns WHERE id = $1::int";
+		" coalesce(seed, 0) FROM campaigns c WHERE id = $1::int";
 	const char *p[1] = { ids };
 	PGresult *r = store_query(st, q, 1, p);
 
@@ -302,6 +303,36 @@ static int board_index(const struct report *rep, const char *name)
 	return -1;
 }
 
+/* The failed attempts that were not retried, with their reasons: why a
+ * campaign (or a board's part of it) stopped. */
+static int load_not_retried(struct store *st, struct report *rep)
+{
+	PGresult *r = store_campaign_attempts(st, rep->campaign);
+	int i, n;
+
+	if (!r)
+		return -EIO;
+	n = PQntuples(r);
+	for (i = 0; i < n; i++) {
+		int bi = board_index(rep, PQgetvalue(r, i, 0));
+		struct rep_board *b;
+		struct buf w = { 0 };
+
+		if (bi < 0 || !strcmp(PQgetvalue(r, i, 4), "ok") || PQgetvalue(r, i, 5)[0] == 't')
+			continue;
+		b = &rep->boards[bi];
+		b->not_retried++;
+		if (b->not_retried_why)
+			buf_printf(&w, "%s; ", b->not_retried_why);
+		buf_printf(&w, "slot %s (%s) attempt %s: %s", PQgetvalue(r, i, 1),
+			   PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 6));
+		free(b->not_retried_why);
+		b->not_retried_why = w.data;
+	}
+	PQclear(r);
+	return 0;
+}
+
 static void boot_finish(struct rep_boot *b, double raw_sum, double base_sum, size_t nraw)
 {
 	if (b->nbatch)
@@ -334,6 +365,8 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 	ret = load_campaign(st, ids, rep);
 	if (!ret)
 		ret = load_boards(st, ids, rep);
+	if (!ret)
+		ret = load_not_retried(st, rep);
 	if (ret)
 		return ret;
 	r = store_query(st, q, 1, p);
@@ -429,6 +462,7 @@ void report_free(struct report *rep)
 	for (size_t i = 0; i < rep->nboards; i++) {
 		free(rep->boards[i].description);
 		free(rep->boards[i].lava_jobs);
+		free(rep->boards[i].not_retried_why);
 	}
 	free(rep->boards);
 	memset(rep, 0, sizeof(*rep));
@@ -732,6 +766,26 @@ static bool pred_few(const struct report *rep, const struct rep_row *r, const vo
 }
 
 /* The method statement a reviewer can quote (one paragraph, not wrapped). */
+/* What the board's own description says it is (its first sentence), not an
+ * assumption that every emulated board is QEMU. */
+static void emulated_words(struct buf *o, const struct rep_board *b)
+{
+	const char *d = b->description ? b->description : "";
+	const char *e = strstr(d, ". ");
+	int n = e ? (int)(e - d) : (int)strlen(d);
+
+	while (n > 0 && d[n - 1] == '.')
+		n--;
+	if (n)
+		buf_printf(o,
+			   " %s is emulated (%.*s): its timings show that the procedure works, not what the patch costs on hardware.",
+			   b->name, n, d);
+	else
+		buf_printf(o,
+			   " %s is emulated (\"emulated\": true in its board file): its timings show that the procedure works, not what the patch costs on hardware.",
+			   b->name);
+}
+
 static char *method_paragraph(const struct report *rep, bool email)
 {
 	struct buf o = { 0 };
@@ -756,10 +810,18 @@ static char *method_paragraph(const struct report *rep, bool email)
 		}
 		buf_printf(&o, ", ");
 		order_words(rep, b, &o);
-		if (b->failed)
-			buf_printf(&o, "; %zu failed boot attempt%s %s retried and excluded",
-				   b->failed, b->failed == 1 ? "" : "s",
-				   b->failed == 1 ? "was" : "were");
+		if (b->failed > b->not_retried) {
+			size_t n = b->failed - b->not_retried;
+
+			buf_printf(&o, "; %zu failed boot attempt%s %s retried and excluded", n,
+				   n == 1 ? "" : "s", n == 1 ? "was" : "were");
+		}
+		if (b->not_retried)
+			buf_printf(&o,
+				   "; %zu failed attempt%s %s not retried, so the board's part stopped there (%s)",
+				   b->not_retried,
+				   b->not_retried == 1 ? "" : "s",
+				   b->not_retried == 1 ? "was" : "were", b->not_retried_why);
 		buf_printf(&o, "%s", bi + 1 < rep->nboards ? ";" : ".");
 	}
 	if (rep->batches > 0) {
@@ -867,9 +929,7 @@ static char *method_paragraph(const struct report *rep, bool email)
 	}
 	for (size_t bi = 0; bi < rep->nboards; bi++)
 		if (rep->boards[bi].emulated)
-			buf_printf(&o, " %s is emulated (QEMU, no cache model): its timings show "
-				   "that the procedure works, not what the patch costs on "
-				   "hardware.", rep->boards[bi].name);
+			emulated_words(&o, &rep->boards[bi]);
 	if (rep->ignored)
 		buf_printf(&o, " %zu boot(s) with a variant other than control and patched are "
 			   "not in the table.", rep->ignored);
@@ -920,6 +980,15 @@ static void write_text(const struct report *rep, const struct report_opts *o, FI
 		fprintf(f, "  %s: boots in order %s (A = control, B = patched), %zu failed "
 			"attempt(s)\n", rep->boards[bi].name, rep->boards[bi].order,
 			rep->boards[bi].failed);
+	for (size_t bi = 0; bi < rep->nboards; bi++)
+		if (rep->boards[bi].not_retried_why)
+			fprintf(f,
+				"  %s: stopped after a failed attempt that was not retried: %s\n",
+				rep->boards[bi].name, rep->boards[bi].not_retried_why);
+	if (!strcmp(rep->status, "stale"))
+		fprintf(f,
+			"  stale: the campaign is marked running but no agent holds it (its agent died); `ablab resume %" PRId64 "` continues it\n",
+			rep->campaign);
 	for (size_t bi = 0; bi < rep->nboards; bi++)
 		if (rep->boards[bi].lava_jobs && rep->boards[bi].lava_jobs[0])
 			fprintf(f, "  %s: LAVA jobs (server#id) %s\n", rep->boards[bi].name,
