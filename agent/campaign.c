@@ -372,6 +372,19 @@ out:
 	return NULL;
 }
 
+/* No kernel directory given and none built: say which option gives one
+ * (`make kernels` only builds boards with a recipe). */
+static int no_default_kernel(const struct board *b, const char *variant, const char *dir)
+{
+	if (b->kernel_recipe)
+		err_msg("%s: no %s kernel in %s: build it with `make kernels` (recipe %s), or pass a kernel directory (with manifest.json) with --%s DIR",
+			b->name, variant, dir, b->kernel_recipe, variant);
+	else
+		err_msg("%s: no %s kernel: pass your kernel directory (with manifest.json) with --%s DIR (%s has none, and the board has no kernel.recipe for `make kernels`)",
+			b->name, variant, variant, dir);
+	return -ENOENT;
+}
+
 int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 {
 	size_t nb = cs->nboards, i;
@@ -418,8 +431,13 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 				       : kernel_default_dir(b[i].name, "control");
 		d[1] = cb->patched_dir ? xstrdup(cb->patched_dir)
 				       : kernel_default_dir(b[i].name, "patched");
-		for (v = 0; v < 2 && !ret; v++)
+		for (v = 0; v < 2 && !ret; v++) {
+			if (d[v] && !(v ? cb->patched_dir : cb->control_dir) && !is_dir(d[v])) {
+				ret = no_default_kernel(&b[i], variant_names[v], d[v]);
+				break;
+			}
 			ret = kernel_load(&k[i][v], d[v]);
+		}
 		free(d[0]);
 		free(d[1]);
 		if (!ret && k[i][0].zimage_sha256 && k[i][1].zimage_sha256 &&
