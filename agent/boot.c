@@ -614,6 +614,15 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 	if (ret)
 		goto out;
 	ret = target_sync(&s->tgt, now_ms() + b->t_command_s * 1000);
+	if (ret == -ETIMEDOUT) {
+		char last[160];
+
+		last_output(&s->con, last, sizeof(last));
+		ret = fail(s, ret, false,
+			   "%s: shell: no answer to a command within %ld s (timeouts_s.command) after the prompt \"%s\"; last output: %s",
+			   b->name, b->t_command_s, b->prompt, last);
+		goto out;
+	}
 	if (ret) {
 		ret = fail(s, ret, false, "%s: shell did not answer after the prompt: %s", b->name,
 			   ret == -EFBIG ? s->con.error : strerror(-ret));

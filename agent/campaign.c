@@ -593,10 +593,12 @@ out:
 static void resume_usage(FILE *f)
 {
 	fprintf(f, "usage: ablab resume CAMPAIGN [--results DIR] [--format text|json]\n"
-		   "Continues an interrupted or failed campaign after its last stored boot,\n"
-		   "with the same boards, kernels, order and parameters.  Boots the campaign\n"
-		   "spooled are loaded first, from the results directory it recorded (the\n"
-		   "default for --results), so no slot is run twice.\n");
+		   "Continues an interrupted, failed or stale (its agent died) campaign after\n"
+		   "its last stored boot, with the same boards, kernels, order and parameters;\n"
+		   "a slot whose attempt died with its agent gets the next attempt and its own\n"
+		   "transcript.  Refused while a live agent still runs the campaign.  Boots\n"
+		   "the campaign spooled are loaded first, from the results directory it\n"
+		   "recorded (the default for --results), so no slot is run twice.\n");
 }
 
 int cmd_resume(int argc, char **argv)
@@ -636,7 +638,7 @@ int cmd_resume(int argc, char **argv)
 	snprintf(ids, sizeof(ids), "%ld", id);
 	r = store_query(&st, "SELECT run, status FROM campaigns WHERE id = $1::int", 1, p);
 	if (!r || PQntuples(r) != 1) {
-		err_msg("no campaign %ld in the database", id);
+		err_msg("no campaign %ld in the database (`ablab campaigns` lists them)", id);
 		goto out;
 	}
 	if (!strcmp(PQgetvalue(r, 0, 1), "complete")) {

@@ -142,6 +142,21 @@ else
 	bad "silent: cannot start the simulator: $(cat "$w/sim.err")"
 fi
 
+# a "prompt" seen, then a shell that never answers (here: the prompt matches
+# a line of the kernel log, and the kernel panics, silent)
+w=$fh/mute
+if sim_start "$w" --fault 1:panic-boot; then
+	first_board "$w" 0
+	sed -i 's/"prompt": "lab# "/"prompt": "Unable to mount root fs"/' "$w/sim-first.json"
+	ab "$w" 1 >"$w/out" 2>&1; rc=$?
+	got=$(errors "$(last_cid)")
+	check "mute shell: the reason names board, stage, deadline and the last line ($got)" \
+		grep -qE '^sim-first: shell: no answer to a command within 2 s \(timeouts_s.command\) after the prompt "Unable to mount root fs"; last output: ".+"$' <<<"$got"
+	sim_quit "$w"
+else
+	bad "mute: cannot start the simulator: $(cat "$w/sim.err")"
+fi
+
 # --- 3. interrupted attempts are stored as interrupted, whatever wait the
 # signal cut short (U-Boot used to say "autoboot line never seen" after 50 ms,
 # the benchmark "target I/O: Interrupted system call")
@@ -180,6 +195,11 @@ if sim_start "$w" --fault 2:kernel-hang; then
 	cid=$(last_cid)
 	st=$("$ablab" campaigns --format csv | awk -F, -v c="$cid" '$1 == c { print $5 }')
 	check "a live campaign is shown running ($st), not stale" test "$st" = running
+	# as from another host on a shared database: other board locks, same campaign
+	mkdir -p "$w/otherlocks"
+	out=$(ABLAB_LOCK_DIR=$w/otherlocks "$ablab" resume "$cid" 2>&1); rc=$?
+	check "resume of a live campaign is refused (exit $rc): $out" \
+		grep -q "campaign $cid is still running: a live agent holds it" <<<"$out"
 	kill -s KILL $pid
 	wait $pid 2>/dev/null
 	st=$("$ablab" campaigns --format csv | awk -F, -v c="$cid" '$1 == c { print $5 }')
