@@ -242,10 +242,6 @@ static int mwu(const double *a, size_t na, const double *b, size_t nb,
 
 /* ---------------------------------------------------------------- PRNG (xoshiro256**) */
 
-struct rng {
-	uint64_t s[4];
-};
-
 static uint64_t splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -255,7 +251,7 @@ static uint64_t splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-static void rng_seed(struct rng *g, uint64_t seed)
+void stats_rng_seed(struct stats_rng *g, uint64_t seed)
 {
 	for (int i = 0; i < 4; i++)
 		g->s[i] = splitmix64(&seed);
@@ -266,7 +262,7 @@ static uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-static uint64_t rng_next(struct rng *g)
+uint64_t stats_rng_next(struct stats_rng *g)
 {
 	uint64_t *s = g->s, res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
 
@@ -279,13 +275,26 @@ static uint64_t rng_next(struct rng *g)
 	return res;
 }
 
+double stats_rng_uniform(struct stats_rng *g)
+{
+	/* 53 random bits, shifted by half a step: in (0, 1) */
+	return ((double)(stats_rng_next(g) >> 11) + 0.5) * 0x1.0p-53;
+}
+
+double stats_rng_gauss(struct stats_rng *g)
+{
+	double u = stats_rng_uniform(g), v = stats_rng_uniform(g);
+
+	return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
 /* Uniform integer in [0, n), n >= 1, without modulo bias (rejection). */
-static size_t rng_below(struct rng *g, size_t n)
+static size_t rng_below(struct stats_rng *g, size_t n)
 {
 	uint64_t m = n, thresh = (0 - m) % m, x;
 
 	do
-		x = rng_next(g);
+		x = stats_rng_next(g);
 	while (x < thresh);
 	return (size_t)(x % m);
 }
@@ -299,12 +308,12 @@ static int bootstrap(const double *a, size_t na, const double *b, size_t nb,
 		     struct ab_result *r)
 {
 	double *rel = malloc((size_t)r->resamples * sizeof(*rel));
-	struct rng g;
+	struct stats_rng g;
 	size_t k = 0;
 
 	if (!rel)
 		return -ENOMEM;
-	rng_seed(&g, r->seed);
+	stats_rng_seed(&g, r->seed);
 	for (unsigned int it = 0; it < r->resamples; it++) {
 		double sa = 0.0, sb = 0.0, ma, mb;
 
@@ -608,4 +617,440 @@ int stats_design(const double *x, size_t n_boots, size_t m_batches,
 	d->boots_needed = n;
 	d->est_seconds = (double)n * (c_boot + (double)m_opt * c_batch);
 	return 0;
+}
+
+/* ---------------------------------------------------------------- exact U distribution */
+
+int stats_mwu_dist(size_t na, size_t nb, double *cnt)
+{
+	size_t n = na + nb, k = na < nb ? na : nb, deg = 0;
+	double *p;
+
+	if (!cnt || n > STATS_MWU_EXACT_MAX)
+		return -EINVAL;
+	/*
+	 * The U counts are the coefficients of the Gaussian binomial [n choose k]_q =
+	 * prod_{i=1..k} (1 - q^(n-k+i)) / (1 - q^i). After step i the polynomial is
+	 * [n-k+i choose i]_q, of degree i (n-k), with integer coefficients <= C(n, k) < 2^53:
+	 * every intermediate value is an exact integer in a double.
+	 */
+	p = calloc(na * nb + k + 1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p[0] = 1.0;
+	for (size_t i = 1; i <= k; i++) {
+		size_t j = n - k + i, top = deg + j;
+
+		for (size_t s = top; s >= j; s--)	/* times (1 - q^j) */
+			p[s] -= p[s - j];
+		for (size_t s = i; s <= top; s++)	/* divided by (1 - q^i) */
+			p[s] += p[s - i];
+		deg += n - k;
+	}
+	memcpy(cnt, p, (na * nb + 1) * sizeof(*cnt));
+	free(p);
+	return 0;
+}
+
+/* Phi^-1(q), 0 < q < 1, by bisection on erfc (|error| < 1e-12; used only above 50 values). */
+static double norm_quantile(double q)
+{
+	double lo = -40.0, hi = 40.0;
+
+	for (int i = 0; i < 200 && hi - lo > 1e-13; i++) {
+		double mid = (lo + hi) / 2.0;
+
+		if (0.5 * erfc(-mid / sqrt(2.0)) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2.0;
+}
+
+long stats_mwu_crit(size_t na, size_t nb, double tail, double *achieved)
+{
+	size_t n = na + nb, mn = na * nb;
+	double dummy, *ach = achieved ? achieved : &dummy;
+
+	*ach = NAN;
+	if (!na || !nb || !(tail > 0.0 && tail < 1.0))
+		return -2;
+	if (n <= STATS_MWU_EXACT_MAX) {
+		double *cnt = malloc((mn + 1) * sizeof(*cnt)), tot = 0.0, cum = 0.0;
+		long u = -1;
+
+		if (!cnt || stats_mwu_dist(na, nb, cnt)) {
+			free(cnt);
+			return -3;
+		}
+		for (size_t s = 0; s <= mn; s++)
+			tot += cnt[s];
+		*ach = 0.0;
+		/* relative slack: a threshold equal to an achievable tail counts as reached */
+		for (size_t s = 0; s <= mn; s++) {
+			cum += cnt[s];
+			if (cum / tot > tail * (1.0 + 1e-12))
+				break;
+			u = (long)s;
+			*ach = cum / tot;
+		}
+		free(cnt);
+		return u;
+	} else {
+		double mu = (double)mn / 2.0;
+		double sd = sqrt((double)mn * (double)(n + 1) / 12.0);
+		double u = floor(mu + norm_quantile(tail) * sd - 0.5);
+
+		if (u < 0.0) {
+			*ach = 0.0;
+			return -1;
+		}
+		*ach = 0.5 * erfc(-((u + 0.5 - mu) / sd) / sqrt(2.0));
+		return (long)u;
+	}
+}
+
+/* ---------------------------------------------------------------- Hodges-Lehmann */
+
+/* Sorted pairwise differences b_j - a_i (na * nb of them) in a new array, or NULL. */
+static double *pair_diffs(const double *a, size_t na, const double *b, size_t nb)
+{
+	double *d = malloc(na * nb * sizeof(*d));
+	size_t k = 0;
+
+	if (!d)
+		return NULL;
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			d[k++] = b[j] - a[i];
+	qsort(d, k, sizeof(*d), cmp_double);
+	return d;
+}
+
+/* HL estimate and the interval of rank c (c >= 1) from sorted differences d[0..mn-1]. */
+static void hl_fill(const double *d, size_t mn, size_t c, struct hl_result *hl)
+{
+	hl->shift = mn % 2 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2.0;
+	hl->c = c;
+	hl->lo = d[c - 1];
+	hl->hi = d[mn - c];
+}
+
+/*
+ * The rank c of the lower endpoint of the HL interval at level, with its achieved
+ * confidence; falls back to c = 1 (widest interval) when level cannot be reached.
+ */
+static int hl_rank(size_t na, size_t nb, double level, size_t *c, double *conf, int *met)
+{
+	double tail;
+	long u = stats_mwu_crit(na, nb, (1.0 - level) / 2.0, &tail);
+
+	if (u < -1)
+		return u == -3 ? -ENOMEM : -EINVAL;
+	if (u >= 0) {
+		*c = (size_t)u + 1;
+		*conf = 1.0 - 2.0 * tail;
+		*met = 1;
+		return 0;
+	}
+	/* P(U <= 0): 1 / C(na + nb, na), or its normal approximation */
+	*c = 1;
+	if (na + nb <= STATS_MWU_EXACT_MAX) {
+		*conf = 1.0 - mwu_p_min(na, nb);
+	} else {
+		double mu = (double)na * (double)nb / 2.0;
+		double sd = sqrt((double)na * (double)nb * (double)(na + nb + 1) / 12.0);
+
+		*conf = 1.0 - erfc(((mu - 0.5) / sd) / sqrt(2.0));
+	}
+	*met = 0;
+	return 0;
+}
+
+int stats_hl(const double *a, size_t na, const double *b, size_t nb, double level,
+	     struct hl_result *hl)
+{
+	double *d;
+	int ret;
+
+	if (!hl || !a || !b || !na || !nb || !(level > 0.0 && level < 1.0))
+		return -EINVAL;
+	if (!all_finite(a, na) || !all_finite(b, nb))
+		return -EINVAL;
+	memset(hl, 0, sizeof(*hl));
+	ret = hl_rank(na, nb, level, &hl->c, &hl->conf, &hl->nominal_met);
+	if (ret)
+		return ret;
+	hl->exact = na + nb <= STATS_MWU_EXACT_MAX;
+	d = pair_diffs(a, na, b, nb);
+	if (!d)
+		return -ENOMEM;
+	hl_fill(d, na * nb, hl->c, hl);
+	free(d);
+	return 0;
+}
+
+int stats_hl_at(const double *a, size_t na, const double *b, size_t nb, size_t c, int log_scale,
+		struct hl_result *hl)
+{
+	double *la, *lb, *d, cum = 0.0, tot = 0.0;
+	size_t mn = na * nb;
+
+	if (!hl || !a || !b || !na || !nb || c < 1 || c > (mn + 1) / 2)
+		return -EINVAL;
+	if (!all_finite(a, na) || !all_finite(b, nb))
+		return -EINVAL;
+	memset(hl, 0, sizeof(*hl));
+	la = malloc(na * sizeof(*la));
+	lb = malloc(nb * sizeof(*lb));
+	if (!la || !lb) {
+		free(la);
+		free(lb);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < na; i++)
+		la[i] = log_scale ? log(a[i]) : a[i];
+	for (size_t j = 0; j < nb; j++)
+		lb[j] = log_scale ? log(b[j]) : b[j];
+	if (log_scale && (!all_finite(la, na) || !all_finite(lb, nb))) {
+		free(la);
+		free(lb);
+		return -EDOM;
+	}
+	d = pair_diffs(la, na, lb, nb);
+	free(la);
+	free(lb);
+	if (!d)
+		return -ENOMEM;
+	hl_fill(d, mn, c, hl);
+	free(d);
+	if (log_scale) {
+		hl->shift = expm1(hl->shift);
+		hl->lo = expm1(hl->lo);
+		hl->hi = expm1(hl->hi);
+	}
+	hl->nominal_met = 1;
+	hl->exact = na + nb <= STATS_MWU_EXACT_MAX;
+	if (hl->exact) {
+		double *cnt = malloc((mn + 1) * sizeof(*cnt));
+
+		if (!cnt || stats_mwu_dist(na, nb, cnt)) {
+			free(cnt);
+			return -ENOMEM;
+		}
+		for (size_t s = 0; s <= mn; s++) {
+			tot += cnt[s];
+			if (s < c)
+				cum += cnt[s];
+		}
+		free(cnt);
+		hl->conf = 1.0 - 2.0 * cum / tot;
+	} else {
+		double mu = (double)mn / 2.0, sd = sqrt((double)mn * (double)(na + nb + 1) / 12.0);
+
+		hl->conf = 1.0 - erfc(((mu - ((double)c - 0.5)) / sd) / sqrt(2.0));
+	}
+	return 0;
+}
+
+double stats_cliff_delta(const double *a, size_t na, const double *b, size_t nb)
+{
+	double gt = 0.0, lt = 0.0;
+
+	if (!a || !b || !na || !nb)
+		return NAN;
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++) {
+			gt += b[j] > a[i];
+			lt += b[j] < a[i];
+		}
+	return (gt - lt) / ((double)na * (double)nb);
+}
+
+/* ---------------------------------------------------------------- Holm, BH */
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int cmp_pidx(const void *pa, const void *pb)
+{
+	const struct pidx *a = pa, *b = pb;
+
+	if (a->p != b->p)
+		return (a->p > b->p) - (a->p < b->p);
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* The finite p-values with their indices, sorted; *m = how many. NULL (-ENOMEM) or array. */
+static struct pidx *sorted_p(const double *p, size_t n, size_t *m)
+{
+	struct pidx *v = malloc((n ? n : 1) * sizeof(*v));
+
+	*m = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(p[i]))
+			v[(*m)++] = (struct pidx){ p[i], i };
+	qsort(v, *m, sizeof(*v), cmp_pidx);
+	return v;
+}
+
+int stats_holm(const double *p, size_t n, double *adj)
+{
+	struct pidx *v;
+	double run = 0.0;
+	size_t m;
+
+	if (!p || !adj)
+		return -EINVAL;
+	v = sorted_p(p, n, &m);
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(p[i]))
+			adj[i] = NAN;
+	for (size_t k = 0; k < m; k++) {
+		run = fmax(run, fmin(1.0, (double)(m - k) * v[k].p));
+		adj[v[k].i] = run;
+	}
+	free(v);
+	return 0;
+}
+
+int stats_bh(const double *p, size_t n, double *adj)
+{
+	struct pidx *v;
+	double run = 1.0;
+	size_t m;
+
+	if (!p || !adj)
+		return -EINVAL;
+	v = sorted_p(p, n, &m);
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(p[i]))
+			adj[i] = NAN;
+	for (size_t k = m; k-- > 0;) {
+		run = fmin(run, fmin(1.0, (double)m * v[k].p / (double)(k + 1)));
+		adj[v[k].i] = run;
+	}
+	free(v);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- one row */
+
+const char *stats_verdict_name(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_DIFFERENT: return "different";
+	case VERDICT_SAME: return "same";
+	default: return "undecided";
+	}
+}
+
+/* HL of log values, endpoints mapped to ratio - 1. */
+static int rel_hl(size_t na, size_t nb, const double *d, double level, struct hl_result *h)
+{
+	int ret;
+
+	memset(h, 0, sizeof(*h));
+	ret = hl_rank(na, nb, level, &h->c, &h->conf, &h->nominal_met);
+	if (ret)
+		return ret;
+	h->exact = na + nb <= STATS_MWU_EXACT_MAX;
+	hl_fill(d, na * nb, h->c, h);
+	h->shift = expm1(h->shift);
+	h->lo = expm1(h->lo);
+	h->hi = expm1(h->hi);
+	return 0;
+}
+
+int stats_row(const double *a, size_t na, const double *b, size_t nb, double alpha,
+	      double margin, struct stats_row_result *r)
+{
+	struct ab_result ab;
+	struct summary sa, sb;
+	double *la = NULL, *lb = NULL, *d = NULL;
+	int ret;
+
+	if (!r || !a || !b || !na || !nb || !(alpha > 0.0 && alpha < 0.5) ||
+	    !(margin > 0.0 && margin < 1.0) || !all_finite(a, na) || !all_finite(b, nb))
+		return -EINVAL;
+	memset(r, 0, sizeof(*r));
+	r->na = na;
+	r->nb = nb;
+	r->alpha = alpha;
+	r->margin = margin;
+	r->verdict = VERDICT_UNDECIDED;
+	if ((ret = stats_summary(a, na, &sa)) || (ret = stats_summary(b, nb, &sb)))
+		return ret;
+	r->median_a = sa.median;
+	r->median_b = sb.median;
+	r->mean_a = sa.mean;
+	r->mean_b = sb.mean;
+
+	memset(&ab, 0, sizeof(ab));
+	ret = mwu(a, na, b, nb, &ab);
+	if (ret)
+		return ret;
+	r->p = ab.p_mwu;
+	r->p_min = ab.p_min;
+	r->p_exact = ab.p_exact;
+	r->cliff = stats_cliff_delta(a, na, b, nb);
+
+	ret = stats_hl(a, na, b, nb, 1.0 - alpha, &r->shift);
+	if (ret)
+		return ret;
+	r->shift_pct = sa.median != 0.0 ? r->shift.shift / sa.median : NAN;
+
+	r->rel.shift = r->rel.lo = r->rel.hi = r->rel.conf = NAN;
+	r->eq = r->rel;
+	r->have_rel = sa.min > 0.0 && sb.min > 0.0;
+	if (r->have_rel) {
+		la = malloc(na * sizeof(*la));
+		lb = malloc(nb * sizeof(*lb));
+		if (!la || !lb) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < na; i++)
+			la[i] = log(a[i]);
+		for (size_t j = 0; j < nb; j++)
+			lb[j] = log(b[j]);
+		d = pair_diffs(la, na, lb, nb);
+		if (!d) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		ret = rel_hl(na, nb, d, 1.0 - alpha, &r->rel);
+		if (!ret)
+			ret = rel_hl(na, nb, d, 1.0 - 2.0 * alpha, &r->eq);
+		if (ret)
+			goto out;
+		r->within_margin = r->eq.nominal_met && r->eq.lo > -margin && r->eq.hi < margin;
+	}
+	if (r->p <= alpha)
+		r->verdict = VERDICT_DIFFERENT;
+	else if (r->within_margin)
+		r->verdict = VERDICT_SAME;
+out:
+	free(la);
+	free(lb);
+	free(d);
+	return ret;
+}
+
+double stats_t_p2(double t, double df)
+{
+	if (isnan(t) || !(df > 0.0))
+		return NAN;
+	if (isinf(t))
+		return 0.0;
+	return t_two_sided_p(t, df);
 }

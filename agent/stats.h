@@ -123,4 +123,159 @@ int stats_design(const double *x, size_t n_boots, size_t m_batches,
 unsigned int stats_design_boots(double var_within, double var_between, double grand_mean,
 				unsigned int m, double target_rel);
 
+/* ---------------------------------------------------------------- rank-based effect sizes */
+
+/*
+ * Exact null distribution of the Mann-Whitney U = #{(i, j): b_j > a_i} for continuous data
+ * (no ties) with na and nb values: cnt[u], u = 0..na*nb, is the number of the C(na+nb, na)
+ * equally likely arrangements with that U (the coefficients of the Gaussian binomial
+ * [na+nb choose na]_q). cnt must hold na * nb + 1 doubles; the counts are exact integers.
+ * -EINVAL if cnt is NULL or na + nb > STATS_MWU_EXACT_MAX.
+ */
+int stats_mwu_dist(size_t na, size_t nb, double *cnt);
+
+/*
+ * Lower critical value of U for a one-sided tail probability tail (0 < tail < 1): the largest
+ * u with P(U <= u) <= tail under no change, or -1 if even P(U <= 0) = 1 / C(na+nb, na)
+ * exceeds it. *achieved (may be NULL) gets P(U <= u) (0 when -1 is returned). Exact for
+ * na + nb <= STATS_MWU_EXACT_MAX, else the normal approximation (no continuity correction
+ * beyond rounding down). Returns -2 (and *achieved = NAN) on bad input (na or nb == 0, tail
+ * outside (0, 1)) and -3 if an allocation fails.
+ */
+long stats_mwu_crit(size_t na, size_t nb, double tail, double *achieved);
+
+/*
+ * Hodges-Lehmann shift of b against a: the median of the na * nb differences b_j - a_i,
+ * with the distribution-free confidence interval obtained by inverting the Mann-Whitney test
+ * (Hollander & Wolfe, Nonparametric Statistical Methods, ch. 4.3; R's
+ * wilcox.test(b, a, conf.int = TRUE, exact = TRUE)): with D(1) <= ... <= D(na nb) the sorted
+ * differences and c = 1 + stats_mwu_crit(na, nb, (1 - level) / 2), the interval is
+ * [D(c), D(na nb + 1 - c)] and its exact coverage under a pure shift model is
+ * conf = 1 - 2 P(U <= c - 1), the ACHIEVED confidence, >= level (e.g. 0.968 at 5+5 for a
+ * nominal 0.95). When no c >= 1 reaches level (3+3 at 0.95: 1 - 2/20 = 0.90 at most), the
+ * widest interval [D(1), D(na nb)] is returned with its conf < level and nominal_met = 0:
+ * print conf, never the nominal level. Ties between a and b values make the interval
+ * conservative (the coverage statement assumes continuous data).
+ */
+struct hl_result {
+	double shift;	/* HL estimate: median of the pairwise differences b_j - a_i */
+	double lo, hi;	/* CI endpoints; NAN if na or nb == 0 */
+	double conf;	/* achieved confidence of [lo, hi] */
+	size_t c;	/* lo = D(c), hi = D(na nb + 1 - c), 1-based ranks */
+	int exact;	/* 1: conf from the exact distribution; 0: normal approximation */
+	int nominal_met; /* conf >= the requested level */
+};
+
+/* -EINVAL: hl NULL, na or nb == 0, a NULL pointer, non-finite values, level outside (0, 1). */
+int stats_hl(const double *a, size_t na, const double *b, size_t nb, double level,
+	     struct hl_result *hl);
+
+/*
+ * The HL interval of a given rank c (1 <= c <= (na nb + 1) / 2): [D(c), D(na nb + 1 - c)],
+ * its exact confidence 1 - 2 P(U <= c - 1) in hl->conf (normal approximation above
+ * STATS_MWU_EXACT_MAX values, hl->exact = 0), nominal_met = 1. log_scale != 0: the
+ * differences are of log values (every value must be > 0, else -EDOM) and shift, lo and hi
+ * are mapped by exp(x) - 1 (a relative change). -EINVAL on bad input or c out of range.
+ */
+int stats_hl_at(const double *a, size_t na, const double *b, size_t nb, size_t c, int log_scale,
+		struct hl_result *hl);
+
+/*
+ * Cliff's delta (Cliff 1993): (#{b_j > a_i} - #{b_j < a_i}) / (na nb), in [-1, 1]; > 0 when
+ * the patched values tend to be larger (slower). NAN if a side is empty or a pointer is NULL.
+ * Equal to 2 U / (na nb) - 1 with U counting ties as 1/2.
+ */
+double stats_cliff_delta(const double *a, size_t na, const double *b, size_t nb);
+
+/* ---------------------------------------------------------------- multiple comparisons */
+
+/*
+ * Holm (1979) step-down adjusted p-values, controlling the family-wise error rate (the chance
+ * of at least one false "significant" row) at alpha under any dependence between the rows:
+ * with the m finite p-values sorted p_(1) <= ... <= p_(m),
+ *   adj_(i) = max_{j <= i} min(1, (m - j + 1) p_(j)).
+ * NAN entries are not counted in m and stay NAN. adj may be p (in place).
+ * -EINVAL on NULL pointers, -ENOMEM if the scratch allocation fails; n == 0 is a no-op.
+ */
+int stats_holm(const double *p, size_t n, double *adj);
+
+/*
+ * Benjamini & Hochberg (1995) step-up adjusted p-values (R's p.adjust(method = "BH")),
+ * controlling the false discovery rate under independence or positive dependence:
+ *   adj_(i) = min_{j >= i} min(1, m p_(j) / j).  Same conventions as stats_holm().
+ */
+int stats_bh(const double *p, size_t n, double *adj);
+
+/* ---------------------------------------------------------------- one row's verdict */
+
+enum verdict { VERDICT_DIFFERENT, VERDICT_SAME, VERDICT_UNDECIDED };
+
+/* "different", "same", "undecided" */
+const char *stats_verdict_name(enum verdict v);
+
+/*
+ * Everything the report prints for one row of a fixed-size campaign, from the boot means
+ * a (control) and b (patched):
+ *
+ *  p          exact two-sided Mann-Whitney p (ties: conditional permutation p, see stats_ab)
+ *  shift      Hodges-Lehmann shift in the values' unit (ns) with its exact CI at level
+ *             1 - alpha, achieved confidence in shift.conf
+ *  rel        relative change as a ratio: exp(HL shift of log values) - 1, i.e. the HL
+ *             estimate of patched / control - 1 with the exact CI at level 1 - alpha
+ *             (valid when the patch scales the times: a shift on the log scale); only when
+ *             every value is > 0 (have_rel), else NAN fields. For small changes
+ *             rel ~= shift / control median.
+ *  eq         the same interval at level 1 - 2 alpha (the TOST interval of equivalence)
+ *  shift_pct  shift / control median (NAN if the median is 0): the HL shift "as % of the
+ *             control median"
+ *  cliff      Cliff's delta
+ *
+ * verdict:
+ *  VERDICT_DIFFERENT  p <= alpha (two-sided, exact; impossible when p_min > alpha)
+ *  VERDICT_SAME       not different, and eq lies inside (-margin, +margin): "no change beyond
+ *                     +-margin". Two one-sided tests at alpha each: when the true relative
+ *                     change is >= margin in size, the chance of VERDICT_SAME is <= alpha
+ *                     (exactly: <= (1 - eq.conf) / 2 <= alpha), whatever the noise's shape.
+ *  VERDICT_UNDECIDED  neither (too few boots, or the interval straddles the margin)
+ * within_margin is 1 when eq lies inside (-margin, +margin) whatever the verdict (a
+ * significant but tiny change is DIFFERENT with within_margin = 1).
+ *
+ * alpha in (0, 0.5), margin > 0 (a fraction: 0.01 = 1 %). -EINVAL on bad input (a side empty,
+ * NULL pointers, non-finite values), -ENOMEM on allocation failure.
+ */
+struct stats_row_result {
+	size_t na, nb;
+	double median_a, median_b, mean_a, mean_b;
+	double p, p_min;
+	int p_exact;
+	struct hl_result shift;
+	int have_rel;
+	struct hl_result rel, eq;
+	double shift_pct;
+	double cliff;
+	double alpha, margin;
+	int within_margin;
+	enum verdict verdict;
+};
+
+int stats_row(const double *a, size_t na, const double *b, size_t nb, double alpha,
+	      double margin, struct stats_row_result *r);
+
+/* Two-sided p of Student's t with df > 0 degrees of freedom (regularized incomplete beta). */
+double stats_t_p2(double t, double df);
+
+/* ---------------------------------------------------------------- seeded PRNG */
+
+/* xoshiro256** seeded by splitmix64: deterministic, for simulations (seqtest, validation). */
+struct stats_rng {
+	uint64_t s[4];
+};
+
+void stats_rng_seed(struct stats_rng *g, uint64_t seed);
+uint64_t stats_rng_next(struct stats_rng *g);
+/* uniform in (0, 1), never 0 or 1 */
+double stats_rng_uniform(struct stats_rng *g);
+/* standard normal (Box-Muller, one value per call) */
+double stats_rng_gauss(struct stats_rng *g);
+
 #endif /* ABLAB_STATS_H */

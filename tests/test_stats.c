@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int passed, failed;
@@ -503,6 +504,312 @@ static void test_bad_input(void)
 	CHECK(stats_design(x, 4, 4, 1, 1, 0.01, &d) == -EINVAL);
 }
 
+/* ---------------------------------------------------------------- rank effect sizes */
+
+/*
+ * Independent reference: the U distribution by enumerating every placement of the na control
+ * values among the na + nb ranks (bit i set = rank i is a control value).
+ */
+static void brute_dist(int na, int nb, double *cnt)
+{
+	int n = na + nb;
+
+	for (int u = 0; u <= na * nb; u++)
+		cnt[u] = 0;
+	for (unsigned int m = 0; m < (1u << n); m++) {
+		int u = 0, below = 0;
+
+		if (__builtin_popcount(m) != na)
+			continue;
+		for (int i = 0; i < n; i++) {
+			if (m & (1u << i))
+				below++;	/* a control value */
+			else
+				u += below;	/* a patched value above 'below' control values */
+		}
+		cnt[u]++;
+	}
+}
+
+static void test_mwu_dist(void)
+{
+	double got[200], want[200], ach;
+
+	for (int na = 1; na <= 7; na++)
+		for (int nb = 1; nb <= 7; nb++) {
+			int bad = 0;
+
+			CHECK(stats_mwu_dist((size_t)na, (size_t)nb, got) == 0);
+			brute_dist(na, nb, want);
+			for (int u = 0; u <= na * nb; u++)
+				bad += got[u] != want[u];
+			CHECK(bad == 0);
+		}
+	/* 25 + 25: the total is C(50, 25) = 126410606437752, every count an integer */
+	{
+		static double c[626];
+		double tot = 0;
+		int nonint = 0;
+
+		CHECK(stats_mwu_dist(25, 25, c) == 0);
+		for (int u = 0; u <= 625; u++) {
+			tot += c[u];
+			nonint += c[u] != floor(c[u]) || c[u] < 0;
+		}
+		CHECK(nonint == 0);
+		CHECK_NEAR(tot, 126410606437752.0, 0.5);
+		CHECK(c[0] == 1 && c[1] == 1 && c[2] == 2 && c[3] == 3 && c[312] == c[313]);
+	}
+	CHECK(stats_mwu_dist(26, 25, got) == -EINVAL);
+	CHECK(stats_mwu_dist(2, 2, NULL) == -EINVAL);
+
+	/* 5+5: P(U <= 2) = (1 + 1 + 2) / 252, P(U <= 3) = 7 / 252 > 0.025 */
+	CHECK(stats_mwu_crit(5, 5, 0.025, &ach) == 2);
+	CHECK_NEAR(ach, 4.0 / 252.0, 1e-15);
+	/* 3+3: P(U <= 0) = 1 / 20 > 0.025: no critical value */
+	CHECK(stats_mwu_crit(3, 3, 0.025, &ach) == -1);
+	CHECK(ach == 0);
+	CHECK(stats_mwu_crit(3, 3, 0.05, &ach) == 0);	/* exactly reachable */
+	CHECK_NEAR(ach, 0.05, 1e-15);
+	CHECK(stats_mwu_crit(0, 3, 0.05, &ach) == -2);
+	CHECK(stats_mwu_crit(3, 3, 0.0, &ach) == -2);
+	/* normal approximation above 50 values: 30+30, R qwilcox(0.025, 30, 30) - 1 = 317 */
+	{
+		long u = stats_mwu_crit(30, 30, 0.025, &ach);
+
+		CHECK(u >= 315 && u <= 318);
+		CHECK(ach <= 0.025 && ach > 0.02);
+	}
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void test_hodges_lehmann(void)
+{
+	unsigned long long st = 12345;
+	struct hl_result h;
+
+	/* brute force: all pairwise differences, c from the enumerated distribution */
+	for (int trial = 0; trial < 40; trial++) {
+		int na = 2 + trial % 6, nb = 2 + (trial / 6) % 6, mn = na * nb, c = 0;
+		double a[8], b[8], d[64], cnt[64], tot = 0, cum = 0;
+
+		for (int i = 0; i < na; i++)
+			a[i] = 100 + 3 * gauss(&st);
+		for (int j = 0; j < nb; j++)
+			b[j] = 102 + 3 * gauss(&st);
+		for (int i = 0, k = 0; i < na; i++)
+			for (int j = 0; j < nb; j++)
+				d[k++] = b[j] - a[i];
+		qsort(d, (size_t)mn, sizeof(double), cmp_d);
+		brute_dist(na, nb, cnt);
+		for (int u = 0; u <= mn; u++)
+			tot += cnt[u];
+		for (int u = 0; u <= mn; u++) {
+			cum += cnt[u];
+			if (cum / tot > 0.025)
+				break;
+			c = u + 1;
+		}
+		CHECK(stats_hl(a, (size_t)na, b, (size_t)nb, 0.95, &h) == 0);
+		CHECK_NEAR(h.shift, mn % 2 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2, 1e-12);
+		if (c >= 1) {
+			double tail = 0;
+
+			for (int u = 0; u < c; u++)
+				tail += cnt[u] / tot;
+			CHECK((int)h.c == c && h.nominal_met);
+			CHECK_NEAR(h.lo, d[c - 1], 1e-12);
+			CHECK_NEAR(h.hi, d[mn - c], 1e-12);
+			CHECK_NEAR(h.conf, 1 - 2 * tail, 1e-12);
+		} else {
+			CHECK(h.c == 1 && !h.nominal_met);
+			CHECK_NEAR(h.lo, d[0], 1e-12);
+			CHECK_NEAR(h.hi, d[mn - 1], 1e-12);
+			CHECK_NEAR(h.conf, 1 - 2 / tot, 1e-12);
+		}
+		CHECK(h.exact == 1);
+	}
+	/* hand-computed achieved confidences */
+	{
+		const double a[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+		const double b[] = { 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5 };
+
+		/* 5+5: 1 - 2 * 4/252 = 0.968254 */
+		CHECK(stats_hl(a, 5, b, 5, 0.95, &h) == 0);
+		CHECK_NEAR(h.conf, 1 - 8.0 / 252.0, 1e-12);
+		CHECK(h.c == 3);
+		CHECK_NEAR(h.shift, 0.5, 1e-12);
+		{
+			struct hl_result g;
+
+			/* the interval of a given rank: the same at c = 3, conf from the law */
+			CHECK(stats_hl_at(a, 5, b, 5, 3, 0, &g) == 0);
+			CHECK(g.lo == h.lo && g.hi == h.hi && fabs(g.conf - h.conf) < 1e-12);
+			CHECK(stats_hl_at(a, 5, b, 5, 1, 0, &g) == 0);
+			CHECK_NEAR(g.conf, 1 - 2.0 / 252, 1e-12);
+			CHECK_NEAR(g.lo, 1.5 - 5, 1e-12);
+			CHECK(stats_hl_at(a, 5, b, 5, 14, 0, &g) == -EINVAL);
+			CHECK(stats_hl_at(a, 5, b, 5, 0, 0, &g) == -EINVAL);
+			CHECK(stats_hl_at(a, 5, b, 5, 2, 1, &g) == 0);
+			/* the second smallest ratio b/a is 1.5 / 4 */
+			CHECK_NEAR(g.lo, 1.5 / 4 - 1, 1e-12);
+		}
+		/* 3+3: the widest interval, 1 - 2/20 = 0.90 < 0.95 */
+		CHECK(stats_hl(a, 3, b, 3, 0.95, &h) == 0);
+		CHECK_NEAR(h.conf, 0.90, 1e-12);
+		CHECK(!h.nominal_met && h.c == 1);
+		CHECK_NEAR(h.lo, 1.5 - 3, 1e-12);
+		CHECK_NEAR(h.hi, 3.5 - 1, 1e-12);
+		/* 10+10: P(U <= 23) = 0.0216 (R: pwilcox(23, 10, 10)), conf 0.9567 */
+		CHECK(stats_hl(a, 10, b, 10, 0.95, &h) == 0);
+		CHECK(h.c == 24);
+		CHECK_NEAR(h.conf, 1 - 2 * 0.02164, 5e-5);
+	}
+	CHECK(stats_hl(NULL, 3, NULL, 3, 0.95, &h) == -EINVAL);
+	{
+		const double a[] = { 1, 2 }, w[] = { 1, INFINITY };
+
+		CHECK(stats_hl(a, 2, w, 2, 0.95, &h) == -EINVAL);
+		CHECK(stats_hl(a, 2, a, 2, 1.0, &h) == -EINVAL);
+		CHECK(stats_hl(a, 0, a, 2, 0.95, &h) == -EINVAL);
+	}
+}
+
+static void test_cliff(void)
+{
+	const double a[] = { 1, 2, 3 }, b[] = { 2, 3, 4 }, c[] = { 10, 11 };
+
+	/* b > a in 6 pairs, b < a in 1 (2 < 3), 2 ties: (6 - 1) / 9 */
+	CHECK_NEAR(stats_cliff_delta(a, 3, b, 3), 5.0 / 9.0, 1e-15);
+	CHECK_NEAR(stats_cliff_delta(a, 3, c, 2), 1.0, 0);
+	CHECK_NEAR(stats_cliff_delta(c, 2, a, 3), -1.0, 0);
+	CHECK(isnan(stats_cliff_delta(a, 0, c, 2)));
+}
+
+static void test_adjust(void)
+{
+	const double p[] = { 0.01, 0.04, 0.03, 0.005 }, q[] = { 0.01, NAN, 0.04 };
+	double adj[4], v[4];
+
+	/* R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") = 0.03 0.06 0.06 0.02 */
+	CHECK(stats_holm(p, 4, adj) == 0);
+	CHECK_NEAR(adj[0], 0.03, 1e-15);
+	CHECK_NEAR(adj[1], 0.06, 1e-15);
+	CHECK_NEAR(adj[2], 0.06, 1e-15);
+	CHECK_NEAR(adj[3], 0.02, 1e-15);
+	/* "BH": 0.02 0.04 0.04 0.02 */
+	CHECK(stats_bh(p, 4, adj) == 0);
+	CHECK_NEAR(adj[0], 0.02, 1e-15);
+	CHECK_NEAR(adj[1], 0.04, 1e-15);
+	CHECK_NEAR(adj[2], 0.04, 1e-15);
+	CHECK_NEAR(adj[3], 0.02, 1e-15);
+	/* NAN is not counted: m = 2 */
+	CHECK(stats_holm(q, 3, adj) == 0);
+	CHECK_NEAR(adj[0], 0.02, 1e-15);
+	CHECK(isnan(adj[1]));
+	CHECK_NEAR(adj[2], 0.04, 1e-15);
+	/* clamped at 1, in place */
+	memcpy(v, (double[]){ 0.5, 0.9, 0.2, 0.7 }, sizeof(v));
+	CHECK(stats_holm(v, 4, v) == 0);
+	CHECK_NEAR(v[0], 1.0, 0);
+	CHECK_NEAR(v[2], 0.8, 1e-15);
+	CHECK(stats_holm(NULL, 4, adj) == -EINVAL);
+	CHECK(stats_bh(p, 0, adj) == 0);
+}
+
+static void test_row(void)
+{
+	const double a[] = { 100, 101, 99, 100.5, 99.5, 100.2, 99.8, 100.1, 99.9, 100.3 };
+	double b[10], la[10], lb[10], d[100];
+	struct stats_row_result r;
+	struct hl_result h;
+
+	/* +5 %, complete separation at 5+5: p = 2/252 */
+	for (int i = 0; i < 10; i++)
+		b[i] = a[i] * 1.05;
+	CHECK(stats_row(a, 5, b, 5, 0.05, 0.01, &r) == 0);
+	CHECK(r.verdict == VERDICT_DIFFERENT);
+	CHECK_NEAR(r.p, 2.0 / 252.0, 1e-12);
+	CHECK_NEAR(r.rel.shift, 0.05, 1e-12);	/* b = 1.05 a exactly: every log ratio pairs up */
+	CHECK(r.rel.lo > 0.0 && r.rel.hi > r.rel.lo);
+	CHECK_NEAR(r.rel.conf, 1 - 8.0 / 252.0, 1e-12);
+	CHECK_NEAR(r.cliff, 1.0, 0);
+	CHECK(r.have_rel && !r.within_margin);
+	CHECK_NEAR(r.shift_pct, r.shift.shift / 100.0, 1e-12);
+	/* the relative interval is the HL interval of the logs, mapped by exp() - 1 */
+	for (int i = 0; i < 5; i++) {
+		la[i] = log(a[i]);
+		lb[i] = log(b[i]);
+	}
+	CHECK(stats_hl(la, 5, lb, 5, 0.95, &h) == 0);
+	CHECK_NEAR(r.rel.lo, expm1(h.lo), 1e-12);
+	CHECK_NEAR(r.rel.hi, expm1(h.hi), 1e-12);
+	CHECK(stats_hl(la, 5, lb, 5, 0.90, &h) == 0);
+	CHECK_NEAR(r.eq.lo, expm1(h.lo), 1e-12);
+	CHECK_NEAR(r.eq.conf, h.conf, 1e-15);
+	/* brute force: the 90 % interval of the log differences, 5+5: P(U <= 4) = 12/252 */
+	for (int i = 0, k = 0; i < 5; i++)
+		for (int j = 0; j < 5; j++)
+			d[k++] = lb[j] - la[i];
+	qsort(d, 25, sizeof(double), cmp_d);
+	CHECK_NEAR(r.eq.lo, expm1(d[4]), 1e-12);
+	CHECK_NEAR(r.eq.hi, expm1(d[20]), 1e-12);
+	CHECK_NEAR(r.eq.conf, 1 - 24.0 / 252.0, 1e-12);
+
+	/* no change, tight: 10+10, +0.01 %: same within +-1 % */
+	for (int i = 0; i < 10; i++)
+		b[i] = a[(i + 3) % 10] * 1.0001;
+	CHECK(stats_row(a, 10, b, 10, 0.05, 0.01, &r) == 0);
+	CHECK(r.verdict == VERDICT_SAME && r.within_margin);
+	CHECK(r.eq.lo > -0.01 && r.eq.hi < 0.01);
+	CHECK(r.p > 0.05);
+	/* the same data with a margin of 0.1 %: undecided */
+	CHECK(stats_row(a, 10, b, 10, 0.05, 0.001, &r) == 0);
+	CHECK(r.verdict == VERDICT_UNDECIDED);
+	/* 2+2: the 90 % interval cannot be formed (2/6 per tail): never "same" */
+	CHECK(stats_row(a, 2, b, 2, 0.05, 0.5, &r) == 0);
+	CHECK(r.verdict == VERDICT_UNDECIDED && !r.eq.nominal_met);
+	/* a value <= 0: no relative interval, never "same" */
+	{
+		const double z[] = { -1, 0, 2 }, y[] = { 0.5, 1, 2 };
+
+		CHECK(stats_row(z, 3, y, 3, 0.05, 0.01, &r) == 0);
+		CHECK(!r.have_rel && isnan(r.rel.lo) && r.verdict == VERDICT_UNDECIDED);
+		CHECK(isnan(r.shift_pct));
+	}
+	CHECK(stats_row(a, 3, b, 3, 0.5, 0.01, &r) == -EINVAL);
+	CHECK(stats_row(a, 3, b, 3, 0.05, 0, &r) == -EINVAL);
+	CHECK(stats_row(a, 0, b, 3, 0.05, 0.01, &r) == -EINVAL);
+	CHECK(!strcmp(stats_verdict_name(VERDICT_SAME), "same"));
+}
+
+static void test_rng(void)
+{
+	struct stats_rng g, h;
+	double s = 0, ss = 0, mn = 1, mx = 0;
+
+	stats_rng_seed(&g, 7);
+	stats_rng_seed(&h, 7);
+	CHECK(stats_rng_next(&g) == stats_rng_next(&h));
+	for (int i = 0; i < 100000; i++) {
+		double u = stats_rng_uniform(&g), z = stats_rng_gauss(&h);
+
+		mn = fmin(mn, u);
+		mx = fmax(mx, u);
+		s += z;
+		ss += z * z;
+	}
+	CHECK(mn > 0 && mx < 1);
+	CHECK(fabs(s / 100000) < 0.02);	/* 5 sigma */
+	CHECK(fabs(ss / 100000 - 1) < 0.03);
+}
+
 int main(void)
 {
 	test_summary();
@@ -516,6 +823,12 @@ int main(void)
 	test_welch();
 	test_design();
 	test_bad_input();
+	test_mwu_dist();
+	test_hodges_lehmann();
+	test_cliff();
+	test_adjust();
+	test_row();
+	test_rng();
 
 	printf("test_stats: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
