@@ -87,14 +87,27 @@ static int bench_prologue(struct target *t, const struct board *b, int64_t deadl
 	return 0;
 }
 
+/* The console went silent while a command ran: the stage, the deadline and what it said last. */
+static void timed_out(struct target *t, const struct board *b, struct bench_out *o)
+{
+	char last[160];
+
+	console_last_line(t->con, last, sizeof(last));
+	snprintf(o->error, sizeof(o->error),
+		 "%s: benchmark: target command timed out after %ld s (timeouts_s.command); last output %.1f s ago: %s",
+		 b->name, b->t_command_s, (double)(now_ms() - t->con->t_last_rx) / 1000.0, last);
+}
+
 static void io_error(struct target *t, const struct board *b, int ret, struct bench_out *o)
 {
 	if (ret == -EIO && t->fail_line[0])
 		snprintf(o->error, sizeof(o->error), "board failed during the benchmark: %s",
 			 t->fail_line);
 	else if (ret == -ETIMEDOUT)
-		snprintf(o->error, sizeof(o->error), "target command timed out after %ld s "
-			 "(timeouts_s.command)", b->t_command_s);
+		timed_out(t, b, o);
+	else if (ret == -EINTR)
+		snprintf(o->error, sizeof(o->error), "interrupted (signal %d)",
+			 (int)stop_requested);
 	else if (ret == -EPIPE)
 		snprintf(o->error, sizeof(o->error), "console closed during the benchmark "
 			 "(board reset?)");

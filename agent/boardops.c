@@ -65,63 +65,117 @@ static void backend_summary(const struct board *b, char *out, size_t len)
 	snprintf(out, len, "console %s; power %s; boot %s", con, b->power_type, b->boot_method);
 }
 
+/* One board: CPU, backends, lock holder, last health check (and, for a
+ * board used by path, its file). */
+static void print_board(struct store *st, const struct board *b, const char *file)
+{
+	char sum[300], who[300], health[300] = "never checked";
+
+	backend_summary(b, sum, sizeof(sum));
+	board_lock_holder(b, who, sizeof(who));
+	if (st) {
+		const char *p[] = { b->name };
+		PGresult *r = store_query(st, "SELECT ok, to_char(checked, 'YYYY-MM-DD HH24:MI'), "
+					  "coalesce(uname_r, ''), coalesce(error, '') FROM health "
+					  "WHERE board = $1 ORDER BY checked DESC, id DESC LIMIT 1",
+					  1, p);
+
+		if (r && PQntuples(r) == 1) {
+			bool ok = !strcmp(PQgetvalue(r, 0, 0), "t");
+
+			snprintf(health, sizeof(health), "%s %s (%s)", ok ? "ok" : "FAILED",
+				 PQgetvalue(r, 0, 1),
+				 ok ? PQgetvalue(r, 0, 2) : PQgetvalue(r, 0, 3));
+		}
+		PQclear(r);
+	}
+	printf("%-14s %s%s\n", b->name, b->cpu, b->emulated ? " (emulated)" : "");
+	if (file)
+		printf("  %-12s %s (used by path)\n", "file", file);
+	printf("  %-12s %s\n  %-12s %s\n  %-12s %s\n", "backends", sum, "lock", *who ? who : "free",
+	       "health", health);
+}
+
+/* Boards the database knows that are not in the board directory: used by
+ * path (`ablab ab --board FILE`); the newest campaign says which file. */
+static size_t boards_by_path(struct store *st, char **names, size_t n)
+{
+	PGresult *r = store_query(st,
+		"SELECT bo.name, coalesce(bo.cpu, ''), (SELECT e->>'board_file' FROM campaigns c, "
+		" jsonb_array_elements(CASE WHEN jsonb_typeof(c.run->'boards') = 'array' THEN "
+		" c.run->'boards' ELSE '[]' END) e WHERE e->>'board' = bo.name ORDER BY c.id DESC "
+		" LIMIT 1), coalesce((SELECT to_char(max(coalesce(b.started, b.inserted)), "
+		" 'YYYY-MM-DD HH24:MI') FROM boots b WHERE b.board_id = bo.id), '') "
+		"FROM boards bo ORDER BY bo.name", 0, NULL);
+	size_t shown = 0;
+	int i;
+
+	for (i = 0; r && i < PQntuples(r); i++) {
+		const char *name = PQgetvalue(r, i, 0), *file = PQgetvalue(r, i, 2);
+		bool known = !PQgetisnull(r, i, 2);
+		struct board b = { 0 };
+		size_t k;
+
+		for (k = 0; k < n && strcmp(names[k], name); k++)
+			;
+		if (k < n)
+			continue;
+		shown++;
+		if (known && is_file(file) && !board_load(&b, file) && !strcmp(b.name, name)) {
+			print_board(st, &b, file);
+			board_free(&b);
+			continue;
+		}
+		board_free(&b);
+		printf("%-14s %s\n  %-12s %s\n  %-12s %s\n", name, PQgetvalue(r, i, 1), "file",
+		       !known ? "unknown (only ingested or LAVA boots)" : file, "last used",
+		       *PQgetvalue(r, i, 3) ? PQgetvalue(r, i, 3) : "never");
+		if (known)
+			printf("  %-12s that board file is gone or no longer defines %s\n", "note",
+			       name);
+	}
+	PQclear(r);
+	return shown;
+}
+
 int cmd_boards(int argc, char **argv)
 {
 	struct store st;
 	bool have_db = false;
-	size_t n, i;
+	size_t n, i, extra = 0;
 	char **names;
 
 	if (argc > 1) {
 		bool help = !strcmp(argv[1], "--help");
 
-		fprintf(help ? stdout : stderr, "usage: ablab boards\nEvery board in %s: its "
-			"backends, who holds its lock, its last health check.\n", board_dir());
+		fprintf(help ? stdout : stderr, "usage: ablab boards\nEvery board in %s (the "
+			"board directory: ABLAB_BOARDS, default ./boards) and every board the "
+			"database knows that was used by path: its backends, who holds its lock, "
+			"its last health check.\n", board_dir());
 		return help ? 0 : 2;
 	}
 	names = board_names(&n);
-	if (!n) {
-		printf("no boards in %s (set ABLAB_BOARDS)\n", board_dir());
-		return 0;
-	}
 	have_db = store_open(&st, opt_db) == 0;
 	if (!have_db)
-		err_msg("database unreachable: health results not shown");
+		err_msg("database unreachable: health results and boards used by path not shown");
 	for (i = 0; i < n; i++) {
 		struct board b;
-		char sum[300], who[300], health[300] = "never checked";
 
 		if (board_load_by_name(&b, names[i])) {
 			printf("%-14s INVALID board file (see the error above)\n", names[i]);
 			board_free(&b);
 			continue;
 		}
-		backend_summary(&b, sum, sizeof(sum));
-		board_lock_holder(&b, who, sizeof(who));
-		if (have_db) {
-			const char *p[] = { b.name };
-			PGresult *r = store_query(&st, "SELECT ok, to_char(checked, "
-						  "'YYYY-MM-DD HH24:MI'), coalesce(uname_r, ''), "
-						  "coalesce(error, '') FROM health WHERE board = "
-						  "$1 "
-						  "ORDER BY checked DESC, id DESC LIMIT 1", 1, p);
-
-			if (r && PQntuples(r) == 1) {
-				bool ok = !strcmp(PQgetvalue(r, 0, 0), "t");
-
-				snprintf(health, sizeof(health), "%s %s (%s)", ok ? "ok" : "FAILED",
-					 PQgetvalue(r, 0, 1),
-					 ok ? PQgetvalue(r, 0, 2) : PQgetvalue(r, 0, 3));
-			}
-			PQclear(r);
-		}
-		printf("%-14s %s%s\n  %-12s %s\n  %-12s %s\n  %-12s %s\n", b.name, b.cpu,
-		       b.emulated ? " (emulated)" : "", "backends", sum, "lock",
-		       *who ? who : "free", "health", health);
+		print_board(have_db ? &st : NULL, &b, NULL);
 		board_free(&b);
 	}
-	if (have_db)
+	if (have_db) {
+		extra = boards_by_path(&st, names, n);
 		store_close(&st);
+	}
+	if (!n && !extra)
+		printf("no board files in %s (the board directory: set ABLAB_BOARDS=DIR for "
+		       "another one) and no board used by path in the database\n", board_dir());
 	strv_free(names);
 	return 0;
 }
@@ -359,6 +413,23 @@ static int health_check(const struct board *b, const char *kdir_opt)
 	int ret, status = -1;
 
 	kdir = kdir_opt ? xstrdup(kdir_opt) : kernel_default_dir(b->name, "control");
+	if (kdir && !kdir_opt && !is_dir(kdir)) {
+		/* the default: only a board with a recipe has one `make kernels` builds */
+		if (b->kernel_recipe)
+			err_msg("%s: no control kernel in %s: build it with `make kernels` (recipe %s), or pass a kernel directory (with manifest.json) with --kernel DIR",
+				b->name, kdir, b->kernel_recipe);
+		else
+			err_msg("%s: no kernel to boot: pass your kernel directory (with manifest.json) with --kernel DIR (%s has none, and the board has no kernel.recipe for `make kernels`)",
+				b->name, kdir);
+		free(kdir);
+		return 1;
+	}
+	if (kdir_opt && !is_dir(kdir_opt)) {
+		err_msg("%s: --kernel %s: no such directory (pass a kernel directory with manifest.json)",
+			b->name, kdir_opt);
+		free(kdir);
+		return 1;
+	}
 	ret = kernel_load(&k, kdir);
 	free(kdir);
 	if (ret) {

@@ -51,20 +51,7 @@ static void line_at(const struct console *c, size_t so, size_t eo, char *out, si
 /* The last non-empty line received, for "never seen" errors. */
 static void last_output(const struct console *c, char *out, size_t len)
 {
-	size_t e = c->in.len, a;
-
-	*out = '\0';
-	while (e > 0 && (c->in.data[e - 1] == '\n' || c->in.data[e - 1] == '\r' ||
-			 c->in.data[e - 1] == ' '))
-		e--;
-	if (!e) {
-		snprintf(out, len, "(nothing received)");
-		return;
-	}
-	a = e;
-	while (a > 0 && c->in.data[a - 1] != '\n')
-		a--;
-	snprintf(out, len, "\"%.*s\"", (int)(e - a > 120 ? 120 : e - a), c->in.data + a);
+	console_last_line(c, out, len);
 }
 
 static void free_res(regex_t **res, size_t n)
@@ -125,15 +112,18 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 			ret = fail(s, -EIO, false, "boot failed: console matched failure pattern "
 				   "\"%s\": %s", b->fail_patterns[ret - 1], line);
 	} else if (ret == -ETIMEDOUT) {
-		ret = fail(s, ret, false, "no shell prompt \"%s\" within %ld s "
-					  "(timeouts_s.kernel); "
-			   "last output %.1f s ago", b->prompt, b->t_kernel_s,
-			   (double)(now_ms() - s->con.t_last_rx) / 1000.0);
+		char last[160];
+
+		last_output(&s->con, last, sizeof(last));
+		ret = fail(s, ret, false,
+			   "%s: kernel boot: no shell prompt \"%s\" (shell.prompt) within %ld s (timeouts_s.kernel); last output %.1f s ago: %s",
+			   b->name, b->prompt, b->t_kernel_s,
+			   (double)(now_ms() - s->con.t_last_rx) / 1000.0, last);
 	} else if (ret == -EPIPE) {
 		ret = fail(s, ret, false, "console closed while booting (board reset or QEMU "
 					  "exited)");
 	} else if (ret == -EINTR) {
-		ret = fail(s, ret, true, "interrupted");
+		ret = fail(s, ret, true, "interrupted (signal %d)", (int)stop_requested);
 	} else if (ret == -EFBIG) {
 		ret = fail(s, ret, false, "%s", s->con.error);
 	}
@@ -624,6 +614,15 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 	if (ret)
 		goto out;
 	ret = target_sync(&s->tgt, now_ms() + b->t_command_s * 1000);
+	if (ret == -ETIMEDOUT) {
+		char last[160];
+
+		last_output(&s->con, last, sizeof(last));
+		ret = fail(s, ret, false,
+			   "%s: shell: no answer to a command within %ld s (timeouts_s.command) after the prompt \"%s\"; last output: %s",
+			   b->name, b->t_command_s, b->prompt, last);
+		goto out;
+	}
 	if (ret) {
 		ret = fail(s, ret, false, "%s: shell did not answer after the prompt: %s", b->name,
 			   ret == -EFBIG ? s->con.error : strerror(-ret));

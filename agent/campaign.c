@@ -163,6 +163,17 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 	return s;
 }
 
+/* The reason of an attempt a signal cut short, whatever the wait it cut
+ * short said (a timeout, EINTR from a read, a bootloader line "never seen"). */
+static int interrupted(char *error, size_t elen)
+{
+	if (stop_requested)
+		snprintf(error, elen, "interrupted (signal %d)", (int)stop_requested);
+	else
+		snprintf(error, elen, "interrupted");
+	return -EINTR;
+}
+
 /* One attempt at one slot: boot, benchmark, power off; fills rec. */
 static int run_attempt(const struct board *b, const struct kernel_art *k,
 		       const struct bench_params *bp, const char *rundir, const char *transcript,
@@ -178,6 +189,8 @@ static int run_attempt(const struct board *b, const struct kernel_art *k,
 	if (ret) {
 		snprintf(error, elen, "%s", s.error);
 		*fatal = s.fatal;
+		if (ret == -EINTR || stop_requested)
+			ret = interrupted(error, elen);
 		boot_end(&s);
 		return ret;
 	}
@@ -193,6 +206,8 @@ static int run_attempt(const struct board *b, const struct kernel_art *k,
 			 bo->uname_r, k->release, k->dir);
 		ret = -EIO;
 	}
+	if (ret && (ret == -EINTR || stop_requested))
+		ret = interrupted(error, elen);
 	boot_end(&s);
 	return ret;
 }
@@ -209,6 +224,22 @@ struct board_run {
 	int ret;			/* 0: all slots done */
 	int ok_boots, failed_attempts, spooled;
 };
+
+static char *transcript_path(const char *resdir, const char *board, int seq,
+			     const char *variant, int attempt)
+{
+	return xasprintf("%s/%s-%03d-%s-a%d.log", resdir, board, seq, variant, attempt);
+}
+
+static bool transcript_exists(const char *resdir, const char *board, int seq,
+			      const char *variant, int attempt)
+{
+	char *p = transcript_path(resdir, board, seq, variant, attempt);
+	bool e = !access(p, F_OK);
+
+	free(p);
+	return e;
+}
 
 /* Where a resumed board continues: the slot after its last stored ok boot,
  * and how many attempts that slot already had. */
@@ -260,6 +291,11 @@ static void *board_thread(void *arg)
 		br->ret = -EBUSY;
 		goto out;
 	}
+	/* this connection too holds the campaign, so that it is not shown stale
+	 * while the main thread's idle connection was lost to a server restart */
+	br->ret = store_campaign_hold(&st, br->cid);
+	if (br->ret)
+		goto out;
 	if (br->cs->resume_id) {
 		br->ret = resume_point(&st, br->cid, b->name, &first, &done_attempts);
 		if (br->ret)
@@ -275,22 +311,28 @@ static void *board_thread(void *arg)
 			goto out;
 	}
 	for (i = first; i < br->nslots && !stop_requested; i++) {
-		int v = br->order[i], attempt;
+		int v = br->order[i], attempt, base = i == first ? done_attempts : 0;
 		const struct kernel_art *kv = &br->k[v];
 
 		bp.kernel = kv;
 		bp.variant = v;
 
-		for (attempt = 1 + (i == first ? done_attempts : 0);
-		     attempt <= b->retries + 1 + (i == first ? done_attempts : 0); attempt++) {
+		/* an attempt killed with its agent left a transcript and no record:
+		 * the next attempt gets the next number and a file of its own */
+		while (transcript_exists(br->resdir, b->name, i + 1, variant_names[v], base + 1)) {
+			info_msg("%s [%d/%d]: attempt %d left a transcript but no record (its agent died); continuing with attempt %d",
+				 b->name, i + 1, br->nslots, base + 1, base + 2);
+			base++;
+		}
+		for (attempt = base + 1; attempt <= b->retries + 1 + base; attempt++) {
 			struct boot_rec rec = { 0 };
 			struct bench_out bo;
 			char error[512] = "", *transcript;
 			bool fatal;
 			int r, sr;
 
-			transcript = xasprintf("%s/%s-%03d-%s-a%d.log", br->resdir, b->name, i + 1,
-					       variant_names[v], attempt);
+			transcript = transcript_path(br->resdir, b->name, i + 1, variant_names[v],
+						     attempt);
 			uuid_v4(rec.uuid);
 			rec.campaign = br->cid;
 			rec.board = b;
@@ -383,7 +425,7 @@ static void *board_thread(void *arg)
 				goto out;
 			}
 		}
-		if (attempt > b->retries + 1 + (i == first ? done_attempts : 0)) {
+		if (attempt > b->retries + 1 + base) {
 			err_msg("%s: slot %d (%s) failed %ld times: board unhealthy, its part of the "
 				"campaign stops here", b->name, i + 1, variant_names[v], b->retries + 1);
 			br->ret = -EIO;
@@ -397,6 +439,19 @@ out:
 	free(pinned_params);
 	store_close(&st);
 	return NULL;
+}
+
+/* No kernel directory given and none built: say which option gives one
+ * (`make kernels` only builds boards with a recipe). */
+static int no_default_kernel(const struct board *b, const char *variant, const char *dir)
+{
+	if (b->kernel_recipe)
+		err_msg("%s: no %s kernel in %s: build it with `make kernels` (recipe %s), or pass a kernel directory (with manifest.json) with --%s DIR",
+			b->name, variant, dir, b->kernel_recipe, variant);
+	else
+		err_msg("%s: no %s kernel: pass your kernel directory (with manifest.json) with --%s DIR (%s has none, and the board has no kernel.recipe for `make kernels`)",
+			b->name, variant, variant, dir);
+	return -ENOENT;
 }
 
 int campaign_run(const struct campaign_spec *cs, int64_t *idp)
@@ -445,8 +500,13 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 				       : kernel_default_dir(b[i].name, "control");
 		d[1] = cb->patched_dir ? xstrdup(cb->patched_dir)
 				       : kernel_default_dir(b[i].name, "patched");
-		for (v = 0; v < 2 && !ret; v++)
+		for (v = 0; v < 2 && !ret; v++) {
+			if (d[v] && !(v ? cb->patched_dir : cb->control_dir) && !is_dir(d[v])) {
+				ret = no_default_kernel(&b[i], variant_names[v], d[v]);
+				break;
+			}
 			ret = kernel_load(&k[i][v], d[v]);
+		}
 		for (v = 0; v < 2 && !ret; v++)
 			ret = bench_check_kernel(cs->bench, b[i].name, &k[i][v], v);
 		free(d[0]);
@@ -508,7 +568,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	js = cs->job_json ? xstrdup(cs->job_json) : xstrdup(run_js);
 	if (cs->resume_id) {
 		cid = cs->resume_id;
-		ret = store_campaign_set_status(&st, cid, "running");
+		ret = store_campaign_claim(&st, cid);
 	} else {
 		struct campaign_def cd = { cs->trigger ? cs->trigger : "cli", order_name(cs->order),
 					   cs->seed, cs->boots, cs->batches, js, run_js };
@@ -616,10 +676,12 @@ out:
 static void resume_usage(FILE *f)
 {
 	fprintf(f, "usage: ablab resume CAMPAIGN [--results DIR] [--format text|json]\n"
-		   "Continues an interrupted or failed campaign after its last stored boot,\n"
-		   "with the same boards, kernels, order and parameters.  Boots the campaign\n"
-		   "spooled are loaded first, from the results directory it recorded (the\n"
-		   "default for --results), so no slot is run twice.\n");
+		   "Continues an interrupted, failed or stale (its agent died) campaign after\n"
+		   "its last stored boot, with the same boards, kernels, order and parameters;\n"
+		   "a slot whose attempt died with its agent gets the next attempt and its own\n"
+		   "transcript.  Refused while a live agent still runs the campaign.  Boots\n"
+		   "the campaign spooled are loaded first, from the results directory it\n"
+		   "recorded (the default for --results), so no slot is run twice.\n");
 }
 
 int cmd_resume(int argc, char **argv)
@@ -659,7 +721,7 @@ int cmd_resume(int argc, char **argv)
 	snprintf(ids, sizeof(ids), "%ld", id);
 	r = store_query(&st, "SELECT run, status FROM campaigns WHERE id = $1::int", 1, p);
 	if (!r || PQntuples(r) != 1) {
-		err_msg("no campaign %ld in the database", id);
+		err_msg("no campaign %ld in the database (`ablab campaigns` lists them)", id);
 		goto out;
 	}
 	if (!strcmp(PQgetvalue(r, 0, 1), "complete")) {

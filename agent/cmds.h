@@ -34,5 +34,6 @@ int cmd_query(int argc, char **argv);		/* query.c */
 int cmd_campaigns(int argc, char **argv);	/* query.c */
 int cmd_compare(int argc, char **argv);		/* query.c */
 int cmd_trend(int argc, char **argv);		/* query.c */
+int cmd_attempts(int argc, char **argv);	/* cmd-attempts.c */
 
 #endif

@@ -611,6 +611,33 @@ ssize_t console_read(struct console *c, char *p, size_t n, bool keep)
 	}
 }
 
+void console_last_line(const struct console *c, char *out, size_t len)
+{
+	const char *d = c->in.data;
+	size_t e = c->in.len, a, n = 0;
+
+	while (e > 0 && (d[e - 1] == '\n' || d[e - 1] == '\r' || d[e - 1] == ' '))
+		e--;
+	if (!e) {
+		snprintf(out, len, "(nothing received)");
+		return;
+	}
+	a = e;
+	while (a > 0 && d[a - 1] != '\n' && d[a - 1] != '\r')
+		a--;
+	if (e - a > 120)
+		a = e - 120;
+	if (len < 3) {
+		*out = '\0';
+		return;
+	}
+	out[n++] = '"';
+	for (; a < e && n + 2 < len; a++)	/* control bytes (ANSI codes) as '?' */
+		out[n++] = (unsigned char)d[a] < 0x20 || d[a] == 0x7f ? '?' : d[a];
+	out[n++] = '"';
+	out[n] = '\0';
+}
+
 size_t console_tell(const struct console *c)
 {
 	return c->in_base + c->in.len;

@@ -113,6 +113,10 @@ void console_unpin(struct console *c);
 size_t console_tell(const struct console *c);
 const char *console_at(const struct console *c, size_t pos);
 
+/* The last non-empty line received, quoted (at most its last 120 bytes,
+ * control bytes as '?'), or "(nothing received)": what a timeout quotes. */
+void console_last_line(const struct console *c, char *out, size_t len);
+
 /* Compiles an extended, line-anchored regex; -EINVAL on error. */
 int re_compile(regex_t *re, const char *pattern);
 /* Escapes a literal string for re_compile (caller frees). */

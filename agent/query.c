@@ -316,7 +316,9 @@ int cmd_campaigns(int argc, char **argv)
 		case 'h':
 			printf("usage: ablab campaigns [--trigger T] [--job NAME] [--limit N] "
 			       "[--format table|json|csv]\nCampaigns, newest first, with their "
-			       "boards and successful boots per kernel.\n");
+			       "boards and successful boots per kernel.  Status: running, complete, "
+			       "failed, interrupted, or stale (running, but its agent died: `ablab "
+			       "resume ID` continues it).\n");
 			return 0;
 		default: return 2;
 		}
@@ -329,7 +331,7 @@ int cmd_campaigns(int argc, char **argv)
 		return 2;
 	buf_printf(&sql,
 		   "SELECT c.id, to_char(c.created, 'YYYY-MM-DD HH24:MI'), c.trigger, "
-		   "c.job->>'job', c.status, c.order_kind, c.batches, "
+		   "c.job->>'job', " STORE_CAMPAIGN_STATUS_SQL("c") ", c.order_kind, c.batches, "
 		   "(SELECT string_agg(DISTINCT bo.name, ',') FROM boots b JOIN boards bo "
 		   "  ON bo.id = b.board_id WHERE b.campaign_id = c.id), "
 		   "(SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'ok' "

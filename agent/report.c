@@ -227,7 +227,8 @@ static int cmp_rows(const void *pa, const void *pb)
 static int load_campaign(struct store *st, const char *ids, struct report *rep)
 {
 	static const char *const q =
-		"SELECT trigger, order_kind, status, to_char(created, 'YYYY-MM-DD HH24:MI'), "
+		"SELECT trigger, order_kind, " STORE_CAMPAIGN_STATUS_SQL("c") ", "
+		" to_char(created, 'YYYY-MM-DD HH24:MI'), "
 		" coalesce(job->>'job', ''), coalesce(batches, 0), coalesce(boots_per_variant, 0),"
 		" coalesce(seed, 0), coalesce((run->'sequential'->>'first')::int, 0),"
 		" coalesce((run->'sequential'->>'budget')::int, 0),"
@@ -235,7 +236,7 @@ static int load_campaign(struct store *st, const char *ids, struct report *rep)
 		" coalesce((run->'sequential'->>'beta')::float8, 0.05),"
 		" coalesce((run->'sequential'->>'boards')::int, 0),"
 		" coalesce((run->>'margin_pct')::float8, (job->>'margin_pct')::float8, 0)"
-		" FROM campaigns WHERE id = $1::int";
+		" FROM campaigns c WHERE id = $1::int";
 	const char *p[1] = { ids };
 	PGresult *r = store_query(st, q, 1, p);
 
@@ -317,6 +318,36 @@ static int board_index(const struct report *rep, const char *name)
 	return -1;
 }
 
+/* The failed attempts that were not retried, with their reasons: why a
+ * campaign (or a board's part of it) stopped. */
+static int load_not_retried(struct store *st, struct report *rep)
+{
+	PGresult *r = store_campaign_attempts(st, rep->campaign);
+	int i, n;
+
+	if (!r)
+		return -EIO;
+	n = PQntuples(r);
+	for (i = 0; i < n; i++) {
+		int bi = board_index(rep, PQgetvalue(r, i, 0));
+		struct rep_board *b;
+		struct buf w = { 0 };
+
+		if (bi < 0 || !strcmp(PQgetvalue(r, i, 4), "ok") || PQgetvalue(r, i, 5)[0] == 't')
+			continue;
+		b = &rep->boards[bi];
+		b->not_retried++;
+		if (b->not_retried_why)
+			buf_printf(&w, "%s; ", b->not_retried_why);
+		buf_printf(&w, "slot %s (%s) attempt %s: %s", PQgetvalue(r, i, 1),
+			   PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 6));
+		free(b->not_retried_why);
+		b->not_retried_why = w.data;
+	}
+	PQclear(r);
+	return 0;
+}
+
 static void boot_finish(struct rep_boot *b, double raw_sum, double base_sum, size_t nraw)
 {
 	if (b->nbatch)
@@ -349,6 +380,8 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 	ret = load_campaign(st, ids, rep);
 	if (!ret)
 		ret = load_boards(st, ids, rep);
+	if (!ret)
+		ret = load_not_retried(st, rep);
 	if (ret)
 		return ret;
 	r = store_query(st, q, 1, p);
@@ -449,6 +482,7 @@ void report_free(struct report *rep)
 	for (size_t i = 0; i < rep->nboards; i++) {
 		free(rep->boards[i].description);
 		free(rep->boards[i].lava_jobs);
+		free(rep->boards[i].not_retried_why);
 	}
 	free(rep->boards);
 	memset(rep, 0, sizeof(*rep));
@@ -958,6 +992,35 @@ static bool pred_lucky(const struct report *rep, const struct rep_row *r, const 
 	return !is_pres(r) && r->have_sr && r->verdict != 1 && r->ab.sep != SEP_OVERLAP;
 }
 
+static bool is_qemu(const struct rep_board *b)
+{
+	return b->emulated && b->description && strstr(b->description, "QEMU");
+}
+
+/* What the board's own description says it is (its first sentence), not an
+ * assumption that every emulated board is QEMU. */
+static void emulated_words(struct buf *o, const struct rep_board *b, bool email)
+{
+	const char *d = b->description ? b->description : "";
+	const char *e = strstr(d, ". ");
+	int n = e ? (int)(e - d) : (int)strlen(d);
+
+	while (n > 0 && d[n - 1] == '.')
+		n--;
+	if (n && email)
+		buf_printf(o, " %s is emulated (%.*s): not hardware costs.", b->name, n, d);
+	else if (n)
+		buf_printf(o,
+			   " %s is emulated (%.*s): its timings show that the procedure works, not what the patch costs on hardware.",
+			   b->name, n, d);
+	else if (email)
+		buf_printf(o, " %s is emulated: not hardware costs.", b->name);
+	else
+		buf_printf(o,
+			   " %s is emulated (\"emulated\": true in its board file): its timings show that the procedure works, not what the patch costs on hardware.",
+			   b->name);
+}
+
 /* "qemu-sam9x75, qemu-arm11 and qemu-pi400" for the boards whose design key equals bi's */
 static void board_group(const struct report *rep, size_t bi, const bool *same, struct buf *o)
 {
@@ -1016,11 +1079,19 @@ static char *method_paragraph(const struct report *rep, bool email)
 			   "with a look at the data after each round from %d+%d on, until every "
 			   "row was decided or %d+%d boots were spent;", rep->seq.first,
 			   rep->seq.first, rep->seq.budget, rep->seq.budget);
-	for (size_t bi = 0; bi < rep->nboards; bi++)
-		if (rep->boards[bi].failed)
-			buf_printf(&o, " %s had %zu failed boot attempt%s (not in the table);",
-				   rep->boards[bi].name, rep->boards[bi].failed,
-				   rep->boards[bi].failed == 1 ? "" : "s");
+	for (size_t bi = 0; bi < rep->nboards; bi++) {
+		const struct rep_board *b = &rep->boards[bi];
+
+		if (!b->failed)
+			continue;
+		buf_printf(&o, " %s had %zu failed boot attempt%s (not in the table)", b->name,
+			   b->failed, b->failed == 1 ? "" : "s");
+		/* the last one of a slot was not retried: the board's part stopped there */
+		if (b->not_retried)
+			buf_printf(&o, ", %zu not retried, so its part stopped there (%s)",
+				   b->not_retried, b->not_retried_why);
+		buf_printf(&o, ";");
+	}
 	if (rep->batches > 0) {
 		bool first = true;
 
@@ -1119,10 +1190,12 @@ static char *method_paragraph(const struct report *rep, bool email)
 	{
 		size_t ne = 0, k = 0;
 
+		/* QEMU boards (their description says so) in one sentence, any other
+		 * emulated board in the words of its own description */
 		for (size_t bi = 0; bi < rep->nboards; bi++)
-			ne += rep->boards[bi].emulated;
+			ne += is_qemu(&rep->boards[bi]);
 		for (size_t bi = 0; bi < rep->nboards; bi++) {
-			if (!rep->boards[bi].emulated)
+			if (!is_qemu(&rep->boards[bi]))
 				continue;
 			k++;
 			buf_printf(&o, "%s%s", k == 1 ? " " : k == ne ? " and " : ", ",
@@ -1135,6 +1208,9 @@ static char *method_paragraph(const struct report *rep, bool email)
 			buf_printf(&o, " %s emulated (QEMU, no cache model): %s timings show the "
 				   "procedure works, not what the patch costs on hardware.",
 				   ne == 1 ? "is" : "are", ne == 1 ? "its" : "their");
+		for (size_t bi = 0; bi < rep->nboards; bi++)
+			if (rep->boards[bi].emulated && !is_qemu(&rep->boards[bi]))
+				emulated_words(&o, &rep->boards[bi], email);
 	}
 	if (rep->ignored)
 		buf_printf(&o, " %zu boot(s) with a variant other than control and patched are "
@@ -1188,6 +1264,15 @@ static void write_text(const struct report *rep, const struct report_opts *o, FI
 		fprintf(f, "  %s: boots in order %s (A = control, B = patched), %zu failed "
 			"attempt(s)\n", rep->boards[bi].name, rep->boards[bi].order,
 			rep->boards[bi].failed);
+	for (size_t bi = 0; bi < rep->nboards; bi++)
+		if (rep->boards[bi].not_retried_why)
+			fprintf(f,
+				"  %s: stopped after a failed attempt that was not retried: %s\n",
+				rep->boards[bi].name, rep->boards[bi].not_retried_why);
+	if (!strcmp(rep->status, "stale"))
+		fprintf(f,
+			"  stale: the campaign is marked running but no agent holds it (its agent died); `ablab resume %" PRId64 "` continues it\n",
+			rep->campaign);
 	for (size_t bi = 0; bi < rep->nboards; bi++)
 		if (rep->boards[bi].lava_jobs && rep->boards[bi].lava_jobs[0])
 			fprintf(f, "  %s: LAVA jobs (server#id) %s\n", rep->boards[bi].name,

@@ -63,6 +63,8 @@ struct rep_board {
 	bool emulated;
 	char order[256];	/* "ABAB..." in boot order, A = control */
 	size_t failed;
+	size_t not_retried;	/* failed attempts with no later attempt of their slot */
+	char *not_retried_why;	/* "slot N (variant) attempt A: reason; ...", or NULL */
 	size_t partial;		/* ok boots ingested with --partial (scenarios or lines missing) */
 	double boot_s, run_s;	/* mean boot-to-prompt and module-run seconds (NAN: unknown) */
 	int64_t clock_res_ns;	/* largest of the boots (-1: unknown) */

@@ -583,6 +583,8 @@ int store_reconnect(struct store *st)
 		return -ENOTCONN;
 	PQsetNoticeProcessor(st->conn, NULL, NULL);
 	exec_ok(st, "SET client_min_messages = warning");
+	if (st->campaign_key)
+		store_campaign_hold(st, st->campaign_key);
 	if (!st->lock_key)
 		return 0;
 	/* a session lock dies with its session: take it again, or give up the board */
@@ -683,15 +685,79 @@ int store_campaign_new(struct store *st, const struct campaign_def *c, int64_t *
 	snprintf(seed, sizeof(seed), "%" PRId64, (int64_t)c->seed);
 	snprintf(boots, sizeof(boots), "%d", c->boots);
 	snprintf(batches, sizeof(batches), "%d", c->batches);
+	/* held from the start: the row becomes visible with the lock taken */
 	r = store_query(st,
-			"INSERT INTO campaigns (trigger, order_kind, seed, boots_per_variant, "
-			"batches, job, run) VALUES ($1, $2, $3::bigint, $4::int, $5::int, $6::jsonb, "
-			"$7::jsonb) RETURNING id", 7, p);
+			"WITH c AS (INSERT INTO campaigns (trigger, order_kind, seed, "
+			"boots_per_variant, batches, job, run) VALUES ($1, $2, $3::bigint, "
+			"$4::int, $5::int, $6::jsonb, $7::jsonb) RETURNING id) "
+			"SELECT id, pg_advisory_lock_shared(4243, id) FROM c", 7, p);
 	if (!r)
 		return -EIO;
 	*id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	st->campaign_key = *id;
 	PQclear(r);
 	return 0;
+}
+
+int store_campaign_hold(struct store *st, int64_t id)
+{
+	char ids[32];
+	const char *p[1] = { ids };
+	PGresult *r;
+
+	snprintf(ids, sizeof(ids), "%" PRId64, id);
+	r = store_query(st, "SELECT pg_advisory_lock_shared(4243, $1::int)", 1, p);
+	if (!r)
+		return PQstatus(st->conn) != CONNECTION_OK ? -ENOTCONN : -EIO;
+	PQclear(r);
+	st->campaign_key = id;
+	return 0;
+}
+
+int store_campaign_claim(struct store *st, int64_t id)
+{
+	char ids[32];
+	const char *p[1] = { ids };
+	PGresult *r;
+	bool got;
+
+	snprintf(ids, sizeof(ids), "%" PRId64, id);
+	/* exclusive for a moment: fails while any live agent holds it shared */
+	r = store_query(st, "SELECT pg_try_advisory_lock(4243, $1::int)", 1, p);
+	if (!r)
+		return -EIO;
+	got = !strcmp(PQgetvalue(r, 0, 0), "t");
+	PQclear(r);
+	if (!got) {
+		err_msg("campaign %" PRId64 " is still running: a live agent holds it (`ablab campaigns` shows it running; stop that agent first)",
+			id);
+		return -EBUSY;
+	}
+	r = store_query(st, "SELECT pg_advisory_lock_shared(4243, $1::int), "
+			"pg_advisory_unlock(4243, $1::int)", 1, p);
+	if (!r)
+		return -EIO;
+	PQclear(r);
+	st->campaign_key = id;
+	return store_campaign_set_status(st, id, "running");
+}
+
+PGresult *store_campaign_attempts(struct store *st, int64_t id)
+{
+	char ids[32];
+	const char *p[1] = { ids };
+
+	snprintf(ids, sizeof(ids), "%" PRId64, id);
+	return store_query(st,
+			   "SELECT o.name, b.seq, b.variant, b.attempt, b.status, "
+			   " EXISTS (SELECT 1 FROM boots l WHERE l.campaign_id = b.campaign_id AND "
+			   "  l.board_id = b.board_id AND l.seq = b.seq AND (l.attempt, l.id) > "
+			   "  (b.attempt, b.id)), coalesce(b.error, ''), coalesce(b.log_path, ''), "
+			   " coalesce(to_char(b.started, 'YYYY-MM-DD HH24:MI:SS'), ''), "
+			   " coalesce(b.boot_ms::text, '') "
+			   "FROM boots b JOIN boards o ON o.id = b.board_id "
+			   "WHERE b.campaign_id = $1::int ORDER BY o.name, b.seq, b.attempt, b.id",
+			   1, p);
 }
 
 int store_campaign_set_status(struct store *st, int64_t id, const char *status)

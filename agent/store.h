@@ -14,6 +14,7 @@ struct store {
 	PGconn *conn;
 	char *conninfo;
 	char *lock_key;		/* board of the session's advisory lock, or NULL */
+	int64_t campaign_key;	/* campaign this session holds (shared advisory lock), or 0 */
 };
 
 /* Connects to conninfo, or (NULL) to the private cluster, which is created
@@ -45,6 +46,27 @@ struct campaign_def {
 };
 int store_campaign_new(struct store *st, const struct campaign_def *c, int64_t *id);
 int store_campaign_set_status(struct store *st, int64_t id, const char *status);
+
+/* A running campaign is held by its agent: a shared session advisory lock
+ * (4243, id) on every connection of the agent that runs it,
+ * taken by store_campaign_new() and store_campaign_hold(), re-taken by
+ * store_reconnect(), dropped by the server when the agent dies.  A
+ * campaign "running" that no session holds is stale (its agent died). */
+int store_campaign_hold(struct store *st, int64_t id);
+/* For `ablab resume`: -EBUSY (printed) when a live agent still holds the
+ * campaign, else holds it and sets it running. */
+int store_campaign_claim(struct store *st, int64_t id);
+/* The status as shown: campaigns.status, or "stale" for a running campaign
+ * no agent holds.  An SQL expression over a campaigns row named `c`. */
+#define STORE_CAMPAIGN_STATUS_SQL(c)                                                              \
+	"CASE WHEN " c ".status = 'running' AND NOT EXISTS (SELECT 1 FROM pg_locks l "            \
+	"WHERE l.locktype = 'advisory' AND l.classid = 4243 AND l.objid = " c ".id::oid "          \
+	"AND l.objsubid = 2 AND l.granted AND l.database = (SELECT oid FROM pg_database "          \
+	"WHERE datname = current_database())) THEN 'stale' ELSE " c ".status END"
+/* Every attempt of a campaign, in board and slot order: board, seq,
+ * variant, attempt, status, retried (t/f: a later attempt of the slot
+ * exists), error, log_path, started (YYYY-MM-DD HH24:MI:SS), boot_ms. */
+PGresult *store_campaign_attempts(struct store *st, int64_t id);
 
 struct boot_rec {
 	char uuid[37];

@@ -118,6 +118,15 @@ sig_case() {
 		fault_rec 3 FAIL "SIG$sig during $phase: board off, exit 130, \"boards powered off\""
 		echo "$out" | tail -n 6 | sed 's/^/  /'
 	fi
+	if [ "$phase" != off ]; then
+		# the stored reason is the signal, not the wait it cut short ("autoboot
+		# line never seen" after 50 ms, "target I/O: Interrupted system call")
+		local why num
+		num=$(kill -l "$sig")
+		why=$(psql_q "SELECT string_agg(error, ' | ') FROM boots WHERE campaign_id = (SELECT max(id) FROM campaigns) AND status = 'failed'")
+		fault 3 "SIG$sig during $phase: the attempt is stored as \"interrupted (signal $num)\" ($why)" \
+			test "$why" = "interrupted (signal $num)"
+	fi
 	"$bs" ctl "$w/ctl" quit >/dev/null 2>&1
 }
 for phase in uboot kernel bench off; do
