@@ -34,15 +34,16 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 	    postgresql postgresql-client qemu-system-arm gcc-arm-linux-gnueabi linux-source-6.1 \
 	    u-boot-qemu ccache bc bison flex libssl-dev libelf-dev cpio xz-utils kmod \
 	    libc6-dev-armel-cross \
-	    python3 dpkg-dev ca-certificates chromium systemd
+	    python3 dpkg-dev ca-certificates chromium systemd \
+	    scdoc debhelper fakeroot man-db
 
-.PHONY: all deps kernels demo check unit clean distclean gpiod-v2
+.PHONY: all deps kernels demo check unit clean distclean gpiod-v2 man install uninstall
 
 all: ablab
 
 build/obj/%.o: agent/%.c $(wildcard agent/*.h) | build/obj build/.pkgs-ok
 	@$(if $(Q),echo '  CC     ' $<)
-	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 build/asan/%.o: agent/%.c $(wildcard agent/*.h) | build/asan build/.pkgs-ok
 	@$(if $(Q),echo '  CC-SAN ' $<)
 	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c -o $@ $<
@@ -56,7 +57,7 @@ build/.pkgs-ok: | build/obj
 
 ablab: $(OBJS)
 	@$(if $(Q),echo '  LD     ' $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 build/asan/ablab: $(SANOBJS)
 	@$(if $(Q),echo '  LD-SAN ' $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -o $@ $^ $(LDLIBS)
@@ -134,6 +135,49 @@ validate: build/validate
 .PHONY: fuzz
 fuzz: deps
 	bash tests/fuzz/run.sh
+
+# `make install` (DESTDIR, PREFIX): the binary, ablab(1), the systemd units
+# (ExecStart= pointing at the installed binary) and, in $(DATADIR)/ablab in the
+# repository's layout (so ABLAB_BOARDS=$(DATADIR)/ablab/boards works, kernel
+# recipes included), the example boards, recipes, module source and jobs.
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR  ?= $(DATADIR)/man
+DOCDIR  ?= $(DATADIR)/doc/ablab
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+SHARE_FILES := $(wildcard boards/*.json boards/README.md boards/kernel/*) \
+	       kmod/Kbuild kmod/Makefile kmod/README.md kmod/dmabench.c \
+	       $(wildcard jobs/*.json jobs/README.md jobs/*/patches/*.patch)
+UNITS   := ablab-nightly.service ablab-nightly.timer
+
+man: build/ablab.1
+build/ablab.1: docs/ablab.1.scd | build/obj
+	scdoc <$< >$@
+
+install: ablab build/ablab.1
+	install -D -m 755 ablab $(DESTDIR)$(BINDIR)/ablab
+	install -D -m 644 build/ablab.1 $(DESTDIR)$(MANDIR)/man1/ablab.1
+	for f in $(SHARE_FILES); do \
+		m=644; [ -x $$f ] && m=755; \
+		install -D -m $$m $$f $(DESTDIR)$(DATADIR)/ablab/$$f || exit 1; \
+	done
+	for u in $(UNITS); do \
+		sed -e 's|^ExecStart=/srv/ablab/ablab |ExecStart=$(BINDIR)/ablab |' \
+		    -e 's|^Documentation=.*|Documentation=man:ablab(1) file://$(DOCDIR)/systemd/README.md|' \
+		    jobs/systemd/$$u >build/$$u && \
+		install -D -m 644 build/$$u $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
+	install -D -m 644 jobs/systemd/ablab.sysusers $(DESTDIR)$(SYSUSERSDIR)/ablab.conf
+	install -D -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -D -m 644 docs/DESIGN.md $(DESTDIR)$(DOCDIR)/DESIGN.md
+	install -D -m 644 jobs/systemd/README.md $(DESTDIR)$(DOCDIR)/systemd/README.md
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/ablab $(DESTDIR)$(MANDIR)/man1/ablab.1
+	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) $(DESTDIR)$(SYSUSERSDIR)/ablab.conf
+	rm -rf $(DESTDIR)$(DATADIR)/ablab $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build ablab

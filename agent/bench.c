@@ -8,10 +8,20 @@
 
 #include <errno.h>
 #include <math.h>
+#include <openssl/evp.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Empties b, and its string: a command that prints nothing must not show
+ * the previous one's output. */
+static void buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+}
 
 static char *first_line(const char *s)
 {
@@ -94,12 +104,284 @@ static void io_error(struct target *t, const struct board *b, int ret, struct be
 		snprintf(o->error, sizeof(o->error), "target I/O: %s", strerror(-ret));
 }
 
+
+/* ---- module: your own .ko, one per variant */
+
+#define BENCH_CHUNK	(57 * 54)	/* bytes per command: 54 base64 lines of 76 */
+#define BENCH_MODULE_MAX (16 << 20)
+
+char *bench_module_file(const struct bench_def *d, const char *board, const char *kdir, int v)
+{
+	const char *t = d->ko[v], *p;
+	struct buf b = { 0 };
+
+	if (!t)
+		return xasprintf("%s/%s.ko", kdir, d->module);
+	for (p = t; *p; p++) {
+		if (!strncmp(p, "{board}", 7)) {
+			buf_printf(&b, "%s", board);
+			p += 6;
+		} else {
+			buf_append(&b, p, 1);
+		}
+	}
+	buf_append(&b, "", 1);
+	return b.data;
+}
+
+/* The value of "\0KEY=" in a module's .modinfo strings (caller frees). */
+static char *modinfo_get(const char *data, size_t len, const char *key)
+{
+	char *pat = xasprintf("%c%s=", '\0', key);
+	size_t plen = strlen(key) + 2;
+	const char *p = memmem(data, len, pat, plen), *end;
+
+	free(pat);
+	if (!p)
+		return NULL;
+	p += plen;
+	end = memchr(p, '\0', len - (size_t)(p - data));
+	return end ? strndup(p, (size_t)(end - p)) : NULL;
+}
+
+int bench_modinfo(const char *data, size_t len, char **release, char **name)
+{
+	char *vm;
+
+	*release = *name = NULL;
+	if (len < 64 || memcmp(data, "\177ELF", 4))
+		return -EINVAL;
+	vm = modinfo_get(data, len, "vermagic");
+	if (!vm)
+		return -EINVAL;
+	*release = strndup(vm, strcspn(vm, " "));
+	free(vm);
+	*name = modinfo_get(data, len, "name");
+	return 0;
+}
+
+int bench_check_kernel(const struct bench_def *d, const char *board, const struct kernel_art *k,
+		       int v)
+{
+	static const char *const vn[] = { "control", "patched" };
+	char *path, *data = NULL, *rel = NULL, *name = NULL;
+	size_t len;
+	int ret;
+
+	if (!d || d->kind != BENCH_MODULE || (!d->ko[v] && d->module_src))
+		return 0;	/* recipe-built: build.sh checked its vermagic */
+	path = bench_module_file(d, board, k->dir, v);
+	ret = read_file(path, &data, &len);
+	if (ret) {
+		err_msg("%s: %s module %s: %s (%s)", board, vn[v], path, strerror(-ret),
+			d->ko[v] ? "the job's benchmark.ko, or --module " :
+			"--module NAME takes NAME.ko from each kernel directory; name the files with --module control=FILE --module patched=FILE");
+		goto out;
+	}
+	if (bench_modinfo(data, len, &rel, &name)) {
+		err_msg("%s: %s module %s is not a Linux kernel module (no ELF .modinfo with vermagic=)",
+			board, vn[v], path);
+		ret = -EINVAL;
+	} else if (!k->release || strcmp(rel, k->release)) {
+		err_msg("%s: %s module %s was built for kernel %s (its vermagic), but the %s kernel is %s (%s): build the module against each variant's own tree",
+			board, vn[v], path, rel, vn[v], k->release ? k->release : "?", k->dir);
+		ret = -EINVAL;
+	} else if (len > BENCH_MODULE_MAX) {
+		err_msg("%s: %s module %s is %zu bytes, more than the %d MiB ablab copies over a console (strip its debug information: ${CROSS_COMPILE}strip --strip-debug %s)",
+			board, vn[v], path, len, BENCH_MODULE_MAX >> 20, path);
+		ret = -EFBIG;
+	}
+out:
+	free(rel);
+	free(name);
+	free(data);
+	free(path);
+	return ret;
+}
+
+static void sha256_hex(const char *data, size_t len, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0, i;
+
+	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
+	for (i = 0; i < mdlen && i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	hex[64] = '\0';
+}
+
+/* Makes the variant's module file present on the target and sets *tpath
+ * to where it is: the copy already there (/lib/modules/NAME.ko, e.g. in a
+ * recipe-built initramfs, or one copied earlier), if its sha256 is the
+ * file's, else a copy sent over the console in base64 chunks and checked. */
+static int module_on_target(struct target *t, const struct board *b, const struct bench_params *p,
+			    int64_t deadline, struct bench_out *o, char **tpath)
+{
+	char *path, *data = NULL, *base, *cmd, sha[65];
+	struct buf out = { 0 }, c = { 0 };
+	size_t len, off;
+	int64_t t0;
+	int status, ret;
+
+	*tpath = NULL;
+	if (!p->kernel) {	/* no kernel directory known: the module is on the target */
+		*tpath = xasprintf("/lib/modules/%s.ko", p->def->module);
+		return 0;
+	}
+	path = bench_module_file(p->def, b->name, p->kernel->dir, p->variant);
+	ret = read_file(path, &data, &len);
+	if (ret) {
+		snprintf(o->error, sizeof(o->error), "module %s: %s", path, strerror(-ret));
+		o->fatal = true;
+		free(path);
+		return ret;
+	}
+	sha256_hex(data, len, sha);
+	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	cmd = xasprintf("sha256sum /lib/modules/%s /tmp/ablab/%s 2>/dev/null; :", base, base);
+	ret = target_run(t, cmd, deadline, &out, &status);
+	free(cmd);
+	if (ret)
+		goto out;
+	for (const char *l = out.data ? out.data : ""; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		if (!strncmp(l, sha, 64) && l[64] == ' ') {
+			const char *f = l + 64 + strspn(l + 64, " ");
+
+			*tpath = strndup(f, strcspn(f, "\n"));
+			goto out;
+		}
+	}
+	/* not there: send it (echoed by the console; base64 keeps it one
+	 * plain 76-column line at a time, a few KiB per command) */
+	buf_reset(&out);
+	cmd = xasprintf("mkdir -p /tmp/ablab && rm -f /tmp/ablab/%s && command -v base64 >/dev/null && command -v sha256sum >/dev/null",
+			base);
+	ret = target_run(t, cmd, deadline, &out, &status);
+	free(cmd);
+	if (ret)
+		goto out;
+	if (status) {
+		snprintf(o->error, sizeof(o->error), "%s: the target cannot take %s over the console: it needs base64, sha256sum and a writable /tmp (busybox has them), or the file as /lib/modules/%s in its root filesystem",
+			 b->name, base, base);
+		o->fatal = true;
+		ret = -ENOEXEC;
+		goto out;
+	}
+	t0 = now_ms();
+	for (off = 0; off < len && !ret; off += BENCH_CHUNK) {
+		size_t n = len - off < BENCH_CHUNK ? len - off : BENCH_CHUNK, l;
+		char line[80];
+
+		buf_reset(&c);
+		buf_printf(&c, "base64 -d >>/tmp/ablab/%s <<'ABLAB_EOF'\n", base);
+		for (l = 0; l < n; l += 57) {
+			int w = EVP_EncodeBlock((unsigned char *)line,
+						(const unsigned char *)data + off + l,
+						(int)(n - l < 57 ? n - l : 57));
+
+			buf_append(&c, line, (size_t)w);
+			buf_append(&c, "\n", 1);
+		}
+		buf_printf(&c, "ABLAB_EOF");
+		buf_reset(&out);
+		ret = target_run(t, c.data, deadline, &out, &status);
+		if (!ret && status) {
+			snprintf(o->error, sizeof(o->error), "copying %s to the target: base64 -d exited with status %d at byte %zu",
+				 base, status, off);
+			ret = -EIO;
+		}
+	}
+	if (ret)
+		goto out;
+	buf_reset(&out);
+	cmd = xasprintf("sha256sum /tmp/ablab/%s", base);
+	ret = target_run(t, cmd, deadline, &out, &status);
+	free(cmd);
+	if (ret)
+		goto out;
+	if (status || !out.data || strncmp(out.data, sha, 64)) {
+		snprintf(o->error, sizeof(o->error), "copying %s to the target: its sha256 there is %.64s, expected %s (bytes lost on the console?)",
+			 base, out.data && !status ? out.data : "unknown", sha);
+		ret = -EIO;
+		goto out;
+	}
+	info_msg("%s: %s (%zu bytes, sha256 %.12s) copied to the target over the console in %.1f s",
+		 b->name, path, len, sha, (double)(now_ms() - t0) / 1000.0);
+	*tpath = xasprintf("/tmp/ablab/%s", base);
+out:
+	buf_free(&out);
+	buf_free(&c);
+	free(data);
+	free(path);
+	return ret;
+}
+
+int bench_format_check(const struct run_result *r, int expect_fmt, const char *hint, char *why,
+		       size_t whylen)
+{
+	static const char *const names[] = { "seed-format", "dmabench v1" };
+	size_t i, n[2] = { 0, 0 };
+
+	for (i = 0; i < r->n; i++)
+		if (r->v[i].fmt == 0 || r->v[i].fmt == 1)
+			n[r->v[i].fmt]++;
+	if (!n[!expect_fmt])
+		return 0;
+	snprintf(why, whylen, "expected %s lines, saw %s lines (%zu of %zu samples)%s%s",
+		 names[expect_fmt], names[!expect_fmt], n[!expect_fmt], r->n, hint ? ": " : "",
+		 hint ? hint : "");
+	return -EINVAL;
+}
+
+int bench_batches(const struct run_result *r, char *why, size_t whylen)
+{
+	struct { const char *s; int max; } *sc = NULL;
+	size_t i, j, n = 0;
+	int ret = 0;
+
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; j < n && strcmp(sc[j].s, r->v[i].scenario); j++)
+			;
+		if (j == n) {
+			sc = xrealloc(sc, (n + 1) * sizeof(*sc));
+			sc[n].s = r->v[i].scenario;
+			sc[n++].max = 0;
+		}
+		if (r->v[i].batch > sc[j].max)
+			sc[j].max = r->v[i].batch;
+	}
+	if (n)
+		ret = sc[0].max;
+	for (j = 1; j < n; j++)
+		if (sc[j].max != sc[0].max) {
+			snprintf(why, whylen, "scenario %s ran %d batch(es), scenario %s %d: every scenario must run the same number",
+				 sc[0].s, sc[0].max, sc[j].s, sc[j].max);
+			ret = -1;
+			break;
+		}
+	free(sc);
+	return ret;
+}
+
+/* After a run: the batches that ran, said when they are not the ones asked for. */
+static void note_batches(const struct board *b, const struct bench_params *p, struct bench_out *o)
+{
+	char why[160];
+
+	o->batches = bench_batches(&o->res, why, sizeof(why));
+	if (o->batches > 0 && o->batches != p->batches)
+		info_msg("%s: the benchmark ran %d batch%s per scenario, not the %d asked for; the campaign records %d",
+			 b->name, o->batches, o->batches == 1 ? "" : "es", p->batches, o->batches);
+}
+
 int bench_dmabench(struct target *t, const struct board *b, const struct bench_params *p,
 		   struct bench_out *o)
 {
 	int64_t deadline = now_ms() + b->t_command_s * 1000, t0;
+	bool module = p->def && p->def->kind == BENCH_MODULE;
 	struct buf out = { 0 };
-	char *cmd, why[256];
+	char *cmd, why[384], *tpath = NULL;
+	const char *hint;
 	int status, ret, attempt;
 
 	memset(o, 0, sizeof(*o));
@@ -111,12 +393,25 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 	ret = bench_prologue(t, b, deadline, &out, o);
 	if (ret)
 		goto io;
-	out.len = 0;
-	if (p->def && p->def->kind == BENCH_MODULE)
-		cmd = xasprintf("insmod /lib/modules/%s.ko batches=%d%s%s 2>&1", p->def->module,
-				p->batches, p->modparams ? " " : "",
-				p->modparams ? p->modparams : "");
-	else
+	buf_reset(&out);
+	if (module) {
+		ret = module_on_target(t, b, p, deadline, o, &tpath);
+		if (ret) {
+			if (!o->error[0])
+				goto io;
+			buf_free(&out);
+			return ret;
+		}
+		buf_reset(&out);
+		/* the seed format has no batches: one batch per load */
+		if (p->def->parser_fmt)
+			cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", tpath, p->batches,
+					p->modparams ? " " : "", p->modparams ? p->modparams : "");
+		else
+			cmd = xasprintf("insmod %s%s%s 2>&1", tpath, p->modparams ? " " : "",
+					p->modparams ? p->modparams : "");
+		free(tpath);
+	} else
 		cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", b->module_path, p->batches,
 				p->modparams ? " " : "", p->modparams ? p->modparams : "");
 	t0 = now_ms();
@@ -129,7 +424,7 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 		char *msg = first_line(out.data);
 		int insmod_status = status;
 
-		out.len = 0;
+		buf_reset(&out);
 		/* the done line says why, when the module got that far */
 		if (!target_run(t, "dmesg", deadline, &out, &status)) {
 			parse_log(out.data, out.len, &o->res);
@@ -147,7 +442,7 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 	/* read the kernel log; when console text cut into a line on its way
 	 * here, read it again: the ring itself is intact */
 	for (attempt = 0; attempt < 3; attempt++) {
-		out.len = 0;
+		buf_reset(&out);
 		ret = target_run(t, "dmesg", deadline, &out, &status);
 		if (ret)
 			goto io;
@@ -159,12 +454,21 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 			 b->name, o->res.malformed, o->res.first_error);
 	}
 	buf_free(&out);
-	ret = run_check(&o->res, why, sizeof(why));
-	if (!ret && p->def && p->def->kind == BENCH_MODULE && o->res.fmt != p->def->parser_fmt) {
-		snprintf(why, sizeof(why), "%s printed %s lines, the job's parser is \"%s\"",
-			 p->def->module, o->res.fmt ? "dmabench v1" : "seed-format",
-			 p->def->parser_fmt ? "dmabench" : "seed");
-		ret = -EINVAL;
+	/* a module printing another format prints it every time: said once,
+	 * not retried, and the board is not to blame */
+	if (!module)
+		hint = "the module at shell.module_path is not the lab's dmabench; to run your own: --benchmark module --module NAME --parser seed";
+	else if (p->def->parser_fmt)
+		hint = "use --parser seed (job file: \"parser\": \"seed\")";
+	else
+		hint = "use --parser dmabench (job file: \"parser\": \"dmabench\")";
+	ret = bench_format_check(&o->res, module ? p->def->parser_fmt : 1, hint, why, sizeof(why));
+	if (ret) {
+		o->fatal = true;
+	} else {
+		ret = run_check(&o->res, why, sizeof(why));
+		if (!ret)
+			note_batches(b, p, o);
 	}
 	if (ret)
 		snprintf(o->error, sizeof(o->error), "benchmark output rejected: %s", why);
@@ -248,6 +552,40 @@ static void add_sample(struct run_result *r, const struct sample *s)
 	r->v[r->n++] = *s;
 }
 
+/* Whether group g, where it starts or ends the match m0, runs on into more
+ * characters of its token (letters, digits and extra) outside the match. */
+static bool runs_on(const char *line, const regmatch_t *m0, const regmatch_t *g,
+		    const char *extra, size_t *tail)
+{
+	const char *e = line + g->rm_eo;
+	size_t n = 0;
+
+#define TOKCH(c) (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || \
+		  ((c) >= '0' && (c) <= '9') || ((c) && strchr(extra, (c))))
+	if (g->rm_eo == m0->rm_eo)
+		while (TOKCH(e[n]))
+			n++;
+	*tail = n;
+	if (n)
+		return true;
+	return g->rm_so == m0->rm_so && g->rm_so > 0 && TOKCH(line[g->rm_so - 1]);
+#undef TOKCH
+}
+
+static int run_on_error(const char *what, const char *line, const regmatch_t *m0,
+			const regmatch_t *g, const char *extra, char *why, size_t whylen)
+{
+	size_t tail;
+
+	if (!runs_on(line, m0, g, extra, &tail))
+		return 0;
+	snprintf(why, whylen, "%s \"%.*s\" in \"%.60s\" is %s more of its token%s%.*s%s: the group must capture a whole token (end the regex with $ or a separator)",
+		 what, (int)(g->rm_eo - g->rm_so > 40 ? 40 : g->rm_eo - g->rm_so), line + g->rm_so,
+		 line, tail ? "followed by" : "preceded by", tail ? " \"" : "",
+		 (int)(tail > 20 ? 20 : tail), line + g->rm_eo, tail ? "\"" : "");
+	return -EINVAL;
+}
+
 /* One matching line into a sample; -EINVAL with why when it does not parse. */
 static int regex_sample(const struct bench_def *d, const char *line, const regmatch_t *m,
 			struct run_result *r, char *why, size_t whylen)
@@ -264,6 +602,11 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 			 "of \"%.60s\"", line);
 		return -EINVAL;
 	}
+	if (run_on_error("scenario", line, m, gs, "._:+/-", why, whylen) ||
+	    run_on_error("value", line, m, gv, "._+-", why, whylen) ||
+	    (d->g_unit && m[d->g_unit].rm_so >= 0 &&
+	     run_on_error("unit", line, m, &m[d->g_unit], "._+-", why, whylen)))
+		return -EINVAL;
 	n = (size_t)(gs->rm_eo - gs->rm_so);
 	if (!scenario_ok(line + gs->rm_so, n)) {
 		snprintf(why, whylen, "scenario \"%.*s\" in \"%.60s\": must be 1..63 letters, "
@@ -348,29 +691,37 @@ int bench_regex_parse(const struct bench_def *d, const char *text, struct run_re
 	return 0;
 }
 
+char *bench_regex_command(const char *command)
+{
+	/* a subshell: `set -e` must not end the target's login shell */
+	return xasprintf("( set -e\n%s\n)", command);
+}
+
 static int bench_regex(struct target *t, const struct board *b, const struct bench_params *p,
 		       struct bench_out *o)
 {
 	int64_t deadline = now_ms() + b->t_command_s * 1000, t0;
 	struct buf out = { 0 };
-	char why[256];
+	char why[256], *cmd;
 	int status, ret;
 
 	memset(o, 0, sizeof(*o));
 	ret = bench_prologue(t, b, deadline, &out, o);
 	if (ret)
 		goto io;
-	out.len = 0;
+	buf_reset(&out);
+	cmd = bench_regex_command(p->def->command);
 	t0 = now_ms();
-	ret = target_run(t, p->def->command, deadline, &out, &status);
+	ret = target_run(t, cmd, deadline, &out, &status);
 	o->run_ms = now_ms() - t0;
+	free(cmd);
 	if (ret)
 		goto io;
 	if (status) {
 		char *msg = first_line(out.data ? out.data : "");
 
-		snprintf(o->error, sizeof(o->error), "benchmark command exited with status %d "
-			 "(first line: %s)", status, msg);
+		snprintf(o->error, sizeof(o->error), "benchmark command exited with status %d (it runs under set -e: the first failing command ends it; %s%s)",
+			 status, msg[0] ? "first line: " : "no output", msg);
 		free(msg);
 		buf_free(&out);
 		return -EIO;
@@ -378,6 +729,11 @@ static int bench_regex(struct target *t, const struct board *b, const struct ben
 	ret = bench_regex_parse(p->def, out.data ? out.data : "", &o->res, why, sizeof(why));
 	if (!ret)
 		ret = run_check(&o->res, why, sizeof(why));
+	/* one design per campaign: every scenario runs the same batches */
+	if (!ret && bench_batches(&o->res, why, sizeof(why)) < 0)
+		ret = -EINVAL;
+	if (!ret)
+		note_batches(b, p, o);
 	if (ret)
 		snprintf(o->error, sizeof(o->error), "benchmark output rejected: %s", why);
 	buf_free(&out);
@@ -517,7 +873,7 @@ static int bench_dma_map(struct target *t, const struct board *b, const struct b
 	ret = bench_prologue(t, b, deadline, &out, o);
 	if (ret)
 		goto io;
-	out.len = 0;
+	buf_reset(&out);
 	ret = target_run(t, dma_map_setup, deadline, &out, &status);
 	if (ret)
 		goto io;
@@ -538,7 +894,7 @@ static int bench_dma_map(struct target *t, const struct board *b, const struct b
 			d->granule, d->dir);
 	t0 = now_ms();
 	for (i = 1; i <= p->batches && !ret; i++) {
-		out.len = 0;
+		buf_reset(&out);
 		ret = target_run(t, cmd, deadline, &out, &status);
 		if (ret)
 			break;
@@ -569,6 +925,8 @@ static int bench_dma_map(struct target *t, const struct board *b, const struct b
 	o->res.have_start = o->res.have_done = true;
 	o->res.fmt = 3;
 	ret = run_check(&o->res, why, sizeof(why));
+	if (!ret)
+		note_batches(b, p, o);
 	if (ret)
 		snprintf(o->error, sizeof(o->error), "benchmark output rejected: %s", why);
 	return ret;

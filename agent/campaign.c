@@ -8,6 +8,7 @@
 #include "spool.h"
 #include "report.h"
 #include "store.h"
+#include "timing.h"
 #include "util.h"
 
 #include <errno.h>
@@ -124,13 +125,35 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 		json_object_object_add(j, "groups", g);
 	} else if (cs->bench && cs->bench->kind == BENCH_MODULE) {
 		json_object_object_add(j, "module", json_object_new_string(cs->bench->module));
-		json_object_object_add(j, "module_src",
-				       json_object_new_string(cs->bench->module_src));
+		if (cs->bench->module_src)
+			json_object_object_add(j, "module_src",
+					       json_object_new_string(cs->bench->module_src));
+		if (cs->bench->ko[0] && cs->bench->ko[1]) {
+			json_object *ko = json_object_new_object();
+
+			json_object_object_add(ko, "control",
+					       json_object_new_string(cs->bench->ko[0]));
+			json_object_object_add(ko, "patched",
+					       json_object_new_string(cs->bench->ko[1]));
+			json_object_object_add(j, "ko", ko);
+		}
 		json_object_object_add(j, "parser", json_object_new_string(
 			cs->bench->parser_fmt ? "dmabench" : "seed"));
 	}
 	if (cs->modparams)
 		json_object_object_add(j, "modparams", json_object_new_string(cs->modparams));
+	if (cs->margin_pct > 0)
+		json_object_object_add(j, "margin_pct", json_object_new_double(cs->margin_pct));
+	if (cs->first > 0) {
+		json_object *q = json_object_new_object();
+
+		json_object_object_add(q, "first", json_object_new_int(cs->first));
+		json_object_object_add(q, "budget", json_object_new_int(cs->boots));
+		json_object_object_add(q, "alpha", json_object_new_double(cs->alpha));
+		json_object_object_add(q, "beta", json_object_new_double(cs->beta));
+		json_object_object_add(q, "boards", json_object_new_int((int)cs->nboards));
+		json_object_object_add(j, "sequential", q);
+	}
 	json_object_object_add(j, "trigger", json_object_new_string(cs->trigger ? cs->trigger
 										 : "cli"));
 	/* where its transcripts and its spool are: `ablab resume` loads that spool */
@@ -219,6 +242,9 @@ static void *board_thread(void *arg)
 				   .def = br->cs->bench };
 	struct store st;
 	int i;
+	/* dmabench: the first ok boot's timing modes hold for the rest (timing.h) */
+	bool pinning = !br->cs->bench || br->cs->bench->kind == BENCH_DMABENCH;
+	char *pin = NULL, *pinned_params = NULL;
 
 	int first = 0, done_attempts = 0;
 
@@ -243,9 +269,17 @@ static void *board_thread(void *arg)
 		else if (first)
 			info_msg("%s: resuming after boot %d of %d", b->name, first, br->nslots);
 	}
+	if (pinning) {
+		br->ret = store_timing_pin(&st, br->cid, b->name, &pin);
+		if (br->ret)
+			goto out;
+	}
 	for (i = first; i < br->nslots && !stop_requested; i++) {
 		int v = br->order[i], attempt;
 		const struct kernel_art *kv = &br->k[v];
+
+		bp.kernel = kv;
+		bp.variant = v;
 
 		for (attempt = 1 + (i == first ? done_attempts : 0);
 		     attempt <= b->retries + 1 + (i == first ? done_attempts : 0); attempt++) {
@@ -269,8 +303,24 @@ static void *board_thread(void *arg)
 			rec.log_path = transcript;
 			info_msg("%s [%d/%d] %s (%s)%s", b->name, i + 1, br->nslots, rec.variant,
 				 kv->release, attempt > 1 ? ", retry" : "");
+			if (pinning && pin) {
+				free(pinned_params);
+				pinned_params = timing_pin_params(br->cs->modparams, pin);
+				bp.modparams = pinned_params;
+			}
 			r = run_attempt(b, kv, &bp, br->rundir, transcript, &bo, &rec, error,
 					sizeof(error), &fatal);
+			if (!r && pinning && !pin) {
+				r = timing_pin_of(&bo.res, &pin, error, sizeof(error));
+				if (!r && pin)
+					info_msg("%s: timing modes pinned for this campaign: %s", b->name,
+						 pin);
+				fatal = fatal || r;
+			} else if (!r && pinning) {
+				/* the module did not obey: retrying cannot help */
+				r = timing_pin_check(pin, &bo.res, error, sizeof(error));
+				fatal = fatal || r;
+			}
 			rec.status = r ? "failed" : "ok";
 			rec.error = r ? error : NULL;
 			rec.uname_r = bo.uname_r;
@@ -309,6 +359,23 @@ static void *board_thread(void *arg)
 				br->ret = sr;
 				goto out;
 			}
+			if (!r && br->cs->first > 0 && (i + 1) % 2 == 0 &&
+			    (i + 1) / 2 >= br->cs->first && (i + 1) / 2 < br->cs->boots) {
+				char why[256] = "";
+				int d = report_seq_board(&st, br->cid, b->name, why, sizeof(why));
+
+				if (d > 0) {
+					info_msg("%s: every row decided after %d+%d boots (%s); this "
+						 "board stops", b->name, (i + 1) / 2, (i + 1) / 2, why);
+					goto out;
+				} else if (d == 0) {
+					info_msg("%s: after %d+%d boots: %s", b->name, (i + 1) / 2,
+						 (i + 1) / 2, why);
+				} else {
+					err_msg("%s: cannot look at the boots so far (%s); the board "
+						"goes on to its budget", b->name, strerror(-d));
+				}
+			}
 			if (!r)
 				break;
 			if (fatal || stop_requested) {
@@ -326,6 +393,8 @@ static void *board_thread(void *arg)
 	if (stop_requested)
 		br->ret = -EINTR;
 out:
+	free(pin);
+	free(pinned_params);
 	store_close(&st);
 	return NULL;
 }
@@ -378,6 +447,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 				       : kernel_default_dir(b[i].name, "patched");
 		for (v = 0; v < 2 && !ret; v++)
 			ret = kernel_load(&k[i][v], d[v]);
+		for (v = 0; v < 2 && !ret; v++)
+			ret = bench_check_kernel(cs->bench, b[i].name, &k[i][v], v);
 		free(d[0]);
 		free(d[1]);
 		if (!ret && k[i][0].zimage_sha256 && k[i][1].zimage_sha256 &&
@@ -483,6 +554,18 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		err_msg("warning: NOT every board is off: %s", left_why.data);
 	}
 	buf_free(&left_why);
+	/* the batches that ran (a regex command or the seed module decides
+	 * them), when every ok boot and scenario ran the same number */
+	{
+		char ids[32];
+		const char *pa[1] = { ids };
+		PGresult *r;
+
+		snprintf(ids, sizeof(ids), "%" PRId64, cid);
+		r = store_query(&st, "UPDATE campaigns c SET batches = x.n FROM (SELECT CASE WHEN count(DISTINCT n) = 1 THEN min(n) END AS n FROM (SELECT max(s.batch) AS n FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $1::int AND b.status = 'ok' GROUP BY b.id, s.scenario) y HAVING count(*) > 0) x WHERE c.id = $1::int AND c.batches IS DISTINCT FROM x.n",
+				1, pa);
+		PQclear(r);
+	}
 	if (stop_requested) {
 		store_campaign_set_status(&st, cid, "interrupted");
 		ret = -EINTR;
@@ -607,6 +690,18 @@ int cmd_resume(int argc, char **argv)
 		cs.order = ORDER_ABAB;
 	cs.seed = (uint64_t)jint(run, "seed", 1);
 	cs.modparams = jstr(run, "modparams");
+	{
+		json_object *q;
+
+		if (json_object_object_get_ex(run, "sequential", &q)) {
+			cs.first = (int)jint(q, "first", 0);
+			cs.boots = (int)jint(q, "budget", cs.boots);
+			cs.alpha = json_object_get_double(json_object_object_get(q, "alpha"));
+			cs.beta = json_object_get_double(json_object_object_get(q, "beta"));
+		}
+		if (json_object_object_get_ex(run, "margin_pct", &q))
+			cs.margin_pct = json_object_get_double(q);
+	}
 	if (jstr(run, "benchmark") && !strcmp(jstr(run, "benchmark"), "regex")) {
 		json_object *g = jobj(run, "groups");
 
@@ -626,6 +721,8 @@ int cmd_resume(int argc, char **argv)
 		bd.kind = BENCH_MODULE;
 		bd.module = jstr(run, "module");
 		bd.module_src = jstr(run, "module_src");
+		bd.ko[0] = jstr(jobj(run, "ko"), "control");
+		bd.ko[1] = jstr(jobj(run, "ko"), "patched");
 		bd.parser_fmt = jstr(run, "parser") && !strcmp(jstr(run, "parser"), "seed") ? 0 : 1;
 		if (!bd.module) {
 			err_msg("campaign %ld: its stored module benchmark has no module name", id);

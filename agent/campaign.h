@@ -37,6 +37,12 @@ struct campaign_spec {
 	const char *results;		/* transcripts go to RESULTS/campaign-N */
 	const char *format;		/* report printed at the end; NULL: none */
 	int64_t resume_id;		/* continue this campaign after its last stored boot */
+	/* sequential design: boots > 0 is then the budget per variant; after each round
+	 * (one control, one patched boot) from first+first on, a board stops as soon as
+	 * every timing row is decided (report_seq_board) */
+	int first;			/* 0: fixed design of boots per variant */
+	double alpha, beta;		/* overall false-alarm rate, "same" error */
+	double margin_pct;		/* equivalence margin (0: 1 %) */
 };
 
 /* Runs one A/B campaign over every board at once (a thread per board, each

@@ -85,7 +85,7 @@ struct ingest_ctx {
 	struct board b;
 	const char *variant, *kernel;
 	int64_t campaign;	/* 0 until created */
-	bool created;
+	bool created, partial;	/* partial: --partial */
 	char **files;
 	int nfiles;
 };
@@ -202,6 +202,145 @@ static int next_seq(struct ingest_ctx *c, int *seq)
 	return 0;
 }
 
+/* The scenario (and v1 batch, else -1) a rejected line was about, if it names one. */
+static bool rejected_names(const struct rejected_line *x, char *scen, size_t len, int *batch)
+{
+	const char *p = strstr(x->text, "dmabench:"), *e;
+
+	*batch = -1;
+	if (!p)
+		return false;
+	p += strlen("dmabench:");
+	while (*p == ' ')
+		p++;
+	if (!strncmp(p, "v1 ", 3)) {
+		const char *b = strstr(p, " batch=");
+
+		p = strstr(p, " scenario=");
+		if (!p)
+			return false;
+		p += strlen(" scenario=");
+		if (b)
+			*batch = atoi(b + strlen(" batch="));
+	}
+	for (e = p; *e && (isalnum((unsigned char)*e) || strchr("-_.+", *e)); e++)
+		;
+	/* a name ends at a space ("size=1 ..." names no scenario) */
+	if (e == p || (size_t)(e - p) >= len || (*e && *e != ' '))
+		return false;
+	memcpy(scen, p, (size_t)(e - p));
+	scen[e - p] = '\0';
+	return true;
+}
+
+static int cmp_batch(const void *a, const void *b)
+{
+	const struct sample *x = *(const struct sample *const *)a;
+	const struct sample *y = *(const struct sample *const *)b;
+	int c = strcmp(x->scenario, y->scenario);
+
+	return c ? c : (x->batch > y->batch) - (x->batch < y->batch);
+}
+
+/*
+ * The scenarios of a run that stand on their own: batches 1..N each once (the
+ * seed format numbers them in order of appearance) and no rejected line about
+ * them (a v1 line whose batch arrived intact elsewhere, e.g. in a dmesg typed
+ * afterwards, does not count).  out gets their samples; every dropped scenario
+ * is named on stderr.  Returns how many scenarios were kept and dropped.
+ */
+static void keep_valid(const char *file, const struct run_result *in, struct run_result *out,
+		       size_t *kept, size_t *dropped)
+{
+	struct { char name[64]; int count, maxb, dup, bad_line; bool drop; } *sc;
+	const struct sample **by;
+	size_t nsc = 0, i, j;
+
+	*kept = *dropped = 0;
+	memset(out, 0, sizeof(*out));
+	out->have_start = in->have_start;
+	out->have_done = in->have_done;
+	out->clock_res_ns = in->clock_res_ns;
+	out->fmt = in->fmt;
+	sc = xcalloc(in->n + (size_t)in->malformed + 1, sizeof(*sc));
+	for (i = 0; i < in->n; i++) {
+		const struct sample *s = &in->v[i];
+
+		for (j = 0; j < nsc && strcmp(sc[j].name, s->scenario); j++)
+			;
+		if (j == nsc)
+			snprintf(sc[nsc++].name, sizeof(sc->name), "%s", s->scenario);
+		sc[j].count++;
+		if (s->batch > sc[j].maxb)
+			sc[j].maxb = s->batch;
+	}
+	/* a batch twice: neighbours once sorted by scenario and batch */
+	by = xcalloc(in->n + 1, sizeof(*by));
+	for (i = 0; i < in->n; i++)
+		by[i] = &in->v[i];
+	qsort(by, in->n, sizeof(*by), cmp_batch);
+	for (i = 1; i < in->n; i++) {
+		if (strcmp(by[i]->scenario, by[i - 1]->scenario) || by[i]->batch != by[i - 1]->batch)
+			continue;
+		for (j = 0; strcmp(sc[j].name, by[i]->scenario); j++)
+			;
+		if (!sc[j].dup)
+			sc[j].dup = by[i]->batch;
+	}
+	free(by);
+	for (i = 0; i < (size_t)in->malformed; i++) {
+		char name[64];
+		int b;
+
+		if (!rejected_names(&in->rejected[i], name, sizeof(name), &b))
+			continue;
+		for (j = 0; j < nsc && strcmp(sc[j].name, name); j++)
+			;
+		if (j == nsc)	/* its only lines were rejected */
+			snprintf(sc[nsc++].name, sizeof(sc->name), "%s", name);
+		if (sc[j].bad_line)
+			continue;
+		if (b > 0) {
+			bool have = false;
+
+			for (size_t k = 0; k < in->n && !have; k++)
+				have = !strcmp(in->v[k].scenario, name) && in->v[k].batch == b;
+			if (have)
+				continue;
+		}
+		sc[j].bad_line = in->rejected[i].lineno;
+	}
+	for (j = 0; j < nsc; j++) {
+		if (!sc[j].count)
+			err_msg("%s: scenario %s lost: its line %d was rejected and no other line "
+				"of it is valid", file, sc[j].name, sc[j].bad_line);
+		else if (sc[j].dup)
+			err_msg("%s: scenario %s dropped: batch %d reported twice", file, sc[j].name,
+				sc[j].dup);
+		else if (sc[j].count != sc[j].maxb)
+			err_msg("%s: scenario %s dropped: batches missing (%d of %d)", file,
+				sc[j].name, sc[j].count, sc[j].maxb);
+		else if (sc[j].bad_line)
+			err_msg("%s: scenario %s dropped: its line %d was rejected", file,
+				sc[j].name, sc[j].bad_line);
+		else {
+			(*kept)++;
+			continue;
+		}
+		(*dropped)++;
+		sc[j].drop = true;
+	}
+	out->v = xcalloc(in->n + 1, sizeof(*out->v));
+	for (i = 0; i < in->n; i++) {
+		for (j = 0; j < nsc && strcmp(sc[j].name, in->v[i].scenario); j++)
+			;
+		if (!sc[j].drop)
+			out->v[out->n++] = in->v[i];
+	}
+	out->cap = in->n + 1;
+	free(sc);
+}
+
 /* 1: stored, 0: already stored, < 0: error (printed) */
 static int ingest_file(struct ingest_ctx *c, const char *file)
 {
@@ -209,12 +348,12 @@ static int ingest_file(struct ingest_ctx *c, const char *file)
 	const char *p[1] = { uuid };
 	struct kernel_art k = { 0 };
 	struct boot_rec rec = { 0 };
-	struct run_result res = { 0 };
+	struct run_result res = { 0 }, part = { 0 };
 	const char *release;
 	struct stat sb;
 	size_t len, nscen = 0;
 	PGresult *r;
-	int ret, seq, maxb = 0;
+	int ret, seq, maxb = 0, dups;
 
 	ret = read_file(file, &data, &len);
 	if (ret) {
@@ -243,6 +382,7 @@ static int ingest_file(struct ingest_ctx *c, const char *file)
 	}
 	PQclear(r);
 	parse_log(data, len, &res);
+	dups = res.duplicates;
 	if (!res.n && !res.malformed) {
 		err_msg("%s: no dmabench result lines (expected the seed module's \"dmabench: NAME "
 			"size=N reps=N mean_ns=N ...\" or dmabench v1 lines)", file);
@@ -250,9 +390,34 @@ static int ingest_file(struct ingest_ctx *c, const char *file)
 		goto out;
 	}
 	ret = run_check(&res, why, sizeof(why));
-	if (ret) {
-		err_msg("%s: %s", file, why);
+	if (ret && res.have_done && res.done_status) {
+		err_msg("%s: %s", file, why);	/* the module failed: nothing to keep */
 		goto out;
+	}
+	if (ret) {
+		size_t kept, dropped;
+
+		for (int i = 0; i < res.malformed; i++)
+			err_msg("%s:%d: rejected: %s: \"%s\"", file, res.rejected[i].lineno,
+				res.rejected[i].error, res.rejected[i].text);
+		keep_valid(file, &res, &part, &kept, &dropped);
+		if (!kept) {
+			err_msg("%s: %s; no valid scenario to keep: not stored", file, why);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (!c->partial) {
+			err_msg("%s: %s; not stored: run again with --partial to keep its %zu valid "
+				"scenario(s) and mark the boot partial", file, why, kept);
+			ret = -EINVAL;
+			goto out;
+		}
+		snprintf(why, sizeof(why), "partial: %s%d rejected line(s), %zu scenario(s) "
+			 "dropped", res.have_done ? "" : "no DONE line, ", res.malformed, dropped);
+		run_result_free(&res);
+		res = part;
+		memset(&part, 0, sizeof(part));
+		rec.partial = true;
 	}
 	release = c->kernel ? c->kernel : vrel ? vrel : "unknown";
 	for (size_t i = 0; i < res.n; i++) {
@@ -293,13 +458,18 @@ static int ingest_file(struct ingest_ctx *c, const char *file)
 		goto out;
 	}
 	printf("%s: stored as %s boot %d of campaign %" PRId64 " (%zu scenarios x %d batches, "
-	       "kernel %s)\n", file, c->variant, seq, c->campaign, nscen, maxb, release);
+	       "kernel %s%s%s)\n", file, c->variant, seq, c->campaign, nscen, maxb, release,
+	       rec.partial ? "; " : "", rec.partial ? why : "");
+	if (dups)
+		printf("%s: %d repeated line(s) (same timestamp and text: printk output and a "
+		       "dmesg of it) counted once\n", file, dups);
 	ret = 1;
 out:
 	free(vline);
 	free(vrel);
 	free(data);
 	run_result_free(&res);
+	run_result_free(&part);
 	return ret;
 }
 
@@ -307,17 +477,21 @@ static void ingest_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ablab ingest FILE... --board B --variant L [--kernel RELEASE]\n"
-		"                    [--campaign N] [--cpu CPU --family FAMILY]\n"
+		"                    [--campaign N] [--cpu CPU --family FAMILY] [--partial]\n"
 		"Stores hand-captured dmesg or console logs (the seed module's lines or\n"
 		"dmabench v1) as boots: one file = one boot. The same file for the same\n"
-		"board and variant is stored once (its UUID is a hash of the content).\n\n"
+		"board and variant is stored once (its UUID is a hash of the content).\n"
+		"A line printed twice with the same printk timestamp (the console's output\n"
+		"and a dmesg typed afterwards) counts once.\n\n"
 		"  --board B          board file or name (boards/B.json), or a board already\n"
 		"                     in the database; with --cpu and --family a new one\n"
 		"  --variant L        kernel label: control or patched for A/B reports\n"
 		"  --kernel RELEASE   uname -r of the kernel (default: the log's \"Linux\n"
 		"                     version\" line, else \"unknown\")\n"
 		"  --campaign N       add the boots to campaign N (default: a new campaign\n"
-		"                     with trigger \"ingest\" for this invocation)\n");
+		"                     with trigger \"ingest\" for this invocation)\n"
+		"  --partial          keep the valid scenarios of a log cut short (no DONE\n"
+		"                     line) or with rejected lines, and mark the boot partial\n");
 }
 
 int cmd_ingest(int argc, char **argv)
@@ -326,7 +500,7 @@ int cmd_ingest(int argc, char **argv)
 		{ "board", 1, NULL, 'b' }, { "variant", 1, NULL, 'v' },
 		{ "kernel", 1, NULL, 'k' }, { "campaign", 1, NULL, 'c' },
 		{ "cpu", 1, NULL, 'C' }, { "family", 1, NULL, 'F' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+		{ "partial", 0, NULL, 'P' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	struct ingest_ctx c = { 0 };
 	const char *board = NULL, *cpu = NULL, *family = NULL;
@@ -345,6 +519,7 @@ int cmd_ingest(int argc, char **argv)
 			break;
 		case 'C': cpu = optarg; break;
 		case 'F': family = optarg; break;
+		case 'P': c.partial = true; break;
 		case 'h': ingest_usage(stdout); return 0;
 		default: ingest_usage(stderr); return 2;
 		}

@@ -4,6 +4,7 @@
  * through the board's kernel recipe (boards/kernel/build.sh) when needed. */
 #include "job.h"
 #include "board.h"
+#include "kernel.h"
 #include "cmds.h"
 #include "util.h"
 
@@ -52,14 +53,22 @@ static const struct jfield group_fields[] = {
 	{ NULL }
 };
 
+static const struct jfield ko_fields[] = {
+	{ "control", J_STRING, true },	/* the control kernel's module file, {board} */
+	{ "patched", J_STRING, true },
+	{ NULL }
+};
+
 static const struct jfield bench_fields[] = {
-	{ "name", J_STRING, true },	/* dmabench | regex */
+	{ "name", J_STRING, true },	/* dmabench | regex | dma_map_benchmark | module */
 	{ "params", J_STRING },		/* dmabench: module parameters */
 	{ "command", J_STRING },	/* regex: shell command run on the target */
 	{ "regex", J_STRING },		/* regex: POSIX ERE, one match = one sample */
 	{ "groups", J_OBJECT, false, group_fields },
 	{ "src", J_STRING },		/* module: out-of-tree module source directory */
 	{ "parser", J_STRING },		/* module: dmabench (default) | seed */
+	{ "module", J_STRING },		/* module: NAME.ko in each kernel directory */
+	{ "ko", J_OBJECT, false, ko_fields },	/* module: prebuilt files per variant */
 	{ NULL }
 };
 
@@ -87,6 +96,9 @@ static const struct jfield job_fields[] = {
 	{ "variants", J_OBJECT, true, variants_fields },
 	{ "benchmark", J_OBJECT, true, bench_fields },
 	{ "boots", J_INT, false, NULL, 1, 1000 },
+	{ "budget", J_INT, false, NULL, 2, 24 },
+	{ "first", J_INT, false, NULL, 2, 24 },
+	{ "margin_pct", J_ANY },	/* number in (0, 50) */
 	{ "batches", J_INT, false, NULL, 1, 1000 },
 	{ "order", J_STRING },
 	{ "seed", J_INT, false, NULL, 0, 0x7fffffffL },
@@ -275,17 +287,65 @@ static char *module_name(const char *dir)
 	return name;
 }
 
+static bool module_name_ok(const char *s)
+{
+	return s[0] && strlen(s) < 64 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+	       strlen(s);
+}
+
+/* "module": built from "src" with recipe kernels, or prebuilt: "module"
+ * (NAME.ko in each kernel directory) or "ko" (a file per variant). */
 static int load_module(struct job *j, json_object *t, const char *jobdir)
 {
-	const char *src = jstr(t, "src"), *parser = jstr(t, "parser");
+	const char *src = jstr(t, "src"), *parser = jstr(t, "parser"), *name = jstr(t, "module");
+	json_object *ko = jobj(t, "ko");
 	char real[PATH_MAX], *p;
 	int bad = 0, v;
 
 	j->bench.kind = BENCH_MODULE;
-	if (!src) {
-		job_error(j, "benchmark.name", "a \"module\" benchmark needs \"src\": the "
-			  "directory of its out-of-tree module (Kbuild or Makefile, *.c)");
+	if (!!src + !!name + !!ko != 1) {
+		job_error(j, src || name || ko ? "benchmark.ko" : "benchmark.name", "a \"module\" benchmark needs one of \"src\" (its source directory, built with recipe kernels), \"module\" (NAME: NAME.ko in each kernel directory) or \"ko\" ({\"control\": FILE, \"patched\": FILE}, prebuilt)");
 		return -EINVAL;
+	}
+	j->bench.parser_fmt = 1;
+	if (parser && !strcmp(parser, "seed")) {
+		j->bench.parser_fmt = 0;
+	} else if (parser && strcmp(parser, "dmabench")) {
+		job_error(j, "benchmark.parser", "\"%s\" is not one of dmabench (v1 lines), seed "
+			  "(the seed module's lines)", parser);
+		bad = 1;
+	}
+	if (name) {
+		if (!module_name_ok(name)) {
+			job_error(j, "benchmark.module", "\"%s\": a module name (letters, digits, _ and -, without .ko); the file NAME.ko is taken from each kernel directory", name);
+			return -EINVAL;
+		}
+		j->module = xstrdup(name);
+		j->bench.module = j->module;
+		return bad ? -EINVAL : 0;
+	}
+	if (ko) {
+		for (v = 0; v < 2; v++) {
+			const char *f = jstr(ko, variant_names[v]);
+			size_t l = strlen(f);
+
+			if (l < 4 || strcmp(f + l - 3, ".ko")) {
+				char *path = xasprintf("benchmark.ko.%s", variant_names[v]);
+
+				job_error(j, path, "\"%s\" is not a .ko file", f);
+				free(path);
+				bad = 1;
+			}
+			j->ko[v] = f[0] == '/' ? xstrdup(f) : xasprintf("%s/%s", jobdir, f);
+			j->bench.ko[v] = j->ko[v];
+		}
+		if (bad)
+			return -EINVAL;
+		p = strrchr(j->ko[0], '/') + 1;
+		j->module = strndup(p, strlen(p) - 3);
+		j->bench.module = j->module;
+		return 0;
 	}
 	p = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", jobdir, src);
 	if (!realpath(p, real) || !is_dir(real)) {
@@ -308,18 +368,10 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 	}
 	j->bench.module_src = j->module_src;
 	j->bench.module = j->module;
-	j->bench.parser_fmt = 1;
-	if (parser && !strcmp(parser, "seed")) {
-		j->bench.parser_fmt = 0;
-	} else if (parser && strcmp(parser, "dmabench")) {
-		job_error(j, "benchmark.parser", "\"%s\" is not one of dmabench (v1 lines), seed "
-			  "(the seed module's lines)", parser);
-		bad = 1;
-	}
 	for (v = 0; v < 2; v++)
 		if (j->v[v].kind != SRC_RECIPE) {
 			job_error(j, "benchmark.src", "the module is built against each variant's "
-				  "kernel tree: variants.%s.source.type must be \"recipe\"",
+				  "kernel tree: variants.%s.source.type must be \"recipe\" (for prebuilt kernels give the built modules: \"module\": NAME for NAME.ko in each kernel directory, or \"ko\": {\"control\": FILE, \"patched\": FILE})",
 				  variant_names[v]);
 			bad = 1;
 			break;
@@ -347,7 +399,7 @@ static int reject_keys(struct job *j, json_object *t, const char *const *keys, c
 static int load_bench(struct job *j, json_object *t, const char *jobdir)
 {
 	static const char *const regex_only[] = { "command", "regex", "groups", NULL };
-	static const char *const module_only[] = { "src", "parser", NULL };
+	static const char *const module_only[] = { "src", "parser", "module", "ko", NULL };
 	json_object *g = jobj(t, "groups");
 	char why[256];
 	int bad = 0;
@@ -470,6 +522,17 @@ static int job_load_one(struct job *j, const char *path)
 		bad = 1;
 	free(jobdir);
 	j->boots = (int)jint(r, "boots", 3);
+	j->budget = (int)jint(r, "budget", 0);
+	j->first = (int)jint(r, "first", 0);
+	if (!jnum(r, "margin_pct", &j->margin_pct) ||
+	    (jobj(r, "margin_pct") && !(j->margin_pct > 0 && j->margin_pct < 50))) {
+		job_error(j, "margin_pct", "must be a number of percent between 0 and 50 (e.g. 1 for \"same within +-1%%\")");
+		bad = 1;
+	}
+	if (j->first && !j->budget) {
+		job_error(j, "first", "is the first look of a sequential design: set \"budget\" too");
+		bad = 1;
+	}
 	j->batches = (int)jint(r, "batches", 5);
 	j->seed = (uint64_t)jint(r, "seed", 1);
 	j->nightly = jbool(r, "nightly", false);
@@ -547,6 +610,8 @@ void job_free(struct job *j)
 	strv_free(j->boards);
 	free(j->module_src);
 	free(j->module);
+	free(j->ko[0]);
+	free(j->ko[1]);
 	free(j->name);
 	jfile_free(&j->jf);
 	memset(j, 0, sizeof(*j));
@@ -1015,6 +1080,30 @@ int job_kernel(const struct job *j, const char *board, int v, bool build, struct
 
 /* ---- running a job ---- */
 
+/* --dry-run of a prebuilt "module": the variant's .ko checked as a campaign
+ * checks it before its first boot (present, a module, built for the kernel). */
+static int dry_run_module(const struct job *j, const char *board, int v, const char *kdir)
+{
+	struct kernel_art ka = { 0 };
+	struct board b;
+	int ret = board_load_by_name(&b, board);
+
+	if (!ret)
+		ret = kernel_load(&ka, kdir);
+	if (!ret)
+		ret = bench_check_kernel(&j->bench, b.name, &ka, v);
+	if (!ret) {
+		char *f = bench_module_file(&j->bench, b.name, ka.dir, v);
+
+		printf("  %-16s %-8s module %s (built for %s)\n", board, variant_names[v], f,
+		       ka.release);
+		free(f);
+	}
+	kernel_free(&ka);
+	board_free(&b);
+	return ret;
+}
+
 int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 {
 	struct campaign_board *cb = xcalloc(j->nboards, sizeof(*cb));
@@ -1049,6 +1138,8 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 				printf("  %-16s %-8s %s%s%s\n", j->boards[i], variant_names[v],
 				       k[nb][v].state, k[nb][v].dir ? ": " : "",
 				       k[nb][v].dir ? k[nb][v].dir : "");
+			if (!ret && o->dry_run && j->bench.kind == BENCH_MODULE && !j->module_src)
+				ret = dry_run_module(j, j->boards[i], v, k[nb][v].dir);
 		}
 		cb[nb].control_dir = k[nb][0].dir;
 		cb[nb].patched_dir = k[nb][1].dir;
@@ -1067,12 +1158,26 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		goto out;
 	}
 	js = job_json(j);
+	if (o->budget && o->order == ORDER_RANDOM) {
+		err_msg("--budget: a sequential design boots in rounds of one control and one patched boot; use --order abab or abba, not random");
+		ret = -EINVAL;
+		goto out;
+	}
 	cs = (struct campaign_spec){ .boards = cb, .nboards = nb, .boots = o->boots,
 				     .batches = o->batches, .order = o->order, .seed = o->seed,
 				     .modparams = o->params, .bench = &bd,
 				     .trigger = o->trigger,
 				     .job_name = j->name, .job_json = js, .db = o->db,
-				     .results = o->results, .format = o->format };
+				     .results = o->results, .format = o->format,
+				     .margin_pct = o->margin_pct };
+	if (o->budget) {
+		cs.boots = o->budget;
+		cs.first = o->first ? o->first : 4;
+		cs.alpha = j->alpha > 0 ? j->alpha : 0.05;
+		cs.beta = 0.05;
+		if (cs.first > cs.boots)
+			cs.first = cs.boots;
+	}
 	ret = campaign_run(&cs, cid);
 out:
 	for (i = 0; i < j->nboards; i++) {
@@ -1089,6 +1194,9 @@ void job_run_defaults(const struct job *j, struct job_run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->boots = j->boots;
+	o->budget = j->budget;
+	o->first = j->first;
+	o->margin_pct = j->margin_pct;
 	o->batches = j->batches;
 	o->order = j->order;
 	o->seed = j->seed;
@@ -1149,6 +1257,12 @@ static void run_usage(FILE *f)
 		"prints the report.  JOB is a file or a name in $ABLAB_JOBS (default ./jobs).\n\n"
 		"  --boards A,B        only these of the job's boards\n"
 		"  --boots N           boots per kernel (default: the job's)\n"
+		"  --budget N          sequential design: boot in rounds of one control and one\n"
+		"                      patched boot, look after each round, stop a board when\n"
+		"                      every row is decided (different, or same within the\n"
+		"                      margin), at most N boots per kernel (0: fixed --boots)\n"
+		"  --first K           first look after K+K boots (default 4)\n"
+		"  --margin PCT        \"same\" means within +-PCT %% (default: the job's, else 1)\n"
 		"  --batches M         batches per scenario per boot\n"
 		"  --order abab|abba|random, --seed S, --params 'K=V ...'\n"
 		"  --results DIR       transcripts go to DIR/campaign-N (default ./results)\n"
@@ -1186,6 +1300,27 @@ int parse_job_opt(int c, const char *arg, struct job_run_opts *o)
 	case 'P':
 		o->params = arg;
 		return 0;
+	case 'U':
+		if (parse_int_opt("--budget", arg, 0, 24, &v))
+			return -EINVAL;
+		o->budget = (int)v;
+		return 0;
+	case 'F':
+		if (parse_int_opt("--first", arg, 2, 24, &v))
+			return -EINVAL;
+		o->first = (int)v;
+		return 0;
+	case 'M': {
+		char *end;
+		double d = strtod(arg, &end);
+
+		if (*arg == '\0' || *end || !(d > 0 && d < 50)) {
+			err_msg("--margin: \"%s\" is not a percentage between 0 and 50", arg);
+			return -EINVAL;
+		}
+		o->margin_pct = d;
+		return 0;
+	}
 	}
 	return -ENOENT;
 }
@@ -1197,6 +1332,7 @@ int cmd_run(int argc, char **argv)
 		{ "batches", 1, NULL, 'm' }, { "order", 1, NULL, 'o' },
 		{ "seed", 1, NULL, 's' }, { "params", 1, NULL, 'P' },
 		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
+		{ "budget", 1, NULL, 'U' }, { "first", 1, NULL, 'F' }, { "margin", 1, NULL, 'M' },
 		{ "dry-run", 0, NULL, 'd' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	const char *boards = NULL, *results = NULL, *format = NULL;
@@ -1216,7 +1352,7 @@ int cmd_run(int argc, char **argv)
 		case 'f': format = optarg; break;
 		case 'd': dry = true; break;
 		case 'h': run_usage(stdout); return 0;
-		case 'n': case 'm': case 'o': case 's': case 'P':
+		case 'n': case 'm': case 'o': case 's': case 'P': case 'U': case 'F': case 'M':
 			if (nov < ARRAY_SIZE(ov)) {
 				ov[nov].c = c;
 				ov[nov++].arg = optarg;
@@ -1258,8 +1394,10 @@ int cmd_run(int argc, char **argv)
 	if (format)
 		o.format = format;
 	if (dry)
-		printf("job %s (%s): %d+%d boots, order %s, %d batches%s%s, nightly %s\n",
-		       j.name, j.jf.path, o.boots, o.boots, order_name(o.order), o.batches,
+		printf("job %s (%s): %s%d+%d boots, order %s, %d batches%s%s, nightly %s\n",
+		       j.name, j.jf.path, o.budget ? "sequential, at most " : "",
+		       o.budget ? o.budget : o.boots, o.budget ? o.budget : o.boots,
+		       order_name(o.order), o.batches,
 		       o.params ? ", params " : "", o.params ? o.params : "",
 		       j.nightly ? "yes" : "no");
 	install_signal_handlers();

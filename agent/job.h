@@ -27,11 +27,14 @@ struct job {
 	char **boards;			/* NULL-terminated */
 	size_t nboards;
 	struct job_variant v[2];	/* [0] control, [1] patched */
-	const char *benchmark;		/* "dmabench" or "regex" */
+	const char *benchmark;		/* "dmabench", "regex", "dma_map_benchmark", "module" */
 	struct bench_def bench;		/* its definition (strings point into jf) */
 	char *module_src, *module;	/* "module": absolute source dir, module name */
+	char *ko[2];			/* "module" "ko": absolute file templates ({board}) */
 	const char *params;		/* extra module parameters, or NULL */
 	int boots, batches;
+	int budget, first;		/* sequential design ("budget", "first"), 0: fixed */
+	double margin_pct;		/* equivalence margin in % ("margin_pct", default 1) */
 	enum order_kind order;
 	uint64_t seed;
 	bool nightly;
@@ -67,6 +70,8 @@ char *job_board_path(const char *board);
 struct job_run_opts {
 	const bool *boards;		/* [nboards]: which of the job's boards; NULL: all */
 	int boots, batches;
+	int budget, first;		/* sequential: boots per variant at most, first look */
+	double margin_pct;
 	enum order_kind order;
 	uint64_t seed;
 	const char *params;

@@ -346,17 +346,125 @@ static void add_sample(struct run_result *r, const struct sample *s)
 	r->v[r->n++] = *s;
 }
 
+/* "[   41.221634] dmabench: ...": the line from the printk timestamp just before
+ * the tag to its end (trailing CR and spaces cut), else NULL (no timestamp) */
+static const char *printk_key(const char *line, size_t *klen)
+{
+	const char *tag = strstr(line, TAG), *p, *e;
+	bool dot = false, digit = false;
+
+	if (!tag)
+		return NULL;
+	p = tag;
+	while (p > line && p[-1] == ' ')
+		p--;
+	if (p == line || p[-1] != ']')
+		return NULL;
+	for (p -= 2; p >= line && *p != '['; p--) {
+		if (*p == '.' && !dot)
+			dot = true;
+		else if (*p >= '0' && *p <= '9')
+			digit = true;
+		else if (*p != ' ')
+			return NULL;
+	}
+	if (p < line || !dot || !digit)
+		return NULL;
+	e = line + strlen(line);
+	while (e > p && (e[-1] == '\r' || e[-1] == ' '))
+		e--;
+	*klen = (size_t)(e - p);
+	return p;
+}
+
+/* The timestamped lines seen so far: an open-addressed set of copies. */
+struct seen {
+	char **slot;
+	size_t cap, n;
+};
+
+static uint64_t fnv1a(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+static char **seen_find(struct seen *t, const char *k, size_t klen)
+{
+	size_t i = (size_t)fnv1a(k, klen) & (t->cap - 1);
+
+	while (t->slot[i] && (strlen(t->slot[i]) != klen || memcmp(t->slot[i], k, klen)))
+		i = (i + 1) & (t->cap - 1);
+	return &t->slot[i];
+}
+
+/* true when the key was there already; else adds it */
+static bool seen_add(struct seen *t, const char *k, size_t klen)
+{
+	char **s;
+
+	if (2 * (t->n + 1) > t->cap) {
+		struct seen g = { xcalloc(t->cap ? 2 * t->cap : 64, sizeof(char *)),
+				  t->cap ? 2 * t->cap : 64, t->n };
+
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slot[i])
+				*seen_find(&g, t->slot[i], strlen(t->slot[i])) = t->slot[i];
+		free(t->slot);
+		*t = g;
+	}
+	s = seen_find(t, k, klen);
+	if (*s)
+		return true;
+	*s = strndup(k, klen);
+	if (!*s) {
+		err_msg("out of memory");
+		abort();
+	}
+	t->n++;
+	return false;
+}
+
+static void seen_free(struct seen *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->slot[i]);
+	free(t->slot);
+}
+
+static void add_rejected(struct run_result *r, int lineno, const char *error, const char *line)
+{
+	struct rejected_line *x;
+
+	if (!r->malformed)
+		snprintf(r->first_error, sizeof(r->first_error), "%s: \"%.100s\"", error, line);
+	/* the array grows in powers of two: malformed is its length */
+	if (!(r->malformed & (r->malformed - 1)))
+		r->rejected = xrealloc(r->rejected, (size_t)(r->malformed ? 2 * r->malformed : 1) *
+					       sizeof(*r->rejected));
+	x = &r->rejected[r->malformed++];
+	x->lineno = lineno;
+	snprintf(x->error, sizeof(x->error), "%s", error);
+	snprintf(x->text, sizeof(x->text), "%s", line);
+}
+
 void parse_log(const char *text, size_t len, struct run_result *r)
 {
+	struct seen seen = { 0 };
 	size_t i = 0;
+	int lineno = 1;
 
 	memset(r, 0, sizeof(*r));
 	r->fmt = -1;
 	while (i < len) {
 		struct line_info li;
+		const char *key;
 		char line[1024];
-		size_t j = 0;
-		int k;
+		size_t j = 0, klen;
+		int k, at = lineno;
 
 		/* a line ends at \n or a lone \r; NULs are dropped */
 		while (i < len && text[i] != '\n' && text[i] != '\r') {
@@ -365,14 +473,16 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 			i++;
 		}
 		while (i < len && (text[i] == '\n' || text[i] == '\r'))
-			i++;
+			lineno += text[i++] == '\n';
 		line[j] = '\0';
+		key = printk_key(line, &klen);
+		if (key && seen_add(&seen, key, klen)) {
+			r->duplicates++;
+			continue;
+		}
 		k = parse_line(line, &li);
 		if (k < 0) {
-			if (!r->malformed)
-				snprintf(r->first_error, sizeof(r->first_error), "%s: \"%.100s\"",
-					 li.error, line);
-			r->malformed++;
+			add_rejected(r, at, li.error, line);
 			continue;
 		}
 		switch (k) {
@@ -412,6 +522,7 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 			break;
 		}
 	}
+	seen_free(&seen);
 }
 
 /* Sorts sample pointers by scenario, batch, then position in the log. */
@@ -494,5 +605,6 @@ int run_check(const struct run_result *r, char *why, size_t whylen)
 void run_result_free(struct run_result *r)
 {
 	free(r->v);
+	free(r->rejected);
 	memset(r, 0, sizeof(*r));
 }

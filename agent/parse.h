@@ -50,6 +50,13 @@ struct line_info {
  * whose values do not parse (li->error says which). */
 int parse_line(const char *line, struct line_info *li);
 
+/* A benchmark line the parser refused: where and why (`ablab ingest` names each). */
+struct rejected_line {
+	int lineno;		/* 1-based, as grep -n counts them (a line ends at \n) */
+	char error[96];
+	char text[112];		/* the line, cut to fit */
+};
+
 /* All dmabench output of one boot. */
 struct run_result {
 	struct sample *v;
@@ -61,11 +68,16 @@ struct run_result {
 	int malformed;		/* number of malformed dmabench lines */
 	char first_error[160];
 	int fmt;
+	struct rejected_line *rejected;	/* the malformed lines, in log order */
+	int duplicates;		/* timestamped lines seen before, skipped (printk + dmesg) */
 };
 
 /* Parses a whole log (any line endings, NULs ignored).  A v1 `start` line
  * resets what came before it (a module loaded twice).  Seed-format lines get
- * batch numbers in order of appearance per scenario. */
+ * batch numbers in order of appearance per scenario.  A dmabench line with a
+ * printk timestamp ("[   41.22] dmabench: ...") seen before with the same
+ * timestamp and text is the same kernel message printed twice (the console's
+ * printk output and a `dmesg` typed afterwards): it counts once. */
 void parse_log(const char *text, size_t len, struct run_result *r);
 /* 0 when the run is complete and clean; else -EINVAL with a reason. */
 int run_check(const struct run_result *r, char *why, size_t whylen);

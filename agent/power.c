@@ -798,9 +798,11 @@ static int ask_operator(struct power *p, const char *what)
 	}
 	msg = xasprintf("\a%s: switch the board %s%s%s, then press Enter: ", b->name, what,
 			b->manual_text ? " - " : "", b->manual_text ? b->manual_text : "");
+	/* an Enter typed before the prompt does not count; one typed after it
+	 * does, however soon (flushing after the write lost it: a flaky t25) */
+	tcflush(fd, TCIFLUSH);
 	if (write(fd, msg, strlen(msg)) < 0)
 		goto out;
-	tcflush(fd, TCIFLUSH);	/* an Enter typed earlier does not count */
 	for (;;) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
 		ssize_t n;

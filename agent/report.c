@@ -4,6 +4,7 @@
  * HTML page.  The boot is the unit: per boot and scenario the batches are
  * summarised, and every A/B figure is computed from the boot means. */
 #include "report.h"
+#include "seqtest.h"
 #include "util.h"
 
 #include <errno.h>
@@ -228,7 +229,13 @@ static int load_campaign(struct store *st, const char *ids, struct report *rep)
 	static const char *const q =
 		"SELECT trigger, order_kind, status, to_char(created, 'YYYY-MM-DD HH24:MI'), "
 		" coalesce(job->>'job', ''), coalesce(batches, 0), coalesce(boots_per_variant, 0),"
-		" coalesce(seed, 0) FROM campaigns WHERE id = $1::int";
+		" coalesce(seed, 0), coalesce((run->'sequential'->>'first')::int, 0),"
+		" coalesce((run->'sequential'->>'budget')::int, 0),"
+		" coalesce((run->'sequential'->>'alpha')::float8, 0.05),"
+		" coalesce((run->'sequential'->>'beta')::float8, 0.05),"
+		" coalesce((run->'sequential'->>'boards')::int, 0),"
+		" coalesce((run->>'margin_pct')::float8, (job->>'margin_pct')::float8, 0)"
+		" FROM campaigns WHERE id = $1::int";
 	const char *p[1] = { ids };
 	PGresult *r = store_query(st, q, 1, p);
 
@@ -246,6 +253,12 @@ static int load_campaign(struct store *st, const char *ids, struct report *rep)
 	rep->batches = atoi(PQgetvalue(r, 0, 5));
 	rep->boots_per_variant = atoi(PQgetvalue(r, 0, 6));
 	rep->order_seed = strtoll(PQgetvalue(r, 0, 7), NULL, 10);
+	rep->seq.first = atoi(PQgetvalue(r, 0, 8));
+	rep->seq.budget = atoi(PQgetvalue(r, 0, 9));
+	rep->seq.alpha = atof(PQgetvalue(r, 0, 10));
+	rep->seq.beta = atof(PQgetvalue(r, 0, 11));
+	rep->seq.boards = atoi(PQgetvalue(r, 0, 12));
+	rep->margin = atof(PQgetvalue(r, 0, 13)) / 100.0;
 	PQclear(r);
 	return 0;
 }
@@ -263,7 +276,8 @@ static int load_boards(struct store *st, const char *ids, struct report *rep)
 		" avg(b.run_ms) FILTER (WHERE b.status = 'ok'), max(b.clock_res_ns), "
 		" coalesce(string_agg(coalesce(b.lava_server, '(server not recorded)') || '#' || "
 		"  b.lava_job_id, ' ' ORDER BY b.seq, b.id) FILTER (WHERE b.status = 'ok' AND "
-		"  b.lava_job_id IS NOT NULL), '') "
+		"  b.lava_job_id IS NOT NULL), ''), "
+		" count(*) FILTER (WHERE b.status = 'ok' AND b.partial) "
 		"FROM boots b JOIN boards bo ON bo.id = b.board_id WHERE b.campaign_id = $1::int "
 		"GROUP BY bo.name, bo.cpu, bo.family, bo.definition ORDER BY bo.name";
 	const char *p[1] = { ids };
@@ -289,6 +303,7 @@ static int load_boards(struct store *st, const char *ids, struct report *rep)
 		b->boot_s = getd(r, i, 7) / 1000.0;
 		b->run_s = getd(r, i, 8) / 1000.0;
 		b->clock_res_ns = PQgetisnull(r, i, 9) ? -1 : strtoll(PQgetvalue(r, i, 9), NULL, 10);
+		b->partial = (size_t)atol(PQgetvalue(r, i, 11));
 	}
 	PQclear(r);
 	return 0;
@@ -379,6 +394,11 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 			bt->mod_min = bt->mod_max = NAN;
 			raw_sum = base_sum = 0;
 			nraw = 0;
+			if (!pres && strcmp(w->timing, PQgetvalue(r, i, 5))) {
+				w->mixed_timing++;
+				copy_str(w->other_timing, sizeof(w->other_timing),
+					 PQgetvalue(r, i, 5));
+			}
 		}
 		v = getd(r, i, pres ? 16 : 11);
 		if (isnan(v))
@@ -558,29 +578,191 @@ static void analyse_board_design(struct report *rep, int bi)
 	}
 }
 
+/* The timing rows whose p enter the Holm family (not the preservation check) */
+static bool family_row(const struct rep_row *r)
+{
+	return !is_pres(r) && r->have_sr && !r->mixed_timing;
+}
+
+/* Sequential campaigns: the decision at the look the row's boots reached.  Each row is
+ * tested at alpha / (boards x timing rows of its board), so the campaign's false-alarm
+ * rate stays <= alpha (Bonferroni: the engine decides with the same numbers before the
+ * other boards' rows exist). */
+static void analyse_seq(struct report *rep)
+{
+	size_t na[SEQ_MAX_LOOKS], nb[SEQ_MAX_LOOKS];
+	int nl = seq_schedule_balanced((size_t)rep->seq.first, 2 * (size_t)rep->seq.budget, na,
+				       nb, SEQ_MAX_LOOKS);
+
+	if (nl <= 0)
+		return;
+	for (size_t bi = 0; bi < rep->nboards; bi++) {
+		struct seq_design d;
+		size_t m = 0, nboards = rep->seq.boards > 0 ? (size_t)rep->seq.boards :
+							       rep->nboards;
+
+		for (size_t i = 0; i < rep->nrows; i++)
+			m += rep->rows[i].board == (int)bi && family_row(&rep->rows[i]);
+		if (!m)
+			continue;
+		if (seq_design_init(&d, na, nb, (size_t)nl, rep->seq.alpha / (double)(m * nboards),
+				    rep->seq.beta, rep->margin, 0, SEQ_DEFAULT_SEED))
+			continue;
+		rep->seq.nlooks = (size_t)nl;
+		rep->seq.row_alpha = d.alpha;
+		rep->seq.fpr = d.fpr;
+		rep->seq.fpr_se = d.fpr_se;
+		rep->seq.same_err = d.same_err;
+		rep->seq.p_diff = d.p_diff;
+		rep->seq.p_eq = d.p_eq;
+		rep->seq.nrows_tested = m * nboards;
+		for (size_t i = 0; i < rep->nrows; i++) {
+			struct rep_row *r = &rep->rows[i];
+			struct seq_result sr;
+			size_t n1, n2;
+			double *a, *b;
+
+			if (r->board != (int)bi || !family_row(r))
+				continue;
+			a = variant_means(r, 0, &n1);
+			b = variant_means(r, 1, &n2);
+			for (size_t k = 0; k < (size_t)nl; k++) {
+				if (na[k] != n1 || nb[k] != n2 || seq_decide(&d, k, a, n1, b, n2, &sr))
+					continue;
+				r->seq_look = (int)k + 1;
+				r->seq = sr.decision == SEQ_CONTINUE && k + 1 == (size_t)nl ?
+						 SEQ_UNDECIDED : (int)sr.decision;
+				r->verdict = r->seq == SEQ_DIFFERENT ? 1 : r->seq == SEQ_SAME ? 0 : -1;
+				if (!isnan(sr.rci_rel.lo)) {
+					/* the repeated CI keeps its promise at a data-dependent stop */
+					r->ab.ci_lo = sr.rci_rel.lo;
+					r->ab.ci_hi = sr.rci_rel.hi;
+					r->ci_conf = 1.0 - d.fpr;
+				}
+			}
+			free(a);
+			free(b);
+		}
+	}
+}
+
+int report_seq_board(struct store *st, int64_t campaign, const char *board, char *why,
+		     size_t len)
+{
+	struct report rep;
+	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	size_t n[4] = { 0 }, total = 0;
+	int ret = report_load(st, campaign, &rep);
+
+	if (ret)
+		return ret;
+	report_analyse(&rep, &o);
+	for (size_t i = 0; i < rep.nrows; i++) {
+		const struct rep_row *r = &rep.rows[i];
+
+		if (strcmp(rep.boards[r->board].name, board) || !family_row(r))
+			continue;
+		total++;
+		n[r->seq >= 0 && r->seq < 4 ? r->seq : SEQ_CONTINUE]++;
+	}
+	snprintf(why, len, "%zu row%s: %zu different, %zu same within \u00b1%g%%, %zu open",
+		 total, total == 1 ? "" : "s", n[SEQ_DIFFERENT], n[SEQ_SAME], rep.margin * 100.0,
+		 n[SEQ_CONTINUE] + n[SEQ_UNDECIDED]);
+	report_free(&rep);
+	if (!total)
+		return -ENODATA;
+	return n[SEQ_CONTINUE] + n[SEQ_UNDECIDED] == 0;
+}
+
 void report_analyse(struct report *rep, const struct report_opts *o)
 {
+	double *p, *adj;
+	size_t m = 0;
+
 	rep->alpha = o->alpha;
 	rep->target = o->target;
+	if (o->margin > 0)
+		rep->margin = o->margin;
+	if (!(rep->margin > 0))
+		rep->margin = 0.01;
 	for (size_t i = 0; i < rep->nrows; i++) {
 		struct rep_row *r = &rep->rows[i];
 		size_t na, nb;
 		double *a, *b;
 
+		r->p_adj = NAN;
+		r->ci_conf = NAN;
+		r->seq = -1;
+		r->seq_look = 0;
 		if (o->only_scenario && strcmp(r->scenario, o->only_scenario)) {
 			r->have_ab = false;	/* not asked for: no bootstrap spent on it */
 			r->verdict = -1;
+			continue;
+		}
+		if (r->mixed_timing) {
+			r->have_ab = false;
+			r->verdict = -1;
+			memset(&r->ab, 0, sizeof(r->ab));
+			r->ab.a.mean = r->ab.b.mean = r->ab.rel_change = NAN;
+			r->ab.ci_lo = r->ab.ci_hi = r->ab.p_mwu = NAN;
+			for (size_t j = 0; j < r->nboots; j++) {
+				if (r->boots[j].variant)
+					r->ab.b.n++;
+				else
+					r->ab.a.n++;
+			}
+			snprintf(r->design_why, sizeof(r->design_why),
+				 "refused: %zu of %zu boots timed by %s, the others by %s", r->mixed_timing,
+				 r->nboots, r->other_timing[0] ? r->other_timing : "(none)",
+				 r->timing[0] ? r->timing : "(none)");
 			continue;
 		}
 		a = variant_means(r, 0, &na);
 		b = variant_means(r, 1, &nb);
 		r->have_ab = na + nb > 0 &&
 			     stats_ab(a, na, b, nb, REPORT_BOOTSTRAP_SEED, 0, &r->ab) == 0;
+		r->have_sr = !is_pres(r) && na && nb &&
+			     stats_row(a, na, b, nb, o->alpha, rep->margin, &r->sr) == 0;
+		if (r->have_sr) {
+			/* the change and its interval: exact Hodges-Lehmann (log scale when
+			 * every boot mean is positive, else the shift over the control median) */
+			const struct hl_result *h = r->sr.have_rel ? &r->sr.rel : &r->sr.shift;
+			double scale = r->sr.have_rel ? 1.0 : fabs(r->sr.median_a);
+
+			if (scale > 0) {
+				r->ab.rel_change = h->shift / scale;
+				r->ab.ci_lo = na > 1 || nb > 1 ? h->lo / scale : NAN;
+				r->ab.ci_hi = na > 1 || nb > 1 ? h->hi / scale : NAN;
+				r->ci_conf = h->conf;
+			}
+		}
 		r->verdict = r->have_ab ? stats_verdict(&r->ab, o->alpha) : -1;
+		r->few = r->have_ab && !is_pres(r) && r->ab.p_min > o->alpha;
 		free(a);
 		free(b);
 		analyse_design(rep, r);
 	}
+	/* Holm over the campaign's timing rows: a campaign of 15 rows keeps its
+	 * family-wise false-alarm rate at alpha (docs/STATISTICS.md) */
+	p = xcalloc(rep->nrows + 1, sizeof(double));
+	adj = xcalloc(rep->nrows + 1, sizeof(double));
+	for (size_t i = 0; i < rep->nrows; i++)
+		p[i] = family_row(&rep->rows[i]) ? rep->rows[i].sr.p : NAN;
+	if (!stats_holm(p, rep->nrows, adj))
+		for (size_t i = 0; i < rep->nrows; i++) {
+			struct rep_row *r = &rep->rows[i];
+
+			if (!family_row(r))
+				continue;
+			m++;
+			r->p_adj = adj[i];
+			r->verdict = adj[i] <= o->alpha ? 1 : r->sr.within_margin ? 0 : -1;
+		}
+	free(p);
+	free(adj);
+	rep->nfamily = m;
+	if (rep->seq.budget > 0 && rep->seq.first > 0)
+		analyse_seq(rep);
 	for (size_t i = 0; i < rep->nboards; i++)
 		analyse_board_design(rep, (int)i);
 }
@@ -598,12 +780,30 @@ static const char *row_sep(const struct rep_row *r)
 	return r->have_ab && r->ab.a.n && r->ab.b.n ? sep_word(r->ab.sep) : "-";
 }
 
-static const char *verdict_word(int v)
+/* a row's verdict: "different", "same within +-1%", "undecided", "undecided: too few
+ * boots", "refused"; the preservation check keeps significant / not significant */
+static void verdict_cell(const struct report *rep, const struct rep_row *r, char *out,
+			 size_t len)
 {
-	return v == 1 ? "significant" : v == 0 ? "not significant" : "too few boots";
+	if (r->mixed_timing)
+		snprintf(out, len, "refused");
+	else if (is_pres(r))
+		snprintf(out, len, "%s", r->verdict == 1 ? "significant" : r->verdict == 0 ?
+			 "not significant" : "too few boots");
+	else if (!r->have_sr)
+		snprintf(out, len, "-");
+	else if (r->verdict == 1)
+		snprintf(out, len, "different");
+	else if (r->verdict == 0)
+		snprintf(out, len, "same within \u00b1%g%%", rep->margin * 100.0);
+	else if (r->few && r->seq < 0)
+		snprintf(out, len, "undecided: too few boots");
+	else
+		snprintf(out, len, "undecided");
 }
 
-/* the change cell: "+6.3%", "~" (not significant), "+6.3% *" (too few boots) */
+/* the change cell: the HL estimate "+6.3%"; mark (email): "~" for an undecided row,
+ * "same" for a row without a change beyond the margin */
 static void change_cell(const struct rep_row *r, char *out, size_t len, bool mark)
 {
 	char c[32];
@@ -616,26 +816,58 @@ static void change_cell(const struct rep_row *r, char *out, size_t len, bool mar
 		snprintf(c, sizeof(c), "%+.0f B", r->ab.b.mean - r->ab.a.mean);
 	else
 		fmt_change(c, sizeof(c), r->ab.rel_change);
-	if (r->verdict == 0 && !is_pres(r))
+	if (mark && !is_pres(r) && r->verdict < 0)
 		snprintf(out, len, "~");
+	else if (mark && !is_pres(r) && r->verdict == 0)
+		snprintf(out, len, "same");
 	else
-		snprintf(out, len, "%s%s", c, mark && r->verdict < 0 ? " *" : "");
+		snprintf(out, len, "%s", c);
 }
 
-/* the p cell: "0.008", "0.690 ~", "too few boots" */
+/* the p cell: "0.008", "0.690"; the smallest p these n allow when it is above alpha */
 static void p_cell(const struct rep_row *r, char *out, size_t len)
 {
 	char p[32];
 
-	if (!r->have_ab || r->verdict < 0) {
-		snprintf(out, len, "too few boots");
+	if (r->mixed_timing) {
+		snprintf(out, len, "refused: mixed timing");
 		return;
 	}
-	fmt_p(p, sizeof(p), r->ab.p_mwu);
-	snprintf(out, len, "%s%s", p, r->verdict ? "" : " ~");
+	if (!r->have_ab || !r->ab.a.n || !r->ab.b.n) {
+		snprintf(out, len, "-");
+		return;
+	}
+	fmt_p(p, sizeof(p), r->have_sr ? r->sr.p : r->ab.p_mwu);
+	snprintf(out, len, "%s", p);
 }
 
-static void order_words(const struct report *rep, const struct rep_board *b, struct buf *o)
+/* the Holm-adjusted p */
+static void padj_cell(const struct rep_row *r, char *out, size_t len)
+{
+	if (isnan(r->p_adj))
+		snprintf(out, len, "-");
+	else
+		fmt_p(out, len, r->p_adj);
+}
+
+/* "[+5.1%, +7.4%]" and "96.8%" */
+static void ci_cells(const struct rep_row *r, char *ci, size_t cilen, char *conf, size_t clen)
+{
+	char lo[24], hi[24];
+
+	if (is_pres(r) || isnan(r->ab.ci_lo) || !r->have_sr) {
+		snprintf(ci, cilen, "-");
+		snprintf(conf, clen, "-");
+		return;
+	}
+	fmt_change(lo, sizeof(lo), r->ab.ci_lo);
+	fmt_change(hi, sizeof(hi), r->ab.ci_hi);
+	snprintf(ci, cilen, "[%s, %s]", lo, hi);
+	snprintf(conf, clen, "%.1f%%", r->ci_conf * 100.0);
+}
+
+static void order_words(const struct report *rep, const struct rep_board *b, struct buf *o,
+			bool email)
 {
 	size_t n = strlen(b->order), alt = 1;
 
@@ -647,7 +879,9 @@ static void order_words(const struct report *rep, const struct rep_board *b, str
 			   "their order is not known");
 		return;
 	}
-	if (alt && n > 1)
+	if (alt && n > 1 && email)
+		buf_printf(o, "alternating (%s, A = control)", b->order);
+	else if (alt && n > 1)
 		buf_printf(o, "alternating the kernels on every boot (%s, A = control, B = "
 			   "patched)", b->order);
 	else if (!strcmp(rep->order_kind, "abba"))
@@ -706,36 +940,44 @@ static size_t list_rows(const struct report *rep, struct buf *o, bool email,
 	return n;
 }
 
-static bool pred_sep(const struct report *rep, const struct rep_row *r, const void *arg)
+static bool pred_verdict(const struct report *rep, const struct rep_row *r, const void *arg)
 {
 	(void)rep;
-	return !is_pres(r) && r->have_ab && r->ab.a.n && r->ab.b.n &&
-	       r->ab.sep == *(const enum separation *)arg;
+	return !is_pres(r) && r->have_sr && !r->mixed_timing && r->verdict == *(const int *)arg;
 }
 
-static bool pred_p(const struct report *rep, const struct rep_row *r, const void *arg)
-{
-	char p[32];
-
-	(void)rep;
-	if (is_pres(r) || !r->have_ab || r->verdict < 0)
-		return false;
-	fmt_p(p, sizeof(p), r->ab.p_mwu);
-	return !strcmp(p, arg);
-}
-
-static bool pred_few(const struct report *rep, const struct rep_row *r, const void *arg)
+/* complete separation that is not a "different" verdict: reported with its chance */
+static bool pred_lucky(const struct report *rep, const struct rep_row *r, const void *arg)
 {
 	(void)rep;
 	(void)arg;
-	return !is_pres(r) && (!r->have_ab || r->verdict < 0);
+	return !is_pres(r) && r->have_sr && r->verdict != 1 && r->ab.sep != SEP_OVERLAP;
 }
 
-/* The method statement a reviewer can quote (one paragraph, not wrapped). */
+/* "qemu-sam9x75, qemu-arm11 and qemu-pi400" for the boards whose design key equals bi's */
+static void board_group(const struct report *rep, size_t bi, const bool *same, struct buf *o)
+{
+	size_t n = 0, total = 0;
+
+	for (size_t j = 0; j < rep->nboards; j++)
+		total += same[j];
+	for (size_t j = 0; j < rep->nboards; j++) {
+		if (!same[j])
+			continue;
+		n++;
+		buf_printf(o, "%s%s", n == 1 ? "" : n == total ? " and " : ", ",
+			   rep->boards[j].name);
+	}
+	(void)bi;
+}
+
+/* The method statement a reviewer can quote (one paragraph, not wrapped): boards with
+ * the same design in one sentence, every scenario named once. */
 static char *method_paragraph(const struct report *rep, bool email)
 {
 	struct buf o = { 0 };
-	static const enum separation seps[3] = { SEP_B_BELOW, SEP_B_ABOVE, SEP_OVERLAP };
+	bool *done = xcalloc(rep->nboards + 1, sizeof(bool));
+	bool *same = xcalloc(rep->nboards + 1, sizeof(bool));
 	bool any_batch = false;
 
 	buf_printf(&o, "Method (ablab campaign %" PRId64 "):", rep->campaign);
@@ -743,29 +985,42 @@ static char *method_paragraph(const struct report *rep, bool email)
 		const struct rep_board *b = &rep->boards[bi];
 		size_t nc = 0, np = 0;
 
+		if (done[bi])
+			continue;
 		for (const char *c = b->order; *c; c++)
 			*c == 'A' ? nc++ : np++;
-		buf_printf(&o, " on %s (%s, %s), ", b->name, b->cpu, b->family);
+		for (size_t j = 0; j < rep->nboards; j++) {
+			same[j] = !done[j] && !strcmp(rep->boards[j].order, b->order);
+			done[j] |= same[j];
+		}
+		buf_printf(&o, " on ");
+		board_group(rep, bi, same, &o);
 		if (nc == np) {
-			buf_printf(&o, "each kernel was booted ");
+			buf_printf(&o, " each kernel was booted ");
 			buf_count(&o, nc);
 			buf_printf(&o, " time%s", nc == 1 ? "" : "s");
 		} else {
-			buf_printf(&o, "the control kernel was booted %zu and the patched kernel "
+			buf_printf(&o, " the control kernel was booted %zu and the patched kernel "
 				   "%zu times", nc, np);
 		}
 		buf_printf(&o, ", ");
-		order_words(rep, b, &o);
-		if (b->failed)
-			buf_printf(&o, "; %zu failed boot attempt%s %s retried and excluded",
-				   b->failed, b->failed == 1 ? "" : "s",
-				   b->failed == 1 ? "was" : "were");
-		buf_printf(&o, "%s", bi + 1 < rep->nboards ? ";" : ".");
+		order_words(rep, b, &o, email);
+		buf_printf(&o, ";");
 	}
+	if (rep->seq.budget > 0)
+		buf_printf(&o, " the boots came in rounds of one control and one patched boot, "
+			   "with a look at the data after each round from %d+%d on, until every "
+			   "row was decided or %d+%d boots were spent;", rep->seq.first,
+			   rep->seq.first, rep->seq.budget, rep->seq.budget);
+	for (size_t bi = 0; bi < rep->nboards; bi++)
+		if (rep->boards[bi].failed)
+			buf_printf(&o, " %s had %zu failed boot attempt%s (not in the table);",
+				   rep->boards[bi].name, rep->boards[bi].failed,
+				   rep->boards[bi].failed == 1 ? "" : "s");
 	if (rep->batches > 0) {
 		bool first = true;
 
-		buf_printf(&o, " Each boot ran %d batch%s of every scenario", rep->batches,
+		buf_printf(&o, " each boot ran %d batch%s of every scenario", rep->batches,
 			   rep->batches == 1 ? "" : "es");
 		for (size_t i = 0; i < rep->nrows; i++) {
 			const struct rep_row *r = &rep->rows[i];
@@ -777,79 +1032,72 @@ static char *method_paragraph(const struct report *rep, bool email)
 			report_row_label(r, l, sizeof(l));
 			for (char *q = l; *q; q++)
 				*q = *q == ' ' ? NBSP : *q;
-			buf_printf(&o, "%s%" PRId64 " iterations per %s batch", first ? " (" : ", ",
-				   r->reps, l);
+			buf_printf(&o, "%s%s %" PRId64, first ? " (iterations per batch: " : ", ", l,
+				   r->reps);
 			first = false;
 		}
-		buf_printf(&o, "%s;", first ? "" : ")");
+		buf_printf(&o, "%s; %s.", first ? "" : ")", email ? "a boot's mean is one "
+			   "observation" : "the mean over a boot's batches is one observation");
 	} else {
-		buf_printf(&o, " Each boot's log is one observation;");
+		buf_printf(&o, " each boot's log is one observation.");
 	}
-	buf_printf(&o, " the mean over a boot's batches is one observation, and the table "
-		   "compares the means of those boot means.");
 	for (size_t i = 0; i < rep->nrows; i++)
 		if (!strcmp(rep->rows[i].timing, "batch"))
 			any_batch = true;
 	if (any_batch)
-		buf_printf(&o, " The clock was too coarse to time single iterations, so whole "
-			   "batches were timed and a separately timed memset-only batch was "
-			   "subtracted.");
-	for (int k = 0; k < 3; k++) {
-		struct buf l = { 0 };
-		size_t n = list_rows(rep, &l, email, pred_sep, &seps[k]);
-
-		if (n && seps[k] != SEP_OVERLAP)
-			buf_printf(&o, " Every patched boot's mean was %s every control boot's mean"
-				   " for %s.", seps[k] == SEP_B_BELOW ? "below" : "above", l.data);
-		else if (n)
-			buf_printf(&o, " The control and patched boot means overlapped for %s.",
-				   l.data);
-		buf_free(&l);
-	}
+		buf_printf(&o, " Where the clock was too coarse for single iterations, whole "
+			   "batches were timed and a memset-only batch subtracted (one mode per "
+			   "scenario and board, fixed at its first boot).");
+	if (rep->seq.nlooks)
+		buf_printf(&o, " A row was decided by a group-sequential exact rank test "
+			   "(Pocock-type boundaries over %zu looks at %.2g per row, %zu rows: overall "
+			   "false-alarm rate %.3f\001\u00b1\001%.3f by simulation) or by its "
+			   "equivalence interval lying within \u00b1%g%%; its interval is the "
+			   "repeated CI.", rep->seq.nlooks, rep->seq.row_alpha, rep->seq.nrows_tested,
+			   rep->seq.fpr * rep->seq.nrows_tested, rep->seq.fpr_se * rep->seq.nrows_tested,
+			   rep->margin * 100.0);
+	else if (rep->nfamily && email)
+		buf_printf(&o, " Change: Hodges-Lehmann estimate, exact CI; p: Mann-Whitney U, "
+			   "Holm-adjusted over %zu rows; \"same\": the %g%% CI is within "
+			   "\u00b1%g%%.", rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha),
+			   rep->margin * 100.0);
+	else if (rep->nfamily)
+		buf_printf(&o, " Changes are Hodges-Lehmann estimates over boot means with exact "
+			   "distribution-free intervals; p is the exact Mann-Whitney U, Holm-adjusted "
+			   "over the %zu timing rows; \"same\" means the %g%% interval lies within "
+			   "\u00b1%g%%.", rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha),
+			   rep->margin * 100.0);
 	{
-		/* p-values grouped by their printed value */
-		char seen[32][16];
-		size_t nseen = 0;
-		bool first = true;
+		static const int vs[3] = { 1, 0, -1 };
+		static const char *const words[3] = { "Different", "Same within", "Undecided" };
 
-		for (size_t i = 0; i < rep->nrows; i++) {
-			const struct rep_row *r = &rep->rows[i];
+		for (int k = 0; k < 3; k++) {
 			struct buf l = { 0 };
-			char p[16];
-			size_t s;
 
-			if (is_pres(r) || (email && is_null(r)) || !r->have_ab || r->verdict < 0)
+			if (!list_rows(rep, &l, email, pred_verdict, &vs[k])) {
+				buf_free(&l);
 				continue;
-			fmt_p(p, sizeof(p), r->ab.p_mwu);
-			for (s = 0; s < nseen && strcmp(seen[s], p); s++)
-				;
-			if (s < nseen || nseen == ARRAY_SIZE(seen))
-				continue;
-			snprintf(seen[nseen++], sizeof(seen[0]), "%s", p);
-			list_rows(rep, &l, email, pred_p, p);
-			buf_printf(&o, "%s p\001=\001%s for %s", first ?
-				   " Exact two-sided Mann-Whitney U tests on the boot means give" :
-				   ";", p, l.data);
-			first = false;
+			}
+			if (k == 1)
+				buf_printf(&o, " %s \u00b1%g%%: %s.", words[k], rep->margin * 100.0,
+					   l.data);
+			else
+				buf_printf(&o, " %s: %s.", words[k], l.data);
 			buf_free(&l);
 		}
-		if (!first)
-			buf_printf(&o, " (\"~\": not significant at alpha\001=\001%g).", rep->alpha);
 	}
 	{
 		struct buf l = { 0 };
 
-		if (list_rows(rep, &l, email, pred_few, NULL)) {
+		if (list_rows(rep, &l, email, pred_lucky, NULL)) {
 			const struct rep_row *r = NULL;
 
 			for (size_t i = 0; i < rep->nrows && !r; i++)
-				if (pred_few(rep, &rep->rows[i], NULL))
+				if (pred_lucky(rep, &rep->rows[i], NULL))
 					r = &rep->rows[i];
-			buf_printf(&o, " With %zu+%zu boots no Mann-Whitney p-value can be below "
-				   "%.3f, so there are too few boots to reach alpha\001=\001%g for %s%s;"
-				   " the separation statements above are the evidence.", r->ab.a.n,
-				   r->ab.b.n, r->ab.p_min, rep->alpha, l.data,
-				   email ? " (marked *)" : "");
+			buf_printf(&o, " The boots of %s did not overlap, but with %zu+%zu boots that "
+				   "happens with no change with probability %.2g, so it is not "
+				   "evidence.", l.data, r->ab.a.n, r->ab.b.n, r->ab.p_min);
 		}
 		buf_free(&l);
 	}
@@ -858,21 +1106,37 @@ static char *method_paragraph(const struct report *rep, bool email)
 
 		if (!is_pres(r) || !r->ab.a.n || !r->ab.b.n)
 			continue;
-		buf_printf(&o, " The preservation check%s%s (write a pattern, map it "
-			   "DMA_FROM_DEVICE, unmap with no device write) lost on average %.0f of "
-			   "%" PRId64 " bytes per boot with the control kernel and %.0f with the "
-			   "patched kernel.", rep->nboards > 1 ? " on " : "",
+		buf_printf(&o, " The preservation check%s%s lost %.0f of %" PRId64 " bytes per "
+			   "boot with control, %.0f with patched.",
+			   rep->nboards > 1 ? " on " : "",
 			   rep->nboards > 1 ? rep->boards[r->board].name : "", r->ab.a.mean,
 			   r->size, r->ab.b.mean);
 	}
-	for (size_t bi = 0; bi < rep->nboards; bi++)
-		if (rep->boards[bi].emulated)
-			buf_printf(&o, " %s is emulated (QEMU, no cache model): its timings show "
-				   "that the procedure works, not what the patch costs on "
-				   "hardware.", rep->boards[bi].name);
+	{
+		size_t ne = 0, k = 0;
+
+		for (size_t bi = 0; bi < rep->nboards; bi++)
+			ne += rep->boards[bi].emulated;
+		for (size_t bi = 0; bi < rep->nboards; bi++) {
+			if (!rep->boards[bi].emulated)
+				continue;
+			k++;
+			buf_printf(&o, "%s%s", k == 1 ? " " : k == ne ? " and " : ", ",
+				   rep->boards[bi].name);
+		}
+		if (ne && email)
+			buf_printf(&o, " %s emulated (QEMU, no cache model): not hardware costs.",
+				   ne == 1 ? "is" : "are");
+		else if (ne)
+			buf_printf(&o, " %s emulated (QEMU, no cache model): %s timings show the "
+				   "procedure works, not what the patch costs on hardware.",
+				   ne == 1 ? "is" : "are", ne == 1 ? "its" : "their");
+	}
 	if (rep->ignored)
 		buf_printf(&o, " %zu boot(s) with a variant other than control and patched are "
 			   "not in the table.", rep->ignored);
+	free(done);
+	free(same);
 	return o.data;
 }
 
@@ -924,40 +1188,61 @@ static void write_text(const struct report *rep, const struct report_opts *o, FI
 		if (rep->boards[bi].lava_jobs && rep->boards[bi].lava_jobs[0])
 			fprintf(f, "  %s: LAVA jobs (server#id) %s\n", rep->boards[bi].name,
 				rep->boards[bi].lava_jobs);
-	fprintf(f, "\n  %-40s %11s %11s %9s %-19s %5s %-13s %s\n", "", "control", "patched",
-		"change", "95% CI", "n", "p", "separation");
+	for (size_t bi = 0; bi < rep->nboards; bi++)
+		if (rep->boards[bi].partial)
+			fprintf(f, "  %s: PARTIAL: %zu boot(s) ingested with --partial (a log cut "
+				"short or with rejected lines: only its valid scenarios kept)\n",
+				rep->boards[bi].name, rep->boards[bi].partial);
+	fprintf(f, "\n  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %s\n", "", "control", "patched",
+		"change", "CI", "conf", "n", "p", "p_holm", "verdict");
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
-		char l[160], a[32], b[32], c[32], ci[48], p[32], n[16];
+		char l[160], a[32], b[32], c[32], ci[48], conf[16], p[32], pa[16], n[16], v[48];
 
 		report_row_label_full(rep, r, l, sizeof(l));
 		fmt_val(r, a, sizeof(a), r->ab.a.mean);
 		fmt_val(r, b, sizeof(b), r->ab.b.mean);
 		change_cell(r, c, sizeof(c), false);
-		if (is_pres(r) || isnan(r->ab.ci_lo)) {
-			snprintf(ci, sizeof(ci), "-");
-		} else {
-			char lo[24], hi[24];
-
-			fmt_change(lo, sizeof(lo), r->ab.ci_lo);
-			fmt_change(hi, sizeof(hi), r->ab.ci_hi);
-			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-		}
+		ci_cells(r, ci, sizeof(ci), conf, sizeof(conf));
 		p_cell(r, p, sizeof(p));
+		padj_cell(r, pa, sizeof(pa));
+		verdict_cell(rep, r, v, sizeof(v));
 		snprintf(n, sizeof(n), "%zu+%zu", r->ab.a.n, r->ab.b.n);
-		fprintf(f, "  %-40s %11s %11s %9s %-19s %5s %-13s %s\n", l, a, b, c, ci, n, p,
-			is_pres(r) && r->ab.a.mean == r->ab.b.mean ? "equal" : row_sep(r));
+		fprintf(f, "  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %s\n", l, a, b, c, ci, conf, n,
+			r->mixed_timing ? "-" : p, pa, v);
 	}
 	if (!rep->nrows)
 		fprintf(f, "  (no successful boots)\n");
 	if (!rep->nrows)
 		return;
-	m = xasprintf("change: patched vs control, means of boot means; 95%% CI: bootstrap "
-		      "over boots (%u resamples, seed %llu); p: exact two-sided Mann-Whitney U "
-		      "on boot means, \"~\" = not significant at alpha %g; \"too few boots\": "
-		      "the smallest p these n allow is above alpha; separation: every patched "
-		      "boot below/above every control boot, or overlap.", STATS_DEFAULT_RESAMPLES,
-		      (unsigned long long)REPORT_BOOTSTRAP_SEED, rep->alpha);
+	for (size_t i = 0; i < rep->nrows; i++) {
+		char l[160];
+
+		if (!rep->rows[i].mixed_timing)
+			continue;
+		report_row_label_full(rep, &rep->rows[i], l, sizeof(l));
+		fprintf(f, "\n  %s: %s; iteration and baseline-subtracted batch timings are not comparable, so this row has no result (a campaign pins each scenario's mode at its first boot; logs ingested by hand can mix them)\n",
+			l, rep->rows[i].design_why);
+	}
+	if (rep->seq.nlooks)
+		m = xasprintf("change: Hodges-Lehmann estimate of patched/control - 1 over boot "
+			      "means; CI: the repeated confidence interval of the sequential design "
+			      "at the row's last look (every look's interval covers the change at "
+			      "once with at least conf); p: exact two-sided Mann-Whitney U on boot "
+			      "means at that look, p_holm: Holm-adjusted over the %zu timing rows "
+			      "(shown for reference: the sequential boundaries decide); verdict: "
+			      "different, same within \u00b1%g%%, or undecided after the budget.",
+			      rep->nfamily, rep->margin * 100.0);
+	else
+		m = xasprintf("change: Hodges-Lehmann estimate of patched/control - 1 over boot "
+			      "means; CI: its exact distribution-free interval at nominal %g%% "
+			      "(inverting the Mann-Whitney distribution), conf: the confidence these "
+			      "n achieve; p: exact two-sided Mann-Whitney U on boot means, p_holm: "
+			      "Holm-adjusted over the %zu timing rows; verdict: different (p_holm <= "
+			      "%g), same within \u00b1%g%% (the %g%% interval lies inside the "
+			      "margin), else undecided (\"too few boots\": no p these n allow is "
+			      "below alpha).", 100.0 * (1.0 - rep->alpha), rep->nfamily, rep->alpha,
+			      rep->margin * 100.0, 100.0 * (1.0 - 2.0 * rep->alpha));
 	w = report_wrap(m, 78, "");
 	fprintf(f, "\n%s\n\n", w);
 	free(m);
@@ -1130,6 +1415,7 @@ static void write_json(const struct report *rep, FILE *f)
 		json_object_object_add(o, "lava_jobs",
 				       json_object_new_string(b->lava_jobs ? b->lava_jobs : ""));
 		json_object_object_add(o, "failed_attempts", json_object_new_int((int)b->failed));
+		json_object_object_add(o, "partial_boots", json_object_new_int((int)b->partial));
 		json_object_object_add(o, "boot_s", jd(b->boot_s));
 		json_object_object_add(o, "run_s", jd(b->run_s));
 		if (b->design_ok) {
@@ -1180,8 +1466,43 @@ static void write_json(const struct report *rep, FILE *f)
 		json_object_object_add(o, "welch_df", jd(r->ab.welch_df));
 		json_object_object_add(o, "welch_p", jd(r->ab.welch_p));
 		json_object_object_add(o, "separation", json_object_new_string(row_sep(r)));
-		json_object_object_add(o, "verdict", json_object_new_string(verdict_word(
-			r->verdict)));
+		{
+			char v[48];
+
+			verdict_cell(rep, r, v, sizeof(v));
+			json_object_object_add(o, "verdict", json_object_new_string(
+				r->mixed_timing ? "refused" : is_pres(r) ? v :
+				r->verdict == 1 ? "different" : r->verdict == 0 ? "same" : "undecided"));
+			json_object_object_add(o, "verdict_text", json_object_new_string(v));
+		}
+		json_object_object_add(o, "p_holm", jd(r->p_adj));
+		json_object_object_add(o, "ci_conf", jd(r->ci_conf));
+		json_object_object_add(o, "margin", jd(rep->margin));
+		if (r->have_sr) {
+			json_object *h = json_object_new_object();
+
+			json_object_object_add(h, "shift_ns", jd(r->sr.shift.shift));
+			json_object_object_add(h, "shift_ns_lo", jd(r->sr.shift.lo));
+			json_object_object_add(h, "shift_ns_hi", jd(r->sr.shift.hi));
+			json_object_object_add(h, "shift_conf", jd(r->sr.shift.conf));
+			json_object_object_add(h, "shift_pct_of_control_median", jd(r->sr.shift_pct));
+			json_object_object_add(h, "rel", jd(r->sr.have_rel ? r->sr.rel.shift : NAN));
+			json_object_object_add(h, "rel_lo", jd(r->sr.have_rel ? r->sr.rel.lo : NAN));
+			json_object_object_add(h, "rel_hi", jd(r->sr.have_rel ? r->sr.rel.hi : NAN));
+			json_object_object_add(h, "rel_conf", jd(r->sr.have_rel ? r->sr.rel.conf : NAN));
+			json_object_object_add(h, "eq_lo", jd(r->sr.have_rel ? r->sr.eq.lo : NAN));
+			json_object_object_add(h, "eq_hi", jd(r->sr.have_rel ? r->sr.eq.hi : NAN));
+			json_object_object_add(h, "eq_conf", jd(r->sr.have_rel ? r->sr.eq.conf : NAN));
+			json_object_object_add(o, "hodges_lehmann", h);
+			json_object_object_add(o, "cliff_delta", jd(r->sr.cliff));
+		}
+		if (r->seq >= 0) {
+			json_object_object_add(o, "sequential_decision",
+					       json_object_new_string(seq_decision_name(r->seq)));
+			json_object_object_add(o, "sequential_look", json_object_new_int(r->seq_look));
+		}
+		if (r->mixed_timing)
+			json_object_object_add(o, "refused", json_object_new_string(r->design_why));
 		if (r->design_ok) {
 			json_object *d = json_object_new_object();
 
@@ -1284,8 +1605,8 @@ static void write_csv(const struct report *rep, const struct report_opts *o, FIL
 		return;
 	}
 	fprintf(f, "campaign,board,cpu,family,scenario,label,kind,size,unit,n_control,n_patched,"
-		"control_mean,patched_mean,rel_change,ci_lo,ci_hi,p_mwu,p_min,verdict,"
-		"separation,welch_p\n");
+		"control_mean,patched_mean,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,p_min,"
+		"verdict,separation,welch_p,cliff_delta\n");
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
 		const struct rep_board *b = &rep->boards[r->board];
@@ -1305,10 +1626,18 @@ static void write_csv(const struct report *rep, const struct report_opts *o, FIL
 		csv_num(f, r->ab.rel_change, false);
 		csv_num(f, r->ab.ci_lo, false);
 		csv_num(f, r->ab.ci_hi, false);
+		csv_num(f, r->ci_conf, false);
 		csv_num(f, r->ab.p_mwu, false);
+		csv_num(f, r->p_adj, false);
 		csv_num(f, r->ab.p_min, false);
-		fprintf(f, "%s,%s,", verdict_word(r->verdict), row_sep(r));
-		csv_num(f, r->ab.welch_p, true);
+		{
+			char v[48];
+
+			verdict_cell(rep, r, v, sizeof(v));
+			fprintf(f, "%s,%s,", v, row_sep(r));
+		}
+		csv_num(f, r->ab.welch_p, false);
+		csv_num(f, r->have_sr ? r->sr.cliff : NAN, true);
 	}
 }
 

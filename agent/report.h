@@ -30,10 +30,25 @@ struct rep_row {
 	int64_t size, reps;
 	struct rep_boot *boots;
 	size_t nboots;
+	/* boots whose timing mode is not the row's first boot's (timing): such a
+	 * row is refused, never averaged (a campaign pins the mode: timing.h) */
+	size_t mixed_timing;
+	char other_timing[8];
 	/* filled by report_analyse() */
 	bool have_ab;
-	struct ab_result ab;
-	int verdict;		/* stats_verdict(): 1, 0, -1 */
+	struct ab_result ab;	/* ab.rel_change, ci_lo, ci_hi: the HL estimate and CI below */
+	/* exact Hodges-Lehmann shift and CIs, Cliff's delta, equivalence (stats_row) */
+	bool have_sr;
+	struct stats_row_result sr;
+	double ci_conf;		/* achieved confidence of [ab.ci_lo, ab.ci_hi] */
+	double p_adj;		/* Holm-adjusted over the campaign's timing rows (NAN: none) */
+	/* sequential campaigns: the decision at the row's last look (seq < 0: fixed design) */
+	int seq;		/* enum seq_decision, or -1 */
+	int seq_look;		/* 1-based look, 0 if the row's boots match no look */
+	/* 1 different (adjusted p <= alpha, or a sequential boundary crossed), 0 same within
+	 * +-margin, -1 undecided */
+	int verdict;
+	bool few;		/* undecided because no p these n allow is <= alpha */
 	int design_ok;		/* 1: design valid; else why not in design_why */
 	char design_why[96];
 	struct design_advice design;	/* of the variant needing more boots */
@@ -48,6 +63,7 @@ struct rep_board {
 	bool emulated;
 	char order[256];	/* "ABAB..." in boot order, A = control */
 	size_t failed;
+	size_t partial;		/* ok boots ingested with --partial (scenarios or lines missing) */
 	double boot_s, run_s;	/* mean boot-to-prompt and module-run seconds (NAN: unknown) */
 	int64_t clock_res_ns;	/* largest of the boots (-1: unknown) */
 	/* campaign-level design: one (batches, boots) for every timing row of the board */
@@ -67,7 +83,16 @@ struct report {
 	struct rep_row *rows;
 	size_t nrows;
 	size_t ignored;		/* boots with a variant other than control/patched */
-	double alpha, target;
+	double alpha, target, margin;
+	size_t nfamily;		/* timing rows in the Holm family */
+	/* sequential design of the campaign (campaigns.run->'sequential'), else budget 0 */
+	struct {
+		int first, budget;	/* first look first+first boots, at most budget+budget */
+		int boards;		/* boards of the campaign (the Bonferroni factor) */
+		double alpha, beta, margin;
+		size_t nlooks, nrows_tested;
+		double fpr, fpr_se, same_err, p_diff, p_eq, row_alpha;
+	} seq;
 };
 
 struct report_opts {
@@ -75,6 +100,7 @@ struct report_opts {
 	double target;		/* design: CI half-width as a fraction of the mean, default 0.01 */
 	bool detail;		/* text/csv: per-boot statistics */
 	const char *only_scenario;	/* analyse just this scenario's rows (NULL: all) */
+	double margin;		/* equivalence margin, a fraction; 0: the campaign's, else 0.01 */
 };
 
 /* Loads every successful boot of a campaign with its samples. -ENOENT: no such campaign. */
@@ -88,6 +114,10 @@ void report_free(struct report *rep);
 /* Index of a row for board/scenario (board NULL: any), or -1. */
 int report_find(const struct report *rep, const char *board, const char *scenario);
 
+/* Sequential campaigns: 1 when every timing row of board is decided at the look its
+ * boots reached, 0 when some row is open (why: the counts), -ENODATA without rows. */
+int report_seq_board(struct store *st, int64_t campaign, const char *board, char *why,
+		     size_t len);
 /* load + analyse + write to stdout (alpha: the rest default). */
 int report_campaign(struct store *st, int64_t campaign, const char *format, double alpha);
 int report_campaign_opts(struct store *st, int64_t campaign, const char *format,

@@ -89,6 +89,9 @@ static const char *const migrations[] = {
 	"d.board_id = k.board_id AND d.seq = k.seq AND d.status = 'ok' AND d.id <> k.id;"
 	"CREATE UNIQUE INDEX boots_one_ok_per_slot ON boots (campaign_id, board_id, seq)"
 	" WHERE status = 'ok';",
+	/* 8: a boot ingested with --partial (log cut short or with rejected lines: only
+	 * its valid scenarios stored) says so */
+	"ALTER TABLE boots ADD COLUMN partial boolean NOT NULL DEFAULT false;",
 };
 
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)
@@ -707,6 +710,31 @@ int store_campaign_set_status(struct store *st, int64_t id, const char *status)
 	return 0;
 }
 
+int store_timing_pin(struct store *st, int64_t cid, const char *board, char **pin)
+{
+	char ids[32];
+	const char *p[2] = { ids, board };
+	struct buf b = { 0 };
+	PGresult *r;
+	int i;
+
+	*pin = NULL;
+	snprintf(ids, sizeof(ids), "%" PRId64, cid);
+	r = store_query(st,
+			"SELECT DISTINCT s.scenario, s.timing FROM samples s JOIN boots b ON b.id = s.boot_id"
+			" WHERE b.id = (SELECT b1.id FROM boots b1 JOIN boards o ON o.id = b1.board_id"
+			"  WHERE b1.campaign_id = $1::int AND o.name = $2 AND b1.status = 'ok'"
+			"  ORDER BY b1.seq, b1.id LIMIT 1)"
+			" AND s.kind = 'result' AND coalesce(s.timing, '') <> '' ORDER BY 1, 2", 2, p);
+	if (!r)
+		return -EIO;
+	for (i = 0; i < PQntuples(r); i++)
+		buf_printf(&b, "%s%s:%s", i ? "," : "", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1));
+	PQclear(r);
+	*pin = b.data;
+	return 0;
+}
+
 int store_latest_campaign(struct store *st, int64_t *id)
 {
 	PGresult *r = store_query(st, "SELECT max(id) FROM campaigns", 0, NULL);
@@ -946,6 +974,14 @@ int store_boot(struct store *st, const struct boot_rec *b)
 			return ret;
 		}
 		snprintf(boot_id, sizeof(boot_id), "%s", PQgetvalue(r, 0, 0));
+		PQclear(r);
+	}
+	if (b->partial) {
+		const char *p[1] = { boot_id };
+
+		r = store_query(st, "UPDATE boots SET partial = true WHERE id = $1::bigint", 1, p);
+		if (!r)
+			goto fail;
 		PQclear(r);
 	}
 	if (b->res && b->res->n && !strcmp(b->status, "ok") && copy_samples(st, boot_id, b->res))

@@ -61,6 +61,7 @@ struct boot_rec {
 	const struct run_result *res;
 	const char *lava_server;	/* with lava_job_id: --server URL or "local:..." */
 	int64_t lava_job_id;		/* 0: not a LAVA boot */
+	bool partial;			/* ingest --partial: some scenarios or lines missing */
 };
 /* One transaction: board + kernel upserts, the boot, all its samples.
  * Idempotent on uuid (a second insert of the same boot is a no-op).
@@ -72,6 +73,9 @@ int store_boot(struct store *st, const struct boot_rec *b);
 
 /* Latest campaign id, or -ENOENT. */
 int store_latest_campaign(struct store *st, int64_t *id);
+/* The timing pin (timing.h) of board's first ok boot in campaign cid; *pin
+ * NULL when it has none yet. */
+int store_timing_pin(struct store *st, int64_t cid, const char *board, char **pin);
 
 /* Runs a parameterised query; returns the result or NULL (error printed). */
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params);

@@ -95,6 +95,7 @@ struct db_scenario {
 	enum db_op op;
 	bool dirty;
 	bool batch_timing;
+	bool pinned;
 };
 
 struct db_stats {
@@ -128,6 +129,11 @@ MODULE_PARM_DESC(batches, "Batches per scenario, 1..1000 (default 5)");
 static char *db_timing_param;
 module_param_named(timing, db_timing_param, charp, 0444);
 MODULE_PARM_DESC(timing, "auto|iter|batch (default auto)");
+
+static char *db_pin_param;
+module_param_named(pin_timing, db_pin_param, charp, 0444);
+MODULE_PARM_DESC(pin_timing,
+		 "Comma-separated name:iter|batch pairs: these scenarios' timing mode, as an earlier load chose it (default: none)");
 
 static bool db_null_baseline = true;
 module_param_named(null_baseline, db_null_baseline, bool, 0444);
@@ -374,6 +380,49 @@ static int db_parse_scenarios(struct db_error *e)
 	return 0;
 }
 
+/*
+ * Fix the timing mode of the scenarios named in pin_timing, so that every
+ * load of a campaign times a scenario the same way the first load chose.
+ */
+static int db_parse_pins(struct db_error *e)
+{
+	char *copy, *p;
+	int ret = 0;
+
+	if (!db_pin_param || !*db_pin_param)
+		return 0;
+	copy = kstrdup(db_pin_param, GFP_KERNEL);
+	if (!copy) {
+		db_set_error(e, "none", "param", "pin_timing");
+		return -ENOMEM;
+	}
+	p = copy;
+	while (p && !ret) {
+		char *name = strsep(&p, ","), *mode = name;
+		unsigned int i;
+		int t;
+
+		strsep(&mode, ":");
+		t = mode ? match_string(db_timing_names,
+					ARRAY_SIZE(db_timing_names), mode) :
+			   -EINVAL;
+		ret = -EINVAL;
+		if (t != DB_TIMING_ITER && t != DB_TIMING_BATCH)
+			break;
+		for (i = 0; i < db_nscen; i++) {
+			if (strcmp(db_scen[i].name, name))
+				continue;
+			db_scen[i].batch_timing = t == DB_TIMING_BATCH;
+			db_scen[i].pinned = true;
+			ret = 0;
+		}
+	}
+	kfree(copy);
+	if (ret)
+		db_set_error(e, "none", "param", "pin_timing");
+	return ret;
+}
+
 static int db_parse_params(enum db_timing *timing, struct db_error *e)
 {
 	struct db_scenario *sc;
@@ -421,7 +470,7 @@ static int db_parse_params(enum db_timing *timing, struct db_error *e)
 			db_scen[i].reps = db_reps;
 		db_scen[i].batch_timing = *timing == DB_TIMING_BATCH;
 	}
-	return 0;
+	return db_parse_pins(e);
 }
 
 static inline void db_dirty(const struct db_scenario *sc, void *buf,
@@ -724,7 +773,8 @@ static int db_run_all(struct device *dev, enum db_timing timing,
 	int ret;
 
 	for (i = 0; i < db_nscen; i++) {
-		ret = db_calibrate(dev, &db_scen[i], timing == DB_TIMING_AUTO);
+		ret = db_calibrate(dev, &db_scen[i],
+				   timing == DB_TIMING_AUTO && !db_scen[i].pinned);
 		if (ret) {
 			db_set_error(e, db_scen[i].name, NULL, NULL);
 			return ret;

@@ -121,6 +121,7 @@ struct sim {
 	struct buf line, env, ring, pending;	/* pending: a { } group being typed */
 	size_t flood_left, flood_n;		/* flood faults: bytes still to send */
 	bool last_cr, mod_loaded, kernel_loaded, split_done;
+	int sub, errexit, skip;		/* ( ) depth; set -e at depth; skipping to its ) */
 	uint64_t rng, noise, ktime_ns;
 	double boot_mean[ARRAY_SIZE(scens)];
 	long boot_lost;
@@ -1222,16 +1223,18 @@ static bool sh_group_open(const char *p)
 			i += strcspn(p + i, "\n");
 			if (!p[i])
 				break;
-		} else if (word_start && (p[i] == '{' || p[i] == '}') &&
+		} else if (word_start && strchr("{}()", p[i]) &&
 			   (!p[i + 1] || strchr(" \t;\n", p[i + 1]))) {
-			depth += p[i] == '{' ? 1 : -1;
+			depth += p[i] == '{' || p[i] == '(' ? 1 : -1;
 		}
 	}
 	return depth > 0;
 }
 
 /* Runs shell input: commands separated by ';' or newlines outside quotes,
- * # comments, { } groups (run in order: no redirections to apply). */
+ * # comments, { } groups (run in order: no redirections to apply), ( )
+ * subshells with `set -e` (a failing command skips to the subshell's end,
+ * whose status it is). */
 static void sh_exec(struct sim *s, const char *line)
 {
 	size_t len = strlen(line) + 1, i = 0;
@@ -1257,11 +1260,32 @@ static void sh_exec(struct sim *s, const char *line)
 		if (line[i] == ';' || line[i] == '\n')
 			i++;
 		argc = sh_words(s, cmd, argv, (int)ARRAY_SIZE(argv), store, 2 * len + 64);
-		for (k = 0; k < argc && (!strcmp(argv[k], "{") || !strcmp(argv[k], "}")); k++)
-			;
-		if (argc > k)
-			s->status = sh_cmd(s, argc - k, argv + k);
+		for (k = 0; k < argc && argv[k][0] && strchr("{}()", argv[k][0]) && !argv[k][1];
+		     k++) {
+			if (argv[k][0] == '(') {
+				s->sub++;
+			} else if (argv[k][0] == ')' && s->sub) {
+				/* the subshell ends: its set -e, and a skip to its end */
+				if (s->errexit == s->sub)
+					s->errexit = 0;
+				if (s->skip == s->sub)
+					s->skip = 0;
+				s->sub--;
+			}
+		}
+		if (argc <= k || s->skip)
+			continue;
+		if (argc - k == 2 && !strcmp(argv[k], "set") && !strcmp(argv[k + 1], "-e")) {
+			if (s->sub)	/* only in a subshell: the login shell stays */
+				s->errexit = s->sub;
+			s->status = 0;
+			continue;
+		}
+		s->status = sh_cmd(s, argc - k, argv + k);
+		if (s->errexit && s->status)
+			s->skip = s->errexit;
 	}
+	s->sub = s->errexit = s->skip = 0;
 	free(cmd);
 	free(store);
 	if (s->st == ST_SHELL)

@@ -35,6 +35,22 @@ else
 	check "report json has both variants per row" grep -q '"n_patched": 1' <<<"$out"
 	check "ablab report prints the table" bash -c "'$ablab' report $cid | grep -q 'large-dirty\|1 MiB dirty'"
 
+	echo "== timing modes pinned per board at the campaign's first boot"
+	check "the first boot's timing modes are pinned" grep -q 'qemu-sam9x75: timing modes pinned for this campaign: .*null:' "$tmp/e2e.err"
+	check "the second boot loaded dmabench with pin_timing=" grep -q 'insmod .*pin_timing=.*null:' "$(psql_q "SELECT log_path FROM boots WHERE campaign_id = $cid AND seq = 2")"
+	check "every scenario has one timing mode across the campaign" test "$(psql_q "SELECT count(*) FROM (SELECT scenario FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND kind = 'result' GROUP BY scenario HAVING count(DISTINCT timing) > 1) x")" = 0
+	# the module obeys a pin against its own choice: the other mode than auto chose above
+	auto=$(psql_q "SELECT string_agg(DISTINCT timing, ',') FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND scenario = 'large-dirty-1MiB'")
+	other=batch; [ "$auto" = batch ] && other=iter
+	"$ablab" ab --board qemu-sam9x75 --boots 1 --batches 1 --params "pin_timing=large-dirty-1MiB:$other" --results "$tmp/results" >/dev/null 2>"$tmp/pin.err"; rc=$?
+	pc=$(psql_q "SELECT max(id) FROM campaigns")
+	check "pin_timing=large-dirty-1MiB:$other (auto chose $auto): campaign ok" test "$rc" = 0
+	check "pin_timing=large-dirty-1MiB:$other: both boots timed it so" test "$(psql_q "SELECT string_agg(DISTINCT timing, ',') FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $pc AND scenario = 'large-dirty-1MiB'")/$(psql_q "SELECT count(DISTINCT b.id) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $pc AND scenario = 'large-dirty-1MiB'")" = "$other/2"
+	check "pin_timing: every other scenario has one mode in both boots" test "$(psql_q "SELECT count(*) FROM (SELECT scenario FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $pc AND kind = 'result' GROUP BY scenario HAVING count(DISTINCT timing) > 1) x")" = 0
+	out=$("$ablab" ab --board qemu-sam9x75 --boots 1 --batches 1 --params 'pin_timing=no-such:iter' --results "$tmp/results" 2>&1); rc=$?
+	check "pin_timing naming no scenario: exit 1" test "$rc" = 1
+	check "pin_timing naming no scenario: the module refuses to load, saying so" grep -q 'module failed to load.*pin_timing' <<<"$out"
+
 	echo "== clear errors, nothing half-written"
 	before=$(psql_q "SELECT count(*) FROM boots")
 	c0=$(psql_q "SELECT count(*) FROM campaigns")

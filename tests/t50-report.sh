@@ -101,9 +101,11 @@ A report "$c1" --format email >"$t50/email.txt"; rc=$?
 cat "$t50/email.txt" | head -n 6
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$t50/email.txt")
 check "email report: exit 0, within 72 columns (widest $w)" bash -c "[ $rc = 0 ] && [ $w -le 72 ]"
-check "email: the seed's header and rows" bash -c "grep -Eq '^ +control +patched +change$' '$t50/email.txt' && grep -Eq '^ARM926EJ-S, legacy, 256 B dirty +1\.[0-9]{3} us +1\.[0-9]{3} us +\+6\.[0-9]%$' '$t50/email.txt'"
-check "email: unchanged rows print ~" grep -Eq '^ARM926EJ-S, legacy, 1 MiB clean .* ~$' "$t50/email.txt"
-check "email: method paragraph (boots, alternation, separation, p, emulated caveat)" bash -c "tr '\n' ' ' <'$t50/email.txt' | grep -q 'each kernel was booted five times, alternating the kernels on every boot (ABABABABAB' && tr '\n' ' ' <'$t50/email.txt' | grep -q 'Every patched boot.s mean was above every control boot.s mean for 256 B dirty' && tr '\n' ' ' <'$t50/email.txt' | grep -q 'p = 0.008 for 256 B dirty' && grep -q 'is emulated (QEMU' '$t50/email.txt'"
+check "email: the seed's header and rows" bash -c "grep -Eq '^ +control +patched +change$' '$t50/email.txt' && grep -Eq '^ARM926EJ-S, legacy, 256 B dirty +1\.[0-9]{3} us +1\.[0-9]{3} us +\+[67]\.[0-9]%$' '$t50/email.txt'"
+check "email: rows without a change beyond the margin print same" grep -Eq '^ARM926EJ-S, legacy, 1 MiB clean .* same$' "$t50/email.txt"
+check "email: method paragraph (boots, alternation, verdicts, emulated caveat)" bash -c "tr '\n' ' ' <'$t50/email.txt' | grep -q 'each kernel was booted five times, alternating (ABABABABAB' && tr '\n' ' ' <'$t50/email.txt' | grep -q 'Different: 256 B dirty\. Same within ±1%: 1 MiB dirty and 1 MiB clean\.' && tr '\n' ' ' <'$t50/email.txt' | grep -q 'Holm-adjusted over 4 rows' && grep -q 'is emulated (QEMU' '$t50/email.txt'"
+nm=$(sed -n '/^Method/,$p' "$t50/email.txt" | wc -l)
+check "email: the method paragraph is at most 9 lines ($nm)" test "$nm" -le 9
 A report "$c1" --format json >"$t50/r.json"
 check "json: rows with per-boot stats, design advice, method" python3 -c "
 import json, sys
@@ -111,13 +113,16 @@ r = json.load(open('$t50/r.json'))
 rows = {x['scenario']: x for x in r['rows']}
 s = rows['small-dirty-256B']
 assert len(rows) == 5 and s['n_control'] == 5 and s['n_patched'] == 5, rows.keys()
-assert s['verdict'] == 'significant' and s['separation'] == 'above' and abs(s['p_mwu'] - 2 / 252) < 1e-12
+assert s['verdict'] == 'different' and s['separation'] == 'above' and abs(s['p_mwu'] - 2 / 252) < 1e-12
+assert abs(s['p_holm'] - 4 * 2 / 252) < 1e-12 and abs(s['ci_conf'] - 0.96825) < 1e-4
+h = s['hodges_lehmann']
+assert h['shift_ns_lo'] < h['shift_ns'] < h['shift_ns_hi'] and s['cliff_delta'] == 1.0
 assert len(s['boots']) == 10 and all(len(b['values']) == 5 for b in s['boots'])
 b = s['boots'][0]
 assert b['min'] <= b['median'] <= b['max'] and b['module_min'] < b['min'] and b['sd'] > 0
 assert s['ci_lo'] < s['rel_change'] < s['ci_hi'] and r['bootstrap_seed'] == 20260910
 assert r['boards'][0]['design']['boots_per_kernel'] >= 2 and s['design']['batches_opt'] >= 1
-assert rows['large-clean-1MiB']['verdict'] == 'not significant'
+assert rows['large-clean-1MiB']['verdict'] == 'same' and rows['large-clean-1MiB']['verdict_text'] == 'same within \u00b11%'
 assert 'alternating' in r['method']
 "
 check "json report is reproducible (bootstrap seed fixed)" bash -c "A() { '$ablab' --db '$db' \"\$@\"; }; A report $c1 --format json | cmp -s - '$t50/r.json'"
@@ -216,4 +221,22 @@ out=$(A query --since "2026-01-01'; DROP TABLE boots; --" 2>&1); rc=$?
 check "bad --since: exit 2, says what a date is" bash -c "[ $rc = 2 ] && echo \"\$1\" | grep -q 'is not a date'" _ "$out"
 out=$(A query --trigger "cli' OR 'x'='x" 2>&1); rc=$?
 check "bad --trigger: exit 2" test "$rc" = 2
+
+echo "== a row whose boots disagree on the timing mode is refused, never averaged"
+mkdir -p "$t50/mixed"
+gen "$t50/mixed" mc control 3 3 71 6.1.0-t50-control 0
+gen "$t50/mixed" mp patched 3 3 72 6.1.0-t50-patched 0.05
+# one patched boot's small-dirty-256B lines as timing=batch (baseline subtracted)
+sed -i -E '/scenario=small-dirty-256B/ s/timing=iter mean_ns=([0-9]+) min_ns=[0-9]+ max_ns=[0-9]+/timing=batch mean_ns=\1 raw_ns=99999999 base_ns=1000/' "$t50/mixed/mp-02.log"
+A ingest "$t50"/mixed/mc-*.log --board qemu-sam9x75 --variant control >/dev/null 2>&1
+cm=$(pq "SELECT max(id) FROM campaigns")
+A ingest "$t50"/mixed/mp-*.log --board qemu-sam9x75 --variant patched --campaign "$cm" >/dev/null 2>&1
+check "mixed: one boot stored with batch timing for small-dirty-256B" test "$(pq "SELECT count(DISTINCT s.boot_id) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cm AND scenario = 'small-dirty-256B' AND timing = 'batch'")" = 1
+out=$(A report "$cm" 2>&1)
+echo "$out" | grep -i 'refused'
+check "mixed: the text report refuses the row, naming the modes" grep -q '256 B dirty: refused: 1 of 6 boots timed by batch, the others by iter; iteration and baseline-subtracted batch timings are not comparable' <<<"$out"
+check "mixed: no change figure in that row" bash -c "grep -E '256 B dirty' <<<\"\$1\" | head -n 1 | grep -Eq ' - +- +- +3\+3 +- +- +refused$'" _ "$out"
+check "mixed: the other rows still have their p" grep -qE '1 MiB dirty.* 3\+3 ' <<<"$out"
+A report "$cm" --format json >"$t50/mixed.json" 2>&1
+check "mixed: json verdict refused with the reason" python3 -c "import json,sys; r = json.load(open(sys.argv[1])); x = [w for w in r['rows'] if w['scenario'] == 'small-dirty-256B']; assert x and x[0]['verdict'] == 'refused' and 'timed by batch' in x[0]['refused'], x" "$t50/mixed.json"
 pq "DROP DATABASE IF EXISTS ablab_t50" postgres

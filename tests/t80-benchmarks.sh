@@ -33,6 +33,59 @@ cmd='for i in 1 2 3; do echo \"lat small 353 ns\"; echo \"lat big 1.5 us\"; done
 re='^lat ([a-z]+) ([0-9.]+) (ns|us|ms|s)$'
 grp='{ "scenario": 1, "value": 2, "unit": 3 }'
 
+# On the board simulator (seconds): a list's first failure is the
+# command's status (set -e), a value glued to more of its token is
+# rejected, and the campaign records the batches the command ran.
+sw=$tmp/t80-sim
+mkdir -p "$sw/tftp" "$sw/k"
+sim_kernels "$sw/k" sim-t80
+sed -e "s|@W@|$sw|g" -e "s|@BS@|$top/build/boardsim|g" >"$sw/board.json" <<'JSON'
+{
+  "name": "sim-t80", "cpu": "ARM926EJ-S", "family": "legacy",
+  "console": { "type": "tty", "device": "@W@/console" },
+  "power": { "type": "command", "on": ["@BS@", "ctl", "@W@/ctl", "on"],
+             "off": ["@BS@", "ctl", "@W@/ctl", "off"] },
+  "boot": { "method": "uboot", "tftp_root": "@W@/tftp", "server_ip": "192.0.2.1",
+            "autoboot": "Hit any key to stop autoboot", "interrupt": " ", "prompt": "=> ",
+            "commands": ["tftpboot {kernel_addr} {kernel}", "bootz {kernel_addr}"],
+            "addrs": { "kernel_addr": "0x22000000" } },
+  "shell": { "prompt": "lab# " },
+  "timeouts_s": { "power": 5, "bootloader": 3, "kernel": 5, "command": 5 },
+  "retries": 0
+}
+JSON
+"$top/build/boardsim" run --ctl "$sw/ctl" --pty-link "$sw/console" --tftp-root "$sw/tftp" \
+	--tick-ms 10 --daemon --pid-file "$sw/pid" 2>"$sw/sim.err" ||
+	bad "cannot start the simulator: $(cat "$sw/sim.err")"
+# simab NAME COMMAND REGEX GROUPS: a 1+1 regex campaign on the simulator
+simab() {
+	"$ablab" ab --board "$sw/board.json" --control "$sw/k/control" --patched "$sw/k/patched" \
+		--boots 1 --batches 5 --benchmark regex --command "$2" --regex "$3" --groups "$4" \
+		--results "$sw/results" >"$sw/$1.out" 2>"$sw/$1.err"
+}
+echo "== regex benchmark on the simulator: set -e, whole tokens, the batches that ran"
+simab batches 'echo lat small 353 ns; echo lat big 1500 ns; echo lat small 354 ns; echo lat big 1501 ns' \
+	'^lat ([a-z]+) ([0-9]+) (ns|us)$' 1,2,3; rc=$?
+cid=$(psql_q "SELECT max(id) FROM campaigns")
+check "ab --benchmark regex: exit 0, 2 batches per scenario stored" test \
+	"$rc/$(psql_q "SELECT count(*) || '/' || max(s.batch) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid")" = "0/8/2"
+check "the campaign records the 2 batches that ran, not --batches 5" test \
+	"$(psql_q "SELECT batches FROM campaigns WHERE id = $cid")" = 2
+check "the report says 2 batches" grep -q ': 2 batches per scenario per boot' "$sw/batches.out"
+simab list 'false; echo lat small 353 ns; echo lat big 1500 ns' '^lat ([a-z]+) ([0-9]+) (ns|us)$' 1,2,3
+rc=$?
+grep -m1 'attempt 1 failed' "$sw/list.err" | cut -c1-200 | sed 's/^/   /'
+cid=$(psql_q "SELECT max(id) FROM campaigns")
+n=$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid")
+check "cmd; more: the first command's failure fails the boot (set -e), nothing stored" bash -c \
+	"[ $rc/$n = 1/0 ] && grep -q 'benchmark command exited with status 1 (it runs under set -e: the first failing command ends it; no output)' '$sw/list.err'"
+simab junk 'echo small mean_ns=353; echo big mean_ns=1500abc' '^([a-z]+) mean_ns=([0-9]+)' 1,2
+rc=$?
+grep -m1 'attempt 1 failed' "$sw/junk.err" | cut -c1-200 | sed 's/^/   /'
+check "mean_ns=1500abc with a loose group: rejected, not stored as 1500" bash -c \
+	"[ $rc = 1 ] && grep -q 'value \"1500\" in \"big mean_ns=1500abc\" is followed by more of its token \"abc\"' '$sw/junk.err'"
+"$top/build/boardsim" ctl "$sw/ctl" quit >/dev/null 2>&1
+
 echo "== regex benchmark: validation"
 rjob badre "{ \"name\": \"regex\", \"command\": \"true\",
   \"regex\": \"^lat ([a-z]+\", \"groups\": $grp }"
@@ -148,6 +201,15 @@ check "no obj-m line" err_has "$jt/modempty.json" \
 mjob modparser '{ "name": "module", "src": "mymod", "parser": "csv" }'
 check "unknown parser" err_has "$jt/modparser.json" \
 	"benchmark.parser: \"csv\" is not one of dmabench \\(v1 lines\\), seed"
+rjob modboth '{ "name": "module", "module": "mybench", "src": "mymod" }'
+check "module: src and module both given" err_has "$jt/modboth.json" \
+	"benchmark.ko: a \"module\" benchmark needs one of \"src\" .*, \"module\" .* or \"ko\""
+rjob modko '{ "name": "module", "ko": { "control": "a.o", "patched": "b.ko" } }'
+check "module: a ko that is not a .ko file" err_has "$jt/modko.json" \
+	"modko.json:[0-9]+:[0-9]+: benchmark.ko.control: \"a.o\" is not a .ko file"
+rjob modname '{ "name": "module", "module": "mybench.ko" }'
+check "module: a name with .ko" err_has "$jt/modname.json" \
+	"benchmark.module: \"mybench.ko\": a module name"
 rjob modpre '{ "name": "module", "src": "mymod" }'
 check "prebuilt kernels cannot take the module" err_has "$jt/modpre.json" \
 	"benchmark.src: the module is built against each variant's kernel tree"
@@ -185,5 +247,9 @@ check "dry run after a module source changed: would build, naming the file" bash
 mjob modseed '{ "name": "module", "src": "mymod", "parser": "seed", "params": "reps=20" }'
 "$ablab" run "$jt/modseed.json" --results "$tmp/results" --format json >/dev/null 2>"$tmp/t80-seed.err"; rc=$?
 grep -m1 'attempt 1 failed' "$tmp/t80-seed.err" | cut -c1-160 | sed 's/^/   /'
-check "parser seed, module prints v1 lines: rejected" bash -c "[ $rc != 0 ] && grep -q \
-	'mybench printed dmabench v1 lines, the job.s parser is \"seed\"' '$tmp/t80-seed.err'"
+check "parser seed, module prints v1 lines: rejected once, naming both formats" bash -c "[ $rc != 0 ] && grep -q \
+	'benchmark output rejected: expected seed-format lines, saw dmabench v1 lines (.*): use --parser dmabench' '$tmp/t80-seed.err'"
+cid=$(psql_q "SELECT max(id) FROM campaigns")
+n=$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $cid")
+check "a format mismatch is not retried and does not make the board unhealthy" bash -c \
+	"[ $n = 1 ] && ! grep -q unhealthy '$tmp/t80-seed.err'"

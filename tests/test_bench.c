@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The regex benchmark's output parser (bench_regex_parse). */
+/* The regex benchmark's output parser (bench_regex_parse), the module
+ * benchmark's pure parts (format check, batches, modinfo, file names). */
 #include "../agent/bench.h"
 #include "check.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const struct bench_def lat = {
 	.kind = BENCH_REGEX, .command = "true",
@@ -80,6 +82,110 @@ int main(void)
 	d.g_unit = 3;
 	CHECK(bench_def_check(&d, why, sizeof(why)) == -EINVAL);
 	CHECK(strstr(why, "has 2 group(s)") != NULL);
+
+	/* a value (scenario, unit) that is only the front of its token is
+	 * rejected, not stored: mean_ns=123abc is not 123 */
+	d.regex = "^([a-z]+) mean_ns=([0-9]+)";
+	d.g_scenario = 1;
+	d.g_value = 2;
+	d.g_unit = 0;
+	ret = bench_regex_parse(&d, "small mean_ns=123abc\n", &r, why, sizeof(why));
+	CHECK(ret == -EINVAL && r.n == 0);
+	CHECK(strstr(why, "value \"123\" in \"small mean_ns=123abc\" is followed by more of its token \"abc\"") != NULL);
+	run_result_free(&r);
+	ret = bench_regex_parse(&d, "small mean_ns=1.5\n", &r, why, sizeof(why));
+	CHECK(ret == -EINVAL && strstr(why, "followed by more of its token \".5\"") != NULL);
+	run_result_free(&r);
+	ret = bench_regex_parse(&d, "small mean_ns=123 min_ns=1\nsmall mean_ns=124\n", &r, why,
+				sizeof(why));
+	CHECK(ret == 0 && r.n == 2 && r.v[0].mean_ns == 123 && r.v[1].mean_ns == 124);
+	run_result_free(&r);
+	d.regex = "([a-z]+) ([0-9]+) ns";
+	ret = bench_regex_parse(&d, "lat big 5 ns\nlat x-big 5 ns\n", &r, why, sizeof(why));
+	CHECK(ret == -EINVAL && strstr(why, "scenario \"big\"") && strstr(why, "preceded by"));
+	run_result_free(&r);
+	d.regex = "^lat ([a-z]+) ([0-9]+)(ns|us)";
+	d.g_unit = 3;
+	ret = bench_regex_parse(&d, "lat small 353ns\n", &r, why, sizeof(why));
+	CHECK(ret == 0 && r.n == 1 && r.v[0].mean_ns == 353);
+	run_result_free(&r);
+	ret = bench_regex_parse(&d, "lat small 353nsx\n", &r, why, sizeof(why));
+	CHECK(ret == -EINVAL && strstr(why, "unit \"ns\"") && strstr(why, "\"x\""));
+	run_result_free(&r);
+
+	/* the batches that ran: every scenario's count, or -1 when they differ */
+	ret = bench_regex_parse(&lat, "lat small 1 ns\nlat big 2 ns\nlat small 1 ns\n"
+				"lat big 2 ns\nlat small 1 ns\nlat big 2 ns\n", &r, why, sizeof(why));
+	CHECK(ret == 0 && bench_batches(&r, why, sizeof(why)) == 3);
+	run_result_free(&r);
+	ret = bench_regex_parse(&lat, "lat small 1 ns\nlat big 2 ns\nlat small 1 ns\n", &r, why,
+				sizeof(why));
+	CHECK(ret == 0 && bench_batches(&r, why, sizeof(why)) == -1);
+	CHECK_STR(why, "scenario small ran 2 batch(es), scenario big 1: every scenario must run the same number");
+	run_result_free(&r);
+
+	/* a list runs under set -e, in a subshell (the login shell stays) */
+	{
+		char *c = bench_regex_command("false; dmesg");
+
+		CHECK_STR(c, "( set -e\nfalse; dmesg\n)");
+		free(c);
+	}
+
+	/* the format check: seed lines where dmabench v1 lines are expected */
+	{
+		static const char seed[] =
+			"[    1.0] dmabench: START\n"
+			"[    1.1] dmabench: small-dirty-256B size=     256 reps=5000 mean_ns=353 min_ns=300 max_ns=900 ns_per_KiB=1412\n"
+			"[    1.2] dmabench: DONE\n";
+		static const char v1[] =
+			"dmabench: v1 start clock_res_ns=1\n"
+			"dmabench: v1 result scenario=s batch=1 size=256 reps=10 dir=from op=map_unmap state=dirty timing=iter mean_ns=5 min_ns=4 max_ns=6 ns_per_KiB=20\n"
+			"dmabench: v1 done status=0\n";
+
+		parse_log(seed, sizeof(seed) - 1, &r);
+		CHECK(bench_format_check(&r, 0, NULL, why, sizeof(why)) == 0);
+		CHECK(bench_format_check(&r, 1, "use --parser seed", why, sizeof(why)) == -EINVAL);
+		CHECK_STR(why, "expected dmabench v1 lines, saw seed-format lines (1 of 1 samples): use --parser seed");
+		CHECK(bench_batches(&r, why, sizeof(why)) == 1);
+		run_result_free(&r);
+		parse_log(v1, sizeof(v1) - 1, &r);
+		CHECK(bench_format_check(&r, 1, NULL, why, sizeof(why)) == 0);
+		CHECK(bench_format_check(&r, 0, NULL, why, sizeof(why)) == -EINVAL);
+		CHECK_STR(why, "expected seed-format lines, saw dmabench v1 lines (1 of 1 samples)");
+		run_result_free(&r);
+	}
+
+	/* modinfo: vermagic's release and the name; not a module: -EINVAL */
+	{
+		char img[128] = "\177ELF", *rel, *name;
+		static const char mi[] = "license=GPL\0vermagic=6.1.192-ablab-control mod_unload ARMv5 p2v8 \0name=mybench";
+
+		memcpy(img + 40, "\0", 1);
+		memcpy(img + 41, mi, sizeof(mi));
+		CHECK(bench_modinfo(img, sizeof(img), &rel, &name) == 0);
+		CHECK_STR(rel, "6.1.192-ablab-control");
+		CHECK_STR(name, "mybench");
+		free(rel);
+		free(name);
+		CHECK(bench_modinfo("#!/bin/sh\n", 10, &rel, &name) == -EINVAL);
+		img[1] = 'X';
+		CHECK(bench_modinfo(img, sizeof(img), &rel, &name) == -EINVAL);
+	}
+
+	/* the module file of a variant: the job's (with {board}), or NAME.ko in
+	 * the kernel directory */
+	{
+		struct bench_def m = { .kind = BENCH_MODULE, .module = "mybench",
+				       .ko = { "/srv/{board}/c.ko", NULL } };
+		char *f = bench_module_file(&m, "pi400", "/k/control", 0);
+
+		CHECK_STR(f, "/srv/pi400/c.ko");
+		free(f);
+		f = bench_module_file(&m, "pi400", "/k/patched", 1);
+		CHECK_STR(f, "/k/patched/mybench.ko");
+		free(f);
+	}
 
 	/* dma_map_benchmark: parameters, and its two result lines */
 	memset(&d, 0, sizeof(d));

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "parse.h"
 #include "report.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -121,6 +122,79 @@ static void test_log(void)
 	run_result_free(&r);
 }
 
+/* A console capture with the kernel's printk output and then a `dmesg` typed at the
+ * prompt: the same lines with the same timestamps.  Each counts once; lines without a
+ * timestamp (two batches may print the same values) and lines with the same text at
+ * another time (the module loaded again) are all kept. */
+static void test_log_dmesg_twice(void)
+{
+	static const char printk[] =
+		"[   41.210021] dmabench: START\n"
+		"[   41.221634] dmabench: small-dirty-256B size=     256 reps=5000 mean_ns=353 "
+		"min_ns=314 max_ns=9260 ns_per_KiB=1412\n"
+		"[   41.684512] dmabench: large-dirty-1MiB size= 1048576 reps=300 mean_ns=73840 "
+		"min_ns=72911 max_ns=91022 ns_per_KiB=72\n"
+		"[   85.991820] dmabench: DONE\r\n";
+	static const char again[] =	/* the module loaded again: new timestamps */
+		"[   90.000001] dmabench: small-dirty-256B size=     256 reps=5000 mean_ns=353 "
+		"min_ns=314 max_ns=9260 ns_per_KiB=1412\n"
+		"dmabench: small-dirty-256B size=256 reps=5000 mean_ns=353 min_ns=314 max_ns=9260 "
+		"ns_per_KiB=1412\n"
+		"dmabench: small-dirty-256B size=256 reps=5000 mean_ns=353 min_ns=314 max_ns=9260 "
+		"ns_per_KiB=1412\n";
+	char *log = xasprintf("%slab# dmesg | tail\n%s%s", printk, printk, again);
+	struct run_result r;
+	char why[256];
+
+	parse_log(log, strlen(log), &r);
+	CHECK(r.duplicates == 4);
+	CHECK(r.n == 5 && r.malformed == 0);
+	CHECK(r.n == 5 && r.v[0].batch == 1 && r.v[1].batch == 1 && r.v[2].batch == 2 &&
+	      r.v[4].batch == 4);
+	CHECK(run_check(&r, why, sizeof(why)) == 0);
+	run_result_free(&r);
+	free(log);
+	/* v1: the dmesg's copy of the start line must not reset the samples */
+	log = xasprintf("%s%s",
+			"[ 1.5] dmabench: v1 start clock_res_ns=1\n"
+			"[ 1.6] dmabench: v1 result scenario=s batch=1 size=256 reps=10 dir=from "
+			"op=map_unmap state=dirty timing=iter mean_ns=5 min_ns=4 max_ns=6 "
+			"ns_per_KiB=20\n[ 1.7] dmabench: v1 done status=0\n",
+			"[ 1.5] dmabench: v1 start clock_res_ns=1\n"
+			"[ 1.6] dmabench: v1 result scenario=s batch=1 size=256 reps=10 dir=from "
+			"op=map_unmap state=dirty timing=iter mean_ns=5 min_ns=4 max_ns=6 "
+			"ns_per_KiB=20\n");
+	parse_log(log, strlen(log), &r);
+	CHECK(r.duplicates == 2 && r.n == 1 && r.have_done);
+	CHECK(run_check(&r, why, sizeof(why)) == 0);
+	run_result_free(&r);
+	free(log);
+}
+
+/* Every rejected line is kept with its line number (as grep -n counts: blank lines
+ * and CRLF included), not only the first. */
+static void test_log_rejected_lines(void)
+{
+	static const char log[] =
+		"Booting Linux\r\n\r\n"				/* lines 1, 2 */
+		"dmabench: START\n"					/* 3 */
+		"dmabench: small-dirty-256B size=256 reps=5000 mean_ns=35[ 3.1] usb 1-1\n" /* 4 */
+		"\n"							/* 5 */
+		"dmabench: large-dirty-1MiB size=1048576 reps=300 mean_ns=73840 min_ns=72911 "
+		"max_ns=91022 ns_per_KiB=72\n"				/* 6 */
+		"dmabench: large-clean-1MiB size=1048576 reps=0\n";	/* 7 */
+	struct run_result r;
+	char why[256];
+
+	parse_log(log, sizeof(log) - 1, &r);
+	CHECK(r.n == 1 && r.malformed == 2 && !r.have_done);
+	CHECK(r.malformed == 2 && r.rejected[0].lineno == 4 && r.rejected[1].lineno == 7);
+	CHECK(r.malformed == 2 && strstr(r.rejected[0].error, "mean_ns") != NULL);
+	CHECK(r.malformed == 2 && !strncmp(r.rejected[1].text, "dmabench: large-clean-1MiB", 26));
+	CHECK(run_check(&r, why, sizeof(why)) == -EINVAL);
+	run_result_free(&r);
+}
+
 static void test_checks(void)
 {
 	static const char missing_batch[] =
@@ -208,6 +282,8 @@ int main(void)
 	test_seed_malformed();
 	test_v1();
 	test_log();
+	test_log_dmesg_twice();
+	test_log_rejected_lines();
 	test_checks();
 	test_format();
 	test_order();

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Timing modes pinned per campaign and board (timing.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "timing.h"
+#include "util.h"
+
+/* The mode pin gives scenario name, or NULL. */
+static const char *pin_mode(const char *pin, const char *name, char *mode, size_t len)
+{
+	size_t n = strlen(name);
+	const char *p = pin;
+
+	while (p && *p) {
+		const char *colon = strchr(p, ':'), *comma = strchr(p, ',');
+		size_t ml;
+
+		if (!colon)
+			return NULL;
+		ml = comma ? (size_t)(comma - colon - 1) : strlen(colon + 1);
+		if ((size_t)(colon - p) == n && !strncmp(p, name, n) && ml < len) {
+			memcpy(mode, colon + 1, ml);
+			mode[ml] = '\0';
+			return mode;
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	return NULL;
+}
+
+int timing_pin_of(const struct run_result *r, char **pin, char *why, size_t whylen)
+{
+	struct buf b = { 0 };
+	size_t i;
+
+	*pin = NULL;
+	for (i = 0; i < r->n; i++) {
+		const struct sample *s = &r->v[i];
+		char mode[16];
+
+		if (s->kind != SAMPLE_RESULT || !s->timing[0])
+			continue;
+		if (b.len && pin_mode(b.data, s->scenario, mode, sizeof(mode))) {
+			if (strcmp(mode, s->timing)) {
+				snprintf(why, whylen, "scenario %s was timed both ways in one boot (%s and %s)",
+					 s->scenario, mode, s->timing);
+				buf_free(&b);
+				return -EINVAL;
+			}
+			continue;
+		}
+		buf_printf(&b, "%s%s:%s", b.len ? "," : "", s->scenario, s->timing);
+	}
+	*pin = b.data;
+	return 0;
+}
+
+int timing_pin_check(const char *pin, const struct run_result *r, char *why, size_t whylen)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct sample *s = &r->v[i];
+		char mode[16];
+
+		if (s->kind != SAMPLE_RESULT || !s->timing[0])
+			continue;
+		if (!pin_mode(pin, s->scenario, mode, sizeof(mode))) {
+			snprintf(why, whylen, "scenario %s is not in this board's first boot (its timing modes: %s)",
+				 s->scenario, pin);
+			return -EINVAL;
+		}
+		if (strcmp(mode, s->timing)) {
+			snprintf(why, whylen, "scenario %s was timed by %s, the board's first boot in this campaign timed it by %s (pin_timing not obeyed: an old dmabench.ko?)",
+				 s->scenario, s->timing, mode);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* "timing=iter" or "timing=batch" as a word of p: every scenario one mode */
+static bool one_mode(const char *p)
+{
+	static const char *const keys[] = { "timing=iter", "timing=batch" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		const char *q = p;
+		size_t n = strlen(keys[k]);
+
+		while ((q = strstr(q, keys[k]))) {
+			if ((q == p || q[-1] == ' ') && (q[n] == ' ' || !q[n]))
+				return true;
+			q++;
+		}
+	}
+	return false;
+}
+
+char *timing_pin_params(const char *user, const char *pin)
+{
+	struct buf b = { 0 };
+	const char *p = user;
+
+	if (user && one_mode(user))
+		return xstrdup(user);
+	if (!pin || !*pin)
+		return user ? xstrdup(user) : NULL;
+	/* the user's own pin_timing= held at the first boot, so the full pin
+	 * agrees with it: it replaces it */
+	while (p && *p) {
+		const char *e = strchr(p, ' ');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (n && strncmp(p, "pin_timing=", 11)) {
+			buf_printf(&b, "%s%.*s", b.len ? " " : "", (int)n, p);
+		}
+		p = e ? e + 1 : NULL;
+	}
+	buf_printf(&b, "%spin_timing=%s", b.len ? " " : "", pin);
+	return b.data;
+}

@@ -1,0 +1,90 @@
+# `ablab ingest` of logs as people capture them (agent/ingest.c, parse.c), on a
+# real PostgreSQL: a console capture holding the kernel's printk output and a
+# `dmesg` typed afterwards stores each line once; a log cut short (no DONE)
+# with a line cut by other output is refused naming every rejected line by
+# file:line and pointing at --partial; with --partial its valid scenarios are
+# stored, the boot is marked partial in the database and the report says so.
+# timeout: 120
+fx=$top/tests/fixtures
+d=$tmp/t52
+mkdir -p "$d"
+"$ablab" db start >/dev/null || bad "t52: db start"
+ing() { "$ablab" ingest "$@" --board pi400-t52 --variant control --cpu Cortex-A72 --family v7; }
+last() { psql_q "SELECT coalesce(max(id), 0) FROM campaigns"; }
+# samples of the last campaign: count/distinct scenarios/max batch
+shape() { psql_q "SELECT count(*) || '/' || count(DISTINCT s.scenario) || '/' || max(s.batch) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $(last)"; }
+
+echo "== printk output and a dmesg of it in one capture"
+ing "$fx/seed-console-dmesg-pi400.txt" >"$d/dup.out" 2>&1; rc=$?
+cat "$d/dup.out"
+check "console + dmesg capture: exit 0, each of the 3 lines stored once (samples/scenarios/max batch $(shape))" \
+	test "$rc/$(shape)" = 0/3/3/1
+check "the repeated lines are counted and said so" grep -q '5 repeated line(s) (same timestamp and text' "$d/dup.out"
+check "the values are those printed once" test \
+	"$(psql_q "SELECT string_agg(mean_ns::text, ',' ORDER BY scenario) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $(last)")" = "73108,73840,353"
+check "a complete log is not marked partial" test "$(psql_q "SELECT partial FROM boots WHERE campaign_id = $(last)")" = f
+
+echo "== a log cut short, with one line cut by other output"
+cut=$fx/seed-cut-pi400.txt
+n0=$(psql_q "SELECT count(*) FROM boots")
+ing "$cut" >"$d/cut.out" 2>&1; rc=$?
+cat "$d/cut.out"
+check "without --partial: exit 1, nothing stored" test "$rc/$(psql_q "SELECT count(*) FROM boots")" = "1/$n0"
+check "the rejected line is named by file and line number, with the reason" \
+	grep -qF "$cut:14: rejected: bad number in mean_ns=: \"[   41.684512] dmabench: large-dirty-1MiB" "$d/cut.out"
+check "the error says what is wrong and to use --partial" \
+	grep -qF "$cut: 1 malformed benchmark line(s); first: bad number in mean_ns=" "$d/cut.out"
+check "... and how many scenarios --partial would keep" \
+	grep -qF "not stored: run again with --partial to keep its 2 valid scenario(s) and mark the boot partial" "$d/cut.out"
+check "the scenario the rejected line was about is named as dropped" \
+	grep -qF "$cut: scenario large-dirty-1MiB lost: its line 14 was rejected and no other line of it is valid" "$d/cut.out"
+ing "$cut" --partial >"$d/part.out" 2>&1; rc=$?
+cat "$d/part.out"
+check "--partial: exit 0, the 2 valid scenarios stored ($(shape))" test "$rc/$(shape)" = 0/2/2/1
+check "--partial: the rejected line is still named" grep -qF "$cut:14: rejected:" "$d/part.out"
+check "--partial: the stored line says partial and why" \
+	grep -qF "stored as control boot 1 of campaign $(last) (2 scenarios x 1 batches, kernel 7.3.0-rc1-00324-g986c24e0fe44; partial: no DONE line, 1 rejected line(s), 1 scenario(s) dropped)" "$d/part.out"
+check "--partial: the boot is partial in the database" test \
+	"$(psql_q "SELECT status || '/' || partial FROM boots WHERE campaign_id = $(last)")" = ok/true
+"$ablab" report "$(last)" >"$d/report.txt" 2>&1
+check "the report marks the boot partial" grep -qF "pi400-t52: PARTIAL: 1 boot(s) ingested with --partial" "$d/report.txt"
+"$ablab" report "$(last)" --format json >"$d/report.json" 2>&1
+check "the JSON report counts the partial boot" \
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); b = d["boards"][0]; sys.exit(b["partial_boots"] != 1)' "$d/report.json"
+ing "$cut" --partial >"$d/again.out" 2>&1; rc=$?
+check "the same file again: already stored" bash -c "[ $rc = 0 ] && grep -q 'already stored' '$d/again.out'"
+
+echo "== v1: a line cut on the console, whole in the dmesg typed afterwards"
+v1() {	# TIME SCENARIO BATCH MEAN [JUNK]: one line, cut by JUNK after the mean when given
+	local l="[    5.$1] dmabench: v1 result scenario=$2 batch=$3 size=256 reps=10 dir=from op=map_unmap state=dirty timing=iter mean_ns=$4"
+	if [ -n "${5:-}" ]; then echo "$l$5"; else echo "$l min_ns=1 max_ns=900 ns_per_KiB=4"; fi
+}
+whole() {	# [JUNK]: the module's output, batch 2 of scenario b cut by JUNK when given
+	echo "[    5.000000] dmabench: v1 start clock_res_ns=1"
+	v1 100000 a 1 51; v1 110000 b 1 51; v1 200000 a 2 52; v1 210000 b 2 52 "${1:-}"
+	echo "[    5.300000] dmabench: v1 done status=0"
+}
+{ whole "[    5.210001] mmc0: timeout"; echo "lab# dmesg"; whole; } >"$d/v1.txt"
+ing "$d/v1.txt" >"$d/v1.out" 2>&1; rc=$?
+cat "$d/v1.out"
+check "v1 cut line: named with its line number; without --partial refused (exit $rc)" \
+	bash -c "[ $rc = 1 ] && grep -qF '$d/v1.txt:5: rejected:' '$d/v1.out' && grep -qF -- '--partial to keep its 2 valid' '$d/v1.out'"
+ing "$d/v1.txt" --partial >"$d/v1p.out" 2>&1; rc=$?
+cat "$d/v1p.out"
+check "--partial: both scenarios kept (the cut batch arrived whole in the dmesg): $(shape)" \
+	test "$rc/$(shape)" = 0/4/2/2
+check "--partial: the boot is still marked partial (a line was rejected)" test \
+	"$(psql_q "SELECT partial FROM boots WHERE campaign_id = $(last)")" = t
+printf 'dmabench: START\ndmabench: x size=1 reps=1 mean_ns=1 min_ns=1 max_ns=1 ns_per_KiB=1\ndmabench: x size=1 reps=1 mean_ns=1 min_ns=1 max_ns=1 ns_per_KiB=1\n' >"$d/nots.txt"
+ing "$d/nots.txt" --partial >"$d/nots.out" 2>&1; rc=$?
+check "lines without a timestamp are never merged (two batches may print the same values): $(shape)" \
+	test "$rc/$(shape)" = 0/2/1/2
+{ echo "[    5.000000] dmabench: v1 start clock_res_ns=1"; v1 1 a 1 51; v1 2 b 1 51; v1 3 a 2 52; v1 4 b 3 52; v1 5 b 3 52; v1 6 a 3 53; } >"$d/gap.txt"
+ing "$d/gap.txt" --partial >"$d/gap.out" 2>&1; rc=$?
+cat "$d/gap.out"
+check "--partial without DONE: a scenario with a batch twice and one missing is dropped, named; the other kept ($(shape))" \
+	bash -c "[ '$rc/$(shape)' = 0/3/1/3 ] && grep -qF '$d/gap.txt: scenario b dropped: batch 3 reported twice' '$d/gap.out'"
+printf 'dmabench: START\ndmabench: x size=1 reps=1 mean_ns=1 min_ns=1 max_ns=1 ns_per_KiB=1\ndmabench: size=1 reps=1 mean_ns=1\n' >"$d/noname.txt"
+ing "$d/noname.txt" --partial >"$d/noname.out" 2>&1; rc=$?
+check "a rejected line naming no scenario drops none; it is named by its line ($(shape))" \
+	bash -c "[ '$rc/$(shape)' = 0/1/1/1 ] && grep -qF '$d/noname.txt:3: rejected:' '$d/noname.out' && ! grep -q 'scenario size' '$d/noname.out'"
