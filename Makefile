@@ -122,6 +122,14 @@ build/bench/%: tests/bench/%.c $(LIBSRCS:agent/%.c=build/obj/%.o)
 bench: deps ablab build/boardsim $(BENCH_BINS) kernels
 	bash tests/bench/run.sh
 
+# The statistics checked by simulation (docs/STATISTICS.md): one seeded table.
+.PHONY: validate
+build/validate: tests/validate.c build/obj/stats.o build/obj/seqtest.o build/obj/changepoint.o
+	@$(if $(Q),echo '  LD     ' $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Iagent -o $@ $^ -lm
+validate: build/validate
+	build/validate
+
 # Coverage-guided fuzzing (libFuzzer, ASan+UBSan) of the parser and the
 # definition-file loaders; FUZZ_SECONDS per harness (default 60).
 .PHONY: fuzz

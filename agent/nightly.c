@@ -4,16 +4,19 @@
  * of a job run in parallel.  Kernels are rebuilt only when their inputs
  * changed (the recipe's build script keys its cache by them).  Each night's
  * reports go to REPORTS/DATE/JOB/, and each job is compared with its previous
- * nightly campaign.
+ * nightly campaign and with its nightly history (change points), the night's
+ * p-values adjusted together (Holm).
  *
  * Exit status (documented in jobs/README.md, relied on by the systemd unit):
  *   0  every job ran on every board, no change beyond a job's threshold
  *   1  something failed (invalid job, missing or unhealthy board, kernel
  *      build, campaign); any change found is still reported
  *   2  usage error
- *   3  all ran, and a significant change beyond a job's threshold appeared
+ *   3  all ran, and a significant (Holm-adjusted) change beyond a job's threshold
+ *      appeared, night against night or as a new change point of the history
  */
 #include "board.h"
+#include "changepoint.h"
 #include "cmds.h"
 #include "job.h"
 #include "report.h"
@@ -154,22 +157,101 @@ static size_t boot_values(const struct rep_row *w, int v, double *out, size_t ma
 	return n;
 }
 
-/* Compares tonight's campaign with the previous night's, variant by
- * variant, per board and scenario.  A row is a change when the relative
- * change of the mean of boot means is at least the job's threshold and it
- * is significant: exact Mann-Whitney p <= alpha, or, when these boot
- * counts cannot reach alpha, complete separation of the two nights' boots.
- * For the preservation check, any change in lost bytes is one.
- * Writes DIR/compare.txt and DIR/compare.json; returns the number of changes
- * (or -errno). */
+/* One row of the night's comparison: tonight against the previous night, or tonight as a
+ * new change point of the job's nightly history. */
+struct crow {
+	char board[64], scenario[64];
+	int variant;
+	bool cp;		/* a change-point row */
+	bool pres;		/* lost bytes: any change is one, no test */
+	double prev, now;	/* previous night's (cp: the segment's) mean, tonight's */
+	size_t nx, ny;		/* boots (cp: nights before, 1) */
+	double rel, p, p_min, p_adj;
+	bool change;
+	const char *verdict;
+};
+
+/*
+ * The job's nightly history up to campaign cid, one mean of boot means per night, board,
+ * scenario and variant: for every series whose last night is cid and which gets a new change
+ * point tonight (changepoint.h: cp_new_last() with |change| >= the job's threshold), a row.
+ */
+static int history_rows(struct store *st, const struct job *j, int64_t cid, struct crow **rows,
+			size_t *nrows)
+{
+	static const char *const q =
+		"SELECT x.cid, x.board, x.scenario, x.variant, avg(x.bm) FROM (SELECT c.id AS cid, "
+		" bo.name AS board, s.scenario, b.variant, b.id, avg(s.mean_ns) AS bm "
+		" FROM campaigns c JOIN boots b ON b.campaign_id = c.id "
+		" JOIN boards bo ON bo.id = b.board_id JOIN samples s ON s.boot_id = b.id "
+		" WHERE c.trigger = 'nightly' AND c.job->>'job' = $1 AND c.id <= $2::int "
+		"  AND (c.status = 'complete' OR c.id = $2::int) AND b.status = 'ok' "
+		"  AND s.kind <> 'preserve' AND s.mean_ns IS NOT NULL "
+		"  AND b.variant IN ('control', 'patched') "
+		" GROUP BY 1, 2, 3, 4, 5) x GROUP BY 1, 2, 3, 4 ORDER BY 2, 3, 4, 1";
+	char ids[32];
+	const char *p[2] = { j->name, ids };
+	double *x;
+	PGresult *r;
+	int n, i = 0;
+
+	snprintf(ids, sizeof(ids), "%" PRId64, cid);
+	r = store_query(st, q, 2, p);
+	if (!r)
+		return -EIO;
+	n = PQntuples(r);
+	x = xcalloc((size_t)n + 1, sizeof(double));
+	while (i < n) {
+		int k = i, m = 0;
+		struct cp_point cp;
+
+		while (k < n && !strcmp(PQgetvalue(r, k, 1), PQgetvalue(r, i, 1)) &&
+		       !strcmp(PQgetvalue(r, k, 2), PQgetvalue(r, i, 2)) &&
+		       !strcmp(PQgetvalue(r, k, 3), PQgetvalue(r, i, 3)))
+			x[m++] = strtod(PQgetvalue(r, k++, 4), NULL);
+		if (strtoll(PQgetvalue(r, k - 1, 0), NULL, 10) == cid &&
+		    cp_new_last(x, (size_t)m, CP_DEFAULT_P_MAX, CP_DEFAULT_MIN_SIZE, j->threshold,
+				&cp) == 1) {
+			struct crow *w;
+
+			*rows = xrealloc(*rows, (*nrows + 1) * sizeof(**rows));
+			w = &(*rows)[(*nrows)++];
+			memset(w, 0, sizeof(*w));
+			snprintf(w->board, sizeof(w->board), "%s", PQgetvalue(r, i, 1));
+			snprintf(w->scenario, sizeof(w->scenario), "%s", PQgetvalue(r, i, 2));
+			w->variant = !strcmp(PQgetvalue(r, i, 3), "patched");
+			w->cp = true;
+			w->prev = cp.mean_before;
+			w->now = cp.mean_after;
+			w->nx = (size_t)m - 1;
+			w->ny = 1;
+			w->rel = cp.rel;
+			w->p = cp.p;
+			w->p_min = 0.0;
+		}
+		i = k;
+	}
+	free(x);
+	PQclear(r);
+	return 0;
+}
+
+/* Compares tonight's campaign with the previous night's, variant by variant, per board and
+ * scenario (exact Mann-Whitney p of the boot means), and looks for a new change point in
+ * each variant's nightly history (history_rows()).  All these p-values of the job's night
+ * are adjusted together (Holm: family-wise error <= alpha); a row is a change when its
+ * adjusted p <= alpha and its relative change is at least the job's threshold.  For the
+ * preservation check, any change in lost bytes is one.  Writes DIR/compare.txt and
+ * DIR/compare.json; returns the number of changes (or -errno). */
 static int compare_nights(struct store *st, const struct job *j, int64_t prev, int64_t cid,
 			  const char *dir)
 {
 	struct report a, b;
-	struct report_opts o = { .alpha = j->alpha, .target = 0.01 };
 	json_object *jr = json_object_new_object(), *rows = json_object_new_array();
 	struct buf txt = { 0 };
-	size_t i;
+	struct crow *cr = NULL;
+	size_t i, ncr = 0, nfam = 0;
+	double *pv, *adj;
 	int changes = 0, v;
 	char *p;
 
@@ -184,75 +266,118 @@ static int compare_nights(struct store *st, const struct job *j, int64_t prev, i
 		json_object_put(rows);
 		return -EIO;
 	}
-	report_analyse(&a, &o);
-	report_analyse(&b, &o);
-	buf_printf(&txt, "job %s: campaign %" PRId64 " against the previous night's %" PRId64
-		   " (threshold %.1f%%, alpha %.3f)\n\n", j->name, cid, prev,
-		   j->threshold * 100, j->alpha);
-	buf_printf(&txt, "  %-14s %-28s %-8s %12s %12s %9s %7s  %s\n", "board", "scenario",
-		   "variant", "previous", "tonight", "change", "p", "verdict");
 	for (i = 0; i < b.nrows; i++) {
 		const struct rep_row *w = &b.rows[i];
 		const char *board = b.boards[w->board].name;
 		int k = report_find(&a, board, w->scenario);
-		bool pres = !strcmp(w->kind, "preserve");
 
 		if (k < 0)
 			continue;
 		for (v = 0; v < 2; v++) {
-			double x[256], y[256], rel;
+			double x[256], y[256];
 			size_t nx = boot_values(&a.rows[k], v, x, ARRAY_SIZE(x));
 			size_t ny = boot_values(w, v, y, ARRAY_SIZE(y));
 			struct ab_result ab;
-			const char *verdict;
-			bool change = false;
-			char pa[32], pb[32];
-			json_object *o2;
+			struct crow *c;
 
 			if (!nx || !ny || stats_ab(x, nx, y, ny, 1, 1000, &ab))
 				continue;
-			rel = ab.rel_change;
-			if (pres) {
-				change = ab.a.mean != ab.b.mean;
-				verdict = change ? "CHANGE (lost bytes)" : "same";
-			} else if (!isfinite(rel) || fabs(rel) < j->threshold) {
-				verdict = "below threshold";
-			} else if (ab.p_mwu <= j->alpha) {
-				change = true;
-				verdict = "CHANGE (p <= alpha)";
-			} else if (ab.p_min > j->alpha && ab.sep != SEP_OVERLAP) {
-				change = true;
-				verdict = "CHANGE (complete separation; too few boots for alpha)";
-			} else {
-				verdict = "not significant";
-			}
-			changes += change;
-			if (pres) {
-				snprintf(pa, sizeof(pa), "%.0f B", ab.a.mean);
-				snprintf(pb, sizeof(pb), "%.0f B", ab.b.mean);
-			} else {
-				fmt_time(pa, sizeof(pa), ab.a.mean);
-				fmt_time(pb, sizeof(pb), ab.b.mean);
-			}
-			buf_printf(&txt, "  %-14s %-28s %-8s %12s %12s %+8.1f%% %7.3f  %s\n", board,
-				   w->scenario, vnames[v], pa, pb, isfinite(rel) ? rel * 100 : 0.0,
-				   ab.p_mwu, verdict);
-			o2 = json_object_new_object();
-			json_object_object_add(o2, "board", json_object_new_string(board));
-			json_object_object_add(o2, "scenario", json_object_new_string(w->scenario));
-			json_object_object_add(o2, "variant", json_object_new_string(vnames[v]));
-			json_object_object_add(o2, "previous_mean", json_object_new_double(ab.a.mean));
-			json_object_object_add(o2, "tonight_mean", json_object_new_double(ab.b.mean));
-			json_object_object_add(o2, "n_previous", json_object_new_int((int)nx));
-			json_object_object_add(o2, "n_tonight", json_object_new_int((int)ny));
-			json_object_object_add(o2, "rel_change",
-					       isfinite(rel) ? json_object_new_double(rel) : NULL);
-			json_object_object_add(o2, "p_mwu", isfinite(ab.p_mwu) ?
-					       json_object_new_double(ab.p_mwu) : NULL);
-			json_object_object_add(o2, "change", json_object_new_boolean(change));
-			json_object_object_add(o2, "verdict", json_object_new_string(verdict));
-			json_object_array_add(rows, o2);
+			cr = xrealloc(cr, (ncr + 1) * sizeof(*cr));
+			c = &cr[ncr++];
+			memset(c, 0, sizeof(*c));
+			snprintf(c->board, sizeof(c->board), "%s", board);
+			snprintf(c->scenario, sizeof(c->scenario), "%s", w->scenario);
+			c->variant = v;
+			c->pres = !strcmp(w->kind, "preserve");
+			c->prev = ab.a.mean;
+			c->now = ab.b.mean;
+			c->nx = nx;
+			c->ny = ny;
+			c->rel = ab.rel_change;
+			c->p = c->pres ? NAN : ab.p_mwu;
+			c->p_min = ab.p_min;
 		}
+	}
+	if (history_rows(st, j, cid, &cr, &ncr)) {
+		free(cr);
+		report_free(&a);
+		report_free(&b);
+		json_object_put(jr);
+		json_object_put(rows);
+		return -EIO;
+	}
+	pv = xcalloc(ncr + 1, sizeof(double));
+	adj = xcalloc(ncr + 1, sizeof(double));
+	for (i = 0; i < ncr; i++) {
+		pv[i] = cr[i].p;
+		nfam += isfinite(cr[i].p);
+	}
+	stats_holm(pv, ncr, adj);
+	for (i = 0; i < ncr; i++) {
+		struct crow *c = &cr[i];
+
+		c->p_adj = adj[i];
+		if (c->pres) {
+			c->change = c->prev != c->now;
+			c->verdict = c->change ? "CHANGE (lost bytes)" : "same";
+		} else if (!isfinite(c->rel) || fabs(c->rel) < j->threshold) {
+			c->verdict = "below threshold";
+		} else if (c->p_adj <= j->alpha) {
+			c->change = true;
+			c->verdict = c->cp ? "CHANGE POINT (Holm p <= alpha)" :
+				     "CHANGE (Holm p <= alpha)";
+		} else if (c->p_min > j->alpha) {
+			c->verdict = "too few boots to reach alpha";
+		} else {
+			c->verdict = "not significant (Holm)";
+		}
+		changes += c->change;
+	}
+	free(pv);
+	free(adj);
+
+	buf_printf(&txt, "job %s: campaign %" PRId64 " against the previous night's %" PRId64
+		   " and the job's nightly history (threshold %.1f%%, alpha %.3f, Holm over %zu "
+		   "p-values)\n\n", j->name, cid, prev, j->threshold * 100, j->alpha, nfam);
+	buf_printf(&txt, "  %-14s %-28s %-8s %-7s %12s %12s %9s %7s %7s  %s\n", "board",
+		   "scenario", "variant", "vs", "before", "tonight", "change", "p", "p Holm",
+		   "verdict");
+	for (i = 0; i < ncr; i++) {
+		const struct crow *c = &cr[i];
+		char pa[32], pb[32], ps[16], pq[16];
+		json_object *o2;
+
+		if (c->pres) {
+			snprintf(pa, sizeof(pa), "%.0f B", c->prev);
+			snprintf(pb, sizeof(pb), "%.0f B", c->now);
+		} else {
+			fmt_time(pa, sizeof(pa), c->prev);
+			fmt_time(pb, sizeof(pb), c->now);
+		}
+		snprintf(ps, sizeof(ps), isfinite(c->p) ? "%.4f" : "-", c->p);
+		snprintf(pq, sizeof(pq), isfinite(c->p_adj) ? "%.4f" : "-", c->p_adj);
+		buf_printf(&txt, "  %-14s %-28s %-8s %-7s %12s %12s %+8.1f%% %7s %7s  %s\n",
+			   c->board, c->scenario, vnames[c->variant], c->cp ? "history" : "night",
+			   pa, pb, isfinite(c->rel) ? c->rel * 100 : 0.0, ps, pq, c->verdict);
+		o2 = json_object_new_object();
+		json_object_object_add(o2, "board", json_object_new_string(c->board));
+		json_object_object_add(o2, "scenario", json_object_new_string(c->scenario));
+		json_object_object_add(o2, "variant", json_object_new_string(vnames[c->variant]));
+		json_object_object_add(o2, "against",
+				       json_object_new_string(c->cp ? "history" : "previous night"));
+		json_object_object_add(o2, "previous_mean", json_object_new_double(c->prev));
+		json_object_object_add(o2, "tonight_mean", json_object_new_double(c->now));
+		json_object_object_add(o2, "n_previous", json_object_new_int((int)c->nx));
+		json_object_object_add(o2, "n_tonight", json_object_new_int((int)c->ny));
+		json_object_object_add(o2, "rel_change",
+				       isfinite(c->rel) ? json_object_new_double(c->rel) : NULL);
+		json_object_object_add(o2, c->cp ? "p_ttest" : "p_mwu",
+				       isfinite(c->p) ? json_object_new_double(c->p) : NULL);
+		json_object_object_add(o2, "p_holm", isfinite(c->p_adj) ?
+				       json_object_new_double(c->p_adj) : NULL);
+		json_object_object_add(o2, "change", json_object_new_boolean(c->change));
+		json_object_object_add(o2, "verdict", json_object_new_string(c->verdict));
+		json_object_array_add(rows, o2);
 	}
 	buf_printf(&txt, "\n%d change(s) beyond the threshold.\n", changes);
 	json_object_object_add(jr, "job", json_object_new_string(j->name));
@@ -260,6 +385,8 @@ static int compare_nights(struct store *st, const struct job *j, int64_t prev, i
 	json_object_object_add(jr, "previous", json_object_new_int64(prev));
 	json_object_object_add(jr, "threshold", json_object_new_double(j->threshold));
 	json_object_object_add(jr, "alpha", json_object_new_double(j->alpha));
+	json_object_object_add(jr, "adjustment", json_object_new_string("holm"));
+	json_object_object_add(jr, "family_size", json_object_new_int((int)nfam));
 	json_object_object_add(jr, "changes", json_object_new_int(changes));
 	json_object_object_add(jr, "rows", rows);
 	p = xasprintf("%s/compare.txt", dir);
@@ -276,6 +403,7 @@ static int compare_nights(struct store *st, const struct job *j, int64_t prev, i
 	fputs(txt.data, stderr);
 	buf_free(&txt);
 	json_object_put(jr);
+	free(cr);
 	report_free(&a);
 	report_free(&b);
 	return changes;

@@ -87,7 +87,7 @@ else
 	  "variants": { "control": { "source": { "type": "recipe" } },
 	                "patched": { "source": { "type": "recipe" }, "patches": "series" } },
 	  "benchmark": { "name": "dmabench", "params": "scenarios=small-dirty-256B:256:dirty:from:map_unmap:50" },
-	  "boots": 2, "batches": 2, "nightly": true,
+	  "boots": 5, "batches": 2, "nightly": true,
 	  "threshold": { "change_pct": 500, "alpha": 0.05 } }
 	EOF
 	# (fixed directories: another job's build re-points kernels/BOARD/patched)
@@ -97,7 +97,7 @@ else
 	  "variants": { "control": { "source": { "type": "prebuilt", "dir": "$kc" } },
 	                "patched": { "source": { "type": "prebuilt", "dir": "$kp" } } },
 	  "benchmark": { "name": "dmabench", "params": "scenarios=small-dirty-256B:256:dirty:from:map_unmap:50" },
-	  "boots": 2, "batches": 2, "nightly": true,
+	  "boots": 5, "batches": 2, "nightly": true,
 	  "threshold": { "change_pct": 500 } }
 	EOF
 	sed 's/"a-dma"/"c-manual"/; s/"nightly": true/"nightly": false/' "$nj/a-dma.json" >"$nj/c-manual.json"
