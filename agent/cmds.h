@@ -35,5 +35,6 @@ int cmd_campaigns(int argc, char **argv);	/* query.c */
 int cmd_compare(int argc, char **argv);		/* query.c */
 int cmd_trend(int argc, char **argv);		/* query.c */
 int cmd_attempts(int argc, char **argv);	/* cmd-attempts.c */
+int cmd_calibrate(int argc, char **argv);	/* cmd-calibrate.c */
 
 #endif

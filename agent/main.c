@@ -423,6 +423,8 @@ static const struct cmd cmds[] = {
 	  "per-boot results from the database (table, json, csv)" },
 	{ "campaigns", cmd_campaigns, "[--trigger T] [--job NAME] [--limit N]",
 	  "list campaigns with boards and boot counts" },
+	{ "calibrate", cmd_calibrate, "BOARD... [--boots N] [--batches M] [--kernel DIR]",
+	  "A/A campaign: each scenario's noise, for the MDE in later reports" },
 	{ "attempts", cmd_attempts, "[CAMPAIGN] [--failed] [--format table|json]",
 	  "every attempt of a campaign: status, reason, retried or not" },
 	{ "compare", cmd_compare, "A B | A --previous", "two campaigns, kernel by kernel" },

@@ -356,6 +356,38 @@ static void boot_finish(struct rep_boot *b, double raw_sum, double base_sum, siz
 	b->base_mean = nraw ? base_sum / (double)nraw : NAN;
 }
 
+/* Each row's calibration: the board's latest A/A campaign for the scenario, one with the
+ * same control kernel image first */
+static int load_calibrations(struct store *st, const char *ids, struct report *rep)
+{
+	static const char *const q =
+		"SELECT DISTINCT ON (c.board, c.scenario) c.board, c.scenario, c.campaign_id,"
+		" c.mean, c.var_within, c.var_between FROM calibrations c"
+		" WHERE c.board IN (SELECT o.name FROM boots b JOIN boards o ON o.id = b.board_id"
+		"  WHERE b.campaign_id = $1::int)"
+		" ORDER BY c.board, c.scenario, c.image_sha256 IS NOT DISTINCT FROM"
+		"  (SELECT k.image_sha256 FROM boots b JOIN boards o ON o.id = b.board_id"
+		"   JOIN kernels k ON k.id = b.kernel_id WHERE b.campaign_id = $1::int"
+		"   AND o.name = c.board AND b.variant = 'control' LIMIT 1) DESC, c.created DESC";
+	const char *p[1] = { ids };
+	PGresult *r = store_query(st, q, 1, p);
+
+	if (!r)
+		return -EIO;
+	for (int i = 0; i < PQntuples(r); i++) {
+		int k = report_find(rep, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1));
+
+		if (k < 0)
+			continue;
+		rep->rows[k].cal_campaign = strtoll(PQgetvalue(r, i, 2), NULL, 10);
+		rep->rows[k].cal_mean = atof(PQgetvalue(r, i, 3));
+		rep->rows[k].cal_vw = atof(PQgetvalue(r, i, 4));
+		rep->rows[k].cal_vb = atof(PQgetvalue(r, i, 5));
+	}
+	PQclear(r);
+	return 0;
+}
+
 int report_load(struct store *st, int64_t campaign, struct report *rep)
 {
 	static const char *const q =
@@ -453,6 +485,9 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 	if (bt)
 		boot_finish(bt, raw_sum, base_sum, nraw);
 	PQclear(r);
+	ret = load_calibrations(st, ids, rep);
+	if (ret)
+		return ret;
 	/* the same board's rows stay together, in the seed's order */
 	for (size_t k = 0; k < rep->nrows; k++) {
 		struct rep_row *x = &rep->rows[k];
@@ -776,6 +811,15 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 			r->verdict = r->sr.verdict == VERDICT_DIFFERENT ? 1 :
 				     r->sr.verdict == VERDICT_SAME ? 0 : -1;
 		r->few = r->have_ab && !is_pres(r) && r->ab.p_min > o->alpha;
+		r->mde = NAN;
+		if (r->cal_campaign && !is_pres(r)) {
+			size_t mb = 0;
+
+			for (size_t j = 0; j < r->nboots; j++)
+				mb = r->boots[j].nbatch > mb ? r->boots[j].nbatch : mb;
+			r->mde = stats_mde(r->cal_vb, r->cal_vw, mb ? mb : 1, na < nb ? na : nb,
+					   r->cal_mean, o->alpha, 0.8);
+		}
 		free(a);
 		free(b);
 		analyse_design(rep, r);
@@ -1282,11 +1326,12 @@ static void write_text(const struct report *rep, const struct report_opts *o, FI
 			fprintf(f, "  %s: PARTIAL: %zu boot(s) ingested with --partial (a log cut "
 				"short or with rejected lines: only its valid scenarios kept)\n",
 				rep->boards[bi].name, rep->boards[bi].partial);
-	fprintf(f, "\n  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %s\n", "", "control", "patched",
-		"change", "CI", "conf", "n", "p", "p_holm", "verdict");
+	fprintf(f, "\n  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %6s %s\n", "", "control",
+		"patched", "change", "CI", "conf", "n", "p", "p_holm", "mde", "verdict");
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
 		char l[160], a[32], b[32], c[32], ci[48], conf[16], p[32], pa[16], n[16], v[48];
+		char md[16];
 
 		report_row_label_full(rep, r, l, sizeof(l));
 		fmt_val(r, a, sizeof(a), r->ab.a.mean);
@@ -1297,8 +1342,14 @@ static void write_text(const struct report *rep, const struct report_opts *o, FI
 		padj_cell(r, pa, sizeof(pa));
 		verdict_cell(rep, r, v, sizeof(v));
 		snprintf(n, sizeof(n), "%zu+%zu", r->ab.a.n, r->ab.b.n);
-		fprintf(f, "  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %s\n", l, a, b, c, ci, conf, n,
-			r->mixed_timing ? "-" : p, pa, v);
+		if (isnan(r->mde))
+			snprintf(md, sizeof(md), "-");
+		else if (isinf(r->mde))
+			snprintf(md, sizeof(md), "none");
+		else
+			snprintf(md, sizeof(md), "%.2g%%", r->mde * 100.0);
+		fprintf(f, "  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %6s %s\n", l, a, b, c, ci, conf,
+			n, r->mixed_timing ? "-" : p, pa, md, v);
 	}
 	if (!rep->nrows)
 		fprintf(f, "  (no successful boots)\n");
@@ -1565,6 +1616,10 @@ static void write_json(const struct report *rep, FILE *f)
 			json_object_object_add(o, "verdict_text", json_object_new_string(v));
 		}
 		json_object_object_add(o, "p_holm", jd(r->p_adj));
+		json_object_object_add(o, "mde", isinf(r->mde) ? NULL : jd(r->mde));
+		if (r->cal_campaign)
+			json_object_object_add(o, "mde_calibration_campaign",
+					       json_object_new_int64(r->cal_campaign));
 		json_object_object_add(o, "ci_conf", jd(r->ci_conf));
 		json_object_object_add(o, "margin", jd(rep->margin));
 		if (r->have_sr) {

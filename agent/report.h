@@ -34,6 +34,11 @@ struct rep_row {
 	 * row is refused, never averaged (a campaign pins the mode: timing.h) */
 	size_t mixed_timing;
 	char other_timing[8];
+	/* the board's latest A/A calibration of this scenario (`ablab calibrate`), preferring
+	 * the same control kernel image: cal_campaign 0 when there is none */
+	int64_t cal_campaign;
+	double cal_mean, cal_vw, cal_vb;
+	double mde;		/* at this row's boots and batches (NAN: no calibration) */
 	/* filled by report_analyse() */
 	bool have_ab;
 	struct ab_result ab;	/* ab.rel_change, ci_lo, ci_hi: the HL estimate and CI below */

@@ -1054,3 +1054,54 @@ double stats_t_p2(double t, double df)
 		return 0.0;
 	return t_two_sided_p(t, df);
 }
+
+double stats_norm_quantile(double p)
+{
+	/* Acklam's rational approximation (relative error < 1.15e-9) */
+	static const double a[] = { -3.969683028665376e+01, 2.209460984245205e+02,
+				    -2.759285104469687e+02, 1.383577518672690e+02,
+				    -3.066479806614716e+01, 2.506628277459239e+00 };
+	static const double b[] = { -5.447609879822406e+01, 1.615858368580409e+02,
+				    -1.556989798598866e+02, 6.680131188771972e+01,
+				    -1.328068155288572e+01 };
+	static const double c[] = { -7.784894002430293e-03, -3.223964580411365e-01,
+				    -2.400758277161838e+00, -2.549732539343734e+00,
+				    4.374664141464968e+00, 2.938163982698783e+00 };
+	static const double d[] = { 7.784695709041462e-03, 3.224671290700398e-01,
+				    2.445134137142996e+00, 3.754408661907416e+00 };
+	double q, r;
+
+	if (!(p > 0 && p < 1))
+		return NAN;
+	if (p < 0.02425) {
+		q = sqrt(-2 * log(p));
+		return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+		       ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+	}
+	if (p > 1 - 0.02425)
+		return -stats_norm_quantile(1 - p);
+	q = p - 0.5;
+	r = q * q;
+	return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+	       (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+double stats_mde(double var_between, double var_within, size_t m, size_t n, double mean,
+		 double alpha, double power)
+{
+	double se, p_min, cnk = 1;
+
+	if (!n || !m || !(mean != 0) || !(var_between >= 0) || !(var_within >= 0) ||
+	    !(alpha > 0 && alpha < 1) || !(power > 0 && power < 1))
+		return NAN;
+	/* no exact p these n allow reaches alpha: nothing is detectable */
+	for (size_t k = 1; k <= n; k++)
+		cnk = cnk * (double)(n + k) / (double)k;	/* C(2n, n) */
+	p_min = fmin(1.0, 2.0 / cnk);
+	if (!(p_min <= alpha))
+		return INFINITY;
+	se = sqrt(2.0 * (var_between + var_within / (double)m) / (double)n);
+	/* the rank test's asymptotic relative efficiency to the t-test is 3/pi */
+	return (stats_norm_quantile(1 - alpha / 2) + stats_norm_quantile(power)) * se *
+	       sqrt(3.14159265358979323846 / 3.0) / fabs(mean);
+}

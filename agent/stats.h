@@ -264,6 +264,22 @@ int stats_row(const double *a, size_t na, const double *b, size_t nb, double alp
 /* Two-sided p of Student's t with df > 0 degrees of freedom (regularized incomplete beta). */
 double stats_t_p2(double t, double df);
 
+/* The standard normal quantile (Acklam's approximation, relative error < 1.2e-9); NAN
+ * outside (0, 1). */
+double stats_norm_quantile(double p);
+
+/*
+ * Minimum detectable effect of a two-sided rank test on boot means, as a fraction of
+ * |mean|: with n boots per variant of m batches, between-boot variance var_between and
+ * within-boot (batch) variance var_within, the change detected with probability power at
+ * level alpha, by the normal approximation (z_{1-alpha/2} + z_power) * sqrt(2 (vb + vw/m)
+ * / n) scaled by sqrt(pi/3) (the Mann-Whitney test's efficiency 3/pi relative to the t
+ * test). INFINITY when no exact p these n allow reaches alpha (2 / C(2n, n) > alpha); NAN
+ * on bad input.
+ */
+double stats_mde(double var_between, double var_within, size_t m, size_t n, double mean,
+		 double alpha, double power);
+
 /* ---------------------------------------------------------------- seeded PRNG */
 
 /* xoshiro256** seeded by splitmix64: deterministic, for simulations (seqtest, validation). */

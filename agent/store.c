@@ -92,6 +92,16 @@ static const char *const migrations[] = {
 	/* 8: a boot ingested with --partial (log cut short or with rejected lines: only
 	 * its valid scenarios stored) says so */
 	"ALTER TABLE boots ADD COLUMN partial boolean NOT NULL DEFAULT false;",
+	/* 9: A/A calibrations (`ablab calibrate`): each scenario's noise per board and
+	 * kernel build, for the minimum detectable effect next to later rows */
+	"CREATE TABLE calibrations ("
+	" id bigserial PRIMARY KEY, created timestamptz NOT NULL DEFAULT now(),"
+	" campaign_id int NOT NULL REFERENCES campaigns(id), board text NOT NULL,"
+	" release text, image_sha256 text, scenario text NOT NULL,"
+	" mean double precision NOT NULL, var_within double precision NOT NULL,"
+	" var_between double precision NOT NULL, batches int NOT NULL, boots int NOT NULL,"
+	" UNIQUE (campaign_id, board, scenario));"
+	"CREATE INDEX calibrations_board ON calibrations (board, scenario, created DESC);",
 };
 
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)

@@ -810,9 +810,31 @@ static void test_rng(void)
 	CHECK(fabs(ss / 100000 - 1) < 0.03);
 }
 
+/* MDE: the quantiles against their tabulated values, and one case by hand:
+ * vb = 1, vw = 4, m = 4, n = 5, mean 100: se = sqrt(2 (1 + 1) / 5) = 0.8944,
+ * (1.959964 + 0.841621) * 0.8944 * sqrt(pi / 3) / 100 = 0.025637 */
+static void test_mde(void)
+{
+	CHECK(fabs(stats_norm_quantile(0.975) - 1.959963985) < 1e-8);
+	CHECK(fabs(stats_norm_quantile(0.8) - 0.841621234) < 1e-8);
+	CHECK(fabs(stats_norm_quantile(0.001) + 3.090232306) < 1e-7);
+	CHECK(isnan(stats_norm_quantile(0)) && isnan(stats_norm_quantile(1)));
+	CHECK(fabs(stats_mde(1, 4, 4, 5, 100, 0.05, 0.8) - 0.025637) < 1e-5);
+	/* 3+3: no p below 0.1, nothing is detectable at 0.05 */
+	CHECK(isinf(stats_mde(1, 4, 4, 3, 100, 0.05, 0.8)));
+	/* 4+4: 2 / 70 = 0.029 reaches 0.05 */
+	CHECK(isfinite(stats_mde(1, 4, 4, 4, 100, 0.05, 0.8)));
+	/* four times the boots halve it */
+	CHECK(fabs(stats_mde(1, 4, 4, 20, 100, 0.05, 0.8) * 2 -
+		   stats_mde(1, 4, 4, 5, 100, 0.05, 0.8)) < 1e-12);
+	CHECK(isnan(stats_mde(-1, 4, 4, 5, 100, 0.05, 0.8)));
+	CHECK(isnan(stats_mde(1, 4, 4, 5, 0, 0.05, 0.8)));
+}
+
 int main(void)
 {
 	test_summary();
+	test_mde();
 	test_mwu_exact();
 	test_mwu_large_and_ties();
 	test_mwu_enumeration();
