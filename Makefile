@@ -86,10 +86,14 @@ deps:
 kernels: deps
 	@for b in $(BOARDS); do bash boards/kernel/build.sh $$b || exit 1; done
 
-# The main job: one A/B campaign, 3 control + 3 patched boots in ABAB order
-# with 5 batches, on the three emulated boards at once; prints the report.
+# The main job: an A/A calibration of the three emulated boards (each
+# scenario's noise, for the minimum detectable effect per row), then one A/B
+# campaign on all three at once in a sequential design: rounds of one control
+# and one patched boot with 3 batches, a look after each round from 3+3 on,
+# every board stopping when its rows are decided, at most 5+5; prints the report.
 demo: deps ablab kernels
-	./ablab run jobs/dma-from-device.json --boots 3 --batches 5 --order abab
+	./ablab calibrate qemu-sam9x75 qemu-arm11 qemu-pi400 --boots 3 --batches 3
+	./ablab run jobs/dma-from-device.json --budget 5 --first 3 --batches 3 --order abab
 
 unit: $(TESTS)
 	@for t in $(TESTS); do $$t || exit 1; done

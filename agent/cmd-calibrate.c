@@ -119,7 +119,8 @@ static int store_rows(struct store *st, int64_t cid, const struct report *rep, i
 			snprintf(mde_s, sizeof(mde_s), "none: %d+%d boots cannot reach p < 0.05",
 				 boots, boots);
 		else
-			snprintf(mde_s, sizeof(mde_s), "%.2g%% at %d+%d", mde * 100.0, boots, boots);
+			snprintf(mde_s, sizeof(mde_s), mde >= 0.1 ? "%.0f%% at %d+%d" : "%.2g%% at %d+%d",
+				 mde * 100.0, boots, boots);
 		printf("  %-12s %-20s %12.6g %8.2g%% %8.2g%% %6s  %s\n", b->name, r->scenario,
 		       d.grand_mean, 100.0 * sqrt(d.var_between) / fabs(d.grand_mean),
 		       100.0 * sqrt(d.var_within) / fabs(d.grand_mean),

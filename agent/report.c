@@ -1347,7 +1347,7 @@ static void write_text(const struct report *rep, const struct report_opts *o, FI
 		else if (isinf(r->mde))
 			snprintf(md, sizeof(md), "none");
 		else
-			snprintf(md, sizeof(md), "%.2g%%", r->mde * 100.0);
+			snprintf(md, sizeof(md), r->mde >= 0.1 ? "%.0f%%" : "%.2g%%", r->mde * 100.0);
 		fprintf(f, "  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %6s %s\n", l, a, b, c, ci, conf,
 			n, r->mixed_timing ? "-" : p, pa, md, v);
 	}
