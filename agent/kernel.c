@@ -73,8 +73,7 @@ int kernel_load(struct kernel_art *k, const char *dir)
 	if (!dir)
 		return -ENOENT;	/* no default directory: cache_dir() said why */
 	if (!realpath(dir, real)) {
-		err_msg("kernel directory %s: %s (build it with `make kernels`, or pass the "
-			"directory that holds manifest.json)", dir, strerror(errno));
+		err_msg("kernel directory %s: %s (the directory that holds manifest.json: --control/--patched DIR for ab, --kernel DIR for check and calibrate, or a job's variant source; a board's default build comes from `make kernels`)", dir, strerror(errno));
 		return -ENOENT;
 	}
 	mpath = xasprintf("%s/manifest.json", real);

@@ -885,18 +885,15 @@ int cmd_trend(int argc, char **argv)
 		{ "format", 1, NULL, 'f' }, { "alpha", 1, NULL, 'a' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
-	/* per boot: its mean over the batches (the fastest shape on 1M samples: no sort, no
-	 * join beyond the boots; campaigns and boards are read apart) */
+	/* per boot: its mean over the batches, as store_boot wrote it (boot_means: one row
+	 * per boot, not every batch); campaigns and boards are read apart */
 	static const char *const q =
-		"SELECT b.campaign_id, b.board_id, b.id, b.variant, "
-		" avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END) "
-		"FROM boots b JOIN samples s ON s.boot_id = b.id "
+		"SELECT b.campaign_id, b.board_id, b.id, b.variant, m.mean "
+		"FROM boots b JOIN boot_means m ON m.boot_id = b.id AND m.scenario = $2 "
 		"WHERE b.campaign_id IN (SELECT id FROM campaigns WHERE trigger = 'nightly' AND "
-		" job->>'job' = $1) AND s.scenario = $2 AND b.status = 'ok' "
+		" job->>'job' = $1) AND b.status = 'ok' "
 		" AND b.variant IN ('control', 'patched') "
-		" AND ($3 = '' OR b.board_id IN (SELECT id FROM boards WHERE name = $3)) "
-		"GROUP BY b.id "
-		"HAVING count(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END) > 0";
+		" AND ($3 = '' OR b.board_id IN (SELECT id FROM boards WHERE name = $3))";
 	const char *format = "text", *scen = NULL, *board = NULL, *job;
 	struct night *n = NULL;
 	char label[160] = "";

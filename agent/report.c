@@ -762,6 +762,7 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 
 		r->p_adj = NAN;
 		r->ci_conf = NAN;
+		r->mde = NAN;
 		r->seq = -1;
 		r->seq_look = 0;
 		if (o->only_scenario && strcmp(r->scenario, o->only_scenario)) {
@@ -1301,9 +1302,9 @@ static void write_text(const struct report *rep, const struct report_opts *o, FI
 {
 	char *m, *w, *d;
 
-	fprintf(f, "campaign %" PRId64 " (%s%s%s, %s, %s): %d batches per scenario per boot\n",
+	fprintf(f, "campaign %" PRId64 " (%s%s%s, %s, %s): %d batch%s per scenario per boot\n",
 		rep->campaign, rep->trigger, rep->job[0] ? " " : "", rep->job, rep->status,
-		rep->created, rep->batches);
+		rep->created, rep->batches, rep->batches == 1 ? "" : "es");
 	for (size_t bi = 0; bi < rep->nboards; bi++)
 		fprintf(f, "  %s: boots in order %s (A = control, B = patched), %zu failed "
 			"attempt(s)\n", rep->boards[bi].name, rep->boards[bi].order,

@@ -18,6 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* a boot's value for a scenario: the mean over its batches (boot_means) */
+#define BOOT_MEAN_SQL \
+	"avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END), " BOOT_MEAN_N_SQL
+#define BOOT_MEAN_N_SQL "count(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END)"
+
 static const char *const migrations[] = {
 	/* 1: the initial schema (DESIGN.md section 6) */
 	"CREATE TABLE boards ("
@@ -102,6 +107,16 @@ static const char *const migrations[] = {
 	" var_between double precision NOT NULL, batches int NOT NULL, boots int NOT NULL,"
 	" UNIQUE (campaign_id, board, scenario));"
 	"CREATE INDEX calibrations_board ON calibrations (board, scenario, created DESC);",
+	/* 10: each ok boot's mean per scenario over its batches (lost bytes for the
+	 * preservation check), written with its samples: `trend` over thousands of
+	 * nights reads one row per boot instead of every batch */
+	"CREATE TABLE boot_means ("
+	" boot_id bigint NOT NULL REFERENCES boots(id) ON DELETE CASCADE,"
+	" scenario text NOT NULL, mean double precision NOT NULL, batches int NOT NULL,"
+	" PRIMARY KEY (boot_id, scenario));"
+	"INSERT INTO boot_means SELECT s.boot_id, s.scenario, " BOOT_MEAN_SQL
+	" FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.status = 'ok'"
+	" GROUP BY s.boot_id, s.scenario HAVING " BOOT_MEAN_N_SQL " > 0;",
 };
 
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)
@@ -1060,8 +1075,18 @@ int store_boot(struct store *st, const struct boot_rec *b)
 			goto fail;
 		PQclear(r);
 	}
-	if (b->res && b->res->n && !strcmp(b->status, "ok") && copy_samples(st, boot_id, b->res))
-		goto fail;
+	if (b->res && b->res->n && !strcmp(b->status, "ok")) {
+		const char *p[1] = { boot_id };
+
+		if (copy_samples(st, boot_id, b->res))
+			goto fail;
+		r = store_query(st, "INSERT INTO boot_means SELECT s.boot_id, s.scenario, "
+				BOOT_MEAN_SQL " FROM samples s WHERE s.boot_id = $1::bigint"
+				" GROUP BY s.boot_id, s.scenario HAVING " BOOT_MEAN_N_SQL " > 0", 1, p);
+		if (!r)
+			goto fail;
+		PQclear(r);
+	}
 	if (exec_ok(st, "COMMIT"))
 		goto fail;
 	return 0;

@@ -58,6 +58,7 @@ else
 	echo "$out"
 	check "missing kernel dir: exit 1" test "$rc" = 1
 	check "missing kernel dir: one line naming it" test "$(grep -c nonexistent <<<"$out")/$(wc -l <<<"$out")" = 1/1
+	check "missing kernel dir: names the option that fixes it" grep -q 'nonexistent: No such file or directory (the directory that holds manifest.json: --control/--patched DIR for ab' <<<"$out"
 	check "missing kernel dir: no campaign created" test "$(psql_q "SELECT count(*) FROM campaigns")" = "$c0"
 	sed 's/"versatilepb"/"no-such-machine"/' boards/qemu-sam9x75.json >"$tmp/badqemu.json"
 	out=$("$ablab" ab --board "$tmp/badqemu.json" --boots 1 --results "$tmp/results" 2>&1); rc=$?

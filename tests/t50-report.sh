@@ -222,6 +222,8 @@ check "bad --since: exit 2, says what a date is" bash -c "[ $rc = 2 ] && echo \"
 out=$(A query --trigger "cli' OR 'x'='x" 2>&1); rc=$?
 check "bad --trigger: exit 2" test "$rc" = 2
 
+check "boot_means: one row per ok boot and scenario, equal to the mean of its samples" test "$(pq "SELECT count(*) FROM (SELECT s.boot_id, s.scenario, avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END) AS v FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.status = 'ok' GROUP BY 1, 2) x FULL JOIN boot_means m USING (boot_id, scenario) WHERE m.mean IS NULL OR x.v IS NULL OR abs(m.mean - x.v) > 1e-9 * abs(x.v)")/$(pq "SELECT (count(*) > 0)::text FROM boot_means")" = 0/true
+
 echo "== a row whose boots disagree on the timing mode is refused, never averaged"
 mkdir -p "$t50/mixed"
 gen "$t50/mixed" mc control 3 3 71 6.1.0-t50-control 0
@@ -235,7 +237,7 @@ check "mixed: one boot stored with batch timing for small-dirty-256B" test "$(pq
 out=$(A report "$cm" 2>&1)
 echo "$out" | grep -i 'refused'
 check "mixed: the text report refuses the row, naming the modes" grep -q '256 B dirty: refused: 1 of 6 boots timed by batch, the others by iter; iteration and baseline-subtracted batch timings are not comparable' <<<"$out"
-check "mixed: no change figure in that row" bash -c "grep -E '256 B dirty' <<<\"\$1\" | head -n 1 | grep -Eq ' - +- +- +3\+3 +- +- +refused$'" _ "$out"
+check "mixed: no change figure in that row" bash -c "grep -E '256 B dirty' <<<\"\$1\" | head -n 1 | grep -Eq ' - +- +- +3\+3 +- +- +- +refused$'" _ "$out"
 check "mixed: the other rows still have their p" grep -qE '1 MiB dirty.* 3\+3 ' <<<"$out"
 A report "$cm" --format json >"$t50/mixed.json" 2>&1
 check "mixed: json verdict refused with the reason" python3 -c "import json,sys; r = json.load(open(sys.argv[1])); x = [w for w in r['rows'] if w['scenario'] == 'small-dirty-256B']; assert x and x[0]['verdict'] == 'refused' and 'timed by batch' in x[0]['refused'], x" "$t50/mixed.json"

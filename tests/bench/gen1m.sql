@@ -35,4 +35,10 @@ INSERT INTO samples (boot_id, scenario, batch, kind, size, reps, dir, op, state,
 	CROSS JOIN (VALUES ('null', 0, 30.0), ('small-dirty-256B', 256, 353.0), ('large-dirty-1MiB', 1048576, 73840.0),
 			   ('large-clean-1MiB', 1048576, 73108.0), ('preserve-409600B', 409600, 0.0)) sc(name, size, base)
 	CROSS JOIN generate_series(1, 5) bt;
+-- what store_boot writes with the samples (schema 10)
+INSERT INTO boot_means SELECT s.boot_id, s.scenario,
+	avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END),
+	count(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END)
+	FROM samples s JOIN boots b ON b.id = s.boot_id JOIN campaigns c ON c.id = b.campaign_id
+	WHERE c.job->>'job' = 'gen-job' GROUP BY s.boot_id, s.scenario;
 VACUUM ANALYZE;
