@@ -131,8 +131,11 @@ bench: deps ablab build/boardsim $(BENCH_BINS) kernels
 build/validate: tests/validate.c build/obj/stats.o build/obj/seqtest.o build/obj/changepoint.o
 	@$(if $(Q),echo '  LD     ' $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Iagent -o $@ $^ -lm
-validate: build/validate
+# SIM_CAMPAIGNS (default 200) full campaigns per design on the board simulator
+# through the real data path, as well (SIM_CAMPAIGNS=0: the model only)
+validate: build/validate build/asan/ablab build/boardsim
 	build/validate
+	@if [ "$${SIM_CAMPAIGNS:-200}" != 0 ]; then part_name=validate-sim bash -c '. tests/lib.sh; . tests/validate-sim.sh'; fi
 
 # Coverage-guided fuzzing (libFuzzer, ASan+UBSan) of the parser and the
 # definition-file loaders; FUZZ_SECONDS per harness (default 60).
