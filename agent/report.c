@@ -686,6 +686,11 @@ static void analyse_seq(struct report *rep)
 		rep->seq.p_diff = d.p_diff;
 		rep->seq.p_eq = d.p_eq;
 		rep->seq.nrows_tested = m * nboards;
+		rep->seq.bounds[0] = '\0';
+		for (size_t k = 0, len = 0; k < d.nlooks && len < sizeof(rep->seq.bounds); k++)
+			len += (size_t)snprintf(rep->seq.bounds + len, sizeof(rep->seq.bounds) - len,
+						"%s%zu+%zu:%ld/%ld", k ? " " : "", d.look[k].na,
+						d.look[k].nb, d.look[k].u_diff, d.look[k].u_eq);
 		for (size_t i = 0; i < rep->nrows; i++) {
 			struct rep_row *r = &rep->rows[i];
 			struct seq_result sr;
@@ -1372,8 +1377,11 @@ static void write_text(const struct report *rep, const struct report_opts *o, FI
 			      "once with at least conf); p: exact two-sided Mann-Whitney U on boot "
 			      "means at that look, p_holm: Holm-adjusted over the %zu timing rows "
 			      "(shown for reference: the sequential boundaries decide); verdict: "
-			      "different, same within \u00b1%g%%, or undecided after the budget.",
-			      rep->nfamily, rep->margin * 100.0);
+			      "different, same within \u00b1%g%%, or undecided after the budget. "
+			      "Boundaries at %.2g per row (look n+n:u_diff/u_eq: different iff U <= "
+			      "u_diff or U >= n^2 - u_diff; same needs the interval of rank u_eq + 1 "
+			      "inside the margin; -1: that look cannot): %s.",
+			      rep->nfamily, rep->margin * 100.0, rep->seq.row_alpha, rep->seq.bounds);
 	else
 		m = xasprintf("change: Hodges-Lehmann estimate of patched/control - 1 over boot "
 			      "means; CI: its exact distribution-free interval at nominal %g%% "

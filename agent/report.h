@@ -98,6 +98,9 @@ struct report {
 		int boards;		/* boards of the campaign (the Bonferroni factor) */
 		double alpha, beta, margin;
 		size_t nlooks, nrows_tested;
+		/* "4+4:-1/0 5+5:1/2 ...": per look, different iff U <= u_diff or U >=
+		 * n^2 - u_diff, same needs the interval of rank u_eq + 1 (-1: cannot) */
+		char bounds[512];
 		double fpr, fpr_se, same_err, p_diff, p_eq, row_alpha;
 	} seq;
 };
