@@ -70,4 +70,31 @@ sim_kernels() {
 		echo dtb >"$1/$v/sim.dtb"
 	done
 }
+# sim_uboot_board NAME DIR: DIR/board.json, a U-Boot board NAME behind the board
+# simulator whose control socket, console link and TFTP root are in DIR (start
+# it with `boardsim run --ctl DIR/ctl --pty-link DIR/console --tftp-root DIR/tftp`)
+sim_uboot_board() {
+	mkdir -p "$2/tftp"
+	sed -e "s|@BS@|$top/build/boardsim|g" -e "s|@W@|$2|g" -e "s|@N@|$1|g" >"$2/board.json" <<'JSON'
+{
+  "name": "@N@", "cpu": "Cortex-A72", "family": "v7",
+  "console": { "type": "tty", "device": "@W@/console", "reopen_s": 5 },
+  "power": { "type": "command", "on": ["@BS@", "ctl", "@W@/ctl", "on"],
+             "off": ["@BS@", "ctl", "@W@/ctl", "off"] },
+  "boot": {
+    "method": "uboot", "tftp_root": "@W@/tftp", "server_ip": "192.0.2.1",
+    "autoboot": "Hit any key to stop autoboot", "interrupt": " ", "prompt": "=> ",
+    "commands": ["setenv autoload no", "dhcp", "tftpboot {kernel_addr} {kernel}",
+                 "tftpboot {ramdisk_addr} {ramdisk}", "setenv initrd_size ${filesize}",
+                 "tftpboot {dtb_addr} {dtb}", "setenv bootargs {bootargs}",
+                 "bootz {kernel_addr} {ramdisk_addr}:${initrd_size} {dtb_addr}"],
+    "addrs": { "kernel_addr": "0x22000000", "ramdisk_addr": "0x24000000", "dtb_addr": "0x21000000" },
+    "append": "console=ttyS0,115200 rdinit=/init panic=-1"
+  },
+  "shell": { "prompt": "lab# " },
+  "timeouts_s": { "power": 5, "bootloader": 3, "kernel": 3, "command": 20 },
+  "retries": 1
+}
+JSON
+}
 psql_q() { psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=ablab" -c "$1"; }

@@ -6,29 +6,8 @@
 bs=$top/build/boardsim
 dd=$tmp/cal54
 "$ablab" db start >/dev/null 2>&1
-mkdir -p "$dd/tftp"
 sim_kernels "$dd/k" sim-cal
-sed -e "s|@BS@|$bs|g" -e "s|@W@|$dd|g" >"$dd/board.json" <<'JSON'
-{
-  "name": "sim-cal", "cpu": "Cortex-A72", "family": "v7",
-  "console": { "type": "tty", "device": "@W@/console", "reopen_s": 5 },
-  "power": { "type": "command", "on": ["@BS@", "ctl", "@W@/ctl", "on"],
-             "off": ["@BS@", "ctl", "@W@/ctl", "off"] },
-  "boot": {
-    "method": "uboot", "tftp_root": "@W@/tftp", "server_ip": "192.0.2.1",
-    "autoboot": "Hit any key to stop autoboot", "interrupt": " ", "prompt": "=> ",
-    "commands": ["setenv autoload no", "dhcp", "tftpboot {kernel_addr} {kernel}",
-                 "tftpboot {ramdisk_addr} {ramdisk}", "setenv initrd_size ${filesize}",
-                 "tftpboot {dtb_addr} {dtb}", "setenv bootargs {bootargs}",
-                 "bootz {kernel_addr} {ramdisk_addr}:${initrd_size} {dtb_addr}"],
-    "addrs": { "kernel_addr": "0x22000000", "ramdisk_addr": "0x24000000", "dtb_addr": "0x21000000" },
-    "append": "console=ttyS0,115200 rdinit=/init panic=-1"
-  },
-  "shell": { "prompt": "lab# " },
-  "timeouts_s": { "power": 5, "bootloader": 3, "kernel": 3, "command": 20 },
-  "retries": 1
-}
-JSON
+sim_uboot_board sim-cal "$dd"
 if ! "$bs" run --ctl "$dd/ctl" --pty-link "$dd/console" --tftp-root "$dd/tftp" \
 	--record "$dd/record" --tick-ms 5 --seed 54 --daemon --pid-file "$dd/pid" 2>"$dd/sim.err"; then
 	bad "t54: cannot start the simulator: $(cat "$dd/sim.err")"

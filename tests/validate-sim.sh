@@ -10,29 +10,8 @@ n=${SIM_CAMPAIGNS:-200}
 mkdir -p "$tmp/vs"
 for i in 1 2 3 4; do
 	d=$tmp/vs/b$i
-	mkdir -p "$d/tftp"
 	sim_kernels "$d/k" "vsim$i"
-	sed -e "s|@BS@|$bs|g" -e "s|@W@|$d|g" -e "s|@N@|$i|g" >"$d/board.json" <<'JSON'
-{
-  "name": "vsim@N@", "cpu": "Cortex-A72", "family": "v7",
-  "console": { "type": "tty", "device": "@W@/console", "reopen_s": 5 },
-  "power": { "type": "command", "on": ["@BS@", "ctl", "@W@/ctl", "on"],
-             "off": ["@BS@", "ctl", "@W@/ctl", "off"] },
-  "boot": {
-    "method": "uboot", "tftp_root": "@W@/tftp", "server_ip": "192.0.2.1",
-    "autoboot": "Hit any key to stop autoboot", "interrupt": " ", "prompt": "=> ",
-    "commands": ["setenv autoload no", "dhcp", "tftpboot {kernel_addr} {kernel}",
-                 "tftpboot {ramdisk_addr} {ramdisk}", "setenv initrd_size ${filesize}",
-                 "tftpboot {dtb_addr} {dtb}", "setenv bootargs {bootargs}",
-                 "bootz {kernel_addr} {ramdisk_addr}:${initrd_size} {dtb_addr}"],
-    "addrs": { "kernel_addr": "0x22000000", "ramdisk_addr": "0x24000000", "dtb_addr": "0x21000000" },
-    "append": "console=ttyS0,115200 rdinit=/init panic=-1"
-  },
-  "shell": { "prompt": "lab# " },
-  "timeouts_s": { "power": 5, "bootloader": 3, "kernel": 3, "command": 20 },
-  "retries": 1
-}
-JSON
+	sim_uboot_board "vsim$i" "$d"
 	"$bs" run --ctl "$d/ctl" --pty-link "$d/console" --tftp-root "$d/tftp" --tick-ms 5 \
 		--seed $((700 + i)) --effect small-dirty-256B=0 --effect large-dirty-1MiB=0 \
 		--effect large-clean-1MiB=0 --daemon --pid-file "$d/pid" 2>"$d/sim.err" ||
