@@ -5,6 +5,7 @@
 #include "query.h"
 #include "changepoint.h"
 #include "cmds.h"
+#include "compare.h"
 #include "report.h"
 #include "stats.h"
 #include "store.h"
@@ -373,35 +374,21 @@ static int load_analysed(struct store *st, int64_t id, struct report *rep, doubl
 	return 0;
 }
 
-/* the previous nightly campaign of the same job, or -ENOENT (printed) */
+/* the previous complete nightly campaign of the same job (store_previous_nightly: the rule
+ * `ablab nightly` compares with), or a negative errno (printed) */
 static int previous_nightly(struct store *st, int64_t id, int64_t *prev)
 {
-	char ids[32];
-	const char *p[1] = { ids };
-	PGresult *r;
-	int ret = 0;
+	char job[256];
+	int ret = store_previous_nightly(st, id, job, sizeof(job), prev);
 
-	snprintf(ids, sizeof(ids), "%" PRId64, id);
-	r = store_query(st, "SELECT c.trigger, c.job->>'job', (SELECT max(p.id) FROM campaigns p "
-			"WHERE p.trigger = 'nightly' AND p.job->>'job' = c.job->>'job' AND "
-			"p.id < c.id) FROM campaigns c WHERE c.id = $1::int", 1, p);
-	if (!r)
-		return -EIO;
-	if (!PQntuples(r)) {
+	if (ret == -ENOENT)
 		err_msg("no campaign %" PRId64 " in the database", id);
-		ret = -ENOENT;
-	} else if (strcmp(PQgetvalue(r, 0, 0), "nightly") || PQgetisnull(r, 0, 1)) {
-		err_msg("compare --previous: campaign %" PRId64 " is not a nightly job's campaign "
-			"(trigger %s); name two campaigns instead", id, PQgetvalue(r, 0, 0));
-		ret = -EINVAL;
-	} else if (PQgetisnull(r, 0, 2)) {
-		err_msg("compare --previous: campaign %" PRId64 " is the first nightly campaign "
-			"of job \"%s\"", id, PQgetvalue(r, 0, 1));
-		ret = -ENOENT;
-	} else {
-		*prev = strtoll(PQgetvalue(r, 0, 2), NULL, 10);
-	}
-	PQclear(r);
+	else if (ret == -EINVAL)
+		err_msg("compare --previous: campaign %" PRId64 " is not a nightly job's campaign; "
+			"name two campaigns instead", id);
+	else if (ret == -ENODATA)
+		err_msg("compare --previous: campaign %" PRId64 " has no complete nightly campaign "
+			"of job \"%s\" before it", id, job);
 	return ret;
 }
 
@@ -426,17 +413,6 @@ static void fmt_ci(char *out, size_t len, double lo, double hi)
 	fmt_change(a, sizeof(a), lo);
 	fmt_change(b, sizeof(b), hi);
 	snprintf(out, len, "[%s, %s]", a, b);
-}
-
-static double *boot_means(const struct rep_row *r, int var, size_t *n)
-{
-	double *v = xcalloc(r->nboots + 1, sizeof(double));
-
-	*n = 0;
-	for (size_t i = 0; i < r->nboots; i++)
-		if (r->boots[i].variant == var)
-			v[(*n)++] = r->boots[i].s.mean;
-	return v;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -537,20 +513,28 @@ int cmd_compare(int argc, char **argv)
 			printf("  %s\n", l);
 		}
 		for (int var = 0; var < 2; var++) {
-			size_t na, nb;
-			double *a = boot_means(ra, var, &na), *b = boot_means(rb, var, &nb);
+			struct stats_row_result sr;
 			struct ab_result ab;
 			char va[32], vb[32], ch[32], p[40];
+			size_t na = 0, nb = 0;
 			int verdict = -1;
 
-			if (na + nb && !stats_ab(a, na, b, nb, REPORT_BOOTSTRAP_SEED, 0, &ab))
-				verdict = stats_verdict(&ab, alpha);
-			else
-				memset(&ab, 0, sizeof(ab));
-			free(a);
-			free(b);
-			if (!na || !nb)
-				ab.a.mean = ab.b.mean = ab.rel_change = ab.p_mwu = NAN;
+			/* the one comparison rule (compare.h): exact Mann-Whitney p of the boot
+			 * means; verdict -1 when no p these n allow reaches alpha */
+			memset(&ab, 0, sizeof(ab));
+			ab.a.mean = ab.b.mean = ab.rel_change = ab.p_mwu = NAN;
+			if (!cmp_rows(ra, rb, var, alpha, 0.01, &sr)) {
+				na = sr.na;
+				nb = sr.nb;
+				ab.a.mean = sr.mean_a;
+				ab.b.mean = sr.mean_b;
+				ab.rel_change = sr.mean_a != 0.0 ? sr.mean_b / sr.mean_a - 1.0 : NAN;
+				ab.p_mwu = sr.p;
+				verdict = sr.p_min > alpha ? -1 : sr.p <= alpha;
+			} else {
+				free(cmp_boot_means(ra, var, &na));
+				free(cmp_boot_means(rb, var, &nb));
+			}
 			if (jo) {
 				json_object *o = json_object_new_object();
 

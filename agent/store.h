@@ -102,4 +102,16 @@ int store_timing_pin(struct store *st, int64_t cid, const char *board, char **pi
 /* Runs a parameterised query; returns the result or NULL (error printed). */
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params);
 
+/* The nightly history (store-nightly.c).  The previous night of campaign cid: the latest
+ * complete nightly campaign of the same job before it; job (if not NULL) gets the job's name.
+ * 0, -ENOENT (no campaign cid), -EINVAL (cid is not a nightly job's campaign), -ENODATA (the
+ * job's first night), -EIO. */
+int store_previous_nightly(struct store *st, int64_t cid, char *job, size_t joblen, int64_t *prev);
+/* The latest nightly campaign of job created on date (YYYY-MM-DD): 0, -ENOENT, -EIO. */
+int store_nightly_on(struct store *st, const char *job, const char *date, int64_t *cid);
+/* Per night (campaign) up to cid, board, scenario and variant, the mean of the ok boots'
+ * means: columns cid, board, scenario, variant, mean; ordered by board, scenario, variant,
+ * night.  NULL on error (printed). */
+PGresult *store_nightly_history(struct store *st, const char *job, int64_t cid);
+
 #endif

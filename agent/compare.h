@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * compare.h - one rule for comparing campaigns: a campaign against another (`ablab compare`)
+ * and a nightly campaign against the previous night and against its job's nightly history
+ * (`ablab nightly`).  Boot means per variant, the exact Mann-Whitney p and the
+ * Hodges-Lehmann change of stats_row(); a night's p-values are adjusted together (Holm)
+ * over every job that ran that night.
+ */
+#ifndef ABLAB_COMPARE_H
+#define ABLAB_COMPARE_H
+
+#include "report.h"
+#include "stats.h"
+#include "store.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The finite boot means of variant var (0 control, 1 patched) in row r; caller frees. */
+double *cmp_boot_means(const struct rep_row *r, int var, size_t *n);
+
+/* Variant var's boot means in row a (before) against row b (after): stats_row() at alpha and
+ * margin.  0, -ENODATA when a side has no boot mean, or a negative errno. */
+int cmp_rows(const struct rep_row *a, const struct rep_row *b, int var, double alpha,
+	     double margin, struct stats_row_result *r);
+
+/* One row of a night: tonight against the previous night, or tonight as a new change point
+ * of the job's nightly history. */
+struct night_row {
+	int job;		/* index of the job in the night */
+	char board[64], scenario[64];
+	int variant;
+	bool cp;		/* a change-point row */
+	bool pres;		/* lost bytes: any change is one, no test */
+	double prev, now;	/* previous night's (cp: the segment's) mean, tonight's */
+	size_t nx, ny;		/* boots (cp: nights before, 1) */
+	double rel, p, p_min, p_adj;
+	double alpha, threshold;	/* the job's */
+	bool change;
+	const char *verdict;
+};
+
+struct night_family {
+	struct night_row *rows;
+	size_t n;
+	size_t family;		/* p-values adjusted together */
+	int njobs;
+};
+
+/* Appends to night the rows of job's campaign cid (job index ji, its alpha and relative
+ * threshold): against campaign prev (none when prev is 0), and every new change point of
+ * the job's nightly history.  0 or a negative errno (printed). */
+int night_add_job(struct night_family *night, struct store *st, int ji, const char *job, double alpha,
+		  double threshold, int64_t prev, int64_t cid);
+
+/* Holm over every p-value of the night, then each row's verdict with its job's alpha and
+ * threshold: a change needs the adjusted p <= alpha and |change| >= the threshold (lost
+ * bytes: any change).  Returns the number of changes. */
+int night_decide(struct night_family *night);
+
+/* Writes DIR/compare.txt and DIR/compare.json for the rows of job ji and prints the text to
+ * stderr.  Returns the job's number of changes, or -EIO. */
+int night_write_job(const struct night_family *night, int ji, const char *job, double alpha,
+		    double threshold, int64_t prev, int64_t cid, const char *dir);
+
+void night_free(struct night_family *night);
+
+#endif /* ABLAB_COMPARE_H */
