@@ -83,6 +83,7 @@ static int history_rows(struct night_family *night, struct store *st, int ji, co
 			snprintf(w->board, sizeof(w->board), "%s", PQgetvalue(r, i, 1));
 			snprintf(w->scenario, sizeof(w->scenario), "%s", PQgetvalue(r, i, 2));
 			w->variant = !strcmp(PQgetvalue(r, i, 3), "patched");
+			w->baseline = !strcmp(w->scenario, "null");
 			w->cp = true;
 			w->prev = cp.mean_before;
 			w->now = cp.mean_after;
@@ -136,6 +137,7 @@ int night_add_job(struct night_family *night, struct store *st, int ji, const ch
 				snprintf(c->scenario, sizeof(c->scenario), "%s", w->scenario);
 				c->variant = v;
 				c->pres = !strcmp(w->kind, "preserve");
+				c->baseline = !strcmp(w->op, "null") || !strcmp(w->scenario, "null");
 				c->prev = sr.mean_a;
 				c->now = sr.mean_b;
 				c->nx = sr.na;
@@ -162,7 +164,7 @@ int night_decide(struct night_family *night)
 
 	night->family = 0;
 	for (i = 0; i < night->n; i++) {
-		pv[i] = night->rows[i].p;
+		pv[i] = night->rows[i].baseline ? NAN : night->rows[i].p;
 		night->family += isfinite(pv[i]);
 	}
 	if (night->n)
@@ -175,6 +177,8 @@ int night_decide(struct night_family *night)
 		if (c->pres) {
 			c->change = c->prev != c->now;
 			c->verdict = c->change ? "CHANGE (lost bytes)" : "same";
+		} else if (c->baseline) {
+			c->verdict = "baseline (not tested)";
 		} else if (!isfinite(c->rel) || fabs(c->rel) < c->threshold) {
 			c->verdict = "below threshold";
 		} else if (c->p_adj <= c->alpha) {

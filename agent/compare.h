@@ -33,6 +33,7 @@ struct night_row {
 	int variant;
 	bool cp;		/* a change-point row */
 	bool pres;		/* lost bytes: any change is one, no test */
+	bool baseline;		/* the null-call baseline: shown, not tested */
 	double prev, now;	/* previous night's (cp: the segment's) mean, tonight's */
 	size_t nx, ny;		/* boots (cp: nights before, 1) */
 	double rel, p, p_min, p_adj;
@@ -56,7 +57,7 @@ int night_add_job(struct night_family *night, struct store *st, int ji, const ch
 
 /* Holm over every p-value of the night, then each row's verdict with its job's alpha and
  * threshold: a change needs the adjusted p <= alpha and |change| >= the threshold (lost
- * bytes: any change).  Returns the number of changes. */
+ * bytes: any change).  The null-call baseline is not in the family (as in the report).  Returns the number of changes. */
 int night_decide(struct night_family *night);
 
 /* Writes DIR/compare.txt and DIR/compare.json for the rows of job ji and prints the text to

@@ -28,13 +28,13 @@ gen56() {	# DIR JOB NIGHT: the night's control and patched logs
 	d, job, night = sys.argv[1], sys.argv[2], int(sys.argv[3])
 	rng = random.Random(f"t56-{job}-{night}")
 	sc = [("small-dirty-256B", 256, 5000, "dirty", 1208), ("large-dirty-1MiB", 1 << 20, 300, "dirty", 656888),
-	      ("large-clean-1MiB", 1 << 20, 300, "clean", 656608)]
+	      ("large-clean-1MiB", 1 << 20, 300, "clean", 656608), ("null", 0, 100000, "clean", 95)]
 	for var, slow in (("control", 0.0), ("patched", 0.02)):
 	    for b in range(5):
 	        off = rng.gauss(0, 0.02)
 	        with open(f"{d}/{var}-{b + 1}.log", "w") as f:
 	            f.write(f"Linux version 6.1.0-t56-{var} (ablab@ablab) #1\n")
-	            f.write("dmabench: v1 start clock_res_ns=1 timing=auto batches=3 scenarios=3\n")
+	            f.write("dmabench: v1 start clock_res_ns=1 timing=auto batches=3 scenarios=4\n")
 	            for bt in range(1, 4):
 	                for name, size, reps, state, m in sc:
 	                    m *= 1 + (slow if name.startswith("small") else 0)
@@ -42,9 +42,9 @@ gen56() {	# DIR JOB NIGHT: the night's control and patched logs
 	                        m *= 1.05
 	                    v = int(round(m * (1 + off + 0.002 * rng.gauss(0, 1))))
 	                    f.write(f"dmabench: v1 result scenario={name} batch={bt} size={size} reps={reps} "
-	                            f"dir=from op=map_unmap state={state} timing=iter mean_ns={v} "
-	                            f"min_ns={v * 9 // 10} max_ns={v * 3} ns_per_KiB={v * 1024 // size}\n")
-	            f.write("dmabench: v1 done status=0 results=9\n")
+	                            f"dir=from op={'null' if not size else 'map_unmap'} state={state} timing=iter mean_ns={v} "
+	                            f"min_ns={v * 9 // 10} max_ns={v * 3} ns_per_KiB={v * 1024 // size if size else 0}\n")
+	            f.write("dmabench: v1 done status=0 results=12\n")
 	EOF
 }
 rc_nights=""
@@ -82,11 +82,14 @@ assert ch and all(w["against"] == "history" and w["scenario"] == "small-dirty-25
 assert all(0.04 < w["rel_change"] < 0.06 for w in ch), ch
 ' "$d56/rep/2026-03-11/step/compare.json"
 check "job flat: no alert on any of the 20 nights" test "$flat_alerts" = 0
-check "the night's Holm family spans both jobs (same family size in both, family_jobs 2)" python3 -c '
+check "the night's Holm family spans both jobs (same size in both, family_jobs 2), the null baseline not in it" python3 -c '
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 assert a["family_jobs"] == b["family_jobs"] == 2, (a["family_jobs"], b["family_jobs"])
-n = sum(1 for w in a["rows"] + b["rows"] if w.get("p_mwu") is not None or w.get("p_ttest") is not None)
+rows = a["rows"] + b["rows"]
+base = [w for w in rows if w["scenario"] == "null"]
+assert base and all(w["verdict"] == "baseline (not tested)" and w["p_holm"] is None for w in base), base
+n = sum(1 for w in rows if w["scenario"] != "null" and (w.get("p_mwu") is not None or w.get("p_ttest") is not None))
 assert a["family_size"] == b["family_size"] == n, (a["family_size"], b["family_size"], n)
 ' "$d56/rep/2026-03-11/step/compare.json" "$d56/rep/2026-03-11/flat/compare.json"
 check "night 1: nothing before it, reports written, exit 0" bash -c \
