@@ -1169,7 +1169,7 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 				     .trigger = o->trigger,
 				     .job_name = j->name, .job_json = js, .db = o->db,
 				     .results = o->results, .format = o->format,
-				     .margin_pct = o->margin_pct };
+				     .margin_pct = o->margin_pct, .runner = o->runner };
 	if (o->budget) {
 		cs.boots = o->budget;
 		cs.first = o->first ? o->first : 4;
