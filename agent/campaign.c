@@ -13,7 +13,6 @@
 #include "variant.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
@@ -96,14 +95,16 @@ static char *run_json(const struct campaign_spec *cs, const struct runner *rn, s
 		json_object_object_add(j, "job", json_object_new_string(cs->job_name));
 	for (i = 0; i < cs->nboards; i++) {
 		json_object *o = json_object_new_object();
+		int v;
 
 		json_object_object_add(o, "board", json_object_new_string(b[i].name));
 		char real[PATH_MAX];
 
 		json_object_object_add(o, "board_file", json_object_new_string(
 			realpath(b[i].jf.path, real) ? real : b[i].jf.path));
-		json_object_object_add(o, "control", json_object_new_string(k[i][0].dir));
-		json_object_object_add(o, "patched", json_object_new_string(k[i][1].dir));
+		for (v = 0; v < NVARIANTS; v++)
+			json_object_object_add(o, variant_names[v],
+					       json_object_new_string(k[i][v].dir));
 		json_object_array_add(boards, o);
 	}
 	json_object_object_add(j, "boards", boards);
@@ -402,8 +403,9 @@ static void *board_thread(void *arg)
 				br->ok_boots++;
 				if (res.boot_ms >= 0)
 					info_msg("%s [%d/%d] ok: prompt after %.1f s, %zu samples in %.1f s",
-						 b->name, i + 1, br->nslots, (double)rec.boot_ms / 1000.0,
-						 res.bo.res.n, (double)rec.run_ms / 1000.0);
+						 b->name, i + 1, br->nslots,
+						 (double)rec.boot_ms / 1000.0, res.bo.res.n,
+						 (double)rec.run_ms / 1000.0);
 				else
 					info_msg("%s [%d/%d] ok: %s%s%zu samples", b->name, i + 1,
 						 br->nslots, res.where, res.where[0] ? ", " : "",
@@ -592,7 +594,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		 order_name(cs->order), cs->batches, resdir);
 
 	for (i = 0; i < nb; i++) {
-		br[i] = (struct board_run){ .cs = cs, .rn = rn, .b = &b[i], .k = k[i], .order = order,
+		br[i] = (struct board_run){ .cs = cs, .rn = rn, .b = &b[i], .k = k[i],
+					    .order = order,
 					    .nslots = nslots, .cid = cid, .resdir = resdir,
 					    .rundir = rundir, .conninfo = st.conninfo,
 					    .spooldir = spooldir };

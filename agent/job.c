@@ -7,6 +7,7 @@
 #include "kernel.h"
 #include "cmds.h"
 #include "util.h"
+#include "variant.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,8 +25,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-static const char *const variant_names[] = { "control", "patched" };
 
 static const struct jfield source_fields[] = {
 	{ "type", J_STRING, true },	/* recipe | prebuilt */

@@ -23,6 +23,7 @@
 #include "stats.h"
 #include "store.h"
 #include "util.h"
+#include "variant.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,7 +37,7 @@
 
 #define NIGHTLY_EXIT_CHANGE 3
 
-static const char *const vnames[] = { "control", "patched" };
+static const char *const *const vnames = variant_names;
 
 /* Why a board cannot run tonight, or NULL when it can (caller frees). */
 static char *board_unhealthy(const char *name, struct store *st)
