@@ -57,23 +57,23 @@ int campaign_order(enum order_kind kind, int n, uint64_t seed, int *v)
 
 	if (n <= 0)
 		return -EINVAL;
-	for (i = 0; i < 2 * n; i++) {
+	for (i = 0; i < NVARIANTS * n; i++) {
 		switch (kind) {
-		case ORDER_ABAB:
-			v[i] = i % 2;
+		case ORDER_ABAB:	/* AB AB ... (ABC ABC ... with three variants) */
+			v[i] = i % NVARIANTS;
 			break;
 		case ORDER_ABBA:	/* AB BA AB BA ...: counterbalanced */
-			v[i] = (i / 2) % 2 ? 1 - i % 2 : i % 2;
+			v[i] = (i / NVARIANTS) % 2 ? NVARIANTS - 1 - i % NVARIANTS : i % NVARIANTS;
 			break;
 		default:
-			v[i] = i < n ? 0 : 1;
+			v[i] = i / n;
 			break;
 		}
 	}
 	if (kind == ORDER_RANDOM) {	/* seeded Fisher-Yates over a balanced list */
 		uint64_t st = seed;
 
-		for (i = 2 * n - 1; i > 0; i--) {
+		for (i = NVARIANTS * n - 1; i > 0; i--) {
 			int j = (int)(splitmix64(&st) % (uint64_t)(i + 1)), t = v[i];
 
 			v[i] = v[j];

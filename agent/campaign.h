@@ -6,12 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "variant.h"
+
 struct bench_def;
 struct runner;
 
 enum order_kind { ORDER_ABAB, ORDER_ABBA, ORDER_RANDOM };
 
-/* Fills v[0..2n-1] with 0 (control) / 1 (patched): n of each. */
+/* Fills v[0..NVARIANTS*n-1] with variants (variant.h): n of each. */
 int campaign_order(enum order_kind kind, int n, uint64_t seed, int *v);
 int order_parse(const char *s, enum order_kind *kind);
 const char *order_name(enum order_kind kind);

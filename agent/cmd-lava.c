@@ -25,7 +25,7 @@
 
 struct lava_board {
 	struct board b;
-	struct kernel_art k[2];
+	struct kernel_art k[NVARIANTS];
 	bool loaded;
 };
 
@@ -58,7 +58,7 @@ static int load_boards(const struct job *j, const struct job_run_opts *o, struct
 		if (ret || (ret = board_load_by_name(&lb[i].b, j->boards[i])))
 			break;
 		lb[i].loaded = true;
-		for (v = 0; v < 2 && !ret; v++) {
+		for (v = 0; v < NVARIANTS && !ret; v++) {
 			struct job_kernel jk;
 
 			ret = job_kernel(j, j->boards[i], v, true, &jk);
@@ -73,12 +73,13 @@ static int load_boards(const struct job *j, const struct job_run_opts *o, struct
 static void free_boards(const struct job *j, struct lava_board *lb)
 {
 	size_t i;
+	int v;
 
 	for (i = 0; i < j->nboards; i++) {
 		if (!lb[i].loaded)
 			continue;
-		kernel_free(&lb[i].k[0]);
-		kernel_free(&lb[i].k[1]);
+		for (v = 0; v < NVARIANTS; v++)
+			kernel_free(&lb[i].k[v]);
 		board_free(&lb[i].b);
 	}
 	free(lb);
@@ -87,7 +88,7 @@ static void free_boards(const struct job *j, struct lava_board *lb)
 static int lava_export(const struct job *j, const struct lava_opts *o)
 {
 	struct lava_board *lb = xcalloc(j->nboards, sizeof(*lb));
-	int *order = xcalloc(2 * (size_t)o->run.boots, sizeof(*order));
+	int *order = xcalloc(NVARIANTS * (size_t)o->run.boots, sizeof(*order));
 	int ret, i, n = 0;
 	size_t bi;
 
@@ -98,9 +99,9 @@ static int lava_export(const struct job *j, const struct lava_opts *o)
 	for (bi = 0; bi < j->nboards && !ret; bi++) {
 		if (!lb[bi].loaded)
 			continue;
-		for (i = 0; i < 2 * o->run.boots && !ret; i++) {
+		for (i = 0; i < NVARIANTS * o->run.boots && !ret; i++) {
 			struct lava_boot b = { j, &lb[bi].b, &lb[bi].k[order[i]], order[i], i + 1,
-					       2 * o->run.boots, o->run.batches, o->run.params,
+					       NVARIANTS * o->run.boots, o->run.batches, o->run.params,
 					       o->url_base };
 			char *y = lava_job_yaml(&b), *p;
 
