@@ -5,6 +5,7 @@
  * not matter).  regex: a shell command whose output a job-defined POSIX ERE
  * turns into samples. */
 #include "bench.h"
+#include "variant.h"
 
 #include <errno.h>
 #include <math.h>
@@ -176,7 +177,7 @@ int bench_modinfo(const char *data, size_t len, char **release, char **name)
 int bench_check_kernel(const struct bench_def *d, const char *board, const struct kernel_art *k,
 		       int v)
 {
-	static const char *const vn[] = { "control", "patched" };
+	const char *const *vn = variant_names;
 	char *path, *data = NULL, *rel = NULL, *name = NULL;
 	size_t len;
 	int ret;

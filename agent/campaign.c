@@ -4,15 +4,15 @@
 #include "campaign.h"
 #include "bench.h"
 #include "boot.h"
-#include "cmds.h"
 #include "spool.h"
 #include "report.h"
 #include "store.h"
+#include "runner.h"
 #include "timing.h"
 #include "util.h"
+#include "variant.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
@@ -23,7 +23,6 @@
 #include <unistd.h>
 
 static const char *const order_names[] = { "abab", "abba", "random" };
-static const char *const variant_names[] = { "control", "patched" };
 
 int order_parse(const char *s, enum order_kind *kind)
 {
@@ -58,23 +57,23 @@ int campaign_order(enum order_kind kind, int n, uint64_t seed, int *v)
 
 	if (n <= 0)
 		return -EINVAL;
-	for (i = 0; i < 2 * n; i++) {
+	for (i = 0; i < NVARIANTS * n; i++) {
 		switch (kind) {
-		case ORDER_ABAB:
-			v[i] = i % 2;
+		case ORDER_ABAB:	/* AB AB ... (ABC ABC ... with three variants) */
+			v[i] = i % NVARIANTS;
 			break;
 		case ORDER_ABBA:	/* AB BA AB BA ...: counterbalanced */
-			v[i] = (i / 2) % 2 ? 1 - i % 2 : i % 2;
+			v[i] = (i / NVARIANTS) % 2 ? NVARIANTS - 1 - i % NVARIANTS : i % NVARIANTS;
 			break;
 		default:
-			v[i] = i < n ? 0 : 1;
+			v[i] = i / n;
 			break;
 		}
 	}
 	if (kind == ORDER_RANDOM) {	/* seeded Fisher-Yates over a balanced list */
 		uint64_t st = seed;
 
-		for (i = 2 * n - 1; i > 0; i--) {
+		for (i = NVARIANTS * n - 1; i > 0; i--) {
 			int j = (int)(splitmix64(&st) % (uint64_t)(i + 1)), t = v[i];
 
 			v[i] = v[j];
@@ -84,8 +83,8 @@ int campaign_order(enum order_kind kind, int n, uint64_t seed, int *v)
 	return 0;
 }
 
-static char *job_json(const struct campaign_spec *cs, struct board *b, struct kernel_art (*k)[2],
-		      const char *results)
+static char *run_json(const struct campaign_spec *cs, const struct runner *rn, struct board *b,
+		      struct kernel_art (*k)[NVARIANTS], const char *results)
 {
 	json_object *j = json_object_new_object(), *boards = json_object_new_array();
 	size_t i;
@@ -96,14 +95,16 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 		json_object_object_add(j, "job", json_object_new_string(cs->job_name));
 	for (i = 0; i < cs->nboards; i++) {
 		json_object *o = json_object_new_object();
+		int v;
 
 		json_object_object_add(o, "board", json_object_new_string(b[i].name));
 		char real[PATH_MAX];
 
 		json_object_object_add(o, "board_file", json_object_new_string(
 			realpath(b[i].jf.path, real) ? real : b[i].jf.path));
-		json_object_object_add(o, "control", json_object_new_string(k[i][0].dir));
-		json_object_object_add(o, "patched", json_object_new_string(k[i][1].dir));
+		for (v = 0; v < NVARIANTS; v++)
+			json_object_object_add(o, variant_names[v],
+					       json_object_new_string(k[i][v].dir));
 		json_object_array_add(boards, o);
 	}
 	json_object_object_add(j, "boards", boards);
@@ -156,6 +157,11 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 	}
 	json_object_object_add(j, "trigger", json_object_new_string(cs->trigger ? cs->trigger
 										 : "cli"));
+	/* what ran the boots, and what it needs to run the rest again */
+	if (rn->ops != local_runner.ops)
+		json_object_object_add(j, "runner", json_object_new_string(rn->ops->name));
+	if (rn->ops->describe)
+		rn->ops->describe(rn->priv, j);
 	/* where its transcripts and its spool are: `ablab resume` loads that spool */
 	json_object_object_add(j, "results", json_object_new_string(results));
 	s = xstrdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
@@ -163,61 +169,13 @@ static char *job_json(const struct campaign_spec *cs, struct board *b, struct ke
 	return s;
 }
 
-/* The reason of an attempt a signal cut short, whatever the wait it cut
- * short said (a timeout, EINTR from a read, a bootloader line "never seen"). */
-static int interrupted(char *error, size_t elen)
-{
-	if (stop_requested)
-		snprintf(error, elen, "interrupted (signal %d)", (int)stop_requested);
-	else
-		snprintf(error, elen, "interrupted");
-	return -EINTR;
-}
-
-/* One attempt at one slot: boot, benchmark, power off; fills rec. */
-static int run_attempt(const struct board *b, const struct kernel_art *k,
-		       const struct bench_params *bp, const char *rundir, const char *transcript,
-		       struct bench_out *bo, struct boot_rec *rec, char *error, size_t elen,
-		       bool *fatal)
-{
-	struct boot_session s;
-	int ret;
-
-	*fatal = false;
-	memset(bo, 0, sizeof(*bo));
-	ret = boot_start(&s, b, k, rundir, transcript);
-	if (ret) {
-		snprintf(error, elen, "%s", s.error);
-		*fatal = s.fatal;
-		if (ret == -EINTR || stop_requested)
-			ret = interrupted(error, elen);
-		boot_end(&s);
-		return ret;
-	}
-	rec->boot_ms = s.t_prompt - s.t_on;
-	ret = bench_run(&s.tgt, b, bp, bo);
-	rec->run_ms = bo->run_ms;
-	*fatal = bo->fatal;
-	if (ret)
-		snprintf(error, elen, "%s", bo->error);
-	else if (bo->uname_r && k->release && strcmp(bo->uname_r, k->release)) {
-		/* the board did not run the kernel we deployed */
-		snprintf(error, elen, "wrong kernel: target runs %s, expected %s (%s)",
-			 bo->uname_r, k->release, k->dir);
-		ret = -EIO;
-	}
-	if (ret && (ret == -EINTR || stop_requested))
-		ret = interrupted(error, elen);
-	boot_end(&s);
-	return ret;
-}
-
 /* The part of a campaign that one board runs, in its own thread. */
 struct board_run {
 	const struct campaign_spec *cs;
+	const struct runner *rn;
 	struct board *b;
-	struct kernel_art *k;		/* [2] */
-	const int *order;
+	struct kernel_art *k;		/* [NVARIANTS] */
+	const int *order;		/* the variant of each slot */
 	int nslots;
 	int64_t cid;
 	const char *resdir, *rundir, *conninfo, *spooldir;
@@ -265,10 +223,72 @@ static int resume_point(struct store *st, int64_t cid, const char *board, int *s
 	return 0;
 }
 
+/* After the ok boot of slot `done` (1-based): is this board's part decided?
+ * The one place that says when a board stops before its last slot: a
+ * sequential campaign (cs->first > 0) looks after every round of one boot
+ * per variant from `first` rounds on (report_seq_board).  1: stop, 0: go on. */
+static int board_decided(const struct board_run *br, struct store *st, int done)
+{
+	const struct campaign_spec *cs = br->cs;
+	const char *name = br->b->name;
+	int rounds = done / NVARIANTS, d;
+	char why[256] = "";
+
+	if (cs->first <= 0 || done % NVARIANTS || rounds < cs->first || rounds >= cs->boots)
+		return 0;
+	d = report_seq_board(st, br->cid, name, why, sizeof(why));
+	if (d > 0) {
+		info_msg("%s: every row decided after %d+%d boots (%s); this board stops", name,
+			 rounds, rounds, why);
+		return 1;
+	}
+	if (d == 0)
+		info_msg("%s: after %d+%d boots: %s", name, rounds, rounds, why);
+	else
+		err_msg("%s: cannot look at the boots so far (%s); the board goes on to its budget",
+			name, strerror(-d));
+	return 0;
+}
+
+/* The reason of an attempt a signal cut short, whatever the wait it cut
+ * short said (a timeout, EINTR from a read, a bootloader line "never seen"). */
+static int interrupted(char *error, size_t elen)
+{
+	if (stop_requested)
+		snprintf(error, elen, "interrupted (signal %d)", (int)stop_requested);
+	else
+		snprintf(error, elen, "interrupted");
+	return -EINTR;
+}
+
+/* Stores one attempt, or spools it when the database is away.  0, or the
+ * error that stops the board (printed by the caller). */
+static int keep_boot(struct board_run *br, struct store *st, const struct boot_rec *rec)
+{
+	int sr = store_boot(st, rec);
+
+	if (sr == -ENOTCONN || sr == -EBUSY) {
+		/* the database is away (go on), or the board lock was lost in a
+		 * reconnect (stop): the boot is kept either way */
+		int wr = spool_write(br->spooldir, rec);
+
+		if (!wr) {
+			br->spooled++;
+			err_msg("%s: %s; boot spooled to %s/%s.json (loaded by the next run or `ablab spool load`)",
+				br->b->name, sr == -EBUSY ? "board lock lost" :
+				"results database unreachable", br->spooldir, rec->uuid);
+		}
+		if (sr == -ENOTCONN || wr)
+			sr = wr;
+	}
+	return sr;
+}
+
 static void *board_thread(void *arg)
 {
 	struct board_run *br = arg;
 	const struct board *b = br->b;
+	const struct runner *rn = br->rn;
 	struct bench_params bp = { .batches = br->cs->batches, .modparams = br->cs->modparams,
 				   .def = br->cs->bench };
 	struct store st;
@@ -285,7 +305,7 @@ static void *board_thread(void *arg)
 		return NULL;
 	}
 	/* with a shared database, a second guard across hosts (store_lock_board) */
-	if (store_lock_board(&st, b->name)) {
+	if ((rn->ops->flags & RUNNER_HOLDS_BOARD) && store_lock_board(&st, b->name)) {
 		err_msg("%s: another agent holds this board on the shared database; board skipped",
 			b->name);
 		br->ret = -EBUSY;
@@ -326,13 +346,17 @@ static void *board_thread(void *arg)
 		}
 		for (attempt = base + 1; attempt <= b->retries + 1 + base; attempt++) {
 			struct boot_rec rec = { 0 };
-			struct bench_out bo;
-			char error[512] = "", *transcript;
+			struct runner_result res = { .boot_ms = -1, .bo.run_ms = -1 };
+			struct runner_slot sl = { b, kv, &bp, v, i + 1, br->nslots, attempt,
+						  br->rundir, NULL };
+			char *error = res.bo.error, *transcript;
+			size_t elen = sizeof(res.bo.error);
 			bool fatal;
 			int r, sr;
 
 			transcript = transcript_path(br->resdir, b->name, i + 1, variant_names[v],
 						     attempt);
+			sl.transcript = transcript;
 			uuid_v4(rec.uuid);
 			rec.campaign = br->cid;
 			rec.board = b;
@@ -341,8 +365,6 @@ static void *board_thread(void *arg)
 			rec.attempt = attempt;
 			rec.k = kv;
 			rec.started_wall_ms = wall_ms();
-			rec.boot_ms = rec.run_ms = -1;
-			rec.log_path = transcript;
 			info_msg("%s [%d/%d] %s (%s)%s", b->name, i + 1, br->nslots, rec.variant,
 				 kv->release, attempt > 1 ? ", retry" : "");
 			if (pinning && pin) {
@@ -350,74 +372,60 @@ static void *board_thread(void *arg)
 				pinned_params = timing_pin_params(br->cs->modparams, pin);
 				bp.modparams = pinned_params;
 			}
-			r = run_attempt(b, kv, &bp, br->rundir, transcript, &bo, &rec, error,
-					sizeof(error), &fatal);
+			r = rn->ops->attempt(rn->priv, &sl, &res);
+			if (r && (r == -EINTR || stop_requested))
+				r = interrupted(error, elen);
+			fatal = res.bo.fatal;
 			if (!r && pinning && !pin) {
-				r = timing_pin_of(&bo.res, &pin, error, sizeof(error));
+				r = timing_pin_of(&res.bo.res, &pin, error, elen);
 				if (!r && pin)
 					info_msg("%s: timing modes pinned for this campaign: %s", b->name,
 						 pin);
 				fatal = fatal || r;
 			} else if (!r && pinning) {
 				/* the module did not obey: retrying cannot help */
-				r = timing_pin_check(pin, &bo.res, error, sizeof(error));
+				r = timing_pin_check(pin, &res.bo.res, error, elen);
 				fatal = fatal || r;
 			}
+			rec.boot_ms = res.boot_ms;
+			rec.run_ms = res.bo.run_ms;
+			rec.log_path = res.log_written ? transcript : NULL;
 			rec.status = r ? "failed" : "ok";
 			rec.error = r ? error : NULL;
-			rec.uname_r = bo.uname_r;
-			rec.proc_version = bo.proc_version;
-			rec.res = &bo.res;
-			sr = store_boot(&st, &rec);
-			if (sr == -ENOTCONN || sr == -EBUSY) {
-				/* the database is away (go on), or the board lock was lost
-				 * in a reconnect (stop): the boot is kept either way */
-				int wr = spool_write(br->spooldir, &rec);
-
-				if (!wr) {
-					br->spooled++;
-					err_msg("%s: %s; boot spooled to %s/%s.json (loaded by the "
-						"next run or `ablab spool load`)", b->name,
-						sr == -EBUSY ? "board lock lost" :
-						"results database unreachable", br->spooldir, rec.uuid);
-				}
-				if (sr == -ENOTCONN || wr)
-					sr = wr;
-			}
+			rec.uname_r = res.bo.uname_r;
+			rec.proc_version = res.bo.proc_version;
+			/* an infrastructure failure is not data: no samples */
+			rec.res = r && res.no_data ? NULL : &res.bo.res;
+			rec.lava_server = res.lava_server;
+			rec.lava_job_id = res.lava_job_id;
+			sr = keep_boot(br, &st, &rec);
 			if (!r) {
 				br->ok_boots++;
-				info_msg("%s [%d/%d] ok: prompt after %.1f s, %zu samples in %.1f s",
-					 b->name, i + 1, br->nslots, (double)rec.boot_ms / 1000.0,
-					 bo.res.n, (double)rec.run_ms / 1000.0);
+				if (res.boot_ms >= 0)
+					info_msg("%s [%d/%d] ok: prompt after %.1f s, %zu samples in %.1f s",
+						 b->name, i + 1, br->nslots,
+						 (double)rec.boot_ms / 1000.0, res.bo.res.n,
+						 (double)rec.run_ms / 1000.0);
+				else
+					info_msg("%s [%d/%d] ok: %s%s%zu samples", b->name, i + 1,
+						 br->nslots, res.where, res.where[0] ? ", " : "",
+						 res.bo.res.n);
 			} else {
 				br->failed_attempts++;
-				err_msg("%s [%d/%d] %s attempt %d failed: %s (transcript %s)", b->name,
-					i + 1, br->nslots, rec.variant, attempt, error, transcript);
+				err_msg("%s [%d/%d] %s attempt %d failed: %s%s%s%s", b->name, i + 1,
+					br->nslots, rec.variant, attempt, error,
+					rec.log_path ? " (transcript " : "",
+					rec.log_path ? rec.log_path : "", rec.log_path ? ")" : "");
 			}
-			bench_out_free(&bo);
+			bench_out_free(&res.bo);
 			free(transcript);
 			if (sr) {
 				err_msg("%s: could not store the boot; stopping this board", b->name);
 				br->ret = sr;
 				goto out;
 			}
-			if (!r && br->cs->first > 0 && (i + 1) % 2 == 0 &&
-			    (i + 1) / 2 >= br->cs->first && (i + 1) / 2 < br->cs->boots) {
-				char why[256] = "";
-				int d = report_seq_board(&st, br->cid, b->name, why, sizeof(why));
-
-				if (d > 0) {
-					info_msg("%s: every row decided after %d+%d boots (%s); this "
-						 "board stops", b->name, (i + 1) / 2, (i + 1) / 2, why);
-					goto out;
-				} else if (d == 0) {
-					info_msg("%s: after %d+%d boots: %s", b->name, (i + 1) / 2,
-						 (i + 1) / 2, why);
-				} else {
-					err_msg("%s: cannot look at the boots so far (%s); the board "
-						"goes on to its budget", b->name, strerror(-d));
-				}
-			}
+			if (!r && board_decided(br, &st, i + 1))
+				goto out;
 			if (!r)
 				break;
 			if (fatal || stop_requested) {
@@ -426,8 +434,8 @@ static void *board_thread(void *arg)
 			}
 		}
 		if (attempt > b->retries + 1 + base) {
-			err_msg("%s: slot %d (%s) failed %ld times: board unhealthy, its part of the "
-				"campaign stops here", b->name, i + 1, variant_names[v], b->retries + 1);
+			err_msg("%s: slot %d (%s) failed %ld times: board unhealthy, its part of the campaign stops here",
+				b->name, i + 1, variant_names[v], b->retries + 1);
 			br->ret = -EIO;
 			goto out;
 		}
@@ -458,13 +466,15 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 {
 	size_t nb = cs->nboards, i;
 	struct board *b = xcalloc(nb, sizeof(*b));
-	struct kernel_art (*k)[2] = xcalloc(nb, sizeof(*k));
+	struct kernel_art (*k)[NVARIANTS] = xcalloc(nb, sizeof(*k));
+	const struct runner *rn = cs->runner ? cs->runner : &local_runner;
+	bool holds = rn->ops->flags & RUNNER_HOLDS_BOARD;
 	struct board_run *br = xcalloc(nb, sizeof(*br));
 	pthread_t *th = xcalloc(nb, sizeof(*th));
 	char rundir[] = "/tmp/ablab.XXXXXX";
 	char abs_results[PATH_MAX];
 	char *resdir = NULL, *js = NULL;
-	int *order = NULL, ret = 0, nslots = 2 * cs->boots;
+	int *order = NULL, ret = 0, nslots = NVARIANTS * cs->boots;
 	int64_t cid = 0, t_start = now_ms();
 	struct store st = { 0 };
 	struct board_lock *locks = NULL;
@@ -479,35 +489,26 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	/* everything that can be checked is checked before the database is touched */
 	for (i = 0; i < nb && !ret; i++) {
 		const struct campaign_board *cb = &cs->boards[i];
-		char *d[2];
+		char *d[NVARIANTS];
 		int v;
 
 		ret = board_load_by_name(&b[i], cb->board);
+		if (!ret && rn->ops->check)
+			ret = rn->ops->check(rn->priv, &b[i]);
 		if (ret)
 			break;
-		if (b[i].qemu_binary) {
-			char *argv[] = { "sh", "-c", "command -v \"$0\" >/dev/null",
-					 (char *)b[i].qemu_binary, NULL };
-
-			if (run_argv(argv, NULL) != 0) {
-				err_msg("%s: %s not found (power.binary; install qemu-system-arm: "
-					"make deps)", b[i].jf.path, b[i].qemu_binary);
-				ret = -ENOENT;
-				break;
-			}
-		}
 		d[0] = cb->control_dir ? xstrdup(cb->control_dir)
 				       : kernel_default_dir(b[i].name, "control");
 		d[1] = cb->patched_dir ? xstrdup(cb->patched_dir)
 				       : kernel_default_dir(b[i].name, "patched");
-		for (v = 0; v < 2 && !ret; v++) {
+		for (v = 0; v < NVARIANTS && !ret; v++) {
 			if (d[v] && !(v ? cb->patched_dir : cb->control_dir) && !is_dir(d[v])) {
 				ret = no_default_kernel(&b[i], variant_names[v], d[v]);
 				break;
 			}
 			ret = kernel_load(&k[i][v], d[v]);
 		}
-		for (v = 0; v < 2 && !ret; v++)
+		for (v = 0; v < NVARIANTS && !ret; v++)
 			ret = bench_check_kernel(cs->bench, b[i].name, &k[i][v], v);
 		free(d[0]);
 		free(d[1]);
@@ -530,7 +531,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	locks = xcalloc(nb, sizeof(*locks));
 	for (i = 0; i < nb; i++)
 		locks[i].fd = locks[i].cfd = -1;
-	for (i = 0; i < nb && !ret; i++) {
+	for (i = 0; i < nb && !ret && holds; i++) {
 		char purpose[64];
 
 		if (cs->resume_id)
@@ -564,7 +565,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	if (nloaded || nfailed)
 		info_msg("spool %s: %d boot(s) loaded into the database, %d left", spooldir,
 			 nloaded, nfailed);
-	run_js = job_json(cs, b, k, abs_results);
+	run_js = run_json(cs, rn, b, k, abs_results);
 	js = cs->job_json ? xstrdup(cs->job_json) : xstrdup(run_js);
 	if (cs->resume_id) {
 		cid = cs->resume_id;
@@ -581,12 +582,20 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		*idp = cid;
 	resdir = xasprintf("%s/campaign-%" PRId64, abs_results, cid);
 	mkdir_p(resdir, 0755);
+	if (rn->ops->prepare) {
+		ret = rn->ops->prepare(rn->priv, cid, resdir);
+		if (ret) {
+			store_campaign_set_status(&st, cid, "failed");
+			goto out;
+		}
+	}
 	info_msg("campaign %" PRId64 ": %zu board(s), %d control + %d patched boots each, order %s,"
 		 " %d batches; transcripts in %s", cid, nb, cs->boots, cs->boots,
 		 order_name(cs->order), cs->batches, resdir);
 
 	for (i = 0; i < nb; i++) {
-		br[i] = (struct board_run){ .cs = cs, .b = &b[i], .k = k[i], .order = order,
+		br[i] = (struct board_run){ .cs = cs, .rn = rn, .b = &b[i], .k = k[i],
+					    .order = order,
 					    .nslots = nslots, .cid = cid, .resdir = resdir,
 					    .rundir = rundir, .conninfo = st.conninfo,
 					    .spooldir = spooldir };
@@ -603,7 +612,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		if (br[i].ret && !ret)
 			ret = br[i].ret;
 	}
-	left = power_left_on(&left_why);
+	left = holds ? power_left_on(&left_why) : 0;
 	if (stop_requested && left) {
 		err_msg("interrupted (signal %d): NOT every board is off: %s; campaign %" PRId64
 			" marked interrupted", (int)stop_requested, left_why.data, cid);
@@ -644,6 +653,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		if (!ret && r)
 			ret = r;
 	}
+	if (rn->ops->finish)
+		rn->ops->finish(rn->priv);
 out:
 	for (i = 0; locks && i < nb; i++)
 		board_unlock(&locks[i]);
@@ -659,8 +670,10 @@ out:
 		run_argv(rm, NULL);
 	}
 	for (i = 0; i < nb; i++) {
-		kernel_free(&k[i][0]);
-		kernel_free(&k[i][1]);
+		int v;
+
+		for (v = 0; v < NVARIANTS; v++)
+			kernel_free(&k[i][v]);
 		board_free(&b[i]);
 	}
 	free(b);
@@ -670,169 +683,5 @@ out:
 	free(order);
 	free(resdir);
 	free(js);
-	return ret;
-}
-
-static void resume_usage(FILE *f)
-{
-	fprintf(f, "usage: ablab resume CAMPAIGN [--results DIR] [--format text|json]\n"
-		   "Continues an interrupted, failed or stale (its agent died) campaign after\n"
-		   "its last stored boot, with the same boards, kernels, order and parameters;\n"
-		   "a slot whose attempt died with its agent gets the next attempt and its own\n"
-		   "transcript.  Refused while a live agent still runs the campaign.  Boots\n"
-		   "the campaign spooled are loaded first, from the results directory it\n"
-		   "recorded (the default for --results), so no slot is run twice.\n");
-}
-
-int cmd_resume(int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
-	struct campaign_spec cs = { .results = "results", .format = "text" };
-	const char *results_opt = NULL, *rec_results;
-	struct bench_def bd = { 0 };
-	char why[256];
-	struct campaign_board *cb = NULL;
-	json_object *run = NULL, *boards;
-	struct store st;
-	char ids[32];
-	const char *p[1] = { ids };
-	PGresult *r;
-	size_t i, n;
-	long id;
-	int c, ret = 1;
-
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'r': results_opt = optarg; break;
-		case 'f': cs.format = optarg; break;
-		case 'h': resume_usage(stdout); return 0;
-		default: resume_usage(stderr); return 2;
-		}
-	}
-	if (optind != argc - 1 || parse_int_opt("CAMPAIGN", argv[optind], 1, 0x7fffffff, &id)) {
-		resume_usage(stderr);
-		return 2;
-	}
-	if (store_open(&st, opt_db))
-		return 1;
-	snprintf(ids, sizeof(ids), "%ld", id);
-	r = store_query(&st, "SELECT run, status FROM campaigns WHERE id = $1::int", 1, p);
-	if (!r || PQntuples(r) != 1) {
-		err_msg("no campaign %ld in the database (`ablab campaigns` lists them)", id);
-		goto out;
-	}
-	if (!strcmp(PQgetvalue(r, 0, 1), "complete")) {
-		info_msg("campaign %ld is already complete; nothing to resume", id);
-		ret = 0;
-		goto out;
-	}
-	run = PQgetisnull(r, 0, 0) ? NULL : json_tokener_parse(PQgetvalue(r, 0, 0));
-	boards = jobj(run, "boards");
-	if (!run || !boards || !json_object_is_type(boards, json_type_array)) {
-		err_msg("campaign %ld has no resume data (made by an older ablab or by ingest)", id);
-		goto out;
-	}
-	n = json_object_array_length(boards);
-	cb = xcalloc(n, sizeof(*cb));
-	for (i = 0; i < n; i++) {
-		json_object *o = json_object_array_get_idx(boards, i);
-
-		cb[i].board = jstr(o, "board_file");
-		cb[i].control_dir = jstr(o, "control");
-		cb[i].patched_dir = jstr(o, "patched");
-	}
-	cs.boards = cb;
-	cs.nboards = n;
-	cs.boots = (int)jint(run, "boots", 1);
-	cs.batches = (int)jint(run, "batches", 5);
-	if (order_parse(jstr(run, "order") ? jstr(run, "order") : "", &cs.order))
-		cs.order = ORDER_ABAB;
-	cs.seed = (uint64_t)jint(run, "seed", 1);
-	cs.modparams = jstr(run, "modparams");
-	{
-		json_object *q;
-
-		if (json_object_object_get_ex(run, "sequential", &q)) {
-			cs.first = (int)jint(q, "first", 0);
-			cs.boots = (int)jint(q, "budget", cs.boots);
-			cs.alpha = json_object_get_double(json_object_object_get(q, "alpha"));
-			cs.beta = json_object_get_double(json_object_object_get(q, "beta"));
-		}
-		if (json_object_object_get_ex(run, "margin_pct", &q))
-			cs.margin_pct = json_object_get_double(q);
-	}
-	if (jstr(run, "benchmark") && !strcmp(jstr(run, "benchmark"), "regex")) {
-		json_object *g = jobj(run, "groups");
-
-		bd.kind = BENCH_REGEX;
-		bd.command = jstr(run, "command");
-		bd.regex = jstr(run, "regex");
-		bd.g_scenario = (int)jint(g, "scenario", 1);
-		bd.g_value = (int)jint(g, "value", 2);
-		bd.g_unit = (int)jint(g, "unit", 0);
-		if (!bd.command || !bd.regex || bench_def_check(&bd, why, sizeof(why))) {
-			err_msg("campaign %ld: its stored regex benchmark is incomplete or invalid",
-				id);
-			goto out;
-		}
-		cs.bench = &bd;
-	} else if (jstr(run, "benchmark") && !strcmp(jstr(run, "benchmark"), "module")) {
-		bd.kind = BENCH_MODULE;
-		bd.module = jstr(run, "module");
-		bd.module_src = jstr(run, "module_src");
-		bd.ko[0] = jstr(jobj(run, "ko"), "control");
-		bd.ko[1] = jstr(jobj(run, "ko"), "patched");
-		bd.parser_fmt = jstr(run, "parser") && !strcmp(jstr(run, "parser"), "seed") ? 0 : 1;
-		if (!bd.module) {
-			err_msg("campaign %ld: its stored module benchmark has no module name", id);
-			goto out;
-		}
-		cs.bench = &bd;
-	} else if (jstr(run, "benchmark") && !strcmp(jstr(run, "benchmark"), "dma_map_benchmark")) {
-		bd.kind = BENCH_DMA_MAP;
-		if (bench_dma_map_params(cs.modparams, &bd, why, sizeof(why))) {
-			err_msg("campaign %ld: stored dma_map_benchmark parameters: %s", id, why);
-			goto out;
-		}
-		cs.bench = &bd;
-	}
-	/* the spool of the campaign's own results directory, whatever --results says */
-	rec_results = jstr(run, "results");
-	cs.results = results_opt ? results_opt : rec_results ? rec_results : "results";
-	if (rec_results && results_opt) {
-		char real[PATH_MAX];
-
-		if (!realpath(results_opt, real) || strcmp(real, rec_results)) {
-			char *sd = xasprintf("%s/spool", rec_results);
-			int nl, nf;
-
-			if (!spool_flush(&st, sd, &nl, &nf) && (nl || nf))
-				info_msg("spool %s: %d boot(s) loaded into the database, %d left", sd,
-					 nl, nf);
-			free(sd);
-		}
-	}
-	cs.trigger = jstr(run, "trigger");
-	cs.job_name = jstr(run, "job");
-	cs.db = opt_db;
-	cs.resume_id = id;
-	PQclear(r);
-	r = NULL;
-	store_close(&st);
-	install_signal_handlers();
-	c = campaign_run(&cs, NULL);
-	ret = c == -EINTR ? 130 : c ? 1 : 0;
-	json_object_put(run);
-	free(cb);
-	return ret;
-out:
-	if (r)
-		PQclear(r);
-	json_object_put(run);
-	free(cb);
-	store_close(&st);
 	return ret;
 }

@@ -6,11 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "variant.h"
+
 struct bench_def;
+struct runner;
 
 enum order_kind { ORDER_ABAB, ORDER_ABBA, ORDER_RANDOM };
 
-/* Fills v[0..2n-1] with 0 (control) / 1 (patched): n of each. */
+/* Fills v[0..NVARIANTS*n-1] with variants (variant.h): n of each. */
 int campaign_order(enum order_kind kind, int n, uint64_t seed, int *v);
 int order_parse(const char *s, enum order_kind *kind);
 const char *order_name(enum order_kind kind);
@@ -36,6 +39,7 @@ struct campaign_spec {
 	const char *db;
 	const char *results;		/* transcripts go to RESULTS/campaign-N */
 	const char *format;		/* report printed at the end; NULL: none */
+	const struct runner *runner;	/* what runs each attempt; NULL: boots here (runner.h) */
 	int64_t resume_id;		/* continue this campaign after its last stored boot */
 	/* sequential design: boots > 0 is then the budget per variant; after each round
 	 * (one control, one patched boot) from first+first on, a board stops as soon as
@@ -46,7 +50,11 @@ struct campaign_spec {
 };
 
 /* Runs one A/B campaign over every board at once (a thread per board, each
- * with its own database connection).  A board that fails stops only its own
+ * with its own database connection).  The one campaign engine: it orders the
+ * slots, numbers and retries the attempts (the runner runs them), stores
+ * every attempt or spools it when the database is away, resumes
+ * (resume_id), stops a board on a fatal error, after its retries or when a
+ * sequential campaign is decided.  A board that fails stops only its own
  * part.  Returns 0 when every board completed, else -errno after printing
  * why; *id (if not NULL) gets the campaign id (0 if none was created). */
 int campaign_run(const struct campaign_spec *s, int64_t *id);

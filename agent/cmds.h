@@ -24,11 +24,11 @@ int cmd_power(int argc, char **argv);
 int cmd_console(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_ports(int argc, char **argv);
-int cmd_resume(int argc, char **argv);
+int cmd_resume(int argc, char **argv);		/* cmd-resume.c */
 int cmd_spool(int argc, char **argv);
 int cmd_run(int argc, char **argv);		/* job.c */
 int cmd_nightly(int argc, char **argv);	/* nightly.c */
-int cmd_lava(int argc, char **argv);		/* lava.c */
+int cmd_lava(int argc, char **argv);		/* cmd-lava.c */
 int cmd_ingest(int argc, char **argv);		/* ingest.c */
 int cmd_query(int argc, char **argv);		/* query.c */
 int cmd_campaigns(int argc, char **argv);	/* query.c */

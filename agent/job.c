@@ -7,6 +7,7 @@
 #include "kernel.h"
 #include "cmds.h"
 #include "util.h"
+#include "variant.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,8 +25,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-static const char *const variant_names[] = { "control", "patched" };
 
 static const struct jfield source_fields[] = {
 	{ "type", J_STRING, true },	/* recipe | prebuilt */
@@ -1169,7 +1168,7 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 				     .trigger = o->trigger,
 				     .job_name = j->name, .job_json = js, .db = o->db,
 				     .results = o->results, .format = o->format,
-				     .margin_pct = o->margin_pct };
+				     .margin_pct = o->margin_pct, .runner = o->runner };
 	if (o->budget) {
 		cs.boots = o->budget;
 		cs.first = o->first ? o->first : 4;

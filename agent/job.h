@@ -78,6 +78,7 @@ struct job_run_opts {
 	const char *trigger;		/* cli, nightly, lava */
 	const char *db, *results, *format;
 	bool dry_run;			/* print boards and kernels (cached / would build) */
+	const struct runner *runner;	/* what runs the boots; NULL: here (runner.h) */
 };
 /* Fills the run options from the job's own values. */
 void job_run_defaults(const struct job *j, struct job_run_opts *o);

@@ -7,7 +7,10 @@
 #include "kernel.h"
 #include "parse.h"
 
+#include <json-c/json.h>
 #include <stdint.h>
+
+struct runner;
 
 /* One boot of a campaign as a LAVA job. */
 struct lava_boot {
@@ -38,5 +41,22 @@ struct lava_output {
 };
 void lava_output_parse(const char *text, struct lava_output *o);
 void lava_output_free(struct lava_output *o);
+
+/* The LAVA runner (lava-runner.c, runner.h): every attempt of a campaign's
+ * slot is one LAVA job through server (with the API token in token_file),
+ * or with lava-run here when server is NULL (device: the device dictionary
+ * template, {board} replaced; NULL: JOBDIR/lava/devices/{board}.jinja2). */
+struct lava_runner_opts {
+	const char *server, *token_file;
+	const char *device;
+	const char *url_base;	/* artefact URLs (--artifacts-url); NULL: file:// */
+};
+/* r becomes a LAVA runner of job j (which must outlive it).  0 or -errno
+ * (printed); lava_runner_free(r) either way. */
+int lava_runner_new(struct runner *r, const struct job *j, const struct lava_runner_opts *o);
+/* The runner of a campaign's run JSON "lava" object (`ablab resume`): its
+ * job file loaded again, its token read again from its file. */
+int lava_runner_from_run(json_object *lava, struct runner *r);
+void lava_runner_free(struct runner *r);
 
 #endif

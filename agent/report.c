@@ -6,6 +6,7 @@
 #include "report.h"
 #include "seqtest.h"
 #include "util.h"
+#include "variant.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -1800,7 +1801,7 @@ static void write_csv(const struct report *rep, const struct report_opts *o, FIL
 #define SVG_PH 270	/* panel height */
 #define SVG_COLS 3
 static const char *const var_color[2] = { "#0072b2", "#d55e00" };	/* Okabe-Ito */
-static const char *const var_name[2] = { "control", "patched" };
+static const char *const *const var_name = variant_names;
 
 /* 1, 2, 5 x 10^k step giving about 4 ticks over [lo, hi] */
 static double nice_step(double span)

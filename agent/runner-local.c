@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The local runner (runner.h): one attempt powers the board on here, boots
+ * the slot's kernel, runs the benchmark at the shell prompt and powers the
+ * board off.  Today's `ablab ab` / `ablab run` path. */
+#include "runner.h"
+#include "boot.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A QEMU board needs its emulator on this host. */
+static int local_check(void *priv, const struct board *b)
+{
+	(void)priv;
+	if (b->qemu_binary) {
+		char *argv[] = { "sh", "-c", "command -v \"$0\" >/dev/null", (char *)b->qemu_binary,
+				 NULL };
+
+		if (run_argv(argv, NULL) != 0) {
+			err_msg("%s: %s not found (power.binary; install qemu-system-arm: make deps)",
+				b->jf.path, b->qemu_binary);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/* One attempt at one slot: boot, benchmark, power off. */
+static int local_attempt(void *priv, const struct runner_slot *sl, struct runner_result *r)
+{
+	struct bench_out *bo = &r->bo;
+	struct boot_session s;
+	int ret;
+
+	(void)priv;
+	r->log_written = true;
+	ret = boot_start(&s, sl->b, sl->k, sl->rundir, sl->transcript);
+	if (ret) {
+		snprintf(bo->error, sizeof(bo->error), "%s", s.error);
+		bo->fatal = s.fatal;
+		boot_end(&s);
+		return ret;
+	}
+	r->boot_ms = s.t_prompt - s.t_on;
+	bo->run_ms = 0;
+	ret = bench_run(&s.tgt, sl->b, sl->bp, bo);
+	if (!ret && bo->uname_r && sl->k->release && strcmp(bo->uname_r, sl->k->release)) {
+		/* the board did not run the kernel we deployed */
+		snprintf(bo->error, sizeof(bo->error), "wrong kernel: target runs %s, expected %s (%s)",
+			 bo->uname_r, sl->k->release, sl->k->dir);
+		ret = -EIO;
+	}
+	boot_end(&s);
+	return ret;
+}
+
+static const struct runner_ops local_ops = {
+	.name = "local",
+	.flags = RUNNER_HOLDS_BOARD,
+	.check = local_check,
+	.attempt = local_attempt,
+};
+
+const struct runner local_runner = { &local_ops, NULL };
