@@ -4,6 +4,7 @@
 
 #include "changepoint.h"
 #include "util.h"
+#include "variant.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const vnames[] = { "control", "patched" };
+static const char *const *const vnames = variant_names;
 
 double *cmp_boot_means(const struct rep_row *r, int var, size_t *n)
 {
