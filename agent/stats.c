@@ -884,17 +884,24 @@ static int cmp_pidx(const void *pa, const void *pb)
 	return (a->i > b->i) - (a->i < b->i);
 }
 
-/* The finite p-values with their indices, sorted; *m = how many. NULL (-ENOMEM) or array. */
-static struct pidx *sorted_p(const double *p, size_t n, size_t *m)
+/* The finite p-values with their indices, sorted (*m = how many), and adj[i] = NAN for the
+ * others; NULL when p or adj is NULL or on allocation failure. */
+static struct pidx *adjust_setup(const double *p, size_t n, double *adj, size_t *m)
 {
-	struct pidx *v = malloc((n ? n : 1) * sizeof(*v));
+	struct pidx *v;
 
 	*m = 0;
+	if (!p || !adj)
+		return NULL;
+	v = malloc((n ? n : 1) * sizeof(*v));
 	if (!v)
 		return NULL;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (isfinite(p[i]))
 			v[(*m)++] = (struct pidx){ p[i], i };
+		else
+			adj[i] = NAN;
+	}
 	qsort(v, *m, sizeof(*v), cmp_pidx);
 	return v;
 }
@@ -905,14 +912,9 @@ int stats_holm(const double *p, size_t n, double *adj)
 	double run = 0.0;
 	size_t m;
 
-	if (!p || !adj)
-		return -EINVAL;
-	v = sorted_p(p, n, &m);
+	v = adjust_setup(p, n, adj, &m);
 	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		if (!isfinite(p[i]))
-			adj[i] = NAN;
+		return p && adj ? -ENOMEM : -EINVAL;
 	for (size_t k = 0; k < m; k++) {
 		run = fmax(run, fmin(1.0, (double)(m - k) * v[k].p));
 		adj[v[k].i] = run;
@@ -927,14 +929,9 @@ int stats_bh(const double *p, size_t n, double *adj)
 	double run = 1.0;
 	size_t m;
 
-	if (!p || !adj)
-		return -EINVAL;
-	v = sorted_p(p, n, &m);
+	v = adjust_setup(p, n, adj, &m);
 	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		if (!isfinite(p[i]))
-			adj[i] = NAN;
+		return p && adj ? -ENOMEM : -EINVAL;
 	for (size_t k = m; k-- > 0;) {
 		run = fmin(run, fmin(1.0, (double)m * v[k].p / (double)(k + 1)));
 		adj[v[k].i] = run;
