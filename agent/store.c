@@ -153,6 +153,17 @@ static int migrate(struct store *st)
 	int version = 0, ret;
 	size_t i;
 
+	/* an up-to-date schema needs no write: a read-only session (`ablab serve`) opens too */
+	r = store_query(st, "SELECT to_regclass('schema_version') IS NOT NULL", 0, NULL);
+	ret = r && !strcmp(PQgetvalue(r, 0, 0), "t");
+	PQclear(r);
+	if (ret) {
+		r = store_query(st, "SELECT coalesce(max(version), 0) FROM schema_version", 0, NULL);
+		ret = r && atoi(PQgetvalue(r, 0, 0)) == (int)ARRAY_SIZE(migrations);
+		PQclear(r);
+		if (ret)
+			return 0;
+	}
 	if (exec_ok(st, "BEGIN") ||
 	    exec_ok(st, "SELECT pg_advisory_xact_lock(4242001)") ||
 	    exec_ok(st, "CREATE TABLE IF NOT EXISTS schema_version (version int NOT NULL)"))
