@@ -64,6 +64,8 @@ x_job='<img src=x onerror=alert(2)>'
 x_scen='dirty"><svg onload=alert(3)>'
 psql_q "UPDATE boots SET uname_r = '$x_uname' WHERE campaign_id = $ca AND seq = 1" >/dev/null
 psql_q "UPDATE campaigns SET job = jsonb_build_object('job', '$x_job') WHERE id = $cb" >/dev/null
+# health checks as `ablab check` stores them: t92-a passed, t92-b failed
+psql_q "INSERT INTO health (board, ok, uname_r, boot_ms, error, host) VALUES ('t92-a', true, '6.1.0-t92-control', 4200, NULL, 'lab1'), ('t92-b', false, NULL, NULL, 'no shell prompt within 60 s', 'lab1')" >/dev/null
 for t in samples boot_means; do
 	psql_q "UPDATE $t SET scenario = '$x_scen' WHERE scenario = 'large-dirty-1MiB' AND boot_id IN (SELECT id FROM boots WHERE campaign_id IN ($(echo $nights | tr ' ' ,)))" >/dev/null
 done
@@ -136,7 +138,9 @@ check "trend: the change point at the fourth night" grep -q 'change point' "$d/t
 chrome --dump-dom "$url/trend" >"$d/trends.dom"
 check "trend index: a hostile scenario name is text" bash -c "grep -qF 't92-nightly: dirty\"&gt;&lt;svg onload=alert(3)&gt;</a>' '$d/trends.dom' && ! grep -qF '<svg onload' '$d/trends.dom'"
 chrome --dump-dom "$url/board/t92-a" >"$d/board.dom"
-check "board: its campaigns and health section" bash -c "grep -q 'health checks' '$d/board.dom' && [ \$(grep -c 'href=\"/campaign/' '$d/board.dom') = 7 ]"
+check "board: its health check and campaigns" bash -c "grep -q '<td>ok</td><td>6.1.0-t92-control</td><td>4200</td>' '$d/board.dom' && [ \$(grep -c 'href=\"/campaign/' '$d/board.dom') = 7 ]"
+chrome --dump-dom "$url/board/t92-b" >"$d/boardb.dom"
+check "board: a failed health check with its error" grep -q '<td class="v-diff">FAILED</td>.*<td>no shell prompt within 60 s</td>' "$d/boardb.dom"
 
 echo "== the API is what the commands print"
 curl -s -o "$d/api-report.json" "$url/api/v1/report/$ca"
@@ -164,12 +168,49 @@ done
 echo "== read-only"
 check "metrics: the server's own session is read-only" grep -qx 'ablab_serve_read_only 1' <(curl -s "$url/metrics")
 curl -s -o "$d/metrics" "$url/metrics"
-check "metrics: campaigns by status, boards by health, the last nightly" bash -c "grep -qx 'ablab_campaigns{status=\"complete\"} 8' '$d/metrics' && grep -qx 'ablab_boards{health=\"unchecked\"} 2' '$d/metrics' && grep -q '^ablab_nightly_last_status{job=\"t92-nightly\",status=\"complete\",campaign=\"$(echo $nights | awk '{print $NF}')\"} 1' '$d/metrics'" || cat "$d/metrics"
+check "metrics: campaigns by status, boards by health, the last nightly" bash -c "grep -qx 'ablab_campaigns{status=\"complete\"} 8' '$d/metrics' && grep -qx 'ablab_boards{health=\"ok\"} 1' '$d/metrics' && grep -qx 'ablab_boards{health=\"failed\"} 1' '$d/metrics' && grep -qx 'ablab_board_health_ok{board=\"t92-b\"} 0' '$d/metrics' && grep -q '^ablab_nightly_last_status{job=\"t92-nightly\",status=\"complete\",campaign=\"$(echo $nights | awk '{print $NF}')\"} 1' '$d/metrics'" || cat "$d/metrics"
 check "read-only: the server's session is in pg_stat_activity as ablab-serve" test "$(psql_q "SELECT count(*) > 0 FROM pg_stat_activity WHERE application_name = 'ablab-serve'")" = t
 out=$(psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=ablab options='-c default_transaction_read_only=on'" -c "DELETE FROM campaigns" 2>&1)
 check "read-only: a write with the server's session setting fails" grep -q 'cannot execute DELETE in a read-only transaction' <<<"$out"
 check "read-only: POST is refused (405)" test "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$url/")" = 405
 check "read-only: the database is unchanged (8 campaigns)" test "$(psql_q "SELECT count(*) FROM campaigns")" = 8
+echo "== the dashboard views (Grafana), through a read-only session"
+roq() { psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=ablab options='-c default_transaction_read_only=on'" -c "$1"; }
+check "views: ablab_boot_means has every ok boot x scenario of campaign $ca (12 x 3)" test "$(roq "SELECT count(*) || '/' || count(DISTINCT boot_id) || '/' || min(unit) FROM ablab_boot_means WHERE campaign_id = $ca")" = 36/12/ns
+roq "SELECT row_to_json(r) FROM ablab_rows r WHERE campaign_id = $ca ORDER BY scenario" >"$d/rows.json"
+check "views: ablab_rows of campaign $ca has the report's means and counts" python3 -c '
+import json, sys
+rows = {r["scenario"]: r for r in map(json.loads, open(sys.argv[1]))}
+rep = json.load(open(sys.argv[2]))
+assert len(rows) == 3, rows
+for x in rep["rows"]:
+    v = rows[x["scenario"]]
+    assert (v["n_control"], v["n_patched"]) == (x["n_control"], x["n_patched"]) == (6, 6), (v, x)
+    for k in ("control_mean", "patched_mean"):
+        assert abs(v[k] / x[k] - 1) < 1e-9, (k, v[k], x[k])
+assert 0.05 < rows["small-dirty-256B"]["rel_change"] < 0.07, rows
+' "$d/rows.json" "$d/cli-report.json"
+check "views: ablab_nightly has the 6 nights of t92-nightly, the last 3 about +5%" test "$(roq "SELECT string_agg(CASE WHEN rel_change > 0.04 THEN 'up' ELSE 'flat' END, ' ' ORDER BY time, campaign_id) FROM ablab_nightly WHERE job = 't92-nightly' AND scenario = 'small-dirty-256B'")" = "flat flat flat up up up"
+check "views: ablab_campaigns and ablab_health answer" test "$(roq "SELECT count(*) FILTER (WHERE status = 'complete') || '/' || sum(ok_boots) FROM ablab_campaigns")/$(roq "SELECT count(*) FROM ablab_health")" = "8/68/2"
+check "views: docs/grafana-dashboard.json is JSON whose every query names an ablab_ view" python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+sql = [t["rawSql"] for p in d["panels"] for t in p.get("targets", [])]
+assert sql and all(re.search(r"\bablab_(boot_means|rows|nightly|campaigns|health)\b", q) for q in sql), sql
+' "$top/docs/grafana-dashboard.json"
+check "views: every query of the example dashboard runs (Grafana macros filled in)" python3 -c '
+import json, re, subprocess, sys
+d = json.load(open(sys.argv[1]))
+sql = [t["rawSql"] for p in d["panels"] for t in p.get("targets", [])]
+sql += [v["query"] for v in d["templating"]["list"]]
+fill = {"job": "t92-nightly", "scenario": "small-dirty-256B", "board": "t92-a"}
+for q in sql:
+    q = re.sub(r"\$__timeFilter\((\w+)\)", lambda m: m.group(1) + " > now() - 90 * interval " + chr(39) + "1 day" + chr(39), q)
+    q = re.sub(r"\$(\w+)", lambda m: fill[m.group(1)], q)
+    out = subprocess.run(["psql", "-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", sys.argv[2], "-c", q],
+                         capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip(), (q, out.stderr)
+' "$top/docs/grafana-dashboard.json" "host=$ABLAB_DATA/pg dbname=ablab user=ablab options='-c default_transaction_read_only=on'"
 kill "$spid"
 wait "$spid"
 rc=$?
