@@ -3,7 +3,7 @@
 # campaign on the three emulated boards); `make check` runs every test.
 
 CC      ?= cc
-PKGS_C  := json-c libpq libserialport libgpiod libcurl libcrypto
+PKGS_C  := json-c libpq libserialport libgpiod libcurl libcrypto libmicrohttpd
 # libgpiod: v1 (bookworm) or v2 (trixie, Pi OS) API, chosen at build time
 # Recursive (=), so pkg-config runs when a recipe needs it: after `make deps`
 # has installed the packages on a fresh machine.
@@ -30,7 +30,7 @@ BOARDS  ?= qemu-sam9x75 qemu-arm11 qemu-pi400
 
 # Debian packages the project needs (build, kernels, emulated boards, database).
 DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev libgpiod-dev \
-	    libcurl4-openssl-dev \
+	    libcurl4-openssl-dev libmicrohttpd-dev \
 	    postgresql postgresql-client qemu-system-arm gcc-arm-linux-gnueabi linux-source-6.1 \
 	    u-boot-qemu ccache bc bison flex libssl-dev libelf-dev cpio xz-utils kmod \
 	    libc6-dev-armel-cross \

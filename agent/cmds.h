@@ -2,6 +2,8 @@
 #ifndef ABLAB_CMDS_H
 #define ABLAB_CMDS_H
 
+#include <stdio.h>
+
 /* Subcommands: each lives in the file of its concept and is listed in the
  * table in main.c.  They return the process exit status (0 ok, 1 failure,
  * 2 usage error). */
@@ -36,5 +38,13 @@ int cmd_compare(int argc, char **argv);		/* query.c */
 int cmd_trend(int argc, char **argv);		/* query.c */
 int cmd_attempts(int argc, char **argv);	/* cmd-attempts.c */
 int cmd_calibrate(int argc, char **argv);	/* cmd-calibrate.c */
+int cmd_serve(int argc, char **argv);		/* cmd-serve.c */
+
+/* The same commands writing to out instead of stdout: `ablab serve` answers its API with
+ * what they print.  Not reentrant (getopt): reset optind to 0 before each call. */
+int cmd_query_to(FILE *out, int argc, char **argv);		/* query.c */
+int cmd_campaigns_to(FILE *out, int argc, char **argv);	/* query.c */
+int cmd_trend_to(FILE *out, int argc, char **argv);		/* query.c */
+int cmd_boards_to(FILE *out, int argc, char **argv);		/* boardops.c */
 
 #endif

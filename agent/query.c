@@ -28,7 +28,7 @@
 /* Prints a result: table (aligned), csv (RFC 4180) or json (array of objects; columns
  * flagged numeric become numbers, NULL becomes null). */
 static void print_result(PGresult *r, const char *const *names, const bool *numeric,
-			 const char *format)
+			 const char *format, FILE *out)
 {
 	int nc = PQnfields(r), nr = PQntuples(r);
 
@@ -51,7 +51,7 @@ static void print_result(PGresult *r, const char *const *names, const bool *nume
 			}
 			json_object_array_add(a, o);
 		}
-		printf("%s\n", json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY |
+		fprintf(out, "%s\n", json_object_to_json_string_ext(a, JSON_C_TO_STRING_PRETTY |
 							      JSON_C_TO_STRING_SPACED));
 		json_object_put(a);
 	} else if (!strcmp(format, "csv")) {
@@ -60,17 +60,17 @@ static void print_result(PGresult *r, const char *const *names, const bool *nume
 				const char *v = i < 0 ? names[c] : PQgetvalue(r, i, c);
 
 				if (strpbrk(v, ",\"\n\r")) {
-					putchar('"');
+					fputc('"', out);
 					for (; *v; v++) {
 						if (*v == '"')
-							putchar('"');
-						putchar(*v);
+							fputc('"', out);
+						fputc(*v, out);
 					}
-					putchar('"');
+					fputc('"', out);
 				} else {
-					fputs(v, stdout);
+					fputs(v, out);
 				}
-				putchar(c + 1 < nc ? ',' : '\n');
+				fputc(c + 1 < nc ? ',' : '\n', out);
 			}
 		}
 	} else {
@@ -87,12 +87,12 @@ static void print_result(PGresult *r, const char *const *names, const bool *nume
 				const char *v = i < 0 ? names[c] : PQgetisnull(r, i, c) ? "-" :
 					PQgetvalue(r, i, c);
 
-				printf(numeric[c] ? "%*s%s" : "%-*s%s", (int)w[c], v,
-				       c + 1 < nc ? "  " : "\n");
+				fprintf(out, numeric[c] ? "%*s%s" : "%-*s%s", (int)w[c], v,
+					c + 1 < nc ? "  " : "\n");
 			}
 		}
 		if (!nr)
-			printf("(no rows)\n");
+			fprintf(out, "(no rows)\n");
 		free(w);
 	}
 }
@@ -171,7 +171,8 @@ static bool trigger_ok(const char *t)
 
 /* Runs the built query against the results database and prints it; frees sql. */
 static int run_and_print(struct buf *sql, int np, const char *const *params,
-			 const char *const *names, const bool *numeric, const char *format)
+			 const char *const *names, const bool *numeric, const char *format,
+			 FILE *out)
 {
 	struct store st;
 	PGresult *r;
@@ -183,7 +184,7 @@ static int run_and_print(struct buf *sql, int np, const char *const *params,
 	}
 	r = store_query(&st, sql->data, np, params);
 	if (r) {
-		print_result(r, names, numeric, format);
+		print_result(r, names, numeric, format, out);
 		PQclear(r);
 	} else {
 		ret = 1;
@@ -193,7 +194,7 @@ static int run_and_print(struct buf *sql, int np, const char *const *params,
 	return ret;
 }
 
-int cmd_query(int argc, char **argv)
+int cmd_query_to(FILE *out, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "board", 1, NULL, 'b' }, { "scenario", 1, NULL, 's' },
@@ -282,12 +283,12 @@ int cmd_query(int argc, char **argv)
 			   "coalesce(b.started, b.inserted) <= $%d::timestamptz");
 	buf_printf(&sql, " GROUP BY c.id, b.id, bo.name, k.release, s.scenario, s.kind "
 		   "ORDER BY coalesce(b.started, b.inserted), c.id, b.seq, b.id, s.scenario");
-	return run_and_print(&sql, np, params, names, numeric, format);
+	return run_and_print(&sql, np, params, names, numeric, format, out);
 }
 
 /* ------------------------------------------------------------------ campaigns */
 
-int cmd_campaigns(int argc, char **argv)
+int cmd_campaigns_to(FILE *out, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "trigger", 1, NULL, 't' }, { "job", 1, NULL, 'j' }, { "limit", 1, NULL, 'l' },
@@ -355,7 +356,7 @@ int cmd_campaigns(int argc, char **argv)
 	}
 	params[np++] = limit;
 	buf_printf(&sql, " ORDER BY c.id DESC LIMIT $%d::int", np);
-	return run_and_print(&sql, np, params, names, numeric, format);
+	return run_and_print(&sql, np, params, names, numeric, format, out);
 }
 
 /* ------------------------------------------------------------------ compare */
@@ -668,7 +669,8 @@ static void trend_segments(struct night *n, size_t nn)
 	free(cp);
 }
 
-static void trend_svg(const struct night *n, size_t nn, const char *job, const char *label)
+static void trend_svg(const struct night *n, size_t nn, const char *job, const char *label,
+		      FILE *out)
 {
 	const double W = 760, H = 380, x0 = 80, x1 = W - 30, y0 = 60, y1 = H - 70;
 	double lo = 0, hi = 0, step;
@@ -695,29 +697,30 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 	hi = ceil(hi / step) * step;
 #define TX(i) (nn > 1 ? x0 + 20 + (double)(i) * (x1 - x0 - 40) / (double)(nn - 1) : (x0 + x1) / 2)
 #define TY(v) (y1 - ((v) - lo) / (hi - lo) * (y1 - y0))
-	printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-	       "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n"
-	       "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n", W, H, W, H);
-	printf("<text x=\"10\" y=\"22\" font-size=\"14\" font-weight=\"bold\">nightly job ");
-	xml_escape(stdout, job);
-	printf(": patched vs control, ");
-	xml_escape(stdout, label);
-	printf("</text>\n<text x=\"10\" y=\"42\" font-size=\"12\">dot = Hodges-Lehmann change, "
-	       "bar = its exact CI; filled = different; grey line = segment mean, dashed = "
-	       "change point</text>\n");
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n", W, H, W, H);
+	fprintf(out, "<text x=\"10\" y=\"22\" font-size=\"14\" font-weight=\"bold\">nightly job ");
+	xml_escape(out, job);
+	fprintf(out, ": patched vs control, ");
+	xml_escape(out, label);
+	fprintf(out, "</text>\n<text x=\"10\" y=\"42\" font-size=\"12\">dot = Hodges-Lehmann "
+		"change, bar = its exact CI; filled = different; grey line = segment mean, "
+		"dashed = change point</text>\n");
 	for (double t = lo; t <= hi + step * 0.01; t += step)
-		printf("<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
-		       "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%+g%%"
-		       "</text>\n", x0, x1, TY(t), TY(t), fabs(t) < step * 1e-6 ? "#555555" :
-		       "#e5e5e5", x0 - 5, TY(t) + 4, fabs(t) < step * 1e-6 ? 0.0 : t);
+		fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%+g%%"
+			"</text>\n", x0, x1, TY(t), TY(t), fabs(t) < step * 1e-6 ? "#555555" :
+			"#e5e5e5", x0 - 5, TY(t) + 4, fabs(t) < step * 1e-6 ? 0.0 : t);
 	/* segments: the mean change of each, from its first to its last night */
 	for (size_t i = 0, first = nn; i <= nn; i++) {
 		bool end = i == nn || (n[i].have && n[i].cp && first < nn);
 
 		if (end && first < nn) {
-			printf("<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#777777\" "
-			       "stroke-width=\"3\" stroke-opacity=\"0.6\"/>\n", TX(first) - 6,
-			       TX(prev) + 6, TY(n[first].seg_mean * 100), TY(n[first].seg_mean * 100));
+			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#777777\" stroke-width=\"3\" stroke-opacity=\"0.6\"/>\n",
+				TX(first) - 6, TX(prev) + 6, TY(n[first].seg_mean * 100),
+				TY(n[first].seg_mean * 100));
 			first = nn;
 		}
 		if (i < nn && n[i].have) {
@@ -725,57 +728,59 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 				first = i;
 			prev = i;
 			if (n[i].cp && i)
-				printf("<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
-				       "stroke=\"#777777\" stroke-dasharray=\"4 3\"><title>change point: "
-				       "%+.2f%% from here (p = %.2g)</title></line>\n",
-				       TX(i) - 0.5 * (TX(1) - TX(0)), TX(i) - 0.5 * (TX(1) - TX(0)), y0,
-				       y1, n[i].seg_mean * 100, n[i].cp_p);
+				fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+					"y2=\"%.1f\" stroke=\"#777777\" stroke-dasharray=\"4 3\">"
+					"<title>change point: %+.2f%% from here (p = %.2g)</title>"
+					"</line>\n",
+					TX(i) - 0.5 * (TX(1) - TX(0)),
+					TX(i) - 0.5 * (TX(1) - TX(0)), y0, y1, n[i].seg_mean * 100,
+					n[i].cp_p);
 		}
 	}
 	prev = 0;
 	for (size_t i = 0; i < nn; i++) {
 		double x = TX(i), y;
 
-		printf("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\" "
-		       "transform=\"rotate(-40 %.1f %.1f)\">%s #%" PRId64 "</text>\n", x, y1 + 16,
-		       x, y1 + 16, n[i].date, n[i].id);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\" "
+			"transform=\"rotate(-40 %.1f %.1f)\">%s #%" PRId64 "</text>\n", x, y1 + 16,
+			x, y1 + 16, n[i].date, n[i].id);
 		if (!n[i].have)
 			continue;
 		y = TY(night_rel(&n[i]) * 100);
 		if (!isnan(n[i].row.rel.lo))
-			printf("<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
-			       "stroke=\"#d55e00\" stroke-width=\"2\"/>\n", x, x,
-			       TY(n[i].row.rel.lo * 100), TY(n[i].row.rel.hi * 100));
-		printf("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" stroke=\"#d55e00\" "
-		       "stroke-width=\"2\" fill=\"%s\"><title>campaign %" PRId64 ": %+.3f%%"
-		       "</title></circle>\n", x, y, n[i].row.verdict == VERDICT_DIFFERENT ?
-		       "#d55e00" : "#ffffff", n[i].id, night_rel(&n[i]) * 100);
+			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#d55e00\" stroke-width=\"2\"/>\n", x, x,
+				TY(n[i].row.rel.lo * 100), TY(n[i].row.rel.hi * 100));
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" stroke=\"#d55e00\" "
+			"stroke-width=\"2\" fill=\"%s\"><title>campaign %" PRId64 ": %+.3f%%"
+			"</title></circle>\n", x, y, n[i].row.verdict == VERDICT_DIFFERENT ?
+			"#d55e00" : "#ffffff", n[i].id, night_rel(&n[i]) * 100);
 		if (k++)
-			printf("<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
-			       "stroke=\"#d55e00\" stroke-opacity=\"0.4\"/>\n", TX(prev), x,
-			       TY(night_rel(&n[prev]) * 100), y);
+			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#d55e00\" stroke-opacity=\"0.4\"/>\n", TX(prev), x,
+				TY(night_rel(&n[prev]) * 100), y);
 		prev = i;
 	}
 #undef TX
 #undef TY
-	printf("</svg>\n");
+	fprintf(out, "</svg>\n");
 }
 
 static void trend_text(const struct night *n, size_t nn, const char *job, const char *label,
-		       double alpha)
+		       double alpha, FILE *out)
 {
 	size_t ncp = 0;
 
-	printf("nightly job %s, %s: patched vs control per night\n\n", job, label);
-	printf("  %-10s %8s %11s %11s %9s %-26s %5s %-13s %s\n", "date", "campaign", "control",
-	       "patched", "change", "exact CI (achieved)", "n", "p", "verdict");
+	fprintf(out, "nightly job %s, %s: patched vs control per night\n\n", job, label);
+	fprintf(out, "  %-10s %8s %11s %11s %9s %-26s %5s %-13s %s\n", "date", "campaign",
+		"control", "patched", "change", "exact CI (achieved)", "n", "p", "verdict");
 	for (size_t i = 0; i < nn; i++) {
 		const struct stats_row_result *r = &n[i].row;
 		char a[32], b[32], ch[32], ci[48], cia[64], p[32];
 
 		if (!n[i].have) {
-			printf("  %-10s %8" PRId64 "   (no boots of both kernels)\n", n[i].date,
-			       n[i].id);
+			fprintf(out, "  %-10s %8" PRId64 "   (no boots of both kernels)\n",
+				n[i].date, n[i].id);
 			continue;
 		}
 		fmt_time(a, sizeof(a), r->mean_a);
@@ -790,17 +795,18 @@ static void trend_text(const struct night *n, size_t nn, const char *job, const 
 			snprintf(p, sizeof(p), "too few boots");
 		else
 			snprintf(p, sizeof(p), "%.3f", r->p);
-		printf("  %-10s %8" PRId64 " %11s %11s %9s %-26s %2zu+%-2zu %-13s %s%s\n",
-		       n[i].date, n[i].id, a, b, ch, cia, r->na, r->nb, p,
-		       stats_verdict_name(r->verdict), n[i].cp ? "  <- change point" : "");
+		fprintf(out, "  %-10s %8" PRId64 " %11s %11s %9s %-26s %2zu+%-2zu %-13s %s%s\n",
+			n[i].date, n[i].id, a, b, ch, cia, r->na, r->nb, p,
+			stats_verdict_name(r->verdict), n[i].cp ? "  <- change point" : "");
 		ncp += n[i].cp;
 	}
 	if (!ncp) {
-		printf("\nno change point in the series (t-test variant of E-divisive, p <= %g)\n",
-		       CP_DEFAULT_P_MAX);
+		fprintf(out, "\nno change point in the series (t-test variant of E-divisive, "
+			"p <= %g)\n", CP_DEFAULT_P_MAX);
 		return;
 	}
-	printf("\nchange points (t-test variant of E-divisive, p <= %g):\n", CP_DEFAULT_P_MAX);
+	fprintf(out, "\nchange points (t-test variant of E-divisive, p <= %g):\n",
+		CP_DEFAULT_P_MAX);
 	for (size_t i = 0, last = nn; i < nn; i++) {
 		char x[32], y[32];
 
@@ -809,8 +815,8 @@ static void trend_text(const struct night *n, size_t nn, const char *job, const 
 		if (n[i].cp && last < nn) {
 			fmt_change(x, sizeof(x), n[last].seg_mean);
 			fmt_change(y, sizeof(y), n[i].seg_mean);
-			printf("  %s (campaign %" PRId64 "): %s -> %s, p = %.2g\n", n[i].date,
-			       n[i].id, x, y, n[i].cp_p);
+			fprintf(out, "  %s (campaign %" PRId64 "): %s -> %s, p = %.2g\n", n[i].date,
+				n[i].id, x, y, n[i].cp_p);
 		}
 		last = i;
 	}
@@ -862,7 +868,7 @@ static const char trend_usage[] =
 	"The patched-vs-control change (Hodges-Lehmann, exact CI) of every nightly campaign of\n"
 	"JOB, oldest first, per board, with the change points of the series.\n";
 
-int cmd_trend(int argc, char **argv)
+int cmd_trend_to(FILE *out, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "scenario", 1, NULL, 's' }, { "board", 1, NULL, 'b' },
@@ -1039,15 +1045,15 @@ int cmd_trend(int argc, char **argv)
 			end++;
 		trend_segments(n + first, end - first);
 		if (!strcmp(format, "svg")) {
-			trend_svg(n + first, end - first, job, label);
+			trend_svg(n + first, end - first, job, label, out);
 			break;
 		}
 		if (first)
 			snprintf(label, sizeof(label), "%s, %s", n[first].board, scen);
-		trend_text(n + first, end - first, job, label, alpha);
+		trend_text(n + first, end - first, job, label, alpha, out);
 		first = end;
 		if (first < nn)
-			printf("\n");
+			fputc('\n', out);
 	}
 out:
 	for (size_t i = 0; i < nn; i++) {
@@ -1057,4 +1063,19 @@ out:
 	free(n);
 	store_close(&st);
 	return ret;
+}
+
+int cmd_query(int argc, char **argv)
+{
+	return cmd_query_to(stdout, argc, argv);
+}
+
+int cmd_campaigns(int argc, char **argv)
+{
+	return cmd_campaigns_to(stdout, argc, argv);
+}
+
+int cmd_trend(int argc, char **argv)
+{
+	return cmd_trend_to(stdout, argc, argv);
 }

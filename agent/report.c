@@ -2028,6 +2028,12 @@ bool report_format_ok(const char *format)
 int report_campaign_opts(struct store *st, int64_t campaign, const char *format,
 			 const struct report_opts *o)
 {
+	return report_campaign_to(st, campaign, format, o, stdout);
+}
+
+int report_campaign_to(struct store *st, int64_t campaign, const char *format,
+		       const struct report_opts *o, FILE *out)
+{
 	struct report rep;
 	int ret;
 
@@ -2043,7 +2049,7 @@ int report_campaign_opts(struct store *st, int64_t campaign, const char *format,
 		return ret;
 	}
 	report_analyse(&rep, o);
-	ret = report_write(&rep, format, o, stdout);
+	ret = report_write(&rep, format, o, out);
 	if (!ret && !rep.nrows && (!strcmp(format, "text") || !strcmp(format, "email")))
 		ret = -ENOENT;
 	report_free(&rep);

@@ -132,6 +132,9 @@ int report_seq_board(struct store *st, int64_t campaign, const char *board, char
 int report_campaign(struct store *st, int64_t campaign, const char *format, double alpha);
 int report_campaign_opts(struct store *st, int64_t campaign, const char *format,
 			 const struct report_opts *o);
+/* The same to out (`ablab serve` answers with what the command prints). */
+int report_campaign_to(struct store *st, int64_t campaign, const char *format,
+		       const struct report_opts *o, FILE *out);
 /* text, email, json, csv, svg, html */
 bool report_format_ok(const char *format);
 

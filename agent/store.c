@@ -118,6 +118,38 @@ static const char *const migrations[] = {
 	"INSERT INTO boot_means SELECT s.boot_id, s.scenario, " BOOT_MEAN_SQL
 	" FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.status = 'ok'"
 	" GROUP BY s.boot_id, s.scenario HAVING " BOOT_MEAN_N_SQL " > 0;",
+	/* 11: stable read-only views for dashboards (Grafana's PostgreSQL data source;
+	 * docs/API.md): columns are only ever added, never renamed or dropped */
+	"CREATE VIEW ablab_campaigns AS SELECT c.id AS campaign_id, c.created, c.finished,"
+	" c.trigger, c.job->>'job' AS job, " STORE_CAMPAIGN_STATUS_SQL("c") " AS status,"
+	" c.order_kind, c.batches,"
+	" (SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'ok') AS ok_boots,"
+	" (SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'failed')"
+	" AS failed_attempts FROM campaigns c;"
+	"CREATE VIEW ablab_boot_means AS SELECT b.campaign_id, c.created AS campaign_created,"
+	" c.trigger, c.job->>'job' AS job, bo.name AS board, b.variant,"
+	" coalesce(b.uname_r, k.release) AS kernel, b.id AS boot_id, b.seq,"
+	" coalesce(b.started, b.inserted) AS started, m.scenario, m.mean, m.batches,"
+	" CASE WHEN (SELECT s.kind FROM samples s WHERE s.boot_id = m.boot_id AND"
+	" s.scenario = m.scenario LIMIT 1) = 'preserve' THEN 'bytes lost' ELSE 'ns' END AS unit"
+	" FROM boot_means m JOIN boots b ON b.id = m.boot_id JOIN campaigns c ON"
+	" c.id = b.campaign_id JOIN boards bo ON bo.id = b.board_id LEFT JOIN kernels k ON"
+	" k.id = b.kernel_id WHERE b.status = 'ok';"
+	"CREATE VIEW ablab_rows AS SELECT campaign_id, campaign_created, trigger, job, board,"
+	" scenario, unit,"
+	" count(*) FILTER (WHERE variant = 'control') AS n_control,"
+	" count(*) FILTER (WHERE variant = 'patched') AS n_patched,"
+	" avg(mean) FILTER (WHERE variant = 'control') AS control_mean,"
+	" avg(mean) FILTER (WHERE variant = 'patched') AS patched_mean,"
+	" avg(mean) FILTER (WHERE variant = 'patched') / NULLIF(avg(mean) FILTER (WHERE"
+	" variant = 'control'), 0) - 1 AS rel_change"
+	" FROM ablab_boot_means GROUP BY campaign_id, campaign_created, trigger, job, board,"
+	" scenario, unit;"
+	"CREATE VIEW ablab_nightly AS SELECT job, campaign_created AS time, campaign_id, board,"
+	" scenario, unit, n_control, n_patched, control_mean, patched_mean, rel_change"
+	" FROM ablab_rows WHERE trigger = 'nightly';"
+	"CREATE VIEW ablab_health AS SELECT board, checked AS time, ok, uname_r, boot_ms, host,"
+	" error FROM health;",
 };
 
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)
@@ -153,6 +185,17 @@ static int migrate(struct store *st)
 	int version = 0, ret;
 	size_t i;
 
+	/* an up-to-date schema needs no write: a read-only session (`ablab serve`) opens too */
+	r = store_query(st, "SELECT to_regclass('schema_version') IS NOT NULL", 0, NULL);
+	ret = r && !strcmp(PQgetvalue(r, 0, 0), "t");
+	PQclear(r);
+	if (ret) {
+		r = store_query(st, "SELECT coalesce(max(version), 0) FROM schema_version", 0, NULL);
+		ret = r && atoi(PQgetvalue(r, 0, 0)) == (int)ARRAY_SIZE(migrations);
+		PQclear(r);
+		if (ret)
+			return 0;
+	}
 	if (exec_ok(st, "BEGIN") ||
 	    exec_ok(st, "SELECT pg_advisory_xact_lock(4242001)") ||
 	    exec_ok(st, "CREATE TABLE IF NOT EXISTS schema_version (version int NOT NULL)"))
