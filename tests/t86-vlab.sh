@@ -31,7 +31,7 @@ ABLAB_PART_RESULT='$w/guest.result' ABLAB_FAILS='$w/guest.fails' part_name='$par
 EOF
 	t0=$(date +%s.%N)
 	python3 tests/vlab/labhw.py --kernel "$kdir/bzImage" --work "$w" --run "$w/guest-part.sh" \
-		--active-low --timeout "${VLAB_TIMEOUT:-420}" \
+		--active-low --timeout "${VLAB_TIMEOUT:-420}" ${VLAB_TRACE:+--trace} \
 		--board-arg=--tftp-root --board-arg="$w/tftp" --board-arg=--record \
 		--board-arg="$w/record" --board-arg=--tick-ms --board-arg=20 --board-arg=--seed \
 		--board-arg=86 2>"$w/labhw.err"
@@ -52,7 +52,10 @@ EOF
 	[ -z "${ABLAB_FAILS:-}" ] || [ ! -s "$w/guest.fails" ] || cat "$w/guest.fails" >>"$ABLAB_FAILS"
 	check "vlab: the guest part exited 0 with no failed check ($gp passed, $gf failed)" \
 		test "$rc" = 0 -a "$gf" = 0
-	r=$(awk '$3 == "kernel" { n++ } END { print n + 0 }' "$w/record")
-	check "vlab: the board simulator booted a kernel once per campaign boot (4)" test "$r" = 4
+	r=$(awk '$2 == "power" { n[$3]++; last = $3 } END { printf "%d %d %s", n["on"], n["off"], last }' \
+		"$w/labhw.log")
+	check "vlab: labhw: every power on had its power off, the board ends off ($r)" \
+		sh -c 'set -- $1; [ "$1" -ge 8 ] && [ "$1" = "$2" ] && [ "$3" = off ]' _ "$r"
 }
 vlab_part
+[ -z "${VLAB_KEEP:-}" ] || cp -a "$tmp/vlab" "$VLAB_KEEP"

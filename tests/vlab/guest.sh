@@ -129,7 +129,7 @@ fi
 n0=$(grep -c " power on$" "$log")
 t0=$(date +%s.%N)
 out=$("$ablab" ab --board vlab --control "$tmp/k/control" --patched "$tmp/k/patched" \
-	--boots 2 --batches 2 --results "$tmp/results" 2>&1)
+	--boots 2 --batches 2 --results "$w/results" 2>&1)
 rc=$?
 t1=$(date +%s.%N)
 echo "$out" >"$w/campaign.out"
@@ -143,3 +143,6 @@ check "vlab: the campaign's stored boots are control/patched twice" test \
 check "vlab: labhw switched the board on once per boot (4) during the campaign" \
 	test $(($(grep -c " power on$" "$log") - n0)) = 4
 echo "campaign_seconds $(echo "$t1 - $t0" | bc)" >>"$w/guest.figures"
+# for the host's report: the guest kernel's log and ablab's transcripts
+dmesg >"$w/guest-dmesg.txt" 2>&1
+mkdir -p "$w/health" && cp "$ABLAB_DATA"/health/*.log "$w/health/" 2>/dev/null

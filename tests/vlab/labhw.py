@@ -51,6 +51,11 @@ class Lab:
         self.bs_ctl = os.path.join(self.w, "bs.ctl")
         self.bytes_to_guest = 0
         self.bytes_to_board = 0
+        self.trace = open(os.path.join(self.w, "wire.trace"), "w", buffering=1) if a.trace else None
+
+    def traced(self, way, d):
+        if self.trace:
+            self.trace.write("%d %s %r\n" % (ms(), way, d))
 
     def note(self, msg):
         self.log.write("%d %s\n" % (ms(), msg))
@@ -262,6 +267,7 @@ class Lab:
                     break
                 if d:
                     self.bytes_to_board += len(d)
+                    self.traced(">", d)
                     to_board += d
             if self.board in rd:
                 try:
@@ -270,6 +276,7 @@ class Lab:
                     d = b""
                 if d:
                     self.bytes_to_guest += len(d)
+                    self.traced("<", d)
                     to_guest += d
             if self.wire in wr:
                 try:
@@ -314,6 +321,8 @@ def main():
     p.add_argument("--active-low", action="store_true")
     p.add_argument("--usb-serial", default="ABLAB0001")
     p.add_argument("--vanish", action="store_true")
+    p.add_argument("--trace", action="store_true",
+                   help="every console chunk in WORK/wire.trace (> to the board, < to the guest)")
     p.add_argument("--accel", default="auto", choices=["auto", "kvm", "tcg"])
     p.add_argument("--qemu", default="qemu-system-x86_64")
     p.add_argument("--kvm-probe", type=int, default=15,
