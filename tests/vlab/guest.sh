@@ -37,7 +37,7 @@ cat >"$ABLAB_BOARDS/vlab.json" <<JSON
   "name": "vlab", "cpu": "Cortex-A72", "family": "v7",
   "description": "the board simulator behind the virtual lab's FTDI adapter and gpio-sim relay",
   "console": { "type": "serial", "usb_serial": "$serial", "baud": 115200, "reopen_s": 5 },
-  "power": { "type": "gpiod", "chip": "ablab-relay", "lines": [0], "active_low": true, "off_ms": 100 },
+  "power": { "type": "gpiod", "chip": "ablab-relay", "line_names": ["relay0"], "active_low": true, "off_ms": 100 },
   "boot": {
     "method": "uboot", "tftp_root": "$w/tftp", "server_ip": "192.0.2.1",
     "autoboot": "Hit any key to stop autoboot", "interrupt": " ", "prompt": "=> ",
@@ -67,12 +67,12 @@ check "vlab: the board is off while nobody drives the relay line" test -z "$(swi
 out=$("$ablab" check vlab --kernel "$tmp/k/control" 2>&1)
 rc=$?
 echo "$out" | sed 's/^/  /'
-check "vlab: ablab check vlab passes (console by USB serial number, relay by chip label)" \
+check "vlab: ablab check vlab passes (console by USB serial number, relay by chip label and line name)" \
 	test $rc = 0
 out=$("$ablab" check vlab --dry-run 2>&1)
 echo "$out" | sed 's/^/  /'
 check "vlab: ablab check --dry-run names the adapter's tty and the free relay line" \
-	sh -c 'echo "$1" | grep -q "$2 -> /dev/ttyUSB" && echo "$1" | grep -q "ablab-relay lines 0 exist and are free"' _ "$out" "$serial"
+	sh -c 'echo "$1" | grep -q "$2 -> /dev/ttyUSB" && echo "$1" | grep -q "ablab-relay lines relay0 exist and are free"' _ "$out" "$serial"
 
 wait_log 1 " power off$" 5
 check "vlab: ablab check vlab booted the board through the relay and left it off" \
@@ -97,6 +97,13 @@ wait $pid
 wait_log 3 " power off$"
 check "vlab: switches so far: on off (check), on off (on, Ctrl-C), on off (cycle, Ctrl-C)" \
 	test "$(switches)" = "on off on off on off"
+
+sed 's/"relay0"/"relay9"/' "$ABLAB_BOARDS/vlab.json" >"$ABLAB_BOARDS/vlab-badline.json"
+out=$("$ablab" check vlab-badline --dry-run 2>&1)
+rc=$?
+echo "$out" | grep power.chip | sed 's/^/  /'
+check "vlab: a line name the chip does not have: ablab check names it and gpioinfo" \
+	sh -c '[ $1 != 0 ] && echo "$2" | grep -q "no line named \"relay9\" on ablab-relay (gpioinfo"' _ $rc "$out"
 
 # --- a relay line held by another program --------------------------------------------
 if command -v gpioset >/dev/null; then
@@ -140,6 +147,9 @@ check "vlab: the campaign's stored boots are control/patched twice" test \
 	"$(psql_q "SELECT string_agg(variant || '=' || uname_r, ' ' ORDER BY seq) FROM boots
 		   WHERE campaign_id = (SELECT max(id) FROM campaigns) AND status = 'ok'")" = \
 	"control=6.1.0-sim-control patched=6.1.0-sim-patched control=6.1.0-sim-control patched=6.1.0-sim-patched"
+r=$(cat "$w"/results/*/*.log 2>/dev/null | grep -c "console reopened after it vanished")
+check "vlab: the FTDI console never looked vanished during the campaign ($r reopens; VMIN=0 read() == 0 was taken for an unplug)" \
+	test "$r" = 0
 check "vlab: labhw switched the board on once per boot (4) during the campaign" \
 	test $(($(grep -c " power on$" "$log") - n0)) = 4
 echo "campaign_seconds $(echo "$t1 - $t0" | bc)" >>"$w/guest.figures"
