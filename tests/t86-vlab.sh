@@ -31,9 +31,9 @@ ABLAB_PART_RESULT='$w/guest.result' ABLAB_FAILS='$w/guest.fails' part_name='$par
 EOF
 	t0=$(date +%s.%N)
 	python3 tests/vlab/labhw.py --kernel "$kdir/bzImage" --work "$w" --run "$w/guest-part.sh" \
-		--active-low --timeout "${VLAB_TIMEOUT:-420}" ${VLAB_TRACE:+--trace} \
+		--active-low --timeout "${VLAB_TIMEOUT:-420}" ${VLAB_TRACE:+--trace} --rom-ms 1500 \
 		--board-arg=--tftp-root --board-arg="$w/tftp" --board-arg=--record \
-		--board-arg="$w/record" --board-arg=--tick-ms --board-arg=20 --board-arg=--seed \
+		--board-arg="$w/record" --board-arg=--tick-ms --board-arg=200 --board-arg=--autoboot --board-arg=10 --board-arg=--seed \
 		--board-arg=86 2>"$w/labhw.err"
 	rc=$?
 	t1=$(date +%s.%N)

@@ -153,6 +153,30 @@ check "vlab: the FTDI console never looked vanished during the campaign ($r reop
 check "vlab: labhw switched the board on once per boot (4) during the campaign" \
 	test $(($(grep -c " power on$" "$log") - n0)) = 4
 echo "campaign_seconds $(echo "$t1 - $t0" | bc)" >>"$w/guest.figures"
+# --- the same with the adapter vanishing at every power off (a board-powered FTDI) ---
+echo "vanish on" >/dev/ttyS1
+check "vlab: labhw unplugged the adapter (QMP device_del) while the board is off" \
+	wait_log 1 " adapter unplugged$"
+end=$(($(date +%s) + 20))
+while ls /dev/serial/by-id/ 2>/dev/null | grep -qF "$serial"; do
+	[ "$(date +%s)" -lt $end ] || break
+	sleep 0.05
+done
+check "vlab: the by-id link went away with the adapter" \
+	sh -c '! ls /dev/serial/by-id/ 2>/dev/null | grep -qF "$1"' _ "$serial"
+n0=$(grep -c " adapter plugged$" "$log")
+out=$("$ablab" ab --board vlab --control "$tmp/k/control" --patched "$tmp/k/patched" \
+	--boots 2 --batches 2 --results "$w/results-vanish" 2>&1)
+rc=$?
+echo "$out" >"$w/campaign-vanish.out"
+echo "$out" | grep -E '^ablab: vlab|complete|failed|error' | sed 's/^/  /' | head -n 20
+check "vlab: a 2+2 campaign with the adapter unplugged at every power off stores 4 ok boots" \
+	sh -c '[ $1 = 0 ] && echo "$2" | grep -qF "vlab: 4 ok boot(s), 0 failed"' _ $rc "$out"
+check "vlab: labhw plugged the adapter back at every power on of that campaign (4)" \
+	test $(($(grep -c " adapter plugged$" "$log") - n0)) = 4
+echo "vanish off" >/dev/ttyS1
+wait_log 1 "vanish off"
+
 # for the host's report: the guest kernel's log and ablab's transcripts
 dmesg >"$w/guest-dmesg.txt" 2>&1
 mkdir -p "$w/health" && cp "$ABLAB_DATA"/health/*.log "$w/health/" 2>/dev/null

@@ -45,6 +45,7 @@ class Lab:
         self.plugged = True
         self.level = None
         self.qmp = None
+        self.pending_on = None
         self.qmp_buf = b""
         self.wire = None
         self.board = None
@@ -104,22 +105,52 @@ class Lab:
         return dict(driver="usb-serial", id="ftdi", bus="xhci.0", chardev="wire",
                     serial=self.a.usb_serial)
 
+    def plug(self):
+        """device_add of the adapter; device_del is asynchronous, so a
+        "Duplicate ID" means the old one is still going: retry for 5 s."""
+        end = time.monotonic() + 5
+        while True:
+            r = self.qmp_cmd("device_add", **self.usb_device())
+            if "error" not in r or time.monotonic() > end:
+                break
+            time.sleep(0.02)
+        self.plugged = "error" not in r
+        self.note("adapter plugged" if self.plugged else "device_add failed: %s" % r)
+
+    def unplug(self):
+        r = self.qmp_cmd("device_del", id="ftdi")
+        self.plugged = "error" in r
+        self.note("adapter unplugged" if not self.plugged else "device_del failed: %s" % r)
+
     def set_power(self, on):
         if on == self.powered:
             return
         if on and self.a.vanish and not self.plugged:
-            r = self.qmp_cmd("device_add", **self.usb_device())
-            self.plugged = "error" not in r
-            self.note("adapter plugged" if self.plugged else "device_add failed: %s" % r)
+            self.plug()
+            if self.a.rom_ms:
+                # the SoC's boot ROM and SPL print nothing for a while after
+                # power on: the board-powered adapter enumerates meanwhile
+                self.pending_on = time.monotonic() + self.a.rom_ms / 1000
+                self.powered = on
+                self.note("power on (first console byte in %d ms)" % self.a.rom_ms)
+                return
+        self.pending_on = None
         self.boardsim("on" if on else "off")
         self.powered = on
         self.note("power %s" % ("on" if on else "off"))
         if not on and self.a.vanish and self.plugged:
-            r = self.qmp_cmd("device_del", id="ftdi")
-            self.plugged = "error" in r
-            self.note("adapter unplugged" if not self.plugged else "device_del failed: %s" % r)
+            self.unplug()
 
     def relay_line(self, line):
+        if line in ("vanish on", "vanish off"):
+            # the guest's test switches the adapter's behaviour at run time
+            self.a.vanish = line == "vanish on"
+            self.note(line)
+            if self.a.vanish and not self.powered and self.plugged:
+                self.unplug()
+            elif not self.a.vanish and not self.plugged:
+                self.plug()
+            return
         if not line.startswith("level "):
             self.note("relay: odd line %r" % line)
             return
@@ -249,7 +280,14 @@ class Lab:
             if len(to_guest) < 65536:
                 rfds.append(self.board)
             wfds = ([self.wire] if to_guest else []) + ([self.board] if to_board else [])
-            rd, wr, _ = select.select(rfds, wfds, [], min(left, 0.5))
+            if self.pending_on is not None and time.monotonic() >= self.pending_on:
+                self.pending_on = None
+                self.boardsim("on")
+                self.note("board console starts")
+            wait = min(left, 0.5)
+            if self.pending_on is not None:
+                wait = max(0, min(wait, self.pending_on - time.monotonic()))
+            rd, wr, _ = select.select(rfds, wfds, [], wait)
             if relay in rd:
                 d = relay.recv(4096)
                 if not d:
@@ -321,6 +359,8 @@ def main():
     p.add_argument("--active-low", action="store_true")
     p.add_argument("--usb-serial", default="ABLAB0001")
     p.add_argument("--vanish", action="store_true")
+    p.add_argument("--rom-ms", type=int, default=0,
+                   help="with --vanish: ms from power on (adapter plugged) to the board's first byte")
     p.add_argument("--trace", action="store_true",
                    help="every console chunk in WORK/wire.trace (> to the board, < to the guest)")
     p.add_argument("--accel", default="auto", choices=["auto", "kvm", "tcg"])
