@@ -35,7 +35,7 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 	    u-boot-qemu ccache bc bison flex libssl-dev libelf-dev cpio xz-utils kmod \
 	    libc6-dev-armel-cross \
 	    python3 dpkg-dev ca-certificates chromium systemd \
-	    scdoc debhelper fakeroot man-db
+	    scdoc debhelper fakeroot man-db qemu-system-x86 gpiod
 
 .PHONY: all deps kernels demo check unit clean distclean gpiod-v2 man install uninstall
 
@@ -83,8 +83,10 @@ deps:
 
 # Control and patched kernels, module and initramfs per emulated board,
 # cached outside the repo (ABLAB_CACHE, default ~/.cache/ablab).
+# Plus the virtual lab's x86_64 guest kernel (tests/vlab/, tests/t86-vlab.sh).
 kernels: deps
 	@for b in $(BOARDS); do bash boards/kernel/build.sh $$b || exit 1; done
+	@bash tests/vlab/build-kernel.sh >/dev/null
 
 # The main job: an A/A calibration of the three emulated boards (each
 # scenario's noise, for the minimum detectable effect per row), then one A/B

@@ -34,6 +34,7 @@ static const struct jfield power_fields[] = {
 	{ "args", J_ARRAY_STRING },
 	{ "chip", J_STRING },
 	{ "lines", J_ARRAY_INT },
+	{ "line_names", J_ARRAY_STRING },
 	{ "active_low", J_BOOL },
 	{ "on", J_ARRAY_STRING },
 	{ "off", J_ARRAY_STRING },
@@ -112,7 +113,8 @@ static const struct key_owner console_owners[] = {
 static const struct key_owner power_owners[] = {
 	{ "type", "*" }, { "off_ms", "*" },
 	{ "binary", "qemu" }, { "args", "qemu" },
-	{ "chip", "gpiod" }, { "lines", "gpiod" }, { "active_low", "gpiod" },
+	{ "chip", "gpiod" }, { "lines", "gpiod" }, { "line_names", "gpiod" },
+	{ "active_low", "gpiod" },
 	{ "on", "command" }, { "off", "command" }, { "cycle", "command" },
 	{ "text", "manual" },
 	{ NULL }
@@ -332,9 +334,30 @@ static int load_power(struct board *b, json_object *o)
 			return board_field_error(b, "power", "type",
 						 "power type gpiod needs \"chip\" (e.g. "
 						 "\"gpiochip0\")");
+		if (json_object_object_get_ex(o, "line_names", NULL)) {
+			if (json_object_object_get_ex(o, "lines", NULL))
+				return board_field_error(b, "power", "line_names",
+							 "give \"lines\" (offsets) or \"line_names\", not both");
+			b->gpio_line_names = jstrv(o, "line_names", &b->n_gpio_lines);
+			if (!b->n_gpio_lines)
+				return board_field_error(b, "power", "line_names",
+							 "must not be empty");
+			for (i = 0; i < b->n_gpio_lines; i++) {
+				if (!*b->gpio_line_names[i])
+					return board_field_error(b, "power", "line_names",
+								 "an empty line name");
+				for (j = 0; j < i; j++)
+					if (!strcmp(b->gpio_line_names[i], b->gpio_line_names[j]))
+						return board_field_error(b, "power", "line_names",
+									 "line \"%s\" is listed twice",
+									 b->gpio_line_names[i]);
+			}
+			return 0;
+		}
 		if (!json_object_object_get_ex(o, "lines", &a) || !json_object_array_length(a))
 			return board_field_error(b, "power", "type",
-						 "power type gpiod needs \"lines\": [OFFSET, ...]");
+						 "power type gpiod needs \"lines\": [OFFSET, ...] or "
+						 "\"line_names\": [NAME, ...]");
 		b->n_gpio_lines = json_object_array_length(a);
 		b->gpio_lines = xcalloc(b->n_gpio_lines, sizeof(*b->gpio_lines));
 		for (i = 0; i < b->n_gpio_lines; i++) {
@@ -581,6 +604,7 @@ void board_free(struct board *b)
 	strv_free(b->addr_vals);
 	strv_free(b->deploy);
 	free(b->gpio_lines);
+	strv_free(b->gpio_line_names);
 	jfile_free(&b->jf);
 	memset(b, 0, sizeof(*b));
 }

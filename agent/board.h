@@ -29,8 +29,9 @@ struct board {
 	const char *qemu_binary;
 	char **qemu_args;		/* with {kernel} {dtb} {initrd} {append} {tftp_root} */
 	const char *gpio_chip;		/* gpiod: gpiochip0, /dev/gpiochip0 or a chip label */
-	long *gpio_lines;		/* gpiod: line offsets */
+	long *gpio_lines;		/* gpiod: line offsets (NULL with line_names) */
 	size_t n_gpio_lines;
+	char **gpio_line_names;		/* gpiod: line names, resolved at use (NULL with lines) */
 	bool gpio_active_low;		/* gpiod: relay closes (board on) at level 0 */
 	char **power_on, **power_off, **power_cycle;	/* command: argv arrays */
 	const char *manual_text;	/* manual: what to tell the operator */

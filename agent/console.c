@@ -158,6 +158,7 @@ int serial_resolve(const struct board *b, char **path, char *err, size_t elen)
 static int serial_open(struct console *c)
 {
 	struct sp_port *port = NULL;
+	struct termios t;
 	int fd = -1, fl;
 
 	if (!c->device) {
@@ -187,6 +188,19 @@ static int serial_open(struct console *c)
 		sp_close(port);
 		sp_free_port(port);
 		return -EINVAL;
+	}
+	/* libserialport leaves VMIN = VTIME = 0, where read() returns 0 when
+	 * no byte is waiting: console_read() takes 0 for the adapter going away
+	 * and reopens the port, losing what the tty had buffered (found on the
+	 * virtual lab's FTDI adapter, tests/t86-vlab.sh).  VMIN = 1 with
+	 * O_NONBLOCK: EAGAIN when empty, 0 only on a hangup (unplug). */
+	if (tcgetattr(fd, &t) < 0 || (t.c_cc[VMIN] = 1, t.c_cc[VTIME] = 0,
+				      tcsetattr(fd, TCSANOW, &t) < 0)) {
+		set_err(c, "%s: console.device %s: termios: %s", c->board->name, c->device,
+			strerror(errno));
+		sp_close(port);
+		sp_free_port(port);
+		return -EIO;
 	}
 	/* libserialport 0.1.1 opens without O_CLOEXEC: power and deploy
 	 * commands must not inherit the UART */

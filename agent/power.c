@@ -496,6 +496,31 @@ int power_cycle(struct power *p)
 
 /* --- gpiod --- */
 
+/* The board's line offsets: power.lines, or power.line_names looked up on
+ * the chip now (*offs is then allocated). */
+static int gpiod_offsets(const struct board *b, long **offs, char *err, size_t elen)
+{
+	int ret;
+
+	*offs = b->gpio_lines;
+	if (!b->gpio_line_names)
+		return 0;
+	*offs = xcalloc(b->n_gpio_lines, sizeof(**offs));
+	ret = gpio_line_offsets(b->gpio_chip, b->gpio_line_names, b->n_gpio_lines, *offs, err,
+				elen);
+	if (ret) {
+		free(*offs);
+		*offs = NULL;
+	}
+	return ret;
+}
+
+static void gpiod_offsets_free(const struct board *b, long *offs)
+{
+	if (offs != b->gpio_lines)
+		free(offs);
+}
+
 static int gpiod_set(struct power *p, int on)
 {
 	const struct board *b = p->board;
@@ -504,9 +529,13 @@ static int gpiod_set(struct power *p, int on)
 
 	if (!p->relay) {
 		char *consumer = xasprintf("ablab:%s", b->name);
+		long *offs;
 
-		ret = gpio_relay_open(&p->relay, b->gpio_chip, b->gpio_lines, b->n_gpio_lines,
-				      b->gpio_active_low, on, consumer, err, sizeof(err));
+		ret = gpiod_offsets(b, &offs, err, sizeof(err));
+		if (!ret)
+			ret = gpio_relay_open(&p->relay, b->gpio_chip, offs, b->n_gpio_lines,
+					      b->gpio_active_low, on, consumer, err, sizeof(err));
+		gpiod_offsets_free(b, offs);
 		free(consumer);
 		if (ret) {
 			set_error(p, "%s: power.chip %s / power.lines: %s", b->name, b->gpio_chip,
@@ -549,12 +578,18 @@ static int gpiod_check(const struct board *b, struct buf *out)
 {
 	char err[300];
 	struct buf lines = { 0 };
+	long *offs;
 	size_t i;
 	int bad;
 
-	for (i = 0; i < b->n_gpio_lines; i++)
-		buf_printf(&lines, "%s%ld", i ? "," : "", b->gpio_lines[i]);
-	if (gpio_relay_check(b->gpio_chip, b->gpio_lines, b->n_gpio_lines, err, sizeof(err)))
+	for (i = 0; i < b->n_gpio_lines; i++) {
+		if (b->gpio_line_names)
+			buf_printf(&lines, "%s%s", i ? "," : "", b->gpio_line_names[i]);
+		else
+			buf_printf(&lines, "%s%ld", i ? "," : "", b->gpio_lines[i]);
+	}
+	if (gpiod_offsets(b, &offs, err, sizeof(err)) ||
+	    gpio_relay_check(b->gpio_chip, offs, b->n_gpio_lines, err, sizeof(err)))
 		bad = check_line(out, false, "power.chip", "%s (lines %s): %s", b->gpio_chip,
 				 lines.data, err);
 	else
@@ -562,6 +597,7 @@ static int gpiod_check(const struct board *b, struct buf *out)
 				 "%s)", b->gpio_chip, lines.data,
 				 b->gpio_active_low ? "active low" : "active high",
 				 gpio_api_version());
+	gpiod_offsets_free(b, offs);
 	buf_free(&lines);
 	return bad;
 }

@@ -165,6 +165,29 @@ int gpio_relay_check(const char *chip, const long *lines, size_t n, char *err, s
 	return ret;
 }
 
+int gpio_line_offsets(const char *chip, char *const *names, size_t n, long *offs, char *err,
+		      size_t elen)
+{
+	struct gpiod_chip *c = gpiod_chip_open_lookup(chip);
+	size_t i;
+	int ret = 0;
+
+	if (!c)
+		return unknown_chip(chip, errno, err, elen);
+	for (i = 0; i < n && !ret; i++) {
+		struct gpiod_line *l = gpiod_chip_find_line(c, names[i]);
+
+		if (l) {
+			offs[i] = (long)gpiod_line_offset(l);
+		} else {
+			snprintf(err, elen, "no line named \"%s\" on %s (gpioinfo %s lists the line names)", names[i], chip, gpiod_chip_name(c));
+			ret = -ENOENT;
+		}
+	}
+	gpiod_chip_close(c);
+	return ret;
+}
+
 #else /* libgpiod v2 */
 
 struct gpio_relay {
@@ -342,6 +365,29 @@ int gpio_relay_check(const char *chip, const long *lines, size_t n, char *err, s
 	if (!c)
 		return unknown_chip(chip, errno, err, elen);
 	ret = check_lines(c, chip, lines, n, true, err, elen);
+	gpiod_chip_close(c);
+	return ret;
+}
+
+int gpio_line_offsets(const char *chip, char *const *names, size_t n, long *offs, char *err,
+		      size_t elen)
+{
+	struct gpiod_chip *c = open_chip(chip);
+	size_t i;
+	int ret = 0;
+
+	if (!c)
+		return unknown_chip(chip, errno, err, elen);
+	for (i = 0; i < n && !ret; i++) {
+		int off = gpiod_chip_get_line_offset_from_name(c, names[i]);
+
+		if (off >= 0) {
+			offs[i] = off;
+		} else {
+			snprintf(err, elen, "no line named \"%s\" on %s (gpioinfo lists the line names)", names[i], chip);
+			ret = -ENOENT;
+		}
+	}
 	gpiod_chip_close(c);
 	return ret;
 }

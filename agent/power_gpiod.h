@@ -23,6 +23,11 @@ void gpio_relay_close(struct gpio_relay *r);
 /* Dry run: the chip exists, the lines exist and nobody else holds them. */
 int gpio_relay_check(const char *chip, const long *lines, size_t n, char *err, size_t elen);
 
+/* The offsets of the lines named names[0..n-1] on chip (names as gpioinfo
+ * shows them, e.g. gpio-sim's or a device tree's gpio-line-names). */
+int gpio_line_offsets(const char *chip, char *const *names, size_t n, long *offs, char *err,
+		      size_t elen);
+
 /* "libgpiod v1 (1.6.3)" */
 const char *gpio_api_version(void);
 

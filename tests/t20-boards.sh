@@ -16,6 +16,15 @@ board_err trailing "$good }" "trailing.json:25:[0-9]+: (trailing characters|inva
 board_err range "${good/\"kernel\": 60/\"kernel\": 0}" "timeouts_s.kernel: out of range"
 board_err bad-regex "${good/Kernel panic - not syncing/(unclosed}" "invalid regular expression"
 board_err power-type "${good/\"type\": \"qemu\"/\"type\": \"pdu\"}" "power.type: unsupported power type"
+# power.line_names (gpiod): the relay by its line name instead of its offset
+pi_lines() { sed "s/\"lines\": \[17\]/$1/" boards/pi400.json; }
+pi_lines '"line_names": ["relay0"]' >"$tmp/linenames.json"
+check "board: power.line_names instead of power.lines is valid" \
+	sh -c '"$1" check-board "$2" && grep -q "\"line_names\": \[\"relay0\"\]" "$2"' _ "$ablab" "$tmp/linenames.json"
+board_err line-names-and-lines "$(pi_lines '"lines": [17], "line_names": ["relay0"]')" \
+	'power.line_names: give "lines" \(offsets\) or "line_names", not both'
+board_err line-names-twice "$(pi_lines '"line_names": ["a", "a"]')" 'power.line_names: line "a" is listed twice'
+board_err line-names-empty "$(pi_lines '"line_names": []')" "power.line_names: must not be empty"
 
 # every subcommand answers --help with its usage on stdout and exit 0
 # (ablab check-board --help used to look for a board named "--help")

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# timeout: 600
+# The virtual lab (tests/vlab/README.md): the real-board backends against real
+# kernel drivers. An x86_64 guest (KVM, else TCG) runs this machine's root
+# read-only over 9p, udev, PostgreSQL and build/asan/ablab; its FTDI USB
+# serial adapter (ftdi_sio) is wired to the board simulator's console and its
+# gpio-sim line "relay0" to the simulator's power, by tests/vlab/labhw.py.
+# The checks run inside the guest (tests/vlab/guest.sh, with tests/lib.sh);
+# their counts are added here, and labhw's own log is checked here.
+# The guest kernel comes from `make kernels` (tests/vlab/build-kernel.sh).
+vlab_part() {
+	local w=$tmp/vlab kdir accel rc t0 t1 r
+	if ! command -v qemu-system-x86_64 >/dev/null; then
+		skip "vlab: no qemu-system-x86_64 (Debian package qemu-system-x86)"
+		return
+	fi
+	if ! kdir=$(bash tests/vlab/build-kernel.sh --cached 2>/dev/null); then
+		skip "vlab: the guest kernel is not built (make kernels, or bash tests/vlab/build-kernel.sh)"
+		return
+	fi
+	if [ ! -x build/boardsim ] || [ ! -x "$ablab" ]; then
+		skip "vlab: build/boardsim or $ablab not built (make check builds them)"
+		return
+	fi
+	mkdir -p "$w/tftp"
+	cat >"$w/guest-part.sh" <<EOF
+cd '$top' || exit 1
+export VLAB_WORK='$w' VLAB_SERIAL=ABLAB0001
+ABLAB_PART_RESULT='$w/guest.result' ABLAB_FAILS='$w/guest.fails' part_name='$part_name (guest)' \
+	bash -c '. tests/lib.sh; . tests/vlab/guest.sh'
+EOF
+	t0=$(date +%s.%N)
+	python3 tests/vlab/labhw.py --kernel "$kdir/bzImage" --work "$w" --run "$w/guest-part.sh" \
+		--active-low --timeout "${VLAB_TIMEOUT:-420}" ${VLAB_TRACE:+--trace} --rom-ms 1500 \
+		--board-arg=--tftp-root --board-arg="$w/tftp" --board-arg=--record \
+		--board-arg="$w/record" --board-arg=--tick-ms --board-arg=200 --board-arg=--autoboot --board-arg=10 --board-arg=--seed \
+		--board-arg=86 2>"$w/labhw.err"
+	rc=$?
+	t1=$(date +%s.%N)
+	accel=$(awk '$2 == "accel" { a = $3 } END { print a }' "$w/labhw.log")
+	sed 's/^/  guest: /' "$w/guest.out" 2>/dev/null
+	echo "  vlab: $accel guest, $(echo "$t1 - $t0" | bc) s from QEMU start to power off"
+	check "vlab: the guest ran its part and powered off (labhw exit $rc: $(cat "$w/labhw.err"))" \
+		test -f "$w/guest.rc" -a -f "$w/guest.result"
+	if [ ! -f "$w/guest.result" ]; then
+		echo "  last lines of the guest console:"
+		tail -n 30 "$w/guest-console.log" | sed 's/^/  | /'
+		return
+	fi
+	read -r gp gf gs <"$w/guest.result"
+	pass=$((pass + gp)) fail=$((fail + gf)) skipped=$((skipped + gs))
+	[ -z "${ABLAB_FAILS:-}" ] || [ ! -s "$w/guest.fails" ] || cat "$w/guest.fails" >>"$ABLAB_FAILS"
+	check "vlab: the guest part exited 0 with no failed check ($gp passed, $gf failed)" \
+		test "$rc" = 0 -a "$gf" = 0
+	r=$(awk '$2 == "power" { n[$3]++; last = $3 } END { printf "%d %d %s", n["on"], n["off"], last }' \
+		"$w/labhw.log")
+	check "vlab: labhw: every power on had its power off, the board ends off ($r)" \
+		sh -c 'set -- $1; [ "$1" -ge 1 ] && [ "$1" = "$2" ] && [ "$3" = off ]' _ "$r"
+}
+vlab_part
+[ -z "${VLAB_KEEP:-}" ] || cp -a "$tmp/vlab" "$VLAB_KEEP"
