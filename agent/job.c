@@ -1,31 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Job files (jobs/NAME.json, jobs/README.md): load and validate with
- * file:line:col errors, and resolve each board's two kernels, building them
- * through the board's kernel recipe (boards/kernel/build.sh) when needed. */
+ * file:line:col errors, and resolve each board's two kernels (prebuilt, or through
+ * the board's kernel recipe: recipe.c).  Running a job is job-run.c, the command
+ * cmd-run.c. */
 #include "job.h"
 #include "board.h"
 #include "kernel.h"
-#include "cmds.h"
+#include "recipe.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-extern char **environ;
-
-static const char *const variant_names[] = { "control", "patched" };
+const char *const job_variant_names[2] = { "control", "patched" };
 
 static const struct jfield source_fields[] = {
 	{ "type", J_STRING, true },	/* recipe | prebuilt */
@@ -171,23 +163,15 @@ static bool jnum(json_object *o, const char *key, double *v)
 	return isfinite(*v);
 }
 
-static char *dir_of(const char *path)
-{
-	char *tmp = xstrdup(path), *d = xstrdup(dirname(tmp));
-
-	free(tmp);
-	return d;
-}
-
 static int load_variant(struct job *j, int v, char *const jobdir)
 {
-	json_object *o = jobj(jobj(j->jf.root, "variants"), variant_names[v]);
+	json_object *o = jobj(jobj(j->jf.root, "variants"), job_variant_names[v]);
 	json_object *src = jobj(o, "source");
 	const char *type = jstr(src, "type"), *dir = jstr(src, "dir"), *patches;
 	char *path;
 	int bad = 0;
 
-	path = xasprintf("variants.%s.source.type", variant_names[v]);
+	path = xasprintf("variants.%s.source.type", job_variant_names[v]);
 	if (!strcmp(type, "recipe")) {
 		j->v[v].kind = SRC_RECIPE;
 	} else if (!strcmp(type, "prebuilt")) {
@@ -203,7 +187,7 @@ static int load_variant(struct job *j, int v, char *const jobdir)
 		bad = 1;
 	}
 	free(path);
-	path = xasprintf("variants.%s.source.dir", variant_names[v]);
+	path = xasprintf("variants.%s.source.dir", job_variant_names[v]);
 	if (j->v[v].kind == SRC_PREBUILT && !bad) {
 		if (!dir) {
 			job_error(j, path, "required for source type \"prebuilt\" (a directory "
@@ -219,7 +203,7 @@ static int load_variant(struct job *j, int v, char *const jobdir)
 	}
 	free(path);
 	patches = jstr(o, "patches");
-	path = xasprintf("variants.%s.patches", variant_names[v]);
+	path = xasprintf("variants.%s.patches", job_variant_names[v]);
 	if (patches && (v == 0 || j->v[v].kind != SRC_RECIPE)) {
 		job_error(j, path, v == 0 ? "the control variant is the pristine source: move the "
 			  "patch series to variants.patched" : "a prebuilt kernel cannot take "
@@ -327,11 +311,11 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 	}
 	if (ko) {
 		for (v = 0; v < 2; v++) {
-			const char *f = jstr(ko, variant_names[v]);
+			const char *f = jstr(ko, job_variant_names[v]);
 			size_t l = strlen(f);
 
 			if (l < 4 || strcmp(f + l - 3, ".ko")) {
-				char *path = xasprintf("benchmark.ko.%s", variant_names[v]);
+				char *path = xasprintf("benchmark.ko.%s", job_variant_names[v]);
 
 				job_error(j, path, "\"%s\" is not a .ko file", f);
 				free(path);
@@ -372,7 +356,7 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 		if (j->v[v].kind != SRC_RECIPE) {
 			job_error(j, "benchmark.src", "the module is built against each variant's "
 				  "kernel tree: variants.%s.source.type must be \"recipe\" (for prebuilt kernels give the built modules: \"module\": NAME for NAME.ko in each kernel directory, or \"ko\": {\"control\": FILE, \"patched\": FILE})",
-				  variant_names[v]);
+				  job_variant_names[v]);
 			bad = 1;
 			break;
 		}
@@ -487,7 +471,7 @@ static int job_load_one(struct job *j, const char *path)
 	r = j->jf.root;
 	if (jfile_validate(&j->jf, r, "", job_fields))
 		return -EINVAL;
-	jobdir = realpath(path, real) ? dir_of(real) : dir_of(path);
+	jobdir = realpath(path, real) ? xdirname(real) : xdirname(path);
 	s = jstr(r, "name");
 	base = xstrdup(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 	dot = strstr(base, ".json");
@@ -666,388 +650,6 @@ static char *replace_board(const char *tmpl, const char *board)
 	return s;
 }
 
-/* sha256 of a file as 64 hex digits, or NULL */
-static char *file_sha256(const char *path)
-{
-	char *argv[] = { "sha256sum", "--", (char *)path, NULL };
-	struct buf out = { 0 };
-	char *s = NULL;
-
-	if (is_file(path) && run_argv(argv, &out) == 0 && out.len >= 64)
-		s = strndup(out.data, 64);
-	buf_free(&out);
-	return s;
-}
-
-/* The recipe of a board: its build script, the recipe name and directory. */
-struct recipe {
-	char *script, *name, *kdir, *repo;
-	const char *module_src;	/* a "module" job's module, built with the kernel */
-};
-
-static void recipe_free(struct recipe *r)
-{
-	free(r->script);
-	free(r->name);
-	free(r->kdir);
-	free(r->repo);
-}
-
-static int board_recipe(const char *board, struct recipe *r)
-{
-	struct board b;
-	char real[PATH_MAX], *bdir, *conf, *base, *dot;
-	int ret;
-
-	memset(r, 0, sizeof(*r));
-	ret = board_load_by_name(&b, board);
-	if (ret) {
-		board_free(&b);
-		return ret;
-	}
-	if (!b.kernel_recipe) {
-		err_msg("%s: board %s has no kernel.recipe, so the job cannot build its kernels: "
-			"use source type \"prebuilt\" for it", b.jf.path, b.name);
-		board_free(&b);
-		return -EINVAL;
-	}
-	bdir = realpath(b.jf.path, real) ? dir_of(real) : dir_of(b.jf.path);
-	conf = b.kernel_recipe[0] == '/' ? xstrdup(b.kernel_recipe)
-					 : xasprintf("%s/%s", bdir, b.kernel_recipe);
-	free(bdir);
-	if (!realpath(conf, real)) {
-		err_msg("%s: kernel.recipe %s: %s", b.jf.path, conf, strerror(errno));
-		free(conf);
-		board_free(&b);
-		return -ENOENT;
-	}
-	free(conf);
-	r->kdir = dir_of(real);
-	base = xstrdup(strrchr(real, '/') + 1);
-	dot = strstr(base, ".conf");
-	if (dot)
-		*dot = '\0';
-	r->name = base;
-	r->script = xasprintf("%s/build.sh", r->kdir);
-	r->repo = xasprintf("%s/../..", r->kdir);
-	if (realpath(r->repo, real)) {
-		free(r->repo);
-		r->repo = xstrdup(real);
-	}
-	board_free(&b);
-	if (!is_file(r->script)) {
-		err_msg("%s: no kernel build script next to the recipe", r->script);
-		recipe_free(r);
-		return -ENOENT;
-	}
-	return 0;
-}
-
-/* The job's own module as recorded in a manifest ("module": name, src,
- * files) against the source directory now: NULL when they agree. */
-static char *module_mismatch(json_object *mod, const char *src)
-{
-	json_object *a = jobj(mod, "files");
-	size_t n = a && json_object_is_type(a, json_type_array) ?
-		   json_object_array_length(a) : 0;
-	size_t i, have = 0;
-	struct dirent *de;
-	char *why = NULL;
-	DIR *d;
-
-	if (!src)
-		return mod ? xasprintf("built with the benchmark module %s", jstr(mod, "name"))
-			   : NULL;
-	/* the same files, not the same path: build.sh keys the build by them */
-	if (!mod || !n)
-		return xasprintf("benchmark module %s not in this build", src);
-	for (i = 0; i < n && !why; i++) {
-		json_object *e = json_object_array_get_idx(a, i);
-		char *p = xasprintf("%s/%s", src, jstr(e, "name") ? jstr(e, "name") : "?");
-		char *sha = file_sha256(p);
-
-		if (!sha || !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256")))
-			why = xasprintf("benchmark module source %s changed", p);
-		free(sha);
-		free(p);
-	}
-	/* a file added since: the same selection as build.sh's */
-	d = why ? NULL : opendir(src);
-	while (d && (de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-
-		const char *ext = l > 2 ? de->d_name + l - 2 : "";
-
-		if (!strcmp(de->d_name, "Kbuild") || !strcmp(de->d_name, "Makefile") ||
-		    ((!strcmp(ext, ".c") || !strcmp(ext, ".h")) &&
-		     !(l > 6 && !strcmp(de->d_name + l - 6, ".mod.c"))))
-			have++;
-	}
-	if (d)
-		closedir(d);
-	if (!why && have != n)
-		why = xasprintf("benchmark module %s: files added or removed", src);
-	return why;
-}
-
-/* Does the manifest in dir record the inputs we have now?  NULL if it
- * does, else why not (caller frees). */
-static char *manifest_mismatch(const char *dir, const struct recipe *rc, const char *patches,
-			       int v)
-{
-	char *mpath = xasprintf("%s/manifest.json", dir), *why = NULL, *sha = NULL, *p;
-	json_object *m, *a;
-	struct jfile jf;
-	size_t i, n;
-
-	if (!is_file(mpath)) {
-		free(mpath);
-		return xstrdup("no complete build");
-	}
-	if (jfile_load(&jf, mpath)) {
-		jfile_free(&jf);
-		free(mpath);
-		return xstrdup("unreadable manifest");
-	}
-	free(mpath);
-	m = jf.root;
-#define DIFF(file, recorded, what) do {						\
-		sha = file_sha256(file);					\
-		if (!sha || !(recorded) || strcmp(sha, (recorded))) {		\
-			why = xstrdup(what);					\
-			goto out;						\
-		}								\
-		free(sha);							\
-		sha = NULL;							\
-	} while (0)
-	DIFF(rc->script, jstr(m, "build_script_sha256"), "build script changed");
-	p = xasprintf("%s/%s", rc->kdir, jstr(jobj(m, "fragment"), "name") ?
-		      jstr(jobj(m, "fragment"), "name") : "?");
-	sha = file_sha256(p);
-	free(p);
-	if (!sha || !jstr(jobj(m, "fragment"), "sha256") ||
-	    strcmp(sha, jstr(jobj(m, "fragment"), "sha256"))) {
-		why = xstrdup("config fragment changed");
-		goto out;
-	}
-	free(sha);
-	sha = NULL;
-	p = xasprintf("%s/init.sh", rc->kdir);
-	DIFF(p, jstr(jobj(m, "initramfs"), "init_sha256"), "initramfs /init changed");
-	free(p);
-	a = jobj(m, "kmod");
-	n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-	for (i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(a, i);
-
-		p = xasprintf("%s/kmod/%s", rc->repo, jstr(e, "name") ? jstr(e, "name") : "?");
-		sha = file_sha256(p);
-		if (!sha || !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256"))) {
-			why = xasprintf("benchmark module source %s changed", jstr(e, "name"));
-			free(p);
-			goto out;
-		}
-		free(p);
-		free(sha);
-		sha = NULL;
-	}
-	if (!n) {
-		why = xstrdup("no benchmark module recorded");
-		goto out;
-	}
-	why = module_mismatch(jobj(m, "module"), rc->module_src);
-	if (why)
-		goto out;
-	a = jobj(m, "patches");
-	n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-	if (v == 1) {
-		struct dirent **de = NULL;
-		int nd = patches ? scandir(patches, &de, NULL, alphasort) : -1, k;
-		size_t np = 0;
-
-		for (k = 0; k < nd; k++) {
-			const char *f = de[k]->d_name;
-			size_t l = strlen(f);
-
-			if (!why && l > 6 && !strcmp(f + l - 6, ".patch")) {
-				json_object *e = np < n ? json_object_array_get_idx(a, np) : NULL;
-
-				p = xasprintf("%s/%s", patches, f);
-				sha = file_sha256(p);
-				free(p);
-				if (!e || !jstr(e, "name") || strcmp(jstr(e, "name"), f) ||
-				    !sha || !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256")))
-					why = xasprintf("patch series differs at %s", f);
-				free(sha);
-				sha = NULL;
-				np++;
-			}
-			free(de[k]);
-		}
-		free(de);
-		if (!why && np != n)
-			why = xstrdup("patch series differs (number of patches)");
-	} else if (n) {
-		why = xstrdup("control build has patches");
-	}
-out:
-#undef DIFF
-	free(sha);
-	jfile_free(&jf);
-	return why;
-}
-
-/* Without building: which VARIANT-* directory of the recipe's cache holds
- * a build of the current inputs (build.sh keys them the same way; the
- * recipe .conf and the source tarball are not recorded in manifests, so a
- * change of those is found only by build.sh itself). */
-static int recipe_probe(const struct recipe *rc, const char *patches, int v,
-			struct job_kernel *out)
-{
-	char *cache = cache_dir(), *kd, *prefix, *first_why = NULL, *link, pub[PATH_MAX];
-	struct dirent *de;
-	bool have_pub;
-	DIR *d;
-
-	if (!cache)
-		return -ENOENT;	/* cache_dir() said why */
-	kd = xasprintf("%s/kernels/%s", cache, rc->name);
-	prefix = xasprintf("%s-", variant_names[v]);
-	link = xasprintf("%s/%s", kd, variant_names[v]);
-	have_pub = realpath(link, pub) != NULL;
-	d = opendir(kd);
-
-	while (d && (de = readdir(d))) {
-		char *dir, *why;
-
-		if (strncmp(de->d_name, prefix, strlen(prefix)))
-			continue;
-		dir = xasprintf("%s/%s", kd, de->d_name);
-		why = manifest_mismatch(dir, rc, patches, v);
-		if (!why) {
-			out->dir = dir;
-			out->state = xstrdup("cached");
-			break;
-		}
-		/* the reason that matters: what differs from the current build */
-		if (!first_why || (have_pub && !strcmp(dir, pub))) {
-			free(first_why);
-			first_why = why;
-		} else {
-			free(why);
-		}
-		free(dir);
-	}
-	free(link);
-	if (d)
-		closedir(d);
-	if (!out->dir)
-		out->state = xasprintf("would build (%s)", first_why ? first_why : "never built");
-	free(first_why);
-	free(cache);
-	free(kd);
-	free(prefix);
-	return 0;
-}
-
-/* Runs the build script; its progress goes to stderr; the artefact
- * directory is read from its last "cached (DIR)" / "done: ... -> DIR" line. */
-static int recipe_build(const struct recipe *rc, const char *patches, int v,
-			struct job_kernel *out)
-{
-	char *argv[] = { "bash", rc->script, rc->name, (char *)variant_names[v], NULL };
-	char *pd = patches ? xasprintf("PATCHES_DIR=%s", patches) : NULL;
-	char *ms = rc->module_src ? xasprintf("ABLAB_MODULE_SRC=%s", rc->module_src) : NULL;
-	struct buf line = { 0 };
-	char *dir = NULL, **envp;
-	bool cached = false;
-	size_t n = 0, i;
-	int pfd[2], status;
-	pid_t pid;
-	FILE *f;
-
-	while (environ[n])
-		n++;
-	envp = xcalloc(n + 3, sizeof(*envp));
-	for (i = 0, n = 0; environ[i]; i++)
-		if ((!pd || strncmp(environ[i], "PATCHES_DIR=", 12)) &&
-		    strncmp(environ[i], "ABLAB_MODULE_SRC=", 17))
-			envp[n++] = environ[i];
-	if (pd)
-		envp[n++] = pd;
-	if (ms)
-		envp[n++] = ms;
-	fflush(stderr);
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		free(envp);
-		free(pd);
-		free(ms);
-		return -errno;
-	}
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		close(pfd[0]);
-		close(pfd[1]);
-		free(envp);
-		free(pd);
-		free(ms);
-		return -e;
-	}
-	if (pid == 0) {
-		dup2(pfd[1], 1);
-		execve("/bin/bash", argv, envp);
-		_exit(127);
-	}
-	close(pfd[1]);
-	free(envp);
-	f = fdopen(pfd[0], "r");
-	if (f) {
-		char *l = NULL;
-		size_t cap = 0;
-		ssize_t len;
-
-		while ((len = getline(&l, &cap, f)) > 0) {
-			char *p;
-
-			fprintf(stderr, "  | %s", l);
-			if (l[len - 1] == '\n')
-				l[--len] = '\0';
-			if ((p = strstr(l, ": cached (")) && len > 0 && l[len - 1] == ')') {
-				free(dir);
-				dir = strndup(p + 10, (size_t)(l + len - 1 - (p + 10)));
-				cached = true;
-			} else if (strstr(l, ": done: ") && (p = strstr(l, " -> "))) {
-				free(dir);
-				dir = xstrdup(p + 4);
-				cached = false;
-			}
-		}
-		free(l);
-		fclose(f);
-	} else {
-		close(pfd[0]);
-	}
-	buf_free(&line);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	free(pd);
-	free(ms);
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		err_msg("%s %s %s failed (exit %d); see its messages above", rc->script, rc->name,
-			variant_names[v], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-		free(dir);
-		return -EIO;
-	}
-	if (!dir) {
-		err_msg("%s did not say where it put the %s kernel", rc->script, variant_names[v]);
-		return -EIO;
-	}
-	out->dir = dir;
-	out->state = xstrdup(cached ? "cached" : "built");
-	return 0;
-}
 
 int job_kernel(const struct job *j, const char *board, int v, bool build, struct job_kernel *out)
 {
@@ -1062,349 +664,22 @@ int job_kernel(const struct job *j, const char *board, int v, bool build, struct
 		m = xasprintf("%s/manifest.json", out->dir);
 		ret = is_file(m) ? 0 : -ENOENT;
 		if (ret)
-			err_msg("%s: variants.%s.source.dir: %s has no manifest.json (not a "
-				"complete kernel build)", j->jf.path, variant_names[v], out->dir);
+			err_msg("%s: variants.%s.source.dir: %s has no manifest.json (not a complete kernel build)",
+				j->jf.path, job_variant_names[v], out->dir);
 		free(m);
 		out->state = xstrdup("prebuilt");
 		return ret;
 	}
-	ret = board_recipe(board, &rc);
+	ret = recipe_of_board(board, &rc);
 	if (ret)
 		return ret;
 	rc.module_src = j->bench.kind == BENCH_MODULE ? j->module_src : NULL;
-	ret = build ? recipe_build(&rc, j->v[v].patches, v, out)
-		    : recipe_probe(&rc, j->v[v].patches, v, out);
+	if (build)
+		ret = recipe_build(&rc, j->v[v].patches, job_variant_names[v], &out->dir,
+				   &out->state);
+	else
+		ret = recipe_probe(&rc, j->v[v].patches, job_variant_names[v], &out->dir,
+				   &out->state);
 	recipe_free(&rc);
 	return ret;
-}
-
-/* ---- running a job ---- */
-
-/* --dry-run of a prebuilt "module": the variant's .ko checked as a campaign
- * checks it before its first boot (present, a module, built for the kernel). */
-static int dry_run_module(const struct job *j, const char *board, int v, const char *kdir)
-{
-	struct kernel_art ka = { 0 };
-	struct board b;
-	int ret = board_load_by_name(&b, board);
-
-	if (!ret)
-		ret = kernel_load(&ka, kdir);
-	if (!ret)
-		ret = bench_check_kernel(&j->bench, b.name, &ka, v);
-	if (!ret) {
-		char *f = bench_module_file(&j->bench, b.name, ka.dir, v);
-
-		printf("  %-16s %-8s module %s (built for %s)\n", board, variant_names[v], f,
-		       ka.release);
-		free(f);
-	}
-	kernel_free(&ka);
-	board_free(&b);
-	return ret;
-}
-
-int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
-{
-	struct campaign_board *cb = xcalloc(j->nboards, sizeof(*cb));
-	struct job_kernel (*k)[2] = xcalloc(j->nboards, sizeof(*k));
-	struct campaign_spec cs = { 0 };
-	struct bench_def bd = j->bench;
-	char why[256];
-	size_t i, nb = 0;
-	char *js = NULL;
-	int ret = 0, v;
-
-	if (cid)
-		*cid = 0;
-	for (i = 0; i < j->nboards; i++) {
-		char *bp;
-
-		if (o->boards && !o->boards[i])
-			continue;	/* not selected */
-		bp = job_board_path(j->boards[i]);
-		if (!is_file(bp)) {
-			job_error(j, "boards", "board \"%s\": %s does not exist (add the board "
-				  "file, or leave the board out with --boards)", j->boards[i], bp);
-			free(bp);
-			ret = -ENOENT;
-			continue;
-		}
-		free(bp);
-		cb[nb].board = j->boards[i];
-		for (v = 0; v < 2 && !ret; v++) {
-			ret = job_kernel(j, j->boards[i], v, !o->dry_run, &k[nb][v]);
-			if (!ret && o->dry_run)
-				printf("  %-16s %-8s %s%s%s\n", j->boards[i], variant_names[v],
-				       k[nb][v].state, k[nb][v].dir ? ": " : "",
-				       k[nb][v].dir ? k[nb][v].dir : "");
-			if (!ret && o->dry_run && j->bench.kind == BENCH_MODULE && !j->module_src)
-				ret = dry_run_module(j, j->boards[i], v, k[nb][v].dir);
-		}
-		cb[nb].control_dir = k[nb][0].dir;
-		cb[nb].patched_dir = k[nb][1].dir;
-		nb++;
-	}
-	if (ret || o->dry_run || !nb) {
-		if (!ret && !nb) {
-			err_msg("%s: no board left to run", j->jf.path);
-			ret = -ENOENT;
-		}
-		goto out;
-	}
-	if (bd.kind == BENCH_DMA_MAP && bench_dma_map_params(o->params, &bd, why, sizeof(why))) {
-		err_msg("--params: %s", why);
-		ret = -EINVAL;
-		goto out;
-	}
-	js = job_json(j);
-	if (o->budget && o->order == ORDER_RANDOM) {
-		err_msg("--budget: a sequential design boots in rounds of one control and one patched boot; use --order abab or abba, not random");
-		ret = -EINVAL;
-		goto out;
-	}
-	cs = (struct campaign_spec){ .boards = cb, .nboards = nb, .boots = o->boots,
-				     .batches = o->batches, .order = o->order, .seed = o->seed,
-				     .modparams = o->params, .bench = &bd,
-				     .trigger = o->trigger,
-				     .job_name = j->name, .job_json = js, .db = o->db,
-				     .results = o->results, .format = o->format,
-				     .margin_pct = o->margin_pct };
-	if (o->budget) {
-		cs.boots = o->budget;
-		cs.first = o->first ? o->first : 4;
-		cs.alpha = j->alpha > 0 ? j->alpha : 0.05;
-		cs.beta = 0.05;
-		if (cs.first > cs.boots)
-			cs.first = cs.boots;
-	}
-	ret = campaign_run(&cs, cid);
-out:
-	for (i = 0; i < j->nboards; i++) {
-		job_kernel_free(&k[i][0]);
-		job_kernel_free(&k[i][1]);
-	}
-	free(k);
-	free(cb);
-	free(js);
-	return ret;
-}
-
-void job_run_defaults(const struct job *j, struct job_run_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->boots = j->boots;
-	o->budget = j->budget;
-	o->first = j->first;
-	o->margin_pct = j->margin_pct;
-	o->batches = j->batches;
-	o->order = j->order;
-	o->seed = j->seed;
-	o->params = j->params;
-	o->trigger = "cli";
-	o->results = "results";
-	o->format = "text";
-}
-
-char *job_path(const char *name)
-{
-	const char *d = getenv("ABLAB_JOBS");
-
-	if (strchr(name, '/') || strstr(name, ".json"))
-		return xstrdup(name);
-	return xasprintf("%s/%s.json", d && *d ? d : "jobs", name);
-}
-
-/* --boards a,b: a mask over the job's boards; -EINVAL for a board not in it */
-int job_select_boards(const struct job *j, const char *list, bool **mask)
-{
-	char *copy = xstrdup(list), *save = NULL, *b;
-	bool *m = xcalloc(j->nboards, sizeof(*m));
-	size_t i;
-	int ret = 0;
-
-	for (b = strtok_r(copy, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < j->nboards; i++)
-			if (!strcmp(j->boards[i], b))
-				break;
-		if (i == j->nboards) {
-			struct buf known = { 0 };
-
-			for (i = 0; i < j->nboards; i++)
-				buf_printf(&known, "%s%s", i ? ", " : "", j->boards[i]);
-			err_msg("--boards: \"%s\" is not a board of job %s (%s)", b, j->name,
-				known.data);
-			buf_free(&known);
-			ret = -EINVAL;
-			break;
-		}
-		m[i] = true;
-	}
-	free(copy);
-	if (ret)
-		free(m);
-	else
-		*mask = m;
-	return ret;
-}
-
-static void run_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: ablab run JOB [options]\n"
-		"Runs the job's A/B campaign on all its boards at once (a thread per board),\n"
-		"building kernels through each board's recipe when their inputs changed, and\n"
-		"prints the report.  JOB is a file or a name in $ABLAB_JOBS (default ./jobs).\n\n"
-		"  --boards A,B        only these of the job's boards\n"
-		"  --boots N           boots per kernel (default: the job's)\n"
-		"  --budget N          sequential design: boot in rounds of one control and one\n"
-		"                      patched boot, look after each round, stop a board when\n"
-		"                      every row is decided (different, or same within the\n"
-		"                      margin), at most N boots per kernel (0: fixed --boots)\n"
-		"  --first K           first look after K+K boots (default 4)\n"
-		"  --margin PCT        \"same\" means within +-PCT %% (default: the job's, else 1)\n"
-		"  --batches M         batches per scenario per boot\n"
-		"  --order abab|abba|random, --seed S, --params 'K=V ...'\n"
-		"  --results DIR       transcripts go to DIR/campaign-N (default ./results)\n"
-		"  --format text|json  report printed at the end (default text)\n"
-		"  --dry-run           validate, show boards and kernels (cached or would\n"
-		"                      build, and why); run nothing\n");
-}
-
-int parse_job_opt(int c, const char *arg, struct job_run_opts *o)
-{
-	long v;
-
-	switch (c) {
-	case 'n':
-		if (parse_int_opt("--boots", arg, 1, 1000, &v))
-			return -EINVAL;
-		o->boots = (int)v;
-		return 0;
-	case 'm':
-		if (parse_int_opt("--batches", arg, 1, 1000, &v))
-			return -EINVAL;
-		o->batches = (int)v;
-		return 0;
-	case 'o':
-		if (order_parse(arg, &o->order)) {
-			err_msg("--order: \"%s\" is not one of abab, abba, random", arg);
-			return -EINVAL;
-		}
-		return 0;
-	case 's':
-		if (parse_int_opt("--seed", arg, 0, 0x7fffffffL, &v))
-			return -EINVAL;
-		o->seed = (uint64_t)v;
-		return 0;
-	case 'P':
-		o->params = arg;
-		return 0;
-	case 'U':
-		if (parse_int_opt("--budget", arg, 0, 24, &v))
-			return -EINVAL;
-		o->budget = (int)v;
-		return 0;
-	case 'F':
-		if (parse_int_opt("--first", arg, 2, 24, &v))
-			return -EINVAL;
-		o->first = (int)v;
-		return 0;
-	case 'M': {
-		char *end;
-		double d = strtod(arg, &end);
-
-		if (*arg == '\0' || *end || !(d > 0 && d < 50)) {
-			err_msg("--margin: \"%s\" is not a percentage between 0 and 50", arg);
-			return -EINVAL;
-		}
-		o->margin_pct = d;
-		return 0;
-	}
-	}
-	return -ENOENT;
-}
-
-int cmd_run(int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "boards", 1, NULL, 'B' }, { "boots", 1, NULL, 'n' },
-		{ "batches", 1, NULL, 'm' }, { "order", 1, NULL, 'o' },
-		{ "seed", 1, NULL, 's' }, { "params", 1, NULL, 'P' },
-		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
-		{ "budget", 1, NULL, 'U' }, { "first", 1, NULL, 'F' }, { "margin", 1, NULL, 'M' },
-		{ "dry-run", 0, NULL, 'd' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
-	const char *boards = NULL, *results = NULL, *format = NULL;
-	struct job_run_opts o;
-	struct job j;
-	bool *mask = NULL, dry = false;
-	char *path;
-	int c, ret;
-	/* options are applied after the job is loaded: remember them */
-	struct { int c; const char *arg; } ov[16];
-	size_t nov = 0, i;
-
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'B': boards = optarg; break;
-		case 'r': results = optarg; break;
-		case 'f': format = optarg; break;
-		case 'd': dry = true; break;
-		case 'h': run_usage(stdout); return 0;
-		case 'n': case 'm': case 'o': case 's': case 'P': case 'U': case 'F': case 'M':
-			if (nov < ARRAY_SIZE(ov)) {
-				ov[nov].c = c;
-				ov[nov++].arg = optarg;
-			}
-			break;
-		default: run_usage(stderr); return 2;
-		}
-	}
-	if (optind + 1 != argc) {
-		run_usage(stderr);
-		return 2;
-	}
-	if (format && strcmp(format, "text") && strcmp(format, "json")) {
-		err_msg("--format: \"%s\" is not one of text, json", format);
-		return 2;
-	}
-	path = job_path(argv[optind]);
-	ret = job_load(&j, path);
-	free(path);
-	if (ret) {
-		job_free(&j);
-		return 1;
-	}
-	job_run_defaults(&j, &o);
-	for (i = 0; i < nov; i++)
-		if (parse_job_opt(ov[i].c, ov[i].arg, &o)) {
-			job_free(&j);
-			return 2;
-		}
-	if (boards && job_select_boards(&j, boards, &mask)) {
-		job_free(&j);
-		return 2;
-	}
-	o.boards = mask;
-	o.dry_run = dry;
-	o.db = opt_db;
-	if (results)
-		o.results = results;
-	if (format)
-		o.format = format;
-	if (dry)
-		printf("job %s (%s): %s%d+%d boots, order %s, %d batches%s%s, nightly %s\n",
-		       j.name, j.jf.path, o.budget ? "sequential, at most " : "",
-		       o.budget ? o.budget : o.boots, o.budget ? o.budget : o.boots,
-		       order_name(o.order), o.batches,
-		       o.params ? ", params " : "", o.params ? o.params : "",
-		       j.nightly ? "yes" : "no");
-	install_signal_handlers();
-	ret = job_run(&j, &o, NULL);
-	free(mask);
-	job_free(&j);
-	if (ret == -EINTR)
-		return 130;
-	return ret ? 1 : 0;
 }

@@ -59,18 +59,15 @@ const struct report_format *report_format_find(const char *name)
 	return NULL;
 }
 
-const char *report_format_names(void)
+char *report_format_names(char *buf, size_t len)
 {
-	static char names[128];
+	size_t n = 0;
 
-	if (!names[0]) {
-		size_t n = 0;
-
-		for (size_t i = 0; i < report_nformats && n < sizeof(names); i++)
-			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
-					      report_formats[i].name);
-	}
-	return names;
+	buf[0] = '\0';
+	for (size_t i = 0; i < report_nformats && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+				      report_formats[i].name);
+	return buf;
 }
 
 int report_write(const struct report *rep, const char *format, const struct report_opts *o,
@@ -94,10 +91,12 @@ int report_campaign_opts(struct store *st, int64_t campaign, const char *format,
 {
 	const struct report_format *f = report_format_find(format);
 	struct report rep;
+	char names[128];
 	int ret;
 
 	if (!f) {
-		err_msg("report: unknown format \"%s\" (%s)", format, report_format_names());
+		err_msg("report: unknown format \"%s\" (%s)", format,
+			report_format_names(names, sizeof(names)));
 		return -EINVAL;
 	}
 	ret = report_load(st, campaign, &rep);

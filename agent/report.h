@@ -147,8 +147,8 @@ extern const struct report_format report_formats[];
 extern const size_t report_nformats;
 /* The format called name, or NULL. */
 const struct report_format *report_format_find(const char *name);
-/* "text, email, json, csv, svg, html": the names for an error message (static storage). */
-const char *report_format_names(void);
+/* "text, email, json, csv, svg, html": the names for an error message; returns buf. */
+char *report_format_names(char *buf, size_t len);
 
 /* "353 ns", "1.208 us", "16.380 ms": units per value, as on the mailing list. */
 void fmt_time(char *out, size_t len, double ns);
