@@ -35,7 +35,7 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 	    u-boot-qemu ccache bc bison flex libssl-dev libelf-dev cpio xz-utils kmod \
 	    libc6-dev-armel-cross \
 	    python3 dpkg-dev ca-certificates chromium systemd \
-	    scdoc debhelper fakeroot man-db
+	    scdoc debhelper fakeroot man-db meson ninja-build
 
 .PHONY: all deps kernels demo check unit clean distclean gpiod-v2 man install uninstall
 
