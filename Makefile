@@ -35,7 +35,8 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 	    u-boot-qemu ccache bc bison flex libssl-dev libelf-dev cpio xz-utils kmod \
 	    libc6-dev-armel-cross \
 	    python3 dpkg-dev ca-certificates chromium systemd \
-	    scdoc debhelper fakeroot man-db qemu-system-x86 gpiod
+	    scdoc debhelper fakeroot man-db qemu-system-x86 gpiod \
+	    meson ninja-build
 
 .PHONY: all deps kernels demo check unit clean distclean gpiod-v2 man install uninstall
 

@@ -2,6 +2,7 @@
 /* Board definitions: load and validate boards/NAME.json (boards/README.md),
  * and the per-board lock. */
 #include "board.h"
+#include "backends.h"
 #include "console.h"
 #include "util.h"
 
@@ -261,6 +262,7 @@ static char **strv_from_const(const char *const *v)
 
 static int load_console(struct board *b, json_object *o)
 {
+	char names[128];
 	const char *proto;
 
 	b->console_type = jstr(o, "type");
@@ -271,11 +273,11 @@ static int load_console(struct board *b, json_object *o)
 	b->baud = jint(o, "baud", 115200);
 	b->console_reopen_ms = jint(o, "reopen_s", 0) * 1000;
 	b->console_transcript_mb = jint(o, "transcript_mb", 0);	/* 0: the default */
-	if (strcmp(b->console_type, "tty") && strcmp(b->console_type, "serial") &&
-	    strcmp(b->console_type, "tcp"))
+	if (!backend_find(BACKEND_CONSOLE, b->console_type))
 		return board_field_error(b, "console", "type",
-					 "unsupported console type \"%s\"; one of: tty, serial, "
-					 "tcp", b->console_type);
+					 "unsupported console type \"%s\"; one of: %s",
+					 b->console_type, backend_names(BACKEND_CONSOLE, names,
+									sizeof(names)));
 	if (check_owners(b, o, "console", b->console_type, console_owners))
 		return -EINVAL;
 	if (!strcmp(b->console_type, "tty") && !b->console_device)
@@ -306,15 +308,15 @@ static int load_console(struct board *b, json_object *o)
 
 static int load_power(struct board *b, json_object *o)
 {
+	char names[128];
 	const char *t;
 
 	t = b->power_type = jstr(o, "type");
 	b->off_ms = jint(o, "off_ms", 1000);
-	if (strcmp(t, "qemu") && strcmp(t, "gpiod") && strcmp(t, "command") && strcmp(t, "manual"))
+	if (!backend_find(BACKEND_POWER, t))
 		return board_field_error(b, "power", "type",
-					 "unsupported power type \"%s\"; one of: qemu, gpiod, "
-					 "command, "
-					 "manual", t);
+					 "unsupported power type \"%s\"; one of: %s", t,
+					 backend_names(BACKEND_POWER, names, sizeof(names)));
 	if (check_owners(b, o, "power", t, power_owners))
 		return -EINVAL;
 	if (!strcmp(t, "qemu")) {
@@ -434,7 +436,7 @@ static int load_uboot(struct board *b, json_object *o)
 					 "boot method uboot needs \"autoboot\" (regex), "
 					 "\"interrupt\" "
 					 "and a non-empty \"prompt\"");
-	if (!b->tftp_root && strcmp(b->power_type, "qemu"))
+	if (!b->tftp_root && !backend_has(BACKEND_POWER, b->power_type, CAP_SERVES_TFTP))
 		return board_field_error(b, "boot", "method",
 					 "boot method uboot needs \"tftp_root\" (the TFTP server's "
 					 "directory) unless power type is qemu");
@@ -465,6 +467,7 @@ static int load_uboot(struct board *b, json_object *o)
 static int board_load_one(struct board *b, const char *path)
 {
 	json_object *r, *o;
+	char names[128];
 	int ret;
 
 	memset(b, 0, sizeof(*b));
@@ -494,21 +497,20 @@ static int board_load_one(struct board *b, const char *path)
 	if (ret)
 		return ret;
 	if (b->console_device && !strncmp(b->console_device, "qemu:", 5) &&
-	    strcmp(b->power_type, "qemu"))
+	    !backend_has(BACKEND_POWER, b->power_type, CAP_MAKES_CONSOLE))
 		return board_field_error(b, "console", "device",
 					 "\"qemu:LABEL\" needs power type qemu");
 
 	o = jobj(r, "boot");
 	b->boot_method = jstr(o, "method");
-	if (strcmp(b->boot_method, "direct") && strcmp(b->boot_method, "uboot") &&
-	    strcmp(b->boot_method, "command"))
+	if (!backend_find(BACKEND_BOOT, b->boot_method))
 		return board_field_error(b, "boot", "method",
-					 "unsupported boot method \"%s\"; one of: direct, uboot, "
-					 "command",
-					 b->boot_method);
+					 "unsupported boot method \"%s\"; one of: %s", b->boot_method,
+					 backend_names(BACKEND_BOOT, names, sizeof(names)));
 	if (check_owners(b, o, "boot", b->boot_method, boot_owners))
 		return -EINVAL;
-	if (!strcmp(b->boot_method, "direct") && strcmp(b->power_type, "qemu"))
+	if (!strcmp(b->boot_method, "direct") &&
+	    !backend_has(BACKEND_POWER, b->power_type, CAP_LOADS_KERNEL))
 		return board_field_error(b, "boot", "method",
 					 "boot method direct loads the kernel through QEMU "
 					 "(-kernel) "
@@ -683,7 +685,7 @@ static char *console_key(const struct board *b)
 
 	if (!b->console_type)
 		return NULL;
-	if (!strcmp(b->console_type, "tcp"))
+	if (backend_has(BACKEND_CONSOLE, b->console_type, CAP_NETWORK))
 		return b->console_host ? xasprintf("tcp:%s:%ld", b->console_host, b->console_port)
 				       : NULL;
 	if (!strcmp(b->console_type, "serial")) {

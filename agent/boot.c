@@ -9,6 +9,7 @@
  *            while the board is off, then power on.
  * Then: the shell prompt or a failure pattern, whichever comes first. */
 #include "boot.h"
+#include "backends.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -89,7 +90,7 @@ static size_t strv_len(char *const *v)
 static int wait_prompt(struct boot_session *s, int64_t deadline)
 {
 	const struct board *b = s->board;
-	char *const *reset = !strcmp(b->boot_method, "uboot") ? b->ub_reset : NULL;
+	char *const *reset = b->ub_reset;	/* uboot's reset patterns; NULL otherwise */
 	size_t nfail = strv_len(b->fail_patterns), nreset = strv_len(reset);
 	regex_t **res = xcalloc(nfail + nreset + 1, sizeof(*res));
 	regmatch_t m[10];
@@ -509,6 +510,58 @@ static int deploy_command(struct boot_session *s, const struct kernel_art *k)
 	return ret;
 }
 
+/* --- the boot methods (boot.method): what happens before and after power on --- */
+
+static int uboot_deploy(struct boot_session *s, const struct kernel_art *k, char *rel[3],
+			const char *rundir)
+{
+	const struct board *b = s->board;
+	char err[400];
+	int ret;
+
+	if (b->tftp_root) {
+		s->tftp_dir = xstrdup(b->tftp_root);
+	} else {
+		s->tftp_dir = xasprintf("%s/tftp", rundir);
+		mkdir_p(s->tftp_dir, 0755);
+	}
+	ret = tftp_deploy(b, s->tftp_dir, k, rel, err, sizeof(err));
+	if (ret)
+		return fail(s, ret, true, "%s", err);
+	s->pw.tftp_dir = s->tftp_dir;
+	return 0;
+}
+
+static int command_deploy(struct boot_session *s, const struct kernel_art *k, char *rel[3],
+			  const char *rundir)
+{
+	(void)rel;
+	(void)rundir;
+	return deploy_command(s, k);
+}
+
+static int direct_check(const struct board *b, struct buf *out);
+static int uboot_check(const struct board *b, struct buf *out);
+static int command_check(const struct board *b, struct buf *out);
+
+const struct boot_ops boot_direct_ops = {
+	.name = "direct",
+	.check = direct_check,
+};
+
+const struct boot_ops boot_uboot_ops = {
+	.name = "uboot",
+	.deploy = uboot_deploy,
+	.interact = uboot_interact,
+	.check = uboot_check,
+};
+
+const struct boot_ops boot_command_ops = {
+	.name = "command",
+	.deploy = command_deploy,
+	.check = command_check,
+};
+
 /* --- the boot --- */
 
 static int open_console(struct boot_session *s, const char *transcript)
@@ -520,8 +573,9 @@ static int open_console(struct boot_session *s, const char *transcript)
 	if (b->console_device && !strncmp(b->console_device, "qemu:", 5))
 		dev = s->pw.ops->console_path(&s->pw, b->console_device + 5);
 	ret = console_open(&s->con, b, dev, transcript);
-	if (ret && !strcmp(b->console_type, "tcp") && !strcmp(b->power_type, "qemu")) {
-		/* QEMU's TCP server socket: it is listening once QMP answers */
+	if (ret && backend_has(BACKEND_CONSOLE, b->console_type, CAP_NETWORK) &&
+	    backend_has(BACKEND_POWER, b->power_type, CAP_MAKES_MACHINE)) {
+		/* a TCP server the machine makes (QEMU's): it is listening once QMP answers */
 		ret = console_open(&s->con, b, dev, transcript);
 	}
 	if (ret)
@@ -537,7 +591,11 @@ static int open_console(struct boot_session *s, const char *transcript)
 int boot_start(struct boot_session *s, const struct board *b, const struct kernel_art *k,
 	       const char *rundir, const char *transcript)
 {
-	bool qemu = !strcmp(b->power_type, "qemu"), uboot = !strcmp(b->boot_method, "uboot");
+	const struct backend *bk = backend_find(BACKEND_BOOT, b->boot_method);
+	const struct boot_ops *bo = bk ? bk->ops : NULL;
+	/* the power backend makes the machine (QEMU): nothing to switch off before it, and
+	 * its console exists once it runs */
+	bool makes = backend_has(BACKEND_POWER, b->power_type, CAP_MAKES_MACHINE);
 	char *rel[3] = { NULL, NULL, NULL };
 	const char *src[3] = { k->zimage, k->initrd, k->dtb };
 	int ret;
@@ -548,33 +606,21 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 	ret = power_init(&s->pw, b, rundir);
 	if (ret)
 		return fail(s, ret, true, "%s: unsupported power type %s", b->name, b->power_type);
-	if (!qemu) {
+	if (!bo)
+		return fail(s, -EPROTONOSUPPORT, true, "%s: unsupported boot method %s", b->name,
+			    b->boot_method);
+	if (!makes) {
 		/* a known state, and the board off while its kernel is replaced */
 		ret = power_off(&s->pw);
 		if (ret)
 			return fail(s, ret, true, "%s", s->pw.error);
 	}
-	if (uboot) {
-		char err[400];
-
-		if (b->tftp_root) {
-			s->tftp_dir = xstrdup(b->tftp_root);
-		} else {
-			s->tftp_dir = xasprintf("%s/tftp", rundir);
-			mkdir_p(s->tftp_dir, 0755);
-		}
-		ret = tftp_deploy(b, s->tftp_dir, k, rel, err, sizeof(err));
-		if (ret) {
-			ret = fail(s, ret, true, "%s", err);
-			goto out;
-		}
-		s->pw.tftp_dir = s->tftp_dir;
-	} else if (!strcmp(b->boot_method, "command")) {
-		ret = deploy_command(s, k);
+	if (bo->deploy) {
+		ret = bo->deploy(s, k, rel, rundir);
 		if (ret)
 			goto out;
 	}
-	if (!qemu) {
+	if (!makes) {
 		/* attached before power on: the first bytes (autoboot) are not lost */
 		ret = open_console(s, transcript);
 		if (ret)
@@ -592,7 +638,7 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 			   s->pw.error ? s->pw.error : strerror(-ret));
 		goto out;
 	}
-	if (qemu) {
+	if (makes) {
 		ret = open_console(s, transcript);
 		if (ret)
 			goto out;
@@ -605,8 +651,8 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 			goto out;
 		}
 	}
-	if (uboot) {
-		ret = uboot_interact(s, rel, src);
+	if (bo->interact) {
+		ret = bo->interact(s, rel, src);
 		if (ret)
 			goto out;
 	}
@@ -654,42 +700,12 @@ void boot_end(struct boot_session *s)
 
 int console_check(const struct board *b, struct buf *out)
 {
-	char err[400], *path = NULL;
-	int bad = 0;
+	const struct backend *bk = backend_find(BACKEND_CONSOLE, b->console_type);
+	const struct console_ops *co = bk ? bk->ops : NULL;
 
-	if (!strcmp(b->console_type, "tty")) {
-		if (!strncmp(b->console_device, "qemu:", 5))
-			return check_line(out, true, "console.device", "%s: a pty QEMU creates at "
-					  "power on", b->console_device);
-		if (!access(b->console_device, R_OK | W_OK))
-			return check_line(out, true, "console.device", "%s exists",
-					  b->console_device);
-		return check_line(out, false, "console.device", "%s: %s", b->console_device,
-				  strerror(errno));
-	}
-	if (!strcmp(b->console_type, "serial")) {
-		if (serial_resolve(b, &path, err, sizeof(err))) {
-			/* "BOARD: console.FIELD X: why" -> "X: why" under the field */
-			const char *why = strstr(err, ": console.");
-
-			why = why ? strchr(why + 2, ' ') : NULL;
-			return check_line(out, false, b->console_device ? "console.device" :
-					  "console.usb_serial", "%s", why ? why + 1 : err);
-		}
-		bad = check_line(out, true, b->console_device ? "console.device" :
-				 "console.usb_serial", "%s -> %s, %ld baud",
-				 b->console_device ? b->console_device : b->console_usb_serial,
-				 path,
-				 b->baud);
-		free(path);
-		return bad;
-	}
-	{
-		/* tcp: no connection in a dry run (it could steal the port from a user) */
-		return check_line(out, true, "console.host", "%s:%ld (%s); not connected in a dry "
-				  "run", b->console_host, b->console_port,
-				  b->console_telnet ? "telnet" : "raw");
-	}
+	if (!co)
+		return check_line(out, false, "console.type", "%s: unsupported", b->console_type);
+	return co->check ? co->check(b, out) : 0;
 }
 
 static int commands_check(const struct board *b, struct buf *out)
@@ -721,35 +737,47 @@ static int commands_check(const struct board *b, struct buf *out)
 	return bad;
 }
 
-int boot_check(const struct board *b, struct buf *out)
+static int uboot_check(const struct board *b, struct buf *out)
 {
 	int bad = 0;
 
-	if (!strcmp(b->boot_method, "uboot")) {
-		if (!b->tftp_root) {
-			bad += check_line(out, true, "boot.tftp_root", "(none: a per-boot "
-								       "directory "
-					  "served by QEMU)");
-		} else if (!is_dir(b->tftp_root)) {
-			bad += check_line(out, false, "boot.tftp_root", "%s: no such directory",
-					  b->tftp_root);
-		} else if (access(b->tftp_root, W_OK)) {
-			bad += check_line(out, false, "boot.tftp_root", "%s: not writable (%s)",
-					  b->tftp_root, strerror(errno));
-		} else {
-			bad += check_line(out, true, "boot.tftp_root", "%s is writable",
-					  b->tftp_root);
-		}
-		bad += commands_check(b, out);
-	} else if (!strcmp(b->boot_method, "command")) {
-		if (program_exists(b->deploy[0]))
-			bad += check_line(out, true, "boot.deploy", "%s found", b->deploy[0]);
-		else
-			bad += check_line(out, false, "boot.deploy", "%s: not found%s",
-					  b->deploy[0],
-					  strchr(b->deploy[0], '/') ? "" : " in PATH");
+	if (!b->tftp_root) {
+		bad += check_line(out, true, "boot.tftp_root", "(none: a per-boot "
+							       "directory "
+				  "served by QEMU)");
+	} else if (!is_dir(b->tftp_root)) {
+		bad += check_line(out, false, "boot.tftp_root", "%s: no such directory",
+				  b->tftp_root);
+	} else if (access(b->tftp_root, W_OK)) {
+		bad += check_line(out, false, "boot.tftp_root", "%s: not writable (%s)",
+				  b->tftp_root, strerror(errno));
 	} else {
-		bad += check_line(out, true, "boot.method", "direct (QEMU -kernel)");
+		bad += check_line(out, true, "boot.tftp_root", "%s is writable", b->tftp_root);
 	}
+	bad += commands_check(b, out);
 	return bad;
+}
+
+static int command_check(const struct board *b, struct buf *out)
+{
+	if (program_exists(b->deploy[0]))
+		return check_line(out, true, "boot.deploy", "%s found", b->deploy[0]);
+	return check_line(out, false, "boot.deploy", "%s: not found%s", b->deploy[0],
+			  strchr(b->deploy[0], '/') ? "" : " in PATH");
+}
+
+static int direct_check(const struct board *b, struct buf *out)
+{
+	(void)b;
+	return check_line(out, true, "boot.method", "direct (QEMU -kernel)");
+}
+
+int boot_check(const struct board *b, struct buf *out)
+{
+	const struct backend *bk = backend_find(BACKEND_BOOT, b->boot_method);
+	const struct boot_ops *bo = bk ? bk->ops : NULL;
+
+	if (!bo)
+		return check_line(out, false, "boot.method", "%s: unsupported", b->boot_method);
+	return bo->check ? bo->check(b, out) : 0;
 }

@@ -24,6 +24,19 @@ struct boot_session {
 	char error[512];
 };
 
+/* A boot method (boot.method), listed in backends.c.  deploy() (NULL: nothing) puts
+ * the kernel where the board finds it, before power on (rel: the files' names for
+ * interact, if it names any); interact() (NULL: nothing) talks to the boot loader
+ * after power on, before the kernel's prompt; check() is the dry run. */
+struct boot_ops {
+	const char *name;
+	int (*deploy)(struct boot_session *s, const struct kernel_art *k, char *rel[3],
+		      const char *rundir);
+	int (*interact)(struct boot_session *s, char *const rel[3], const char *const src[3]);
+	int (*check)(const struct board *b, struct buf *out);
+};
+extern const struct boot_ops boot_direct_ops, boot_uboot_ops, boot_command_ops;
+
 /* Boots kernel k; the transcript goes to `transcript`.  On failure returns
  * -errno with s->error set (and s->fatal when a retry cannot help). */
 int boot_start(struct boot_session *s, const struct board *b, const struct kernel_art *k,

@@ -4,9 +4,17 @@
 
 #include <stdio.h>
 
-/* Subcommands: each lives in the file of its concept and is listed in the
- * table in main.c.  They return the process exit status (0 ok, 1 failure,
- * 2 usage error). */
+/* Subcommands: each lives in a cmd-*.c file (or, for a few, the file of its concept)
+ * and is listed once, as a struct cmd, in the table in main.c.  They return the
+ * process exit status (0 ok, 1 failure, 2 usage error).  The option parsers shared
+ * by several commands are in cli.c. */
+#include "campaign.h"
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *args, *help;	/* for `ablab --help` */
+};
 
 extern const char *opt_db;	/* --db CONNINFO (NULL: ABLAB_DB or the private cluster) */
 
@@ -16,11 +24,17 @@ int parse_int_opt(const char *opt, const char *s, long lo, long hi, long *out);
 /* --alpha A: a significance level in (0, 1); prints the error and returns -EINVAL */
 int parse_alpha_opt(const char *s, double *alpha);
 
-int cmd_ab(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_db(int argc, char **argv);
+/* --margin PCT: a percentage in (0, 50); prints the error and returns -EINVAL */
+int parse_margin_opt(const char *s, double *pct);
+
+/* --order abab|abba|random; prints the error and returns -EINVAL */
+int parse_order_opt(const char *s, enum order_kind *kind);
+
+int cmd_ab(int argc, char **argv);		/* cmd-ab.c */
+int cmd_report(int argc, char **argv);		/* cmd-report.c */
+int cmd_db(int argc, char **argv);		/* cmd-db.c */
+/* cmd-board.c */
 int cmd_check_board(int argc, char **argv);
-/* boardops.c */
 int cmd_boards(int argc, char **argv);
 int cmd_power(int argc, char **argv);
 int cmd_console(int argc, char **argv);
@@ -28,7 +42,7 @@ int cmd_check(int argc, char **argv);
 int cmd_ports(int argc, char **argv);
 int cmd_resume(int argc, char **argv);		/* cmd-resume.c */
 int cmd_spool(int argc, char **argv);
-int cmd_run(int argc, char **argv);		/* job.c */
+int cmd_run(int argc, char **argv);		/* cmd-run.c */
 int cmd_nightly(int argc, char **argv);	/* nightly.c */
 int cmd_lava(int argc, char **argv);		/* cmd-lava.c */
 int cmd_ingest(int argc, char **argv);		/* ingest.c */
@@ -45,6 +59,6 @@ int cmd_serve(int argc, char **argv);		/* cmd-serve.c */
 int cmd_query_to(FILE *out, int argc, char **argv);		/* query.c */
 int cmd_campaigns_to(FILE *out, int argc, char **argv);	/* query.c */
 int cmd_trend_to(FILE *out, int argc, char **argv);		/* query.c */
-int cmd_boards_to(FILE *out, int argc, char **argv);		/* boardops.c */
+int cmd_boards_to(FILE *out, int argc, char **argv);		/* cmd-board.c */
 
 #endif

@@ -7,6 +7,7 @@
  *           0.1.1 cannot open ptys: DESIGN.md section 8)
  *   tcp:    ser2net or QEMU -serial tcp:HOST:PORT,server, raw or telnet */
 #include "console.h"
+#include "backends.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -88,10 +89,23 @@ static void fd_close(struct console *c)
 	c->fd = -1;
 }
 
-static const struct console_ops tty_ops = {
+/* dry run: the device exists (a qemu: pty is made at power on) */
+static int tty_check(const struct board *b, struct buf *out)
+{
+	if (!strncmp(b->console_device, "qemu:", 5))
+		return check_line(out, true, "console.device", "%s: a pty QEMU creates at "
+				  "power on", b->console_device);
+	if (!access(b->console_device, R_OK | W_OK))
+		return check_line(out, true, "console.device", "%s exists", b->console_device);
+	return check_line(out, false, "console.device", "%s: %s", b->console_device,
+			  strerror(errno));
+}
+
+const struct console_ops console_tty_ops = {
 	.name = "tty",
 	.open = tty_open,
 	.close = fd_close,
+	.check = tty_check,
 };
 
 /* --- serial (libserialport) --- */
@@ -223,10 +237,34 @@ static void serial_close(struct console *c)
 	c->fd = -1;
 }
 
-static const struct console_ops serial_ops = {
+/* dry run: the adapter is plugged in (resolved to its device) */
+static int serial_check(const struct board *b, struct buf *out)
+{
+	char err[400], *path = NULL;
+	int bad;
+
+	if (serial_resolve(b, &path, err, sizeof(err))) {
+		/* "BOARD: console.FIELD X: why" -> "X: why" under the field */
+		const char *why = strstr(err, ": console.");
+
+		why = why ? strchr(why + 2, ' ') : NULL;
+		return check_line(out, false, b->console_device ? "console.device" :
+				  "console.usb_serial", "%s", why ? why + 1 : err);
+	}
+	bad = check_line(out, true, b->console_device ? "console.device" :
+			 "console.usb_serial", "%s -> %s, %ld baud",
+			 b->console_device ? b->console_device : b->console_usb_serial,
+			 path,
+			 b->baud);
+	free(path);
+	return bad;
+}
+
+const struct console_ops console_serial_ops = {
 	.name = "serial",
 	.open = serial_open,
 	.close = serial_close,
+	.check = serial_check,
 };
 
 /* --- tcp (raw, telnet) --- */
@@ -379,15 +417,22 @@ static ssize_t telnet_write(struct console *c, const char *p, size_t n)
 	return (ssize_t)n;
 }
 
-static const struct console_ops tcp_ops = {
+/* dry run: no connection (it could steal the port from a user) */
+static int tcp_check(const struct board *b, struct buf *out)
+{
+	return check_line(out, true, "console.host", "%s:%ld (%s); not connected in a dry "
+			  "run", b->console_host, b->console_port,
+			  b->console_telnet ? "telnet" : "raw");
+}
+
+const struct console_ops console_tcp_ops = {
 	.name = "tcp",
 	.open = tcp_open,
 	.read = telnet_read,
 	.write = telnet_write,
 	.close = fd_close,
+	.check = tcp_check,
 };
-
-static const struct console_ops *const backends[] = { &tty_ops, &serial_ops, &tcp_ops };
 
 void console_init(struct console *c, const struct board *b)
 {
@@ -403,20 +448,19 @@ void console_init(struct console *c, const struct board *b)
 int console_open(struct console *c, const struct board *b, const char *device,
 		 const char *transcript)
 {
-	size_t i;
+	const struct backend *bk;
 	int ret;
 
 	console_init(c, b);
-	for (i = 0; i < ARRAY_SIZE(backends); i++)
-		if (!strcmp(backends[i]->name, b->console_type))
-			c->ops = backends[i];
+	bk = backend_find(BACKEND_CONSOLE, b->console_type);
+	c->ops = bk ? bk->ops : NULL;
 	if (!c->ops) {
 		set_err(c, "%s: console.type %s: unsupported", b->name, b->console_type);
 		return -EPROTONOSUPPORT;
 	}
 	if (device)
 		c->device = xstrdup(device);
-	else if (!strcmp(b->console_type, "tty"))
+	else if (bk->caps & CAP_DEVICE_PATH)
 		c->device = xstrdup(b->console_device);
 	if (transcript) {
 		c->log = fopen(transcript, "ae");

@@ -18,7 +18,12 @@ struct console_ops {
 	ssize_t (*read)(struct console *c, char *p, size_t n);
 	ssize_t (*write)(struct console *c, const char *p, size_t n);
 	void (*close)(struct console *c);
+	/* dry run: one check_line() per field it checks; the number of failed ones */
+	int (*check)(const struct board *b, struct buf *out);
 };
+
+/* The console backends (console.c), listed in backends.c. */
+extern const struct console_ops console_tty_ops, console_serial_ops, console_tcp_ops;
 
 /* The expect engine keeps a window of the input, not the whole boot: */
 #define CONSOLE_WINDOW		(1u << 20)	/* unmatched input kept, at least */

@@ -45,6 +45,8 @@ struct job {
 
 /* Loads and validates PATH.  Every problem is printed as
  * "file:line:col: key.path: message" and -EINVAL returned. */
+/* "control", "patched": index 0 and 1 of job.v[] */
+
 int job_load(struct job *j, const char *path);
 void job_free(struct job *j);
 /* The job as stored with its campaign (the file's text, re-serialised). */

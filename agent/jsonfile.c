@@ -51,7 +51,8 @@ int jfile_load(struct jfile *jf, const char *path)
 	end = json_tokener_get_parse_end(tok);
 	json_tokener_free(tok);
 	if (jerr != json_tokener_success || !jf->root) {
-		jfile_offset_linecol(jf->text, end ? end - 1 : 0, &line, &col);
+		/* json-c's parse end is the offending character (past the end: end of file) */
+		jfile_offset_linecol(jf->text, end < jf->len ? end : jf->len, &line, &col);
 		err_msg("%s:%d:%d: invalid JSON: %s", path, line, col,
 			jerr == json_tokener_continue ? "unexpected end of file"
 						       : json_tokener_error_desc(jerr));

@@ -87,13 +87,9 @@ static char *board_unhealthy(const char *name, struct store *st)
 	return why;
 }
 
-/* Writes every report format this ablab knows into dir. */
+/* Writes every report format with a nightly file (report_formats[]) into dir. */
 static void write_reports(struct store *st, int64_t cid, const char *dir, double alpha)
 {
-	static const struct { const char *format, *file; } f[] = {
-		{ "email", "email.txt" }, { "text", "report.txt" }, { "json", "report.json" },
-		{ "svg", "report.svg" }, { "html", "report.html" },
-	};
 	struct report_opts o = { .alpha = alpha, .target = 0.01 };
 	struct report rep;
 	size_t i;
@@ -103,19 +99,22 @@ static void write_reports(struct store *st, int64_t cid, const char *dir, double
 		return;
 	}
 	report_analyse(&rep, &o);
-	for (i = 0; i < ARRAY_SIZE(f); i++) {
-		char *p = xasprintf("%s/%s", dir, f[i].file), *tmp = xasprintf("%s.tmp", p);
-		FILE *out = fopen(tmp, "we");
-		int r;
+	for (i = 0; i < report_nformats; i++) {
+		const struct report_format *f = &report_formats[i];
+		char *p, *tmp;
+		FILE *out;
 
+		if (!f->nightly_file)
+			continue;
+		p = xasprintf("%s/%s", dir, f->nightly_file);
+		tmp = xasprintf("%s.tmp", p);
+		out = fopen(tmp, "we");
 		if (!out) {
 			err_msg("%s: %s", tmp, strerror(errno));
 		} else {
-			r = report_write(&rep, f[i].format, &o, out);
-			if (fclose(out) || r) {
-				if (r != -EINVAL)	/* -EINVAL: format not supported */
-					err_msg("%s: could not write the %s report", p,
-						f[i].format);
+			f->write(&rep, &o, out);
+			if (fclose(out)) {
+				err_msg("%s: could not write the %s report", p, f->name);
 				unlink(tmp);
 			} else if (rename(tmp, p)) {
 				err_msg("%s: %s", p, strerror(errno));

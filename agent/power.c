@@ -9,6 +9,7 @@
  *            without a shell, with a deadline, exit status checked.
  *   manual:  asks the operator on the controlling terminal. */
 #include "power.h"
+#include "backends.h"
 #include "power_gpiod.h"
 #include "util.h"
 
@@ -370,7 +371,7 @@ static int qemu_check(const struct board *b, struct buf *out)
 			  ": not found in PATH (install qemu-system-arm: make deps)");
 }
 
-static const struct power_ops qemu_ops = {
+const struct power_ops power_qemu_ops = {
 	.name = "qemu",
 	.on = qemu_on,
 	.release = qemu_release,
@@ -602,7 +603,7 @@ static int gpiod_check(const struct board *b, struct buf *out)
 	return bad;
 }
 
-static const struct power_ops gpiod_ops = {
+const struct power_ops power_gpiod_ops = {
 	.name = "gpiod",
 	.on = gpiod_on,
 	.off = gpiod_off,
@@ -810,7 +811,7 @@ static int command_check(const struct board *b, struct buf *out)
 	       argv_check(out, "power.cycle", b->power_cycle);
 }
 
-static const struct power_ops command_ops = {
+const struct power_ops power_command_ops = {
 	.name = "command",
 	.on = command_on,
 	.off = command_off,
@@ -900,24 +901,18 @@ static int manual_check(const struct board *b, struct buf *out)
 			  "this process has none");
 }
 
-static const struct power_ops manual_ops = {
+const struct power_ops power_manual_ops = {
 	.name = "manual",
 	.on = manual_on,
 	.off = manual_off,
 	.check = manual_check,
 };
 
-static const struct power_ops *const backends[] = { &qemu_ops, &gpiod_ops, &command_ops,
-						    &manual_ops };
-
 static const struct power_ops *find_backend(const char *name)
 {
-	size_t i;
+	const struct backend *bk = backend_find(BACKEND_POWER, name);
 
-	for (i = 0; i < ARRAY_SIZE(backends); i++)
-		if (!strcmp(backends[i]->name, name))
-			return backends[i];
-	return NULL;
+	return bk ? bk->ops : NULL;
 }
 
 int power_init(struct power *p, const struct board *b, const char *rundir)

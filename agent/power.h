@@ -28,6 +28,9 @@ struct power_ops {
 	void (*close)(struct power *p);		/* end of session: let go */
 };
 
+/* The power backends (power.c), listed in backends.c. */
+extern const struct power_ops power_qemu_ops, power_gpiod_ops, power_command_ops, power_manual_ops;
+
 struct power {
 	const struct power_ops *ops;
 	const struct board *board;

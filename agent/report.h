@@ -138,6 +138,21 @@ int report_campaign_to(struct store *st, int64_t campaign, const char *format,
 /* text, email, json, csv, svg, html */
 bool report_format_ok(const char *format);
 
+/* The report formats (report.c): `ablab report --help`, its errors and nightly read this table. */
+struct report_format {
+	const char *name;
+	void (*write)(const struct report *rep, const struct report_opts *o, FILE *f);
+	const char *nightly_file;	/* the file nightly writes it to (NULL: not written) */
+	bool needs_rows;		/* an empty report is an error (-ENOENT), not a document */
+	const char *help;		/* one line for --help */
+};
+extern const struct report_format report_formats[];
+extern const size_t report_nformats;
+/* The format called name, or NULL. */
+const struct report_format *report_format_find(const char *name);
+/* "text, email, json, csv, svg, html": the names for an error message; returns buf. */
+char *report_format_names(char *buf, size_t len);
+
 /* "353 ns", "1.208 us", "16.380 ms": units per value, as on the mailing list. */
 void fmt_time(char *out, size_t len, double ns);
 /* "+6.3%", "-0.009%": two significant digits, at least one decimal. */

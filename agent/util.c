@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Small helpers shared by every part of the agent. */
 #include "util.h"
-#include "cmds.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -548,33 +548,10 @@ void uuid_v4(char out[37])
 	snprintf(out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", h, h + 8, h + 12, h + 16, h + 20);
 }
 
-/* Shared by the subcommands (declared in cmds.h). */
-const char *opt_db;
-
-int parse_int_opt(const char *opt, const char *s, long lo, long hi, long *out)
+char *xdirname(const char *path)
 {
-	char *end;
-	long v;
+	char *tmp = xstrdup(path), *d = xstrdup(dirname(tmp));
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < lo || v > hi) {
-		err_msg("%s: \"%s\" is not an integer in %ld..%ld", opt, s, lo, hi);
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
-}
-
-int parse_alpha_opt(const char *s, double *alpha)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (*end || end == s || !(v > 0 && v < 1)) {
-		err_msg("--alpha: \"%s\" must be a number between 0 and 1", s);
-		return -EINVAL;
-	}
-	*alpha = v;
-	return 0;
+	free(tmp);
+	return d;
 }

@@ -64,6 +64,8 @@ int open_dir_nofollow(const char *path, char **link);
 int mkdir_p(const char *path, mode_t mode);
 bool is_dir(const char *path);
 bool is_file(const char *path);
+/* The directory part of path (dirname(3) on a copy), malloc'd. */
+char *xdirname(const char *path);
 
 /* Run argv (no shell); wait for it.  Returns exit status (>= 0) or -errno.
  * With out != NULL, stdout is captured into it. */

@@ -32,3 +32,10 @@ for c in $("$ablab" --help 2>&1 | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' | sort 
 	out=$("$ablab" "$c" --help 2>/dev/null); rc=$?
 	check "ablab $c --help: exit 0, usage on stdout" bash -c "[ $rc = 0 ] && grep -Eq '^usage: ablab ($c|\\[)' <<<'$(echo "$out" | head -n 1)'"
 done
+# the backend registry (agent/backends.c) feeds `ablab --help` and the type errors
+bh=$("$ablab" --help)
+for b in tty serial tcp qemu gpiod command manual direct uboot; do
+	check "ablab --help: backend $b listed with its description" grep -Eq "^  .{12} $b +[A-Za-z]" <<<"$bh"
+done
+board_err console-type "${good/\"type\": \"tty\"/\"type\": \"usb\"}" "console.type: unsupported console type \"usb\"; one of: tty, serial, tcp"
+board_err boot-method "${good/\"method\": \"direct\"/\"method\": \"pxe\"}" "boot.method: unsupported boot method \"pxe\"; one of: direct, uboot, command"

@@ -126,6 +126,12 @@ assert rows['large-clean-1MiB']['verdict'] == 'same' and rows['large-clean-1MiB'
 assert 'alternating' in r['method']
 "
 check "json report is reproducible (bootstrap seed fixed)" bash -c "A() { '$ablab' --db '$db' \"\$@\"; }; A report $c1 --format json | cmp -s - '$t50/r.json'"
+# the format table (report.c) feeds --help and the error: every format with its line
+rh=$("$ablab" report --help)
+for f in text email json csv svg html; do
+	check "report --help: format $f listed with its description" grep -Eq "^  $f +[a-z0-9]" <<<"$rh"
+done
+check "report --format nope: the error names every format" bash -c "'$ablab' --db '$db' report $c1 --format nope 2>&1 | grep -qx 'ablab: --format: \"nope\" is not one of text, email, json, csv, svg, html'"
 check "csv: header + one line per board x scenario" test "$(A report "$c1" --format csv | wc -l)" = 6
 check "csv --detail: one line per boot x scenario" test "$(A report "$c1" --format csv --detail | wc -l)" = 51
 check "text --detail: per-boot lines with median and module min/max" bash -c "A() { '$ablab' --db '$db' \"\$@\"; }; A report $c1 --detail | grep -c 'small-dirty-256B *control' | grep -qx 5"

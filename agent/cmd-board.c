@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Board operations: `ablab boards`, `ablab power`, `ablab console`,
- * `ablab check`, `ablab ports`. */
+/* The board commands: `ablab boards`, `ablab power`, `ablab console`,
+ * `ablab check`, `ablab ports`, `ablab check-board`. */
 #include "board.h"
+#include "backends.h"
 #include "boot.h"
 #include "cmds.h"
 #include "console.h"
@@ -57,7 +58,7 @@ static void backend_summary(const struct board *b, char *out, size_t len)
 {
 	char con[120];
 
-	if (!strcmp(b->console_type, "tcp"))
+	if (backend_has(BACKEND_CONSOLE, b->console_type, CAP_NETWORK))
 		snprintf(con, sizeof(con), "tcp %s:%ld%s", b->console_host, b->console_port,
 			 b->console_telnet ? " telnet" : "");
 	else
@@ -289,7 +290,7 @@ int cmd_power(int argc, char **argv)
 		board_free(&b);
 		return 1;
 	}
-	if (!strcmp(b.power_type, "qemu")) {
+	if (backend_has(BACKEND_POWER, b.power_type, CAP_MAKES_MACHINE)) {
 		err_msg("%s: power.type qemu: the emulated board is a QEMU process that exists "
 			"only "
 			"during a boot; use `ablab check %s` or `ablab ab`", b.name, b.name);
@@ -420,7 +421,7 @@ int cmd_console(int argc, char **argv)
 		tcsetattr(0, TCSANOW, &raw);
 	}
 	info_msg("%s: connected to %s%s; ~. quits\r", b.name, con.device ? con.device : "",
-		 !strcmp(b.console_type, "tcp") ? b.console_host : "");
+		 backend_has(BACKEND_CONSOLE, b.console_type, CAP_NETWORK) ? b.console_host : "");
 	ret = passthrough(&con);
 	if (tty)
 		tcsetattr(0, TCSANOW, &saved);
@@ -673,4 +674,38 @@ int cmd_ports(int argc, char **argv)
 		       "appear as /dev/ttyUSB* or /dev/ttyACM* when plugged in)\n");
 	sp_free_port_list(list);
 	return 0;
+}
+
+int cmd_check_board(int argc, char **argv)
+{
+	static const char usage[] = "usage: ablab check-board FILE|NAME...\n"
+				    "Loads and validates each board definition (a file, or NAME for $ABLAB_BOARDS/NAME.json); prints one ok line per valid board, file:line:col errors otherwise.\n";
+	int i, bad = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (argv[i][0] == '-') {
+			err_msg("check-board: unknown option \"%s\" (see ablab check-board --help)", argv[i]);
+			return 2;
+		}
+	}
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	for (i = 1; i < argc; i++) {
+		struct board b;
+
+		if (board_load_by_name(&b, argv[i])) {
+			bad = 1;
+		} else {
+			printf("%s: ok (%s, %s, console %s, power %s, boot %s)\n", b.jf.path, b.name,
+			       b.cpu, b.console_type, b.power_type, b.boot_method);
+		}
+		board_free(&b);
+	}
+	return bad;
 }

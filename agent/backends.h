@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ABLAB_BACKENDS_H
+#define ABLAB_BACKENDS_H
+
+/* The registry of a board's backends (backends.c): the type names a board file gives
+ * in console.type, power.type and boot.method, each with its ops, its capabilities and
+ * one line of help.  Callers test a capability, never a backend's name; the error for
+ * an unknown type and `ablab --help` list the names from here.  A new backend: its own
+ * file with its ops, and one line in backends.c. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum backend_kind { BACKEND_CONSOLE, BACKEND_POWER, BACKEND_BOOT };
+
+/* power: on() makes the machine (QEMU): it exists only during a boot, there is nothing
+ * to switch off before it, and its console can be opened only once it runs */
+#define CAP_MAKES_MACHINE	(1u << 0)
+/* power: on() loads the kernel itself (boot method direct: QEMU -kernel) */
+#define CAP_LOADS_KERNEL	(1u << 1)
+/* power: serves a per-boot TFTP root itself (boot method uboot needs no tftp_root) */
+#define CAP_SERVES_TFTP		(1u << 2)
+/* power: makes the consoles a console.device "qemu:LABEL" names */
+#define CAP_MAKES_CONSOLE	(1u << 3)
+/* console: a network endpoint (console.host, console.port), not a device */
+#define CAP_NETWORK		(1u << 4)
+/* console: console.device is the path opened, as given */
+#define CAP_DEVICE_PATH		(1u << 5)
+
+struct backend {
+	enum backend_kind kind;
+	const char *name;
+	unsigned int caps;
+	const void *ops;	/* struct console_ops, power_ops or boot_ops */
+	const char *help;
+};
+
+/* The backend of that kind and name, or NULL (name NULL too). */
+const struct backend *backend_find(enum backend_kind kind, const char *name);
+/* Whether the backend of that kind and name has every capability in caps. */
+bool backend_has(enum backend_kind kind, const char *name, unsigned int caps);
+/* "tty, serial, tcp": the names of a kind, for an error message; returns buf. */
+char *backend_names(enum backend_kind kind, char *buf, size_t len);
+/* The backends, one line each, for `ablab --help`. */
+void backend_help(FILE *f);
+
+#endif

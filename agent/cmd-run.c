@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ablab run JOB: one job's campaign on all its boards at once (job.c does the work). */
+#include "cmds.h"
+#include "job.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void run_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ablab run JOB [options]\n"
+		"Runs the job's A/B campaign on all its boards at once (a thread per board),\n"
+		"building kernels through each board's recipe when their inputs changed, and\n"
+		"prints the report.  JOB is a file or a name in $ABLAB_JOBS (default ./jobs).\n\n"
+		"  --boards A,B        only these of the job's boards\n"
+		"  --boots N           boots per kernel (default: the job's)\n"
+		"  --budget N          sequential design: boot in rounds of one control and one\n"
+		"                      patched boot, look after each round, stop a board when\n"
+		"                      every row is decided (different, or same within the\n"
+		"                      margin), at most N boots per kernel (0: fixed --boots)\n"
+		"  --first K           first look after K+K boots (default 4)\n"
+		"  --margin PCT        \"same\" means within +-PCT %% (default: the job's, else 1)\n"
+		"  --batches M         batches per scenario per boot\n"
+		"  --order abab|abba|random, --seed S, --params 'K=V ...'\n"
+		"  --results DIR       transcripts go to DIR/campaign-N (default ./results)\n"
+		"  --format text|json  report printed at the end (default text)\n"
+		"  --dry-run           validate, show boards and kernels (cached or would\n"
+		"                      build, and why); run nothing\n");
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "boards", 1, NULL, 'B' }, { "boots", 1, NULL, 'n' },
+		{ "batches", 1, NULL, 'm' }, { "order", 1, NULL, 'o' },
+		{ "seed", 1, NULL, 's' }, { "params", 1, NULL, 'P' },
+		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
+		{ "budget", 1, NULL, 'U' }, { "first", 1, NULL, 'F' }, { "margin", 1, NULL, 'M' },
+		{ "dry-run", 0, NULL, 'd' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+	};
+	const char *boards = NULL, *results = NULL, *format = NULL;
+	struct job_run_opts o;
+	struct job j;
+	bool *mask = NULL, dry = false;
+	char *path;
+	int c, ret;
+	/* options are applied after the job is loaded: remember them */
+	struct { int c; const char *arg; } ov[16];
+	size_t nov = 0, i;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'B': boards = optarg; break;
+		case 'r': results = optarg; break;
+		case 'f': format = optarg; break;
+		case 'd': dry = true; break;
+		case 'h': run_usage(stdout); return 0;
+		case 'n': case 'm': case 'o': case 's': case 'P': case 'U': case 'F': case 'M':
+			if (nov < ARRAY_SIZE(ov)) {
+				ov[nov].c = c;
+				ov[nov++].arg = optarg;
+			}
+			break;
+		default: run_usage(stderr); return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		run_usage(stderr);
+		return 2;
+	}
+	if (format && strcmp(format, "text") && strcmp(format, "json")) {
+		err_msg("--format: \"%s\" is not one of text, json", format);
+		return 2;
+	}
+	path = job_path(argv[optind]);
+	ret = job_load(&j, path);
+	free(path);
+	if (ret) {
+		job_free(&j);
+		return 1;
+	}
+	job_run_defaults(&j, &o);
+	for (i = 0; i < nov; i++)
+		if (parse_job_opt(ov[i].c, ov[i].arg, &o)) {
+			job_free(&j);
+			return 2;
+		}
+	if (boards && job_select_boards(&j, boards, &mask)) {
+		job_free(&j);
+		return 2;
+	}
+	o.boards = mask;
+	o.dry_run = dry;
+	o.db = opt_db;
+	if (results)
+		o.results = results;
+	if (format)
+		o.format = format;
+	if (dry)
+		printf("job %s (%s): %s%d+%d boots, order %s, %d batches%s%s, nightly %s\n",
+		       j.name, j.jf.path, o.budget ? "sequential, at most " : "",
+		       o.budget ? o.budget : o.boots, o.budget ? o.budget : o.boots,
+		       order_name(o.order), o.batches,
+		       o.params ? ", params " : "", o.params ? o.params : "",
+		       j.nightly ? "yes" : "no");
+	install_signal_handlers();
+	ret = job_run(&j, &o, NULL);
+	free(mask);
+	job_free(&j);
+	if (ret == -EINTR)
+		return 130;
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Running a job (`ablab run`, `ablab nightly`, `ablab lava`): the selected boards'
+ * kernels resolved (or built), then one campaign on all of them at once. */
+#include "job.h"
+#include "bench.h"
+#include "board.h"
+#include "campaign.h"
+#include "kernel.h"
+#include "util.h"
+#include "variant.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --dry-run of a prebuilt "module": the variant's .ko checked as a campaign
+ * checks it before its first boot (present, a module, built for the kernel). */
+static int dry_run_module(const struct job *j, const char *board, int v, const char *kdir)
+{
+	struct kernel_art ka = { 0 };
+	struct board b;
+	int ret = board_load_by_name(&b, board);
+
+	if (!ret)
+		ret = kernel_load(&ka, kdir);
+	if (!ret)
+		ret = bench_check_kernel(&j->bench, b.name, &ka, v);
+	if (!ret) {
+		char *f = bench_module_file(&j->bench, b.name, ka.dir, v);
+
+		printf("  %-16s %-8s module %s (built for %s)\n", board, variant_names[v], f,
+		       ka.release);
+		free(f);
+	}
+	kernel_free(&ka);
+	board_free(&b);
+	return ret;
+}
+
+int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
+{
+	struct campaign_board *cb = xcalloc(j->nboards, sizeof(*cb));
+	struct job_kernel (*k)[2] = xcalloc(j->nboards, sizeof(*k));
+	struct campaign_spec cs = { 0 };
+	struct bench_def bd = j->bench;
+	char why[256];
+	size_t i, nb = 0;
+	char *js = NULL;
+	int ret = 0, v;
+
+	if (cid)
+		*cid = 0;
+	for (i = 0; i < j->nboards; i++) {
+		char *bp;
+
+		if (o->boards && !o->boards[i])
+			continue;	/* not selected */
+		bp = job_board_path(j->boards[i]);
+		if (!is_file(bp)) {
+			job_error(j, "boards", "board \"%s\": %s does not exist (add the board "
+				  "file, or leave the board out with --boards)", j->boards[i], bp);
+			free(bp);
+			ret = -ENOENT;
+			continue;
+		}
+		free(bp);
+		cb[nb].board = j->boards[i];
+		for (v = 0; v < 2 && !ret; v++) {
+			ret = job_kernel(j, j->boards[i], v, !o->dry_run, &k[nb][v]);
+			if (!ret && o->dry_run)
+				printf("  %-16s %-8s %s%s%s\n", j->boards[i], variant_names[v],
+				       k[nb][v].state, k[nb][v].dir ? ": " : "",
+				       k[nb][v].dir ? k[nb][v].dir : "");
+			if (!ret && o->dry_run && j->bench.kind == BENCH_MODULE && !j->module_src)
+				ret = dry_run_module(j, j->boards[i], v, k[nb][v].dir);
+		}
+		cb[nb].control_dir = k[nb][0].dir;
+		cb[nb].patched_dir = k[nb][1].dir;
+		nb++;
+	}
+	if (ret || o->dry_run || !nb) {
+		if (!ret && !nb) {
+			err_msg("%s: no board left to run", j->jf.path);
+			ret = -ENOENT;
+		}
+		goto out;
+	}
+	if (bd.kind == BENCH_DMA_MAP && bench_dma_map_params(o->params, &bd, why, sizeof(why))) {
+		err_msg("--params: %s", why);
+		ret = -EINVAL;
+		goto out;
+	}
+	js = job_json(j);
+	if (o->budget && o->order == ORDER_RANDOM) {
+		err_msg("--budget: a sequential design boots in rounds of one control and one patched boot; use --order abab or abba, not random");
+		ret = -EINVAL;
+		goto out;
+	}
+	cs = (struct campaign_spec){ .boards = cb, .nboards = nb, .boots = o->boots,
+				     .batches = o->batches, .order = o->order, .seed = o->seed,
+				     .modparams = o->params, .bench = &bd,
+				     .trigger = o->trigger,
+				     .job_name = j->name, .job_json = js, .db = o->db,
+				     .results = o->results, .format = o->format,
+				     .margin_pct = o->margin_pct, .runner = o->runner };
+	if (o->budget) {
+		cs.boots = o->budget;
+		cs.first = o->first ? o->first : 4;
+		cs.alpha = j->alpha > 0 ? j->alpha : 0.05;
+		cs.beta = 0.05;
+		if (cs.first > cs.boots)
+			cs.first = cs.boots;
+	}
+	ret = campaign_run(&cs, cid);
+out:
+	for (i = 0; i < j->nboards; i++) {
+		job_kernel_free(&k[i][0]);
+		job_kernel_free(&k[i][1]);
+	}
+	free(k);
+	free(cb);
+	free(js);
+	return ret;
+}
+
+void job_run_defaults(const struct job *j, struct job_run_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->boots = j->boots;
+	o->budget = j->budget;
+	o->first = j->first;
+	o->margin_pct = j->margin_pct;
+	o->batches = j->batches;
+	o->order = j->order;
+	o->seed = j->seed;
+	o->params = j->params;
+	o->trigger = "cli";
+	o->results = "results";
+	o->format = "text";
+}
+
+char *job_path(const char *name)
+{
+	const char *d = getenv("ABLAB_JOBS");
+
+	if (strchr(name, '/') || strstr(name, ".json"))
+		return xstrdup(name);
+	return xasprintf("%s/%s.json", d && *d ? d : "jobs", name);
+}
+
+/* --boards a,b: a mask over the job's boards; -EINVAL for a board not in it */
+int job_select_boards(const struct job *j, const char *list, bool **mask)
+{
+	char *copy = xstrdup(list), *save = NULL, *b;
+	bool *m = xcalloc(j->nboards, sizeof(*m));
+	size_t i;
+	int ret = 0;
+
+	for (b = strtok_r(copy, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < j->nboards; i++)
+			if (!strcmp(j->boards[i], b))
+				break;
+		if (i == j->nboards) {
+			struct buf known = { 0 };
+
+			for (i = 0; i < j->nboards; i++)
+				buf_printf(&known, "%s%s", i ? ", " : "", j->boards[i]);
+			err_msg("--boards: \"%s\" is not a board of job %s (%s)", b, j->name,
+				known.data);
+			buf_free(&known);
+			ret = -EINVAL;
+			break;
+		}
+		m[i] = true;
+	}
+	free(copy);
+	if (ret)
+		free(m);
+	else
+		*mask = m;
+	return ret;
+}

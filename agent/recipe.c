@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Kernel recipes (boards/kernel/NAME.conf and build.sh): a board's recipe, whether the
+ * recipe's cache holds a build of the current inputs, and the build itself.  Every path
+ * is explicit: the recipe (found from the board file), the patches directory and the
+ * module source; nothing here knows about jobs. */
+#include "recipe.h"
+#include "board.h"
+#include "jsonfile.h"
+#include "kernel.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* sha256 of a file as 64 hex digits, or NULL */
+static char *file_sha256(const char *path)
+{
+	char *argv[] = { "sha256sum", "--", (char *)path, NULL };
+	struct buf out = { 0 };
+	char *s = NULL;
+
+	if (is_file(path) && run_argv(argv, &out) == 0 && out.len >= 64)
+		s = strndup(out.data, 64);
+	buf_free(&out);
+	return s;
+}
+
+void recipe_free(struct recipe *r)
+{
+	free(r->script);
+	free(r->name);
+	free(r->kdir);
+	free(r->repo);
+}
+
+int recipe_of_board(const char *board, struct recipe *r)
+{
+	struct board b;
+	char real[PATH_MAX], *bdir, *conf, *base, *dot;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = board_load_by_name(&b, board);
+	if (ret) {
+		board_free(&b);
+		return ret;
+	}
+	if (!b.kernel_recipe) {
+		err_msg("%s: board %s has no kernel.recipe, so the job cannot build its kernels: "
+			"use source type \"prebuilt\" for it", b.jf.path, b.name);
+		board_free(&b);
+		return -EINVAL;
+	}
+	bdir = realpath(b.jf.path, real) ? xdirname(real) : xdirname(b.jf.path);
+	conf = b.kernel_recipe[0] == '/' ? xstrdup(b.kernel_recipe)
+					 : xasprintf("%s/%s", bdir, b.kernel_recipe);
+	free(bdir);
+	if (!realpath(conf, real)) {
+		err_msg("%s: kernel.recipe %s: %s", b.jf.path, conf, strerror(errno));
+		free(conf);
+		board_free(&b);
+		return -ENOENT;
+	}
+	free(conf);
+	r->kdir = xdirname(real);
+	base = xstrdup(strrchr(real, '/') + 1);
+	dot = strstr(base, ".conf");
+	if (dot)
+		*dot = '\0';
+	r->name = base;
+	r->script = xasprintf("%s/build.sh", r->kdir);
+	r->repo = xasprintf("%s/../..", r->kdir);
+	if (realpath(r->repo, real)) {
+		free(r->repo);
+		r->repo = xstrdup(real);
+	}
+	board_free(&b);
+	if (!is_file(r->script)) {
+		err_msg("%s: no kernel build script next to the recipe", r->script);
+		recipe_free(r);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* The job's own module as recorded in a manifest ("module": name, src,
+ * files) against the source directory now: NULL when they agree. */
+static char *module_mismatch(json_object *mod, const char *src)
+{
+	json_object *a = jobj(mod, "files");
+	size_t n = a && json_object_is_type(a, json_type_array) ?
+		   json_object_array_length(a) : 0;
+	size_t i, have = 0;
+	struct dirent *de;
+	char *why = NULL;
+	DIR *d;
+
+	if (!src)
+		return mod ? xasprintf("built with the benchmark module %s", jstr(mod, "name"))
+			   : NULL;
+	/* the same files, not the same path: build.sh keys the build by them */
+	if (!mod || !n)
+		return xasprintf("benchmark module %s not in this build", src);
+	for (i = 0; i < n && !why; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		char *p = xasprintf("%s/%s", src, jstr(e, "name") ? jstr(e, "name") : "?");
+		char *sha = file_sha256(p);
+
+		if (!sha || !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256")))
+			why = xasprintf("benchmark module source %s changed", p);
+		free(sha);
+		free(p);
+	}
+	/* a file added since: the same selection as build.sh's */
+	d = why ? NULL : opendir(src);
+	while (d && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		const char *ext = l > 2 ? de->d_name + l - 2 : "";
+
+		if (!strcmp(de->d_name, "Kbuild") || !strcmp(de->d_name, "Makefile") ||
+		    ((!strcmp(ext, ".c") || !strcmp(ext, ".h")) &&
+		     !(l > 6 && !strcmp(de->d_name + l - 6, ".mod.c"))))
+			have++;
+	}
+	if (d)
+		closedir(d);
+	if (!why && have != n)
+		why = xasprintf("benchmark module %s: files added or removed", src);
+	return why;
+}
+
+/* Does the manifest in dir record the inputs we have now?  NULL if it
+ * does, else why not (caller frees). */
+static char *manifest_mismatch(const char *dir, const struct recipe *rc, const char *patches,
+			       const char *variant)
+{
+	char *mpath = xasprintf("%s/manifest.json", dir), *why = NULL, *sha = NULL, *p;
+	json_object *m, *a;
+	struct jfile jf;
+	size_t i, n;
+
+	if (!is_file(mpath)) {
+		free(mpath);
+		return xstrdup("no complete build");
+	}
+	if (jfile_load(&jf, mpath)) {
+		jfile_free(&jf);
+		free(mpath);
+		return xstrdup("unreadable manifest");
+	}
+	free(mpath);
+	m = jf.root;
+#define DIFF(file, recorded, what) do {						\
+		sha = file_sha256(file);					\
+		if (!sha || !(recorded) || strcmp(sha, (recorded))) {		\
+			why = xstrdup(what);					\
+			goto out;						\
+		}								\
+		free(sha);							\
+		sha = NULL;							\
+	} while (0)
+	DIFF(rc->script, jstr(m, "build_script_sha256"), "build script changed");
+	p = xasprintf("%s/%s", rc->kdir, jstr(jobj(m, "fragment"), "name") ?
+		      jstr(jobj(m, "fragment"), "name") : "?");
+	sha = file_sha256(p);
+	free(p);
+	if (!sha || !jstr(jobj(m, "fragment"), "sha256") ||
+	    strcmp(sha, jstr(jobj(m, "fragment"), "sha256"))) {
+		why = xstrdup("config fragment changed");
+		goto out;
+	}
+	free(sha);
+	sha = NULL;
+	p = xasprintf("%s/init.sh", rc->kdir);
+	DIFF(p, jstr(jobj(m, "initramfs"), "init_sha256"), "initramfs /init changed");
+	free(p);
+	a = jobj(m, "kmod");
+	n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+
+		p = xasprintf("%s/kmod/%s", rc->repo, jstr(e, "name") ? jstr(e, "name") : "?");
+		sha = file_sha256(p);
+		if (!sha || !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256"))) {
+			why = xasprintf("benchmark module source %s changed", jstr(e, "name"));
+			free(p);
+			goto out;
+		}
+		free(p);
+		free(sha);
+		sha = NULL;
+	}
+	if (!n) {
+		why = xstrdup("no benchmark module recorded");
+		goto out;
+	}
+	why = module_mismatch(jobj(m, "module"), rc->module_src);
+	if (why)
+		goto out;
+	a = jobj(m, "patches");
+	n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+	if (!strcmp(variant, "patched")) {
+		struct dirent **de = NULL;
+		int nd = patches ? scandir(patches, &de, NULL, alphasort) : -1, k;
+		size_t np = 0;
+
+		for (k = 0; k < nd; k++) {
+			const char *f = de[k]->d_name;
+			size_t l = strlen(f);
+
+			if (!why && l > 6 && !strcmp(f + l - 6, ".patch")) {
+				json_object *e = np < n ? json_object_array_get_idx(a, np) : NULL;
+
+				p = xasprintf("%s/%s", patches, f);
+				sha = file_sha256(p);
+				free(p);
+				if (!e || !jstr(e, "name") || strcmp(jstr(e, "name"), f) ||
+				    !sha || !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256")))
+					why = xasprintf("patch series differs at %s", f);
+				free(sha);
+				sha = NULL;
+				np++;
+			}
+			free(de[k]);
+		}
+		free(de);
+		if (!why && np != n)
+			why = xstrdup("patch series differs (number of patches)");
+	} else if (n) {
+		why = xstrdup("control build has patches");
+	}
+out:
+#undef DIFF
+	free(sha);
+	jfile_free(&jf);
+	return why;
+}
+
+/* Without building: which VARIANT-* directory of the recipe's cache holds
+ * a build of the current inputs (build.sh keys them the same way; the
+ * recipe .conf and the source tarball are not recorded in manifests, so a
+ * change of those is found only by build.sh itself). */
+int recipe_probe(const struct recipe *rc, const char *patches, const char *variant, char **odir,
+		 char **ostate)
+{
+	char *cache = cache_dir(), *kd, *prefix, *first_why = NULL, *link, pub[PATH_MAX];
+	struct dirent *de;
+	bool have_pub;
+	DIR *d;
+
+	if (!cache)
+		return -ENOENT;	/* cache_dir() said why */
+	kd = xasprintf("%s/kernels/%s", cache, rc->name);
+	prefix = xasprintf("%s-", variant);
+	link = xasprintf("%s/%s", kd, variant);
+	have_pub = realpath(link, pub) != NULL;
+	d = opendir(kd);
+
+	while (d && (de = readdir(d))) {
+		char *dir, *why;
+
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		dir = xasprintf("%s/%s", kd, de->d_name);
+		why = manifest_mismatch(dir, rc, patches, variant);
+		if (!why) {
+			*odir = dir;
+			*ostate = xstrdup("cached");
+			break;
+		}
+		/* the reason that matters: what differs from the current build */
+		if (!first_why || (have_pub && !strcmp(dir, pub))) {
+			free(first_why);
+			first_why = why;
+		} else {
+			free(why);
+		}
+		free(dir);
+	}
+	free(link);
+	if (d)
+		closedir(d);
+	if (!*odir)
+		*ostate = xasprintf("would build (%s)", first_why ? first_why : "never built");
+	free(first_why);
+	free(cache);
+	free(kd);
+	free(prefix);
+	return 0;
+}
+
+/* Runs the build script; its progress goes to stderr; the artefact
+ * directory is read from its last "cached (DIR)" / "done: ... -> DIR" line. */
+int recipe_build(const struct recipe *rc, const char *patches, const char *variant, char **odir,
+		 char **ostate)
+{
+	char *argv[] = { "bash", rc->script, rc->name, (char *)variant, NULL };
+	char *pd = patches ? xasprintf("PATCHES_DIR=%s", patches) : NULL;
+	char *ms = rc->module_src ? xasprintf("ABLAB_MODULE_SRC=%s", rc->module_src) : NULL;
+	struct buf line = { 0 };
+	char *dir = NULL, **envp;
+	bool cached = false;
+	size_t n = 0, i;
+	int pfd[2], status;
+	pid_t pid;
+	FILE *f;
+
+	while (environ[n])
+		n++;
+	envp = xcalloc(n + 3, sizeof(*envp));
+	for (i = 0, n = 0; environ[i]; i++)
+		if ((!pd || strncmp(environ[i], "PATCHES_DIR=", 12)) &&
+		    strncmp(environ[i], "ABLAB_MODULE_SRC=", 17))
+			envp[n++] = environ[i];
+	if (pd)
+		envp[n++] = pd;
+	if (ms)
+		envp[n++] = ms;
+	fflush(stderr);
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		free(envp);
+		free(pd);
+		free(ms);
+		return -errno;
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(pfd[0]);
+		close(pfd[1]);
+		free(envp);
+		free(pd);
+		free(ms);
+		return -e;
+	}
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		execve("/bin/bash", argv, envp);
+		_exit(127);
+	}
+	close(pfd[1]);
+	free(envp);
+	f = fdopen(pfd[0], "r");
+	if (f) {
+		char *l = NULL;
+		size_t cap = 0;
+		ssize_t len;
+
+		while ((len = getline(&l, &cap, f)) > 0) {
+			char *p;
+
+			fprintf(stderr, "  | %s", l);
+			if (l[len - 1] == '\n')
+				l[--len] = '\0';
+			if ((p = strstr(l, ": cached (")) && len > 0 && l[len - 1] == ')') {
+				free(dir);
+				dir = strndup(p + 10, (size_t)(l + len - 1 - (p + 10)));
+				cached = true;
+			} else if (strstr(l, ": done: ") && (p = strstr(l, " -> "))) {
+				free(dir);
+				dir = xstrdup(p + 4);
+				cached = false;
+			}
+		}
+		free(l);
+		fclose(f);
+	} else {
+		close(pfd[0]);
+	}
+	buf_free(&line);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	free(pd);
+	free(ms);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		err_msg("%s %s %s failed (exit %d); see its messages above", rc->script, rc->name,
+			variant, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		free(dir);
+		return -EIO;
+	}
+	if (!dir) {
+		err_msg("%s did not say where it put the %s kernel", rc->script, variant);
+		return -EIO;
+	}
+	*odir = dir;
+	*ostate = xstrdup(cached ? "cached" : "built");
+	return 0;
+}

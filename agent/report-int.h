@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ABLAB_REPORT_INT_H
+#define ABLAB_REPORT_INT_H
+
+/* Inside the report: what its rooms share (report.h is the public side).
+ *   report-model.c   load (SQL in store-report.c) and analyse
+ *   report-prose.c   formatting, cells, the method paragraph, design advice
+ *   report-text.c    text, email          report-data.c   json, csv
+ *   report-svg.c     svg, html            report.c        the format table */
+#include "report.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define EMAIL_WIDTH 72
+#define NBSP '\001'	/* a space report_wrap() does not break at */
+
+/* report-model.c */
+bool rep_design_row(const struct rep_row *r);	/* a timing row that design advice covers */
+
+/* report-prose.c */
+bool rep_is_pres(const struct rep_row *r);	/* the preservation check (bytes lost) */
+bool rep_is_null(const struct rep_row *r);	/* the null call */
+void rep_fmt_val(const struct rep_row *r, char *out, size_t len, double v);
+const char *rep_row_sep(const struct rep_row *r);
+void rep_verdict_cell(const struct report *rep, const struct rep_row *r, char *out, size_t len);
+void rep_change_cell(const struct rep_row *r, char *out, size_t len, bool mark);
+void rep_p_cell(const struct rep_row *r, char *out, size_t len);
+void rep_padj_cell(const struct rep_row *r, char *out, size_t len);
+void rep_ci_cells(const struct rep_row *r, char *ci, size_t cilen, char *conf, size_t clen);
+char *rep_method_paragraph(const struct report *rep, bool email);	/* malloc'd */
+char *rep_design_text(const struct report *rep);			/* malloc'd */
+
+/* the renderers, one per format (report.c lists them) */
+void rep_write_text(const struct report *rep, const struct report_opts *o, FILE *f);
+void rep_write_email(const struct report *rep, FILE *f);
+void rep_write_json(const struct report *rep, FILE *f);
+void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *f);
+void rep_write_svg(const struct report *rep, FILE *f);
+void rep_write_html(const struct report *rep, FILE *f);
+
+#endif

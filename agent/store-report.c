@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The queries of a report (report-model.c reads their rows): SQL stays in the store. */
+#include "store-report.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+static PGresult *store_query_id(struct store *st, const char *q, int64_t campaign)
+{
+	char ids[32];
+	const char *p[1] = { ids };
+
+	snprintf(ids, sizeof(ids), "%" PRId64, campaign);
+	return store_query(st, q, 1, p);
+}
+
+/* trigger .. margin_pct: one row, none without such a campaign */
+PGresult *store_report_campaign(struct store *st, int64_t campaign)
+{
+	static const char *const q =
+		"SELECT trigger, order_kind, " STORE_CAMPAIGN_STATUS_SQL("c") ", "
+		" to_char(created, 'YYYY-MM-DD HH24:MI'), "
+		" coalesce(job->>'job', ''), coalesce(batches, 0), coalesce(boots_per_variant, 0),"
+		" coalesce(seed, 0), coalesce((run->'sequential'->>'first')::int, 0),"
+		" coalesce((run->'sequential'->>'budget')::int, 0),"
+		" coalesce((run->'sequential'->>'alpha')::float8, 0.05),"
+		" coalesce((run->'sequential'->>'beta')::float8, 0.05),"
+		" coalesce((run->'sequential'->>'boards')::int, 0),"
+		" coalesce((run->>'margin_pct')::float8, (job->>'margin_pct')::float8, 0)"
+		" FROM campaigns c WHERE id = $1::int";;
+
+	return store_query_id(st, q, campaign);
+}
+
+/* per board of the campaign: identity, boot order, failures, times, LAVA jobs */
+PGresult *store_report_boards(struct store *st, int64_t campaign)
+{
+	static const char *const q =
+		"SELECT bo.name, coalesce(bo.cpu, ''), coalesce(bo.family, ''), "
+		" coalesce(bo.definition->>'emulated', 'false') = 'true', "
+		" coalesce(bo.definition->>'description', ''), "
+		" coalesce(translate(string_agg(left(b.variant, 1), '' ORDER BY b.seq, b.id) "
+		"  FILTER (WHERE b.status = 'ok'), 'cp', 'AB'), ''), "
+		" count(*) FILTER (WHERE b.status = 'failed'), "
+		" avg(b.boot_ms) FILTER (WHERE b.status = 'ok'), "
+		" avg(b.run_ms) FILTER (WHERE b.status = 'ok'), max(b.clock_res_ns), "
+		" coalesce(string_agg(coalesce(b.lava_server, '(server not recorded)') || '#' || "
+		"  b.lava_job_id, ' ' ORDER BY b.seq, b.id) FILTER (WHERE b.status = 'ok' AND "
+		"  b.lava_job_id IS NOT NULL), ''), "
+		" count(*) FILTER (WHERE b.status = 'ok' AND b.partial) "
+		"FROM boots b JOIN boards bo ON bo.id = b.board_id WHERE b.campaign_id = $1::int "
+		"GROUP BY bo.name, bo.cpu, bo.family, bo.definition ORDER BY bo.name";;
+
+	return store_query_id(st, q, campaign);
+}
+
+/* every sample of the campaign's ok boots, by board, scenario, boot, batch */
+PGresult *store_report_samples(struct store *st, int64_t campaign)
+{
+	static const char *const q =
+		"SELECT bo.name, s.scenario, s.kind, coalesce(s.op, ''), coalesce(s.state, ''), "
+		" coalesce(s.timing, ''), coalesce(s.size, -1), coalesce(s.reps, 0), b.id, b.seq, "
+		" b.variant, s.mean_ns, s.min_ns, s.max_ns, s.raw_ns, s.base_ns, s.lost_bytes "
+		"FROM boots b JOIN samples s ON s.boot_id = b.id JOIN boards bo ON bo.id = b.board_id "
+		"WHERE b.campaign_id = $1::int AND b.status = 'ok' "
+		"ORDER BY bo.name, s.scenario, b.seq, b.id, s.batch";;
+
+	return store_query_id(st, q, campaign);
+}
+
+/* per board and scenario the latest A/A calibration, the control kernel's image first */
+PGresult *store_report_calibrations(struct store *st, int64_t campaign)
+{
+	static const char *const q =
+		"SELECT DISTINCT ON (c.board, c.scenario) c.board, c.scenario, c.campaign_id,"
+		" c.mean, c.var_within, c.var_between FROM calibrations c"
+		" WHERE c.board IN (SELECT o.name FROM boots b JOIN boards o ON o.id = b.board_id"
+		"  WHERE b.campaign_id = $1::int)"
+		" ORDER BY c.board, c.scenario, c.image_sha256 IS NOT DISTINCT FROM"
+		"  (SELECT k.image_sha256 FROM boots b JOIN boards o ON o.id = b.board_id"
+		"   JOIN kernels k ON k.id = b.kernel_id WHERE b.campaign_id = $1::int"
+		"   AND o.name = c.board AND b.variant = 'control' LIMIT 1) DESC, c.created DESC";;
+
+	return store_query_id(st, q, campaign);
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ABLAB_STORE_REPORT_H
+#define ABLAB_STORE_REPORT_H
+
+/* The report's queries (store-report.c); NULL on a database error (printed). The caller
+ * PQclear()s the result; the columns are those report-model.c reads. */
+#include "store.h"
+
+#include <stdint.h>
+
+PGresult *store_report_campaign(struct store *st, int64_t campaign);
+PGresult *store_report_boards(struct store *st, int64_t campaign);
+PGresult *store_report_samples(struct store *st, int64_t campaign);
+PGresult *store_report_calibrations(struct store *st, int64_t campaign);
+
+#endif

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The template expander (expand_template, util.c): boot.deploy, power commands and
+ * regex benchmark commands use it.  {key} replaced by its value, an unknown key
+ * -ENOENT naming it, a known key without a value -ENODATA naming it, text without
+ * a closing brace kept as it is. */
+#include "check.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static const char *const keys[] = { "kernel", "dtb", "board", "empty", "none" };
+static const char *const vals[] = { "/k/zImage", "/k/x.dtb", "pi", "", NULL };
+
+/* the expansion, or "ERR <errno> <bad>" */
+static char *expand(const char *tmpl)
+{
+	char *out = NULL, *bad = NULL, *r;
+	int ret = expand_template(tmpl, keys, vals, 5, &out, &bad);
+
+	if (ret) {
+		r = xasprintf("ERR %d %s", -ret, bad ? bad : "(null)");
+		CHECK(!out || !*out || true);
+		free(bad);
+		return r;
+	}
+	CHECK(bad == NULL);
+	return out;
+}
+
+static void check_expand(const char *tmpl, const char *want)
+{
+	char *got = expand(tmpl);
+
+	CHECK_STR(got, want);
+	free(got);
+}
+
+int main(void)
+{
+	char buf[64];
+
+	check_expand("", "");
+	check_expand("no placeholders", "no placeholders");
+	check_expand("{kernel}", "/k/zImage");
+	check_expand("cp {kernel} {dtb} /boot/{board}/", "cp /k/zImage /k/x.dtb /boot/pi/");
+	check_expand("{board}{board}", "pipi");
+	check_expand("a{empty}b", "ab");
+	check_expand("unclosed {kernel", "unclosed {kernel");
+	check_expand("x } y {board}", "x } y pi");
+	snprintf(buf, sizeof(buf), "ERR %d initrd", ENOENT);
+	check_expand("load {initrd}", buf);
+	snprintf(buf, sizeof(buf), "ERR %d none", ENODATA);
+	check_expand("{kernel} {none}", buf);
+	snprintf(buf, sizeof(buf), "ERR %d ", ENOENT);
+	check_expand("{}", buf);
+	/* a key that is a prefix of another is not matched by it */
+	snprintf(buf, sizeof(buf), "ERR %d kern", ENOENT);
+	check_expand("{kern}", buf);
+	CHECK_DONE("test_template");
+}
