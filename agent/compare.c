@@ -16,6 +16,10 @@
 
 static const char *const *const vnames = variant_names;
 
+/* The equivalence margin stats_row() is given: night against night, only the p and the
+ * change are used (a job's threshold is no margin: it may be any size, e.g. 500 %). */
+#define CMP_MARGIN 0.01
+
 double *cmp_boot_means(const struct rep_row *r, int var, size_t *n)
 {
 	double *v = xcalloc(r->nboots + 1, sizeof(double));
@@ -130,8 +134,15 @@ int night_add_job(struct night_family *night, struct store *st, int ji, const ch
 				struct stats_row_result sr;
 				struct night_row *c;
 
-				if (cmp_rows(&a.rows[k], w, v, alpha, threshold, &sr))
+				int r = cmp_rows(&a.rows[k], w, v, alpha, CMP_MARGIN, &sr);
+
+				if (r == -ENODATA)
 					continue;
+				if (r) {
+					err_msg("nightly %s: %s %s %s: cannot compare the nights: %s",
+						job, board, w->scenario, vnames[v], strerror(-r));
+					continue;
+				}
 				c = night_push(night);
 				c->job = ji;
 				snprintf(c->board, sizeof(c->board), "%s", board);

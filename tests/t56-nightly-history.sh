@@ -99,3 +99,14 @@ check "--recompare for a date without campaigns: exit 1, names job and date" bas
 	"[ $rc = 1 ] && echo \"\$1\" | grep -q 'step: no nightly campaign of this job on 2026-04-01'" _ "$out"
 out=$("$ablab" nightly --recompare --dry-run --jobs "$d56/jobs" 2>&1); rc=$?
 check "--recompare with --dry-run: usage error 2" bash -c "[ $rc = 2 ] && echo \"\$1\" | grep -q 'exclude each other'" _ "$out"
+# --recompare after a threshold change (what it is for); a threshold of any size (500 %) is
+# no equivalence margin: the night's rows are still compared, and none is a change
+sed -i 's/"change_pct": 3,/"change_pct": 500,/' "$d56/jobs/step.json"
+"$ablab" nightly --recompare --jobs "$d56/jobs" --reports "$d56/rep" --date 2026-03-11 >/dev/null 2>"$d56/r11.err"; rc=$?
+check "--recompare of night 11 with change_pct 500: exit 0, every row compared, below threshold" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+rows = [w for w in r["rows"] if w["against"] == "previous night" and w["scenario"] != "null"]
+assert int(sys.argv[2]) == 0 and r["threshold"] == 5 and len(rows) == 6, (sys.argv[2], r["threshold"], len(rows))
+assert all(w["verdict"] == "below threshold" for w in rows), rows
+' "$d56/rep/2026-03-11/step/compare.json" "$rc"
