@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <termios.h>
@@ -443,6 +444,8 @@ void console_init(struct console *c, const struct board *b)
 	c->pin = SIZE_MAX;
 	c->rx_max = (size_t)(b->console_transcript_mb > 0 ? b->console_transcript_mb
 							  : CONSOLE_TRANSCRIPT_MB) << 20;
+	/* 10 bits a byte on the line */
+	c->pace_us = b->baud > 0 ? (long)(CONSOLE_PACE_BYTES * 10 * 1000000L / b->baud) : 0;
 }
 
 int console_open(struct console *c, const struct board *b, const char *device,
@@ -819,8 +822,8 @@ int console_scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m
 int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t deadline,
 		   regmatch_t *m)
 {
-	char chunk[65536];
-	bool force = true;
+	char chunk[16384];	/* on each board thread's stack: RSS per board */
+	bool force = true, trickle = false;
 
 	/* input not consumed yet was scanned for other patterns, if at all: scan
 	 * it once for these (then only new lines, within this call) */
@@ -857,6 +860,16 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 		}
 		if (c->scanned < c->in_base + c->in.len && left > 20)
 			left = 20;	/* a deferred scan once the input pauses */
+		if (trickle && c->pace_us && left * 1000 > c->pace_us) {
+			/* the last read got a byte or two of a slow line (9600 baud: one
+			 * per ms) and nothing matched: let a few more arrive before the
+			 * next poll, read, transcript write and scan (the per-byte cost
+			 * of P3 in docs/BENCHMARKS.md); the match comes at most
+			 * CONSOLE_PACE_BYTES byte times later */
+			struct timespec ts = { 0, c->pace_us * 1000L };
+
+			nanosleep(&ts, NULL);
+		}
 		r = poll(&p, 1, left > 1000 ? 1000 : (int)left);
 		if (r < 0) {
 			if (errno == EINTR)
@@ -885,6 +898,7 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 			}
 			return -EPIPE;
 		}
+		trickle = round < 2 * CONSOLE_PACE_BYTES;
 	}
 }
 

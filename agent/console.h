@@ -39,7 +39,10 @@ extern const struct console_ops console_tty_ops, console_serial_ops, console_tcp
  * CONSOLE_LONG_LINE is rescanned (its last CONSOLE_WINDOW bytes) only once
  * as many new bytes arrived or the input paused, so every byte is scanned
  * a bounded number of times.  A match shorter than CONSOLE_WINDOW is found
- * wherever the read chunks and the window edges cut it. */
+ * wherever the read chunks and the window edges cut it.  A line that
+ * trickles (reads of a few bytes: a slow console.baud) is read and scanned
+ * once per CONSOLE_PACE_BYTES byte times, not once per byte. */
+#define CONSOLE_PACE_BYTES	8u
 struct console {
 	const struct console_ops *ops;
 	const struct board *board;
@@ -60,6 +63,7 @@ struct console {
 	size_t rx_bytes;	/* bytes received in this session, up to rx_max */
 	size_t rx_max;		/* console.transcript_mb in bytes */
 	int64_t t_scan;		/* last scan, for the lazy rescan of a long line */
+	long pace_us;		/* a trickle is read this often at most (console.baud) */
 	size_t scan_bytes;	/* bytes handed to regexec (per pattern), for tests */
 	FILE *log;
 	long reopen_ms;		/* > 0: a vanished console is reopened within this */

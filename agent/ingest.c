@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 #include <limits.h>
 #include <openssl/evp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,33 +342,87 @@ static void keep_valid(const char *file, const struct run_result *in, struct run
 	free(sc);
 }
 
-/* 1: stored, 0: already stored, < 0: error (printed) */
-static int ingest_file(struct ingest_ctx *c, const char *file)
+/*
+ * What ingest_file() needs from a file before it talks to the database: read,
+ * hashed, parsed and checked.  No output, no database: the next file is
+ * prepared on a thread while the current one is stored (the server's COPY and
+ * the client's parse overlap), and every message is printed in file order by
+ * ingest_file().
+ */
+struct prepared {
+	const char *file;
+	int read_err;		/* read_file()'s error, else 0 */
+	char *data, *vline, *vrel;
+	size_t len;
+	char uuid[37];
+	struct run_result res;
+	int check;		/* run_check() */
+	char why[256];
+};
+
+static void prepare(const struct ingest_ctx *c, const char *file, struct prepared *p)
 {
-	char uuid[37], why[256], rp[PATH_MAX], *data = NULL, *vline = NULL, *vrel = NULL;
+	memset(p, 0, sizeof(*p));
+	p->file = file;
+	p->read_err = read_file(file, &p->data, &p->len);
+	if (p->read_err)
+		return;
+	find_linux_version(p->data, p->len, &p->vline, &p->vrel);
+	ingest_uuid(c->b.name, c->variant, p->data, p->len, p->uuid);
+	parse_log(p->data, p->len, &p->res);
+	p->check = run_check(&p->res, p->why, sizeof(p->why));
+}
+
+static void prepared_free(struct prepared *p)
+{
+	free(p->vline);
+	free(p->vrel);
+	free(p->data);
+	run_result_free(&p->res);
+	memset(p, 0, sizeof(*p));
+}
+
+struct prep_job {
+	const struct ingest_ctx *c;
+	const char *file;
+	struct prepared *p;
+};
+
+static void *prepare_thread(void *arg)
+{
+	struct prep_job *j = arg;
+
+	prepare(j->c, j->file, j->p);
+	return NULL;
+}
+
+/* 1: stored, 0: already stored, < 0: error (printed) */
+static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
+{
+	const char *file = pf->file, *uuid = pf->uuid, *vline = pf->vline, *vrel = pf->vrel;
+	char rp[PATH_MAX];
+	char *why = pf->why;
 	const char *p[1] = { uuid };
 	struct kernel_art k = { 0 };
 	struct boot_rec rec = { 0 };
-	struct run_result res = { 0 }, part = { 0 };
+	struct run_result *res = &pf->res, part = { 0 };
 	const char *release;
 	struct stat sb;
-	size_t len, nscen = 0;
+	size_t nscen = 0;
 	PGresult *r;
 	int ret, seq, maxb = 0, dups;
 
-	ret = read_file(file, &data, &len);
+	ret = pf->read_err;
 	if (ret) {
 		err_msg("%s: cannot read: %s", file, strerror(-ret));
 		return ret;
 	}
-	find_linux_version(data, len, &vline, &vrel);
 	if (c->kernel && vrel && strcmp(c->kernel, vrel)) {
 		err_msg("%s: the log says \"Linux version %s\" but --kernel is %s: wrong file or "
 			"wrong option", file, vrel, c->kernel);
 		ret = -EINVAL;
 		goto out;
 	}
-	ingest_uuid(c->b.name, c->variant, data, len, uuid);
 	r = store_query(&c->st, "SELECT seq, campaign_id FROM boots WHERE uuid = $1::uuid", 1, p);
 	if (!r) {
 		ret = -EIO;
@@ -381,26 +436,25 @@ static int ingest_file(struct ingest_ctx *c, const char *file)
 		goto out;
 	}
 	PQclear(r);
-	parse_log(data, len, &res);
-	dups = res.duplicates;
-	if (!res.n && !res.malformed) {
+	dups = res->duplicates;
+	if (!res->n && !res->malformed) {
 		err_msg("%s: no dmabench result lines (expected the seed module's \"dmabench: NAME "
 			"size=N reps=N mean_ns=N ...\" or dmabench v1 lines)", file);
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = run_check(&res, why, sizeof(why));
-	if (ret && res.have_done && res.done_status) {
+	ret = pf->check;
+	if (ret && res->have_done && res->done_status) {
 		err_msg("%s: %s", file, why);	/* the module failed: nothing to keep */
 		goto out;
 	}
 	if (ret) {
 		size_t kept, dropped;
 
-		for (int i = 0; i < res.malformed; i++)
-			err_msg("%s:%d: rejected: %s: \"%s\"", file, res.rejected[i].lineno,
-				res.rejected[i].error, res.rejected[i].text);
-		keep_valid(file, &res, &part, &kept, &dropped);
+		for (int i = 0; i < res->malformed; i++)
+			err_msg("%s:%d: rejected: %s: \"%s\"", file, res->rejected[i].lineno,
+				res->rejected[i].error, res->rejected[i].text);
+		keep_valid(file, res, &part, &kept, &dropped);
 		if (!kept) {
 			err_msg("%s: %s; no valid scenario to keep: not stored", file, why);
 			ret = -EINVAL;
@@ -412,18 +466,18 @@ static int ingest_file(struct ingest_ctx *c, const char *file)
 			ret = -EINVAL;
 			goto out;
 		}
-		snprintf(why, sizeof(why), "partial: %s%d rejected line(s), %zu scenario(s) "
-			 "dropped", res.have_done ? "" : "no DONE line, ", res.malformed, dropped);
-		run_result_free(&res);
-		res = part;
+		snprintf(why, sizeof(pf->why), "partial: %s%d rejected line(s), %zu scenario(s) "
+			 "dropped", res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
+		run_result_free(res);
+		*res = part;
 		memset(&part, 0, sizeof(part));
 		rec.partial = true;
 	}
 	release = c->kernel ? c->kernel : vrel ? vrel : "unknown";
-	for (size_t i = 0; i < res.n; i++) {
-		if (res.v[i].batch > maxb)
-			maxb = res.v[i].batch;
-		if (res.v[i].batch == 1)
+	for (size_t i = 0; i < res->n; i++) {
+		if (res->v[i].batch > maxb)
+			maxb = res->v[i].batch;
+		if (res->v[i].batch == 1)
 			nscen++;
 	}
 	if (!c->campaign && ingest_campaign(c, maxb)) {
@@ -436,7 +490,7 @@ static int ingest_file(struct ingest_ctx *c, const char *file)
 	k.label = (char *)c->variant;
 	k.release = (char *)release;
 	k.zimage_sha256 = "";
-	memcpy(rec.uuid, uuid, sizeof(uuid));
+	memcpy(rec.uuid, uuid, sizeof(rec.uuid));
 	rec.campaign = c->campaign;
 	rec.board = &c->b;
 	rec.variant = c->variant;
@@ -451,7 +505,7 @@ static int ingest_file(struct ingest_ctx *c, const char *file)
 			      (int64_t)sb.st_mtim.tv_sec * 1000 + sb.st_mtim.tv_nsec / 1000000;
 	rec.boot_ms = rec.run_ms = -1;
 	rec.log_path = realpath(file, rp) ? rp : file;
-	rec.res = &res;
+	rec.res = res;
 	ret = store_boot(&c->st, &rec);
 	if (ret) {
 		err_msg("%s: not stored (database error above)", file);
@@ -465,10 +519,6 @@ static int ingest_file(struct ingest_ctx *c, const char *file)
 		       "dmesg of it) counted once\n", file, dups);
 	ret = 1;
 out:
-	free(vline);
-	free(vrel);
-	free(data);
-	run_result_free(&res);
 	run_result_free(&part);
 	return ret;
 }
@@ -503,6 +553,8 @@ int cmd_ingest(int argc, char **argv)
 		{ "partial", 0, NULL, 'P' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	struct ingest_ctx c = { 0 };
+	struct prepared pf[2] = { 0 };
+	pthread_t th;
 	const char *board = NULL, *cpu = NULL, *family = NULL;
 	int opt, stored = 0, dup = 0, bad = 0;
 	long v;
@@ -569,9 +621,22 @@ int cmd_ingest(int argc, char **argv)
 		}
 		PQclear(r);
 	}
+	prepare(&c, c.files[0], &pf[0]);
 	for (int i = 0; i < c.nfiles && !stop_requested; i++) {
-		int ret = ingest_file(&c, c.files[i]);
+		struct prep_job job = { &c, c.files[i + 1], &pf[(i + 1) % 2] };
+		bool ahead = false;
+		int ret;
 
+		/* the next file is read and parsed while this one is stored; where no
+		 * thread can start, it is prepared after */
+		if (i + 1 < c.nfiles)
+			ahead = !pthread_create(&th, NULL, prepare_thread, &job);
+		ret = ingest_file(&c, &pf[i % 2]);
+		prepared_free(&pf[i % 2]);
+		if (ahead)
+			pthread_join(th, NULL);
+		else if (i + 1 < c.nfiles)
+			prepare(&c, job.file, job.p);
 		if (ret > 0)
 			stored++;
 		else if (ret == 0)
@@ -579,6 +644,8 @@ int cmd_ingest(int argc, char **argv)
 		else
 			bad++;
 	}
+	prepared_free(&pf[0]);
+	prepared_free(&pf[1]);
 	if (c.created)
 		store_campaign_set_status(&c.st, c.campaign, "complete");
 	if (c.campaign)

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,47 @@ static const char *const migrations[] = {
 	" FROM ablab_rows WHERE trigger = 'nightly';"
 	"CREATE VIEW ablab_health AS SELECT board, checked AS time, ok, uname_r, boot_ms, host,"
 	" error FROM health;",
+	/* 12: samples -> boots checked once per statement instead of once per row: the
+	 * foreign key's row trigger was the largest cost of a COPY of a boot's samples
+	 * (~4 us of 7 per row, docs/BENCHMARKS.md P4).  The same rules, set-wise: every
+	 * boot_id an INSERT or UPDATE of samples writes exists (and is locked FOR KEY
+	 * SHARE, as the foreign key locks it, so that it cannot be deleted before the
+	 * commit); a boot's samples go with it (ON DELETE CASCADE); a boot id that
+	 * samples use cannot change.  TRUNCATE boots stays refused by boot_means.
+	 * And the index samples_scenario goes (a fifth of the COPY's time): no query
+	 * needs it since boots_when (6) and boot_means (10); `query --scenario S` over
+	 * the whole history reads most of the table anyway. */
+	"ALTER TABLE samples DROP CONSTRAINT samples_boot_id_fkey;"
+	"DROP INDEX samples_scenario;"
+	"CREATE FUNCTION samples_boot_check() RETURNS trigger LANGUAGE plpgsql AS $$"
+	" DECLARE missing bigint; BEGIN"
+	" PERFORM 1 FROM boots b WHERE b.id IN (SELECT DISTINCT n.boot_id FROM new_samples n)"
+	" FOR KEY SHARE OF b;"
+	" SELECT n.boot_id INTO missing FROM (SELECT DISTINCT boot_id FROM new_samples) n"
+	" WHERE NOT EXISTS (SELECT 1 FROM boots b WHERE b.id = n.boot_id) LIMIT 1;"
+	" IF FOUND THEN RAISE foreign_key_violation USING MESSAGE = format('insert or update"
+	" on table \"samples\" violates its foreign key to boots: boot %s is not in boots',"
+	" coalesce(missing::text, 'NULL')); END IF;"
+	" RETURN NULL; END $$;"
+	"CREATE TRIGGER samples_boot_insert AFTER INSERT ON samples REFERENCING NEW TABLE AS"
+	" new_samples FOR EACH STATEMENT EXECUTE FUNCTION samples_boot_check();"
+	"CREATE TRIGGER samples_boot_update AFTER UPDATE ON samples REFERENCING NEW TABLE AS"
+	" new_samples FOR EACH STATEMENT EXECUTE FUNCTION samples_boot_check();"
+	"CREATE FUNCTION boots_samples_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+	" DELETE FROM samples s USING old_boots o WHERE s.boot_id = o.id;"
+	" RETURN NULL; END $$;"
+	"CREATE TRIGGER boots_samples_delete AFTER DELETE ON boots REFERENCING OLD TABLE AS"
+	" old_boots FOR EACH STATEMENT EXECUTE FUNCTION boots_samples_delete();"
+	"CREATE FUNCTION boots_samples_update() RETURNS trigger LANGUAGE plpgsql AS $$"
+	" DECLARE gone bigint; BEGIN"
+	" SELECT o.id INTO gone FROM old_boots o WHERE NOT EXISTS (SELECT 1 FROM new_boots n"
+	" WHERE n.id = o.id) AND EXISTS (SELECT 1 FROM samples s WHERE s.boot_id = o.id) LIMIT 1;"
+	" IF FOUND THEN RAISE foreign_key_violation USING MESSAGE = format('update on table"
+	" \"boots\" would leave the samples of boot %s without their boot', gone); END IF;"
+	" RETURN NULL; END $$;"
+	"CREATE TRIGGER boots_samples_update AFTER UPDATE ON boots REFERENCING OLD TABLE AS"
+	" old_boots NEW TABLE AS new_boots FOR EACH STATEMENT EXECUTE FUNCTION"
+	" boots_samples_update();",
 };
 
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)
@@ -887,10 +929,30 @@ int store_latest_campaign(struct store *st, int64_t *id)
 
 static void put_i64(struct buf *b, int64_t v, bool null_if_neg)
 {
-	if (null_if_neg && v < 0)
+	char d[24], *e = d + sizeof(d), *p = e;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	if (null_if_neg && v < 0) {
 		buf_append(b, "\\N", 2);
+		return;
+	}
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	buf_append(b, p, (size_t)(e - p));
+}
+
+/* A double that round-trips: as an integer when it is one (a mean of whole
+ * nanoseconds, almost every sample), else %.17g. */
+static void put_double(struct buf *b, double v)
+{
+	if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v &&
+	    !(v == 0 && signbit(v)))
+		put_i64(b, (int64_t)v, false);
 	else
-		buf_printf(b, "%" PRId64, v);
+		buf_printf(b, "%.17g", v);
 }
 
 /* A text field of COPY's text format: backslash, tab, newline and CR (and
@@ -900,7 +962,14 @@ static void put_text(struct buf *b, const char *s)
 {
 	for (; *s; s++) {
 		const char *e = NULL;
+		size_t n = strcspn(s, "\\\t\n\r\b\f\v");
 
+		if (n) {	/* the plain run up to the next escape */
+			buf_append(b, s, n);
+			s += n;
+			if (!*s)
+				break;
+		}
 		switch (*s) {
 		case '\\': e = "\\\\"; break;
 		case '\t': e = "\\t"; break;
@@ -917,12 +986,24 @@ static void put_text(struct buf *b, const char *s)
 	}
 }
 
-/* COPY text format, every text field through put_text(). */
+static int cmp_key(const void *a, const void *b)
+{
+	const struct sample *x = *(const struct sample *const *)a;
+	const struct sample *y = *(const struct sample *const *)b;
+	int c = strcmp(x->scenario, y->scenario);
+
+	return c ? c : (x->batch > y->batch) - (x->batch < y->batch);
+}
+
+/* COPY text format, every text field through put_text(), in primary key order
+ * (scenario, batch): each index insert then lands next to the previous one
+ * instead of jumping between the boot's scenarios batch by batch. */
 static int copy_samples(struct store *st, const char *boot_id, const struct run_result *res)
 {
 	struct buf b = { 0 };
+	const struct sample **by;
+	size_t i, idlen = strlen(boot_id);
 	PGresult *r;
-	size_t i;
 	int ret = 0;
 
 	r = PQexec(st->conn, "COPY samples (boot_id, scenario, batch, kind, size, reps, dir, op,"
@@ -934,18 +1015,25 @@ static int copy_samples(struct store *st, const char *boot_id, const struct run_
 		return -EIO;
 	}
 	PQclear(r);
+	by = xcalloc(res->n + 1, sizeof(*by));
+	for (i = 0; i < res->n; i++)
+		by[i] = &res->v[i];
+	qsort(by, res->n, sizeof(*by), cmp_key);
 	for (i = 0; i < res->n; i++) {
-		const struct sample *s = &res->v[i];
+		const struct sample *s = by[i];
 		bool pres = s->kind == SAMPLE_PRESERVE;
 
-		buf_printf(&b, "%s\t", boot_id);
+		buf_append(&b, boot_id, idlen);
+		buf_append(&b, "\t", 1);
 		put_text(&b, s->scenario);
-		buf_printf(&b, "\t%d\t%s\t", s->batch, pres ? "preserve" : "result");
+		buf_append(&b, "\t", 1);
+		put_i64(&b, s->batch, false);
+		buf_append(&b, pres ? "\tpreserve\t" : "\tresult\t", pres ? 10 : 8);
 		put_i64(&b, s->size, true);
 		buf_append(&b, "\t", 1);
 		put_i64(&b, pres ? -1 : s->reps, true);
 		if (pres)
-			buf_printf(&b, "\t\\N\t\\N\t\\N\t\\N\t\\N\t");
+			buf_append(&b, "\t\\N\t\\N\t\\N\t\\N\t\\N\t", 16);
 		else {
 			const char *w[4] = { s->dir, s->op, s->state, s->timing };
 
@@ -953,7 +1041,9 @@ static int copy_samples(struct store *st, const char *boot_id, const struct run_
 				buf_append(&b, "\t", 1);
 				put_text(&b, w[k]);
 			}
-			buf_printf(&b, "\t%.17g\t", s->mean_ns);
+			buf_append(&b, "\t", 1);
+			put_double(&b, s->mean_ns);
+			buf_append(&b, "\t", 1);
 		}
 		put_i64(&b, s->min_ns, true);
 		buf_append(&b, "\t", 1);
@@ -963,11 +1053,16 @@ static int copy_samples(struct store *st, const char *boot_id, const struct run_
 		buf_append(&b, "\t", 1);
 		put_i64(&b, s->base_ns, true);
 		if (pres)
-			buf_printf(&b, "\t\\N\t");
-		else
-			buf_printf(&b, "\t%.17g\t", s->ns_per_kib);
+			buf_append(&b, "\t\\N\t", 4);
+		else {
+			buf_append(&b, "\t", 1);
+			put_double(&b, s->ns_per_kib);
+			buf_append(&b, "\t", 1);
+		}
 		put_i64(&b, s->lost, true);
-		buf_printf(&b, "\t%d\n", s->fmt);
+		buf_append(&b, "\t", 1);
+		put_i64(&b, s->fmt, false);
+		buf_append(&b, "\n", 1);
 		/* streamed: the server works on one part while the next is made */
 		if (b.len >= 256 * 1024 || i + 1 == res->n) {
 			if (!ret && PQputCopyData(st->conn, b.data, (int)b.len) != 1)
@@ -978,6 +1073,7 @@ static int copy_samples(struct store *st, const char *boot_id, const struct run_
 	if (PQputCopyEnd(st->conn, ret ? "client error" : NULL) != 1)
 		ret = -EIO;
 	buf_free(&b);
+	free(by);
 	r = PQgetResult(st->conn);
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
 		err_msg("database: COPY samples: %s", PQresultErrorMessage(r));

@@ -109,6 +109,8 @@ struct sim {
 	char pts[64];
 	struct buf tx, q_pty, q_tcp;	/* UART output, then per-sink queues */
 	int64_t slow_t;
+	long baud;		/* --baud: `slow` at baud / 10 bytes/s, else 1 byte/ms */
+	double slow_credit;	/* bytes the line may send now (a 16-byte FIFO) */
 	FILE *rec;
 	/* board */
 	enum state st;
@@ -117,6 +119,7 @@ struct sim {
 	bool variant_fixed;		/* named by power-on, not by the TFTP file */
 	char release[64];		/* from the TFTP'd image, else 6.1.0-sim-VARIANT */
 	int countdown, console_level, status;
+	bool mute;	/* the command running has its output >/dev/null */
 	int64_t next_tick;
 	struct buf line, env, ring, pending;	/* pending: a { } group being typed */
 	size_t flood_left, flood_n;		/* flood faults: bytes still to send */
@@ -259,7 +262,7 @@ static void faults_str(unsigned int mask, char *out, size_t len)
 
 static void out_raw(struct sim *s, const char *p, size_t n)
 {
-	if (s->st != ST_OFF)
+	if (s->st != ST_OFF && !s->mute)
 		buf_add(&s->tx, p, n);
 }
 
@@ -268,7 +271,7 @@ static void out(struct sim *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (s->st == ST_OFF)
+	if (s->st == ST_OFF || s->mute)
 		return;
 	va_start(ap, fmt);
 	buf_vprintf(&s->tx, fmt, ap);
@@ -412,7 +415,16 @@ static void flush_out(struct sim *s)
 	flood_fill(s);
 	n = s->tx.len;
 
-	if (has(s, F_SLOW) && n) {
+	if (has(s, F_SLOW) && n && s->baud) {
+		int64_t t = now_ms();
+
+		s->slow_credit += (double)(t - s->slow_t) * (double)s->baud / 10000.0;
+		s->slow_t = t;
+		if (s->slow_credit > 16)	/* idle time is not saved up beyond the FIFO */
+			s->slow_credit = 16;
+		n = s->slow_credit < (double)n ? (size_t)s->slow_credit : n;
+		s->slow_credit -= (double)n;
+	} else if (has(s, F_SLOW) && n) {
 		int64_t t = now_ms();
 
 		n = t > s->slow_t ? (size_t)(t - s->slow_t) : 0;
@@ -1046,13 +1058,16 @@ static void sh_dmesg_print(struct sim *s)
 }
 
 /* Splits one command into words: '' and "" removed, $? expanded outside
- * single quotes, redirections (2>&1, >/dev/null) dropped. */
-static int sh_words(struct sim *s, const char *p, char **argv, int max, char *store, size_t len)
+ * single quotes, redirections (2>&1, >/dev/null) dropped; *null: the
+ * command's standard output goes to /dev/null. */
+static int sh_words(struct sim *s, const char *p, char **argv, int max, char *store, size_t len,
+		    bool *null)
 {
 	size_t k = 0;
 	int argc = 0;
-	bool skip = false;
+	bool skip = false, out_redir = false;
 
+	*null = false;
 	while (*p) {
 		size_t start = k;
 		bool redir;
@@ -1081,7 +1096,15 @@ static int sh_words(struct sim *s, const char *p, char **argv, int max, char *st
 		}
 		store[k++] = '\0';
 		if (skip || redir) {
+			const char *w = store + start;
+
+			if (skip && out_redir && !strcmp(w, "/dev/null"))
+				*null = true;
+			if (redir && (w[0] == '>' || (w[0] == '1' && w[1] == '>')) &&
+			    !strcmp(w + strcspn(w, ">") + 1, "/dev/null"))
+				*null = true;
 			/* "> file" takes the next word too */
+			out_redir = redir && (w[0] == '>' || w[0] == '1');
 			skip = redir && store[k - 2] == '>';
 			continue;
 		}
@@ -1246,6 +1269,7 @@ static void sh_exec(struct sim *s, const char *line)
 	while (s->st == ST_SHELL && line[i]) {
 		size_t n = 0;
 		int argc, k;
+		bool null;
 
 		for (; line[i] && (q || (line[i] != ';' && line[i] != '\n')); i++) {
 			if (!q && sh_comment(line, i)) {
@@ -1259,7 +1283,7 @@ static void sh_exec(struct sim *s, const char *line)
 		cmd[n] = '\0';
 		if (line[i] == ';' || line[i] == '\n')
 			i++;
-		argc = sh_words(s, cmd, argv, (int)ARRAY_SIZE(argv), store, 2 * len + 64);
+		argc = sh_words(s, cmd, argv, (int)ARRAY_SIZE(argv), store, 2 * len + 64, &null);
 		for (k = 0; k < argc && argv[k][0] && strchr("{}()", argv[k][0]) && !argv[k][1];
 		     k++) {
 			if (argv[k][0] == '(') {
@@ -1281,7 +1305,9 @@ static void sh_exec(struct sim *s, const char *line)
 			s->status = 0;
 			continue;
 		}
+		s->mute = null;
 		s->status = sh_cmd(s, argc - k, argv + k);
+		s->mute = false;
 		if (s->errexit && s->status)
 			s->skip = s->errexit;
 	}
@@ -1669,6 +1695,8 @@ static void usage(void)
 	      "  --tftp-root DIR     tftpboot reads files from DIR (default: any name works)\n"
 	      "  --direct            no U-Boot: power-on starts the kernel\n"
 	      "  --autoboot N        countdown steps (default 3); --tick-ms MS per step (50)\n"
+	      "  --baud N            the `slow` fault paces output at N baud (10 bits a byte,\n"
+	      "                      a 16-byte FIFO), not 1 byte/ms\n"
 	      "  --klog-bytes N      kernel boot log size (default 8192)\n"
 	      "  --log-buf-len N     dmesg ring size (default 131072)\n"
 	      "  --flood-mb N        size of the flood faults (default 200)\n"
@@ -1788,6 +1816,8 @@ int main(int argc, char **argv)
 			s->countdown0 = (int)num_opt(o, v, 1, 99);
 		} else if (!strcmp(o, "tick-ms")) {
 			s->tick_ms = (int)num_opt(o, v, 0, 60000);
+		} else if (!strcmp(o, "baud")) {
+			s->baud = (long)num_opt(o, v, 300, 4000000);
 		} else if (!strcmp(o, "klog-bytes")) {
 			s->klog_bytes = (size_t)num_opt(o, v, 0, 64 << 20);
 		} else if (!strcmp(o, "flood-mb")) {

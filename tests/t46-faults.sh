@@ -119,6 +119,14 @@ fault_case ansi "--fault ansi" 0 2 0 ""
 fault_case crlf "--fault crlf" 0 2 0 ""
 fault_case cr "--fault cr" 0 2 0 ""
 fault_case split "--fault split" 0 2 0 ""
+# the kernel ring is emptied before the run (agent/bench.c): the dmesg after it reads
+# the benchmark's lines (twice here: the split line made it read again), not the boot
+# log a second time; so each boot's transcript holds the boot log once
+cid=$(psql_q "SELECT max(id) FROM campaigns")
+n_init=$(psql_q "SELECT log_path FROM boots WHERE campaign_id = $cid AND status = 'ok'" |
+	while read -r f; do grep -c 'Run /init as init process' "$f"; done | sort -u | tr '\n' ' ')
+check "split: each boot's transcript has the boot log once, the post-run dmesg only the benchmark ($n_init)" \
+	test "$n_init" = "1 "
 fault_case burst "--fault burst" 0 2 0 ""
 fault_case vanish "--fault vanish" 0 2 0 ""
 # deterministic failures: no pointless retries, a clear reason, exit 1

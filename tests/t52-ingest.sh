@@ -88,3 +88,35 @@ printf 'dmabench: START\ndmabench: x size=1 reps=1 mean_ns=1 min_ns=1 max_ns=1 n
 ing "$d/noname.txt" --partial >"$d/noname.out" 2>&1; rc=$?
 check "a rejected line naming no scenario drops none; it is named by its line ($(shape))" \
 	bash -c "[ '$rc/$(shape)' = 0/1/1/1 ] && grep -qF '$d/noname.txt:3: rejected:' '$d/noname.out' && ! grep -q 'scenario size' '$d/noname.out'"
+
+echo "== samples -> boots: the foreign key's rules, checked once per statement (schema 12)"
+# the row trigger of a foreign key (RI_FKey_check_ins, ~4 us per row) made COPY the bound of ingest
+check "no per-row foreign key trigger on samples" test \
+	"$(psql_q "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'samples'::regclass AND tgisinternal")" = 0
+bid=$(psql_q "SELECT max(b.id) FROM boots b JOIN samples s ON s.boot_id = b.id")
+sq() { echo "$1" | psql -X -A -t -q -v ON_ERROR_STOP=1 "host=$ABLAB_DATA/pg dbname=ablab user=ablab" -f - 2>&1; }
+check "a sample of a boot that does not exist is refused, naming the boot" bash -c \
+	"[[ \"\$(psql -X -A -t -q 'host=$ABLAB_DATA/pg dbname=ablab user=ablab' -c \"INSERT INTO samples (boot_id, scenario, batch, kind) VALUES ($bid, 'x-t52', 99, 'result'), (-7, 'x-t52', 1, 'result')\" 2>&1)\" == *'violates its foreign key to boots: boot -7 is not in boots'* ]]"
+check "... and nothing of that statement is stored" test "$(psql_q "SELECT count(*) FROM samples WHERE scenario = 'x-t52'")" = 0
+check "an update moving samples to no boot is refused" bash -c \
+	"! psql -X -q 'host=$ABLAB_DATA/pg dbname=ablab user=ablab' -c 'UPDATE samples SET boot_id = -7 WHERE boot_id = $bid' 2>/dev/null"
+# (its boot_means rows first: their own foreign key would refuse it before)
+check "a boot's id that samples use cannot change" bash -c \
+	"[[ \"\$(echo 'BEGIN; DELETE FROM boot_means WHERE boot_id = $bid; UPDATE boots SET id = -$bid WHERE id = $bid; ROLLBACK;' | psql -X -A -t -q 'host=$ABLAB_DATA/pg dbname=ablab user=ablab' -f - 2>&1)\" == *'would leave the samples of boot $bid without their boot'* ]]"
+check "deleting a boot deletes its samples (rolled back)" test \
+	"$(sq "BEGIN; DELETE FROM boot_means WHERE boot_id = $bid; DELETE FROM boots WHERE id = $bid; SELECT count(*) FROM samples WHERE boot_id = $bid; ROLLBACK;")" = 0
+check "... which were there" test "$(psql_q "SELECT count(*) > 0 FROM samples WHERE boot_id = $bid")" = t
+
+echo "== several files in one run: each prepared while the one before is stored, said in file order"
+for i in 1 2 3; do
+	{ echo "[    7.00000$i] dmabench: v1 start clock_res_ns=1"; v1 1$i m 1 6$i; v1 2$i m 2 6$i
+	  echo "[    7.90000$i] dmabench: v1 done status=0 results=2"; } >"$d/many$i.txt"
+done
+echo "nothing here" >"$d/many2.txt"
+ing "$d/many1.txt" "$d/many2.txt" "$d/many3.txt" "$d/many1.txt" >"$d/many.out" 2>"$d/many.err"; rc=$?
+cat "$d/many.out" "$d/many.err"
+check "3 files + one again: exit 1 (one failed), the others stored in order, the repeat already stored" bash -c \
+	"[ $rc = 1 ] && [ \"\$(cut -d: -f1 '$d/many.out' | tr '\n' ' ')\" = '$d/many1.txt $d/many3.txt $d/many1.txt campaign $(last) ' ] && grep -q 'many1.txt: already stored' '$d/many.out'"
+check "the file without results is named" grep -qF "$d/many2.txt: no dmabench result lines" "$d/many.err"
+check "boots 1 and 2 of the campaign, 2 samples each" test \
+	"$(psql_q "SELECT string_agg(b.seq || ':' || (SELECT count(*) FROM samples s WHERE s.boot_id = b.id), ',' ORDER BY b.seq) FROM boots b WHERE b.campaign_id = $(last)")" = "1:2,2:2"

@@ -5,7 +5,12 @@
 #include "console.h"
 #include "target.h"
 
+#include <pthread.h>
+#include <pty.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 static struct board board = { .name = "unit" };
 
@@ -249,8 +254,58 @@ static void test_markers(void)
 	buf_free(&out);
 }
 
+/* A line that trickles in at ~1 byte/ms (a 9600-baud console): read and
+ * scanned once per few bytes (console.baud paces the reads), not once per
+ * byte; the prompt at its end is still found. */
+static int trickle_fd;
+
+static void *trickle(void *arg)
+{
+	const char *s = arg;
+	struct timespec ms = { 0, 1000000 };
+
+	for (; *s; s++) {
+		if (write(trickle_fd, s, 1) != 1)
+			break;
+		nanosleep(&ms, NULL);
+	}
+	return NULL;
+}
+
+static void test_trickle(void)
+{
+	static char line[300];
+	struct board b = { .name = "unit-9600", .console_type = "tty", .baud = 9600 };
+	struct console c;
+	regex_t prompt, *res[1] = { &prompt };
+	regmatch_t m[10];
+	pthread_t th;
+	char name[64];
+	int master, slave;
+
+	memset(line, 'x', 200);
+	strcpy(line + 200, "lab# ");
+	CHECK(openpty(&master, &slave, name, NULL, NULL) == 0);
+	b.console_device = name;
+	CHECK(console_open(&c, &b, NULL, NULL) == 0);
+	trickle_fd = master;
+	re_compile(&prompt, "lab# ");
+	CHECK(pthread_create(&th, NULL, trickle, line) == 0);
+	CHECK(console_expect(&c, res, 1, now_ms() + 10000, m) == 0);
+	pthread_join(th, NULL);
+	CHECK(c.in_base + (size_t)m[0].rm_so == 200);
+	/* once per byte: 205 scans of the growing line, ~21,000 bytes */
+	printf("trickle: %zu bytes scanned for a 205-byte line\n", c.scan_bytes);
+	CHECK(c.scan_bytes < 8000);
+	console_close(&c);
+	close(master);
+	close(slave);
+	regfree(&prompt);
+}
+
 int main(void)
 {
+	test_trickle();
 	test_chunks();
 	test_nul_and_bol();
 	test_long_line();

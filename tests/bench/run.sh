@@ -6,6 +6,7 @@
 #       (lava-run standalone, `ablab lava run --local`, lava-server)
 #   P2  parallel scaling: 1..3 emulated boards, 10 and 50 simulators
 #   P3  agent CPU and peak RSS per boot
+#   bytes  console bytes read per boot (simulator, at 115200 baud, QEMU)
 #   P4  sample ingest rate (COPY), P5 report/query latency on 1M samples
 #   P6  kernel builds: no-op `make kernels`, patched after control
 #   parser throughput (parse_log)
@@ -17,7 +18,7 @@
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
-BENCH=${BENCH:-"parse p1 p2 p4 p5 p6"}
+BENCH=${BENCH:-"parse p1 bytes p2 p4 p5 p6"}
 ablab=$top/ablab
 bs=$top/build/boardsim
 cb=$top/build/bench/campaign_bench
@@ -43,6 +44,7 @@ cleanup() {
 		lava_pg_restore
 	fi
 	"$ablab" db stop >/dev/null 2>&1
+	[ -n "$base" ] && ABLAB_DATA=$tmp/data-base "$base" db stop >/dev/null 2>&1
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -62,6 +64,19 @@ calc() { python3 -c "print(round($1, ${2:-1}))"; }
 
 "$ablab" db start >/dev/null 2>&1 || { echo "bench: cannot start the private database" >&2; exit 1; }
 want() { [[ " $BENCH " == *" $1 "* ]]; }
+# BENCH_BASE=DIR: an older tree's ablab (DIR/ablab, e.g. `git archive main | tar -x`
+# and `make ablab` there) measured next to this one in the same run, in a database
+# of its own (its schema may be older): P4 and the console bytes have before/after
+base=
+if [ -n "${BENCH_BASE:-}" ]; then
+	base=$BENCH_BASE/ablab
+	if [ -x "$base" ] && ABLAB_DATA=$tmp/data-base "$base" db start >/dev/null 2>&1; then
+		say "before/after: $base (git $(git -C "$BENCH_BASE" describe --always 2>/dev/null || echo "$BENCH_BASE"))"
+	else
+		say "BENCH_BASE: $base is not built or its database does not start; no before figures"
+		base=
+	fi
+fi
 
 # ---- parser ------------------------------------------------------------------
 if want parse; then
@@ -132,6 +147,8 @@ if want p1; then
 	fi
 
 	# LAVA: the same boot + module run (2 batches) of the same kernels
+	# (BENCH_LAVA=0: not, e.g. for a quick before/after of ablab alone)
+	if [ "${BENCH_LAVA:-1}" != 0 ]; then
 	say "P1: LAVA: lava-run standalone"
 	ljob=jobs/dma-from-device.json
 	# lava-run, and the device-type templates of lava-server to render the device
@@ -210,6 +227,44 @@ sys.stdout.write(env.get_template(os.path.basename(d)).render(**ctx))" \
 		say "another run holds the local LAVA instance for 10 min; server figures skipped"
 	fi
 	exec 8>&-
+	fi
+fi
+
+# ---- console bytes read per boot (issue 16) ------------------------------------
+# What the agent reads from the console per boot: the size of each ok boot's
+# transcript (everything received).  The simulator at pty speed and paced at
+# 115200 baud (`--fault slow --baud 115200`), and qemu-sam9x75; with
+# BENCH_BASE the older ablab on the same boards, before this one.
+if want bytes; then
+	psql_d() { psql -X -A -t -q "host=$1/pg dbname=ablab user=ablab" -c "$2"; }
+	bytes_run() { # LABEL BIN DATA BOARD [KERNEL ARGS]: 1+1 boots, 2 batches
+		local label=$1 bin=$2 data=$3 t0 t1 cid n
+		shift 3
+		t0=$(ms)
+		ABLAB_DATA=$data "$bin" ab --board "$@" --boots 1 --batches 2 --results "$tmp/res-$label" \
+			--format json >/dev/null 2>"$tmp/bytes-$label.err" ||
+			{ say "$label: campaign failed: $(tail -n 2 "$tmp/bytes-$label.err")"; return 1; }
+		t1=$(ms)
+		cid=$(psql_d "$data" "SELECT max(id) FROM campaigns")
+		n=$(psql_d "$data" "SELECT count(*) FROM boots WHERE campaign_id = $cid AND status = 'ok'")
+		local c="ablab ab --board $1 --boots 1 --batches 2 (transcript bytes per ok boot)"
+		r bytes "${label}_console_bytes_per_boot" "$(psql_d "$data" "SELECT log_path FROM boots WHERE campaign_id = $cid AND status = 'ok'" |
+			python3 -c 'import os, sys; p = [l.strip() for l in sys.stdin if l.strip()]; print(round(sum(os.path.getsize(x) for x in p) / len(p)))')" B "$c"
+		r bytes "${label}_wall_ms_per_boot" "$(calc "($t1 - $t0) / $n")" ms "$c"
+		r bytes "${label}_overhead_ms_per_boot" "$(calc "($t1 - $t0 - $(psql_d "$data" "SELECT coalesce(sum(boot_ms + run_ms), 0) FROM boots WHERE campaign_id = $cid AND status = 'ok'")) / $n")" ms "$c"
+	}
+	sim_board bsim-bytes "$tmp/simb" uboot && sims+=("$tmp/simb")
+	SIM_ARGS="--fault slow --baud 115200" sim_board bsim-115200 "$tmp/simb115" uboot && sims+=("$tmp/simb115")
+	for who in before after; do
+		if [ $who = before ]; then bin=$base data=$tmp/data-base; else bin=$ablab data=$ABLAB_DATA; fi
+		[ -n "$bin" ] || continue
+		say "console bytes per boot ($who): simulator, simulator at 115200 baud, qemu-sam9x75"
+		bytes_run "${who}_sim" "$bin" "$data" "$tmp/simb/board.json" --control "$tmp/simb/k/control" \
+			--patched "$tmp/simb/k/patched"
+		bytes_run "${who}_sim_115200" "$bin" "$data" "$tmp/simb115/board.json" \
+			--control "$tmp/simb115/k/control" --patched "$tmp/simb115/k/patched"
+		bytes_run "${who}_qemu_sam9x75" "$bin" "$data" qemu-sam9x75
+	done
 fi
 
 # ---- P2 + P3: parallel boards ------------------------------------------------
@@ -270,7 +325,8 @@ if want p2; then
 			[ $kind = slow ] && { boots=1; sargs="--fault slow --klog-bytes 1024"; }
 			for i in $(seq 1 "$n"); do
 				d=$tmp/ps$kind$n-$i
-				SIM_ARGS=$sargs sim_board "bs$kind$n-$i" "$d" uboot && sims+=("$d")
+				SIM_BAUD=$([ $kind = slow ] && echo 9600 || echo 115200) SIM_ARGS=$sargs \
+					sim_board "bs$kind$n-$i" "$d" uboot && sims+=("$d")
 				args+=("$d/board.json:$d/k/control:$d/k/patched")
 			done
 			j=$("$cb" --boots $boots --batches 2 --results "$tmp/res" "${args[@]}" 2>"$tmp/p2s-$kind$n.err")
@@ -315,6 +371,15 @@ for f in range(4):
             o.write(f'dmabench: v1 preserve scenario=preserve-409600B batch={b} size=409600 lost={f}\n')
         o.write('dmabench: v1 done status=0 results=125000\n')
 EOF
+	if [ -n "$base" ]; then	# the same logs, the older ablab, its own database
+		t0=$(ms)
+		ABLAB_DATA=$tmp/data-base "$base" ingest "$tmp"/ingest/boot*.log --board bench-ingest \
+			--cpu ARM926EJ-S --family legacy --variant control >/dev/null 2>"$tmp/ingest-base.err" ||
+			say "ingest (before) failed: $(tail -n 2 "$tmp/ingest-base.err")"
+		t1=$(ms)
+		r p4 before_ingest_samples_per_s "$(calc "500000 * 1000 / ($t1 - $t0)" 0)" samples/s \
+			"BENCH_BASE/ablab ingest boot{0..3}.log (the same 4 x 125,000 samples, before)"
+	fi
 	t0=$(ms)
 	"$ablab" ingest "$tmp"/ingest/boot*.log --board bench-ingest --cpu ARM926EJ-S --family legacy \
 		--variant control >/dev/null 2>"$tmp/ingest.err" || say "ingest failed: $(tail -n 2 "$tmp/ingest.err")"
@@ -474,7 +539,8 @@ targets = {
     'sim_slow_50_agent_peak_rss_MB': ('<=', 16),
     'qemu_sam9x75_agent_cpu_pct_of_core': ('<=', 1.0), 'qemu_sam9x75_agent_peak_rss_MB': ('<=', 16),
     'sim_agent_peak_rss_MB': ('<=', 16),
-    'ingest_samples_per_s': ('>=', 200000),
+    'ingest_samples_per_s': ('>=', 200000), 'after_sim_115200_overhead_ms_per_boot': ('<=', 50),
+    'after_qemu_sam9x75_overhead_ms_per_boot': ('<=', 50),
     'report_latest_ms': ('<=', 100), 'report_mid_ms': ('<=', 100), 'report_mid_email_ms': ('<=', 100),
     'query_campaign_ms': ('<=', 100), 'query_board_scenario_1d_ms': ('<=', 100),
     'query_board_30d_csv_ms': ('<=', 100), 'campaigns_ms': ('<=', 100), 'compare_previous_ms': ('<=', 100),

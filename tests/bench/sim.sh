@@ -5,7 +5,9 @@
 # Needs $bs (build/boardsim).  Autoboot: 3 ticks of SIM_TICK_MS (1000, as a
 # real bootdelay; the agent interrupts at once, and 50 boards on 2 cores
 # miss a 60 ms window).  SIM_ARGS: more simulator options.  The board file
-# sets power.off_ms SIM_OFF_MS (0: a simulator needs no time to drain).
+# sets power.off_ms SIM_OFF_MS (0: a simulator needs no time to drain) and
+# console.baud SIM_BAUD (115200; 9600 for the `slow` ones: what the agent
+# paces its reads by).
 sim_board() {
 	local name=$1 w=$2 boot=${3:-uboot} v extra=
 	mkdir -p "$w/tftp"
@@ -37,7 +39,7 @@ sim_board() {
   "description": "tests/boardsim.c behind the command power backend (benchmark)",
   "cpu": "ARM926EJ-S",
   "family": "legacy",
-  "console": { "type": "tty", "device": "@W@/console" },
+  "console": { "type": "tty", "device": "@W@/console", "baud": ${SIM_BAUD:-115200} },
   "power": { "type": "command", "on": ["@BS@", "ctl", "@W@/ctl", "on"],
              "off": ["@BS@", "ctl", "@W@/ctl", "off"], "off_ms": ${SIM_OFF_MS:-0} },
   "boot": {
