@@ -27,7 +27,7 @@ static const struct jfield source_fields[] = {
 
 static const struct jfield variant_fields[] = {
 	{ "source", J_OBJECT, true, source_fields },
-	{ "patches", J_STRING },	/* patched + recipe: directory of *.patch */
+	{ "patches", J_ANY },		/* patched + recipe: directory of *.patch, or a series */
 	{ "description", J_STRING },
 	{ NULL }
 };
@@ -163,10 +163,94 @@ static bool jnum(json_object *o, const char *key, double *v)
 	return isfinite(*v);
 }
 
+/* "patches": {"mbox": FILE, "msgid": ID}: the series b4 takes from the mailbox becomes
+ * the patch directory. */
+static int load_series(struct job *j, int v, json_object *o, const char *jobdir)
+{
+	char *path = xasprintf("variants.%s.patches", variant_names[v]), *p, real[PATH_MAX];
+	const char *mbox = NULL, *msgid = NULL;
+	char why[1024];
+	int bad = 0;
+
+	if (!json_object_is_type(o, json_type_object)) {
+		job_error(j, path, "must be a directory (a string) or a series {\"mbox\": FILE, \"msgid\": ID}");
+		free(path);
+		return -EINVAL;
+	}
+	json_object_object_foreach(o, key, val) {
+		if (strcmp(key, "mbox") && strcmp(key, "msgid")) {
+			job_error(j, path, "unknown key \"%s\" (a series has \"mbox\" and \"msgid\")", key);
+			bad = 1;
+		} else if (!json_object_is_type(val, json_type_string) ||
+			   !json_object_get_string(val)[0]) {
+			job_error(j, path, "\"%s\" must be a non-empty string", key);
+			bad = 1;
+		} else if (!strcmp(key, "mbox")) {
+			mbox = json_object_get_string(val);
+		} else {
+			msgid = json_object_get_string(val);
+		}
+	}
+	if (!bad && !mbox) {
+		job_error(j, path, "a series needs \"mbox\": the mailbox file b4 reads (ablab never fetches from lore: save the thread with `b4 mbox MSGID` first)");
+		bad = 1;
+	}
+	if (bad) {
+		free(path);
+		return -EINVAL;
+	}
+	if (msgid) {	/* "<id>", "id" or a lore link: the id */
+		const char *q = strrchr(msgid, '/');
+		size_t l;
+
+		if (!strncmp(msgid, "https://", 8) && q && q[1])
+			msgid = q + 1;
+		else if (!strncmp(msgid, "https://", 8) && q) {
+			while (q > msgid && q[-1] != '/')
+				q--;
+			msgid = q;
+		}
+		if (msgid[0] == '<')
+			msgid++;
+		l = strcspn(msgid, ">/");
+		j->v[v].series.msgid = strndup(msgid, l);
+		if (!l || strcspn(msgid, " \t\n") < l || msgid[0] == '-') {
+			char *mp = xasprintf("%s.msgid", path);
+
+			job_error(j, mp, "\"%s\" is not a message-id", json_object_get_string(jobj(o, "msgid")));
+			free(mp);
+			free(path);
+			return -EINVAL;
+		}
+	}
+	p = mbox[0] == '/' ? xstrdup(mbox) : xasprintf("%s/%s", jobdir, mbox);
+	free(path);
+	path = xasprintf("variants.%s.patches.mbox", variant_names[v]);
+	if (!realpath(p, real) || !is_file(real)) {
+		job_error(j, path, "%s is not a file (paths are relative to the job file's directory)", p);
+		bad = 1;
+	} else {
+		char *id = j->v[v].series.msgid;
+
+		j->v[v].series.msgid = NULL;
+		if (series_from_mbox(real, id, &j->v[v].series, why, sizeof(why))) {
+			job_error(j, id ? "variants.patched.patches.msgid" : path, "%s", why);
+			bad = 1;
+		} else {
+			j->v[v].mbox = xstrdup(real);
+			j->v[v].patches = xstrdup(j->v[v].series.dir);
+		}
+		free(id);
+	}
+	free(p);
+	free(path);
+	return bad ? -EINVAL : 0;
+}
+
 static int load_variant(struct job *j, int v, char *const jobdir)
 {
 	json_object *o = jobj(jobj(j->jf.root, "variants"), variant_names[v]);
-	json_object *src = jobj(o, "source");
+	json_object *src = jobj(o, "source"), *series;
 	const char *type = jstr(src, "type"), *dir = jstr(src, "dir"), *patches;
 	char *path;
 	int bad = 0;
@@ -202,18 +286,27 @@ static int load_variant(struct job *j, int v, char *const jobdir)
 		bad = 1;
 	}
 	free(path);
-	patches = jstr(o, "patches");
+	series = jobj(o, "patches");
+	if (series && json_object_is_type(series, json_type_string)) {
+		series = NULL;
+		patches = jstr(o, "patches");
+	} else {
+		patches = NULL;
+	}
 	path = xasprintf("variants.%s.patches", variant_names[v]);
-	if (patches && (v == 0 || j->v[v].kind != SRC_RECIPE)) {
+	if ((patches || series) && (v == 0 || j->v[v].kind != SRC_RECIPE)) {
 		job_error(j, path, v == 0 ? "the control variant is the pristine source: move the "
 			  "patch series to variants.patched" : "a prebuilt kernel cannot take "
 			  "patches: build it with them, or use source type \"recipe\"");
 		bad = 1;
 	} else if (v == 1 && j->v[v].kind == SRC_RECIPE) {
-		if (!patches) {
+		if (!patches && !series) {
 			job_error(j, path, "required: the patch series directory (*.patch, applied "
-				  "in name order) for a recipe-built patched kernel");
+				  "in name order) for a recipe-built patched kernel, or {\"mbox\": FILE, \"msgid\": ID}");
 			bad = 1;
+		} else if (series) {
+			if (load_series(j, v, series, jobdir))
+				bad = 1;
 		} else {
 			char *p = patches[0] == '/' ? xstrdup(patches)
 						    : xasprintf("%s/%s", jobdir, patches);
@@ -590,6 +683,8 @@ void job_free(struct job *j)
 	for (v = 0; v < 2; v++) {
 		free(j->v[v].prebuilt);
 		free(j->v[v].patches);
+		free(j->v[v].mbox);
+		series_free(&j->v[v].series);
 	}
 	strv_free(j->boards);
 	free(j->module_src);
@@ -611,6 +706,20 @@ char *job_json(const struct job *j)
 	json_object_object_add(o, "kind", json_object_new_string("ab"));
 	json_object_object_add(o, "job", json_object_new_string(j->name));
 	json_object_object_add(o, "job_file", json_object_new_string(j->jf.path));
+	if (j->v[1].mbox) {	/* the series b4 took: what the report names */
+		const struct series *se = &j->v[1].series;
+		json_object *sr = json_object_new_object(), *a = json_object_new_array();
+		size_t i;
+
+		json_object_object_add(sr, "msgid", json_object_new_string(se->msgid));
+		json_object_object_add(sr, "subject", json_object_new_string(se->subject));
+		json_object_object_add(sr, "version", json_object_new_int(se->version));
+		json_object_object_add(sr, "mbox", json_object_new_string(j->v[1].mbox));
+		for (i = 0; i < se->n; i++)
+			json_object_array_add(a, json_object_new_string(se->subjects[i]));
+		json_object_object_add(sr, "patches", a);
+		json_object_object_add(o, "series", sr);
+	}
 	s = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return s;

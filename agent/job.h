@@ -5,6 +5,7 @@
 #include "bench.h"
 #include "campaign.h"
 #include "jsonfile.h"
+#include "series.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,6 +20,8 @@ struct job_variant {
 	enum job_source kind;
 	char *prebuilt;		/* SRC_PREBUILT: directory, "{board}" expanded */
 	char *patches;		/* SRC_RECIPE patched: absolute patch series directory */
+	struct series series;	/* "patches": {"mbox", "msgid"}: the series b4 took (dir: patches) */
+	char *mbox;		/* its mailbox, absolute; NULL for a patch directory */
 };
 
 struct job {
