@@ -18,10 +18,11 @@ static void report_usage(void)
 	for (i = 0; i < report_nformats; i++)
 		printf("%s%s", i ? "|" : "", report_formats[i].name);
 	printf("]\n"
-	       "                    [--alpha A] [--target PCT] [--detail]\n"
+	       "                    [--alpha A] [--target PCT] [--detail] [--reply]\n"
 	       "Prints the A/B table of a campaign (default: the latest).  --target: design\n"
 	       "advice for a 95%% CI half-width of PCT%% of the mean (default 1).  --detail:\n"
-	       "per-boot statistics (text, csv).\n\nformats:\n");
+	       "per-boot statistics (text, csv).  --reply (email): headers of a reply to the\n"
+	       "series' first message (a job with \"patches\": {\"mbox\"}), for git send-email.\n\nformats:\n");
 	for (i = 0; i < report_nformats; i++)
 		printf("  %-6s %s\n", report_formats[i].name, report_formats[i].help);
 }
@@ -30,7 +31,7 @@ int cmd_report(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "format", 1, NULL, 'f' }, { "alpha", 1, NULL, 'a' },
-		{ "target", 1, NULL, 't' }, { "detail", 0, NULL, 'd' },
+		{ "target", 1, NULL, 't' }, { "detail", 0, NULL, 'd' }, { "reply", 0, NULL, 'r' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
@@ -56,6 +57,7 @@ int cmd_report(int argc, char **argv)
 			}
 			break;
 		case 'd': o.detail = true; break;
+		case 'r': o.reply = true; break;
 		case 'h':
 			report_usage();
 			return 0;

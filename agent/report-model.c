@@ -74,6 +74,10 @@ static int load_campaign(struct store *st, struct report *rep)
 	rep->seq.beta = atof(PQgetvalue(r, 0, 11));
 	rep->seq.boards = atoi(PQgetvalue(r, 0, 12));
 	rep->margin = atof(PQgetvalue(r, 0, 13)) / 100.0;
+	copy_str(rep->series_msgid, sizeof(rep->series_msgid), PQgetvalue(r, 0, 14));
+	copy_str(rep->series_subject, sizeof(rep->series_subject), PQgetvalue(r, 0, 15));
+	rep->series_version = atoi(PQgetvalue(r, 0, 16));
+	rep->series_patches = xstrdup(PQgetvalue(r, 0, 17));
 	PQclear(r);
 	return 0;
 }
@@ -298,6 +302,7 @@ void report_free(struct report *rep)
 		free(rep->boards[i].not_retried_why);
 	}
 	free(rep->boards);
+	free(rep->series_patches);
 	memset(rep, 0, sizeof(*rep));
 }
 

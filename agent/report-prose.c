@@ -426,6 +426,10 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 	bool any_batch = false;
 
 	buf_printf(&o, "Method (ablab campaign %" PRId64 "):", rep->campaign);
+	if (rep->series_msgid[0])
+		buf_printf(&o, " the patched kernel is the control's source + series <%s> v%d: %s;",
+			   rep->series_msgid, rep->series_version > 0 ? rep->series_version : 1,
+			   rep->series_patches ? rep->series_patches : "");
 	for (size_t bi = 0; bi < rep->nboards; bi++) {
 		const struct rep_board *b = &rep->boards[bi];
 		size_t nc = 0, np = 0;

@@ -92,6 +92,10 @@ struct report {
 	size_t ignored;		/* boots with a variant other than control/patched */
 	double alpha, target, margin;
 	size_t nfamily;		/* timing rows in the Holm family */
+	/* the series b4 took for the patched kernel (campaigns.job->'series'), else msgid "" */
+	char series_msgid[256], series_subject[256];
+	int series_version;
+	char *series_patches;	/* every patch's subject, ", " between them */
 	/* sequential design of the campaign (campaigns.run->'sequential'), else budget 0 */
 	struct {
 		int first, budget;	/* first look first+first boots, at most budget+budget */
@@ -111,6 +115,7 @@ struct report_opts {
 	bool detail;		/* text/csv: per-boot statistics */
 	const char *only_scenario;	/* analyse just this scenario's rows (NULL: all) */
 	double margin;		/* equivalence margin, a fraction; 0: the campaign's, else 0.01 */
+	bool reply;		/* email: headers of a reply to the series' first message */
 };
 
 /* Loads every successful boot of a campaign with its samples. -ENOENT: no such campaign. */

@@ -220,7 +220,8 @@ int series_from_mbox(const char *mbox, const char *msgid, struct series *s, char
 
 		buf_append(&b4out, "", 1);
 		for (l = strtok_r(b4out.data, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-			if (strncmp(l, "  File ", 7) && l[0] != ' ' && l[0] != '^')
+			if (strncmp(l, "  File ", 7) && l[0] != ' ' && l[0] != '^' &&
+			    !strstr(l, "OFFLINE mode"))
 				last = l;
 		snprintf(why, len, "b4 am found no series in %s%s%s%s (b4: %s)", mbox,
 			 msgid ? " for message-id <" : "", msgid ? msgid : "", msgid ? ">" : "",

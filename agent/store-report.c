@@ -26,8 +26,13 @@ PGresult *store_report_campaign(struct store *st, int64_t campaign)
 		" coalesce((run->'sequential'->>'alpha')::float8, 0.05),"
 		" coalesce((run->'sequential'->>'beta')::float8, 0.05),"
 		" coalesce((run->'sequential'->>'boards')::int, 0),"
-		" coalesce((run->>'margin_pct')::float8, (job->>'margin_pct')::float8, 0)"
-		" FROM campaigns c WHERE id = $1::int";;
+		" coalesce((run->>'margin_pct')::float8, (job->>'margin_pct')::float8, 0),"
+		" coalesce(job->'series'->>'msgid', ''), coalesce(job->'series'->>'subject', ''),"
+		" coalesce((job->'series'->>'version')::int, 0),"
+		" coalesce((SELECT string_agg(p, ', ') FROM jsonb_array_elements_text("
+		"  CASE WHEN jsonb_typeof(job->'series'->'patches') = 'array'"
+		"  THEN job->'series'->'patches' END) p), '')"
+		" FROM campaigns c WHERE id = $1::int";
 
 	return store_query_id(st, q, campaign);
 }
