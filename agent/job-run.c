@@ -51,6 +51,14 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 
 	if (cid)
 		*cid = 0;
+	if (o->dry_run && j->v[1].mbox) {
+		const struct series *se = &j->v[1].series;
+
+		printf("  series <%s> v%d from %s: %zu patch%s in %s\n", se->msgid, se->version,
+		       j->v[1].mbox, se->n, se->n == 1 ? "" : "es", se->dir);
+		for (i = 0; i < se->n; i++)
+			printf("    %s\n", se->subjects[i]);
+	}
 	for (i = 0; i < j->nboards; i++) {
 		char *bp;
 

@@ -58,6 +58,14 @@ check "t94: the mbox series resolves to the patch directory's kernels, board by 
 	diff <(grep -E '^  [^ ]+ +(control|patched) ' "$d/dir.out") \
 	<(grep -E '^  [^ ]+ +(control|patched) ' "$d/mbox.out")
 check "t94: 3 boards x 2 kernels listed" test "$(grep -cE '^  [^ ]+ +(control|patched) ' "$d/mbox.out")" = 6
+check "t94: the dry run names the series: message-id, version, mailbox, both subjects" python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+m = re.search(r"^  series <20260910083600\.1-1-ablab@localhost> v1 from (\S+): 2 patches in (\S+)\n"
+              r"    \[PATCH 1/2\] ARM: dma-mapping: preserve DMA_FROM_DEVICE buffer contents\n"
+              r"    \[PATCH 2/2\] ARM: dma-mapping: flush FROM_DEVICE buffers on legacy backends\n", t, re.M)
+assert m and m.group(1).endswith("/series.mbox"), t
+' "$d/mbox.out"
 sdir=$(ls -d "$d"/cache/series/*/ 2>/dev/null | head -n 1)
 check "t94: b4's patches are the originals byte for byte (names too)" \
 	diff -r "${sdir:-/nonexistent}" jobs/dma-from-device/patches
