@@ -72,6 +72,27 @@ check "t94: b4's patches are the originals byte for byte (names too)" \
 "$ablab" run "$d/jobs/first.json" --dry-run >"$d/first.out" 2>&1
 check "t94: without a msgid the mailbox's first message names the series (same kernels)" \
 	diff <(grep -E '^  [^ ]+ +patched ' "$d/dir.out") <(grep -E '^  [^ ]+ +patched ' "$d/first.out")
+# a v2 with a cover letter, named by a lore link to patch 2: the reply goes to the cover
+python3 - "$d/jobs/v2.mbox" jobs/dma-from-device/patches/*.patch <<'EOF'
+import mailbox, re, sys
+mb = mailbox.mbox(sys.argv[1], create=True)
+mb.add(mailbox.mboxMessage(b"From: ablab <ablab@localhost>\nDate: Thu, 10 Sep 2026 08:35:00 +0000\n"
+                           b"Subject: [PATCH v2 0/2] ARM: keep DMA_FROM_DEVICE data\n"
+                           b"Message-Id: <cover.v2@localhost>\n\nThe cover letter.\n"))
+for i, f in enumerate(sys.argv[2:], 1):
+    head, _, body = open(f, "rb").read().partition(b"\n\n")
+    head = re.sub(rb"\n[ \t]+", b" ", head).replace(b"[PATCH ", b"[PATCH v2 ")
+    lines = head.split(b"\n")[1:] + [b"Message-Id: <p%d.v2@localhost>" % i,
+                                     b"In-Reply-To: <cover.v2@localhost>"]
+    mb.add(mailbox.mboxMessage(b"\n".join(lines) + b"\n\n" + body))
+mb.flush()
+EOF
+job '{"mbox": "v2.mbox", "msgid": "https://lore.kernel.org/all/p2.v2@localhost/"}' "$d/jobs/v2.json"
+out=$("$ablab" run "$d/jobs/v2.json" --dry-run 2>&1)
+check "t94: v2 with a cover letter (msgid a lore link to patch 2): the cover's message-id, v2, 2 patches" \
+	grep -q '^  series <cover.v2@localhost> v2 from .*v2.mbox: 2 patches in ' <<<"$out" || echo "$out"
+check "t94: v2: the subjects keep their [PATCH v2 n/2]" \
+	grep -q '^    \[PATCH v2 2/2\] ARM: dma-mapping: flush FROM_DEVICE buffers on legacy backends$' <<<"$out"
 
 # errors name the job file, the field and what is wrong
 job '{"mbox": "series.mbox", "msgid": "nosuch@localhost"}' "$d/jobs/badid.json"
