@@ -69,6 +69,7 @@ assert m and m.group(1).endswith("/series.mbox"), t
 sdir=$(ls -d "$d"/cache/series/*/ 2>/dev/null | head -n 1)
 check "t94: b4's patches are the originals byte for byte (names too)" \
 	diff -r "${sdir:-/nonexistent}" jobs/dma-from-device/patches
+count_unit build/asan/test_series "$d/jobs/series.mbox"	# job_load, and job_json's series record
 "$ablab" run "$d/jobs/first.json" --dry-run >"$d/first.out" 2>&1
 check "t94: without a msgid the mailbox's first message names the series (same kernels)" \
 	diff <(grep -E '^  [^ ]+ +patched ' "$d/dir.out") <(grep -E '^  [^ ]+ +patched ' "$d/first.out")
@@ -135,7 +136,7 @@ EOF
 cid=$(psql_q "SELECT max(id) FROM campaigns")
 "$ablab" ingest "$d"/logs/patched-*.log --board t94-board --variant patched --campaign "$cid" >>"$d/ingest.out" 2>&1 ||
 	cat "$d/ingest.out"
-# the job JSON a run of mbox.json stores (job_json): as `ablab run` would write it
+# the series record a run of mbox.json stores (job_json, checked by test_series above)
 series='{"msgid": "20260910083600.1-1-ablab@localhost", "subject": "[PATCH 1/2] ARM: dma-mapping: preserve DMA_FROM_DEVICE buffer contents", "version": 1, "mbox": "series.mbox", "patches": ["[PATCH 1/2] ARM: dma-mapping: preserve DMA_FROM_DEVICE buffer contents", "[PATCH 2/2] ARM: dma-mapping: flush FROM_DEVICE buffers on legacy backends"]}'
 psql_q "UPDATE campaigns SET job = jsonb_build_object('job', 'dma-mbox', 'series', '$series'::jsonb) WHERE id = $cid"
 "$ablab" report "$cid" --format email --reply >"$d/reply.txt" 2>"$d/reply.err"
