@@ -22,7 +22,8 @@ struct console_ops {
 	int (*check)(const struct board *b, struct buf *out);
 };
 
-/* The console backends (console.c), listed in backends.c. */
+/* The console backends (console-tty.c, console-serial.c, console-tcp.c), listed in
+ * backends.c. */
 extern const struct console_ops console_tty_ops, console_serial_ops, console_tcp_ops;
 
 /* The expect engine keeps a window of the input, not the whole boot: */
@@ -125,6 +126,11 @@ const char *console_at(const struct console *c, size_t pos);
 /* The last non-empty line received, quoted (at most its last 120 bytes,
  * control bytes as '?'), or "(nothing received)": what a timeout quotes. */
 void console_last_line(const struct console *c, char *out, size_t len);
+
+/* For the backends: c->error = the message (naming the board); closes c->fd. */
+void console_set_err(struct console *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void console_fd_close(struct console *c);
 
 /* Compiles an extended, line-anchored regex; -EINVAL on error. */
 int re_compile(regex_t *re, const char *pattern);
