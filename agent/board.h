@@ -58,6 +58,10 @@ struct board {
 	const char *prompt;		/* shell prompt on the target */
 	const char *module_path;	/* where the initramfs keeps dmabench.ko */
 
+	/* what a backend's conf.parse() keeps that has no field above (backends.h); its
+	 * conf.free() frees it */
+	void *console_priv, *power_priv, *boot_priv;
+
 	long t_power_s, t_bootloader_s, t_kernel_s, t_command_s, t_deploy_s;
 	long retries;
 	const char *kernel_recipe;	/* boards/kernel/NAME.conf, for make kernels */

@@ -29,6 +29,7 @@ struct boot_session {
  * interact, if it names any); interact() (NULL: nothing) talks to the boot loader
  * after power on, before the kernel's prompt; check() is the dry run. */
 struct boot_ops {
+	struct backend_conf conf;	/* its boot.* keys (backends.h) */
 	const char *name;
 	int (*deploy)(struct boot_session *s, const struct kernel_art *k, char *rel[3],
 		      const char *rundir);

@@ -164,9 +164,44 @@ static int serial_check(const struct board *b, struct buf *out)
 	return bad;
 }
 
+static const struct jfield serial_fields[] = {
+	{ "device", J_STRING },
+	{ "usb_serial", J_STRING },
+	{ NULL }
+};
+
+static int serial_parse(struct board *b, json_object *o)
+{
+	b->console_device = jstr(o, "device");
+	b->console_usb_serial = jstr(o, "usb_serial");
+	if (!b->console_device && !b->console_usb_serial)
+		return board_field_error(b, "console", "type",
+					 "console type serial needs \"device\" (path or "
+					 "/dev/serial/by-id name) or \"usb_serial\" (see `ablab "
+					 "ports`)");
+	if (b->console_device && !strncmp(b->console_device, "qemu:", 5))
+		return board_field_error(b, "console", "device",
+					 "\"qemu:LABEL\" is a pty: use console type tty");
+	return 0;
+}
+
+/* the resolved device */
+static char *serial_lock_key(const struct board *b)
+{
+	char real[PATH_MAX], err[400], *path = NULL, *k;
+
+	if (serial_resolve(b, &path, err, sizeof(err)))
+		return NULL;	/* not plugged in: the open fails later, clearly */
+	k = xstrdup(realpath(path, real) ? real : path);
+	free(path);
+	return k;
+}
+
 const struct console_ops console_serial_ops = {
+	.conf = { .fields = serial_fields, .parse = serial_parse },
 	.name = "serial",
 	.open = serial_open,
 	.close = serial_close,
 	.check = serial_check,
+	.lock_key = serial_lock_key,
 };

@@ -166,11 +166,42 @@ static int tcp_check(const struct board *b, struct buf *out)
 			  b->console_telnet ? "telnet" : "raw");
 }
 
+static const struct jfield tcp_fields[] = {
+	{ "host", J_STRING },
+	{ "port", J_INT, false, NULL, 1, 65535 },
+	{ "protocol", J_STRING },
+	{ NULL }
+};
+
+static int tcp_parse(struct board *b, json_object *o)
+{
+	const char *proto;
+
+	b->console_host = jstr(o, "host");
+	b->console_port = jint(o, "port", 0);
+	if (!b->console_host || !b->console_port)
+		return board_field_error(b, "console", "type",
+					 "console type tcp needs \"host\" and \"port\"");
+	proto = jstr(o, "protocol");
+	if (proto && strcmp(proto, "raw") && strcmp(proto, "telnet"))
+		return board_field_error(b, "console", "protocol",
+					 "\"%s\" is not one of raw, telnet", proto);
+	b->console_telnet = proto && !strcmp(proto, "telnet");
+	return 0;
+}
+
+static char *tcp_lock_key(const struct board *b)
+{
+	return xasprintf("tcp:%s:%ld", b->console_host, b->console_port);
+}
+
 const struct console_ops console_tcp_ops = {
+	.conf = { .fields = tcp_fields, .parse = tcp_parse },
 	.name = "tcp",
 	.open = tcp_open,
 	.read = telnet_read,
 	.write = telnet_write,
 	.close = console_fd_close,
 	.check = tcp_check,
+	.lock_key = tcp_lock_key,
 };

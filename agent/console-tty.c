@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
@@ -68,9 +70,36 @@ static int tty_check(const struct board *b, struct buf *out)
 			  strerror(errno));
 }
 
+static const struct jfield tty_fields[] = {
+	{ "device", J_STRING },
+	{ NULL }
+};
+
+static int tty_parse(struct board *b, json_object *o)
+{
+	b->console_device = jstr(o, "device");
+	if (!b->console_device)
+		return board_field_error(b, "console", "type",
+					 "console type tty needs \"device\" (a tty path or "
+					 "\"qemu:LABEL\")");
+	return 0;
+}
+
+/* the resolved device; a qemu: pty exists only inside its own QEMU */
+static char *tty_lock_key(const struct board *b)
+{
+	char real[PATH_MAX];
+
+	if (!b->console_device || !strncmp(b->console_device, "qemu:", 5))
+		return NULL;
+	return xstrdup(realpath(b->console_device, real) ? real : b->console_device);
+}
+
 const struct console_ops console_tty_ops = {
+	.conf = { .fields = tty_fields, .parse = tty_parse },
 	.name = "tty",
 	.open = tty_open,
 	.close = console_fd_close,
 	.check = tty_check,
+	.lock_key = tty_lock_key,
 };

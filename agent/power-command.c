@@ -119,7 +119,44 @@ static int command_check(const struct board *b, struct buf *out)
 	       argv_check(out, "power.cycle", b->power_cycle);
 }
 
+static const struct jfield command_fields[] = {
+	{ "on", J_ARRAY_STRING },
+	{ "off", J_ARRAY_STRING },
+	{ "cycle", J_ARRAY_STRING },
+	{ NULL }
+};
+
+static int command_parse(struct board *b, json_object *o)
+{
+	size_t n;
+
+	b->power_on = jstrv(o, "on", &n);
+	if (!n)
+		return board_field_error(b, "power", "type",
+					 "power type command needs \"on\": [argv...]");
+	b->power_off = jstrv(o, "off", &n);
+	if (!n)
+		return board_field_error(b, "power", "type",
+					 "power type command needs \"off\": [argv...]");
+	if (json_object_object_get_ex(o, "cycle", NULL)) {
+		b->power_cycle = jstrv(o, "cycle", &n);
+		if (!n)
+			return board_field_error(b, "power", "cycle",
+						 "must not be empty (omit it to cycle as off, "
+						 "off_ms, on)");
+	}
+	return 0;
+}
+
+static void command_free(struct board *b)
+{
+	strv_free(b->power_on);
+	strv_free(b->power_off);
+	strv_free(b->power_cycle);
+}
+
 const struct power_ops power_command_ops = {
+	.conf = { .fields = command_fields, .parse = command_parse, .free = command_free },
 	.name = "command",
 	.on = command_on,
 	.off = command_off,

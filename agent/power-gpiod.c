@@ -116,7 +116,79 @@ static int gpiod_check(const struct board *b, struct buf *out)
 	return bad;
 }
 
+static const struct jfield gpiod_fields[] = {
+	{ "chip", J_STRING },
+	{ "lines", J_ARRAY_INT },
+	{ "line_names", J_ARRAY_STRING },
+	{ "active_low", J_BOOL },
+	{ NULL }
+};
+
+/* power.line_names: not empty, no empty or repeated name */
+static int gpiod_parse_names(struct board *b, json_object *o)
+{
+	size_t i, j;
+
+	if (json_object_object_get_ex(o, "lines", NULL))
+		return board_field_error(b, "power", "line_names",
+					 "give \"lines\" (offsets) or \"line_names\", not both");
+	b->gpio_line_names = jstrv(o, "line_names", &b->n_gpio_lines);
+	if (!b->n_gpio_lines)
+		return board_field_error(b, "power", "line_names", "must not be empty");
+	for (i = 0; i < b->n_gpio_lines; i++) {
+		if (!*b->gpio_line_names[i])
+			return board_field_error(b, "power", "line_names", "an empty line name");
+		for (j = 0; j < i; j++)
+			if (!strcmp(b->gpio_line_names[i], b->gpio_line_names[j]))
+				return board_field_error(b, "power", "line_names",
+							 "line \"%s\" is listed twice",
+							 b->gpio_line_names[i]);
+	}
+	return 0;
+}
+
+static int gpiod_parse(struct board *b, json_object *o)
+{
+	json_object *a;
+	size_t i, j;
+
+	b->gpio_chip = jstr(o, "chip");
+	b->gpio_active_low = jbool(o, "active_low", false);
+	if (!b->gpio_chip || !*b->gpio_chip)
+		return board_field_error(b, "power", "type",
+					 "power type gpiod needs \"chip\" (e.g. \"gpiochip0\")");
+	if (json_object_object_get_ex(o, "line_names", NULL))
+		return gpiod_parse_names(b, o);
+	if (!json_object_object_get_ex(o, "lines", &a) || !json_object_array_length(a))
+		return board_field_error(b, "power", "type",
+					 "power type gpiod needs \"lines\": [OFFSET, ...] or "
+					 "\"line_names\": [NAME, ...]");
+	b->n_gpio_lines = json_object_array_length(a);
+	b->gpio_lines = xcalloc(b->n_gpio_lines, sizeof(*b->gpio_lines));
+	for (i = 0; i < b->n_gpio_lines; i++) {
+		int64_t v = json_object_get_int64(json_object_array_get_idx(a, i));
+
+		if (v < 0 || v > 65535)
+			return board_field_error(b, "power", "lines",
+						 "line offset %lld out of range 0..65535",
+						 (long long)v);
+		b->gpio_lines[i] = (long)v;
+		for (j = 0; j < i; j++)
+			if (b->gpio_lines[j] == v)
+				return board_field_error(b, "power", "lines",
+							 "line %lld is listed twice", (long long)v);
+	}
+	return 0;
+}
+
+static void gpiod_free(struct board *b)
+{
+	free(b->gpio_lines);
+	strv_free(b->gpio_line_names);
+}
+
 const struct power_ops power_gpiod_ops = {
+	.conf = { .fields = gpiod_fields, .parse = gpiod_parse, .free = gpiod_free },
 	.name = "gpiod",
 	.on = gpiod_on,
 	.off = gpiod_off,

@@ -91,7 +91,19 @@ static int manual_check(const struct board *b, struct buf *out)
 			  "this process has none");
 }
 
+static const struct jfield manual_fields[] = {
+	{ "text", J_STRING },
+	{ NULL }
+};
+
+static int manual_parse(struct board *b, json_object *o)
+{
+	b->manual_text = jstr(o, "text");
+	return 0;
+}
+
 const struct power_ops power_manual_ops = {
+	.conf = { .fields = manual_fields, .parse = manual_parse },
 	.name = "manual",
 	.on = manual_on,
 	.off = manual_off,

@@ -327,7 +327,30 @@ static int qemu_check(const struct board *b, struct buf *out)
 			  ": not found in PATH (install qemu-system-arm: make deps)");
 }
 
+static const struct jfield qemu_fields[] = {
+	{ "binary", J_STRING },
+	{ "args", J_ARRAY_STRING },
+	{ NULL }
+};
+
+static int qemu_parse(struct board *b, json_object *o)
+{
+	b->qemu_binary = jstr(o, "binary");
+	if (!b->qemu_binary)
+		return board_field_error(b, "power", "type",
+					 "power type qemu needs \"binary\" (e.g. "
+					 "\"qemu-system-arm\")");
+	b->qemu_args = jstrv(o, "args", NULL);
+	return 0;
+}
+
+static void qemu_free(struct board *b)
+{
+	strv_free(b->qemu_args);
+}
+
 const struct power_ops power_qemu_ops = {
+	.conf = { .fields = qemu_fields, .parse = qemu_parse, .free = qemu_free },
 	.name = "qemu",
 	.on = qemu_on,
 	.release = qemu_release,

@@ -2,6 +2,7 @@
 #ifndef ABLAB_POWER_H
 #define ABLAB_POWER_H
 
+#include "backends.h"
 #include "board.h"
 #include "kernel.h"
 #include "util.h"
@@ -17,6 +18,7 @@ struct gpio_relay;
  * per field to out and returns the number of problems; it touches no
  * hardware state. */
 struct power_ops {
+	struct backend_conf conf;	/* its power.* keys (backends.h) */
 	const char *name;
 	int (*on)(struct power *p, const struct kernel_art *k);
 	int (*release)(struct power *p);
