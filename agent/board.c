@@ -122,17 +122,6 @@ static bool has_field(const struct backend *bk, const char *key)
 	return false;
 }
 
-/* Defaults of the U-Boot method: what U-Boot prints when a command fails,
- * and the banners that mean the board reset after the kernel was entered. */
-static const char *const ub_default_errors[] = {
-	"TIMEOUT", "Retry count exceeded", "Bad (Linux ARM (z)?Image )?magic",
-	"Wrong (Ramdisk )?Image Format", "[Rr]amdisk image is corrupt", "TFTP error",
-	"Unknown command", "## Error",
-	"No ethernet found", "ERROR: ", "[Ii]nvalid (image|format)", "Could not find",
-	NULL
-};
-static const char *const ub_default_reset[] = { "^U-Boot SPL ", "^U-Boot 20[0-9][0-9]", NULL };
-
 /* Position of "key": inside the object "section" (top level when NULL). */
 static void locate(const struct board *b, const char *section, const char *key, int *line,
 		   int *col)
@@ -213,8 +202,8 @@ static int check_owners(const struct board *b, json_object *o, const char *secti
 	return ret;
 }
 
-static int check_regexes(const struct board *b, const char *section, const char *key,
-			 char *const *v)
+int board_check_regexes(const struct board *b, const char *section, const char *key,
+			char *const *v)
 {
 	size_t i;
 
@@ -228,19 +217,6 @@ static int check_regexes(const struct board *b, const char *section, const char 
 		regfree(&re);
 	}
 	return 0;
-}
-
-static char **strv_from_const(const char *const *v)
-{
-	size_t n = 0, i;
-	char **r;
-
-	while (v[n])
-		n++;
-	r = xcalloc(n + 1, sizeof(*r));
-	for (i = 0; i < n; i++)
-		r[i] = xstrdup(v[i]);
-	return r;
 }
 
 static int load_console(struct board *b, json_object *o)
@@ -278,70 +254,6 @@ static int load_power(struct board *b, json_object *o)
 	if (check_owners(b, o, "power", bk))
 		return -EINVAL;
 	return backend_conf(bk)->parse ? backend_conf(bk)->parse(b, o) : 0;
-}
-
-static int load_addrs(struct board *b, json_object *o)
-{
-	json_object *a = jobj(o, "addrs");
-	size_t n = 0;
-
-	b->addr_keys = xcalloc((size_t)(a ? json_object_object_length(a) : 0) + 1, sizeof(char *));
-	b->addr_vals = xcalloc((size_t)(a ? json_object_object_length(a) : 0) + 1, sizeof(char *));
-	if (!a)
-		return 0;
-	json_object_object_foreach(a, key, val) {
-		if (!json_object_is_type(val, json_type_string))
-			return board_field_error(b, "addrs", key,
-						 "must be a string (e.g. \"0x40400000\")");
-		b->addr_keys[n] = xstrdup(key);
-		b->addr_vals[n++] = xstrdup(json_object_get_string(val));
-	}
-	return 0;
-}
-
-static int load_uboot(struct board *b, json_object *o)
-{
-	size_t n;
-
-	b->tftp_root = jstr(o, "tftp_root");
-	b->server_ip = jstr(o, "server_ip");
-	b->ub_autoboot = jstr(o, "autoboot");
-	b->ub_interrupt = jstr(o, "interrupt");
-	b->ub_prompt = jstr(o, "prompt");
-	b->ub_started = jstr(o, "kernel_started");
-	if (!b->ub_started)
-		b->ub_started = "Starting kernel";
-	if (!b->ub_autoboot || !b->ub_interrupt || !b->ub_prompt || !*b->ub_prompt)
-		return board_field_error(b, "boot", "method",
-					 "boot method uboot needs \"autoboot\" (regex), "
-					 "\"interrupt\" "
-					 "and a non-empty \"prompt\"");
-	if (!b->tftp_root && !backend_has(BACKEND_POWER, b->power_type, CAP_SERVES_TFTP))
-		return board_field_error(b, "boot", "method",
-					 "boot method uboot needs \"tftp_root\" (the TFTP server's "
-					 "directory) unless power type is qemu");
-	if (b->tftp_root && b->tftp_root[0] != '/')
-		return board_field_error(b, "boot", "tftp_root", "must be an absolute path");
-	b->ub_commands = jstrv(o, "commands", &n);
-	if (!n)
-		return board_field_error(b, "boot", "method",
-					 "boot method uboot needs \"commands\" (the last one "
-					 "boots, "
-					 "e.g. \"bootz ...\")");
-	if (json_object_object_get_ex(o, "errors", NULL))
-		b->ub_errors = jstrv(o, "errors", NULL);
-	else
-		b->ub_errors = strv_from_const(ub_default_errors);
-	if (json_object_object_get_ex(o, "reset_patterns", NULL))
-		b->ub_reset = jstrv(o, "reset_patterns", NULL);
-	else
-		b->ub_reset = strv_from_const(ub_default_reset);
-	if (check_regexes(b, "boot", "autoboot", (char *[]){ (char *)b->ub_autoboot, NULL }) ||
-	    check_regexes(b, "boot", "kernel_started", (char *[]){ (char *)b->ub_started, NULL }) ||
-	    check_regexes(b, "boot", "errors", b->ub_errors) ||
-	    check_regexes(b, "boot", "reset_patterns", b->ub_reset))
-		return -EINVAL;
-	return load_addrs(b, o);
 }
 
 static int board_load_one(struct board *b, const char *path)
@@ -401,33 +313,15 @@ static int board_load_one(struct board *b, const char *path)
 					 backend_names(BACKEND_BOOT, names, sizeof(names)));
 	if (check_owners(b, o, "boot", boot))
 		return -EINVAL;
-	if (!strcmp(b->boot_method, "direct") &&
-	    !backend_has(BACKEND_POWER, b->power_type, CAP_LOADS_KERNEL))
-		return board_field_error(b, "boot", "method",
-					 "boot method direct loads the kernel through QEMU "
-					 "(-kernel) "
-					 "and needs power type qemu; real boards use uboot or "
-					 "command");
 	b->append = jstr(o, "append");
 	if (!b->append)
 		b->append = "";
 	b->fail_patterns = jstrv(o, "fail_patterns", NULL);
-	if (check_regexes(b, "boot", "fail_patterns", b->fail_patterns))
+	if (board_check_regexes(b, "boot", "fail_patterns", b->fail_patterns))
 		return -EINVAL;
-	if (!strcmp(b->boot_method, "uboot")) {
-		ret = load_uboot(b, o);
-		if (ret)
-			return ret;
-	} else if (!strcmp(b->boot_method, "command")) {
-		size_t n;
-
-		b->deploy = jstrv(o, "deploy", &n);
-		if (!n)
-			return board_field_error(b, "boot", "method",
-						 "boot method command needs \"deploy\": [argv...] "
-						 "(e.g. an SD mux tool with {kernel} {dtb} "
-						 "{initrd})");
-	}
+	ret = backend_conf(boot)->parse ? backend_conf(boot)->parse(b, o) : 0;
+	if (ret)
+		return ret;
 
 	o = jobj(r, "shell");
 	b->prompt = jstr(o, "prompt");
@@ -494,12 +388,6 @@ void board_free(struct board *b)
 		if (bk[i] && backend_conf(bk[i])->free)
 			backend_conf(bk[i])->free(b);
 	strv_free(b->fail_patterns);
-	strv_free(b->ub_commands);
-	strv_free(b->ub_errors);
-	strv_free(b->ub_reset);
-	strv_free(b->addr_keys);
-	strv_free(b->addr_vals);
-	strv_free(b->deploy);
 	jfile_free(&b->jf);
 	memset(b, 0, sizeof(*b));
 }

@@ -80,6 +80,11 @@ const char *board_dir(void);
 int board_field_error(const struct board *b, const char *section, const char *key,
 		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* Each of v[] compiles as an extended regex, else "section.key: invalid regular expression"
+ * (board_field_error) and -EINVAL. */
+int board_check_regexes(const struct board *b, const char *section, const char *key,
+			char *const *v);
+
 /* Dry-run report line: "  ok    field: message" or "  FAIL  field: ..."
  * appended to out; returns 0 when ok, 1 otherwise (to count problems). */
 struct buf;

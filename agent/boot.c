@@ -443,32 +443,14 @@ static int direct_check(const struct board *b, struct buf *out);
 static int uboot_check(const struct board *b, struct buf *out);
 static int command_check(const struct board *b, struct buf *out);
 
-static const struct jfield uboot_fields[] = {
-	{ "tftp_root", J_STRING },
-	{ "server_ip", J_STRING },
-	{ "autoboot", J_STRING },
-	{ "interrupt", J_STRING },
-	{ "prompt", J_STRING },
-	{ "commands", J_ARRAY_STRING },
-	{ "errors", J_ARRAY_STRING },
-	{ "reset_patterns", J_ARRAY_STRING },
-	{ "kernel_started", J_STRING },
-	{ "addrs", J_OBJECT },
-	{ NULL }
-};
-
-static const struct jfield command_fields[] = {
-	{ "deploy", J_ARRAY_STRING },
-	{ NULL }
-};
-
 const struct boot_ops boot_direct_ops = {
+	.conf = { .parse = boot_direct_parse },
 	.name = "direct",
 	.check = direct_check,
 };
 
 const struct boot_ops boot_uboot_ops = {
-	.conf = { .fields = uboot_fields },
+	.conf = { .fields = boot_uboot_fields, .parse = boot_uboot_parse, .free = boot_uboot_free },
 	.name = "uboot",
 	.deploy = uboot_deploy,
 	.interact = uboot_interact,
@@ -476,7 +458,8 @@ const struct boot_ops boot_uboot_ops = {
 };
 
 const struct boot_ops boot_command_ops = {
-	.conf = { .fields = command_fields },
+	.conf = { .fields = boot_command_fields, .parse = boot_command_parse,
+		  .free = boot_command_free },
 	.name = "command",
 	.deploy = command_deploy,
 	.check = command_check,

@@ -38,6 +38,14 @@ struct boot_ops {
 };
 extern const struct boot_ops boot_direct_ops, boot_uboot_ops, boot_command_ops;
 
+/* The methods' boot.* keys and parsers (boot-conf.c), their ops' .conf. */
+extern const struct jfield boot_uboot_fields[], boot_command_fields[];
+int boot_direct_parse(struct board *b, json_object *o);
+int boot_uboot_parse(struct board *b, json_object *o);
+void boot_uboot_free(struct board *b);
+int boot_command_parse(struct board *b, json_object *o);
+void boot_command_free(struct board *b);
+
 /* Boots kernel k; the transcript goes to `transcript`.  On failure returns
  * -errno with s->error set (and s->fatal when a retry cannot help). */
 int boot_start(struct boot_session *s, const struct board *b, const struct kernel_art *k,
