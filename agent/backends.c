@@ -9,25 +9,30 @@
 
 #include <string.h>
 
-static const struct backend backends[] = {
-	{ BACKEND_CONSOLE, "tty", CAP_DEVICE_PATH, &console_tty_ops,
-	  "a tty device, or qemu:LABEL (a pty QEMU makes)" },
-	{ BACKEND_CONSOLE, "serial", 0, &console_serial_ops,
-	  "a serial adapter by device or usb_serial (libserialport)" },
-	{ BACKEND_CONSOLE, "tcp", CAP_NETWORK, &console_tcp_ops,
-	  "host:port, raw or telnet (ser2net, QEMU)" },
-	{ BACKEND_POWER, "qemu", CAP_MAKES_MACHINE | CAP_LOADS_KERNEL | CAP_SERVES_TFTP |
-	  CAP_MAKES_CONSOLE, &power_qemu_ops, "an emulated board: one QEMU process per boot" },
-	{ BACKEND_POWER, "gpiod", 0, &power_gpiod_ops, "a relay on GPIO lines (libgpiod)" },
-	{ BACKEND_POWER, "command", 0, &power_command_ops,
-	  "your commands switch it (a PDU, a USB relay)" },
-	{ BACKEND_POWER, "manual", 0, &power_manual_ops, "an operator switches it when asked" },
-	{ BACKEND_BOOT, "direct", 0, &boot_direct_ops, "QEMU -kernel (power type qemu)" },
-	{ BACKEND_BOOT, "uboot", 0, &boot_uboot_ops,
-	  "interrupt U-Boot, type boot.commands, kernel over TFTP" },
-	{ BACKEND_BOOT, "command", 0, &boot_command_ops,
-	  "boot.deploy puts the kernel in place (an SD mux), then power on" },
-};
+/* One line a backend: kind, type name (its ops are KIND_NAME_ops, defined in its own
+ * file), capabilities, help.  The order is the order of the error messages and --help. */
+#define BACKENDS(X)										\
+	X(console, tty, CAP_DEVICE_PATH, "a tty device, or qemu:LABEL (a pty QEMU makes)")	\
+	X(console, serial, 0, "a serial adapter by device or usb_serial (libserialport)")	\
+	X(console, tcp, CAP_NETWORK, "host:port, raw or telnet (ser2net, QEMU)")		\
+	X(power, qemu, CAP_MAKES_MACHINE | CAP_LOADS_KERNEL | CAP_SERVES_TFTP | CAP_MAKES_CONSOLE, \
+	  "an emulated board: one QEMU process per boot")					\
+	X(power, gpiod, 0, "a relay on GPIO lines (libgpiod)")					\
+	X(power, command, 0, "your commands switch it (a PDU, a USB relay)")			\
+	X(power, manual, 0, "an operator switches it when asked")				\
+	X(boot, direct, 0, "QEMU -kernel (power type qemu)")					\
+	X(boot, uboot, 0, "interrupt U-Boot, type boot.commands, kernel over TFTP")		\
+	X(boot, command, 0, "boot.deploy puts the kernel in place (an SD mux), then power on")
+
+#define KIND_console BACKEND_CONSOLE
+#define KIND_power BACKEND_POWER
+#define KIND_boot BACKEND_BOOT
+
+#define DECLARE(kind, name, caps, help) extern const struct kind##_ops kind##_##name##_ops;
+BACKENDS(DECLARE)
+
+#define ENTRY(kind, name, caps, help) { KIND_##kind, #name, caps, &kind##_##name##_ops, help },
+static const struct backend backends[] = { BACKENDS(ENTRY) };
 
 static const char *const kind_names[] = { "console.type", "power.type", "boot.method" };
 
@@ -36,6 +41,29 @@ const struct backend *backend_find(enum backend_kind kind, const char *name)
 	for (size_t i = 0; name && i < ARRAY_SIZE(backends); i++)
 		if (backends[i].kind == kind && !strcmp(backends[i].name, name))
 			return &backends[i];
+	return NULL;
+}
+
+const struct backend *backend_next(enum backend_kind kind, const struct backend *prev)
+{
+	size_t i = prev ? (size_t)(prev - backends) + 1 : 0;
+
+	for (; i < ARRAY_SIZE(backends); i++)
+		if (backends[i].kind == kind)
+			return &backends[i];
+	return NULL;
+}
+
+const struct backend_conf *backend_conf(const struct backend *bk)
+{
+	switch (bk->kind) {
+	case BACKEND_CONSOLE:
+		return &((const struct console_ops *)bk->ops)->conf;
+	case BACKEND_POWER:
+		return &((const struct power_ops *)bk->ops)->conf;
+	case BACKEND_BOOT:
+		return &((const struct boot_ops *)bk->ops)->conf;
+	}
 	return NULL;
 }
 

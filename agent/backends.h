@@ -7,6 +7,8 @@
  * one line of help.  Callers test a capability, never a backend's name; the error for
  * an unknown type and `ablab --help` list the names from here.  A new backend: its own
  * file with its ops, and one line in backends.c. */
+#include "jsonfile.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -27,6 +29,21 @@ enum backend_kind { BACKEND_CONSOLE, BACKEND_POWER, BACKEND_BOOT };
 /* console: console.device is the path opened, as given */
 #define CAP_DEVICE_PATH		(1u << 5)
 
+struct board;
+
+/* What every backend's ops hold first (console_ops, power_ops, boot_ops: .conf): its keys
+ * in the board file's section, besides the keys the section has for every backend, and how
+ * it reads them.  board.c validates the section against the keys of all backends of the
+ * kind (a key of another backend: "not used by type X (only by: Y)"), then calls parse()
+ * with the section's object; parse() fills the board and reports a problem with
+ * board_field_error() (file:line:col, the field, the fix) and returns -EINVAL.  free()
+ * releases what parse() allocated in the board (board_free(), also after a failed load). */
+struct backend_conf {
+	const struct jfield *fields;	/* NULL: none */
+	int (*parse)(struct board *b, json_object *o);
+	void (*free)(struct board *b);
+};
+
 struct backend {
 	enum backend_kind kind;
 	const char *name;
@@ -37,6 +54,10 @@ struct backend {
 
 /* The backend of that kind and name, or NULL (name NULL too). */
 const struct backend *backend_find(enum backend_kind kind, const char *name);
+/* The first backend of a kind (prev NULL), or the one after prev; NULL after the last. */
+const struct backend *backend_next(enum backend_kind kind, const struct backend *prev);
+/* The backend's board-file section keys and parser. */
+const struct backend_conf *backend_conf(const struct backend *bk);
 /* Whether the backend of that kind and name has every capability in caps. */
 bool backend_has(enum backend_kind kind, const char *name, unsigned int caps);
 /* "tty, serial, tcp": the names of a kind, for an error message; returns buf. */

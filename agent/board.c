@@ -16,50 +16,39 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const struct jfield console_fields[] = {
+/* The keys each section has for every backend: before and after the keys of its
+ * backends (backends.h, struct backend_conf), in the order the board file
+ * documents them. */
+static const struct jfield console_head[] = {
 	{ "type", J_STRING, true },
-	{ "device", J_STRING },
-	{ "usb_serial", J_STRING },
-	{ "host", J_STRING },
-	{ "port", J_INT, false, NULL, 1, 65535 },
-	{ "protocol", J_STRING },
+	{ NULL }
+};
+
+static const struct jfield console_tail[] = {
 	{ "baud", J_INT, false, NULL, 50, 4000000 },
 	{ "reopen_s", J_INT, false, NULL, 0, 600 },
 	{ "transcript_mb", J_INT, false, NULL, 1, 4096 },
 	{ NULL }
 };
 
-static const struct jfield power_fields[] = {
+static const struct jfield power_head[] = {
 	{ "type", J_STRING, true },
-	{ "binary", J_STRING },
-	{ "args", J_ARRAY_STRING },
-	{ "chip", J_STRING },
-	{ "lines", J_ARRAY_INT },
-	{ "line_names", J_ARRAY_STRING },
-	{ "active_low", J_BOOL },
-	{ "on", J_ARRAY_STRING },
-	{ "off", J_ARRAY_STRING },
-	{ "cycle", J_ARRAY_STRING },
-	{ "text", J_STRING },
+	{ NULL }
+};
+
+static const struct jfield power_tail[] = {
 	{ "off_ms", J_INT, false, NULL, 0, 600000 },
 	{ NULL }
 };
 
-static const struct jfield boot_fields[] = {
+static const struct jfield boot_head[] = {
 	{ "method", J_STRING, true },
 	{ "append", J_STRING },
 	{ "fail_patterns", J_ARRAY_STRING },
-	{ "tftp_root", J_STRING },
-	{ "server_ip", J_STRING },
-	{ "autoboot", J_STRING },
-	{ "interrupt", J_STRING },
-	{ "prompt", J_STRING },
-	{ "commands", J_ARRAY_STRING },
-	{ "errors", J_ARRAY_STRING },
-	{ "reset_patterns", J_ARRAY_STRING },
-	{ "kernel_started", J_STRING },
-	{ "addrs", J_OBJECT },
-	{ "deploy", J_ARRAY_STRING },
+	{ NULL }
+};
+
+static const struct jfield boot_tail[] = {
 	{ NULL }
 };
 
@@ -89,9 +78,9 @@ static const struct jfield board_fields[] = {
 	{ "cpu", J_STRING, true },
 	{ "family", J_STRING, true },
 	{ "emulated", J_BOOL },
-	{ "console", J_OBJECT, true, console_fields },
-	{ "power", J_OBJECT, true, power_fields },
-	{ "boot", J_OBJECT, true, boot_fields },
+	{ "console", J_OBJECT, true },	/* sub: section_fields() */
+	{ "power", J_OBJECT, true },
+	{ "boot", J_OBJECT, true },
 	{ "shell", J_OBJECT, true, shell_fields },
 	{ "timeouts_s", J_OBJECT, false, timeout_fields },
 	{ "retries", J_INT, false, NULL, 0, 100 },
@@ -99,60 +88,37 @@ static const struct jfield board_fields[] = {
 	{ NULL }
 };
 
-/* Which keys of a section belong to which backend ("*": every backend). */
-struct key_owner {
-	const char *key, *types;	/* types: space-separated */
-};
-
-static const struct key_owner console_owners[] = {
-	{ "type", "*" }, { "baud", "*" }, { "reopen_s", "*" }, { "transcript_mb", "*" },
-	{ "device", "tty serial" }, { "usb_serial", "serial" },
-	{ "host", "tcp" }, { "port", "tcp" }, { "protocol", "tcp" },
-	{ NULL }
-};
-
-static const struct key_owner power_owners[] = {
-	{ "type", "*" }, { "off_ms", "*" },
-	{ "binary", "qemu" }, { "args", "qemu" },
-	{ "chip", "gpiod" }, { "lines", "gpiod" }, { "line_names", "gpiod" },
-	{ "active_low", "gpiod" },
-	{ "on", "command" }, { "off", "command" }, { "cycle", "command" },
-	{ "text", "manual" },
-	{ NULL }
-};
-
-static const struct key_owner boot_owners[] = {
-	{ "method", "*" }, { "append", "*" }, { "fail_patterns", "*" },
-	{ "tftp_root", "uboot" }, { "server_ip", "uboot" }, { "autoboot", "uboot" },
-	{ "interrupt", "uboot" }, { "prompt", "uboot" }, { "commands", "uboot" },
-	{ "errors", "uboot" }, { "reset_patterns", "uboot" }, { "kernel_started", "uboot" },
-	{ "addrs", "uboot" }, { "deploy", "command" },
-	{ NULL }
-};
-
-/* Defaults of the U-Boot method: what U-Boot prints when a command fails,
- * and the banners that mean the board reset after the kernel was entered. */
-static const char *const ub_default_errors[] = {
-	"TIMEOUT", "Retry count exceeded", "Bad (Linux ARM (z)?Image )?magic",
-	"Wrong (Ramdisk )?Image Format", "[Rr]amdisk image is corrupt", "TFTP error",
-	"Unknown command", "## Error",
-	"No ethernet found", "ERROR: ", "[Ii]nvalid (image|format)", "Could not find",
-	NULL
-};
-static const char *const ub_default_reset[] = { "^U-Boot SPL ", "^U-Boot 20[0-9][0-9]", NULL };
-
-static bool word_in(const char *list, const char *w)
+/* A section's schema: head, the keys of each backend of the kind (once), tail. */
+#define SECTION_MAX 48
+static void section_fields(enum backend_kind kind, const struct jfield *head,
+			   const struct jfield *tail, struct jfield *out)
 {
-	size_t n = strlen(w);
-	const char *p = list;
+	const struct backend *bk = NULL;
+	const struct jfield *f;
+	size_t n = 0, i;
 
-	if (!strcmp(list, "*"))
-		return true;
-	while ((p = strstr(p, w))) {
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-			return true;
-		p += n;
+	for (f = head; f->key; f++)
+		out[n++] = *f;
+	while ((bk = backend_next(kind, bk))) {
+		for (f = backend_conf(bk)->fields; f && f->key; f++) {
+			for (i = 0; i < n && strcmp(out[i].key, f->key); i++)
+				;
+			if (i == n && n + 1 < SECTION_MAX)
+				out[n++] = *f;
+		}
 	}
+	for (f = tail; f->key && n + 1 < SECTION_MAX; f++)
+		out[n++] = *f;
+	out[n] = (struct jfield){ NULL };
+}
+
+static bool has_field(const struct backend *bk, const char *key)
+{
+	const struct jfield *f;
+
+	for (f = backend_conf(bk)->fields; f && f->key; f++)
+		if (!strcmp(f->key, key))
+			return true;
 	return false;
 }
 
@@ -208,30 +174,36 @@ int board_field_error(const struct board *b, const char *section, const char *ke
 	return -EINVAL;
 }
 
-/* Keys present in section `o` that the chosen backend does not use. */
+/* Keys present in section `o` that the chosen backend does not use but another one does. */
 static int check_owners(const struct board *b, json_object *o, const char *section,
-			const char *type, const struct key_owner *owners)
+			const struct backend *chosen)
 {
 	int ret = 0;
 
 	json_object_object_foreach(o, key, val) {
-		const struct key_owner *k;
+		const struct backend *bk = NULL;
+		char types[128];
+		size_t n = 0;
 
 		(void)val;
-		for (k = owners; k->key; k++)
-			if (!strcmp(k->key, key))
-				break;
-		if (k->key && !word_in(k->types, type))
+		if (has_field(chosen, key))
+			continue;
+		types[0] = '\0';
+		while ((bk = backend_next(chosen->kind, bk)))
+			if (has_field(bk, key) && n < sizeof(types))
+				n += (size_t)snprintf(types + n, sizeof(types) - n, "%s%s",
+						      n ? " " : "", bk->name);
+		if (n)
 			ret = board_field_error(b, section, key, "not used by %s \"%s\" (only by: "
 								 "%s)",
-						!strcmp(section, "boot") ? "method" : "type", type,
-						k->types);
+						chosen->kind == BACKEND_BOOT ? "method" : "type",
+						chosen->name, types);
 	}
 	return ret;
 }
 
-static int check_regexes(const struct board *b, const char *section, const char *key,
-			 char *const *v)
+int board_check_regexes(const struct board *b, const char *section, const char *key,
+			char *const *v)
 {
 	size_t i;
 
@@ -247,225 +219,49 @@ static int check_regexes(const struct board *b, const char *section, const char 
 	return 0;
 }
 
-static char **strv_from_const(const char *const *v)
-{
-	size_t n = 0, i;
-	char **r;
-
-	while (v[n])
-		n++;
-	r = xcalloc(n + 1, sizeof(*r));
-	for (i = 0; i < n; i++)
-		r[i] = xstrdup(v[i]);
-	return r;
-}
-
 static int load_console(struct board *b, json_object *o)
 {
+	const struct backend *bk;
 	char names[128];
-	const char *proto;
 
 	b->console_type = jstr(o, "type");
-	b->console_device = jstr(o, "device");
-	b->console_usb_serial = jstr(o, "usb_serial");
-	b->console_host = jstr(o, "host");
-	b->console_port = jint(o, "port", 0);
 	b->baud = jint(o, "baud", 115200);
 	b->console_reopen_ms = jint(o, "reopen_s", 0) * 1000;
 	b->console_transcript_mb = jint(o, "transcript_mb", 0);	/* 0: the default */
-	if (!backend_find(BACKEND_CONSOLE, b->console_type))
+	bk = backend_find(BACKEND_CONSOLE, b->console_type);
+	if (!bk)
 		return board_field_error(b, "console", "type",
 					 "unsupported console type \"%s\"; one of: %s",
 					 b->console_type, backend_names(BACKEND_CONSOLE, names,
 									sizeof(names)));
-	if (check_owners(b, o, "console", b->console_type, console_owners))
+	if (check_owners(b, o, "console", bk))
 		return -EINVAL;
-	if (!strcmp(b->console_type, "tty") && !b->console_device)
-		return board_field_error(b, "console", "type",
-					 "console type tty needs \"device\" (a tty path or "
-					 "\"qemu:LABEL\")");
-	if (!strcmp(b->console_type, "serial") && !b->console_device && !b->console_usb_serial)
-		return board_field_error(b, "console", "type",
-					 "console type serial needs \"device\" (path or "
-					 "/dev/serial/by-id name) or \"usb_serial\" (see `ablab "
-					 "ports`)");
-	if (!strcmp(b->console_type, "serial") && b->console_device &&
-	    !strncmp(b->console_device, "qemu:", 5))
-		return board_field_error(b, "console", "device",
-					 "\"qemu:LABEL\" is a pty: use console type tty");
-	if (!strcmp(b->console_type, "tcp")) {
-		if (!b->console_host || !b->console_port)
-			return board_field_error(b, "console", "type",
-						 "console type tcp needs \"host\" and \"port\"");
-		proto = jstr(o, "protocol");
-		if (proto && strcmp(proto, "raw") && strcmp(proto, "telnet"))
-			return board_field_error(b, "console", "protocol",
-						 "\"%s\" is not one of raw, telnet", proto);
-		b->console_telnet = proto && !strcmp(proto, "telnet");
-	}
-	return 0;
+	return backend_conf(bk)->parse ? backend_conf(bk)->parse(b, o) : 0;
 }
 
 static int load_power(struct board *b, json_object *o)
 {
+	const struct backend *bk;
 	char names[128];
-	const char *t;
 
-	t = b->power_type = jstr(o, "type");
+	b->power_type = jstr(o, "type");
 	b->off_ms = jint(o, "off_ms", 1000);
-	if (!backend_find(BACKEND_POWER, t))
+	bk = backend_find(BACKEND_POWER, b->power_type);
+	if (!bk)
 		return board_field_error(b, "power", "type",
-					 "unsupported power type \"%s\"; one of: %s", t,
+					 "unsupported power type \"%s\"; one of: %s", b->power_type,
 					 backend_names(BACKEND_POWER, names, sizeof(names)));
-	if (check_owners(b, o, "power", t, power_owners))
+	if (check_owners(b, o, "power", bk))
 		return -EINVAL;
-	if (!strcmp(t, "qemu")) {
-		b->qemu_binary = jstr(o, "binary");
-		if (!b->qemu_binary)
-			return board_field_error(b, "power", "type",
-						 "power type qemu needs \"binary\" (e.g. "
-						 "\"qemu-system-arm\")");
-		b->qemu_args = jstrv(o, "args", NULL);
-	} else if (!strcmp(t, "gpiod")) {
-		json_object *a;
-		size_t i, j;
-
-		b->gpio_chip = jstr(o, "chip");
-		b->gpio_active_low = jbool(o, "active_low", false);
-		if (!b->gpio_chip || !*b->gpio_chip)
-			return board_field_error(b, "power", "type",
-						 "power type gpiod needs \"chip\" (e.g. "
-						 "\"gpiochip0\")");
-		if (json_object_object_get_ex(o, "line_names", NULL)) {
-			if (json_object_object_get_ex(o, "lines", NULL))
-				return board_field_error(b, "power", "line_names",
-							 "give \"lines\" (offsets) or \"line_names\", not both");
-			b->gpio_line_names = jstrv(o, "line_names", &b->n_gpio_lines);
-			if (!b->n_gpio_lines)
-				return board_field_error(b, "power", "line_names",
-							 "must not be empty");
-			for (i = 0; i < b->n_gpio_lines; i++) {
-				if (!*b->gpio_line_names[i])
-					return board_field_error(b, "power", "line_names",
-								 "an empty line name");
-				for (j = 0; j < i; j++)
-					if (!strcmp(b->gpio_line_names[i], b->gpio_line_names[j]))
-						return board_field_error(b, "power", "line_names",
-									 "line \"%s\" is listed twice",
-									 b->gpio_line_names[i]);
-			}
-			return 0;
-		}
-		if (!json_object_object_get_ex(o, "lines", &a) || !json_object_array_length(a))
-			return board_field_error(b, "power", "type",
-						 "power type gpiod needs \"lines\": [OFFSET, ...] or "
-						 "\"line_names\": [NAME, ...]");
-		b->n_gpio_lines = json_object_array_length(a);
-		b->gpio_lines = xcalloc(b->n_gpio_lines, sizeof(*b->gpio_lines));
-		for (i = 0; i < b->n_gpio_lines; i++) {
-			int64_t v = json_object_get_int64(json_object_array_get_idx(a, i));
-
-			if (v < 0 || v > 65535)
-				return board_field_error(b, "power", "lines",
-							 "line offset %lld out of range 0..65535",
-							 (long long)v);
-			b->gpio_lines[i] = (long)v;
-			for (j = 0; j < i; j++)
-				if (b->gpio_lines[j] == v)
-					return board_field_error(b, "power", "lines",
-								 "line %lld is listed twice",
-								 (long long)v);
-		}
-	} else if (!strcmp(t, "command")) {
-		size_t n;
-
-		b->power_on = jstrv(o, "on", &n);
-		if (!n)
-			return board_field_error(b, "power", "type",
-						 "power type command needs \"on\": [argv...]");
-		b->power_off = jstrv(o, "off", &n);
-		if (!n)
-			return board_field_error(b, "power", "type",
-						 "power type command needs \"off\": [argv...]");
-		if (json_object_object_get_ex(o, "cycle", NULL)) {
-			b->power_cycle = jstrv(o, "cycle", &n);
-			if (!n)
-				return board_field_error(b, "power", "cycle",
-							 "must not be empty (omit it to cycle as "
-							 "off, off_ms, on)");
-		}
-	} else {
-		b->manual_text = jstr(o, "text");
-	}
-	return 0;
-}
-
-static int load_addrs(struct board *b, json_object *o)
-{
-	json_object *a = jobj(o, "addrs");
-	size_t n = 0;
-
-	b->addr_keys = xcalloc((size_t)(a ? json_object_object_length(a) : 0) + 1, sizeof(char *));
-	b->addr_vals = xcalloc((size_t)(a ? json_object_object_length(a) : 0) + 1, sizeof(char *));
-	if (!a)
-		return 0;
-	json_object_object_foreach(a, key, val) {
-		if (!json_object_is_type(val, json_type_string))
-			return board_field_error(b, "addrs", key,
-						 "must be a string (e.g. \"0x40400000\")");
-		b->addr_keys[n] = xstrdup(key);
-		b->addr_vals[n++] = xstrdup(json_object_get_string(val));
-	}
-	return 0;
-}
-
-static int load_uboot(struct board *b, json_object *o)
-{
-	size_t n;
-
-	b->tftp_root = jstr(o, "tftp_root");
-	b->server_ip = jstr(o, "server_ip");
-	b->ub_autoboot = jstr(o, "autoboot");
-	b->ub_interrupt = jstr(o, "interrupt");
-	b->ub_prompt = jstr(o, "prompt");
-	b->ub_started = jstr(o, "kernel_started");
-	if (!b->ub_started)
-		b->ub_started = "Starting kernel";
-	if (!b->ub_autoboot || !b->ub_interrupt || !b->ub_prompt || !*b->ub_prompt)
-		return board_field_error(b, "boot", "method",
-					 "boot method uboot needs \"autoboot\" (regex), "
-					 "\"interrupt\" "
-					 "and a non-empty \"prompt\"");
-	if (!b->tftp_root && !backend_has(BACKEND_POWER, b->power_type, CAP_SERVES_TFTP))
-		return board_field_error(b, "boot", "method",
-					 "boot method uboot needs \"tftp_root\" (the TFTP server's "
-					 "directory) unless power type is qemu");
-	if (b->tftp_root && b->tftp_root[0] != '/')
-		return board_field_error(b, "boot", "tftp_root", "must be an absolute path");
-	b->ub_commands = jstrv(o, "commands", &n);
-	if (!n)
-		return board_field_error(b, "boot", "method",
-					 "boot method uboot needs \"commands\" (the last one "
-					 "boots, "
-					 "e.g. \"bootz ...\")");
-	if (json_object_object_get_ex(o, "errors", NULL))
-		b->ub_errors = jstrv(o, "errors", NULL);
-	else
-		b->ub_errors = strv_from_const(ub_default_errors);
-	if (json_object_object_get_ex(o, "reset_patterns", NULL))
-		b->ub_reset = jstrv(o, "reset_patterns", NULL);
-	else
-		b->ub_reset = strv_from_const(ub_default_reset);
-	if (check_regexes(b, "boot", "autoboot", (char *[]){ (char *)b->ub_autoboot, NULL }) ||
-	    check_regexes(b, "boot", "kernel_started", (char *[]){ (char *)b->ub_started, NULL }) ||
-	    check_regexes(b, "boot", "errors", b->ub_errors) ||
-	    check_regexes(b, "boot", "reset_patterns", b->ub_reset))
-		return -EINVAL;
-	return load_addrs(b, o);
+	return backend_conf(bk)->parse ? backend_conf(bk)->parse(b, o) : 0;
 }
 
 static int board_load_one(struct board *b, const char *path)
 {
+	struct jfield top[ARRAY_SIZE(board_fields)], *f;
+	struct jfield console_fields[SECTION_MAX], power_fields[SECTION_MAX];
+	struct jfield boot_fields[SECTION_MAX];
+	const struct backend *boot;
 	json_object *r, *o;
 	char names[128];
 	int ret;
@@ -475,7 +271,14 @@ static int board_load_one(struct board *b, const char *path)
 	if (ret)
 		return ret;
 	r = b->jf.root;
-	ret = jfile_validate(&b->jf, r, "", board_fields);
+	memcpy(top, board_fields, sizeof(top));
+	section_fields(BACKEND_CONSOLE, console_head, console_tail, console_fields);
+	section_fields(BACKEND_POWER, power_head, power_tail, power_fields);
+	section_fields(BACKEND_BOOT, boot_head, boot_tail, boot_fields);
+	for (f = top; f->key; f++)
+		f->sub = !strcmp(f->key, "console") ? console_fields : !strcmp(f->key, "power") ?
+			 power_fields : !strcmp(f->key, "boot") ? boot_fields : f->sub;
+	ret = jfile_validate(&b->jf, r, "", top);
 	if (ret)
 		return ret;
 
@@ -503,39 +306,22 @@ static int board_load_one(struct board *b, const char *path)
 
 	o = jobj(r, "boot");
 	b->boot_method = jstr(o, "method");
-	if (!backend_find(BACKEND_BOOT, b->boot_method))
+	boot = backend_find(BACKEND_BOOT, b->boot_method);
+	if (!boot)
 		return board_field_error(b, "boot", "method",
 					 "unsupported boot method \"%s\"; one of: %s", b->boot_method,
 					 backend_names(BACKEND_BOOT, names, sizeof(names)));
-	if (check_owners(b, o, "boot", b->boot_method, boot_owners))
+	if (check_owners(b, o, "boot", boot))
 		return -EINVAL;
-	if (!strcmp(b->boot_method, "direct") &&
-	    !backend_has(BACKEND_POWER, b->power_type, CAP_LOADS_KERNEL))
-		return board_field_error(b, "boot", "method",
-					 "boot method direct loads the kernel through QEMU "
-					 "(-kernel) "
-					 "and needs power type qemu; real boards use uboot or "
-					 "command");
 	b->append = jstr(o, "append");
 	if (!b->append)
 		b->append = "";
 	b->fail_patterns = jstrv(o, "fail_patterns", NULL);
-	if (check_regexes(b, "boot", "fail_patterns", b->fail_patterns))
+	if (board_check_regexes(b, "boot", "fail_patterns", b->fail_patterns))
 		return -EINVAL;
-	if (!strcmp(b->boot_method, "uboot")) {
-		ret = load_uboot(b, o);
-		if (ret)
-			return ret;
-	} else if (!strcmp(b->boot_method, "command")) {
-		size_t n;
-
-		b->deploy = jstrv(o, "deploy", &n);
-		if (!n)
-			return board_field_error(b, "boot", "method",
-						 "boot method command needs \"deploy\": [argv...] "
-						 "(e.g. an SD mux tool with {kernel} {dtb} "
-						 "{initrd})");
-	}
+	ret = backend_conf(boot)->parse ? backend_conf(boot)->parse(b, o) : 0;
+	if (ret)
+		return ret;
 
 	o = jobj(r, "shell");
 	b->prompt = jstr(o, "prompt");
@@ -594,19 +380,14 @@ int board_load_by_name(struct board *b, const char *name)
 
 void board_free(struct board *b)
 {
-	strv_free(b->qemu_args);
+	const struct backend *bk[] = { backend_find(BACKEND_CONSOLE, b->console_type),
+				       backend_find(BACKEND_POWER, b->power_type),
+				       backend_find(BACKEND_BOOT, b->boot_method) };
+
+	for (size_t i = 0; i < ARRAY_SIZE(bk); i++)
+		if (bk[i] && backend_conf(bk[i])->free)
+			backend_conf(bk[i])->free(b);
 	strv_free(b->fail_patterns);
-	strv_free(b->power_on);
-	strv_free(b->power_off);
-	strv_free(b->power_cycle);
-	strv_free(b->ub_commands);
-	strv_free(b->ub_errors);
-	strv_free(b->ub_reset);
-	strv_free(b->addr_keys);
-	strv_free(b->addr_vals);
-	strv_free(b->deploy);
-	free(b->gpio_lines);
-	strv_free(b->gpio_line_names);
 	jfile_free(&b->jf);
 	memset(b, 0, sizeof(*b));
 }
@@ -676,28 +457,14 @@ static char *lock_path(const char *key, bool console)
 	return p;
 }
 
-/* What identifies a board's console across board files: the resolved
- * device of a tty/serial console, host:port of a tcp one; NULL for a QEMU
- * pty (it exists only inside its own QEMU). */
+/* What identifies a board's console across board files: its backend's
+ * lock_key() (a resolved device, host:port; NULL for a QEMU pty). */
 static char *console_key(const struct board *b)
 {
-	char real[PATH_MAX], err[400], *path = NULL, *k;
+	const struct backend *bk = backend_find(BACKEND_CONSOLE, b->console_type);
+	const struct console_ops *ops = bk ? bk->ops : NULL;
 
-	if (!b->console_type)
-		return NULL;
-	if (backend_has(BACKEND_CONSOLE, b->console_type, CAP_NETWORK))
-		return b->console_host ? xasprintf("tcp:%s:%ld", b->console_host, b->console_port)
-				       : NULL;
-	if (!strcmp(b->console_type, "serial")) {
-		if (serial_resolve(b, &path, err, sizeof(err)))
-			return NULL;	/* not plugged in: the open fails later, clearly */
-		k = xstrdup(realpath(path, real) ? real : path);
-		free(path);
-		return k;
-	}
-	if (!b->console_device || !strncmp(b->console_device, "qemu:", 5))
-		return NULL;
-	return xstrdup(realpath(b->console_device, real) ? real : b->console_device);
+	return ops && ops->lock_key ? ops->lock_key(b) : NULL;
 }
 
 /* Only the owner (and, in a group-writable lock directory, its group: a lab

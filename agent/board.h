@@ -58,6 +58,10 @@ struct board {
 	const char *prompt;		/* shell prompt on the target */
 	const char *module_path;	/* where the initramfs keeps dmabench.ko */
 
+	/* what a backend's conf.parse() keeps that has no field above (backends.h); its
+	 * conf.free() frees it */
+	void *console_priv, *power_priv, *boot_priv;
+
 	long t_power_s, t_bootloader_s, t_kernel_s, t_command_s, t_deploy_s;
 	long retries;
 	const char *kernel_recipe;	/* boards/kernel/NAME.conf, for make kernels */
@@ -75,6 +79,11 @@ const char *board_dir(void);
  * `section` (NULL: top level); returns -EINVAL. */
 int board_field_error(const struct board *b, const char *section, const char *key,
 		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Each of v[] compiles as an extended regex, else "section.key: invalid regular expression"
+ * (board_field_error) and -EINVAL. */
+int board_check_regexes(const struct board *b, const char *section, const char *key,
+			char *const *v);
 
 /* Dry-run report line: "  ok    field: message" or "  FAIL  field: ..."
  * appended to out; returns 0 when ok, 1 otherwise (to count problems). */

@@ -4,7 +4,7 @@
  *   uboot:   the artefacts are copied into TFTP_ROOT/BOARD/; after power
  *            on we catch the autoboot line, interrupt it and type the
  *            board's commands, each waiting for the prompt or a U-Boot
- *            error; the last one boots.
+ *            error; the last one boots (the TFTP copy: boot-tftp.c).
  *   command: the board's deploy argv puts the kernel in place (SD mux...)
  *            while the board is off, then power on.
  * Then: the shell prompt or a failure pattern, whichever comes first. */
@@ -130,107 +130,6 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 	}
 	free_res(res, nfail + nreset + 1);
 	return ret < 0 ? ret : 0;
-}
-
-/* --- TFTP deployment --- */
-
-/* Copies src to name in the directory dirfd through a uniquely named
- * temporary file and rename(), so that a board fetching it sees the old or
- * the new file, never half of one.  dir is for messages. */
-static int copy_atomic(const char *src, int dirfd, const char *dir, const char *name, char *err,
-		       size_t elen)
-{
-	char *data = NULL;
-	size_t len = 0;
-	int ret;
-
-	if (!*name || !strcmp(name, ".") || !strcmp(name, "..") || strchr(name, '/')) {
-		snprintf(err, elen, "refusing artefact name \"%s\"", name);
-		return -EINVAL;
-	}
-	ret = read_file(src, &data, &len);
-	if (ret) {
-		snprintf(err, elen, "cannot read %s: %s", src, strerror(-ret));
-		return ret;
-	}
-	ret = write_file_atomic_at(dirfd, name, data, len);
-	if (ret)
-		snprintf(err, elen, "cannot write %s/%s: %s", dir, name, strerror(-ret));
-	free(data);
-	return ret;
-}
-
-/* Every write below goes through directory fds opened without following a
- * symlink, so nothing planted in the TFTP root (or on the way to it) can
- * redirect a write elsewhere. */
-int tftp_deploy(const struct board *b, const char *root, const struct kernel_art *k,
-		char *rel[3], char *err, size_t elen)
-{
-	const char *src[3] = { k->zimage, k->initrd, k->dtb };
-	int rootfd, subfd, ret = 0;
-	char *link, *sub;
-	size_t i;
-
-	rel[0] = rel[1] = rel[2] = NULL;
-	rootfd = open_dir_nofollow(root, &link);
-	if (rootfd == -ELOOP && link) {
-		snprintf(err, elen,
-			 "%s: boot.tftp_root %s: %s is a symbolic link; set boot.tftp_root to the real directory (`realpath %s`)",
-			 b->name, root, link, root);
-		free(link);
-		return -ELOOP;
-	}
-	if (rootfd < 0) {
-		snprintf(err, elen, "%s: boot.tftp_root %s: %s", b->name, root,
-			 rootfd == -ENOTDIR ? "not a directory" : strerror(-rootfd));
-		return rootfd;
-	}
-	if (faccessat(rootfd, ".", W_OK, 0) < 0) {
-		snprintf(err, elen, "%s: boot.tftp_root %s: not writable (%s); give this user "
-			 "write access or choose another directory", b->name, root,
-			 strerror(errno));
-		close(rootfd);
-		return -EACCES;
-	}
-	sub = xasprintf("%s/%s", root, b->name);	/* name has no '/' (board_load) */
-	if (mkdirat(rootfd, b->name, 0755) == 0) {
-		fsync(rootfd);
-	} else if (errno != EEXIST) {
-		ret = -errno;
-		snprintf(err, elen, "%s: boot.tftp_root: cannot create %s: %s", b->name, sub,
-			 strerror(-ret));
-		goto out;
-	}
-	/* the board's directory itself, not where a symlink there points */
-	subfd = openat(rootfd, b->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (subfd < 0) {
-		struct stat st;
-
-		ret = -errno;
-		if (fstatat(rootfd, b->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-			snprintf(err, elen,
-				 "%s: boot.tftp_root: %s is a symbolic link; refusing to write through it (remove it: ablab creates the directory)",
-				 b->name, sub);
-		else
-			snprintf(err, elen, "%s: boot.tftp_root: cannot open %s: %s", b->name, sub,
-				 strerror(-ret));
-		goto out;
-	}
-	for (i = 0; i < 3 && !ret; i++) {
-		const char *name;
-
-		if (!src[i])
-			continue;	/* no .dtb */
-		name = strrchr(src[i], '/') ? strrchr(src[i], '/') + 1 : src[i];
-		ret = copy_atomic(src[i], subfd, sub, name, err, elen);
-		if (!ret)
-			rel[i] = xasprintf("%s/%s", b->name, name);
-	}
-	close(subfd);
-out:
-	close(rootfd);
-	free(sub);
-	return ret;
 }
 
 /* --- U-Boot --- */
@@ -545,11 +444,13 @@ static int uboot_check(const struct board *b, struct buf *out);
 static int command_check(const struct board *b, struct buf *out);
 
 const struct boot_ops boot_direct_ops = {
+	.conf = { .parse = boot_direct_parse },
 	.name = "direct",
 	.check = direct_check,
 };
 
 const struct boot_ops boot_uboot_ops = {
+	.conf = { .fields = boot_uboot_fields, .parse = boot_uboot_parse, .free = boot_uboot_free },
 	.name = "uboot",
 	.deploy = uboot_deploy,
 	.interact = uboot_interact,
@@ -557,6 +458,8 @@ const struct boot_ops boot_uboot_ops = {
 };
 
 const struct boot_ops boot_command_ops = {
+	.conf = { .fields = boot_command_fields, .parse = boot_command_parse,
+		  .free = boot_command_free },
 	.name = "command",
 	.deploy = command_deploy,
 	.check = command_check,

@@ -29,6 +29,7 @@ struct boot_session {
  * interact, if it names any); interact() (NULL: nothing) talks to the boot loader
  * after power on, before the kernel's prompt; check() is the dry run. */
 struct boot_ops {
+	struct backend_conf conf;	/* its boot.* keys (backends.h) */
 	const char *name;
 	int (*deploy)(struct boot_session *s, const struct kernel_art *k, char *rel[3],
 		      const char *rundir);
@@ -36,6 +37,14 @@ struct boot_ops {
 	int (*check)(const struct board *b, struct buf *out);
 };
 extern const struct boot_ops boot_direct_ops, boot_uboot_ops, boot_command_ops;
+
+/* The methods' boot.* keys and parsers (boot-conf.c), their ops' .conf. */
+extern const struct jfield boot_uboot_fields[], boot_command_fields[];
+int boot_direct_parse(struct board *b, json_object *o);
+int boot_uboot_parse(struct board *b, json_object *o);
+void boot_uboot_free(struct board *b);
+int boot_command_parse(struct board *b, json_object *o);
+void boot_command_free(struct board *b);
 
 /* Boots kernel k; the transcript goes to `transcript`.  On failure returns
  * -errno with s->error set (and s->fatal when a retry cannot help). */

@@ -1,32 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Console backends and the expect engine (deadlines, no fixed windows).
- *   tty:    any terminal device through termios (QEMU -serial pty; a UART
- *           by path when libserialport is not wanted)
- *   serial: real UARTs through libserialport, found by path,
- *           /dev/serial/by-id name or USB serial number (libserialport
- *           0.1.1 cannot open ptys: DESIGN.md section 8)
- *   tcp:    ser2net or QEMU -serial tcp:HOST:PORT,server, raw or telnet */
+/* The expect engine (deadlines, no fixed windows) and what every console
+ * backend shares: open/close/read/write through the backend's ops, the
+ * transcript, the sliding window.  The backends, one file each:
+ *   console-tty.c:    any terminal device through termios (QEMU -serial pty;
+ *                     a UART by path when libserialport is not wanted)
+ *   console-serial.c: real UARTs through libserialport, found by path,
+ *                     /dev/serial/by-id name or USB serial number
+ *   console-tcp.c:    ser2net or QEMU -serial tcp:HOST:PORT,server, raw or telnet */
 #include "console.h"
 #include "backends.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <libserialport.h>
-#include <limits.h>
-#include <netdb.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
-#include <termios.h>
 #include <unistd.h>
 
-static void set_err(struct console *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void set_err(struct console *c, const char *fmt, ...)
+void console_set_err(struct console *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -35,405 +27,12 @@ static void set_err(struct console *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-static speed_t baud_to_speed(long baud)
-{
-	switch (baud) {
-	case 9600: return B9600;
-	case 19200: return B19200;
-	case 38400: return B38400;
-	case 57600: return B57600;
-	case 230400: return B230400;
-	case 460800: return B460800;
-	case 921600: return B921600;
-	case 1500000: return B1500000;
-	case 3000000: return B3000000;
-	default: return B115200;
-	}
-}
-
-/* --- tty --- */
-
-static int tty_open(struct console *c)
-{
-	struct termios t;
-	int e;
-
-	c->fd = open(c->device, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (c->fd < 0) {
-		e = errno;
-		set_err(c, "%s: console.device %s: %s", c->board->name, c->device, strerror(e));
-		return -e;
-	}
-	if (tcgetattr(c->fd, &t) < 0)
-		goto fail;
-	cfmakeraw(&t);
-	t.c_cflag |= CLOCAL | CREAD;
-	cfsetispeed(&t, baud_to_speed(c->board->baud));
-	cfsetospeed(&t, baud_to_speed(c->board->baud));
-	if (tcsetattr(c->fd, TCSANOW, &t) < 0)
-		goto fail;
-	ioctl(c->fd, TIOCEXCL);	/* a second open (cu, screen, another agent) gets EBUSY */
-	return 0;
-fail:
-	e = errno;
-	set_err(c, "%s: console.device %s is not a terminal: %s", c->board->name, c->device,
-		strerror(e));
-	close(c->fd);
-	c->fd = -1;
-	return -e;
-}
-
-static void fd_close(struct console *c)
+void console_fd_close(struct console *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
 }
-
-/* dry run: the device exists (a qemu: pty is made at power on) */
-static int tty_check(const struct board *b, struct buf *out)
-{
-	if (!strncmp(b->console_device, "qemu:", 5))
-		return check_line(out, true, "console.device", "%s: a pty QEMU creates at "
-				  "power on", b->console_device);
-	if (!access(b->console_device, R_OK | W_OK))
-		return check_line(out, true, "console.device", "%s exists", b->console_device);
-	return check_line(out, false, "console.device", "%s: %s", b->console_device,
-			  strerror(errno));
-}
-
-const struct console_ops console_tty_ops = {
-	.name = "tty",
-	.open = tty_open,
-	.close = fd_close,
-	.check = tty_check,
-};
-
-/* --- serial (libserialport) --- */
-
-int serial_resolve(const struct board *b, char **path, char *err, size_t elen)
-{
-	const char *d = b->console_device;
-	char real[PATH_MAX], *cand = NULL;
-
-	*path = NULL;
-	if (d) {
-		if (d[0] == '/')
-			cand = xstrdup(d);
-		else
-			cand = xasprintf("/dev/serial/by-id/%s", d);
-		if (!realpath(cand, real) && d[0] != '/') {
-			char *dev = xasprintf("/dev/%s", d);
-
-			if (realpath(dev, real)) {
-				free(cand);
-				cand = dev;
-			} else {
-				free(dev);
-			}
-		}
-		if (!realpath(cand, real)) {
-			snprintf(err, elen, "%s: console.device %s: %s (is the adapter plugged in "
-				 "and powered? `ablab ports` lists the serial adapters found)",
-				 b->name, cand, strerror(errno));
-			free(cand);
-			return -ENOENT;
-		}
-		free(cand);
-		*path = xstrdup(real);
-		return 0;
-	} else {
-		struct sp_port **list = NULL;
-		size_t i;
-
-		if (sp_list_ports(&list) != SP_OK) {
-			snprintf(err, elen, "%s: console.usb_serial: cannot list serial ports: %s",
-				 b->name, sp_last_error_message());
-			return -EIO;
-		}
-		for (i = 0; list[i]; i++) {
-			const char *sn = sp_get_port_usb_serial(list[i]);
-
-			if (sn && !strcmp(sn, b->console_usb_serial)) {
-				*path = xstrdup(sp_get_port_name(list[i]));
-				break;
-			}
-		}
-		sp_free_port_list(list);
-		if (!*path) {
-			snprintf(err, elen, "%s: console.usb_serial \"%s\": no USB serial adapter "
-				 "with this serial number (%zu serial port%s found; see `ablab "
-				 "ports`)", b->name, b->console_usb_serial, i, i == 1 ? "" : "s");
-			return -ENOENT;
-		}
-		return 0;
-	}
-}
-
-static int serial_open(struct console *c)
-{
-	struct sp_port *port = NULL;
-	struct termios t;
-	int fd = -1, fl;
-
-	if (!c->device) {
-		int ret = serial_resolve(c->board, &c->device, c->error, sizeof(c->error));
-
-		if (ret)
-			return ret;
-	}
-	if (sp_get_port_by_name(c->device, &port) != SP_OK) {
-		set_err(c, "%s: console.device %s: libserialport cannot use it (%s); a pty "
-			"needs console type tty", c->board->name, c->device,
-			sp_last_error_message());
-		return -ENODEV;
-	}
-	if (sp_open(port, SP_MODE_READ_WRITE) != SP_OK) {
-		set_err(c, "%s: console.device %s: cannot open: %s", c->board->name, c->device,
-			sp_last_error_message());
-		sp_free_port(port);
-		return -EIO;
-	}
-	if (sp_set_baudrate(port, (int)c->board->baud) != SP_OK || sp_set_bits(port, 8) != SP_OK ||
-	    sp_set_parity(port, SP_PARITY_NONE) != SP_OK || sp_set_stopbits(port, 1) != SP_OK ||
-	    sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) != SP_OK ||
-	    sp_get_port_handle(port, &fd) != SP_OK) {
-		set_err(c, "%s: console.baud %ld on %s: %s", c->board->name, c->board->baud,
-			c->device, sp_last_error_message());
-		sp_close(port);
-		sp_free_port(port);
-		return -EINVAL;
-	}
-	/* libserialport leaves VMIN = VTIME = 0, where read() returns 0 when
-	 * no byte is waiting: console_read() takes 0 for the adapter going away
-	 * and reopens the port, losing what the tty had buffered (found on the
-	 * virtual lab's FTDI adapter, tests/t86-vlab.sh).  VMIN = 1 with
-	 * O_NONBLOCK: EAGAIN when empty, 0 only on a hangup (unplug). */
-	if (tcgetattr(fd, &t) < 0 || (t.c_cc[VMIN] = 1, t.c_cc[VTIME] = 0,
-				      tcsetattr(fd, TCSANOW, &t) < 0)) {
-		set_err(c, "%s: console.device %s: termios: %s", c->board->name, c->device,
-			strerror(errno));
-		sp_close(port);
-		sp_free_port(port);
-		return -EIO;
-	}
-	/* libserialport 0.1.1 opens without O_CLOEXEC: power and deploy
-	 * commands must not inherit the UART */
-	fcntl(fd, F_SETFD, FD_CLOEXEC);
-	fl = fcntl(fd, F_GETFL);
-	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-	ioctl(fd, TIOCEXCL);	/* a second open (cu, screen, another agent) gets EBUSY */
-	c->port = port;
-	c->fd = fd;
-	return 0;
-}
-
-static void serial_close(struct console *c)
-{
-	if (c->port) {
-		sp_close(c->port);
-		sp_free_port(c->port);
-	}
-	c->port = NULL;
-	c->fd = -1;
-}
-
-/* dry run: the adapter is plugged in (resolved to its device) */
-static int serial_check(const struct board *b, struct buf *out)
-{
-	char err[400], *path = NULL;
-	int bad;
-
-	if (serial_resolve(b, &path, err, sizeof(err))) {
-		/* "BOARD: console.FIELD X: why" -> "X: why" under the field */
-		const char *why = strstr(err, ": console.");
-
-		why = why ? strchr(why + 2, ' ') : NULL;
-		return check_line(out, false, b->console_device ? "console.device" :
-				  "console.usb_serial", "%s", why ? why + 1 : err);
-	}
-	bad = check_line(out, true, b->console_device ? "console.device" :
-			 "console.usb_serial", "%s -> %s, %ld baud",
-			 b->console_device ? b->console_device : b->console_usb_serial,
-			 path,
-			 b->baud);
-	free(path);
-	return bad;
-}
-
-const struct console_ops console_serial_ops = {
-	.name = "serial",
-	.open = serial_open,
-	.close = serial_close,
-	.check = serial_check,
-};
-
-/* --- tcp (raw, telnet) --- */
-
-enum { IAC = 255, DONT = 254, DO = 253, WONT = 252, WILL = 251, SB = 250, SE = 240 };
-enum { OPT_BINARY = 0, OPT_ECHO = 1, OPT_SGA = 3 };
-enum { TN_DATA, TN_IAC, TN_OPT, TN_SB, TN_SB_IAC };
-
-static int tcp_open(struct console *c)
-{
-	const struct board *b = c->board;
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL, *a;
-	char port[16];
-	int r, e = ECONNREFUSED;
-
-	snprintf(port, sizeof(port), "%ld", b->console_port);
-	r = getaddrinfo(b->console_host, port, &hints, &ai);
-	if (r) {
-		set_err(c, "%s: console.host %s: %s", b->name, b->console_host, gai_strerror(r));
-		return -EHOSTUNREACH;
-	}
-	for (a = ai; a; a = a->ai_next) {
-		struct pollfd p;
-		socklen_t len = sizeof(e);
-
-		c->fd = socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			       a->ai_protocol);
-		if (c->fd < 0) {
-			e = errno;
-			continue;
-		}
-		if (connect(c->fd, a->ai_addr, a->ai_addrlen) == 0)
-			break;
-		e = errno;
-		if (e == EINPROGRESS) {
-			p = (struct pollfd){ .fd = c->fd, .events = POLLOUT };
-			if (poll(&p, 1, (int)(b->t_power_s * 1000)) == 1 &&
-			    getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &e, &len) == 0 && e == 0)
-				break;
-			if (e == EINPROGRESS)
-				e = ETIMEDOUT;
-		}
-		close(c->fd);
-		c->fd = -1;
-	}
-	freeaddrinfo(ai);
-	if (c->fd < 0) {
-		set_err(c, "%s: console.host/port %s:%ld: %s", b->name, b->console_host,
-			b->console_port, strerror(e));
-		return -e;
-	}
-	c->telnet_state = TN_DATA;
-	if (b->console_telnet) {
-		const unsigned char hello[] = { IAC, WILL, OPT_BINARY, IAC, DO, OPT_BINARY,
-						IAC, WILL, OPT_SGA, IAC, DO, OPT_SGA };
-
-		if (write(c->fd, hello, sizeof(hello)) < 0) {
-			e = errno;
-			set_err(c, "%s: console %s:%ld: %s", b->name, b->console_host,
-				b->console_port, strerror(e));
-			close(c->fd);
-			c->fd = -1;
-			return -e;
-		}
-	}
-	return 0;
-}
-
-/* Telnet: strips commands from the stream, answers option negotiation
- * (binary and suppress-go-ahead accepted, the server's echo accepted,
- * everything else refused). */
-static ssize_t telnet_read(struct console *c, char *p, size_t n)
-{
-	unsigned char raw[4096];
-	ssize_t got, i;
-	size_t out = 0;
-
-	if (!c->board->console_telnet)
-		return read(c->fd, p, n);
-	got = read(c->fd, raw, n < sizeof(raw) ? n : sizeof(raw));
-	if (got <= 0)
-		return got;
-	for (i = 0; i < got; i++) {
-		unsigned char ch = raw[i];
-
-		switch (c->telnet_state) {
-		case TN_DATA:
-			if (ch == IAC)
-				c->telnet_state = TN_IAC;
-			else
-				p[out++] = (char)ch;
-			break;
-		case TN_IAC:
-			if (ch == IAC) {
-				p[out++] = (char)IAC;
-				c->telnet_state = TN_DATA;
-			} else if (ch >= WILL && ch <= DONT) {
-				c->telnet_cmd = ch;
-				c->telnet_state = TN_OPT;
-			} else if (ch == SB) {
-				c->telnet_state = TN_SB;
-			} else {
-				c->telnet_state = TN_DATA;
-			}
-			break;
-		case TN_OPT: {
-			bool ours = ch == OPT_BINARY || ch == OPT_SGA;
-			unsigned char ans[3] = { IAC, 0, ch };
-
-			if (c->telnet_cmd == DO && !ours)
-				ans[1] = WONT;
-			else if (c->telnet_cmd == WILL && !ours && ch != OPT_ECHO)
-				ans[1] = DONT;
-			else if (c->telnet_cmd == WILL && ch == OPT_ECHO)
-				ans[1] = DO;
-			if (ans[1] && write(c->fd, ans, 3) < 0)
-				return -1;
-			c->telnet_state = TN_DATA;
-			break;
-		}
-		case TN_SB:
-			if (ch == IAC)
-				c->telnet_state = TN_SB_IAC;
-			break;
-		case TN_SB_IAC:
-			c->telnet_state = ch == SE ? TN_DATA : TN_SB;
-			break;
-		}
-	}
-	if (!out) {
-		errno = EAGAIN;
-		return -1;
-	}
-	return (ssize_t)out;
-}
-
-static ssize_t telnet_write(struct console *c, const char *p, size_t n)
-{
-	size_t i;
-
-	if (!c->board->console_telnet || !memchr(p, IAC, n))
-		return write(c->fd, p, n);
-	for (i = 0; i < n; i++) {	/* rare: double every 0xff byte */
-		unsigned char two[2] = { (unsigned char)p[i], IAC };
-		ssize_t w = write(c->fd, two, two[0] == IAC ? 2 : 1);
-
-		if (w < 0)
-			return i ? (ssize_t)i : -1;
-	}
-	return (ssize_t)n;
-}
-
-/* dry run: no connection (it could steal the port from a user) */
-static int tcp_check(const struct board *b, struct buf *out)
-{
-	return check_line(out, true, "console.host", "%s:%ld (%s); not connected in a dry "
-			  "run", b->console_host, b->console_port,
-			  b->console_telnet ? "telnet" : "raw");
-}
-
-const struct console_ops console_tcp_ops = {
-	.name = "tcp",
-	.open = tcp_open,
-	.read = telnet_read,
-	.write = telnet_write,
-	.close = fd_close,
-	.check = tcp_check,
-};
 
 void console_init(struct console *c, const struct board *b)
 {
@@ -458,7 +57,7 @@ int console_open(struct console *c, const struct board *b, const char *device,
 	bk = backend_find(BACKEND_CONSOLE, b->console_type);
 	c->ops = bk ? bk->ops : NULL;
 	if (!c->ops) {
-		set_err(c, "%s: console.type %s: unsupported", b->name, b->console_type);
+		console_set_err(c, "%s: console.type %s: unsupported", b->name, b->console_type);
 		return -EPROTONOSUPPORT;
 	}
 	if (device)
@@ -469,7 +68,7 @@ int console_open(struct console *c, const struct board *b, const char *device,
 		c->log = fopen(transcript, "ae");
 		if (!c->log) {
 			ret = -errno;
-			set_err(c, "%s: transcript %s: %s", b->name, transcript, strerror(-ret));
+			console_set_err(c, "%s: transcript %s: %s", b->name, transcript, strerror(-ret));
 			free(c->device);
 			c->device = NULL;
 			c->ops = NULL;
@@ -636,7 +235,7 @@ static void take_input(struct console *c, const char *p, size_t n, bool keep)
 	c->t_last_rx = now_ms();
 	if (flood) {
 		c->flooded = true;
-		set_err(c, "%s: console flood: more than %zu MiB of console output in one boot "
+		console_set_err(c, "%s: console flood: more than %zu MiB of console output in one boot "
 			"(console.transcript_mb); the transcript keeps the first %zu MiB",
 			c->board->name, c->rx_max >> 20, c->rx_max >> 20);
 	}

@@ -2,6 +2,7 @@
 #ifndef ABLAB_CONSOLE_H
 #define ABLAB_CONSOLE_H
 
+#include "backends.h"
 #include "board.h"
 #include "util.h"
 
@@ -13,6 +14,7 @@ struct console;
 /* A backend: open() makes c->fd a non-blocking fd to poll on; read() and
  * write() may transform the byte stream (telnet); NULL means plain. */
 struct console_ops {
+	struct backend_conf conf;	/* its console.* keys (backends.h) */
 	const char *name;
 	int (*open)(struct console *c);
 	ssize_t (*read)(struct console *c, char *p, size_t n);
@@ -20,9 +22,13 @@ struct console_ops {
 	void (*close)(struct console *c);
 	/* dry run: one check_line() per field it checks; the number of failed ones */
 	int (*check)(const struct board *b, struct buf *out);
+	/* what identifies this console across board files, for its lock (caller frees);
+	 * NULL: nothing to lock (a QEMU pty, an adapter not plugged in) */
+	char *(*lock_key)(const struct board *b);
 };
 
-/* The console backends (console.c), listed in backends.c. */
+/* The console backends (console-tty.c, console-serial.c, console-tcp.c), listed in
+ * backends.c. */
 extern const struct console_ops console_tty_ops, console_serial_ops, console_tcp_ops;
 
 /* The expect engine keeps a window of the input, not the whole boot: */
@@ -49,6 +55,7 @@ struct console {
 	char *device;		/* tty/serial: the resolved path */
 	int fd;
 	void *port;		/* serial: struct sp_port * */
+	void *priv;		/* a backend's own state (its open() sets, close() frees) */
 	int telnet_state;	/* tcp telnet: decoder state */
 	unsigned char telnet_cmd;
 	struct buf in;		/* the window: stream bytes [in_base, in_base + in.len) */
@@ -125,6 +132,11 @@ const char *console_at(const struct console *c, size_t pos);
 /* The last non-empty line received, quoted (at most its last 120 bytes,
  * control bytes as '?'), or "(nothing received)": what a timeout quotes. */
 void console_last_line(const struct console *c, char *out, size_t len);
+
+/* For the backends: c->error = the message (naming the board); closes c->fd. */
+void console_set_err(struct console *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void console_fd_close(struct console *c);
 
 /* Compiles an extended, line-anchored regex; -EINVAL on error. */
 int re_compile(regex_t *re, const char *pattern);

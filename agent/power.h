@@ -2,6 +2,7 @@
 #ifndef ABLAB_POWER_H
 #define ABLAB_POWER_H
 
+#include "backends.h"
 #include "board.h"
 #include "kernel.h"
 #include "util.h"
@@ -17,6 +18,7 @@ struct gpio_relay;
  * per field to out and returns the number of problems; it touches no
  * hardware state. */
 struct power_ops {
+	struct backend_conf conf;	/* its power.* keys (backends.h) */
 	const char *name;
 	int (*on)(struct power *p, const struct kernel_art *k);
 	int (*release)(struct power *p);
@@ -28,7 +30,8 @@ struct power_ops {
 	void (*close)(struct power *p);		/* end of session: let go */
 };
 
-/* The power backends (power.c), listed in backends.c. */
+/* The power backends (power-qemu.c, power-gpiod.c, power-command.c, power-manual.c),
+ * listed in backends.c. */
 extern const struct power_ops power_qemu_ops, power_gpiod_ops, power_command_ops, power_manual_ops;
 
 struct power {
@@ -52,6 +55,8 @@ int power_init(struct power *p, const struct board *b, const char *rundir);
  * (off_aborted) or its deadline stops it. */
 int power_on(struct power *p, const struct kernel_art *k);
 int power_off(struct power *p);
+/* Waits (interruptibly) until the board has been off for power.off_ms. */
+int power_wait_off_time(struct power *p);
 /* Runs ops->cycle or off + off_ms + on. */
 int power_cycle(struct power *p);
 /* Boards switched on by this process and not (successfully) off since:
@@ -60,6 +65,10 @@ size_t power_left_on(struct buf *out);
 void power_free(struct power *p);
 /* Dry-run check of the board's power configuration (see power_ops.check). */
 int power_check(const struct board *b, struct buf *out);
+
+/* For the backends: p->error = the message (naming the board and the field). */
+void power_set_error(struct power *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Runs argv (no shell) with a deadline; output (stdout+stderr) into out.
  * Returns the exit status (>= 0), -ENOENT when the program cannot be

@@ -124,6 +124,15 @@ board badtcp '{ "type": "tcp", "host": "127.0.0.1" }' "$true_power" "$cmd_boot"
 expect_err "tcp console without port" 'badtcp.json:[0-9]+:[0-9]+: console.type: console type tcp needs "host" and "port"' "$ablab" check-board "$bt/badtcp.json"
 board strayfield '{ "type": "tty", "device": "/dev/null", "host": "x" }' "$true_power" "$cmd_boot"
 expect_err "field of another backend" 'strayfield.json:2:[0-9]+: console.host: not used by type "tty" \(only by: tcp\)' "$ablab" check-board "$bt/strayfield.json"
+# the sections' keys come from the backends' own tables (backends.h: struct backend_conf)
+board straypower "$pty_console" '{ "type": "command", "on": ["true"], "off": ["true"], "chip": "gpiochip0" }' "$cmd_boot"
+expect_err "power key of another backend" 'straypower.json:[0-9]+:[0-9]+: power.chip: not used by type "command" \(only by: gpiod\)' "$ablab" check-board "$bt/straypower.json"
+board strayboot "$pty_console" "$true_power" '{ "method": "command", "deploy": ["true"], "autoboot": "Hit" }'
+expect_err "boot key of another method" 'strayboot.json:[0-9]+:[0-9]+: boot.autoboot: not used by method "command" \(only by: uboot\)' "$ablab" check-board "$bt/strayboot.json"
+board unknownkey '{ "type": "tty", "device": "/dev/null", "bogus": 1 }' "$true_power" "$cmd_boot"
+expect_err "unknown console key: every backend's keys listed" 'console.bogus: unknown key; expected one of: type, device, usb_serial, host, port, protocol, baud, reopen_s, transcript_mb$' "$ablab" check-board "$bt/unknownkey.json"
+board typokey "$pty_console" '{ "type": "gpiod", "chip": "gpiochip0", "line": [1] }' "$cmd_boot"
+expect_err "misspelt key of a backend" 'power.line: unknown key; did you mean "lines"\?$' "$ablab" check-board "$bt/typokey.json"
 board directreal "$pty_console" "$true_power" '{ "method": "direct" }'
 expect_err "direct boot on a real board" 'boot.method: boot method direct .* needs power type qemu' "$ablab" check-board "$bt/directreal.json"
 board noprompt "$pty_console" "$true_power" '{ "method": "uboot", "tftp_root": "/tmp", "autoboot": "Hit", "interrupt": " ", "commands": ["boot"] }'

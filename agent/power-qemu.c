@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Power backend qemu: "power on" starts QEMU paused (-S) with a QMP socket,
+ * release() sends "cont" once the console is attached, "off" is QMP quit,
+ * then the process is reaped. */
+#include "power.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The last two non-empty lines of QEMU's log, for error messages (QEMU
+ * often follows its complaint with a hint such as "Use -machine help"). */
+static char *log_tail(const char *path)
+{
+	char *data, *prev = NULL, *line = NULL, *s, *save = NULL, *r;
+
+	if (read_file(path, &data, NULL))
+		return xstrdup("(no output)");
+	for (s = strtok_r(data, "\n", &save); s; s = strtok_r(NULL, "\n", &save)) {
+		if (*s) {
+			prev = line;
+			line = s;
+		}
+	}
+	if (!line)
+		r = xstrdup("(no output)");
+	else if (prev)
+		r = xasprintf("%s; %s", prev, line);
+	else
+		r = xstrdup(line);
+	free(data);
+	return r;
+}
+
+static bool child_exited(struct power *p, int *status)
+{
+	pid_t r;
+
+	if (p->pid <= 0)
+		return true;
+	r = waitpid(p->pid, status, WNOHANG);
+	if (r == p->pid) {
+		p->pid = 0;
+		return true;
+	}
+	return false;
+}
+
+/* Reads one QMP message (a line) with a deadline. */
+static int qmp_read(struct power *p, struct buf *line, int64_t deadline)
+{
+	char c;
+
+	line->len = 0;
+	for (;;) {
+		struct pollfd pf = { .fd = p->qmp, .events = POLLIN };
+		int64_t left = deadline - now_ms();
+		ssize_t n;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (poll(&pf, 1, (int)left) <= 0) {
+			if (errno == EINTR)
+				continue;
+			continue;
+		}
+		n = read(p->qmp, &c, 1);
+		if (n == 0)
+			return -EPIPE;
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return -errno;
+		}
+		if (c == '\n')
+			return 0;
+		buf_append(line, &c, 1);
+	}
+}
+
+/* Sends a command and waits for its return; *ret gets the "return" value. */
+static int qmp_cmd(struct power *p, const char *cmd, json_object **ret, int64_t deadline)
+{
+	struct buf line = { 0 };
+	int r;
+
+	if (write(p->qmp, cmd, strlen(cmd)) < 0 || write(p->qmp, "\n", 1) < 0)
+		return -errno;
+	for (;;) {
+		json_object *o, *v;
+
+		r = qmp_read(p, &line, deadline);
+		if (r)
+			break;
+		o = json_tokener_parse(line.data ? line.data : "");
+		if (!o)
+			continue;
+		if (json_object_object_get_ex(o, "return", &v)) {
+			if (ret)
+				*ret = json_object_get(v);
+			json_object_put(o);
+			break;
+		}
+		if (json_object_object_get_ex(o, "error", &v)) {
+			power_set_error(p, "QMP %s: %s", cmd, json_object_to_json_string(v));
+			json_object_put(o);
+			r = -EIO;
+			break;
+		}
+		json_object_put(o);	/* an event */
+	}
+	buf_free(&line);
+	return r;
+}
+
+static int qmp_connect(struct power *p, int64_t deadline)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct buf line = { 0 };
+	int status, r;
+
+	if (strlen(p->qmp_path) >= sizeof(sa.sun_path)) {
+		power_set_error(p, "QMP socket path too long: %s", p->qmp_path);
+		return -ENAMETOOLONG;
+	}
+	strcpy(sa.sun_path, p->qmp_path);
+	for (;;) {
+		p->qmp = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (p->qmp < 0)
+			return -errno;
+		if (connect(p->qmp, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+			break;
+		close(p->qmp);
+		p->qmp = -1;
+		if (child_exited(p, &status)) {
+			char *t = log_tail(p->log_path);
+
+			power_set_error(p, "QEMU exited at start: %s", t);
+			free(t);
+			return -ECHILD;
+		}
+		if (now_ms() > deadline) {
+			power_set_error(p, "QEMU did not open its QMP socket within the power timeout");
+			return -ETIMEDOUT;
+		}
+		if (stop_requested)
+			return -EINTR;
+		/* wait for the socket to appear: short poll on a condition */
+		poll(NULL, 0, 5);
+	}
+	r = qmp_read(p, &line, deadline);	/* greeting */
+	buf_free(&line);
+	if (!r)
+		r = qmp_cmd(p, "{\"execute\":\"qmp_capabilities\"}", NULL, deadline);
+	if (r && !p->error)
+		power_set_error(p, "QMP handshake failed: %s", strerror(-r));
+	return r;
+}
+
+static int qemu_find_pty(struct power *p, int64_t deadline)
+{
+	json_object *list = NULL;
+	size_t i;
+	int r;
+
+	r = qmp_cmd(p, "{\"execute\":\"query-chardev\"}", &list, deadline);
+	if (r)
+		return r;
+	for (i = 0; list && i < json_object_array_length(list); i++) {
+		json_object *e = json_object_array_get_idx(list, i);
+		const char *label = jstr(e, "label"), *fn = jstr(e, "filename");
+
+		if (label && fn && !strncmp(fn, "pty:", 4) &&
+		    !strcmp(label, p->board->console_device + 5)) {
+			p->pty_path = xstrdup(fn + 4);
+			break;
+		}
+	}
+	json_object_put(list);
+	if (!p->pty_path) {
+		power_set_error(p, "QEMU has no pty chardev \"%s\" (board console.device %s: add "
+			  "\"-serial\", \"pty\" to power.args)", p->board->console_device + 5,
+			  p->board->console_device);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int qemu_on(struct power *p, const struct kernel_art *k)
+{
+	const char *keys[] = { "kernel", "dtb", "initrd", "append", "module", "tftp_root" };
+	const char *vals[] = { k ? k->zimage : "", k ? k->dtb : NULL, k ? k->initrd : "",
+			       p->board->append, k ? k->module : "",
+			       p->tftp_dir ? p->tftp_dir : "" };
+	char **argv;
+	size_t n, i, a = 0;
+	int64_t deadline = now_ms() + p->board->t_power_s * 1000;
+	int logfd, r;
+
+	if (!k) {
+		power_set_error(p, "%s: power type qemu: QEMU is the board and exists only during a boot "
+			  "(use `ablab check %s` to boot it)", p->board->name, p->board->name);
+		return -EOPNOTSUPP;
+	}
+	for (n = 0; p->board->qemu_args[n]; n++)
+		;
+	argv = xcalloc(n + 8, sizeof(*argv));
+	argv[a++] = xstrdup(p->board->qemu_binary);
+	for (i = 0; i < n; i++) {
+		char *bad = NULL;
+
+		r = expand_template(p->board->qemu_args[i], keys, vals, ARRAY_SIZE(keys),
+				    &argv[a], &bad);
+		if (r) {
+			if (r == -ENODATA)
+				power_set_error(p, "%s: power.args: {%s}: the kernel directory %s has none",
+					  p->board->jf.path, bad, k->dir);
+			else
+				power_set_error(p, "%s: power.args: unknown placeholder {%s}; known: "
+					  "{kernel} {dtb} {initrd} {append} {module} {tftp_root}",
+					  p->board->jf.path, bad);
+			free(bad);
+			strv_free(argv);
+			return -EINVAL;
+		}
+		a++;
+	}
+	free(p->qmp_path);
+	free(p->log_path);
+	/* per board: the boards of one campaign share the run directory */
+	p->qmp_path = xasprintf("%s/%s.qmp", p->rundir, p->board->name);
+	p->log_path = xasprintf("%s/%s.qemu.log", p->rundir, p->board->name);
+	unlink(p->qmp_path);
+	argv[a++] = xstrdup("-S");
+	argv[a++] = xstrdup("-qmp");
+	argv[a++] = xasprintf("unix:%s,server=on,wait=off", p->qmp_path);
+	argv[a] = NULL;
+
+	logfd = open(p->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd < 0) {
+		r = -errno;
+		power_set_error(p, "cannot create %s: %s", p->log_path, strerror(-r));
+		strv_free(argv);
+		return r;
+	}
+	p->pid = fork();
+	if (p->pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);	/* dup2: 0 stays */
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* never outlive the agent */
+		dup2(devnull, 0);
+		dup2(logfd, 1);
+		dup2(logfd, 2);
+		execvp(argv[0], argv);
+		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(logfd);
+	strv_free(argv);
+	if (p->pid < 0) {
+		r = -errno;
+		p->pid = 0;
+		power_set_error(p, "fork: %s", strerror(-r));
+		return r;
+	}
+	r = qmp_connect(p, deadline);
+	if (!r && p->board->console_device && !strncmp(p->board->console_device, "qemu:", 5))
+		r = qemu_find_pty(p, deadline);
+	return r;
+}
+
+static int qemu_release(struct power *p)
+{
+	return qmp_cmd(p, "{\"execute\":\"cont\"}", NULL, now_ms() + p->board->t_power_s * 1000);
+}
+
+static int qemu_off(struct power *p)
+{
+	int64_t deadline = now_ms() + p->board->t_power_s * 1000;
+	int status;
+
+	if (p->qmp >= 0) {
+		qmp_cmd(p, "{\"execute\":\"quit\"}", NULL, deadline);
+		close(p->qmp);
+		p->qmp = -1;
+	}
+	while (p->pid > 0 && !child_exited(p, &status)) {
+		if (now_ms() > deadline) {
+			kill(p->pid, SIGKILL);
+			waitpid(p->pid, &status, 0);
+			p->pid = 0;
+			break;
+		}
+		poll(NULL, 0, 5);
+	}
+	free(p->pty_path);
+	p->pty_path = NULL;
+	if (p->qmp_path)
+		unlink(p->qmp_path);
+	if (p->log_path)	/* errors quoted it already; the run directory goes */
+		unlink(p->log_path);
+	return 0;
+}
+
+static const char *qemu_console_path(struct power *p, const char *label)
+{
+	(void)label;
+	return p->pty_path;
+}
+
+static int qemu_check(const struct board *b, struct buf *out)
+{
+	return check_line(out, program_exists(b->qemu_binary), "power.binary", "%s%s",
+			  b->qemu_binary, program_exists(b->qemu_binary) ? " found" :
+			  ": not found in PATH (install qemu-system-arm: make deps)");
+}
+
+static const struct jfield qemu_fields[] = {
+	{ "binary", J_STRING },
+	{ "args", J_ARRAY_STRING },
+	{ NULL }
+};
+
+static int qemu_parse(struct board *b, json_object *o)
+{
+	b->qemu_binary = jstr(o, "binary");
+	if (!b->qemu_binary)
+		return board_field_error(b, "power", "type",
+					 "power type qemu needs \"binary\" (e.g. "
+					 "\"qemu-system-arm\")");
+	b->qemu_args = jstrv(o, "args", NULL);
+	return 0;
+}
+
+static void qemu_free(struct board *b)
+{
+	strv_free(b->qemu_args);
+}
+
+const struct power_ops power_qemu_ops = {
+	.conf = { .fields = qemu_fields, .parse = qemu_parse, .free = qemu_free },
+	.name = "qemu",
+	.on = qemu_on,
+	.release = qemu_release,
+	.off = qemu_off,
+	.console_path = qemu_console_path,
+	.check = qemu_check,
+};
