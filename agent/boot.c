@@ -446,12 +446,14 @@ static int command_check(const struct board *b, struct buf *out);
 const struct boot_ops boot_direct_ops = {
 	.conf = { .parse = boot_direct_parse },
 	.name = "direct",
+	.lava = BOOT_LAVA_QEMU,
 	.check = direct_check,
 };
 
 const struct boot_ops boot_uboot_ops = {
 	.conf = { .fields = boot_uboot_fields, .parse = boot_uboot_parse, .free = boot_uboot_free },
 	.name = "uboot",
+	.lava = BOOT_LAVA_UBOOT,
 	.deploy = uboot_deploy,
 	.interact = uboot_interact,
 	.check = uboot_check,
@@ -461,6 +463,7 @@ const struct boot_ops boot_command_ops = {
 	.conf = { .fields = boot_command_fields, .parse = boot_command_parse,
 		  .free = boot_command_free },
 	.name = "command",
+	.lava = BOOT_LAVA_FLASHER,
 	.deploy = command_deploy,
 	.check = command_check,
 };

@@ -28,9 +28,14 @@ struct boot_session {
  * the kernel where the board finds it, before power on (rel: the files' names for
  * interact, if it names any); interact() (NULL: nothing) talks to the boot loader
  * after power on, before the kernel's prompt; check() is the dry run. */
+/* How LAVA boots a board of this method (lava-yaml.c): its QEMU device type, U-Boot over
+ * TFTP, or a flasher command. */
+enum boot_lava { BOOT_LAVA_QEMU, BOOT_LAVA_UBOOT, BOOT_LAVA_FLASHER };
+
 struct boot_ops {
 	struct backend_conf conf;	/* its boot.* keys (backends.h) */
 	const char *name;
+	enum boot_lava lava;
 	int (*deploy)(struct boot_session *s, const struct kernel_art *k, char *rel[3],
 		      const char *rundir);
 	int (*interact)(struct boot_session *s, char *const rel[3], const char *const src[3]);

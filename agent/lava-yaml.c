@@ -11,6 +11,8 @@
  * LAVA's measurements against it (lava-api.c), so a stored LAVA boot is
  * indistinguishable from a direct one. */
 #include "lava.h"
+#include "backends.h"
+#include "boot.h"
 #include "util.h"
 #include "variant.h"
 
@@ -70,16 +72,14 @@ static const char *qemu_arg(const struct board *b, const char *const *names)
 	return NULL;
 }
 
-static bool lava_kind_ok(const struct lava_boot *lb, const char **why)
+/* The boot method's ops (it says how LAVA boots it), or NULL with *why its name. */
+static const struct boot_ops *lava_boot_ops(const struct lava_boot *lb, const char **why)
 {
-	const char *m = lb->b->boot_method;
+	const struct backend *bk = backend_find(BACKEND_BOOT, lb->b->boot_method);
 
-	if (lb->b->emulated || !strcmp(m, "direct"))
-		return true;
-	if (!strcmp(m, "uboot") || !strcmp(m, "command"))
-		return true;
-	*why = m;
-	return false;
+	if (!bk)
+		*why = lb->b->boot_method ? lb->b->boot_method : "(none)";
+	return bk ? bk->ops : NULL;
 }
 
 char *lava_job_yaml(const struct lava_boot *lb)
@@ -91,8 +91,9 @@ char *lava_job_yaml(const struct lava_boot *lb)
 	const char *dt = jstr(jobj(j->lava, "device_types"), b->name), *why = NULL;
 	const char *prompt = b->prompt ? b->prompt : "lab# ";
 	const char *modpath = b->module_path ? b->module_path : "/lib/modules/dmabench.ko";
-	bool qemu = b->emulated || !strcmp(b->boot_method, "direct");
-	bool flasher = !qemu && !strcmp(b->boot_method, "command");
+	const struct boot_ops *bo = lava_boot_ops(lb, &why);
+	bool qemu = b->emulated || (bo && bo->lava == BOOT_LAVA_QEMU);
+	bool flasher = !qemu && bo && bo->lava == BOOT_LAVA_FLASHER;
 	/* action timeouts from the board file; the job's covers them all
 	 * (LAVA rejects an action timeout above the job timeout) */
 	long t_boot = b->t_kernel_s / 60 + 2, t_test = b->t_command_s / 60 + 1;
@@ -100,7 +101,7 @@ char *lava_job_yaml(const struct lava_boot *lb)
 	struct buf y = { 0 };
 	char *u;
 
-	if (!lava_kind_ok(lb, &why)) {
+	if (!bo && !b->emulated) {
 		err_msg("%s: boot method \"%s\" has no LAVA equivalent here (uboot, command, "
 			"direct)", b->jf.path, why);
 		return NULL;
