@@ -53,7 +53,7 @@ victim() { echo "victim $1" >"$dw/victim-$1"; }
 untouched() { echo "victim $1" | cmp -s - "$dw/victim-$1"; }
 
 if "$bs" run --ctl "$dw/ctl" --pty-link "$dw/console" --tftp-root "$dw/tftp" \
-	--tick-ms 10 --seed 44 --daemon --pid-file "$dw/pid" 2>"$dw/sim.err"; then
+	--tick-ms 10 --autoboot 10 --seed 44 --daemon --pid-file "$dw/pid" 2>"$dw/sim.err"; then
 	# 1. temporary names planted as symlinks.  The agent runs as pid 1 of its own
 	# pid namespace, so a name derived from its pid (NAME.tmp.PID) is known.
 	mkdir -p "$d"

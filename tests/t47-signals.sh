@@ -71,7 +71,7 @@ sim_start() {	# DIR [boardsim options]
 	rm -rf "$w"
 	mkdir -p "$w/tftp"
 	"$bs" run --ctl "$w/ctl" --pty-link "$w/console" --tftp-root "$w/tftp" \
-		--record "$w/record" --tick-ms 10 --daemon --pid-file "$w/pid" "$@" 2>"$w/sim.err"
+		--record "$w/record" --tick-ms 10 --autoboot 10 --daemon --pid-file "$w/pid" "$@" 2>"$w/sim.err"
 }
 sim_state() { "$bs" ctl "$1/ctl" status 2>/dev/null | sed -n 's/.*state=\([a-z]*\).*/\1/p'; }
 

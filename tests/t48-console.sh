@@ -61,7 +61,7 @@ con_sim() {
 	local w=$1
 	shift
 	"$bs" run --ctl "$w/ctl" --pty-link "$w/console" --tftp-root "$w/tftp" --record "$w/record" \
-		--tick-ms 10 --seed 48 --daemon --pid-file "$w/pid" "$@" 2>"$w/sim.err" ||
+		--tick-ms 10 --autoboot 10 --seed 48 --daemon --pid-file "$w/pid" "$@" 2>"$w/sim.err" ||
 		bad "console: cannot start the simulator: $(cat "$w/sim.err")"
 }
 

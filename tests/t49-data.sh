@@ -54,7 +54,7 @@ ab() {	# BOOTS RESULTS: a campaign on the simulator, in the background ($pid)
 	pid=$!
 }
 if ! "$bs" run --ctl "$dd/ctl" --pty-link "$dd/console" --tftp-root "$dd/tftp" \
-	--record "$dd/record" --tick-ms 10 --seed 49 --daemon --pid-file "$dd/pid" 2>"$dd/sim.err"; then
+	--record "$dd/record" --tick-ms 10 --autoboot 10 --seed 49 --daemon --pid-file "$dd/pid" 2>"$dd/sim.err"; then
 	bad "t49: cannot start the simulator: $(cat "$dd/sim.err")"
 else
 	res=$dd/results

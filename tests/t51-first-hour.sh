@@ -55,7 +55,7 @@ sim_start() {
 	rm -rf "$w"
 	mkdir -p "$w/tftp"
 	"$bs" run --ctl "$w/ctl" --pty-link "$w/console" --tftp-root "$w/tftp" \
-		--record "$w/record" --tick-ms 10 --daemon --pid-file "$w/pid" "$@" 2>"$w/sim.err"
+		--record "$w/record" --tick-ms 10 --autoboot 10 --daemon --pid-file "$w/pid" "$@" 2>"$w/sim.err"
 }
 sim_quit() { "$bs" ctl "$1/ctl" quit >/dev/null 2>&1; }
 # wait_for SECONDS CMD...: until CMD succeeds, polling; 1 at the deadline

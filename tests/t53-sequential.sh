@@ -12,7 +12,7 @@ dd=$tmp/seq53
 sim_kernels "$dd/k" sim-seq
 sim_uboot_board sim-seq "$dd"
 if ! "$bs" run --ctl "$dd/ctl" --pty-link "$dd/console" --tftp-root "$dd/tftp" \
-	--record "$dd/record" --tick-ms 5 --seed 53 --between 0.003 --daemon --pid-file "$dd/pid" 2>"$dd/sim.err"; then
+	--record "$dd/record" --tick-ms 5 --autoboot 10 --seed 53 --between 0.003 --daemon --pid-file "$dd/pid" 2>"$dd/sim.err"; then
 	bad "t53: cannot start the simulator: $(cat "$dd/sim.err")"
 else
 	"$ablab" ab --board "$dd/board.json" --control "$dd/k/control" --patched "$dd/k/patched" \

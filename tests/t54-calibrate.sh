@@ -9,7 +9,7 @@ dd=$tmp/cal54
 sim_kernels "$dd/k" sim-cal
 sim_uboot_board sim-cal "$dd"
 if ! "$bs" run --ctl "$dd/ctl" --pty-link "$dd/console" --tftp-root "$dd/tftp" \
-	--record "$dd/record" --tick-ms 5 --seed 54 --daemon --pid-file "$dd/pid" 2>"$dd/sim.err"; then
+	--record "$dd/record" --tick-ms 5 --autoboot 10 --seed 54 --daemon --pid-file "$dd/pid" 2>"$dd/sim.err"; then
 	bad "t54: cannot start the simulator: $(cat "$dd/sim.err")"
 else
 	out=$("$ablab" calibrate "$dd/board.json" --kernel "$dd/k/control" --boots 6 --batches 4 --results "$dd/res" 2>"$dd/err"); rc=$?

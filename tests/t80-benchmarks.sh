@@ -55,7 +55,7 @@ sed -e "s|@W@|$sw|g" -e "s|@BS@|$top/build/boardsim|g" >"$sw/board.json" <<'JSON
 }
 JSON
 "$top/build/boardsim" run --ctl "$sw/ctl" --pty-link "$sw/console" --tftp-root "$sw/tftp" \
-	--tick-ms 10 --daemon --pid-file "$sw/pid" 2>"$sw/sim.err" ||
+	--tick-ms 10 --autoboot 10 --daemon --pid-file "$sw/pid" 2>"$sw/sim.err" ||
 	bad "cannot start the simulator: $(cat "$sw/sim.err")"
 # simab NAME COMMAND REGEX GROUPS: a 1+1 regex campaign on the simulator
 simab() {

@@ -12,7 +12,7 @@ for i in 1 2 3 4; do
 	d=$tmp/vs/b$i
 	sim_kernels "$d/k" "vsim$i"
 	sim_uboot_board "vsim$i" "$d"
-	"$bs" run --ctl "$d/ctl" --pty-link "$d/console" --tftp-root "$d/tftp" --tick-ms 5 \
+	"$bs" run --ctl "$d/ctl" --pty-link "$d/console" --tftp-root "$d/tftp" --tick-ms 5 --autoboot 10 \
 		--seed $((700 + i)) --effect small-dirty-256B=0 --effect large-dirty-1MiB=0 \
 		--effect large-clean-1MiB=0 --daemon --pid-file "$d/pid" 2>"$d/sim.err" ||
 		{ echo "validate-sim: cannot start simulator $i: $(cat "$d/sim.err")"; exit 1; }

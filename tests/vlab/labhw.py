@@ -190,8 +190,8 @@ class Lab:
         self.note("accel %s" % accel)
         append = ("console=ttyS0 earlyprintk=serial,ttyS0,115200 root=root rootfstype=9p "
                   "rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro "
-                  "init=%s/tests/vlab/init VLAB_WORK=%s VLAB_RUN=%s VLAB_PULL=%s" %
-                  (REPO, w, os.path.abspath(a.run),
+                  "init=%s/tests/vlab/init VLAB_WORK=%s VLAB_REPO=%s VLAB_RUN=%s VLAB_PULL=%s" %
+                  (REPO, w, REPO, os.path.abspath(a.run),
                    "pull-up" if a.active_low else "pull-down"))
         cmd = [a.qemu, "-accel", accel, "-m", str(a.mem), "-smp", "1",
                "-nodefaults", "-no-user-config", "-nographic", "-no-reboot",
@@ -200,6 +200,10 @@ class Lab:
                "-device", "virtio-9p-pci,fsdev=root,mount_tag=root",
                "-fsdev", "local,id=work,path=%s,security_model=passthrough" % w,
                "-device", "virtio-9p-pci,fsdev=work,mount_tag=work",
+               # the checkout, read-only at its own path: under /tmp (a CI clone) the
+               # guest's tmpfs on /tmp would hide it
+               "-fsdev", "local,id=repo,path=%s,security_model=passthrough,readonly=on" % REPO,
+               "-device", "virtio-9p-pci,fsdev=repo,mount_tag=repo",
                "-chardev", "file,id=con,path=%s" % os.path.join(w, "guest-console.log"),
                "-serial", "chardev:con",
                "-chardev", "socket,id=relay,path=%s" % relay_p,
