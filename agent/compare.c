@@ -41,6 +41,8 @@ int cmp_rows(const struct rep_row *a, const struct rep_row *b, int var, double a
 	memset(r, 0, sizeof(*r));
 	if (na && nb)
 		ret = stats_row(x, na, y, nb, alpha, margin, r);
+	r->na = na;
+	r->nb = nb;
 	free(x);
 	free(y);
 	return ret;

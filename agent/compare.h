@@ -21,7 +21,8 @@
 double *cmp_boot_means(const struct rep_row *r, int var, size_t *n);
 
 /* Variant var's boot means in row a (before) against row b (after): stats_row() at alpha and
- * margin.  0, -ENODATA when a side has no boot mean, or a negative errno. */
+ * margin.  0, -ENODATA when a side has no boot mean, or a negative errno; r->na and r->nb
+ * (the boots of each side) are set in every case. */
 int cmp_rows(const struct rep_row *a, const struct rep_row *b, int var, double alpha,
 	     double margin, struct stats_row_result *r);
 

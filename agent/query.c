@@ -517,7 +517,7 @@ int cmd_compare(int argc, char **argv)
 			struct stats_row_result sr;
 			struct ab_result ab;
 			char va[32], vb[32], ch[32], p[40];
-			size_t na = 0, nb = 0;
+			size_t na, nb;
 			int verdict = -1;
 
 			/* the one comparison rule (compare.h): exact Mann-Whitney p of the boot
@@ -525,17 +525,14 @@ int cmd_compare(int argc, char **argv)
 			memset(&ab, 0, sizeof(ab));
 			ab.a.mean = ab.b.mean = ab.rel_change = ab.p_mwu = NAN;
 			if (!cmp_rows(ra, rb, var, alpha, 0.01, &sr)) {
-				na = sr.na;
-				nb = sr.nb;
 				ab.a.mean = sr.mean_a;
 				ab.b.mean = sr.mean_b;
 				ab.rel_change = sr.mean_a != 0.0 ? sr.mean_b / sr.mean_a - 1.0 : NAN;
 				ab.p_mwu = sr.p;
 				verdict = sr.p_min > alpha ? -1 : sr.p <= alpha;
-			} else {
-				free(cmp_boot_means(ra, var, &na));
-				free(cmp_boot_means(rb, var, &nb));
 			}
+			na = sr.na;
+			nb = sr.nb;
 			if (jo) {
 				json_object *o = json_object_new_object();
 
