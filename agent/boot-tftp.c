@@ -18,23 +18,17 @@
 static int copy_atomic(const char *src, int dirfd, const char *dir, const char *name, char *err,
 		       size_t elen)
 {
-	char *data = NULL;
-	size_t len = 0;
 	int ret;
 
 	if (!*name || !strcmp(name, ".") || !strcmp(name, "..") || strchr(name, '/')) {
 		snprintf(err, elen, "refusing artefact name \"%s\"", name);
 		return -EINVAL;
 	}
-	ret = read_file(src, &data, &len);
-	if (ret) {
+	ret = copy_file_atomic_at(src, dirfd, name);
+	if (ret == -ENOENT || ret == -EACCES || ret == -EISDIR)
 		snprintf(err, elen, "cannot read %s: %s", src, strerror(-ret));
-		return ret;
-	}
-	ret = write_file_atomic_at(dirfd, name, data, len);
-	if (ret)
+	else if (ret)
 		snprintf(err, elen, "cannot write %s/%s: %s", dir, name, strerror(-ret));
-	free(data);
 	return ret;
 }
 

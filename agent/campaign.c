@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -593,6 +594,12 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		 " %d batches; transcripts in %s", cid, nb, cs->boots, cs->boots,
 		 order_name(cs->order), cs->batches, resdir);
 
+	/* The board threads wait on consoles; glibc would give each its own malloc
+	 * arena (up to 8 per core), whose freed pages stay resident: two arenas
+	 * between them keep the agent's memory near flat in the number of boards
+	 * (docs/BENCHMARKS.md, P3).  MALLOC_ARENA_MAX in the environment wins. */
+	if (nb > 1 && !getenv("MALLOC_ARENA_MAX"))
+		mallopt(M_ARENA_MAX, 2);
 	for (i = 0; i < nb; i++) {
 		br[i] = (struct board_run){ .cs = cs, .rn = rn, .b = &b[i], .k = k[i],
 					    .order = order,

@@ -255,7 +255,49 @@ int read_file(const char *path, char **data, size_t *len)
 	return 0;
 }
 
-int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len)
+/* Copies srcfd from its offset to its end into fd: copy_file_range() (no
+ * bytes through this process), else read/write through a 64 KiB buffer, so
+ * that memory stays flat in the file's size. */
+static int copy_fd(int srcfd, int fd)
+{
+	char *chunk = NULL;
+	ssize_t n, w;
+	int ret = 0;
+
+	while ((n = copy_file_range(srcfd, NULL, fd, NULL, 1 << 30, 0)) != 0) {
+		if (n > 0 || errno == EINTR)
+			continue;
+		if (errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP)
+			return -errno;
+		break;	/* not between these files: through a buffer */
+	}
+	if (n == 0)
+		return 0;
+	chunk = xmalloc(65536);
+	while ((n = read(srcfd, chunk, 65536)) != 0 && !ret) {
+		char *p = chunk;
+
+		if (n < 0) {
+			if (errno != EINTR)
+				ret = -errno;
+			continue;
+		}
+		while (n > 0 && !ret) {
+			w = write(fd, p, (size_t)n);
+			if (w < 0 && errno != EINTR)
+				ret = -errno;
+			if (w > 0) {
+				p += w;
+				n -= w;
+			}
+		}
+	}
+	free(chunk);
+	return ret;
+}
+
+/* write_file_atomic_at() with the bytes from data, or (srcfd >= 0) from a file */
+static int atomic_at(int dirfd, const char *name, const void *data, size_t len, int srcfd)
 {
 	const char *p = data;
 	char *tmp = NULL;
@@ -277,7 +319,9 @@ int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t l
 		ret = -errno;
 		goto out;
 	}
-	while (len) {
+	if (srcfd >= 0)
+		ret = copy_fd(srcfd, fd);
+	while (srcfd < 0 && len) {
 		ssize_t n = write(fd, p, len);
 
 		if (n < 0) {
@@ -302,6 +346,22 @@ int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t l
 		ret = -errno;	/* the rename itself durable (EBADF: an O_PATH fd) */
 out:
 	free(tmp);
+	return ret;
+}
+
+int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len)
+{
+	return atomic_at(dirfd, name, data, len, -1);
+}
+
+int copy_file_atomic_at(const char *src, int dirfd, const char *name)
+{
+	int srcfd = open(src, O_RDONLY | O_CLOEXEC), ret;
+
+	if (srcfd < 0)
+		return -errno;
+	ret = atomic_at(dirfd, name, NULL, 0, srcfd);
+	close(srcfd);
 	return ret;
 }
 
