@@ -250,11 +250,13 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	if (ret < 0) {
 		last_output(c, last, sizeof(last));
 		ret = fail(s, ret, false, "%s: U-Boot autoboot line /%s/ (boot.autoboot) %s within "
-			   "%ld s (timeouts_s.bootloader); last output: %s", b->name,
+			   "%ld s (timeouts_s.bootloader); last output: %s%s", b->name,
 			   b->ub_autoboot,
 			   ret == -EPIPE ? "not seen: console closed" : "never seen",
 			   b->t_bootloader_s,
-			   last);
+			   last, c->reopens ?
+			   "; the console appeared only after power on (a board-powered adapter): U-Boot's countdown may have run out before it, raise U-Boot's bootdelay" :
+			   "");
 		goto out;
 	}
 	ret = console_write(c, b->ub_interrupt);

@@ -8,6 +8,25 @@
 # The checks run inside the guest (tests/vlab/guest.sh, with tests/lib.sh);
 # their counts are added here, and labhw's own log is checked here.
 # The guest kernel comes from `make kernels` (tests/vlab/build-kernel.sh).
+# A console that does not come back within console.reopen_s (on the host: a
+# tty path that is not there; the guest does it with the FTDI adapter): the
+# boot names the board, the device and reopen_s, not "console closed".
+gone_part() {
+	local g=$tmp/gone out rc
+	sim_uboot_board gone "$g"
+	sim_kernels "$g/k" gone
+	sed -i -e 's|"device": "[^"]*", "reopen_s": 5|"device": "'"$g"'/ttyGONE", "reopen_s": 1|' \
+		-e 's|"on": \[[^]]*\]|"on": ["true"]|' -e 's|"off": \[[^]]*\]|"off": ["true"]|' \
+		-e 's|"retries": 1|"retries": 0|' "$g/board.json"
+	"$ablab" db start >/dev/null 2>&1
+	out=$("$ablab" check "$g/board.json" --kernel "$g/k/control" 2>&1)
+	rc=$?
+	echo "$out" | grep FAILED | sed 's/^/  /'
+	check "a console not back within console.reopen_s: the boot names the board, the device and reopen_s" \
+		sh -c '[ $1 != 0 ] && echo "$2" | grep -q "gone: console.device $3/ttyGONE: No such file or directory; still absent after 1.[0-9] s of waiting (console.reopen_s 1) (waiting for U-Boot.s autoboot line)"' \
+		_ $rc "$out" "$g"
+}
+gone_part
 vlab_part() {
 	local w=$tmp/vlab kdir accel rc t0 t1 r
 	if ! command -v qemu-system-x86_64 >/dev/null; then
