@@ -67,6 +67,13 @@ static void free_res(regex_t **res, size_t n)
 	free(res);
 }
 
+/* The console vanished (an unplugged adapter, a board-powered one at power
+ * off) and did not come back in time: c->error says which and how long. */
+static bool console_gone(const struct console *c)
+{
+	return c->fd < 0 && c->error[0];
+}
+
 /* Compiles extra[] (validated at load) into res[from..]. */
 static void add_res(regex_t **res, size_t from, char *const *extra)
 {
@@ -120,6 +127,8 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 			   "%s: kernel boot: no shell prompt \"%s\" (shell.prompt) within %ld s (timeouts_s.kernel); last output %.1f s ago: %s",
 			   b->name, b->prompt, b->t_kernel_s,
 			   (double)(now_ms() - s->con.t_last_rx) / 1000.0, last);
+	} else if (ret == -EPIPE && console_gone(&s->con)) {
+		ret = fail(s, ret, false, "%s (waiting for the kernel)", s->con.error);
 	} else if (ret == -EPIPE) {
 		ret = fail(s, ret, false, "console closed while booting (board reset or QEMU "
 					  "exited)");
@@ -233,18 +242,21 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 
 	res[0] = &autoboot;
 	ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
-	if (ret == -EFBIG) {
-		ret = fail(s, ret, false, "%s", c->error);
+	if (ret == -EFBIG || (ret == -EPIPE && console_gone(c))) {
+		ret = fail(s, ret, false, "%s%s", c->error,
+			   ret == -EPIPE ? " (waiting for U-Boot's autoboot line)" : "");
 		goto out;
 	}
 	if (ret < 0) {
 		last_output(c, last, sizeof(last));
 		ret = fail(s, ret, false, "%s: U-Boot autoboot line /%s/ (boot.autoboot) %s within "
-			   "%ld s (timeouts_s.bootloader); last output: %s", b->name,
+			   "%ld s (timeouts_s.bootloader); last output: %s%s", b->name,
 			   b->ub_autoboot,
 			   ret == -EPIPE ? "not seen: console closed" : "never seen",
 			   b->t_bootloader_s,
-			   last);
+			   last, c->reopens ?
+			   "; the console appeared only after power on (a board-powered adapter): U-Boot's countdown may have run out before it, raise U-Boot's bootdelay" :
+			   "");
 		goto out;
 	}
 	ret = console_write(c, b->ub_interrupt);

@@ -111,12 +111,14 @@ void console_close(struct console *c)
 
 int console_reopen(struct console *c, int64_t deadline)
 {
+	int64_t t0 = now_ms();
 	int ret;
 
 	c->ops->close(c);
 	for (;;) {
 		ret = c->ops->open(c);
 		if (!ret) {
+			c->error[0] = '\0';
 			c->reopens++;
 			if (c->log) {
 				fprintf(c->log, "\n[ablab: console reopened after it vanished]\n");
@@ -126,8 +128,16 @@ int console_reopen(struct console *c, int64_t deadline)
 		}
 		if (stop_requested)
 			return -EINTR;
-		if (now_ms() >= deadline)
+		if (now_ms() >= deadline) {
+			/* the open's own error names the board and the device; c->fd < 0
+			 * with c->error set tells the caller it did not come back */
+			char why[sizeof(c->error)];
+
+			snprintf(why, sizeof(why), "%s", c->error[0] ? c->error : strerror(-ret));
+			console_set_err(c, "%s; still absent after %.1f s of waiting (console.reopen_s %ld)",
+					why, (double)(now_ms() - t0) / 1000.0, c->reopen_ms / 1000);
 			return ret;
+		}
 		/* the device node or the ser2net port comes back by itself: retry */
 		poll(NULL, 0, 50);
 	}

@@ -18,6 +18,14 @@ wait_log() {
 		sleep 0.05
 	done
 }
+# send LINE: a line to labhw on the relay's port (vanish on|off, board sim|arm,
+# plug-ms N, rom-ms N); waits until labhw logged it
+send() {
+	local n
+	n=$(grep -c -- " $1$" "$log")
+	echo "$1" >/dev/ttyS1
+	wait_log $((n + 1)) " $1$"
+}
 # the power switches labhw made, as "on off on ..."
 switches() { awk '$2 == "power" { printf "%s%s", s, $3; s = " " }' "$log"; }
 
@@ -28,6 +36,13 @@ out=$("$ablab" ports 2>&1)
 echo "$out" | sed 's/^/  /'
 check "vlab: ablab ports lists the FTDI adapter with VID:PID 0403:6001 and serial $serial" \
 	sh -c 'echo "$1" | grep -E "^/dev/ttyUSB[0-9]+ +0403:6001 +$2 "' _ "$out" "$serial"
+
+if command -v gpioinfo >/dev/null; then
+	out=$(gpioinfo ablab-relay 2>&1)
+	echo "$out" | head -n 3 | sed 's/^/  /'
+	check "vlab: gpioinfo shows the relay chip's line \"relay0\" (the step boards/README.md names)" \
+		sh -c 'echo "$1" | grep -q "line *0: *\"relay0\""' _ "$out"
+fi
 
 # --- the board file: console by USB serial number, relay by chip label ----------------
 export ABLAB_BOARDS=$tmp/boards
@@ -176,6 +191,104 @@ check "vlab: labhw plugged the adapter back at every power on of that campaign (
 	test $(($(grep -c " adapter plugged$" "$log") - n0)) = 4
 echo "vanish off" >/dev/ttyS1
 wait_log 1 "vanish off"
+
+# --- the adapter that does not come back in time (the simulator) ---------------------
+n=$(grep -c " adapter unplugged$" "$log")
+send "vanish on"
+check "vlab: labhw unplugged the adapter again" wait_log $((n + 1)) " adapter unplugged$"
+send "plug-ms 15000"
+sed -e 's/"name": "vlab"/"name": "vlab-slowusb"/' -e 's/"reopen_s": 5/"reopen_s": 2/' -e 's/"retries": 1/"retries": 0/' \
+	"$ABLAB_BOARDS/vlab.json" >"$ABLAB_BOARDS/vlab-slowusb.json"
+out=$("$ablab" check vlab-slowusb --kernel "$tmp/k/control" 2>&1)
+rc=$?
+echo "$out" | grep -i -E 'absent|fail|error' | sed 's/^/  /' | head -n 5
+check "vlab: an adapter not back within console.reopen_s: ablab check fails naming the board, the USB serial number and reopen_s" \
+	sh -c '[ $1 != 0 ] && echo "$2" | grep -q "vlab-slowusb: console.usb_serial \"$3\": no USB serial adapter with this serial number .*; still absent after [0-9.]* s of waiting (console.reopen_s 2) (waiting for U-Boot.s autoboot line)"' \
+	_ $rc "$out" "$serial"
+send "plug-ms 0"
+
+# --- the real QEMU ARM board behind the wire: qemu-pi400, U-Boot, TFTP, its own kernels ---
+if [ -n "${VLAB_ARM_KERNELS:-}" ]; then
+	k=$VLAB_ARM_KERNELS
+	jq --arg s "$serial" --arg t "$w/tftp" '.name = "vlab-pi400"
+	  | .description = "qemu-pi400 (U-Boot, TFTP, its real kernels) behind the virtual lab'"'"'s FTDI adapter and gpio-sim relay"
+	  | del(.emulated, .kernel)
+	  | .console = {type: "serial", usb_serial: $s, baud: 115200, reopen_s: 10}
+	  | .power = {type: "gpiod", chip: "ablab-relay", line_names: ["relay0"], active_low: true, off_ms: 100}
+	  | .boot.tftp_root = $t | .timeouts_s.bootloader = 15 | .retries = 0' \
+		"$top/boards/qemu-pi400.json" >"$ABLAB_BOARDS/vlab-pi400.json"
+	check "vlab: labhw put the QEMU ARM board (qemu-pi400) behind the wire" send "board arm"
+	# the adapter is still vanishing at power off: a replug that misses U-Boot's autoboot
+	send "plug-ms 7000"
+	out=$("$ablab" check vlab-pi400 --kernel "$k/control" 2>&1)
+	rc=$?
+	echo "$out" | grep -i -E 'autoboot|fail' | sed 's/^/  /' | head -n 5
+	check "vlab: an adapter plugged 7 s after power on misses U-Boot's autoboot: ablab check fails naming the board, boot.autoboot and the output it got" \
+		sh -c '[ $1 != 0 ] && echo "$2" | grep -q "vlab-pi400: U-Boot autoboot line /Hit any key to stop autoboot/ (boot.autoboot) never seen within 15 s (timeouts_s.bootloader); last output: .*; the console appeared only after power on (a board-powered adapter): U-Boot.s countdown may have run out before it, raise U-Boot.s bootdelay"' _ $rc "$out"
+	send "plug-ms 0"
+	send "vanish off"
+	# the benchmark: the board's uptime at the shell prompt (ms), one line a batch
+	bench=(--benchmark regex --command 'read up idle </proc/uptime; echo uptime ${up%.*}${up#*.}0 ms'
+	       --regex '^(uptime) ([0-9]+) (ms)$' --groups 1,2,3)
+	rc_=$(jq -r .release "$k/control/manifest.json")
+	rp_=$(jq -r .release "$k/patched/manifest.json")
+	for mode in wired vanish; do
+		[ $mode = wired ] || send "vanish on"
+		n0=$(wc -l <"$log")
+		t0=$(date +%s.%N)
+		out=$("$ablab" ab --board vlab-pi400 --control "$k/control" --patched "$k/patched" \
+			--boots 2 --batches 1 "${bench[@]}" --results "$w/results-arm-$mode" 2>&1)
+		rc=$?
+		t1=$(date +%s.%N)
+		echo "$out" >"$w/campaign-arm-$mode.out"
+		echo "$out" | grep -E '^ablab: vlab|complete|failed|error|uptime' | sed 's/^/  /' | head -n 20
+		what="a 2+2 A/B campaign on qemu-pi400 (U-Boot, TFTP, real kernels) through the FTDI adapter and the gpio-sim relay"
+		[ $mode = wired ] || what="the same with the adapter unplugged at every power off"
+		check "vlab: $what stores 4 ok boots" \
+			sh -c '[ $1 = 0 ] && echo "$2" | grep -qF "vlab-pi400: 4 ok boot(s), 0 failed"' _ $rc "$out"
+		check "vlab: ... each boot ran its own kernel: control/patched twice" test \
+			"$(psql_q "SELECT string_agg(variant || '=' || uname_r, ' ' ORDER BY seq) FROM boots
+				   WHERE campaign_id = (SELECT max(id) FROM campaigns) AND status = 'ok'")" = \
+			"control=$rc_ patched=$rp_ control=$rc_ patched=$rp_"
+		tail -n +"$((n0 + 1))" "$log" >"$w/labhw-arm-$mode.log"
+		check "vlab: ... labhw started the ARM board's QEMU once per boot (4)" \
+			test "$(grep -c " arm board: qemu pid " "$w/labhw-arm-$mode.log")" = 4
+		echo "arm_${mode}_campaign_seconds $(echo "$t1 - $t0" | bc)" >>"$w/guest.figures"
+		# the serial figure: what ablab read per boot and in how long (the wire's side)
+		awk -v m=$mode '$2 == "console" && $3 == "arm:" { n++; b += $4; t += $(NF - 1) }
+			END { if (n) printf "arm_%s_bytes_per_boot %d\narm_%s_first_to_last_ms_per_boot %d\n", m, b / n, m, t / n }' \
+			"$w/labhw-arm-$mode.log" >>"$w/guest.figures"
+		ls -l "$w/results-arm-$mode"/*/*.log 2>/dev/null | awk -v m=$mode '{ n++; b += $5 }
+			END { if (n) printf "arm_%s_transcript_bytes_per_boot %d\n", m, b / n }' >>"$w/guest.figures"
+	done
+	send "vanish off"
+	send "board sim"
+else
+	skip "vlab: no qemu-pi400 kernels (make kernels): the real ARM board behind the wire not run"
+fi
+
+# --- the libgpiod v2 build of the gpiod backend drives the gpio-sim line -------------
+if [ -x "${VLAB_GPIOD_V2:-}" ]; then
+	n0=$(grep -c " power on$" "$log")
+	rm -f "$tmp/v2.fifo" && mkfifo "$tmp/v2.fifo"
+	"$VLAB_GPIOD_V2" ablab-relay relay0 <"$tmp/v2.fifo" >"$tmp/v2.out" 2>&1 &
+	v2=$!
+	exec 7>"$tmp/v2.fifo"
+	echo 1 >&7
+	check "vlab: the libgpiod v2 build (power_gpiod.c, trixie's libgpiod.so.3) switches the board on through gpio-sim" \
+		wait_log $((n0 + 1)) " power on$"
+	n1=$(grep -c " power off$" "$log")
+	echo 0 >&7
+	check "vlab: ... and off" wait_log $((n1 + 1)) " power off$"
+	exec 7>&-
+	wait $v2
+	rc=$?
+	sed 's/^/  v2: /' "$tmp/v2.out"
+	check "vlab: ... it said libgpiod v2 and exited 0 ($rc)" \
+		sh -c '[ $1 = 0 ] && grep -q "libgpiod v2" "$2" && grep -q "set 0" "$2"' _ $rc "$tmp/v2.out"
+else
+	skip "vlab: no libgpiod v2 driver (make gpiod-v2 fetches trixie's libgpiod): v2 on gpio-sim not run"
+fi
 
 # for the host's report: the guest kernel's log and ablab's transcripts
 dmesg >"$w/guest-dmesg.txt" 2>&1

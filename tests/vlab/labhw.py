@@ -4,8 +4,16 @@
 
 Starts the x86_64 guest in QEMU (KVM when /dev/kvm is usable, TCG otherwise)
 with an FTDI USB serial adapter (usb-serial on xhci, serial number
---usb-serial) whose other end is the emulated ARM board's console (the board
-simulator, build/boardsim), and plays the relay: the guest's watcher
+--usb-serial) whose other end is the emulated ARM board's console, and plays
+the relay. Two boards are behind the wire: the board simulator
+(build/boardsim, for the fault cases) and, with --arm-board FILE, the real
+QEMU ARM board that board file describes (its power.binary and power.args,
+U-Boot and all; its serial port is labhw's socket WORK/arm.sock instead of a
+pty, {tftp_root} is WORK/tftp). The guest picks one with a line "board sim"
+or "board arm" on its second serial port while the board is off; "sim" at
+start. The ARM board's power on starts its QEMU, power off kills it (a board
+that resets by itself, QEMU -no-reboot, stays off until the next power on).
+The relay: the guest's watcher
 (tests/vlab/watch.py) reports the level of the gpio-sim line on the guest's
 second serial port, and the board is on while the level is the active one
 (--active-low: 0). Runs the guest script --run, waits for the guest to power
@@ -15,7 +23,11 @@ failure). Every relay change and power switch is a line in WORK/labhw.log:
   <ms> power on         (or: power off)
 With --vanish, the adapter is unplugged (QMP device_del) when the relay
 switches the board off and plugged back (device_add) when it switches it on,
-as a board-powered FTDI adapter would be.
+as a board-powered FTDI adapter would be. Other lines the guest may send on
+its second serial port: "vanish on|off", "rom-ms N" (with --vanish: the
+board's first byte N ms after the adapter is plugged), "plug-ms N" (with
+--vanish: the adapter enumerates N ms after the board starts, which then
+prints into a wire nobody reads: a slow adapter or USB hub).
 """
 import argparse
 import json
@@ -36,6 +48,117 @@ def ms():
     return int((time.monotonic() - T0) * 1000)
 
 
+class SimBoard:
+    """The board simulator: a daemon with a pty (its console) and a control
+    socket (power)."""
+    name = "sim"
+
+    def __init__(self, lab):
+        self.lab = lab
+        self.fd = None
+
+    def start(self):
+        a, w = self.lab.a, self.lab.w
+        bs_args = [a.boardsim, "run", "--ctl", self.lab.bs_ctl, "--pty-link",
+                   os.path.join(w, "bs.pty"), "--daemon", "--pid-file",
+                   os.path.join(w, "bs.pid")] + a.board_arg
+        # not a pipe: the daemon keeps its stdout and stderr open
+        with open(os.path.join(w, "boardsim.log"), "w") as f:
+            r = subprocess.run(bs_args, stdin=subprocess.DEVNULL, stdout=f, stderr=f)
+        if r.returncode:
+            print("labhw: boardsim did not start (see %s/boardsim.log)" % w, file=sys.stderr)
+            return False
+        fd = os.open(os.path.join(w, "bs.pty"), os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        tty.setraw(fd)
+        self.fd = fd
+        return True
+
+    def on(self):
+        self.lab.boardsim("on")
+
+    def off(self):
+        self.lab.boardsim("off")
+
+    def eof(self):
+        pass
+
+    def quit(self):
+        self.lab.boardsim("quit")
+
+
+class ArmBoard:
+    """A real QEMU ARM board as its board file describes it (power type
+    qemu), its serial port on labhw's socket: powered while its QEMU runs."""
+    name = "arm"
+
+    def __init__(self, lab, board_file):
+        self.lab = lab
+        self.fd = None
+        self.proc = None
+        self.conn = None
+        with open(board_file) as f:
+            pw = json.load(f)["power"]
+        self.path = os.path.join(lab.w, "arm.sock")
+        self.listener = lab.listen("arm.sock")[0]
+        args, i = [], 0
+        while i < len(pw["args"]):
+            x = pw["args"][i].replace("{tftp_root}", os.path.join(lab.w, "tftp"))
+            if x == "-serial" and i + 1 < len(pw["args"]):
+                args += ["-chardev", "socket,id=con,path=%s" % self.path, "-serial",
+                         "chardev:con"]
+                i += 2
+                continue
+            args.append(x)
+            i += 1
+        self.cmd = [pw.get("binary", "qemu-system-arm")] + args
+        self.starts = 0
+
+    def start(self):
+        return True
+
+    def on(self):
+        self.starts += 1
+        log = open(os.path.join(self.lab.w, "arm-qemu.log"), "a")
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL, stdout=log,
+                                     stderr=subprocess.STDOUT)
+        self.listener.settimeout(30)
+        try:
+            self.conn, _ = self.listener.accept()
+        except socket.timeout:
+            self.lab.note("arm board: QEMU did not connect its serial port in 30 s "
+                          "(see arm-qemu.log)")
+            self.off()
+            return
+        self.conn.setblocking(False)
+        self.fd = self.conn.fileno()
+        self.lab.note("arm board: qemu pid %d" % self.proc.pid)
+
+    def off(self):
+        if self.proc:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+        self.eof()
+
+    def eof(self):
+        if self.conn:
+            self.conn.close()
+        self.conn = None
+        self.fd = None
+        if self.proc and self.proc.poll() is None:
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                return
+        if self.proc:
+            self.lab.note("arm board: QEMU exited by itself (status %d): the board is off "
+                          "until the next power on" % self.proc.returncode)
+            self.proc = None
+
+    def quit(self):
+        self.off()
+
+
 class Lab:
     def __init__(self, a):
         self.a = a
@@ -49,6 +172,12 @@ class Lab:
         self.qmp_buf = b""
         self.wire = None
         self.board = None
+        self.boards = {}
+        self.pending_plug = None
+        self.rom_ms = a.rom_ms
+        self.plug_ms = 0
+        self.period = None  # [bytes, first byte ms, last byte ms] of this power on
+        self.lost = 0  # console bytes the board printed while the adapter was unplugged
         self.bs_ctl = os.path.join(self.w, "bs.ctl")
         self.bytes_to_guest = 0
         self.bytes_to_board = 0
@@ -76,12 +205,6 @@ class Lab:
         if r.returncode:
             self.note("boardsim ctl %s failed: %s" % (" ".join(args), r.stderr.strip()))
         return r.returncode == 0
-
-    def open_board(self):
-        link = os.path.join(self.w, "bs.pty")
-        fd = os.open(link, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
-        tty.setraw(fd)
-        self.board = fd
 
     def qmp_cmd(self, cmd, **args):
         msg = {"execute": cmd}
@@ -115,7 +238,12 @@ class Lab:
                 break
             time.sleep(0.02)
         self.plugged = "error" not in r
-        self.note("adapter plugged" if self.plugged else "device_add failed: %s" % r)
+        if self.plugged and self.lost:
+            self.note("adapter plugged; %d console bytes were lost while it was unplugged" %
+                      self.lost)
+        else:
+            self.note("adapter plugged" if self.plugged else "device_add failed: %s" % r)
+        self.lost = 0
 
     def unplug(self):
         r = self.qmp_cmd("device_del", id="ftdi")
@@ -126,22 +254,52 @@ class Lab:
         if on == self.powered:
             return
         if on and self.a.vanish and not self.plugged:
+            if self.plug_ms:
+                # the board starts now; its adapter enumerates plug_ms later
+                self.pending_plug = time.monotonic() + self.plug_ms / 1000
+                self.note("power on (adapter plugged in %d ms)" % self.plug_ms)
+                self.powered = on
+                self.board.on()
+                return
             self.plug()
-            if self.a.rom_ms:
+            if self.rom_ms:
                 # the SoC's boot ROM and SPL print nothing for a while after
                 # power on: the board-powered adapter enumerates meanwhile
-                self.pending_on = time.monotonic() + self.a.rom_ms / 1000
+                self.pending_on = time.monotonic() + self.rom_ms / 1000
                 self.powered = on
-                self.note("power on (first console byte in %d ms)" % self.a.rom_ms)
+                self.note("power on (first console byte in %d ms)" % self.rom_ms)
                 return
         self.pending_on = None
-        self.boardsim("on" if on else "off")
+        self.pending_plug = None
         self.powered = on
         self.note("power %s" % ("on" if on else "off"))
+        if on:
+            self.board.on()
+        else:
+            self.board.off()
+            if self.period:
+                # the console of one power on, for the serial figure (the
+                # wire is not paced: QEMU's usb-serial ignores the baud rate)
+                self.note("console %s: %d bytes to the guest, first to last byte %d ms" %
+                          (self.board.name, self.period[0], self.period[2] - self.period[1]))
+            self.period = None
         if not on and self.a.vanish and self.plugged:
             self.unplug()
 
     def relay_line(self, line):
+        w = line.split()
+        if len(w) == 2 and w[0] in ("rom-ms", "plug-ms") and w[1].isdigit():
+            setattr(self, w[0].replace("-", "_"), int(w[1]))
+            self.note(line)
+            return
+        if len(w) == 2 and w[0] == "board":
+            if self.powered or w[1] not in self.boards:
+                self.note("board %s refused (powered: %s, boards: %s)" %
+                          (w[1], self.powered, " ".join(self.boards)))
+            else:
+                self.board = self.boards[w[1]]
+                self.note(line)
+            return
         if line in ("vanish on", "vanish off"):
             # the guest's test switches the adapter's behaviour at run time
             self.a.vanish = line == "vanish on"
@@ -164,9 +322,20 @@ class Lab:
         try:
             fd = os.open("/dev/kvm", os.O_RDWR)
             os.close(fd)
-            return "kvm"
-        except OSError:
+        except OSError as e:
+            self.note("tcg: /dev/kvm: %s" % e.strerror)
             return "tcg"
+        if os.path.isdir("/sys/module/kvm_pvm") and not any(
+                os.path.isdir("/sys/module/" + m) for m in ("kvm_intel", "kvm_amd")):
+            # PVM (pagetable-based virtualisation, a VM without VMX/SVM): it runs
+            # PVM guest kernels (CONFIG_PVM_GUEST) only; any other guest's
+            # kernel mode is emulated one instruction at a time (QMP query-stats:
+            # insn_emulation grows ~1.1 M/s, the bzImage decompressor alone
+            # takes minutes): tests/vlab/README.md
+            self.note("tcg: /dev/kvm is kvm_pvm without kvm_intel or kvm_amd: it runs only "
+                      "PVM guest kernels (CONFIG_PVM_GUEST), linux-source-6.1 has none")
+            return "tcg"
+        return "kvm"
 
     def banner(self, secs):
         """Whether the guest kernel printed its banner within secs."""
@@ -240,16 +409,13 @@ class Lab:
         for f in ("guest.rc", "guest.out", "guest-console.log"):
             if os.path.exists(os.path.join(w, f)):
                 os.unlink(os.path.join(w, f))
-        bs_args = [a.boardsim, "run", "--ctl", self.bs_ctl, "--pty-link",
-                   os.path.join(w, "bs.pty"), "--daemon", "--pid-file",
-                   os.path.join(w, "bs.pid")] + a.board_arg
-        # not a pipe: the daemon keeps its stdout and stderr open
-        with open(os.path.join(w, "boardsim.log"), "w") as f:
-            r = subprocess.run(bs_args, stdin=subprocess.DEVNULL, stdout=f, stderr=f)
-        if r.returncode:
-            print("labhw: boardsim did not start (see %s/boardsim.log)" % w, file=sys.stderr)
-            return 125
-        self.open_board()
+        self.boards["sim"] = SimBoard(self)
+        if a.arm_board:
+            self.boards["arm"] = ArmBoard(self, a.arm_board)
+        for b in self.boards.values():
+            if not b.start():
+                return 125
+        self.board = self.boards["sim"]
         accel = self.accel()
         qemu, relay = self.start_qemu(accel)
         if qemu and accel == "kvm" and not self.banner(a.kvm_probe):
@@ -278,19 +444,26 @@ class Lab:
                 qemu.wait()
                 rc = 124
                 break
+            if self.pending_on is not None and time.monotonic() >= self.pending_on:
+                self.pending_on = None
+                self.board.on()
+                self.note("board console starts")
+            if self.pending_plug is not None and time.monotonic() >= self.pending_plug:
+                self.pending_plug = None
+                self.plug()
+            bfd = self.board.fd
+            if bfd is None:
+                to_board = b""  # a wire to a board that is off: nobody reads it
             rfds = [relay]
             if len(to_board) < 65536:
                 rfds.append(self.wire)
-            if len(to_guest) < 65536:
-                rfds.append(self.board)
-            wfds = ([self.wire] if to_guest else []) + ([self.board] if to_board else [])
-            if self.pending_on is not None and time.monotonic() >= self.pending_on:
-                self.pending_on = None
-                self.boardsim("on")
-                self.note("board console starts")
+            if len(to_guest) < 65536 and bfd is not None:
+                rfds.append(bfd)
+            wfds = ([self.wire] if to_guest else []) + ([bfd] if to_board else [])
             wait = min(left, 0.5)
-            if self.pending_on is not None:
-                wait = max(0, min(wait, self.pending_on - time.monotonic()))
+            for t in (self.pending_on, self.pending_plug):
+                if t is not None:
+                    wait = max(0, min(wait, t - time.monotonic()))
             rd, wr, _ = select.select(rfds, wfds, [], wait)
             if relay in rd:
                 d = relay.recv(4096)
@@ -311,33 +484,49 @@ class Lab:
                     self.bytes_to_board += len(d)
                     self.traced(">", d)
                     to_board += d
-            if self.board in rd:
+            if bfd is not None and bfd in rd:
                 try:
-                    d = os.read(self.board, 65536)
+                    d = os.read(bfd, 65536)
+                except BlockingIOError:
+                    d = None
                 except OSError:
                     d = b""
-                if d:
+                if d and not self.plugged:
+                    # the board prints into an adapter that is not there
+                    self.lost += len(d)
+                    self.traced("lost", d)
+                elif d:
                     self.bytes_to_guest += len(d)
                     self.traced("<", d)
                     to_guest += d
+                    if self.powered:
+                        if self.period is None:
+                            self.period = [0, ms(), 0]
+                        self.period[0] += len(d)
+                        self.period[2] = ms()
+                elif d == b"":
+                    self.board.eof()  # the ARM board's QEMU exited
             if self.wire in wr:
                 try:
                     n = self.wire.send(to_guest)
                     to_guest = to_guest[n:]
                 except BlockingIOError:
                     pass
-            if self.board in wr:
+            if bfd is not None and bfd in wr and self.board.fd == bfd:
                 try:
-                    n = os.write(self.board, to_board)
+                    n = os.write(bfd, to_board)
                     to_board = to_board[n:]
                 except BlockingIOError:
                     pass
+                except OSError:
+                    to_board = b""
         try:
             qemu.wait(timeout=30)
         except subprocess.TimeoutExpired:
             qemu.kill()
             qemu.wait()
-        self.boardsim("quit")
+        for b in self.boards.values():
+            b.quit()
         self.note("guest exited; console bytes to guest %d, to board %d" %
                   (self.bytes_to_guest, self.bytes_to_board))
         if rc is None:
@@ -360,6 +549,8 @@ def main():
     p.add_argument("--boardsim", default=os.path.join(REPO, "build/boardsim"))
     p.add_argument("--board-arg", action="append", default=[],
                    help="extra argument of `boardsim run` (repeat)")
+    p.add_argument("--arm-board", help="board file of a QEMU ARM board (power type qemu) "
+                   "behind the wire too (the guest selects it with \"board arm\")")
     p.add_argument("--active-low", action="store_true")
     p.add_argument("--usb-serial", default="ABLAB0001")
     p.add_argument("--vanish", action="store_true")
