@@ -48,7 +48,7 @@ extern const struct console_ops console_tty_ops, console_serial_ops, console_tcp
  * wherever the read chunks and the window edges cut it.  A line that
  * trickles (reads of a few bytes: a slow console.baud) is read and scanned
  * once per CONSOLE_PACE_BYTES byte times, not once per byte. */
-#define CONSOLE_PACE_BYTES	8u
+#define CONSOLE_PACE_BYTES	16u
 struct console {
 	const struct console_ops *ops;
 	const struct board *board;
