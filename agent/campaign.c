@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const order_names[] = { "abab", "abba", "random" };
+static const char *const order_names[] = { "abab", "abba", "random", "williams" };
 
 int order_parse(const char *s, enum order_kind *kind)
 {
@@ -52,15 +52,14 @@ static uint64_t splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-int campaign_order(enum order_kind kind, int n, uint64_t seed, int *v)
+/* Two variants, as every A/B campaign has been ordered. */
+static void order_pair(enum order_kind kind, int n, uint64_t seed, int *v)
 {
 	int i;
 
-	if (n <= 0)
-		return -EINVAL;
 	for (i = 0; i < NVARIANTS * n; i++) {
 		switch (kind) {
-		case ORDER_ABAB:	/* AB AB ... (ABC ABC ... with three variants) */
+		case ORDER_ABAB:	/* AB AB ... */
 			v[i] = i % NVARIANTS;
 			break;
 		case ORDER_ABBA:	/* AB BA AB BA ...: counterbalanced */
@@ -81,11 +80,71 @@ int campaign_order(enum order_kind kind, int n, uint64_t seed, int *v)
 			v[j] = t;
 		}
 	}
+}
+
+/* Row r of a Williams design for nv treatments: row 0 is 0, 1, nv-1, 2, nv-2, ...,
+ * row r adds r (mod nv) to it; an odd nv needs the nv mirrored rows too (rows nv..2nv-1),
+ * so that each treatment follows each other once (even nv) or twice (odd) per square. */
+static void williams_row(int nv, int r, int *row)
+{
+	int j, k = r % (nv % 2 ? 2 * nv : nv), shift = k % nv;
+
+	for (j = 0; j < nv; j++) {
+		int base = j == 0 ? 0 : j % 2 ? (j + 1) / 2 : nv - j / 2;
+
+		row[k >= nv ? nv - 1 - j : j] = (base + shift) % nv;
+	}
+}
+
+int campaign_order_n(enum order_kind kind, int nv, int n, uint64_t seed, int *v)
+{
+	uint64_t st = seed;
+	int r, j;
+
+	if (n <= 0 || nv < 2 || nv > VARIANTS_MAX)
+		return -EINVAL;
+	if (nv == NVARIANTS && kind != ORDER_WILLIAMS) {
+		order_pair(kind, n, seed, v);
+		return 0;
+	}
+	for (r = 0; r < n; r++) {
+		int *row = v + r * nv;
+
+		switch (kind) {
+		case ORDER_WILLIAMS:
+			williams_row(nv, r, row);
+			break;
+		case ORDER_ABBA:	/* ABC CBA ABC ... */
+			for (j = 0; j < nv; j++)
+				row[j] = r % 2 ? nv - 1 - j : j;
+			break;
+		case ORDER_RANDOM:	/* a seeded Fisher-Yates per round */
+			for (j = 0; j < nv; j++)
+				row[j] = j;
+			for (j = nv - 1; j > 0; j--) {
+				int k = (int)(splitmix64(&st) % (uint64_t)(j + 1)), t = row[j];
+
+				row[j] = row[k];
+				row[k] = t;
+			}
+			break;
+		default:		/* ABC ABC ... */
+			for (j = 0; j < nv; j++)
+				row[j] = j;
+			break;
+		}
+	}
 	return 0;
 }
 
+int campaign_order(enum order_kind kind, int n, uint64_t seed, int *v)
+{
+	return campaign_order_n(kind, NVARIANTS, n, seed, v);
+}
+
 static char *run_json(const struct campaign_spec *cs, const struct runner *rn, struct board *b,
-		      struct kernel_art (*k)[NVARIANTS], const char *results)
+		      struct kernel_art (*k)[VARIANTS_MAX], const struct variant_set *vs,
+		      const char *results)
 {
 	json_object *j = json_object_new_object(), *boards = json_object_new_array();
 	size_t i;
@@ -103,12 +162,20 @@ static char *run_json(const struct campaign_spec *cs, const struct runner *rn, s
 
 		json_object_object_add(o, "board_file", json_object_new_string(
 			realpath(b[i].jf.path, real) ? real : b[i].jf.path));
-		for (v = 0; v < NVARIANTS; v++)
-			json_object_object_add(o, variant_names[v],
+		for (v = 0; v < vs->n; v++)
+			json_object_object_add(o, vs->label[v],
 					       json_object_new_string(k[i][v].dir));
 		json_object_array_add(boards, o);
 	}
 	json_object_object_add(j, "boards", boards);
+	if (!variant_set_is_pair(vs)) {	/* a series campaign: its variants in order */
+		json_object *a = json_object_new_array();
+		int v;
+
+		for (v = 0; v < vs->n; v++)
+			json_object_array_add(a, json_object_new_string(vs->label[v]));
+		json_object_object_add(j, "variants", a);
+	}
 	json_object_object_add(j, "boots", json_object_new_int(cs->boots));
 	json_object_object_add(j, "batches", json_object_new_int(cs->batches));
 	json_object_object_add(j, "order", json_object_new_string(order_name(cs->order)));
@@ -175,7 +242,8 @@ struct board_run {
 	const struct campaign_spec *cs;
 	const struct runner *rn;
 	struct board *b;
-	struct kernel_art *k;		/* [NVARIANTS] */
+	struct kernel_art *k;		/* [vs->n] */
+	const struct variant_set *vs;
 	const int *order;		/* the variant of each slot */
 	int nslots;
 	int64_t cid;
@@ -232,19 +300,23 @@ static int board_decided(const struct board_run *br, struct store *st, int done)
 {
 	const struct campaign_spec *cs = br->cs;
 	const char *name = br->b->name;
-	int rounds = done / NVARIANTS, d;
-	char why[256] = "";
+	int nv = br->vs->n, rounds = done / nv, d;
+	char why[256] = "", each[32];
 
-	if (cs->first <= 0 || done % NVARIANTS || rounds < cs->first || rounds >= cs->boots)
+	if (cs->first <= 0 || done % nv || rounds < cs->first || rounds >= cs->boots)
 		return 0;
 	d = report_seq_board(st, br->cid, name, why, sizeof(why));
+	if (nv == NVARIANTS)
+		snprintf(each, sizeof(each), "%d+%d", rounds, rounds);
+	else
+		snprintf(each, sizeof(each), "%d rounds of %d", rounds, nv);
 	if (d > 0) {
-		info_msg("%s: every row decided after %d+%d boots (%s); this board stops", name,
-			 rounds, rounds, why);
+		info_msg("%s: every row decided after %s boots (%s); this board stops", name, each,
+			 why);
 		return 1;
 	}
 	if (d == 0)
-		info_msg("%s: after %d+%d boots: %s", name, rounds, rounds, why);
+		info_msg("%s: after %s boots: %s", name, each, why);
 	else
 		err_msg("%s: cannot look at the boots so far (%s); the board goes on to its budget",
 			name, strerror(-d));
@@ -334,13 +406,15 @@ static void *board_thread(void *arg)
 	for (i = first; i < br->nslots && !stop_requested; i++) {
 		int v = br->order[i], attempt, base = i == first ? done_attempts : 0;
 		const struct kernel_art *kv = &br->k[v];
+		const char *label = br->vs->label[v];
 
 		bp.kernel = kv;
-		bp.variant = v;
+		/* which of a module benchmark's .ko files (bench.h) */
+		bp.variant = v ? VARIANT_PATCHED : VARIANT_CONTROL;
 
 		/* an attempt killed with its agent left a transcript and no record:
 		 * the next attempt gets the next number and a file of its own */
-		while (transcript_exists(br->resdir, b->name, i + 1, variant_names[v], base + 1)) {
+		while (transcript_exists(br->resdir, b->name, i + 1, label, base + 1)) {
 			info_msg("%s [%d/%d]: attempt %d left a transcript but no record (its agent died); continuing with attempt %d",
 				 b->name, i + 1, br->nslots, base + 1, base + 2);
 			base++;
@@ -349,19 +423,18 @@ static void *board_thread(void *arg)
 			struct boot_rec rec = { 0 };
 			struct runner_result res = { .boot_ms = -1, .bo.run_ms = -1 };
 			struct runner_slot sl = { b, kv, &bp, v, i + 1, br->nslots, attempt,
-						  br->rundir, NULL };
+						  br->rundir, NULL, label };
 			char *error = res.bo.error, *transcript;
 			size_t elen = sizeof(res.bo.error);
 			bool fatal;
 			int r, sr;
 
-			transcript = transcript_path(br->resdir, b->name, i + 1, variant_names[v],
-						     attempt);
+			transcript = transcript_path(br->resdir, b->name, i + 1, label, attempt);
 			sl.transcript = transcript;
 			uuid_v4(rec.uuid);
 			rec.campaign = br->cid;
 			rec.board = b;
-			rec.variant = variant_names[v];
+			rec.variant = label;
 			rec.seq = i + 1;
 			rec.attempt = attempt;
 			rec.k = kv;
@@ -436,7 +509,7 @@ static void *board_thread(void *arg)
 		}
 		if (attempt > b->retries + 1 + base) {
 			err_msg("%s: slot %d (%s) failed %ld times: board unhealthy, its part of the campaign stops here",
-				b->name, i + 1, variant_names[v], b->retries + 1);
+				b->name, i + 1, label, b->retries + 1);
 			br->ret = -EIO;
 			goto out;
 		}
@@ -448,6 +521,28 @@ out:
 	free(pinned_params);
 	store_close(&st);
 	return NULL;
+}
+
+/* A series campaign's variants: label, position and what each adds (campaign_variants). */
+static int store_variants(struct store *st, int64_t cid, const struct variant_set *vs,
+			  const char *const *patch)
+{
+	char ids[32], pos[16];
+	int v;
+
+	snprintf(ids, sizeof(ids), "%" PRId64, cid);
+	for (v = 0; v < vs->n; v++) {
+		const char *p[4] = { ids, pos, vs->label[v], patch ? patch[v] : NULL };
+		PGresult *r;
+
+		snprintf(pos, sizeof(pos), "%d", v);
+		r = store_query(st, "INSERT INTO campaign_variants (campaign_id, position, label, patch) VALUES ($1::int, $2::int, $3, $4)",
+				4, p);
+		if (!r)
+			return -EIO;
+		PQclear(r);
+	}
+	return 0;
 }
 
 /* No kernel directory given and none built: say which option gives one
@@ -467,7 +562,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 {
 	size_t nb = cs->nboards, i;
 	struct board *b = xcalloc(nb, sizeof(*b));
-	struct kernel_art (*k)[NVARIANTS] = xcalloc(nb, sizeof(*k));
+	struct kernel_art (*k)[VARIANTS_MAX] = xcalloc(nb, sizeof(*k));
+	const struct variant_set *vs = cs->variants ? cs->variants : &variant_pair;
 	const struct runner *rn = cs->runner ? cs->runner : &local_runner;
 	bool holds = rn->ops->flags & RUNNER_HOLDS_BOARD;
 	struct board_run *br = xcalloc(nb, sizeof(*br));
@@ -475,7 +571,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	char rundir[] = "/tmp/ablab.XXXXXX";
 	char abs_results[PATH_MAX];
 	char *resdir = NULL, *js = NULL;
-	int *order = NULL, ret = 0, nslots = NVARIANTS * cs->boots;
+	int *order = NULL, ret = 0, nslots = vs->n * cs->boots;
 	int64_t cid = 0, t_start = now_ms();
 	struct store st = { 0 };
 	struct board_lock *locks = NULL;
@@ -490,33 +586,42 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	/* everything that can be checked is checked before the database is touched */
 	for (i = 0; i < nb && !ret; i++) {
 		const struct campaign_board *cb = &cs->boards[i];
-		char *d[NVARIANTS];
-		int v;
+		char *d[VARIANTS_MAX] = { NULL };
+		int v, w;
 
 		ret = board_load_by_name(&b[i], cb->board);
 		if (!ret && rn->ops->check)
 			ret = rn->ops->check(rn->priv, &b[i]);
 		if (ret)
 			break;
-		d[0] = cb->control_dir ? xstrdup(cb->control_dir)
-				       : kernel_default_dir(b[i].name, "control");
-		d[1] = cb->patched_dir ? xstrdup(cb->patched_dir)
-				       : kernel_default_dir(b[i].name, "patched");
-		for (v = 0; v < NVARIANTS && !ret; v++) {
-			if (d[v] && !(v ? cb->patched_dir : cb->control_dir) && !is_dir(d[v])) {
-				ret = no_default_kernel(&b[i], variant_names[v], d[v]);
+		for (v = 0; v < vs->n; v++) {
+			const char *given = cb->dirs ? cb->dirs[v] : v ? cb->patched_dir
+								       : cb->control_dir;
+
+			d[v] = given ? xstrdup(given) : kernel_default_dir(b[i].name, vs->label[v]);
+		}
+		for (v = 0; v < vs->n && !ret; v++) {
+			const char *given = cb->dirs ? cb->dirs[v] : v ? cb->patched_dir
+								       : cb->control_dir;
+
+			if (d[v] && !given && !is_dir(d[v])) {
+				ret = no_default_kernel(&b[i], vs->label[v], d[v]);
 				break;
 			}
 			ret = kernel_load(&k[i][v], d[v]);
 		}
-		for (v = 0; v < NVARIANTS && !ret; v++)
-			ret = bench_check_kernel(cs->bench, b[i].name, &k[i][v], v);
-		free(d[0]);
-		free(d[1]);
-		if (!ret && k[i][0].zimage_sha256 && k[i][1].zimage_sha256 &&
-		    !strcmp(k[i][0].zimage_sha256, k[i][1].zimage_sha256))
-			info_msg("%s: warning: control and patched kernels are the same image (%s)",
-				 b[i].name, k[i][0].zimage_sha256);
+		for (v = 0; v < vs->n && !ret; v++)
+			ret = bench_check_kernel(cs->bench, b[i].name, &k[i][v],
+						 v ? VARIANT_PATCHED : VARIANT_CONTROL);
+		for (v = 0; v < vs->n; v++)
+			free(d[v]);
+		for (v = 1; v < vs->n && !ret; v++)
+			for (w = 0; w < v; w++)
+				if (k[i][w].zimage_sha256 && k[i][v].zimage_sha256 &&
+				    !strcmp(k[i][w].zimage_sha256, k[i][v].zimage_sha256))
+					info_msg("%s: warning: %s and %s kernels are the same image (%s)",
+						 b[i].name, vs->label[w], vs->label[v],
+						 k[i][w].zimage_sha256);
 	}
 	for (i = 0; i < nb && !ret; i++) {
 		size_t j;
@@ -545,7 +650,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	if (ret)
 		goto out;
 	order = xcalloc((size_t)nslots, sizeof(*order));
-	campaign_order(cs->order, cs->boots, cs->seed, order);
+	campaign_order_n(cs->order, vs->n, cs->boots, cs->seed, order);
 	if (mkdir_p(cs->results, 0755) || !realpath(cs->results, abs_results)) {
 		err_msg("cannot create results directory %s", cs->results);
 		ret = -EIO;
@@ -566,7 +671,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	if (nloaded || nfailed)
 		info_msg("spool %s: %d boot(s) loaded into the database, %d left", spooldir,
 			 nloaded, nfailed);
-	run_js = run_json(cs, rn, b, k, abs_results);
+	run_js = run_json(cs, rn, b, k, vs, abs_results);
 	js = cs->job_json ? xstrdup(cs->job_json) : xstrdup(run_js);
 	if (cs->resume_id) {
 		cid = cs->resume_id;
@@ -576,6 +681,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 					   cs->seed, cs->boots, cs->batches, js, run_js };
 
 		ret = store_campaign_new(&st, &cd, &cid);
+		if (!ret && !variant_set_is_pair(vs))
+			ret = store_variants(&st, cid, vs, cs->patch);
 	}
 	if (ret)
 		goto out;
@@ -590,9 +697,21 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 			goto out;
 		}
 	}
-	info_msg("campaign %" PRId64 ": %zu board(s), %d control + %d patched boots each, order %s,"
-		 " %d batches; transcripts in %s", cid, nb, cs->boots, cs->boots,
-		 order_name(cs->order), cs->batches, resdir);
+	if (variant_set_is_pair(vs)) {
+		info_msg("campaign %" PRId64 ": %zu board(s), %d control + %d patched boots each, order %s,"
+			 " %d batches; transcripts in %s", cid, nb, cs->boots, cs->boots,
+			 order_name(cs->order), cs->batches, resdir);
+	} else {
+		struct buf names = { 0 };
+		int v;
+
+		for (v = 0; v < vs->n; v++)
+			buf_printf(&names, "%s%s", v ? ", " : "", vs->label[v]);
+		info_msg("campaign %" PRId64 ": %zu board(s), %d rounds of %d variants (%s) each, order %s, %d batches; transcripts in %s",
+			 cid, nb, cs->boots, vs->n, names.data, order_name(cs->order),
+			 cs->batches, resdir);
+		buf_free(&names);
+	}
 
 	/* The board threads wait on consoles; glibc would give each its own malloc
 	 * arena (up to 8 per core), whose freed pages stay resident: two arenas
@@ -602,7 +721,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		mallopt(M_ARENA_MAX, 2);
 	for (i = 0; i < nb; i++) {
 		br[i] = (struct board_run){ .cs = cs, .rn = rn, .b = &b[i], .k = k[i],
-					    .order = order,
+					    .vs = vs, .order = order,
 					    .nslots = nslots, .cid = cid, .resdir = resdir,
 					    .rundir = rundir, .conninfo = st.conninfo,
 					    .spooldir = spooldir };
@@ -679,7 +798,7 @@ out:
 	for (i = 0; i < nb; i++) {
 		int v;
 
-		for (v = 0; v < NVARIANTS; v++)
+		for (v = 0; v < vs->n; v++)
 			kernel_free(&k[i][v]);
 		board_free(&b[i]);
 	}

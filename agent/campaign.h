@@ -11,10 +11,17 @@
 struct bench_def;
 struct runner;
 
-enum order_kind { ORDER_ABAB, ORDER_ABBA, ORDER_RANDOM };
+enum order_kind { ORDER_ABAB, ORDER_ABBA, ORDER_RANDOM, ORDER_WILLIAMS };
 
 /* Fills v[0..NVARIANTS*n-1] with variants (variant.h): n of each. */
 int campaign_order(enum order_kind kind, int n, uint64_t seed, int *v);
+/* The same for nv variants (2..VARIANTS_MAX): v[0..nv*n-1].  Two variants are
+ * ordered exactly as campaign_order() orders them.  More are booted in rounds
+ * of one boot of each: abab repeats 0 1 .. nv-1, abba reverses every second
+ * round, williams takes the rows of a Williams design in turn (each variant
+ * follows every other equally often after nv rounds, 2 nv for an odd nv),
+ * random is a seeded permutation per round. */
+int campaign_order_n(enum order_kind kind, int nv, int n, uint64_t seed, int *v);
 int order_parse(const char *s, enum order_kind *kind);
 const char *order_name(enum order_kind kind);
 
@@ -23,6 +30,7 @@ const char *order_name(enum order_kind kind);
 struct campaign_board {
 	const char *board;	/* name (boards/NAME.json) or path */
 	const char *control_dir, *patched_dir;
+	const char *const *dirs;	/* a series campaign: [variants->n]; NULL: the two above */
 };
 
 struct campaign_spec {
@@ -33,6 +41,11 @@ struct campaign_spec {
 	uint64_t seed;
 	const char *modparams;		/* extra dmabench parameters */
 	const struct bench_def *bench;	/* what runs on the target; NULL: dmabench */
+	/* the kernels compared, in series order ([0] the control); NULL: control,
+	 * patched.  patch[v]: what variant v adds to v - 1 (stored, named by the
+	 * report; NULL entries or NULL: nothing said) */
+	const struct variant_set *variants;
+	const char *const *patch;
 	const char *trigger;		/* cli (default), nightly, lava */
 	const char *job_name;		/* for nightly jobs; NULL for ad-hoc campaigns */
 	const char *job_json;		/* the job definition to store; NULL: generated */
@@ -42,8 +55,8 @@ struct campaign_spec {
 	const struct runner *runner;	/* what runs each attempt; NULL: boots here (runner.h) */
 	int64_t resume_id;		/* continue this campaign after its last stored boot */
 	/* sequential design: boots > 0 is then the budget per variant; after each round
-	 * (one control, one patched boot) from first+first on, a board stops as soon as
-	 * every timing row is decided (report_seq_board) */
+	 * (one boot of each variant) from first+first on, a board stops as soon as
+	 * every timing row of every comparison is decided (report_seq_board) */
 	int first;			/* 0: fixed design of boots per variant */
 	double alpha, beta;		/* overall false-alarm rate, "same" error */
 	double margin_pct;		/* equivalence margin (0: 1 %) */

@@ -56,7 +56,7 @@ int parse_margin_opt(const char *s, double *pct)
 int parse_order_opt(const char *s, enum order_kind *kind)
 {
 	if (order_parse(s, kind)) {
-		err_msg("--order: \"%s\" is not one of abab, abba, random", s);
+		err_msg("--order: \"%s\" is not one of abab, abba, random, williams", s);
 		return -EINVAL;
 	}
 	return 0;

@@ -25,7 +25,7 @@
 
 struct lava_board {
 	struct board b;
-	struct kernel_art k[NVARIANTS];
+	struct kernel_art k[VARIANTS_MAX];
 	bool loaded;
 };
 
@@ -58,7 +58,7 @@ static int load_boards(const struct job *j, const struct job_run_opts *o, struct
 		if (ret || (ret = board_load_by_name(&lb[i].b, j->boards[i])))
 			break;
 		lb[i].loaded = true;
-		for (v = 0; v < NVARIANTS && !ret; v++) {
+		for (v = 0; v < j->vs.n && !ret; v++) {
 			struct job_kernel jk;
 
 			ret = job_kernel(j, j->boards[i], v, true, &jk);
@@ -78,7 +78,7 @@ static void free_boards(const struct job *j, struct lava_board *lb)
 	for (i = 0; i < j->nboards; i++) {
 		if (!lb[i].loaded)
 			continue;
-		for (v = 0; v < NVARIANTS; v++)
+		for (v = 0; v < j->vs.n; v++)
 			kernel_free(&lb[i].k[v]);
 		board_free(&lb[i].b);
 	}
@@ -88,21 +88,20 @@ static void free_boards(const struct job *j, struct lava_board *lb)
 static int lava_export(const struct job *j, const struct lava_opts *o)
 {
 	struct lava_board *lb = xcalloc(j->nboards, sizeof(*lb));
-	int *order = xcalloc(NVARIANTS * (size_t)o->run.boots, sizeof(*order));
+	int nslots = j->vs.n * o->run.boots, *order = xcalloc((size_t)nslots, sizeof(*order));
 	int ret, i, n = 0;
 	size_t bi;
 
 	ret = load_boards(j, &o->run, lb);
 	if (!ret)
 		ret = mkdir_p(o->out, 0755);
-	campaign_order(o->run.order, o->run.boots, o->run.seed, order);
+	campaign_order_n(o->run.order, j->vs.n, o->run.boots, o->run.seed, order);
 	for (bi = 0; bi < j->nboards && !ret; bi++) {
 		if (!lb[bi].loaded)
 			continue;
-		for (i = 0; i < NVARIANTS * o->run.boots && !ret; i++) {
+		for (i = 0; i < nslots && !ret; i++) {
 			struct lava_boot b = { j, &lb[bi].b, &lb[bi].k[order[i]], order[i], i + 1,
-					       NVARIANTS * o->run.boots, o->run.batches, o->run.params,
-					       o->url_base };
+					       nslots, o->run.batches, o->run.params, o->url_base };
 			char *y = lava_job_yaml(&b), *p;
 
 			if (!y) {
@@ -110,7 +109,7 @@ static int lava_export(const struct job *j, const struct lava_opts *o)
 				break;
 			}
 			p = xasprintf("%s/%s-%s-%03d-%s.yaml", o->out, j->name, lb[bi].b.name, i + 1,
-				      variant_names[order[i]]);
+				      j->vs.label[order[i]]);
 			ret = write_file_atomic(p, y, strlen(y));
 			if (ret)
 				err_msg("%s: %s", p, strerror(-ret));

@@ -40,7 +40,9 @@ int cmd_resume(int argc, char **argv)
 	struct bench_def bd = { 0 };
 	char why[256];
 	struct campaign_board *cb = NULL;
-	json_object *run = NULL, *boards;
+	const char *(*dirs)[VARIANTS_MAX] = NULL;
+	struct variant_set vs = { 0 };
+	json_object *run = NULL, *boards, *va;
 	struct store st;
 	char ids[32];
 	const char *p[1] = { ids };
@@ -82,12 +84,34 @@ int cmd_resume(int argc, char **argv)
 	}
 	n = json_object_array_length(boards);
 	cb = xcalloc(n, sizeof(*cb));
+	/* a series campaign: its variants in order, each board's kernel under its label */
+	va = jobj(run, "variants");
+	for (i = 0; va && json_object_is_type(va, json_type_array) &&
+		    i < json_object_array_length(va); i++) {
+		const char *l = json_object_get_string(json_object_array_get_idx(va, i));
+
+		if (!l || variant_set_add(&vs, l)) {
+			err_msg("campaign %ld: its stored variants are not a valid variant set", id);
+			goto out;
+		}
+	}
+	if (va && vs.n < 2) {
+		err_msg("campaign %ld: its stored variants are not a valid variant set", id);
+		goto out;
+	}
+	if (vs.n) {
+		dirs = xcalloc(n, sizeof(*dirs));
+		cs.variants = &vs;
+	}
 	for (i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(boards, i);
 
 		cb[i].board = jstr(o, "board_file");
 		cb[i].control_dir = jstr(o, "control");
 		cb[i].patched_dir = jstr(o, "patched");
+		for (int v = 0; v < vs.n; v++)
+			dirs[i][v] = jstr(o, vs.label[v]);
+		cb[i].dirs = vs.n ? dirs[i] : NULL;
 	}
 	cs.boards = cb;
 	cs.nboards = n;
@@ -176,6 +200,7 @@ int cmd_resume(int argc, char **argv)
 	runner_release(&rn);
 	json_object_put(run);
 	free(cb);
+	free(dirs);
 	return ret;
 out:
 	if (r)
@@ -183,6 +208,7 @@ out:
 	runner_release(&rn);
 	json_object_put(run);
 	free(cb);
+	free(dirs);
 	store_close(&st);
 	return ret;
 }

@@ -27,7 +27,8 @@ static void run_usage(FILE *f)
 		"  --first K           first look after K+K boots (default 4)\n"
 		"  --margin PCT        \"same\" means within +-PCT %% (default: the job's, else 1)\n"
 		"  --batches M         batches per scenario per boot\n"
-		"  --order abab|abba|random, --seed S, --params 'K=V ...'\n"
+		"  --order abab|abba|random|williams, --seed S, --params 'K=V ...' (a series\n"
+		"                      campaign's default: williams)\n"
 		"  --results DIR       transcripts go to DIR/campaign-N (default ./results)\n"
 		"  --format text|json  report printed at the end (default text)\n"
 		"  --dry-run           validate, show boards and kernels (cached or would\n"
@@ -102,7 +103,13 @@ int cmd_run(int argc, char **argv)
 		o.results = results;
 	if (format)
 		o.format = format;
-	if (dry)
+	if (dry && j.vs.n > 2)
+		printf("job %s (%s): %s%d rounds of one boot of each of %d variants, order %s, %d batches%s%s, nightly %s\n",
+		       j.name, j.jf.path, o.budget ? "sequential, at most " : "",
+		       o.budget ? o.budget : o.boots, j.vs.n, order_name(o.order), o.batches,
+		       o.params ? ", params " : "", o.params ? o.params : "",
+		       j.nightly ? "yes" : "no");
+	else if (dry)
 		printf("job %s (%s): %s%d+%d boots, order %s, %d batches%s%s, nightly %s\n",
 		       j.name, j.jf.path, o.budget ? "sequential, at most " : "",
 		       o.budget ? o.budget : o.boots, o.budget ? o.budget : o.boots,

@@ -25,11 +25,13 @@ static int dry_run_module(const struct job *j, const char *board, int v, const c
 	if (!ret)
 		ret = kernel_load(&ka, kdir);
 	if (!ret)
-		ret = bench_check_kernel(&j->bench, b.name, &ka, v);
+		ret = bench_check_kernel(&j->bench, b.name, &ka,
+					 v ? VARIANT_PATCHED : VARIANT_CONTROL);
 	if (!ret) {
-		char *f = bench_module_file(&j->bench, b.name, ka.dir, v);
+		char *f = bench_module_file(&j->bench, b.name, ka.dir,
+					    v ? VARIANT_PATCHED : VARIANT_CONTROL);
 
-		printf("  %-16s %-8s module %s (built for %s)\n", board, variant_names[v], f,
+		printf("  %-16s %-8s module %s (built for %s)\n", board, j->vs.label[v], f,
 		       ka.release);
 		free(f);
 	}
@@ -41,7 +43,10 @@ static int dry_run_module(const struct job *j, const char *board, int v, const c
 int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 {
 	struct campaign_board *cb = xcalloc(j->nboards, sizeof(*cb));
-	struct job_kernel (*k)[2] = xcalloc(j->nboards, sizeof(*k));
+	struct job_kernel (*k)[VARIANTS_MAX] = xcalloc(j->nboards, sizeof(*k));
+	const char *(*dirs)[VARIANTS_MAX] = xcalloc(j->nboards, sizeof(*dirs));
+	const char *patch[VARIANTS_MAX] = { NULL };
+	bool pair = variant_set_is_pair(&j->vs);
 	struct campaign_spec cs = { 0 };
 	struct bench_def bd = j->bench;
 	char why[256];
@@ -59,6 +64,15 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		for (i = 0; i < se->n; i++)
 			printf("    %s\n", se->subjects[i]);
 	}
+	if (o->dry_run && !pair) {
+		printf("  %d variants, in series order:", j->vs.n);
+		for (v = 0; v < j->vs.n; v++)
+			printf(" %s%s%s%s", j->vs.label[v], j->v[v].adds ? " (adds " : "",
+			       j->v[v].adds ? j->v[v].adds : "", j->v[v].adds ? ")" : "");
+		printf("\n");
+	}
+	for (v = 0; v < j->vs.n; v++)
+		patch[v] = j->v[v].adds;
 	for (i = 0; i < j->nboards; i++) {
 		char *bp;
 
@@ -74,10 +88,11 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		}
 		free(bp);
 		cb[nb].board = j->boards[i];
-		for (v = 0; v < 2 && !ret; v++) {
+		for (v = 0; v < j->vs.n && !ret; v++) {
 			ret = job_kernel(j, j->boards[i], v, !o->dry_run, &k[nb][v]);
+			dirs[nb][v] = k[nb][v].dir;
 			if (!ret && o->dry_run)
-				printf("  %-16s %-8s %s%s%s\n", j->boards[i], variant_names[v],
+				printf("  %-16s %-8s %s%s%s\n", j->boards[i], j->vs.label[v],
 				       k[nb][v].state, k[nb][v].dir ? ": " : "",
 				       k[nb][v].dir ? k[nb][v].dir : "");
 			if (!ret && o->dry_run && j->bench.kind == BENCH_MODULE && !j->module_src)
@@ -85,6 +100,7 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		}
 		cb[nb].control_dir = k[nb][0].dir;
 		cb[nb].patched_dir = k[nb][1].dir;
+		cb[nb].dirs = pair ? NULL : dirs[nb];
 		nb++;
 	}
 	if (ret || o->dry_run || !nb) {
@@ -100,7 +116,7 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		goto out;
 	}
 	js = job_json(j);
-	if (o->budget && o->order == ORDER_RANDOM) {
+	if (o->budget && o->order == ORDER_RANDOM && j->vs.n == NVARIANTS) {
 		err_msg("--budget: a sequential design boots in rounds of one control and one patched boot; use --order abab or abba, not random");
 		ret = -EINVAL;
 		goto out;
@@ -111,7 +127,9 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 				     .trigger = o->trigger,
 				     .job_name = j->name, .job_json = js, .db = o->db,
 				     .results = o->results, .format = o->format,
-				     .margin_pct = o->margin_pct, .runner = o->runner };
+				     .margin_pct = o->margin_pct, .runner = o->runner,
+				     .variants = pair ? NULL : &j->vs,
+				     .patch = pair ? NULL : patch };
 	if (o->budget) {
 		cs.boots = o->budget;
 		cs.first = o->first ? o->first : 4;
@@ -122,11 +140,11 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 	}
 	ret = campaign_run(&cs, cid);
 out:
-	for (i = 0; i < j->nboards; i++) {
-		job_kernel_free(&k[i][0]);
-		job_kernel_free(&k[i][1]);
-	}
+	for (i = 0; i < j->nboards; i++)
+		for (v = 0; v < VARIANTS_MAX; v++)
+			job_kernel_free(&k[i][v]);
 	free(k);
+	free(dirs);
 	free(cb);
 	free(js);
 	return ret;

@@ -10,6 +10,7 @@
 #include "util.h"
 #include "variant.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -29,12 +30,6 @@ static const struct jfield variant_fields[] = {
 	{ "source", J_OBJECT, true, source_fields },
 	{ "patches", J_ANY },		/* patched + recipe: directory of *.patch, or a series */
 	{ "description", J_STRING },
-	{ NULL }
-};
-
-static const struct jfield variants_fields[] = {
-	{ "control", J_OBJECT, true, variant_fields },
-	{ "patched", J_OBJECT, true, variant_fields },
 	{ NULL }
 };
 
@@ -85,7 +80,8 @@ static const struct jfield job_fields[] = {
 	{ "name", J_STRING },
 	{ "description", J_STRING },
 	{ "boards", J_ARRAY_STRING, true },
-	{ "variants", J_OBJECT, true, variants_fields },
+	{ "variants", J_OBJECT, true },	/* control + any others: load_variants() */
+	{ "series", J_STRING },		/* "prefixes": control, +1, +1-2, ... */
 	{ "benchmark", J_OBJECT, true, bench_fields },
 	{ "boots", J_INT, false, NULL, 1, 1000 },
 	{ "budget", J_INT, false, NULL, 2, 24 },
@@ -165,9 +161,10 @@ static bool jnum(json_object *o, const char *key, double *v)
 
 /* "patches": {"mbox": FILE, "msgid": ID}: the series b4 takes from the mailbox becomes
  * the patch directory. */
-static int load_series(struct job *j, int v, json_object *o, const char *jobdir)
+static int load_series(struct job *j, int v, const char *name, json_object *o,
+		       const char *jobdir)
 {
-	char *path = xasprintf("variants.%s.patches", variant_names[v]), *p, real[PATH_MAX];
+	char *path = xasprintf("variants.%s.patches", name), *p, real[PATH_MAX];
 	const char *mbox = NULL, *msgid = NULL;
 	char why[1024];
 	int bad = 0;
@@ -225,7 +222,7 @@ static int load_series(struct job *j, int v, json_object *o, const char *jobdir)
 	}
 	p = mbox[0] == '/' ? xstrdup(mbox) : xasprintf("%s/%s", jobdir, mbox);
 	free(path);
-	path = xasprintf("variants.%s.patches.mbox", variant_names[v]);
+	path = xasprintf("variants.%s.patches.mbox", name);
 	if (!realpath(p, real) || !is_file(real)) {
 		job_error(j, path, "%s is not a file (paths are relative to the job file's directory)", p);
 		bad = 1;
@@ -234,7 +231,10 @@ static int load_series(struct job *j, int v, json_object *o, const char *jobdir)
 
 		j->v[v].series.msgid = NULL;
 		if (series_from_mbox(real, id, &j->v[v].series, why, sizeof(why))) {
-			job_error(j, id ? "variants.patched.patches.msgid" : path, "%s", why);
+			char *mp = xasprintf("variants.%s.patches.msgid", name);
+
+			job_error(j, id ? mp : path, "%s", why);
+			free(mp);
 			bad = 1;
 		} else {
 			j->v[v].mbox = xstrdup(real);
@@ -247,15 +247,21 @@ static int load_series(struct job *j, int v, json_object *o, const char *jobdir)
 	return bad ? -EINVAL : 0;
 }
 
-static int load_variant(struct job *j, int v, char *const jobdir)
+static int load_variant(struct job *j, int v, const char *name, char *const jobdir)
 {
-	json_object *o = jobj(jobj(j->jf.root, "variants"), variant_names[v]);
+	json_object *o = jobj(jobj(j->jf.root, "variants"), name);
 	json_object *src = jobj(o, "source"), *series;
 	const char *type = jstr(src, "type"), *dir = jstr(src, "dir"), *patches;
 	char *path;
 	int bad = 0;
 
-	path = xasprintf("variants.%s.source.type", variant_names[v]);
+	path = xasprintf("variants.%s", name);
+	if (jfile_validate(&j->jf, o, path, variant_fields)) {
+		free(path);
+		return -EINVAL;
+	}
+	free(path);
+	path = xasprintf("variants.%s.source.type", name);
 	if (!strcmp(type, "recipe")) {
 		j->v[v].kind = SRC_RECIPE;
 	} else if (!strcmp(type, "prebuilt")) {
@@ -271,7 +277,7 @@ static int load_variant(struct job *j, int v, char *const jobdir)
 		bad = 1;
 	}
 	free(path);
-	path = xasprintf("variants.%s.source.dir", variant_names[v]);
+	path = xasprintf("variants.%s.source.dir", name);
 	if (j->v[v].kind == SRC_PREBUILT && !bad) {
 		if (!dir) {
 			job_error(j, path, "required for source type \"prebuilt\" (a directory "
@@ -293,19 +299,19 @@ static int load_variant(struct job *j, int v, char *const jobdir)
 	} else {
 		patches = NULL;
 	}
-	path = xasprintf("variants.%s.patches", variant_names[v]);
+	path = xasprintf("variants.%s.patches", name);
 	if ((patches || series) && (v == 0 || j->v[v].kind != SRC_RECIPE)) {
 		job_error(j, path, v == 0 ? "the control variant is the pristine source: move the "
 			  "patch series to variants.patched" : "a prebuilt kernel cannot take "
 			  "patches: build it with them, or use source type \"recipe\"");
 		bad = 1;
-	} else if (v == 1 && j->v[v].kind == SRC_RECIPE) {
+	} else if (v >= 1 && j->v[v].kind == SRC_RECIPE) {
 		if (!patches && !series) {
 			job_error(j, path, "required: the patch series directory (*.patch, applied "
 				  "in name order) for a recipe-built patched kernel, or {\"mbox\": FILE, \"msgid\": ID}");
 			bad = 1;
 		} else if (series) {
-			if (load_series(j, v, series, jobdir))
+			if (load_series(j, v, name, series, jobdir))
 				bad = 1;
 		} else {
 			char *p = patches[0] == '/' ? xstrdup(patches)
@@ -324,6 +330,107 @@ static int load_variant(struct job *j, int v, char *const jobdir)
 	}
 	free(path);
 	return bad ? -EINVAL : 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.patch files of dir, in byte order of their names (as build.sh globs them under
+ * LC_ALL=C); NULL-terminated, *n of them. */
+static char **patch_files(const char *dir, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = xcalloc(1, sizeof(*v));
+
+	*n = 0;
+	while (d && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l <= 6 || strcmp(de->d_name + l - 6, ".patch"))
+			continue;
+		v = xrealloc(v, (*n + 2) * sizeof(*v));
+		v[(*n)++] = xstrdup(de->d_name);
+		v[*n] = NULL;
+	}
+	if (d)
+		closedir(d);
+	qsort(v, *n, sizeof(*v), cmp_str);
+	return v;
+}
+
+/* "variants": control first, then the others in the file's order; "series": "prefixes"
+ * turns control + patched into control, +1, +1-2, ... over patched's patches. */
+static int load_variants(struct job *j, char *const jobdir)
+{
+	json_object *vo = jobj(j->jf.root, "variants");
+	const char *series = jstr(j->jf.root, "series");
+	char **files, label[VARIANT_LABEL_MAX];
+	int bad = 0, v;
+	size_t n, k;
+
+	if (!jobj(vo, "control")) {
+		job_error(j, "variants", "required key \"control\" missing (the pristine kernel every other variant is compared with)");
+		return -EINVAL;
+	}
+	variant_set_add(&j->vs, "control");
+	json_object_object_foreach(vo, key, val) {
+		(void)val;
+		if (!strcmp(key, "control"))
+			continue;
+		if (!variant_label_ok(key)) {
+			job_error(j, "variants", "\"%s\": a variant name is 1-31 letters, digits, '+', '.', '_' or '-', not starting with '-' (it names transcripts and database rows)",
+				  key);
+			bad = 1;
+		} else if (variant_set_add(&j->vs, key)) {
+			job_error(j, "variants", "more than %d variants (control included): one campaign compares at most %d kernels",
+				  VARIANTS_MAX, VARIANTS_MAX);
+			return -EINVAL;
+		}
+	}
+	if (!bad && j->vs.n < 2) {
+		job_error(j, "variants", "needs a variant to compare with control: \"patched\" (or any number of named variants, or \"series\": \"prefixes\")");
+		return -EINVAL;
+	}
+	for (v = 0; v < j->vs.n; v++)
+		if (load_variant(j, v, j->vs.label[v], jobdir))
+			bad = 1;
+	if (bad || !series)
+		return bad ? -EINVAL : 0;
+	if (strcmp(series, "prefixes")) {
+		job_error(j, "series", "\"%s\" is not \"prefixes\" (control, +patch 1, +patches 1-2, ... of variants.patched.patches)",
+			  series);
+		return -EINVAL;
+	}
+	if (j->vs.n != 2 || strcmp(j->vs.label[1], "patched") || j->v[1].kind != SRC_RECIPE) {
+		job_error(j, "series", "\"prefixes\" takes its patches from variants.patched: give exactly the variants control and patched, both of source type \"recipe\"");
+		return -EINVAL;
+	}
+	files = patch_files(j->v[1].patches, &n);
+	if (!n || n + 1 > VARIANTS_MAX) {
+		job_error(j, "series", n ? "%s has %zu patches: a series campaign has at most %d variants (control and %d prefixes); split the series" :
+			  "%s has no *.patch", j->v[1].patches, n, VARIANTS_MAX, VARIANTS_MAX - 1);
+		strv_free(files);
+		return -EINVAL;
+	}
+	j->series = true;
+	j->vs.n = 1;
+	for (k = 1; k <= n; k++) {
+		struct job_variant *jv = &j->v[k];
+
+		if (k > 1) {
+			jv->kind = SRC_RECIPE;
+			jv->patches = xstrdup(j->v[1].patches);
+		}
+		jv->npatches = (int)k;
+		jv->adds = xstrdup(files[k - 1]);
+		variant_prefix_label((int)k, label, sizeof(label));
+		variant_set_add(&j->vs, label);
+	}
+	strv_free(files);
+	return 0;
 }
 
 /* The module name of an out-of-tree module directory: the first
@@ -402,6 +509,11 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 		j->bench.module = j->module;
 		return bad ? -EINVAL : 0;
 	}
+	if (ko && !variant_set_is_pair(&j->vs)) {
+		job_error(j, "benchmark.ko", "prebuilt module files name the control and the patched kernel only: a campaign of the variants %s, %s, ... builds its module from \"src\" (recipe kernels) or takes NAME.ko from each kernel directory (\"module\": NAME)",
+			  j->vs.label[0], j->vs.label[1]);
+		return -EINVAL;
+	}
 	if (ko) {
 		for (v = 0; v < 2; v++) {
 			const char *f = jstr(ko, variant_names[v]);
@@ -445,11 +557,11 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 	}
 	j->bench.module_src = j->module_src;
 	j->bench.module = j->module;
-	for (v = 0; v < 2; v++)
+	for (v = 0; v < j->vs.n; v++)
 		if (j->v[v].kind != SRC_RECIPE) {
 			job_error(j, "benchmark.src", "the module is built against each variant's "
 				  "kernel tree: variants.%s.source.type must be \"recipe\" (for prebuilt kernels give the built modules: \"module\": NAME for NAME.ko in each kernel directory, or \"ko\": {\"control\": FILE, \"patched\": FILE})",
-				  variant_names[v]);
+				  j->series ? "patched" : j->vs.label[v]);
 			bad = 1;
 			break;
 		}
@@ -591,9 +703,8 @@ static int job_load_one(struct job *j, const char *path)
 				job_error(j, "boards", "board \"%s\" is listed twice", j->boards[i]);
 				bad = 1;
 			}
-	for (i = 0; i < 2; i++)
-		if (load_variant(j, (int)i, jobdir))
-			bad = 1;
+	if (load_variants(j, jobdir))
+		bad = 1;
 	t = jobj(r, "benchmark");
 	if (load_bench(j, t, jobdir))
 		bad = 1;
@@ -614,8 +725,10 @@ static int job_load_one(struct job *j, const char *path)
 	j->seed = (uint64_t)jint(r, "seed", 1);
 	j->nightly = jbool(r, "nightly", false);
 	s = jstr(r, "order");
+	if (!s && j->vs.n > NVARIANTS)
+		j->order = ORDER_WILLIAMS;	/* balanced for carry-over (jobs/README.md) */
 	if (s && order_parse(s, &j->order)) {
-		job_error(j, "order", "\"%s\" is not one of abab, abba, random", s);
+		job_error(j, "order", "\"%s\" is not one of abab, abba, random, williams", s);
 		bad = 1;
 	}
 	t = jobj(r, "threshold");
@@ -680,10 +793,11 @@ void job_free(struct job *j)
 {
 	int v;
 
-	for (v = 0; v < 2; v++) {
+	for (v = 0; v < VARIANTS_MAX; v++) {
 		free(j->v[v].prebuilt);
 		free(j->v[v].patches);
 		free(j->v[v].mbox);
+		free(j->v[v].adds);
 		series_free(&j->v[v].series);
 	}
 	strv_free(j->boards);
@@ -774,7 +888,7 @@ int job_kernel(const struct job *j, const char *board, int v, bool build, struct
 		ret = is_file(m) ? 0 : -ENOENT;
 		if (ret)
 			err_msg("%s: variants.%s.source.dir: %s has no manifest.json (not a complete kernel build)",
-				j->jf.path, variant_names[v], out->dir);
+				j->jf.path, j->vs.label[v], out->dir);
 		free(m);
 		out->state = xstrdup("prebuilt");
 		return ret;
@@ -783,7 +897,10 @@ int job_kernel(const struct job *j, const char *board, int v, bool build, struct
 	if (ret)
 		return ret;
 	rc.module_src = j->bench.kind == BENCH_MODULE ? j->module_src : NULL;
-	if (build)
+	if (!variant_set_is_pair(&j->vs) && v > 0)	/* build.sh's patched, by its patches */
+		ret = recipe_variant(&rc, j->v[v].patches, j->v[v].npatches, build, &out->dir,
+				     &out->state);
+	else if (build)
 		ret = recipe_build(&rc, j->v[v].patches, variant_names[v], &out->dir,
 				   &out->state);
 	else

@@ -22,6 +22,8 @@ struct job_variant {
 	char *patches;		/* SRC_RECIPE patched: absolute patch series directory */
 	struct series series;	/* "patches": {"mbox", "msgid"}: the series b4 took (dir: patches) */
 	char *mbox;		/* its mailbox, absolute; NULL for a patch directory */
+	int npatches;		/* "series": "prefixes": the first npatches of patches (0: all) */
+	char *adds;		/* a series prefix: the patch (file) it adds to the one before */
 };
 
 struct job {
@@ -29,7 +31,9 @@ struct job {
 	char *name;			/* "name", else the file name without .json */
 	char **boards;			/* NULL-terminated */
 	size_t nboards;
-	struct job_variant v[2];	/* [0] control, [1] patched */
+	struct job_variant v[VARIANTS_MAX];	/* [0] control, [1] patched, or the series */
+	struct variant_set vs;		/* their labels, in the same order */
+	bool series;			/* "series": "prefixes": v[k] = control + patches 1..k */
 	const char *benchmark;		/* "dmabench", "regex", "dma_map_benchmark", "module" */
 	struct bench_def bench;		/* its definition (strings point into jf) */
 	char *module_src, *module;	/* "module": absolute source dir, module name */
@@ -62,7 +66,7 @@ struct job_kernel {
 };
 
 /* Resolves (and with build, builds through the board's recipe script) the
- * kernel of BOARD for variant v.  With build == false nothing is run: state
+ * kernel of BOARD for variant v (an index into j->v).  With build == false nothing is run: state
  * says whether a build would be needed and why.  0 or -errno (printed). */
 int job_kernel(const struct job *j, const char *board, int v, bool build,
 	       struct job_kernel *out);

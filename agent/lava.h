@@ -17,7 +17,7 @@ struct lava_boot {
 	const struct job *j;
 	const struct board *b;
 	const struct kernel_art *k;
-	int variant;		/* 0 control, 1 patched */
+	int variant;		/* position in j->vs: 0 control, 1 patched (or +1 ...) */
 	int seq, nslots;	/* 1-based position in the board's alternation order */
 	int batches;
 	const char *params;	/* extra dmabench parameters, or NULL */

@@ -27,10 +27,10 @@
 
 /* Prints a result: table (aligned), csv (RFC 4180) or json (array of objects; columns
  * flagged numeric become numbers, NULL becomes null). */
-static void print_result(PGresult *r, const char *const *names, const bool *numeric,
-			 const char *format, FILE *out)
+static void print_cols(PGresult *r, int nc, const char *const *names, const bool *numeric,
+		       const char *format, FILE *out)
 {
-	int nc = PQnfields(r), nr = PQntuples(r);
+	int nr = PQntuples(r);
 
 	if (!strcmp(format, "json")) {
 		json_object *a = json_object_new_array();
@@ -95,6 +95,12 @@ static void print_result(PGresult *r, const char *const *names, const bool *nume
 			fprintf(out, "(no rows)\n");
 		free(w);
 	}
+}
+
+static void print_result(PGresult *r, const char *const *names, const bool *numeric,
+			 const char *format, FILE *out)
+{
+	print_cols(r, PQnfields(r), names, numeric, format, out);
 }
 
 static bool format_ok(const char *f, const char *what)
@@ -194,6 +200,34 @@ static int run_and_print(struct buf *sql, int np, const char *const *params,
 	return ret;
 }
 
+/* `query`: its last column (a series campaign's variant position) only when a row has one,
+ * so that the rows of A/B campaigns read as they always have. */
+static int run_query(struct buf *sql, int np, const char *const *params,
+		     const char *const *names, const bool *numeric, const char *format, FILE *out)
+{
+	struct store st;
+	PGresult *r;
+	int ret = 0, nc, i;
+
+	if (store_open(&st, opt_db)) {
+		buf_free(sql);
+		return 1;
+	}
+	r = store_query(&st, sql->data, np, params);
+	if (r) {
+		nc = PQnfields(r);
+		for (i = 0; i < PQntuples(r) && PQgetisnull(r, i, nc - 1); i++)
+			;
+		print_cols(r, i < PQntuples(r) ? nc : nc - 1, names, numeric, format, out);
+		PQclear(r);
+	} else {
+		ret = 1;
+	}
+	buf_free(sql);
+	store_close(&st);
+	return ret;
+}
+
 int cmd_query_to(FILE *out, int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -205,9 +239,9 @@ int cmd_query_to(FILE *out, int argc, char **argv)
 	};
 	static const char *const names[] = {
 		"campaign", "trigger", "started", "board", "variant", "kernel", "boot", "seq",
-		"scenario", "batches", "mean", "min", "max", "unit", "lava_job"
+		"scenario", "batches", "mean", "min", "max", "unit", "lava_job", "position"
 	};
-	static const bool numeric[] = { 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0 };
+	static const bool numeric[] = { 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 1 };
 	const char *format = "table", *board = NULL, *scen = NULL, *var = NULL, *kern = NULL;
 	const char *since = NULL, *until = NULL, *trig = NULL;
 	char sincev[64], untilv[64], camp[32] = "";
@@ -262,9 +296,12 @@ int cmd_query_to(FILE *out, int argc, char **argv)
 		   "CASE WHEN s.kind = 'preserve' THEN 'bytes lost' ELSE 'ns' END, "
 		   /* a LAVA job id is only unique on its server: both, "SERVER#ID" */
 		   "CASE WHEN b.lava_job_id IS NOT NULL THEN coalesce(b.lava_server, "
-		   "'(server not recorded)') || '#' || b.lava_job_id ELSE '' END "
+		   "'(server not recorded)') || '#' || b.lava_job_id ELSE '' END, "
+		   /* a series campaign's variant: its position (0 control) */
+		   "cv.position "
 		   "FROM boots b JOIN campaigns c ON c.id = b.campaign_id "
 		   "JOIN boards bo ON bo.id = b.board_id LEFT JOIN kernels k ON k.id = b.kernel_id "
+		   "LEFT JOIN campaign_variants cv ON cv.campaign_id = c.id AND cv.label = b.variant "
 		   "JOIN samples s ON s.boot_id = b.id WHERE b.status = 'ok'");
 	add_filter(&sql, params, &np, board, "bo.name = $%d");
 	add_filter(&sql, params, &np, scen, "s.scenario = $%d");
@@ -281,9 +318,9 @@ int cmd_query_to(FILE *out, int argc, char **argv)
 			   "coalesce(b.started, b.inserted) < now() - $%d::interval" : u_d ?
 			   "coalesce(b.started, b.inserted) < $%d::date + 1" :
 			   "coalesce(b.started, b.inserted) <= $%d::timestamptz");
-	buf_printf(&sql, " GROUP BY c.id, b.id, bo.name, k.release, s.scenario, s.kind "
+	buf_printf(&sql, " GROUP BY c.id, b.id, bo.name, k.release, s.scenario, s.kind, cv.position "
 		   "ORDER BY coalesce(b.started, b.inserted), c.id, b.seq, b.id, s.scenario");
-	return run_and_print(&sql, np, params, names, numeric, format, out);
+	return run_query(&sql, np, params, names, numeric, format, out);
 }
 
 /* ------------------------------------------------------------------ campaigns */

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,4 +398,130 @@ int recipe_build(const struct recipe *rc, const char *patches, const char *varia
 	*odir = dir;
 	*ostate = xstrdup(cached ? "cached" : "built");
 	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* DIR/NAME for the first n *.patch of patches (byte order of names, as build.sh globs
+ * them): links in a directory of the cache that holds nothing else.  0 or -errno. */
+static int prefix_dir(const char *cache, const char *patches, int n, char **odir)
+{
+	char real[PATH_MAX], **names = NULL;
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a of the directory's path */
+	struct dirent *de;
+	size_t nn = 0, i;
+	char *dir;
+	DIR *d;
+	int ret = 0;
+
+	if (!realpath(patches, real)) {
+		err_msg("%s: %s", patches, strerror(errno));
+		return -errno;
+	}
+	for (const char *p = real; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	dir = xasprintf("%s/prefixes/%016llx-%d", cache, (unsigned long long)h, n);
+	d = opendir(real);
+	while (d && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 6 && !strcmp(de->d_name + l - 6, ".patch")) {
+			names = xrealloc(names, (nn + 1) * sizeof(*names));
+			names[nn++] = xstrdup(de->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	qsort(names, nn, sizeof(*names), cmp_name);
+	if ((size_t)n > nn) {
+		err_msg("%s: %zu *.patch, not the %d of the series variant (patches removed since the job was read?)",
+			real, nn, n);
+		ret = -ENOENT;
+	} else if (mkdir_p(dir, 0755)) {
+		err_msg("cannot create %s: %s", dir, strerror(errno));
+		ret = -EIO;
+	}
+	/* what an earlier run left: the links of another series, or of this one */
+	d = ret ? NULL : opendir(dir);
+	while (d && (de = readdir(d))) {
+		char *p = xasprintf("%s/%s", dir, de->d_name);
+
+		if (de->d_name[0] != '.')
+			unlink(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	for (i = 0; !ret && i < (size_t)n; i++) {
+		char *from = xasprintf("%s/%s", real, names[i]), *to;
+
+		to = xasprintf("%s/%s", dir, names[i]);
+		if (symlink(from, to)) {
+			err_msg("cannot link %s to %s: %s", to, from, strerror(errno));
+			ret = -errno;
+		}
+		free(from);
+		free(to);
+	}
+	for (i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+	if (ret)
+		free(dir);
+	else
+		*odir = dir;
+	return ret;
+}
+
+int recipe_variant(const struct recipe *rc, const char *patches, int npatches, bool build,
+		   char **odir, char **ostate)
+{
+	char *cache = cache_dir(), *dir = NULL, *link, *tmp, was[PATH_MAX];
+	ssize_t wl;
+	int ret;
+
+	if (!cache)
+		return -ENOENT;	/* cache_dir() said why */
+	if (!patches) {
+		err_msg("%s: a series variant needs its patches (a recipe build of control + patches)",
+			rc->name);
+		free(cache);
+		return -EINVAL;
+	}
+	ret = npatches > 0 ? prefix_dir(cache, patches, npatches, &dir) : 0;
+	if (ret) {
+		free(cache);
+		return ret;
+	}
+	if (!dir)
+		dir = xstrdup(patches);
+	if (!build) {
+		ret = recipe_probe(rc, dir, "patched", odir, ostate);
+		free(dir);
+		free(cache);
+		return ret;
+	}
+	/* build.sh points kernels/BOARD/patched at what it built: put the link back */
+	link = xasprintf("%s/kernels/%s/patched", cache, rc->name);
+	tmp = xasprintf("%s/kernels/%s/.patched.ablab.%d", cache, rc->name, (int)getpid());
+	wl = readlink(link, was, sizeof(was) - 1);
+	if (wl >= 0)
+		was[wl] = '\0';
+	ret = recipe_build(rc, dir, "patched", odir, ostate);
+	if (wl < 0) {
+		unlink(link);
+	} else {
+		unlink(tmp);
+		if (symlink(was, tmp) || rename(tmp, link))
+			err_msg("warning: cannot point %s back at %s: %s", link, was,
+				strerror(errno));
+	}
+	free(tmp);
+	free(link);
+	free(dir);
+	free(cache);
+	return ret;
 }

@@ -4,6 +4,8 @@
 
 /* Kernel recipes (recipe.c): how a board's control and patched kernels are built. */
 
+#include <stdbool.h>
+
 /* The recipe of a board: its build script, the recipe name and directory. */
 struct recipe {
 	char *script, *name, *kdir, *repo;
@@ -22,5 +24,13 @@ int recipe_probe(const struct recipe *rc, const char *patches, const char *varia
  * "built".  0 or -errno (printed). */
 int recipe_build(const struct recipe *rc, const char *patches, const char *variant, char **odir,
 		 char **ostate);
+
+/* A variant other than control and patched (a series campaign): control + the first
+ * npatches of the directory patches (0: all of them), built by build.sh as its patched
+ * variant from a directory of links to just those patches under the cache, so it is
+ * keyed (and cached) by exactly those patches; build.sh's kernels/BOARD/patched link is
+ * left as it was.  build: as recipe_build, else as recipe_probe. */
+int recipe_variant(const struct recipe *rc, const char *patches, int npatches, bool build,
+		   char **odir, char **ostate);
 
 #endif

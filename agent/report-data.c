@@ -20,6 +20,59 @@ static json_object *jd(double v)
 	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
 }
 
+static const char *cmp_verdict_name(const struct rep_cmp *x)
+{
+	return !x->have ? "none" : x->verdict > 0 ? "different" : x->verdict == 0 ? "same" :
+	       "undecided";
+}
+
+/* A series campaign: its variants in order and every comparison ("rows" compare control
+ * with the last variant) */
+static void series_json(const struct report *rep, json_object *root)
+{
+	json_object *va = json_object_new_array(), *ca = json_object_new_array();
+
+	for (int v = 0; v < rep->vs.n; v++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "label", json_object_new_string(rep->vs.label[v]));
+		json_object_object_add(o, "position", json_object_new_int(v));
+		json_object_object_add(o, "adds", rep->vpatch[v] && rep->vpatch[v][0] ?
+				       json_object_new_string(rep->vpatch[v]) : NULL);
+		json_object_array_add(va, o);
+	}
+	json_object_object_add(root, "variants", va);
+	for (size_t c = 0; c < rep->ncmp; c++) {
+		const struct rep_cmp *x = &rep->cmp[c];
+		const struct rep_row *r = &rep->rows[x->row];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "board",
+				       json_object_new_string(rep->boards[r->board].name));
+		json_object_object_add(o, "scenario", json_object_new_string(r->scenario));
+		json_object_object_add(o, "variant", json_object_new_string(rep->vs.label[x->b]));
+		json_object_object_add(o, "variant_position", json_object_new_int(x->b));
+		json_object_object_add(o, "vs", json_object_new_string(rep->vs.label[x->a]));
+		json_object_object_add(o, "vs_position", json_object_new_int(x->a));
+		json_object_object_add(o, "increment", json_object_new_boolean(x->a == x->b - 1));
+		json_object_object_add(o, "n", json_object_new_int((int)x->nb));
+		json_object_object_add(o, "n_vs", json_object_new_int((int)x->na));
+		json_object_object_add(o, "rel_change", jd(x->change));
+		json_object_object_add(o, "ci_lo", jd(x->lo));
+		json_object_object_add(o, "ci_hi", jd(x->hi));
+		json_object_object_add(o, "ci_conf", jd(x->conf));
+		json_object_object_add(o, "p_mwu", jd(x->p));
+		json_object_object_add(o, "p_holm", jd(x->p_adj));
+		json_object_object_add(o, "verdict", json_object_new_string(cmp_verdict_name(x)));
+		if (x->seq >= 0)
+			json_object_object_add(o, "sequential_decision", json_object_new_string(
+				seq_decision_name((enum seq_decision)x->seq)));
+		json_object_array_add(ca, o);
+	}
+	json_object_object_add(root, "comparisons", ca);
+	json_object_object_add(root, "holm_family", json_object_new_int((int)rep->cmp_family));
+}
+
 void rep_write_json(const struct report *rep, FILE *f)
 {
 	json_object *root = json_object_new_object(), *rows = json_object_new_array();
@@ -173,8 +226,11 @@ void rep_write_json(const struct report *rep, FILE *f)
 
 			json_object_object_add(b, "boot_id", json_object_new_int64(bt->id));
 			json_object_object_add(b, "seq", json_object_new_int(bt->seq));
-			json_object_object_add(b, "variant", json_object_new_string(
-				bt->variant ? "patched" : "control"));
+			json_object_object_add(b, "variant",
+					       json_object_new_string(rep->vs.label[bt->vi]));
+			if (rep->series)
+				json_object_object_add(b, "variant_position",
+						       json_object_new_int(bt->vi));
 			json_object_object_add(b, "batches", json_object_new_int((int)bt->nbatch));
 			json_object_object_add(b, "mean", jd(bt->s.mean));
 			json_object_object_add(b, "median", jd(bt->s.median));
@@ -194,6 +250,8 @@ void rep_write_json(const struct report *rep, FILE *f)
 		json_object_array_add(rows, o);
 	}
 	json_object_object_add(root, "rows", rows);
+	if (rep->series)
+		series_json(rep, root);
 	fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							   JSON_C_TO_STRING_SPACED));
 	json_object_put(root);
@@ -227,7 +285,8 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 {
 	if (o->detail) {
 		fprintf(f, "campaign,board,scenario,variant,boot_id,seq,batches,mean,median,min,"
-			"max,sd,module_min,module_max,raw_mean,base_mean\n");
+			"max,sd,module_min,module_max,raw_mean,base_mean%s\n",
+			rep->series ? ",variant_position" : "");
 		for (size_t i = 0; i < rep->nrows; i++) {
 			const struct rep_row *r = &rep->rows[i];
 
@@ -237,8 +296,8 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 				fprintf(f, "%" PRId64 ",", rep->campaign);
 				csv_field(f, rep->boards[r->board].name, false);
 				csv_field(f, r->scenario, false);
-				fprintf(f, "%s,%" PRId64 ",%d,%zu,", bt->variant ? "patched" :
-					"control", bt->id, bt->seq, bt->nbatch);
+				csv_field(f, rep->vs.label[bt->vi], false);
+				fprintf(f, "%" PRId64 ",%d,%zu,", bt->id, bt->seq, bt->nbatch);
 				csv_num(f, bt->s.mean, false);
 				csv_num(f, bt->s.median, false);
 				csv_num(f, bt->s.min, false);
@@ -247,8 +306,37 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 				csv_num(f, bt->mod_min, false);
 				csv_num(f, bt->mod_max, false);
 				csv_num(f, bt->raw_mean, false);
-				csv_num(f, bt->base_mean, true);
+				csv_num(f, bt->base_mean, !rep->series);
+				if (rep->series)
+					fprintf(f, "%d\n", bt->vi);
 			}
+		}
+		return;
+	}
+	if (rep->series) {	/* every comparison, with both variants' labels and positions */
+		fprintf(f, "campaign,board,scenario,label,variant,variant_position,vs,vs_position,"
+			"n,n_vs,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,verdict\n");
+		for (size_t c = 0; c < rep->ncmp; c++) {
+			const struct rep_cmp *x = &rep->cmp[c];
+			const struct rep_row *r = &rep->rows[x->row];
+			char l[160];
+
+			report_row_label(r, l, sizeof(l));
+			fprintf(f, "%" PRId64 ",", rep->campaign);
+			csv_field(f, rep->boards[r->board].name, false);
+			csv_field(f, r->scenario, false);
+			csv_field(f, l, false);
+			csv_field(f, rep->vs.label[x->b], false);
+			fprintf(f, "%d,", x->b);
+			csv_field(f, rep->vs.label[x->a], false);
+			fprintf(f, "%d,%zu,%zu,", x->a, x->nb, x->na);
+			csv_num(f, x->change, false);
+			csv_num(f, x->lo, false);
+			csv_num(f, x->hi, false);
+			csv_num(f, x->conf, false);
+			csv_num(f, x->p, false);
+			csv_num(f, x->p_adj, false);
+			fprintf(f, "%s\n", cmp_verdict_name(x));
 		}
 		return;
 	}

@@ -6,7 +6,8 @@
  *   report-model.c   load (SQL in store-report.c) and analyse
  *   report-prose.c   formatting, cells, the method paragraph, design advice
  *   report-text.c    text, email          report-data.c   json, csv
- *   report-svg.c     svg, html            report.c        the format table */
+ *   report-svg.c     svg, html            report.c        the format table
+ *   report-series.c  a series campaign's comparisons and attribution table */
 #include "report.h"
 
 #include <stdbool.h>
@@ -30,6 +31,13 @@ void rep_padj_cell(const struct rep_row *r, char *out, size_t len);
 void rep_ci_cells(const struct rep_row *r, char *ci, size_t cilen, char *conf, size_t clen);
 char *rep_method_paragraph(const struct report *rep, bool email);	/* malloc'd */
 char *rep_design_text(const struct report *rep);			/* malloc'd */
+
+/* report-series.c: a series campaign's comparisons (rep->cmp), their table */
+void rep_series_analyse(struct report *rep, const struct report_opts *o);
+void rep_write_series(const struct report *rep, FILE *f, size_t width);
+/* comparisons of board still open at their sequential look; *total, decided counts */
+int rep_series_open(const struct report *rep, const char *board, size_t *total, size_t *ndiff,
+		    size_t *nsame);
 
 /* the renderers, one per format (report.c lists them) */
 void rep_write_text(const struct report *rep, const struct report_opts *o, FILE *f);

@@ -79,6 +79,21 @@ static int load_campaign(struct store *st, struct report *rep)
 	rep->series_version = atoi(PQgetvalue(r, 0, 16));
 	rep->series_patches = xstrdup(PQgetvalue(r, 0, 17));
 	PQclear(r);
+	/* a series campaign's variants, in order; else control and patched */
+	rep->vs = variant_pair;
+	r = store_report_variants(st, rep->campaign);
+	if (!r)
+		return -EIO;
+	if (PQntuples(r) >= 2) {
+		rep->vs.n = 0;
+		rep->series = true;
+		for (int i = 0; i < PQntuples(r) && rep->vs.n < VARIANTS_MAX; i++) {
+			snprintf(rep->vs.label[rep->vs.n], VARIANT_LABEL_MAX, "%s",
+				 PQgetvalue(r, i, 1));
+			rep->vpatch[rep->vs.n++] = xstrdup(PQgetvalue(r, i, 2));
+		}
+	}
+	PQclear(r);
 	return 0;
 }
 
@@ -102,6 +117,19 @@ static int load_boards(struct store *st, struct report *rep)
 		b->description = xstrdup(PQgetvalue(r, i, 4));
 		b->lava_jobs = xstrdup(PQgetvalue(r, i, 10));
 		copy_str(b->order, sizeof(b->order), PQgetvalue(r, i, 5));
+		if (rep->series) {	/* A = control, B, C, ... in series order */
+			char *labels = xstrdup(PQgetvalue(r, i, 12)), *save = NULL, *l;
+			size_t k = 0;
+
+			for (l = strtok_r(labels, " ", &save); l && k + 1 < sizeof(b->order);
+			     l = strtok_r(NULL, " ", &save)) {
+				int vi = variant_set_find(&rep->vs, l);
+
+				b->order[k++] = vi < 0 ? '?' : (char)('A' + vi);
+			}
+			b->order[k] = '\0';
+			free(labels);
+		}
 		b->failed = (size_t)atol(PQgetvalue(r, i, 6));
 		b->boot_s = getd(r, i, 7) / 1000.0;
 		b->run_s = getd(r, i, 8) / 1000.0;
@@ -209,7 +237,9 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 		bool pres = !strcmp(PQgetvalue(r, i, 2), "preserve");
 		double v;
 
-		if (strcmp(var, "control") && strcmp(var, "patched")) {
+		int vi = variant_set_find(&rep->vs, var);
+
+		if (vi < 0) {
 			rep->ignored++;
 			continue;
 		}
@@ -237,7 +267,9 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 			memset(bt, 0, sizeof(*bt));
 			bt->id = boot;
 			bt->seq = atoi(PQgetvalue(r, i, 9));
-			bt->variant = !strcmp(var, "patched");
+			bt->vi = vi;
+			/* the A/B table: control against the last variant (all of a series) */
+			bt->variant = vi == 0 ? 0 : vi == rep->vs.n - 1 ? 1 : 2;
 			bt->mod_min = bt->mod_max = NAN;
 			raw_sum = base_sum = 0;
 			nraw = 0;
@@ -303,6 +335,9 @@ void report_free(struct report *rep)
 	}
 	free(rep->boards);
 	free(rep->series_patches);
+	for (int v = 0; v < VARIANTS_MAX; v++)
+		free(rep->vpatch[v]);
+	free(rep->cmp);
 	memset(rep, 0, sizeof(*rep));
 }
 
@@ -515,6 +550,15 @@ int report_seq_board(struct store *st, int64_t campaign, const char *board, char
 	if (ret)
 		return ret;
 	report_analyse(&rep, &o);
+	if (rep.series) {	/* every comparison of every timing row */
+		size_t tot, nd, ns;
+		int open = rep_series_open(&rep, board, &tot, &nd, &ns);
+
+		snprintf(why, len, "%zu comparison%s: %zu different, %zu same within \u00b1%g%%, %d open",
+			 tot, tot == 1 ? "" : "s", nd, ns, rep.margin * 100.0, open);
+		report_free(&rep);
+		return !tot ? -ENODATA : open == 0;
+	}
 	for (size_t i = 0; i < rep.nrows; i++) {
 		const struct rep_row *r = &rep.rows[i];
 
@@ -539,6 +583,12 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 
 	rep->alpha = o->alpha;
 	rep->target = o->target;
+	if (!rep->series) {	/* an A/B campaign (or a report built by hand): the pair */
+		rep->vs = variant_pair;
+		for (size_t i = 0; i < rep->nrows; i++)
+			for (size_t j = 0; j < rep->rows[i].nboots; j++)
+				rep->rows[i].boots[j].vi = rep->rows[i].boots[j].variant;
+	}
 	if (o->margin > 0)
 		rep->margin = o->margin;
 	if (!(rep->margin > 0))
@@ -565,9 +615,9 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 			r->ab.a.mean = r->ab.b.mean = r->ab.rel_change = NAN;
 			r->ab.ci_lo = r->ab.ci_hi = r->ab.p_mwu = NAN;
 			for (size_t j = 0; j < r->nboots; j++) {
-				if (r->boots[j].variant)
+				if (r->boots[j].variant == 1)
 					r->ab.b.n++;
-				else
+				else if (r->boots[j].variant == 0)
 					r->ab.a.n++;
 			}
 			snprintf(r->design_why, sizeof(r->design_why),
@@ -632,8 +682,10 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 	free(p);
 	free(adj);
 	rep->nfamily = m;
-	if (rep->seq.budget > 0 && rep->seq.first > 0)
+	if (rep->seq.budget > 0 && rep->seq.first > 0 && !rep->series)
 		analyse_seq(rep);
+	if (rep->series)
+		rep_series_analyse(rep, o);
 	for (size_t i = 0; i < rep->nboards; i++)
 		analyse_board_design(rep, (int)i);
 }

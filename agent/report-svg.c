@@ -18,8 +18,9 @@
 #define SVG_PW 340	/* panel width */
 #define SVG_PH 270	/* panel height */
 #define SVG_COLS 3
-static const char *const var_color[2] = { "#0072b2", "#d55e00" };	/* Okabe-Ito */
-static const char *const *const var_name = variant_names;
+/* Okabe-Ito: control, patched, then the other colours of the palette for a series */
+static const char *const var_color[VARIANTS_MAX] = { "#0072b2", "#d55e00", "#009e73", "#cc79a7",
+						     "#e69f00", "#56b4e9", "#000000", "#f0e442" };
 
 /* 1, 2, 5 x 10^k step giving about 4 ticks over [lo, hi] */
 static double nice_step(double span)
@@ -52,7 +53,8 @@ static void svg_panel(const struct report *rep, const struct rep_row *r, FILE *f
 		      double y0)
 {
 	const double px0 = x0 + 78, px1 = x0 + SVG_PW - 20, py0 = y0 + 58, py1 = y0 + SVG_PH - 50;
-	double lo = INFINITY, hi = -INFINITY, step, colx[2];
+	double lo = INFINITY, hi = -INFINITY, step, colx[VARIANTS_MAX];
+	int nv = rep->vs.n;
 	char l[160], c[40], p[32];
 
 	for (size_t j = 0; j < r->nboots; j++) {
@@ -74,6 +76,8 @@ static void svg_panel(const struct report *rep, const struct rep_row *r, FILE *f
 	hi = ceil(hi / step) * step;
 	colx[0] = px0 + (px1 - px0) * 0.27;
 	colx[1] = px0 + (px1 - px0) * 0.73;
+	for (int v = 0; nv > 2 && v < nv; v++)	/* a series: one column per variant */
+		colx[v] = px0 + (px1 - px0) * ((double)v + 0.5) / (double)nv;
 #define SY(v) (py1 - ((v) - lo) / (hi - lo) * (py1 - py0))
 	report_row_label_full(rep, r, l, sizeof(l));
 	rep_change_cell(r, c, sizeof(c), true);
@@ -97,23 +101,37 @@ static void svg_panel(const struct report *rep, const struct rep_row *r, FILE *f
 	}
 	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888888\"/>\n",
 		px0, px0, py0, py1);
-	for (int v = 0; v < 2; v++) {
+	for (int v = 0; v < nv; v++) {
+		struct summary own = { 0 };
 		const struct summary *s = v ? &r->ab.b : &r->ab.a;
+		const char *vname = rep->vs.label[v];
 		size_t k = 0;
+
+		if (rep->series) {	/* the variant's own boots, not the A/B table's */
+			double sum = 0;
+
+			for (size_t j = 0; j < r->nboots; j++)
+				if (r->boots[j].vi == v) {
+					sum += r->boots[j].s.mean;
+					own.n++;
+				}
+			own.mean = own.n ? sum / (double)own.n : NAN;
+			s = &own;
+		}
 
 		for (size_t j = 0; j < r->nboots; j++) {
 			const struct rep_boot *bt = &r->boots[j];
 			double jx = (double)((int)(k * 7 % 11) - 5) * 2.6;
 			char tv[32];
 
-			if (bt->variant != v)
+			if (bt->vi != v)
 				continue;
 			k++;
 			rep_fmt_val(r, tv, sizeof(tv), bt->s.mean);
 			fprintf(f, "<circle class=\"boot %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
 				"fill=\"%s\" fill-opacity=\"0.75\"><title>%s boot %d: %s</title>"
-				"</circle>\n", var_name[v], colx[v] + jx, SY(bt->s.mean),
-				var_color[v], var_name[v], bt->seq, tv);
+				"</circle>\n", vname, colx[v] + jx, SY(bt->s.mean),
+				var_color[v], vname, bt->seq, tv);
 		}
 		if (s->n) {
 			char mv[32];
@@ -129,7 +147,7 @@ static void svg_panel(const struct report *rep, const struct rep_row *r, FILE *f
 		}
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
 			"fill=\"%s\" font-weight=\"bold\">%s (n=%zu)</text>\n", colx[v], py1 + 19,
-			var_color[v], var_name[v], s->n);
+			var_color[v], vname, s->n);
 	}
 #undef SY
 	fprintf(f, "</g>\n");

@@ -21,10 +21,15 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 	fprintf(f, "campaign %" PRId64 " (%s%s%s, %s, %s): %d batch%s per scenario per boot\n",
 		rep->campaign, rep->trigger, rep->job[0] ? " " : "", rep->job, rep->status,
 		rep->created, rep->batches, rep->batches == 1 ? "" : "es");
+	struct buf key = { 0 };
+
+	for (int v = 0; v < rep->vs.n; v++)
+		buf_printf(&key, "%s%c = %s", v ? ", " : "", 'A' + v, rep->vs.label[v]);
 	for (size_t bi = 0; bi < rep->nboards; bi++)
-		fprintf(f, "  %s: boots in order %s (A = control, B = patched), %zu failed "
+		fprintf(f, "  %s: boots in order %s (%s), %zu failed "
 			"attempt(s)\n", rep->boards[bi].name, rep->boards[bi].order,
-			rep->boards[bi].failed);
+			key.data, rep->boards[bi].failed);
+	buf_free(&key);
 	for (size_t bi = 0; bi < rep->nboards; bi++)
 		if (rep->boards[bi].not_retried_why)
 			fprintf(f,
@@ -43,6 +48,11 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 			fprintf(f, "  %s: PARTIAL: %zu boot(s) ingested with --partial (a log cut "
 				"short or with rejected lines: only its valid scenarios kept)\n",
 				rep->boards[bi].name, rep->boards[bi].partial);
+	if (rep->series) {	/* the attribution table instead of one A/B table */
+		fputc('\n', f);
+		rep_write_series(rep, f, 78);
+		return;
+	}
 	fprintf(f, "\n  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %6s %s\n", "", "control",
 		"patched", "change", "CI", "conf", "n", "p", "p_holm", "mde", "verdict");
 	for (size_t i = 0; i < rep->nrows; i++) {
@@ -140,7 +150,7 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 			rep_fmt_val(r, v[6], 32, bt->mod_max);
 			fprintf(f, "  %-12s %-22s %-8s %5d %3zu %11s %11s %11s %11s %10s %11s %11s",
 				rep->boards[r->board].name, r->scenario,
-				bt->variant ? "patched" : "control", bt->seq, bt->nbatch, v[0],
+				rep->vs.label[bt->vi], bt->seq, bt->nbatch, v[0],
 				v[1], v[2], v[3], v[4], v[5], v[6]);
 			if (!isnan(bt->raw_mean)) {
 				fmt_time(v[0], 32, bt->raw_mean);
@@ -161,6 +171,10 @@ void rep_write_email(const struct report *rep, FILE *f)
 	bool stacked, any_few = false;
 	char *m, *w;
 
+	if (rep->series) {	/* per board: each variant and each patch's increment */
+		rep_write_series(rep, f, EMAIL_WIDTH);
+		return;
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < rep->nrows; i++) {
 			const struct rep_row *r = &rep->rows[i];

@@ -4,6 +4,7 @@
 
 #include "stats.h"
 #include "store.h"
+#include "variant.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,7 +16,8 @@
 struct rep_boot {
 	int64_t id;
 	int seq;
-	int variant;		/* 0 control, 1 patched */
+	int variant;		/* 0 control, 1 patched (a series: its last variant), 2 other */
+	int vi;			/* position in report.vs */
 	size_t nbatch;
 	double *batch;		/* per-batch value: mean ns per iteration, or bytes lost */
 	struct summary s;	/* mean, median, min, max, sd over the batches */
@@ -80,8 +82,29 @@ struct rep_board {
 	int d_binding;		/* row index that needs the most boots */
 };
 
+/* A series campaign: variant b against variant a on one row (a = 0: b vs control; a = b - 1:
+ * what b adds to the variant before it, a patch's own increment). */
+struct rep_cmp {
+	size_t row;		/* index into report.rows */
+	int a, b;		/* positions in report.vs */
+	size_t na, nb;
+	bool have;		/* stats_row ran */
+	double change, lo, hi, conf;	/* Hodges-Lehmann b/a - 1, its interval (NAN: none) */
+	double p, p_adj;	/* exact Mann-Whitney p; Holm over every comparison's rows */
+	int verdict;		/* 1 different, 0 same within the margin, -1 undecided */
+	int seq;		/* sequential: enum seq_decision at the last look, or -1 */
+};
+
 struct report {
 	int64_t campaign;
+	/* the kernels compared in series order (control, patched for an A/B campaign); a
+	 * series campaign (more, or other names: campaign_variants) is analysed per
+	 * comparison below, its A/B table is control against the last variant */
+	struct variant_set vs;
+	char *vpatch[VARIANTS_MAX];	/* what each variant adds (NULL: not recorded) */
+	bool series;
+	struct rep_cmp *cmp;
+	size_t ncmp, cmp_family;	/* comparisons; how many the Holm family holds */
 	char trigger[16], order_kind[16], status[16], created[40], job[128];
 	int batches, boots_per_variant;
 	int64_t order_seed;
@@ -89,7 +112,7 @@ struct report {
 	size_t nboards;
 	struct rep_row *rows;
 	size_t nrows;
-	size_t ignored;		/* boots with a variant other than control/patched */
+	size_t ignored;		/* boots with a variant not of the campaign's variants */
 	double alpha, target, margin;
 	size_t nfamily;		/* timing rows in the Holm family */
 	/* the series b4 took for the patched kernel (campaigns.job->'series'), else msgid "" */

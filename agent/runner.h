@@ -31,6 +31,7 @@ struct runner_slot {
 	int variant, seq, nslots, attempt;
 	const char *rundir;		/* private scratch directory of the campaign */
 	const char *transcript;		/* where the attempt's console text goes */
+	const char *label;		/* the variant's name ("control", "patched", "+1-2") */
 };
 
 /* How it went.  The engine frees bo (bench_out_free). */

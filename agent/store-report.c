@@ -52,7 +52,8 @@ PGresult *store_report_boards(struct store *st, int64_t campaign)
 		" coalesce(string_agg(coalesce(b.lava_server, '(server not recorded)') || '#' || "
 		"  b.lava_job_id, ' ' ORDER BY b.seq, b.id) FILTER (WHERE b.status = 'ok' AND "
 		"  b.lava_job_id IS NOT NULL), ''), "
-		" count(*) FILTER (WHERE b.status = 'ok' AND b.partial) "
+		" count(*) FILTER (WHERE b.status = 'ok' AND b.partial), "
+		" coalesce(string_agg(b.variant, ' ' ORDER BY b.seq, b.id) FILTER (WHERE b.status = 'ok'), '') "
 		"FROM boots b JOIN boards bo ON bo.id = b.board_id WHERE b.campaign_id = $1::int "
 		"GROUP BY bo.name, bo.cpu, bo.family, bo.definition ORDER BY bo.name";;
 
@@ -87,4 +88,11 @@ PGresult *store_report_calibrations(struct store *st, int64_t campaign)
 		"   AND o.name = c.board AND b.variant = 'control' LIMIT 1) DESC, c.created DESC";;
 
 	return store_query_id(st, q, campaign);
+}
+
+/* position, label, patch of a series campaign's variants, in order */
+PGresult *store_report_variants(struct store *st, int64_t campaign)
+{
+	return store_query_id(st, "SELECT position, label, coalesce(patch, '') FROM campaign_variants WHERE campaign_id = $1::int ORDER BY position",
+			      campaign);
 }

@@ -12,5 +12,7 @@ PGresult *store_report_campaign(struct store *st, int64_t campaign);
 PGresult *store_report_boards(struct store *st, int64_t campaign);
 PGresult *store_report_samples(struct store *st, int64_t campaign);
 PGresult *store_report_calibrations(struct store *st, int64_t campaign);
+/* a series campaign's variants: position, label, patch (no rows for an A/B campaign) */
+PGresult *store_report_variants(struct store *st, int64_t campaign);
 
 #endif

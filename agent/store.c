@@ -192,6 +192,13 @@ static const char *const migrations[] = {
 	"CREATE TRIGGER boots_samples_update AFTER UPDATE ON boots REFERENCING OLD TABLE AS"
 	" old_boots NEW TABLE AS new_boots FOR EACH STATEMENT EXECUTE FUNCTION"
 	" boots_samples_update();",
+	/* 13: the variants of a series campaign (more than control and patched), in series
+	 * order: boots.variant is the label; position 0 is the control; patch is what the
+	 * variant adds to the one before it.  A/B campaigns have no rows here. */
+	"CREATE TABLE campaign_variants ("
+	" campaign_id int NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,"
+	" position int NOT NULL CHECK (position >= 0), label text NOT NULL, patch text,"
+	" PRIMARY KEY (campaign_id, position), UNIQUE (campaign_id, label));",
 };
 
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)

@@ -70,10 +70,13 @@ static const char *const fault_names[F_NR] = {
 enum state { ST_OFF, ST_DEAD, ST_COUNTDOWN, ST_UBOOT, ST_SHELL };
 static const char *const state_names[] = { "off", "dead", "countdown", "uboot", "shell" };
 
+#define SIM_PATCHES 7	/* --patch-effect K:SCEN=F, K = 1..SIM_PATCHES */
+
 struct scen {
 	const char *name, *op, *state;
 	unsigned int size, reps;
 	double mean, effect;
+	double patch_effect[SIM_PATCHES];	/* of patch k + 1 of a series */
 };
 
 static struct scen scens[] = {
@@ -118,6 +121,7 @@ struct sim {
 	int variant, variant0;		/* 0 control, 1 patched */
 	bool variant_fixed;		/* named by power-on, not by the TFTP file */
 	char release[64];		/* from the TFTP'd image, else 6.1.0-sim-VARIANT */
+	int patches;			/* a series kernel "...-sN": patches 1..N applied */
 	int countdown, console_level, status;
 	bool mute;	/* the command running has its output >/dev/null */
 	int64_t next_tick;
@@ -640,8 +644,11 @@ static int uboot_tftp(struct sim *s, int argc, char **argv)
 	/* the deployed kernel decides the variant unless power-on named one */
 	v = strstr(file, "patched") ? 1 : strstr(file, "control") ? 0 : -1;
 	if (!s->variant_fixed && s->tftp_root && file_release(path, rel, sizeof(rel))) {
+		const char *sn = strrchr(rel, '-');
+
 		snprintf(s->release, sizeof(s->release), "%s", rel);
 		s->variant = strstr(rel, "patched") ? 1 : 0;
+		s->patches = sn && sn[1] == 's' && sn[2] >= '0' && sn[2] <= '9' ? atoi(sn + 2) : 0;
 	} else if (!s->variant_fixed && v >= 0) {
 		s->variant = v;
 	}
@@ -807,11 +814,17 @@ static void kernel_start(struct sim *s)
 	s->ktime_ns = 0;
 	s->console_level = 7;
 	s->status = 0;
-	record(s, "kernel variant=%s", variant_name(s->variant));
+	if (s->patches)
+		record(s, "kernel variant=%s patches=%d", variant_name(s->variant), s->patches);
+	else
+		record(s, "kernel variant=%s", variant_name(s->variant));
 	/* this boot's values: a fresh generator per (seed, boot) */
 	s->rng = s->seed * 0x2545f4914f6cdd1dULL ^ s->boot;
 	for (i = 0; i < ARRAY_SIZE(scens); i++) {
 		double m = scens[i].mean * (s->variant ? 1 + scens[i].effect : 1);
+
+		for (int k = 0; k < s->patches && k < SIM_PATCHES; k++)
+			m *= 1 + scens[i].patch_effect[k];
 
 		s->boot_mean[i] = m * (1 + s->between * rnd_normal(&s->rng));
 	}
@@ -1414,6 +1427,7 @@ static void power_on(struct sim *s, int variant, unsigned int faults)
 			s->faults |= s->sched[i].faults;
 	s->variant_fixed = variant >= 0;
 	s->release[0] = '\0';
+	s->patches = 0;
 	s->variant = variant >= 0 ? variant : s->variant0;
 	if (s->master < 0)
 		pty_open(s);
@@ -1704,6 +1718,7 @@ static void usage(void)
 	      "  --within F          within-boot (batch) sd as a fraction (0.005)\n"
 	      "  --mean SCEN=NS      base mean of a scenario\n"
 	      "  --effect SCEN=F     patched/control - 1 for a scenario\n"
+	      "  --patch-effect K:SCEN=F  what patch K of a series adds (a kernel \"...-sN\" has 1..N)\n"
 	      "  --lost V=N          preserve lost= mean for variant V; --lost-sd N (5000)\n"
 	      "  --prompt STR        shell prompt (default \"lab# \")\n"
 	      "  --no-timestamps     dmesg without [    1.234567] times\n"
@@ -1836,6 +1851,15 @@ int main(int argc, char **argv)
 			struct scen *sc = scen_opt(o, v, &val);
 
 			sc->effect = num_opt(o, val, -0.9, 10);
+		} else if (!strcmp(o, "patch-effect")) {
+			char *colon;
+			long k = strtol(v, &colon, 10);
+			struct scen *sc;
+
+			if (k < 1 || k > SIM_PATCHES || *colon != ':')
+				die("--patch-effect %s: expected K:SCEN=F with K 1..%d", v, SIM_PATCHES);
+			sc = scen_opt(o, colon + 1, &val);
+			sc->patch_effect[k - 1] = num_opt(o, val, -0.9, 10);
 		} else if (!strcmp(o, "lost")) {
 			const char *eq = strchr(v, '=');
 			char name[16];

@@ -276,8 +276,85 @@ static void test_order(void)
 	CHECK(campaign_order(ORDER_ABAB, 0, 0, v) == -EINVAL);
 }
 
+/* Within the rounds of v (nv variants, rounds rounds): is every variant booted once per
+ * round, equally often in each position, and followed by every other variant equally
+ * often (first-order carry-over balance)? */
+static bool carryover_balanced(const int *v, int nv, int rounds)
+{
+	int follows[VARIANTS_MAX][VARIANTS_MAX] = { { 0 } };
+	int pos[VARIANTS_MAX][VARIANTS_MAX] = { { 0 } };
+	int r, j, a, b;
+
+	for (r = 0; r < rounds; r++) {
+		int seen[VARIANTS_MAX] = { 0 };
+
+		for (j = 0; j < nv; j++) {
+			if (v[r * nv + j] < 0 || v[r * nv + j] >= nv || seen[v[r * nv + j]]++)
+				return false;
+			pos[v[r * nv + j]][j]++;
+			if (j)
+				follows[v[r * nv + j - 1]][v[r * nv + j]]++;
+		}
+	}
+	for (a = 0; a < nv; a++)
+		for (b = 0; b < nv; b++) {
+			if (pos[a][b] != pos[0][0])
+				return false;
+			if (a != b && follows[a][b] != follows[0][1])
+				return false;
+		}
+	return true;
+}
+
+static void test_williams(void)
+{
+	int v[4 * VARIANTS_MAX * VARIANTS_MAX], w[4 * VARIANTS_MAX * VARIANTS_MAX], nv, k;
+	static const enum order_kind kinds[] = { ORDER_ABAB, ORDER_ABBA, ORDER_RANDOM };
+
+	for (nv = 2; nv <= VARIANTS_MAX; nv++) {
+		int rounds = nv % 2 ? 2 * nv : nv;
+
+		CHECK(campaign_order_n(ORDER_WILLIAMS, nv, rounds, 1, v) == 0);
+		CHECK(carryover_balanced(v, nv, rounds));
+		/* the same rows again: two squares are balanced too */
+		CHECK(campaign_order_n(ORDER_WILLIAMS, nv, 2 * rounds, 1, w) == 0);
+		CHECK(carryover_balanced(w, nv, 2 * rounds));
+		/* a plain rotation (ABC ABC, or its cyclic shifts) is not */
+		if (nv > 2) {
+			CHECK(campaign_order_n(ORDER_ABAB, nv, rounds, 1, w) == 0);
+			CHECK(!carryover_balanced(w, nv, rounds));
+			for (k = 0; k < rounds * nv; k++)
+				w[k] = (k % nv + k / nv) % nv;
+			CHECK(!carryover_balanced(w, nv, rounds));
+		}
+	}
+	/* an odd count needs the mirrored square: the first square alone is unbalanced */
+	CHECK(campaign_order_n(ORDER_WILLIAMS, 3, 3, 1, v) == 0);
+	CHECK(!carryover_balanced(v, 3, 3));
+	/* two variants are ordered exactly as before */
+	for (k = 0; k < (int)ARRAY_SIZE(kinds); k++) {
+		campaign_order(kinds[k], 5, 7, v);
+		campaign_order_n(kinds[k], 2, 5, 7, w);
+		CHECK(!memcmp(v, w, 10 * sizeof(int)));
+	}
+	/* random: a seeded permutation in every round, the same for the same seed */
+	CHECK(campaign_order_n(ORDER_RANDOM, 4, 6, 9, v) == 0);
+	CHECK(campaign_order_n(ORDER_RANDOM, 4, 6, 9, w) == 0);
+	CHECK(!memcmp(v, w, 24 * sizeof(int)));
+	for (k = 0; k < 6; k++) {
+		int seen = 0;
+
+		for (nv = 0; nv < 4; nv++)
+			seen |= 1 << v[k * 4 + nv];
+		CHECK(seen == 15);
+	}
+	CHECK(campaign_order_n(ORDER_WILLIAMS, 9, 1, 1, v) == -EINVAL);
+	CHECK(campaign_order_n(ORDER_WILLIAMS, 1, 1, 1, v) == -EINVAL);
+}
+
 int main(void)
 {
+	test_williams();
 	test_seed_line();
 	test_seed_malformed();
 	test_v1();
