@@ -97,6 +97,7 @@ static const struct jfield job_fields[] = {
 	{ "order", J_STRING },
 	{ "seed", J_INT, false, NULL, 0, 0x7fffffffL },
 	{ "nightly", J_BOOL },
+	{ "bisect", J_BOOL },		/* nightly: bisect a change between two nights' commits */
 	{ "threshold", J_OBJECT, false, threshold_fields },
 	{ "lava", J_OBJECT, false, lava_fields },
 	{ NULL }
@@ -665,6 +666,11 @@ static int job_load_one(struct job *j, const char *path)
 	j->batches = (int)jint(r, "batches", 5);
 	j->seed = (uint64_t)jint(r, "seed", 1);
 	j->nightly = jbool(r, "nightly", false);
+	j->bisect = jbool(r, "bisect", false);
+	if (j->bisect && !j->nightly) {
+		job_error(j, "bisect", "bisects a change between two nights: set \"nightly\": true too");
+		bad = 1;
+	}
 	s = jstr(r, "order");
 	if (s && order_parse(s, &j->order)) {
 		job_error(j, "order", "\"%s\" is not one of abab, abba, random", s);

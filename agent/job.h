@@ -43,6 +43,7 @@ struct job {
 	enum order_kind order;
 	uint64_t seed;
 	bool nightly;
+	bool bisect;			/* nightly: `ablab bisect` a change between two nights' git commits */
 	double threshold;		/* nightly: relative change that matters (0.05 = 5%) */
 	double alpha;			/* significance level of the nightly comparison */
 	json_object *lava;		/* "lava" section (validated), or NULL */
