@@ -36,7 +36,7 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 	    libc6-dev-armel-cross \
 	    python3 dpkg-dev ca-certificates chromium systemd \
 	    scdoc debhelper fakeroot man-db qemu-system-x86 gpiod \
-	    meson ninja-build b4
+	    meson ninja-build b4 git
 
 .PHONY: all deps kernels demo check unit clean distclean gpiod-v2 man install uninstall
 

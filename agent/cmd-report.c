@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* ablab report: one campaign's report in one of the formats of report_formats[]. */
+#include "bisect.h"
 #include "cmds.h"
 #include "report.h"
 #include "store.h"
@@ -19,10 +20,12 @@ static void report_usage(void)
 		printf("%s%s", i ? "|" : "", report_formats[i].name);
 	printf("]\n"
 	       "                    [--alpha A] [--target PCT] [--detail] [--reply]\n"
+	       "       ablab report --bisect ID\n"
 	       "Prints the A/B table of a campaign (default: the latest).  --target: design\n"
 	       "advice for a 95%% CI half-width of PCT%% of the mean (default 1).  --detail:\n"
 	       "per-boot statistics (text, csv).  --reply (email): headers of a reply to the\n"
-	       "series' first message (a job with \"patches\": {\"mbox\"}), for git send-email.\n\nformats:\n");
+	       "series' first message (a job with \"patches\": {\"mbox\"}), for git send-email.\n"
+	       "--bisect ID: the step table of an `ablab bisect` and its first changed commit.\n\nformats:\n");
 	for (i = 0; i < report_nformats; i++)
 		printf("  %-6s %s\n", report_formats[i].name, report_formats[i].help);
 }
@@ -32,12 +35,13 @@ int cmd_report(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "format", 1, NULL, 'f' }, { "alpha", 1, NULL, 'a' },
 		{ "target", 1, NULL, 't' }, { "detail", 0, NULL, 'd' }, { "reply", 0, NULL, 'r' },
+		{ "bisect", 1, NULL, 'b' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
 	const char *format = "text";
 	struct store st;
-	int64_t id = 0;
+	int64_t id = 0, bisect = 0;
 	long v;
 	int c, ret;
 
@@ -58,6 +62,11 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'd': o.detail = true; break;
 		case 'r': o.reply = true; break;
+		case 'b':
+			if (parse_int_opt("--bisect", optarg, 1, 0x7fffffffL, &v))
+				return 2;
+			bisect = v;
+			break;
 		case 'h':
 			report_usage();
 			return 0;
@@ -79,6 +88,11 @@ int cmd_report(int argc, char **argv)
 	}
 	if (store_open(&st, opt_db))
 		return 1;
+	if (bisect) {
+		ret = bisect_report(&st, bisect, stdout);
+		store_close(&st);
+		return ret ? 1 : 0;
+	}
 	if (!id && store_latest_campaign(&st, &id)) {
 		err_msg("the database holds no campaign yet (run `ablab ab`)");
 		store_close(&st);

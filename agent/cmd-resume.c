@@ -2,6 +2,7 @@
 /* `ablab resume CAMPAIGN`: the campaign's stored run JSON back into a
  * campaign_spec (and its runner), then the engine again with resume_id. */
 #include "bench.h"
+#include "bisect.h"
 #include "campaign.h"
 #include "cmds.h"
 #include "runner.h"
@@ -11,6 +12,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <stdio.h>
@@ -25,7 +27,8 @@ static void resume_usage(FILE *f)
 		   "a slot whose attempt died with its agent gets the next attempt and its own\n"
 		   "transcript.  Refused while a live agent still runs the campaign.  Boots\n"
 		   "the campaign spooled are loaded first, from the results directory it\n"
-		   "recorded (the default for --results), so no slot is run twice.\n");
+		   "recorded (the default for --results), so no slot is run twice.  A campaign\n"
+		   "of an `ablab bisect` continues its bisect (`ablab bisect --resume ID`).\n");
 }
 
 int cmd_resume(int argc, char **argv)
@@ -66,6 +69,19 @@ int cmd_resume(int argc, char **argv)
 	if (store_open(&st, opt_db))
 		return 1;
 	snprintf(ids, sizeof(ids), "%ld", id);
+	if (bisect_of_campaign(&st, id)) {
+		int64_t bid = bisect_of_campaign(&st, id);
+
+		store_close(&st);
+		info_msg("campaign %ld is a step of bisect %" PRId64 ": continuing the bisect", id, bid);
+		install_signal_handlers();
+		c = bisect_resume(opt_db, bid);
+		if (c != -EINTR && !store_open(&st, opt_db)) {
+			bisect_report(&st, bid, stdout);
+			store_close(&st);
+		}
+		return c == -EINTR ? 130 : c ? 1 : 0;
+	}
 	r = store_query(&st, "SELECT run, status FROM campaigns WHERE id = $1::int", 1, p);
 	if (!r || PQntuples(r) != 1) {
 		err_msg("no campaign %ld in the database (`ablab campaigns` lists them)", id);

@@ -21,8 +21,10 @@
 
 
 static const struct jfield source_fields[] = {
-	{ "type", J_STRING, true },	/* recipe | prebuilt */
+	{ "type", J_STRING, true },	/* recipe | prebuilt | git */
 	{ "dir", J_STRING },		/* prebuilt: directory with manifest.json, {board} */
+	{ "tree", J_STRING },		/* git: the kernel git tree */
+	{ "ref", J_STRING },		/* git: the commit to build (a ref git rev-parse takes) */
 	{ NULL }
 };
 
@@ -91,6 +93,7 @@ static const struct jfield job_fields[] = {
 	{ "order", J_STRING },
 	{ "seed", J_INT, false, NULL, 0, 0x7fffffffL },
 	{ "nightly", J_BOOL },
+	{ "bisect", J_BOOL },		/* nightly: bisect a change between two nights' commits */
 	{ "threshold", J_OBJECT, false, threshold_fields },
 	{ "lava", J_OBJECT, false, lava_fields },
 	{ NULL }
@@ -247,6 +250,50 @@ static int load_series(struct job *j, int v, const char *name, json_object *o,
 	return bad ? -EINVAL : 0;
 }
 
+/* source {"type": "git", "tree": DIR, "ref": REF}: the tree relative to the job file */
+static int load_git_source(struct job *j, int v, const char *name, json_object *src,
+			   const char *jobdir)
+{
+	const char *tree = jstr(src, "tree"), *ref = jstr(src, "ref");
+	char *path, real[PATH_MAX], *p;
+	int bad = 0;
+
+	if (j->v[v].kind != SRC_GIT) {
+		path = xasprintf("variants.%s.source.%s", name, tree ? "tree" : "ref");
+		if (tree || ref) {
+			job_error(j, path, "only a \"git\" source has a tree and a ref");
+			bad = 1;
+		}
+		free(path);
+		return bad ? -EINVAL : 0;
+	}
+	path = xasprintf("variants.%s.source.tree", name);
+	if (!tree) {
+		job_error(j, path, "required for source type \"git\": the kernel git tree "
+			  "(a work tree or a bare repository; relative to the job file's directory)");
+		bad = 1;
+	} else {
+		p = tree[0] == '/' ? xstrdup(tree) : xasprintf("%s/%s", jobdir, tree);
+		if (!realpath(p, real) || !is_dir(real)) {
+			job_error(j, path, "%s is not a directory", p);
+			bad = 1;
+		} else {
+			j->v[v].git_tree = xstrdup(real);
+		}
+		free(p);
+	}
+	free(path);
+	path = xasprintf("variants.%s.source.ref", name);
+	if (!ref || !*ref) {
+		job_error(j, path, "required for source type \"git\": the commit to build (a "
+			  "branch, tag or commit id)");
+		bad = 1;
+	}
+	j->v[v].git_ref = ref;
+	free(path);
+	return bad ? -EINVAL : 0;
+}
+
 static int load_variant(struct job *j, int v, const char *name, char *const jobdir)
 {
 	json_object *o = jobj(jobj(j->jf.root, "variants"), name);
@@ -266,14 +313,17 @@ static int load_variant(struct job *j, int v, const char *name, char *const jobd
 		j->v[v].kind = SRC_RECIPE;
 	} else if (!strcmp(type, "prebuilt")) {
 		j->v[v].kind = SRC_PREBUILT;
-	} else if (!strcmp(type, "git") || !strcmp(type, "tarball") || !strcmp(type, "dir")) {
+	} else if (!strcmp(type, "git")) {
+		j->v[v].kind = SRC_GIT;
+	} else if (!strcmp(type, "tarball") || !strcmp(type, "dir")) {
 		job_error(j, path, "source type \"%s\" is not supported yet: the kernel recipe "
 			  "(boards/kernel/BOARD.conf) names its source tarball; use \"recipe\", "
 			  "or build elsewhere and use \"prebuilt\"", type);
 		bad = 1;
 	} else {
 		job_error(j, path, "unknown source type \"%s\"; expected \"recipe\" (the "
-			  "board's kernel recipe) or \"prebuilt\" (a built directory)", type);
+			  "board's kernel recipe), \"prebuilt\" (a built directory) or \"git\" (a "
+			  "commit of a git tree, built through the board's recipe)", type);
 		bad = 1;
 	}
 	free(path);
@@ -292,6 +342,8 @@ static int load_variant(struct job *j, int v, const char *name, char *const jobd
 		bad = 1;
 	}
 	free(path);
+	if (!bad && load_git_source(j, v, name, src, jobdir))
+		bad = 1;
 	series = jobj(o, "patches");
 	if (series && json_object_is_type(series, json_type_string)) {
 		series = NULL;
@@ -302,7 +354,9 @@ static int load_variant(struct job *j, int v, const char *name, char *const jobd
 	path = xasprintf("variants.%s.patches", name);
 	if ((patches || series) && (v == 0 || j->v[v].kind != SRC_RECIPE)) {
 		job_error(j, path, v == 0 ? "the control variant is the pristine source: move the "
-			  "patch series to variants.patched" : "a prebuilt kernel cannot take "
+			  "patch series to variants.patched" : j->v[v].kind == SRC_GIT ?
+			  "a git source takes no patches: commit them and name that commit in "
+			  "\"ref\"" : "a prebuilt kernel cannot take "
 			  "patches: build it with them, or use source type \"recipe\"");
 		bad = 1;
 	} else if (v >= 1 && j->v[v].kind == SRC_RECIPE) {
@@ -724,6 +778,11 @@ static int job_load_one(struct job *j, const char *path)
 	j->batches = (int)jint(r, "batches", 5);
 	j->seed = (uint64_t)jint(r, "seed", 1);
 	j->nightly = jbool(r, "nightly", false);
+	j->bisect = jbool(r, "bisect", false);
+	if (j->bisect && !j->nightly) {
+		job_error(j, "bisect", "bisects a change between two nights: set \"nightly\": true too");
+		bad = 1;
+	}
 	s = jstr(r, "order");
 	if (!s && j->vs.n > NVARIANTS)
 		j->order = ORDER_WILLIAMS;	/* balanced for carry-over (jobs/README.md) */
@@ -796,6 +855,7 @@ void job_free(struct job *j)
 	for (v = 0; v < VARIANTS_MAX; v++) {
 		free(j->v[v].prebuilt);
 		free(j->v[v].patches);
+		free(j->v[v].git_tree);
 		free(j->v[v].mbox);
 		free(j->v[v].adds);
 		series_free(&j->v[v].series);
@@ -897,15 +957,20 @@ int job_kernel(const struct job *j, const char *board, int v, bool build, struct
 	if (ret)
 		return ret;
 	rc.module_src = j->bench.kind == BENCH_MODULE ? j->module_src : NULL;
-	if (!variant_set_is_pair(&j->vs) && v > 0)	/* build.sh's patched, by its patches */
+	if (j->v[v].kind == SRC_GIT) {
+		rc.git_tree = j->v[v].git_tree;
+		rc.git_ref = j->v[v].git_ref;
+	}
+	if (j->v[v].kind != SRC_GIT && !variant_set_is_pair(&j->vs) && v > 0)
+		/* build.sh's patched, by its patches */
 		ret = recipe_variant(&rc, j->v[v].patches, j->v[v].npatches, build, &out->dir,
 				     &out->state);
 	else if (build)
-		ret = recipe_build(&rc, j->v[v].patches, variant_names[v], &out->dir,
-				   &out->state);
+		ret = recipe_build(&rc, j->v[v].patches, j->v[v].kind == SRC_GIT ? "git" :
+				   variant_names[v], &out->dir, &out->state);
 	else
-		ret = recipe_probe(&rc, j->v[v].patches, variant_names[v], &out->dir,
-				   &out->state);
+		ret = recipe_probe(&rc, j->v[v].patches, j->v[v].kind == SRC_GIT ? "git" :
+				   variant_names[v], &out->dir, &out->state);
 	recipe_free(&rc);
 	return ret;
 }

@@ -14,11 +14,13 @@
 /* A job file (jobs/NAME.json, documented in jobs/README.md): boards, the two
  * kernel variants, the benchmark, the campaign design, nightly or not. */
 
-enum job_source { SRC_RECIPE, SRC_PREBUILT };
+enum job_source { SRC_RECIPE, SRC_PREBUILT, SRC_GIT };
 
 struct job_variant {
 	enum job_source kind;
 	char *prebuilt;		/* SRC_PREBUILT: directory, "{board}" expanded */
+	char *git_tree;		/* SRC_GIT: absolute path of the git tree */
+	const char *git_ref;	/* SRC_GIT: the ref to build (points into jf) */
 	char *patches;		/* SRC_RECIPE patched: absolute patch series directory */
 	struct series series;	/* "patches": {"mbox", "msgid"}: the series b4 took (dir: patches) */
 	char *mbox;		/* its mailbox, absolute; NULL for a patch directory */
@@ -45,6 +47,7 @@ struct job {
 	enum order_kind order;
 	uint64_t seed;
 	bool nightly;
+	bool bisect;			/* nightly: `ablab bisect` a change between two nights' git commits */
 	double threshold;		/* nightly: relative change that matters (0.05 = 5%) */
 	double alpha;			/* significance level of the nightly comparison */
 	json_object *lava;		/* "lava" section (validated), or NULL */

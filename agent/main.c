@@ -29,6 +29,8 @@ static const struct cmd cmds[] = {
 	  "run a job file's campaign on all its boards at once" },
 	{ "nightly", cmd_nightly, "[--dry-run] [--jobs DIR] [--reports DIR]",
 	  "every nightly job once; dated reports; exit 3 on a change" },
+	{ "bisect", cmd_bisect, "--tree DIR --good REF --bad REF --board B [--scenario S] | --resume ID",
+	  "the first commit of a git tree that changes a board's timings" },
 	{ "lava", cmd_lava, "export|run JOB ...", "run a job's boots through LAVA" },
 	{ "ingest", cmd_ingest, "FILE... --board B --variant L [--kernel R] [--campaign N]",
 	  "store hand-captured dmesg/console logs as boots (idempotent)" },

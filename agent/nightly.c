@@ -15,6 +15,7 @@
  *   3  all ran, and a significant (Holm-adjusted) change beyond a job's threshold
  *      appeared, night against night or as a new change point of the history
  */
+#include "bisect.h"
 #include "board.h"
 #include "cmds.h"
 #include "compare.h"
@@ -23,6 +24,7 @@
 #include "stats.h"
 #include "store.h"
 #include "util.h"
+#include "variant.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -200,7 +202,83 @@ struct night_job {
 	char *name, *dir;
 	double alpha, threshold;
 	int64_t cid, prev;
+	struct bisect_opts bisect;	/* "bisect": true: its settings (board, refs: per change) */
+	bool do_bisect;
+	char *params;
+	char *git_tree[2];		/* per variant: the job's git tree (a "git" source), or NULL */
 };
+
+/* The git commit variant v's kernel on board was built from in campaign cid (its manifest's
+ * source.commit; the tree is the job's, as a cached kernel names the tree it was first built
+ * from); false when it is not a git build. */
+static bool git_commit_of(struct store *st, int64_t cid, const char *board, int v, char **commit)
+{
+	char ids[32];
+	const char *p[3] = { ids, board, variant_names[v] };
+	PGresult *r;
+	bool ok = false;
+
+	snprintf(ids, sizeof(ids), "%" PRId64, cid);
+	r = store_query(st, "SELECT k.manifest->'source'->>'commit' FROM boots b JOIN kernels k ON k.id = b.kernel_id JOIN boards o ON o.id = b.board_id WHERE b.campaign_id = $1::int AND o.name = $2 AND b.variant = $3 AND b.status = 'ok' AND k.manifest->'source' ? 'commit' ORDER BY b.seq LIMIT 1",
+			3, p);
+	if (r && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
+		*commit = xstrdup(PQgetvalue(r, 0, 0));
+		ok = true;
+	}
+	PQclear(r);
+	return ok;
+}
+
+/* "bisect": true: for every board and variant with a change tonight whose kernel moved
+ * from one commit of a git tree to another since the previous night, `ablab bisect`
+ * between the two commits on that board, decided by the first changed row's scenario.
+ * Returns the number of bisects that failed. */
+static int night_bisects(struct store *st, const struct night_family *night, int ji,
+			 const struct night_job *w)
+{
+	int nfailed = 0;
+
+	for (size_t i = 0; i < night->n && !stop_requested; i++) {
+		const struct night_row *r = &night->rows[i];
+		char *c0 = NULL, *c1 = NULL;
+		struct bisect_opts o = w->bisect;
+		bool seen = false;
+		int64_t id = 0;
+
+		if (r->job != ji || !r->change || r->cp)
+			continue;
+		for (size_t k = 0; k < i; k++)	/* one bisect per board and variant */
+			seen = seen || (night->rows[k].job == ji && night->rows[k].change &&
+					!night->rows[k].cp && night->rows[k].variant == r->variant &&
+					!strcmp(night->rows[k].board, r->board));
+		if (seen)
+			continue;
+		if (!w->git_tree[r->variant] ||
+		    !git_commit_of(st, w->prev, r->board, r->variant, &c0) ||
+		    !git_commit_of(st, w->cid, r->board, r->variant, &c1) || !strcmp(c0, c1)) {
+			info_msg("nightly: %s: %s %s changed, but its %s kernel did not move between two commits of the job's git tree since campaign %" PRId64 "; no bisect",
+				 w->name, r->board, r->scenario, variant_names[r->variant], w->prev);
+		} else {
+			o.tree = w->git_tree[r->variant];
+			o.good = c0;
+			o.bad = c1;
+			o.board = r->board;
+			o.scenario = r->scenario;
+			info_msg("nightly: %s: %s %s changed between %.12s and %.12s: bisecting",
+				 w->name, r->board, r->scenario, c0, c1);
+			if (bisect_run(&o, &id) && !stop_requested)
+				nfailed++;
+			if (id) {
+				bisect_report(st, id, stderr);
+				info_msg("nightly: %s: bisect %" PRId64 " (`ablab report --bisect %" PRId64 "`)",
+					 w->name, id, id);
+			}
+		}
+		free(c0);
+		free(c1);
+	}
+	return nfailed;
+}
 
 /* Runs job j's campaign (or, recompare, finds tonight's stored one).  Returns its campaign
  * id (0 when there is none to compare) and sets *failed when something went wrong. */
@@ -374,6 +452,20 @@ int cmd_nightly(int argc, char **argv)
 			w->alpha = j.alpha;
 			w->threshold = j.threshold;
 			w->cid = cid;
+			w->do_bisect = j.bisect && !dry;
+			w->params = j.params ? xstrdup(j.params) : NULL;
+			for (int v = 0; v < 2; v++)
+				w->git_tree[v] = j.v[v].kind == SRC_GIT ? xstrdup(j.v[v].git_tree)
+									 : NULL;
+			w->bisect = (struct bisect_opts){ .budget = j.budget ? j.budget : 8,
+							  .first = j.first ? j.first : 4,
+							  .batches = j.batches,
+							  .margin_pct = j.margin_pct,
+							  .order = j.order == ORDER_RANDOM ? ORDER_ABAB : j.order,
+							  .params = w->params, .results = results,
+							  .db = opt_db };
+			if (w->bisect.first > w->bisect.budget)
+				w->bisect.first = w->bisect.budget;
 			if (!complete) {
 				w->prev = -1;	/* reports only: an incomplete night compares nothing */
 			} else {
@@ -419,11 +511,16 @@ int cmd_nightly(int argc, char **argv)
 				failed = true;
 			else
 				changes += n;
+			if (n > 0 && w->do_bisect && night_bisects(&hst, &night, c, w))
+				failed = true;
 		}
 		info_msg("nightly: %s: campaign %" PRId64 ", reports in %s", w->name, w->cid,
 			 w->dir);
 		free(w->name);
 		free(w->dir);
+		free(w->params);
+		free(w->git_tree[0]);
+		free(w->git_tree[1]);
 	}
 	free(nj);
 	night_free(&night);

@@ -263,7 +263,28 @@ int recipe_probe(const struct recipe *rc, const char *patches, const char *varia
 	if (!cache)
 		return -ENOENT;	/* cache_dir() said why */
 	kd = xasprintf("%s/kernels/%s", cache, rc->name);
-	prefix = xasprintf("%s-", variant);
+	if (!strcmp(variant, "git")) {
+		/* git builds are named by their commit: git-<commit12>-<key16> */
+		char *ref = rc->git_ref ? xasprintf("%s^{commit}", rc->git_ref) : NULL;
+		char *argv[] = { "git", "-C", (char *)(rc->git_tree ? rc->git_tree : "."),
+				 "rev-parse", "-q", "--verify", ref, NULL };
+		struct buf out = { 0 };
+
+		if (!ref || run_argv(argv, &out) || out.len < 40) {
+			err_msg("%s: \"%s\" is not a commit of this git tree",
+				rc->git_tree ? rc->git_tree : "(no git tree)", rc->git_ref ? rc->git_ref : "");
+			free(ref);
+			buf_free(&out);
+			free(kd);
+			free(cache);
+			return -EINVAL;
+		}
+		prefix = xasprintf("git-%.12s-", out.data);
+		free(ref);
+		buf_free(&out);
+	} else {
+		prefix = xasprintf("%s-", variant);
+	}
 	link = xasprintf("%s/%s", kd, variant);
 	have_pub = realpath(link, pub) != NULL;
 	d = opendir(kd);
@@ -309,6 +330,8 @@ int recipe_build(const struct recipe *rc, const char *patches, const char *varia
 	char *argv[] = { "bash", rc->script, rc->name, (char *)variant, NULL };
 	char *pd = patches ? xasprintf("PATCHES_DIR=%s", patches) : NULL;
 	char *ms = rc->module_src ? xasprintf("ABLAB_MODULE_SRC=%s", rc->module_src) : NULL;
+	char *gt = rc->git_tree ? xasprintf("ABLAB_GIT_TREE=%s", rc->git_tree) : NULL;
+	char *gr = rc->git_ref ? xasprintf("ABLAB_GIT_REF=%s", rc->git_ref) : NULL;
 	struct buf line = { 0 };
 	char *dir = NULL, **envp;
 	bool cached = false;
@@ -319,20 +342,27 @@ int recipe_build(const struct recipe *rc, const char *patches, const char *varia
 
 	while (environ[n])
 		n++;
-	envp = xcalloc(n + 3, sizeof(*envp));
+	envp = xcalloc(n + 5, sizeof(*envp));
 	for (i = 0, n = 0; environ[i]; i++)
 		if ((!pd || strncmp(environ[i], "PATCHES_DIR=", 12)) &&
-		    strncmp(environ[i], "ABLAB_MODULE_SRC=", 17))
+		    strncmp(environ[i], "ABLAB_MODULE_SRC=", 17) &&
+		    strncmp(environ[i], "ABLAB_GIT_TREE=", 15) && strncmp(environ[i], "ABLAB_GIT_REF=", 14))
 			envp[n++] = environ[i];
 	if (pd)
 		envp[n++] = pd;
 	if (ms)
 		envp[n++] = ms;
+	if (gt)
+		envp[n++] = gt;
+	if (gr)
+		envp[n++] = gr;
 	fflush(stderr);
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		free(envp);
 		free(pd);
 		free(ms);
+		free(gt);
+		free(gr);
 		return -errno;
 	}
 	pid = fork();
@@ -344,6 +374,8 @@ int recipe_build(const struct recipe *rc, const char *patches, const char *varia
 		free(envp);
 		free(pd);
 		free(ms);
+		free(gt);
+		free(gr);
 		return -e;
 	}
 	if (pid == 0) {
@@ -385,6 +417,8 @@ int recipe_build(const struct recipe *rc, const char *patches, const char *varia
 		;
 	free(pd);
 	free(ms);
+	free(gt);
+	free(gr);
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		err_msg("%s %s %s failed (exit %d); see its messages above", rc->script, rc->name,
 			variant, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
@@ -524,4 +558,15 @@ int recipe_variant(const struct recipe *rc, const char *patches, int npatches, b
 	free(dir);
 	free(cache);
 	return ret;
+}
+
+char *recipe_git_log(const struct recipe *rc, const char *commit)
+{
+	char *cache = cache_dir(), *p;
+
+	if (!cache)
+		return NULL;
+	p = xasprintf("%s/logs/%s-git-%.12s.log", cache, rc->name, commit);
+	free(cache);
+	return p;
 }

@@ -199,6 +199,29 @@ static const char *const migrations[] = {
 	" campaign_id int NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,"
 	" position int NOT NULL CHECK (position >= 0), label text NOT NULL, patch text,"
 	" PRIMARY KEY (campaign_id, position), UNIQUE (campaign_id, label));",
+	/* 14: performance bisections (`ablab bisect`, bisect.c): the range and its settings,
+	 * then one row per step (a build of a commit and, if it built, one sequential A/B
+	 * campaign of it against the good commit).  A step with no verdict yet is the one
+	 * an interrupted bisect continues. */
+	"CREATE TABLE bisects ("
+	" id serial PRIMARY KEY, created timestamptz NOT NULL DEFAULT now(),"
+	" board text NOT NULL, scenario text, tree text NOT NULL,"
+	" good text NOT NULL, bad text NOT NULL, good_ref text, bad_ref text,"
+	" commits jsonb NOT NULL, settings jsonb NOT NULL,"
+	" status text NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'interrupted',"
+	" 'failed', 'found', 'no-change', 'undecided', 'ambiguous')),"
+	" result text, first_changed text, finished timestamptz);"
+	"CREATE TABLE bisect_steps ("
+	" bisect_id int NOT NULL REFERENCES bisects(id) ON DELETE CASCADE, n int NOT NULL,"
+	" commit text NOT NULL, position int NOT NULL,"
+	" role text NOT NULL CHECK (role IN ('check', 'step')), try int NOT NULL DEFAULT 1,"
+	" build text, build_s double precision, log_path text,"
+	" campaign_id int REFERENCES campaigns(id), campaign_s double precision,"
+	" verdict text CHECK (verdict IN ('same', 'different', 'undecided', 'build-failed')),"
+	" scenario text, change double precision, ci_lo double precision,"
+	" ci_hi double precision, ci_conf double precision, note text,"
+	" started timestamptz NOT NULL DEFAULT now(), finished timestamptz,"
+	" PRIMARY KEY (bisect_id, n));",
 };
 
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)

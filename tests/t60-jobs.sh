@@ -32,9 +32,12 @@ mk nopatch 's#"patches": "dma-from-device/patches"#"patches": "no-such-dir"#'
 line=$(grep -n '"patches"' "$jt/nopatch.json" | head -n1 | cut -d: -f1)
 check "missing patch directory: nested key located at its own line ($line)" err_has \
 	"$jt/nopatch.json" "nopatch.json:$line:[0-9]+: variants.patched.patches: .*no-such-dir is not a directory"
-mk srctype 's/"type": "recipe" }$/"type": "git" }/'
+mk srctype 's/"type": "recipe" }$/"type": "tarball" }/'
 check "unsupported source type says what to use" err_has "$jt/srctype.json" \
-	"variants.control.source.type: source type \"git\" is not supported yet"
+	"variants.control.source.type: source type \"tarball\" is not supported yet"
+mk gitsrc 's/"type": "recipe" }$/"type": "git" }/'
+check "a git source without its tree names the field" err_has "$jt/gitsrc.json" \
+	"variants.control.source.tree: required for source type \"git\""
 mk order 's/"order": "abab"/"order": "abc"/'
 check "bad order" err_has "$jt/order.json" "order: \"abc\" is not one of abab, abba, random"
 mk thr 's/"change_pct": 5/"change_pct": "5%"/'

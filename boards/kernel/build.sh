@@ -69,7 +69,8 @@ CONF=$KDIR/$BOARD.conf
 VARIANTS=("$@")
 [[ ${#VARIANTS[@]} -gt 0 ]] || VARIANTS=(control patched)
 for v in "${VARIANTS[@]}"; do
-	[[ $v == control || $v == patched ]] || die "unknown variant '$v' (control, patched)"
+	[[ $v == control || $v == patched || $v == git ]] ||
+		die "unknown variant '$v' (control, patched, git)"
 done
 
 # ---- recipe -------------------------------------------------------------
@@ -232,7 +233,7 @@ tree_key() { # VARIANT
 	{
 		echo "build.sh $SELF_SHA"
 		echo "conf $CONF_SHA"
-		echo "source $SRC_SHA"
+		if [[ $1 == git ]]; then echo "source git $GIT_COMMIT"; else echo "source $SRC_SHA"; fi
 		echo "arch $ARCH $CROSS_COMPILE"
 		echo "toolchain $TOOLCHAIN"
 		echo "defconfig $DEFCONFIG"
@@ -280,11 +281,15 @@ logged() {
 	wait "$tick" 2>/dev/null || true
 	[[ $rc -eq 0 ]] || fail_log "$desc"
 }
+# the release's suffix: -ablab-VARIANT; a git build's names its commit (-ablab-g<12 hex>)
+localversion() { # VARIANT
+	if [[ $1 == git ]]; then echo "-ablab-g${GIT_COMMIT:0:12}"; else echo "-ablab-$1"; fi
+}
 kmake() { # kmake TREE VARIANT make-args...
 	local tree=$1 variant=$2
 	shift 2
 	make -C "$tree" O="$tree/out" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-		CC="ccache ${CROSS_COMPILE}gcc" LOCALVERSION="-ablab-$variant" \
+		CC="ccache ${CROSS_COMPILE}gcc" LOCALVERSION="$(localversion "$variant")" \
 		-j"$JOBS" "$@"
 }
 # Remove a directory in the background (unlinking a kernel tree takes seconds).
@@ -525,7 +530,11 @@ write_manifest() { # TREE VARIANT ADIR KEY RELEASE T0
 		echo "  \"config_sha256\": \"$(sha "$adir/config")\","
 		echo "  \"defconfig\": $(json_str "$DEFCONFIG"),"
 		echo "  \"fragment\": {\"name\": $(json_str "$(basename "$FRAGMENT")"), \"sha256\": \"$FRAGMENT_SHA\"},"
-		echo "  \"source\": {\"tarball\": $(json_str "$(readlink -f "$SOURCE_TARBALL")"), \"sha256\": \"$SRC_SHA\", \"package\": $(json_str "${SOURCE_PACKAGE:-}"), \"version\": $(json_str "$SRC_VERSION")},"
+		if [[ $variant == git ]]; then
+			echo "  \"source\": {\"git\": $(json_str "$GIT_TREE"), \"ref\": $(json_str "$GIT_REF"), \"commit\": \"$GIT_COMMIT\", \"subject\": $(json_str "$GIT_SUBJECT")},"
+		else
+			echo "  \"source\": {\"tarball\": $(json_str "$(readlink -f "$SOURCE_TARBALL")"), \"sha256\": \"$SRC_SHA\", \"package\": $(json_str "${SOURCE_PACKAGE:-}"), \"version\": $(json_str "$SRC_VERSION")},"
+		fi
 		echo -n "  \"patches\": ["
 		if [[ $variant == patched ]]; then
 			sep=
@@ -560,7 +569,7 @@ write_manifest() { # TREE VARIANT ADIR KEY RELEASE T0
 		echo "  \"toolchain\": $(json_str "$TOOLCHAIN"),"
 		echo "  \"build_script_sha256\": \"$SELF_SHA\","
 		echo "  \"boot\": {\"console\": $(json_str "$CONSOLE"), \"cmdline\": $(json_str "$CMDLINE"), \"qemu_system\": $(json_str "$QEMU_SYSTEM"), \"qemu_machine\": $(json_str "$QEMU_MACHINE"), \"qemu_cpu\": $(json_str "$QEMU_CPU"), \"qemu_mem_mib\": ${QEMU_MEM:-null}, \"qemu_extra\": $(json_str "$QEMU_EXTRA")},"
-		echo "  \"kbuild\": {\"timestamp\": $(json_str "$KBUILD_BUILD_TIMESTAMP"), \"user\": \"$KBUILD_BUILD_USER\", \"host\": \"$KBUILD_BUILD_HOST\", \"localversion\": \"-ablab-$variant\"},"
+		echo "  \"kbuild\": {\"timestamp\": $(json_str "$KBUILD_BUILD_TIMESTAMP"), \"user\": \"$KBUILD_BUILD_USER\", \"host\": \"$KBUILD_BUILD_HOST\", \"localversion\": \"$(localversion "$variant")\"},"
 		echo "  \"built\": {\"started\": \"$(date -u -d "@${t0%.*}" +%Y-%m-%dT%H:%M:%SZ)\", \"finished\": \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\", \"seconds\": $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'), \"host\": $(json_str "$(uname -n)")}"
 		echo "}"
 	} >"$m"
@@ -657,6 +666,102 @@ build_variant() {
 	step "done: $release -> $adir"
 }
 
+# ---- a commit of a git tree ----------------------------------------------------
+# `build.sh BOARD git` with ABLAB_GIT_TREE (a git work tree or bare repository) and
+# ABLAB_GIT_REF (anything `git rev-parse` takes) builds the board's recipe from that
+# commit instead of the tarball, with no patches.  The ref is resolved to its commit id,
+# which is part of the cache key:
+#   $CACHE/kernels/BOARD/git-<commit12>-<key16>/   the artefacts, as for the tarball
+# (not published as kernels/BOARD/control or patched: `make kernels` owns those).
+# The commit is checked out into a private work tree of the cache, one per board and
+# history (the history's first-parent root commit, so that clones of one history share
+# it), with its own index, so that moving to another commit rewrites only the files that
+# differ and kbuild rebuilds only what depends on them, in one object directory:
+#   $CACHE/build/BOARD/git-<root16>/{.,out}   (+ .index: the private index)
+# The user's repository is only read (no checkout, no HEAD moved).  A commit that does
+# not build fails with the compiler's messages on stderr and in
+#   $CACHE/logs/BOARD-git-<commit12>.log
+build_git() {
+	local t0=$EPOCHREALTIME key adir wt root gitdir cfgkey release
+	GIT_TREE=${ABLAB_GIT_TREE:-} GIT_REF=${ABLAB_GIT_REF:-}
+	VARIANT=git
+	[[ -n $GIT_TREE && -n $GIT_REF ]] ||
+		die "$BOARD/git: set ABLAB_GIT_TREE (the kernel git tree) and ABLAB_GIT_REF (the commit to build)"
+	need git git
+	gitdir=$(git -C "$GIT_TREE" rev-parse --absolute-git-dir 2>/dev/null) ||
+		die "ABLAB_GIT_TREE: $GIT_TREE is not a git repository"
+	GIT_TREE=$(readlink -f "$GIT_TREE")
+	GIT_COMMIT=$(git --git-dir="$gitdir" rev-parse -q --verify "$GIT_REF^{commit}") ||
+		die "ABLAB_GIT_REF: '$GIT_REF' is not a commit of $GIT_TREE"
+	GIT_SUBJECT=$(git --git-dir="$gitdir" log -1 --format=%s "$GIT_COMMIT")
+	VARIANT=git-${GIT_COMMIT:0:12}
+	[[ -n $KMOD_LIST ]] ||
+		die "$BOARD/git: the benchmark module source $KMOD_DIR/dmabench.c does not exist"
+	key=$(artefact_key git)
+	adir=$CACHE/kernels/$BOARD/git-${GIT_COMMIT:0:12}-${key:0:16}
+	if [[ -f $adir/manifest.json ]]; then
+		echo "$BOARD/$VARIANT: cached ($adir)"
+		return 0
+	fi
+	LOG=$CACHE/logs/$BOARD-git-${GIT_COMMIT:0:12}.log
+	: >"$LOG"
+	step "building $GIT_COMMIT \"$GIT_SUBJECT\" of $GIT_TREE (log: $LOG)"
+	root=$(git --git-dir="$gitdir" rev-list --first-parent --max-parents=0 "$GIT_COMMIT" | tail -n1)
+	wt=$CACHE/build/$BOARD/git-${root:0:16}
+	mkdir -p "$wt"
+	# the private index records what the work tree holds: --reset -u rewrites only the
+	# files whose content differs from the commit's, and deletes those it does not have
+	if [[ -f $wt.index ]]; then
+		step "check out ${GIT_COMMIT:0:12} in $wt (incremental)"
+	else
+		step "check out ${GIT_COMMIT:0:12} into a new work tree $wt"
+	fi
+	logged "git checkout" env GIT_INDEX_FILE="$wt.index" git --git-dir="$gitdir" --work-tree="$wt" \
+		read-tree --reset -u "$GIT_COMMIT"
+	[[ -f $wt/Makefile && -d $wt/arch/$ARCH ]] || die "$GIT_TREE: $GIT_COMMIT is not a kernel source tree"
+	cfgkey=$(tree_key config)
+	if [[ ! -f $wt/out/.ablab-config-key || $(<"$wt/out/.ablab-config-key") != "$cfgkey" ]]; then
+		configure "$wt" git
+		echo "$cfgkey" >"$wt/out/.ablab-config-key"
+	else
+		logged "olddefconfig" kmake "$wt" git olddefconfig
+		verify_config "$FRAGMENT" "$wt/out/.config"
+	fi
+	build_kernel "$wt" git
+	release=$(kmake "$wt" git -s kernelrelease)
+	rm -rf "$adir"
+	mkdir -p "$adir"
+	step "modules (dmabench.ko from ${KMOD_DIR#"$REPO"/}, kernel $release)"
+	local kb=$CACHE/build/$BOARD/kmod-git f ub=$CACHE/build/$BOARD/dmb-git
+	rm -rf "$kb"
+	mkdir -p "$kb"
+	for f in "${KMOD_FILES[@]}"; do cp -p "$f" "$kb/"; done
+	logged "modules" kmake "$wt" git M="$kb" modules
+	[[ -f $kb/dmabench.ko ]] || fail_log "modules (no dmabench.ko)"
+	grep -aq "vermagic=$release " "$kb/dmabench.ko" ||
+		die "$BOARD/$VARIANT: dmabench.ko vermagic does not match $release"
+	cp "$kb/dmabench.ko" "$adir/dmabench.ko"
+	[[ -z $MOD_NAME ]] || die "$BOARD/git: a job's own benchmark module is not built for git sources yet"
+	step "dma_map_benchmark (tools/testing/selftests/dma, static)"
+	rm -rf "$ub"
+	mkdir -p "$ub/linux"
+	cp "$wt/include/linux/map_benchmark.h" "$ub/linux/"
+	logged "dma_map_benchmark (needs libc6-dev-armel-cross)" "${CROSS_COMPILE}gcc" -static -O2 \
+		-I"$ub" -o "$adir/dma_map_benchmark" "$wt/tools/testing/selftests/dma/dma_map_benchmark.c"
+	rm -rf "$ub"
+	cp "$wt/out/arch/$ARCH/boot/$KIMAGE" "$adir/$KIMAGE"
+	if [[ -n $DTB ]]; then
+		local dtb
+		dtb=$(find "$wt/out/arch/$ARCH/boot/dts" -name "$DTB" -print -quit)
+		[[ -n $dtb ]] || fail_log "DTB $DTB not built"
+		cp "$dtb" "$adir/$DTB"
+	fi
+	cp "$wt/out/.config" "$adir/config"
+	build_initramfs "$wt" git "$adir"
+	write_manifest "$wt" git "$adir" "$key" "$release" "$t0"
+	step "done: $release -> $adir"
+}
+
 # One build per board at a time.
 exec 9>"$CACHE/build/$BOARD/.lock"
 if ! flock -n 9; then
@@ -670,5 +775,5 @@ for t in "$CACHE"/build/.trash.*; do
 done
 
 for v in "${VARIANTS[@]}"; do
-	build_variant "$v"
+	if [[ $v == git ]]; then build_git; else build_variant "$v"; fi
 done

@@ -1,0 +1,942 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Performance bisection (bisect.h): the search over a first-parent history, its steps
+ * (a build through the board's recipe, then a sequential campaign through the one
+ * campaign engine), the verdict of a step (the report's comparison rule) and the step
+ * table.  The state of a bisect is its stored steps: bisect_resume() replays them. */
+#include "bisect.h"
+#include "board.h"
+#include "recipe.h"
+#include "report-int.h"
+#include "report.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { C_UNKNOWN = -1, C_SAME = 0, C_DIFFERENT = 1, C_SKIPPED = 2 };
+/* the check of bad against good, before the search */
+enum { CHECK_TODO = -1, CHECK_SAME, CHECK_DIFFERENT, CHECK_UNDECIDED, CHECK_NOBUILD };
+
+struct bcommit {
+	char id[41];
+	char *subject;
+	int state;		/* C_* */
+	int undecided;		/* campaigns that ended undecided */
+};
+
+struct bisect {
+	int64_t id;
+	struct store *st;
+	const char *db;
+	char *board, *board_file, *scenario, *tree, *good, *bad;
+	struct bcommit *c;	/* good..bad on bad's first parents, oldest first; c[n - 1] is bad */
+	size_t n;
+	int budget, first, batches;
+	double margin_pct;
+	enum order_kind order;
+	char *params, *results;
+	double alpha;
+	int nsteps;		/* rows stored */
+	int check, check_undecided;
+	double effect;		/* bad against good: the check's change on the deciding row */
+};
+
+struct step_result {
+	const char *verdict;	/* same, different, undecided */
+	char scenario[64];
+	double change, ci_lo, ci_hi, ci_conf;
+};
+
+static char *i64s(char *buf, size_t len, int64_t v)
+{
+	snprintf(buf, len, "%" PRId64, v);
+	return buf;
+}
+
+/* git -C tree ARGS...: its stdout (trailing newline removed) in out.  0 or -EIO (git
+ * printed why on stderr). */
+static int git_capture(const char *tree, struct buf *out, char *const args[])
+{
+	char *argv[16] = { "git", "-C", (char *)tree };
+	size_t i;
+	int r;
+
+	for (i = 0; args[i] && i < 12; i++)
+		argv[3 + i] = args[i];
+	argv[3 + i] = NULL;
+	r = run_argv(argv, out);
+	if (r)
+		return -EIO;
+	while (out->len && (out->data[out->len - 1] == '\n'))
+		out->data[--out->len] = '\0';
+	return 0;
+}
+
+static char *git_commit(const char *tree, const char *ref)
+{
+	char *spec = xasprintf("%s^{commit}", ref), *s = NULL;
+	char *args[] = { "rev-parse", "-q", "--verify", spec, NULL };
+	struct buf out = { 0 };
+
+	if (!git_capture(tree, &out, args) && out.len == 40)
+		s = xstrdup(out.data);
+	buf_free(&out);
+	free(spec);
+	return s;
+}
+
+static void bisect_free(struct bisect *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		free(b->c[i].subject);
+	free(b->c);
+	free(b->board);
+	free(b->board_file);
+	free(b->scenario);
+	free(b->tree);
+	free(b->good);
+	free(b->bad);
+	free(b->params);
+	free(b->results);
+}
+
+static void set_status(struct bisect *b, const char *status, const char *result,
+		       const char *first)
+{
+	char ids[32];
+	const char *p[4] = { i64s(ids, sizeof(ids), b->id), status, result, first };
+
+	PQclear(store_query(b->st, "UPDATE bisects SET status = $2, result = coalesce($3, result), first_changed = coalesce($4, first_changed), finished = CASE WHEN $2 IN ('running', 'interrupted', 'failed') THEN NULL ELSE now() END WHERE id = $1::int",
+			    4, p));
+}
+
+/* ---- the search ---- */
+
+static void apply_step(struct bisect *b, const char *role, int pos, const char *verdict,
+		       double change)
+{
+	bool check = !strcmp(role, "check");
+	struct bcommit *c = &b->c[pos];
+
+	if (!strcmp(verdict, "same")) {
+		if (check)
+			b->check = CHECK_SAME;
+		else
+			c->state = C_SAME;
+	} else if (!strcmp(verdict, "different")) {
+		if (check) {
+			b->check = CHECK_DIFFERENT;
+			b->effect = change;
+		}
+		c->state = C_DIFFERENT;
+	} else if (!strcmp(verdict, "build-failed")) {
+		if (check)
+			b->check = CHECK_NOBUILD;
+		else
+			c->state = C_SKIPPED;
+	} else if (check) {
+		if (++b->check_undecided >= 2)
+			b->check = CHECK_UNDECIDED;
+	} else if (++c->undecided >= 2) {
+		c->state = C_SKIPPED;
+	}
+}
+
+/* [lo, hi]: the first changed commit is c[lo..hi]; c[hi] is known different */
+static void bounds(const struct bisect *b, size_t *lo, size_t *hi)
+{
+	size_t i;
+
+	*hi = b->n - 1;
+	for (i = 0; i < b->n; i++)
+		if (b->c[i].state == C_DIFFERENT) {
+			*hi = i;
+			break;
+		}
+	*lo = 0;
+	for (i = 0; i < *hi; i++)
+		if (b->c[i].state == C_SAME)
+			*lo = i + 1;
+}
+
+/* The next commit to measure: the untested one nearest the middle of [lo, hi) (a tie
+ * goes to the later commit: a commit that does not build is mostly fixed by a later
+ * one).  -1 when none is left. */
+static int next_commit(const struct bisect *b)
+{
+	size_t lo, hi, i, mid;
+	int best = -1;
+
+	bounds(b, &lo, &hi);
+	mid = (lo + hi) / 2;
+	for (i = lo; i < hi; i++) {
+		size_t d = i > mid ? i - mid : mid - i;
+
+		if (b->c[i].state != C_UNKNOWN)
+			continue;
+		if (best < 0 || d <= ((size_t)best > mid ? (size_t)best - mid : mid - (size_t)best))
+			best = (int)i;
+	}
+	return best;
+}
+
+/* The comparison rule's equivalence margin is below 100 %: a step's at most this. */
+#define STEP_MARGIN_MAX_PCT 90.0
+
+/* "Same" in a step: within +-max(--margin, half the change bad showed against good, at most
+ * STEP_MARGIN_MAX_PCT): a commit that carries less than half of the change is on good's
+ * side (the check of bad itself uses --margin). */
+static double step_margin_pct(double margin_pct, double effect, bool check)
+{
+	double m = margin_pct > 0 ? margin_pct : 1.0, h = 50.0 * fabs(effect);
+
+	if (!check && isfinite(h) && h > m)
+		m = h < STEP_MARGIN_MAX_PCT ? h : fmax(m, STEP_MARGIN_MAX_PCT);
+	return m;
+}
+
+/* ---- one step ---- */
+
+/* The first compiler error lines of a failed build's log (at most three, " | " between). */
+static char *log_errors(const char *log)
+{
+	FILE *f = log ? fopen(log, "r") : NULL;
+	struct buf b = { 0 };
+	char *line = NULL;
+	size_t cap = 0;
+	int n = 0;
+
+	if (!f)
+		return xstrdup("(no build log)");
+	while (getline(&line, &cap, f) > 0 && n < 3) {
+		if (!strstr(line, "error:"))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		buf_printf(&b, "%s%s", n++ ? " | " : "", line);
+	}
+	free(line);
+	fclose(f);
+	if (!n)
+		return xstrdup("(the log names no error line)");
+	return b.data;
+}
+
+/* Builds commit through the board's recipe: 0 with *dir, -ENOEXEC when the commit does not
+ * build (*why: its compiler errors, *log: the log), else -errno. */
+static int build_commit(const struct bisect *b, const char *commit, char **dir, char **state,
+			char **log, char **why)
+{
+	struct recipe rc;
+	int ret = recipe_of_board(b->board_file, &rc);
+
+	*dir = *state = *log = *why = NULL;
+	if (ret)
+		return ret;
+	rc.git_tree = b->tree;
+	rc.git_ref = commit;
+	info_msg("bisect %" PRId64 ": kernel of %.12s for %s", b->id, commit, b->board);
+	ret = recipe_build(&rc, NULL, "git", dir, state);
+	if (ret == -EIO && !stop_requested) {
+		*log = recipe_git_log(&rc, commit);
+		*why = log_errors(*log);
+		ret = -ENOEXEC;
+	}
+	recipe_free(&rc);
+	return ret;
+}
+
+/* The verdict of a step's campaign: the scenario's row on the board, or with no scenario
+ * every timing row of the board (different when one is, same when all are). */
+static int campaign_verdict(const struct bisect *b, int64_t cid, struct step_result *sr)
+{
+	struct report_opts o = { .alpha = b->alpha, .target = 0.01 };
+	struct report rep;
+	size_t i, nrows = 0, ndiff = 0, nsame = 0;
+	const struct rep_row *best = NULL;
+	int ret = report_load(b->st, cid, &rep);
+
+	if (ret)
+		return ret;
+	report_analyse(&rep, &o);
+	for (i = 0; i < rep.nrows; i++) {
+		const struct rep_row *r = &rep.rows[i];
+
+		if (strcmp(rep.boards[r->board].name, b->board) || rep_is_pres(r) ||
+		    rep_is_null(r) || !r->have_sr || r->mixed_timing)
+			continue;
+		if (b->scenario && strcmp(r->scenario, b->scenario))
+			continue;
+		nrows++;
+		ndiff += r->verdict == 1;
+		nsame += r->verdict == 0;
+		/* the row shown: a different one with the largest change, else the largest */
+		if (!best || (r->verdict == 1 && best->verdict != 1) ||
+		    ((r->verdict == 1) == (best->verdict == 1) &&
+		     fabs(r->ab.rel_change) > fabs(best->ab.rel_change)))
+			best = r;
+	}
+	if (!nrows) {
+		err_msg("bisect %" PRId64 ": campaign %" PRId64 " has no timing row %s%son %s (--scenario names a dmabench scenario; `ablab report %" PRId64 "` lists them)",
+			b->id, cid, b->scenario ? b->scenario : "", b->scenario ? " " : "", b->board,
+			cid);
+		report_free(&rep);
+		return -ENODATA;
+	}
+	sr->verdict = ndiff ? "different" : nsame == nrows ? "same" : "undecided";
+	snprintf(sr->scenario, sizeof(sr->scenario), "%s", best->scenario);
+	sr->change = best->ab.rel_change;
+	sr->ci_lo = best->ab.ci_lo;
+	sr->ci_hi = best->ab.ci_hi;
+	sr->ci_conf = best->ci_conf;
+	report_free(&rep);
+	return 0;
+}
+
+static char *dbl(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		return NULL;
+	snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
+/* The campaign of step n, if one was created (also when the agent died before it could
+ * record it: the campaign's job names its bisect and step). */
+static int64_t step_campaign(const struct bisect *b, int n, bool *complete)
+{
+	char ids[32], ns[16];
+	const char *p[2] = { i64s(ids, sizeof(ids), b->id), ns };
+	int64_t cid = 0;
+	PGresult *r;
+
+	snprintf(ns, sizeof(ns), "%d", n);
+	r = store_query(b->st, "SELECT id, status FROM campaigns WHERE jsonb_typeof(job->'bisect') = 'string' AND job->>'bisect' = $1 AND job->>'step' = $2 ORDER BY id DESC LIMIT 1",
+			2, p);
+	*complete = false;
+	if (r && PQntuples(r) == 1) {
+		cid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		*complete = !strcmp(PQgetvalue(r, 0, 1), "complete");
+	}
+	PQclear(r);
+	return cid;
+}
+
+/* Runs step n (pending: already stored, its campaign maybe started) of commit c[pos]. */
+static int run_step(struct bisect *b, int n, bool pending, const char *role, int pos, int try)
+{
+	const char *commit = b->c[pos].id;
+	char ids[32], ns[16], ps[16], ts[16], bs[32], cs_[32], cids[32];
+	char *gdir = NULL, *pdir = NULL, *gstate = NULL, *pstate = NULL, *log = NULL, *why = NULL;
+	char *ldummy = NULL, *wdummy = NULL, *job = NULL;
+	struct campaign_board cb = { 0 };
+	struct campaign_spec cs = { 0 };
+	struct step_result sr = { 0 };
+	int64_t t0 = now_ms(), cid = 0, t1;
+	bool complete = false;
+	size_t lo, hi;
+	int ret;
+
+	i64s(ids, sizeof(ids), b->id);
+	snprintf(ns, sizeof(ns), "%d", n);
+	if (!pending) {
+		const char *p[6] = { ids, ns, commit, ps, role, ts };
+		PGresult *r;
+
+		snprintf(ps, sizeof(ps), "%d", pos);
+		snprintf(ts, sizeof(ts), "%d", try);
+		r = store_query(b->st, "INSERT INTO bisect_steps (bisect_id, n, commit, position, role, try) VALUES ($1::int, $2::int, $3, $4::int, $5, $6::int)",
+				6, p);
+		if (!r)
+			return -EIO;
+		PQclear(r);
+		b->nsteps = n;
+	}
+	bounds(b, &lo, &hi);
+	info_msg("bisect %" PRId64 ": step %d: %s %.12s \"%s\"%s (%zu commit%s left)", b->id, n,
+		 !strcmp(role, "check") ? "is bad different from good? bad" : "commit", commit,
+		 b->c[pos].subject, try > 1 ? ", second campaign" : "", hi - lo + 1,
+		 hi == lo ? "" : "s");
+	ret = build_commit(b, b->good, &gdir, &gstate, &ldummy, &wdummy);
+	if (ret == -ENOEXEC) {
+		err_msg("bisect %" PRId64 ": the good commit %.12s does not build: %s (log %s)",
+			b->id, b->good, wdummy, ldummy);
+		ret = -EINVAL;
+	}
+	if (!ret) {
+		ret = build_commit(b, commit, &pdir, &pstate, &log, &why);
+	}
+	t1 = now_ms();
+	snprintf(bs, sizeof(bs), "%.1f", (double)(t1 - t0) / 1000.0);
+	if (ret == -ENOEXEC) {
+		const char *p[6] = { ids, ns, "build failed", bs, log, why };
+
+		err_msg("bisect %" PRId64 ": %.12s does not build, skipped: %s (log %s)", b->id,
+			commit, why, log);
+		PQclear(store_query(b->st, "UPDATE bisect_steps SET build = $3, build_s = $4::float8, log_path = $5, verdict = 'build-failed', note = $6, finished = now() WHERE bisect_id = $1::int AND n = $2::int",
+				    6, p));
+		apply_step(b, role, pos, "build-failed", NAN);
+		ret = 0;
+		goto out;
+	}
+	if (ret)
+		goto out;
+	{
+		const char *p[4] = { ids, ns, pstate, bs };
+
+		PQclear(store_query(b->st, "UPDATE bisect_steps SET build = $3, build_s = coalesce(build_s, 0) + $4::float8 WHERE bisect_id = $1::int AND n = $2::int",
+				    4, p));
+	}
+	if (stop_requested) {
+		ret = -EINTR;
+		goto out;
+	}
+	cid = pending ? step_campaign(b, n, &complete) : 0;
+	if (!complete) {
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "bisect", json_object_new_string(ids));
+		json_object_object_add(j, "step", json_object_new_string(ns));
+		json_object_object_add(j, "commit", json_object_new_string(commit));
+		json_object_object_add(j, "good", json_object_new_string(b->good));
+		json_object_object_add(j, "tree", json_object_new_string(b->tree));
+		job = xstrdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+		json_object_put(j);
+		cb = (struct campaign_board){ b->board_file, gdir, pdir };
+		cs = (struct campaign_spec){ .boards = &cb, .nboards = 1, .boots = b->budget,
+					     .batches = b->batches, .order = b->order, .seed = 1,
+					     .modparams = b->params, .trigger = "cli",
+					     .job_json = job, .db = b->db, .results = b->results,
+					     .resume_id = cid, .first = b->first, .alpha = b->alpha,
+					     .beta = 0.05, .margin_pct = step_margin_pct(b->margin_pct, b->effect,
+									     !strcmp(role, "check")) };
+		if (cid)
+			info_msg("bisect %" PRId64 ": step %d: resuming its campaign %" PRId64, b->id,
+				 n, cid);
+		t1 = now_ms();
+		ret = campaign_run(&cs, &cid);
+		snprintf(cs_, sizeof(cs_), "%.1f", (double)(now_ms() - t1) / 1000.0);
+		if (cid) {
+			const char *p[4] = { ids, ns, i64s(cids, sizeof(cids), cid), cs_ };
+
+			PQclear(store_query(b->st, "UPDATE bisect_steps SET campaign_id = $3::int, campaign_s = coalesce(campaign_s, 0) + $4::float8 WHERE bisect_id = $1::int AND n = $2::int",
+					    4, p));
+		}
+		if (ret)
+			goto out;
+	}
+	ret = campaign_verdict(b, cid, &sr);
+	if (ret)
+		goto out;
+	{
+		char c1[40], c2[40], c3[40], c4[40];
+		const char *p[8] = { ids, ns, sr.verdict, sr.scenario,
+				     dbl(c1, sizeof(c1), sr.change), dbl(c2, sizeof(c2), sr.ci_lo),
+				     dbl(c3, sizeof(c3), sr.ci_hi), dbl(c4, sizeof(c4), sr.ci_conf) };
+
+		PQclear(store_query(b->st, "UPDATE bisect_steps SET verdict = $3, scenario = $4, change = $5::float8, ci_lo = $6::float8, ci_hi = $7::float8, ci_conf = $8::float8, finished = now() WHERE bisect_id = $1::int AND n = $2::int",
+				    8, p));
+	}
+	info_msg("bisect %" PRId64 ": step %d: %.12s is %s (%s %+.1f%%, campaign %" PRId64 ")",
+		 b->id, n, commit, !strcmp(sr.verdict, "undecided") ? "undecided" :
+		 !strcmp(sr.verdict, "same") ? "the same as good" : "different from good",
+		 sr.scenario, 100.0 * sr.change, cid);
+	apply_step(b, role, pos, sr.verdict, sr.change);
+out:
+	free(gdir);
+	free(pdir);
+	free(gstate);
+	free(pstate);
+	free(log);
+	free(why);
+	free(ldummy);
+	free(wdummy);
+	free(job);
+	return ret;
+}
+
+/* The closing sentence, stored with the status. */
+static void finish(struct bisect *b)
+{
+	struct buf msg = { 0 };
+	const char *status, *first = NULL;
+	size_t lo, hi, i;
+
+	if (b->check == CHECK_SAME) {
+		status = "no-change";
+		buf_printf(&msg, "no change between good %.12s and bad %.12s (the same within +-%g%%)",
+			   b->good, b->bad, b->margin_pct);
+	} else if (b->check == CHECK_UNDECIDED) {
+		/* nothing to bisect: no change was found, though "same" was not shown either */
+		status = "no-change";
+		buf_printf(&msg, "no change between good %.12s and bad %.12s detected: bad is neither different from good nor the same within +-%g%% in two campaigns (a smaller change than %d+%d boots resolve is possible: raise --budget or widen --margin to tell)",
+			   b->good, b->bad, b->margin_pct, b->budget, b->budget);
+	} else if (b->check == CHECK_NOBUILD) {
+		status = "failed";
+		buf_printf(&msg, "the bad commit %.12s does not build", b->bad);
+	} else {
+		bounds(b, &lo, &hi);
+		if (lo == hi) {
+			status = "found";
+			first = b->c[hi].id;
+			buf_printf(&msg, "first changed commit: %.12s \"%s\"", first, b->c[hi].subject);
+		} else {
+			status = "ambiguous";
+			buf_printf(&msg, "the first changed commit is one of %zu (the others were skipped):",
+				   hi - lo + 1);
+			for (i = lo; i <= hi; i++)
+				buf_printf(&msg, " %.12s", b->c[i].id);
+		}
+	}
+	set_status(b, status, msg.data, first);
+	info_msg("bisect %" PRId64 ": %s", b->id, msg.data);
+	buf_free(&msg);
+}
+
+/* Loads bisect id with its finished steps; *pending: the step to continue (0: none). */
+static int load(struct bisect *b, int64_t id, int *pending)
+{
+	char ids[32];
+	const char *p[1] = { i64s(ids, sizeof(ids), id) };
+	json_object *commits = NULL, *set = NULL;
+	PGresult *r;
+	size_t i;
+	int ret = -EIO;
+
+	*pending = 0;
+	b->id = id;
+	b->check = CHECK_TODO;
+	r = store_query(b->st, "SELECT board, scenario, tree, good, bad, commits, settings, status FROM bisects WHERE id = $1::int",
+			1, p);
+	if (!r)
+		return -EIO;
+	if (PQntuples(r) != 1) {
+		err_msg("no bisect %" PRId64 " in the database", id);
+		PQclear(r);
+		return -ENOENT;
+	}
+	b->board = xstrdup(PQgetvalue(r, 0, 0));
+	b->scenario = PQgetisnull(r, 0, 1) ? NULL : xstrdup(PQgetvalue(r, 0, 1));
+	b->tree = xstrdup(PQgetvalue(r, 0, 2));
+	b->good = xstrdup(PQgetvalue(r, 0, 3));
+	b->bad = xstrdup(PQgetvalue(r, 0, 4));
+	commits = json_tokener_parse(PQgetvalue(r, 0, 5));
+	set = json_tokener_parse(PQgetvalue(r, 0, 6));
+	PQclear(r);
+	if (!commits || !json_object_is_type(commits, json_type_array) || !set)
+		goto out;
+	b->n = json_object_array_length(commits);
+	b->c = xcalloc(b->n, sizeof(*b->c));
+	for (i = 0; i < b->n; i++) {
+		json_object *e = json_object_array_get_idx(commits, i);
+
+		snprintf(b->c[i].id, sizeof(b->c[i].id), "%s", jstr(e, "id") ? jstr(e, "id") : "");
+		b->c[i].subject = xstrdup(jstr(e, "subject") ? jstr(e, "subject") : "");
+		b->c[i].state = C_UNKNOWN;
+	}
+	b->board_file = xstrdup(jstr(set, "board_file") ? jstr(set, "board_file") : b->board);
+	b->budget = (int)jint(set, "budget", 8);
+	b->first = (int)jint(set, "first", 4);
+	b->batches = (int)jint(set, "batches", 3);
+	b->margin_pct = json_object_get_double(jobj(set, "margin_pct"));
+	b->alpha = jobj(set, "alpha") ? json_object_get_double(jobj(set, "alpha")) : 0.05;
+	b->effect = NAN;
+	if (order_parse(jstr(set, "order") ? jstr(set, "order") : "abab", &b->order))
+		b->order = ORDER_ABAB;
+	b->params = jstr(set, "params") ? xstrdup(jstr(set, "params")) : NULL;
+	b->results = xstrdup(jstr(set, "results") ? jstr(set, "results") : "results");
+	r = store_query(b->st, "SELECT n, role, position, verdict, change FROM bisect_steps WHERE bisect_id = $1::int ORDER BY n",
+			1, p);
+	if (!r)
+		goto out;
+	for (i = 0; i < (size_t)PQntuples(r); i++) {
+		int pos = atoi(PQgetvalue(r, (int)i, 2));
+
+		b->nsteps = atoi(PQgetvalue(r, (int)i, 0));
+		if (pos < 0 || (size_t)pos >= b->n)
+			continue;
+		if (PQgetisnull(r, (int)i, 3))
+			*pending = b->nsteps;
+		else
+			apply_step(b, PQgetvalue(r, (int)i, 1), pos, PQgetvalue(r, (int)i, 3),
+				   PQgetisnull(r, (int)i, 4) ? NAN :
+				   strtod(PQgetvalue(r, (int)i, 4), NULL));
+	}
+	PQclear(r);
+	ret = 0;
+out:
+	if (ret)
+		err_msg("bisect %" PRId64 ": its stored range or settings are unreadable", id);
+	json_object_put(commits);
+	json_object_put(set);
+	return ret;
+}
+
+/* Runs the steps of a loaded bisect until its end or a signal. */
+static int drive(struct bisect *b, int pending)
+{
+	int ret = 0;
+
+	set_status(b, "running", NULL, NULL);
+	while (!stop_requested) {
+		char ns[16], ids[32];
+		const char *role = "step";
+		int pos, n = pending ? pending : b->nsteps + 1, try;
+
+		if (pending) {
+			/* the step an interrupted run left: its commit and role as stored */
+			const char *p[2] = { i64s(ids, sizeof(ids), b->id), ns };
+			PGresult *r;
+
+			snprintf(ns, sizeof(ns), "%d", pending);
+			r = store_query(b->st, "SELECT role, position, try FROM bisect_steps WHERE bisect_id = $1::int AND n = $2::int",
+					2, p);
+			if (!r || PQntuples(r) != 1) {
+				PQclear(r);
+				ret = -EIO;
+				break;
+			}
+			role = !strcmp(PQgetvalue(r, 0, 0), "check") ? "check" : "step";
+			pos = atoi(PQgetvalue(r, 0, 1));
+			try = atoi(PQgetvalue(r, 0, 2));
+			PQclear(r);
+		} else if (b->check == CHECK_TODO) {
+			role = "check";
+			pos = (int)b->n - 1;
+			try = b->check_undecided + 1;
+		} else if (b->check != CHECK_DIFFERENT || (pos = next_commit(b)) < 0) {
+			finish(b);
+			return 0;
+		} else {
+			try = b->c[pos].undecided + 1;
+		}
+		ret = run_step(b, n, pending != 0, role, pos, try);
+		pending = 0;
+		if (ret)
+			break;
+	}
+	if (stop_requested || ret == -EINTR) {
+		set_status(b, "interrupted", NULL, NULL);
+		err_msg("bisect %" PRId64 " interrupted; continue it with `ablab bisect --resume %" PRId64 "` (its finished steps are not run again)",
+			b->id, b->id);
+		return -EINTR;
+	}
+	set_status(b, "failed", NULL, NULL);
+	err_msg("bisect %" PRId64 " stopped (%s); `ablab bisect --resume %" PRId64 "` tries its step again",
+		b->id, strerror(-ret), b->id);
+	return ret;
+}
+
+int bisect_run(const struct bisect_opts *o, int64_t *idp)
+{
+	struct bisect b = { 0 };
+	struct store st;
+	struct board bd;
+	char *good = NULL, *bad = NULL, real[PATH_MAX], *range = NULL;
+	char *tree = NULL, *board_file = NULL;
+	struct buf out = { 0 };
+	json_object *commits = NULL, *set = NULL;
+	int ret, pending;
+	size_t n;
+
+	if (idp)
+		*idp = 0;
+	if (!realpath(o->tree, real)) {
+		err_msg("--tree %s: %s", o->tree, strerror(errno));
+		return -ENOENT;
+	}
+	tree = xstrdup(real);
+	ret = board_load_by_name(&bd, o->board);
+	if (ret) {
+		board_free(&bd);
+		free(tree);
+		return ret;
+	}
+	board_file = xstrdup(realpath(bd.jf.path, real) ? real : bd.jf.path);
+	good = git_commit(tree, o->good);
+	bad = git_commit(tree, o->bad);
+	ret = -EINVAL;
+	if (!good || !bad) {
+		err_msg("%s: %s \"%s\" is not a commit of this git tree", tree, good ? "--bad" : "--good",
+			good ? o->bad : o->good);
+		goto out;
+	}
+	range = xasprintf("%s..%s", good, bad);
+	{
+		char *args[] = { "log", "--first-parent", "--reverse", "--format=%H %P%x09%s", range,
+				 NULL };
+
+		if (git_capture(tree, &out, args))
+			goto out;
+	}
+	commits = json_object_new_array();
+	for (char *line = out.data, *next; line && *line; line = next) {
+		char *tab, *sp, parent[41] = "";
+		json_object *e = json_object_new_object();
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		tab = strchr(line, '\t');
+		if (tab)
+			*tab++ = '\0';
+		sp = strchr(line, ' ');
+		if (sp) {
+			*sp++ = '\0';
+			snprintf(parent, sizeof(parent), "%.40s", sp);
+		}
+		/* good must be on bad's first-parent history: the oldest commit's parent */
+		if (!json_object_array_length(commits) && strcmp(parent, good)) {
+			err_msg("%s: good %.12s is not on the first-parent history of bad %.12s (good must be an ancestor of bad that `git log --first-parent bad` lists)",
+				tree, good, bad);
+			json_object_put(e);
+			goto out;
+		}
+		json_object_object_add(e, "id", json_object_new_string(line));
+		json_object_object_add(e, "subject", json_object_new_string(tab ? tab : ""));
+		json_object_array_add(commits, e);
+	}
+	n = json_object_array_length(commits);
+	if (!n) {
+		err_msg("%s: no commit between good %.12s and bad %.12s (is bad a descendant of good?)",
+			tree, good, bad);
+		goto out;
+	}
+	set = json_object_new_object();
+	json_object_object_add(set, "board_file", json_object_new_string(board_file));
+	json_object_object_add(set, "budget", json_object_new_int(o->budget));
+	json_object_object_add(set, "first", json_object_new_int(o->first));
+	json_object_object_add(set, "batches", json_object_new_int(o->batches));
+	json_object_object_add(set, "margin_pct", json_object_new_double(o->margin_pct > 0 ?
+									   o->margin_pct : 1.0));
+	json_object_object_add(set, "alpha", json_object_new_double(o->alpha > 0 ? o->alpha : 0.05));
+	json_object_object_add(set, "order", json_object_new_string(order_name(o->order)));
+	if (o->params)
+		json_object_object_add(set, "params", json_object_new_string(o->params));
+	if (!realpath(o->results, real) && (mkdir_p(o->results, 0755) || !realpath(o->results, real))) {
+		err_msg("cannot create results directory %s", o->results);
+		goto out;
+	}
+	json_object_object_add(set, "results", json_object_new_string(real));
+	ret = store_open(&st, o->db);
+	if (ret)
+		goto out;
+	{
+		const char *p[9] = { bd.name, o->scenario, tree, good, bad, o->good, o->bad,
+				     json_object_to_json_string_ext(commits, JSON_C_TO_STRING_PLAIN),
+				     json_object_to_json_string_ext(set, JSON_C_TO_STRING_PLAIN) };
+		PGresult *r;
+
+		r = store_query(&st, "INSERT INTO bisects (board, scenario, tree, good, bad, good_ref, bad_ref, commits, settings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb) RETURNING id",
+				9, p);
+		if (!r) {
+			store_close(&st);
+			ret = -EIO;
+			goto out;
+		}
+		b.id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		PQclear(r);
+	}
+	if (idp)
+		*idp = b.id;
+	info_msg("bisect %" PRId64 ": %zu commit%s on the first-parent history from good %.12s to bad %.12s, board %s, %s; at most %d+%d boots per campaign",
+		 b.id, n, n == 1 ? "" : "s", good, bad, bd.name,
+		 o->scenario ? o->scenario : "any timing row", o->budget, o->budget);
+	b.st = &st;
+	b.db = o->db;
+	ret = load(&b, b.id, &pending);
+	if (!ret)
+		ret = drive(&b, pending);
+	bisect_free(&b);
+	store_close(&st);
+out:
+	board_free(&bd);
+	buf_free(&out);
+	json_object_put(commits);
+	json_object_put(set);
+	free(range);
+	free(good);
+	free(bad);
+	free(tree);
+	free(board_file);
+	return ret;
+}
+
+int bisect_resume(const char *db, int64_t id)
+{
+	struct bisect b = { 0 };
+	struct store st;
+	int ret, pending;
+
+	ret = store_open(&st, db);
+	if (ret)
+		return ret;
+	b.st = &st;
+	b.db = db;
+	ret = load(&b, id, &pending);
+	if (!ret) {
+		char ids[32];
+		const char *p[1] = { i64s(ids, sizeof(ids), id) };
+		PGresult *r = store_query(&st, "SELECT status, result FROM bisects WHERE id = $1::int", 1, p);
+
+		if (r && PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "running") &&
+		    strcmp(PQgetvalue(r, 0, 0), "interrupted") && strcmp(PQgetvalue(r, 0, 0), "failed")) {
+			info_msg("bisect %" PRId64 " has ended (%s); nothing to resume", id,
+				 PQgetvalue(r, 0, 1));
+			PQclear(r);
+			bisect_free(&b);
+			store_close(&st);
+			return 0;
+		}
+		PQclear(r);
+		info_msg("bisect %" PRId64 ": continuing after %d stored step%s%s", id,
+			 b.nsteps - (pending != 0), b.nsteps - (pending != 0) == 1 ? "" : "s",
+			 pending ? " (the unfinished one goes on)" : "");
+		ret = drive(&b, pending);
+	}
+	bisect_free(&b);
+	store_close(&st);
+	return ret;
+}
+
+int64_t bisect_of_campaign(struct store *st, int64_t cid)
+{
+	char ids[32];
+	const char *p[1] = { i64s(ids, sizeof(ids), cid) };
+	/* a bisect's campaign has {"bisect": "ID"} (a job file's "bisect" is a boolean) */
+	PGresult *r = store_query(st, "SELECT job->>'bisect' FROM campaigns WHERE id = $1::int AND jsonb_typeof(job) = 'object' AND jsonb_typeof(job->'bisect') = 'string'",
+				  1, p);
+	int64_t id = 0;
+
+	if (r && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0))
+		id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	return id;
+}
+
+/* ---- the step table ---- */
+
+static void pct(char *out, size_t len, PGresult *r, int row, int col)
+{
+	if (PQgetisnull(r, row, col))
+		snprintf(out, len, "-");
+	else
+		snprintf(out, len, "%+.1f%%", 100.0 * strtod(PQgetvalue(r, row, col), NULL));
+}
+
+int bisect_report(struct store *st, int64_t id, FILE *f)
+{
+	char ids[32];
+	const char *p[1] = { i64s(ids, sizeof(ids), id) };
+	double build_s = 0, camp_s = 0;
+	int nsteps, ncamp = 0, i;
+	PGresult *h, *r;
+
+	h = store_query(st, "SELECT board, coalesce(scenario, 'any timing row'), tree, good, bad, coalesce(good_ref, ''), coalesce(bad_ref, ''), jsonb_array_length(commits), status, coalesce(result, ''), to_char(created, 'YYYY-MM-DD HH24:MI'), settings->>'budget', settings->>'first', settings->>'margin_pct' FROM bisects WHERE id = $1::int",
+			1, p);
+	if (!h)
+		return -EIO;
+	if (PQntuples(h) != 1) {
+		err_msg("no bisect %" PRId64 " in the database", id);
+		PQclear(h);
+		return -ENOENT;
+	}
+	r = store_query(st, "SELECT s.n, s.role, s.commit, coalesce(s.build, '-'), coalesce(s.campaign_id::text, '-'), coalesce(s.verdict, 'running'), s.change, s.ci_lo, s.ci_hi, coalesce(s.build_s, 0), coalesce(s.campaign_s, 0), coalesce(s.note, ''), coalesce(s.log_path, ''), coalesce(s.scenario, ''), (SELECT count(*) FILTER (WHERE b.variant = 'control') || '+' || count(*) FILTER (WHERE b.variant = 'patched') FROM boots b WHERE b.campaign_id = s.campaign_id AND b.status = 'ok'), s.try, coalesce(c.status, ''), s.ci_conf FROM bisect_steps s LEFT JOIN campaigns c ON c.id = s.campaign_id WHERE s.bisect_id = $1::int ORDER BY s.n",
+			1, p);
+	if (!r) {
+		PQclear(h);
+		return -EIO;
+	}
+	fprintf(f, "Bisect %" PRId64 " (%s): board %s, %s, tree %s\n", id, PQgetvalue(h, 0, 10),
+		PQgetvalue(h, 0, 0), PQgetvalue(h, 0, 1), PQgetvalue(h, 0, 2));
+	fprintf(f, "good %.12s (%s), bad %.12s (%s): %s commits on the first-parent history\n",
+		PQgetvalue(h, 0, 3), PQgetvalue(h, 0, 5), PQgetvalue(h, 0, 4), PQgetvalue(h, 0, 6),
+		PQgetvalue(h, 0, 7));
+	fprintf(f, "each step: the commit's kernel (patched) against good's (control), a sequential campaign of at most %s+%s boots from %s+%s on\n",
+		PQgetvalue(h, 0, 11), PQgetvalue(h, 0, 11), PQgetvalue(h, 0, 12),
+		PQgetvalue(h, 0, 12));
+	{
+		double m = strtod(PQgetvalue(h, 0, 13), NULL), e = NAN;
+
+		for (i = 0; i < PQntuples(r); i++)
+			if (!strcmp(PQgetvalue(r, i, 1), "check") &&
+			    !strcmp(PQgetvalue(r, i, 5), "different") && !PQgetisnull(r, i, 6))
+				e = strtod(PQgetvalue(r, i, 6), NULL);
+		fprintf(f, "\"same\": within +-%g%% for bad against good", m);
+		if (isfinite(e))
+			fprintf(f, ", within +-%g%% for the steps (half of bad's change %+.1f%%, at most %g%%: a commit with less of it is on good's side)",
+				step_margin_pct(m, e, false), 100.0 * e, STEP_MARGIN_MAX_PCT);
+		fprintf(f, "\n\n");
+	}
+	fprintf(f, "%4s  %-12s  %-5s  %-12s  %8s  %5s  %-12s  %8s  %-19s  %7s  %7s\n", "step",
+		"commit", "role", "build", "campaign", "boots", "verdict", "change", "CI",
+		"build s", "camp s");
+	nsteps = PQntuples(r);
+	for (i = 0; i < nsteps; i++) {
+		char ch[24], lo[24], hi[24], ci[48], verdict[32];
+		const char *v = PQgetvalue(r, i, 5);
+
+		pct(ch, sizeof(ch), r, i, 6);
+		pct(lo, sizeof(lo), r, i, 7);
+		pct(hi, sizeof(hi), r, i, 8);
+		if (PQgetisnull(r, i, 7))
+			snprintf(ci, sizeof(ci), "-");
+		else
+			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+		if (!strcmp(v, "build-failed"))
+			snprintf(verdict, sizeof(verdict), "skip: no build");
+		else if (!strcmp(v, "running") && !strcmp(PQgetvalue(r, i, 16), "interrupted"))
+			snprintf(verdict, sizeof(verdict), "interrupted");
+		else
+			snprintf(verdict, sizeof(verdict), "%s", v);
+		if (!strcmp(v, "undecided") && atoi(PQgetvalue(r, i, 15)) >= 2)
+			snprintf(verdict, sizeof(verdict), "skip: undecided");
+		fprintf(f, "%4s  %.12s  %-5s  %-12s  %8s  %5s  %-12s  %8s  %-19s  %7.1f  %7.1f\n",
+			PQgetvalue(r, i, 0), PQgetvalue(r, i, 2), PQgetvalue(r, i, 1),
+			PQgetvalue(r, i, 3), PQgetvalue(r, i, 4),
+			strcmp(PQgetvalue(r, i, 4), "-") ? PQgetvalue(r, i, 14) : "-", verdict, ch, ci,
+			strtod(PQgetvalue(r, i, 9), NULL), strtod(PQgetvalue(r, i, 10), NULL));
+		if (*PQgetvalue(r, i, 11))
+			fprintf(f, "      %s (log %s)\n", PQgetvalue(r, i, 11), PQgetvalue(r, i, 12));
+		build_s += strtod(PQgetvalue(r, i, 9), NULL);
+		camp_s += strtod(PQgetvalue(r, i, 10), NULL);
+		ncamp += strcmp(PQgetvalue(r, i, 4), "-") != 0;
+	}
+	fprintf(f, "\n%d step%s (%d with a campaign): builds %.1f s, campaigns %.1f s, total %.1f s\n",
+		nsteps, nsteps == 1 ? "" : "s", ncamp, build_s, camp_s, build_s + camp_s);
+	fprintf(f, "status: %s\n", PQgetvalue(h, 0, 8));
+	if (*PQgetvalue(h, 0, 9))
+		fprintf(f, "%s\n", PQgetvalue(h, 0, 9));
+	/* the effect of the first changed commit: its campaign against good */
+	for (i = nsteps - 1; i >= 0 && !strcmp(PQgetvalue(h, 0, 8), "found"); i--) {
+		PGresult *fc = store_query(st, "SELECT first_changed FROM bisects WHERE id = $1::int", 1, p);
+		bool hit = fc && !strcmp(PQgetvalue(fc, 0, 0), PQgetvalue(r, i, 2)) &&
+			   !strcmp(PQgetvalue(r, i, 5), "different");
+
+		PQclear(fc);
+		if (hit) {
+			char ch[24], lo[24], hi[24];
+
+			pct(ch, sizeof(ch), r, i, 6);
+			pct(lo, sizeof(lo), r, i, 7);
+			pct(hi, sizeof(hi), r, i, 8);
+			fprintf(f, "its effect against good: %s %s", PQgetvalue(r, i, 13), ch);
+			if (!PQgetisnull(r, i, 7))
+				fprintf(f, " (%.0f%% CI %s .. %s)", PQgetisnull(r, i, 17) ? 95.0 :
+					100.0 * strtod(PQgetvalue(r, i, 17), NULL), lo, hi);
+			fprintf(f, ", campaign %s (`ablab report %s`)\n", PQgetvalue(r, i, 4),
+				PQgetvalue(r, i, 4));
+			break;
+		}
+	}
+	PQclear(r);
+	PQclear(h);
+	return 0;
+}
