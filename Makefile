@@ -131,7 +131,9 @@ bench: deps ablab build/boardsim $(BENCH_BINS) kernels
 
 # The statistics checked by simulation (docs/STATISTICS.md): one seeded table.
 .PHONY: validate
-build/validate: tests/validate.c build/obj/stats.o build/obj/seqtest.o build/obj/changepoint.o
+STATS_OBJS := $(patsubst agent/%.c,build/obj/%.o,$(wildcard agent/stats*.c)) build/obj/seqtest.o \
+	      build/obj/changepoint.o
+build/validate: tests/validate.c $(STATS_OBJS)
 	@$(if $(Q),echo '  LD     ' $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Iagent -o $@ $^ -lm
 # SIM_CAMPAIGNS (default 200) full campaigns per design on the board simulator

@@ -337,7 +337,7 @@ int parse_line(const char *line, struct line_info *li)
 	return parse_seed(tmp, li);
 }
 
-static void add_sample(struct run_result *r, const struct sample *s)
+void run_result_add(struct run_result *r, const struct sample *s)
 {
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 32;
@@ -505,7 +505,7 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 				li.s.batch = batch;
 			}
 			r->fmt = li.s.fmt;
-			add_sample(r, &li.s);
+			run_result_add(r, &li.s);
 			break;
 		case LINE_DONE:
 			r->have_done = true;

@@ -266,6 +266,19 @@ void rep_padj_cell(const struct rep_row *r, char *out, size_t len)
 		fmt_p(out, len, r->p_adj);
 }
 
+void fmt_ci(char *out, size_t len, double lo, double hi)
+{
+	char a[24], b[24];
+
+	if (isnan(lo)) {
+		snprintf(out, len, "-");
+		return;
+	}
+	fmt_change(a, sizeof(a), lo);
+	fmt_change(b, sizeof(b), hi);
+	snprintf(out, len, "[%s, %s]", a, b);
+}
+
 /* "[+5.1%, +7.4%]" and "96.8%" */
 void rep_ci_cells(const struct rep_row *r, char *ci, size_t cilen, char *conf, size_t clen)
 {
