@@ -164,12 +164,11 @@ int board_field_error(const struct board *b, const char *section, const char *ke
 	int line, col;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(NULL, fmt, ap);
 	va_end(ap);
 	locate(b, section, key, &line, &col);
 	err_msg("%s:%d:%d: %s%s%s: %s", b->jf.path, line, col, section ? section : "",
-		section ? "." : "", key, msg ? msg : "(out of memory)");
+		section ? "." : "", key, msg);
 	free(msg);
 	return -EINVAL;
 }
@@ -398,10 +397,9 @@ int check_line(struct buf *out, bool ok, const char *field, const char *fmt, ...
 	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(NULL, fmt, ap);
 	va_end(ap);
-	buf_printf(out, "  %-5s %s: %s\n", ok ? "ok" : "FAIL", field, msg ? msg : "?");
+	buf_printf(out, "  %-5s %s: %s\n", ok ? "ok" : "FAIL", field, msg);
 	free(msg);
 	return ok ? 0 : 1;
 }

@@ -210,6 +210,30 @@ static long long bytes_transferred(const char *from, const char *to)
 	return v;
 }
 
+/* What to type (or NULL), then one U-Boot line (re) awaited within timeouts_s.bootloader; a
+ * miss says what was awaited (what, after typing: after) and the last output in s->error. */
+static int ub_wait(struct boot_session *s, const char *type, regex_t *re, regmatch_t *m,
+		   const char *what, const char *after)
+{
+	const struct board *b = s->board;
+	struct console *c = &s->con;
+	regex_t *res[1] = { re };
+	char last[160];
+	int ret = type ? console_write(c, type) : 0;
+
+	if (!ret)
+		ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
+	if (ret == -EFBIG)
+		return fail(s, ret, false, "%s", c->error);
+	if (ret < 0) {
+		last_output(c, last, sizeof(last));
+		return fail(s, ret, false, "%s: U-Boot %s %s within %ld s%s (timeouts_s.bootloader); last output: %s",
+			    b->name, what, ret == -EPIPE ? "not seen: console closed" : "never seen",
+			    b->t_bootloader_s, after, last);
+	}
+	return ret;
+}
+
 static int uboot_interact(struct boot_session *s, char *const rel[3], const char *const src[3])
 {
 	const struct board *b = s->board;
@@ -220,7 +244,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	const char **vals = xcalloc(UB_FIXED_KEYS + strv_len(b->addr_keys) + 1, sizeof(char *));
 	regex_t **res = xcalloc(nres, sizeof(*res));
 	regex_t autoboot, prompt, started;
-	char *q = re_quote(b->ub_prompt), last[160];
+	char *q = re_quote(b->ub_prompt), last[160], what[300];
 	regmatch_t m[10];
 	int ret;
 
@@ -231,39 +255,14 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	nk = ub_keys(b, rel, keys, vals);
 	add_res(res, 2, b->ub_errors);
 
-	res[0] = &autoboot;
-	ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
-	if (ret == -EFBIG) {
-		ret = fail(s, ret, false, "%s", c->error);
+	snprintf(what, sizeof(what), "autoboot line /%s/ (boot.autoboot)", b->ub_autoboot);
+	ret = ub_wait(s, NULL, &autoboot, m, what, "");
+	if (ret < 0)
 		goto out;
-	}
-	if (ret < 0) {
-		last_output(c, last, sizeof(last));
-		ret = fail(s, ret, false, "%s: U-Boot autoboot line /%s/ (boot.autoboot) %s within "
-			   "%ld s (timeouts_s.bootloader); last output: %s", b->name,
-			   b->ub_autoboot,
-			   ret == -EPIPE ? "not seen: console closed" : "never seen",
-			   b->t_bootloader_s,
-			   last);
+	snprintf(what, sizeof(what), "prompt \"%s\" (boot.prompt)", b->ub_prompt);
+	ret = ub_wait(s, b->ub_interrupt, &prompt, m, what, " after typing boot.interrupt");
+	if (ret < 0)
 		goto out;
-	}
-	ret = console_write(c, b->ub_interrupt);
-	res[0] = &prompt;
-	if (!ret)
-		ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
-	if (ret == -EFBIG) {
-		ret = fail(s, ret, false, "%s", c->error);
-		goto out;
-	}
-	if (ret < 0) {
-		last_output(c, last, sizeof(last));
-		ret = fail(s, ret, false, "%s: U-Boot prompt \"%s\" (boot.prompt) never seen "
-					  "within "
-			   "%ld s after typing boot.interrupt; last output: %s", b->name,
-			   b->ub_prompt,
-			   b->t_bootloader_s, last);
-		goto out;
-	}
 	for (i = 0; i < ncmd; i++) {
 		bool boots = i == ncmd - 1;
 		char *cmd = NULL, *bad = NULL, line[200];

@@ -38,7 +38,6 @@ int cmd_report(int argc, char **argv)
 	const char *format = "text";
 	struct store st;
 	int64_t id = 0;
-	long v;
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -72,18 +71,9 @@ int cmd_report(int argc, char **argv)
 			report_format_names(names, sizeof(names)));
 		return 2;
 	}
-	if (optind < argc) {
-		if (parse_int_opt("CAMPAIGN", argv[optind], 1, 0x7fffffffL, &v))
-			return 2;
-		id = v;
-	}
-	if (store_open(&st, opt_db))
-		return 1;
-	if (!id && store_latest_campaign(&st, &id)) {
-		err_msg("the database holds no campaign yet (run `ablab ab`)");
-		store_close(&st);
-		return 1;
-	}
+	ret = cli_campaign_arg(optind < argc ? argv[optind] : NULL, &st, &id);
+	if (ret)
+		return ret;
 	ret = report_campaign_opts(&st, id, format, &o);
 	store_close(&st);
 	return ret ? 1 : 0;

@@ -142,10 +142,9 @@ void job_error(const struct job *j, const char *jpath, const char *fmt, ...)
 	if (at >= 0)
 		jfile_offset_linecol(j->jf.text, (size_t)at, &line, &col);
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(NULL, fmt, ap);
 	va_end(ap);
-	err_msg("%s:%d:%d: %s: %s", j->jf.path, line, col, jpath, msg ? msg : fmt);
+	err_msg("%s:%d:%d: %s: %s", j->jf.path, line, col, jpath, msg);
 	free(msg);
 	free(path);
 }

@@ -33,8 +33,7 @@ void power_set_error(struct power *p, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	s = xvasprintf(NULL, fmt, ap);
 	va_end(ap);
 	free(p->error);
 	p->error = s;

@@ -164,7 +164,7 @@ char *xstrdup(const char *s)
 	return s ? strcpy(xmalloc(strlen(s) + 1), s) : NULL;
 }
 
-static char *xvasprintf(size_t *len, const char *fmt, va_list ap)
+char *xvasprintf(size_t *len, const char *fmt, va_list ap)
 {
 	char *s;
 	int n = vasprintf(&s, fmt, ap);

@@ -41,6 +41,8 @@ void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same with a va_list; *len (when len is not NULL) the length. */
+char *xvasprintf(size_t *len, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* Growable byte buffer. */
 struct buf {
