@@ -256,8 +256,7 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 
 	memset(o, 0, sizeof(*o));
 	if (p->modparams && !param_ok(p->modparams)) {
-		snprintf(o->error, sizeof(o->error), "module parameters may only contain letters, "
-			 "digits, spaces and =,:._-+");
+		snprintf(o->error, sizeof(o->error), "module parameters may only contain letters, digits, spaces and =,:._-+");
 		return -EINVAL;
 	}
 	/*

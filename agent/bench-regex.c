@@ -113,8 +113,7 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 	int batch = 1;
 
 	if (gs->rm_so < 0 || gv->rm_so < 0) {
-		snprintf(why, whylen, "a scenario or value group did not take part in the match "
-			 "of \"%.60s\"", line);
+		snprintf(why, whylen, "a scenario or value group did not take part in the match of \"%.60s\"", line);
 		return -EINVAL;
 	}
 	if (run_on_error("scenario", line, m, gs, "._:+/-", why, whylen) ||
@@ -124,8 +123,7 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 		return -EINVAL;
 	n = (size_t)(gs->rm_eo - gs->rm_so);
 	if (!scenario_ok(line + gs->rm_so, n)) {
-		snprintf(why, whylen, "scenario \"%.*s\" in \"%.60s\": must be 1..63 letters, "
-			 "digits or ._:+/-", (int)(n > 63 ? 63 : n), line + gs->rm_so, line);
+		snprintf(why, whylen, "scenario \"%.*s\" in \"%.60s\": must be 1..63 letters, digits or ._:+/-", (int)(n > 63 ? 63 : n), line + gs->rm_so, line);
 		return -EINVAL;
 	}
 	if (d->g_unit) {
@@ -133,8 +131,7 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 
 		if (gu->rm_so < 0 || unit_scale(line + gu->rm_so, (size_t)(gu->rm_eo - gu->rm_so),
 						&scale)) {
-			snprintf(why, whylen, "unit \"%.*s\" in \"%.60s\": expected ns, us, ms "
-				 "or s",
+			snprintf(why, whylen, "unit \"%.*s\" in \"%.60s\": expected ns, us, ms or s",
 				 gu->rm_so < 0 ? 0 : (int)(gu->rm_eo - gu->rm_so),
 				 gu->rm_so < 0 ? "" : line + gu->rm_so, line);
 			return -EINVAL;

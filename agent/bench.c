@@ -108,8 +108,7 @@ void io_error(struct target *t, const struct board *b, int ret, struct bench_out
 		snprintf(o->error, sizeof(o->error), "interrupted (signal %d)",
 			 (int)stop_requested);
 	else if (ret == -EPIPE)
-		snprintf(o->error, sizeof(o->error), "console closed during the benchmark "
-			 "(board reset?)");
+		snprintf(o->error, sizeof(o->error), "console closed during the benchmark (board reset?)");
 	else if (ret == -EFBIG || ret == -EMSGSIZE)
 		snprintf(o->error, sizeof(o->error), "%s", t->con->error);
 	else if (!o->error[0])

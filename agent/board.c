@@ -193,8 +193,7 @@ static int check_owners(const struct board *b, json_object *o, const char *secti
 				n += (size_t)snprintf(types + n, sizeof(types) - n, "%s%s",
 						      n ? " " : "", bk->name);
 		if (n)
-			ret = board_field_error(b, section, key, "not used by %s \"%s\" (only by: "
-								 "%s)",
+			ret = board_field_error(b, section, key, "not used by %s \"%s\" (only by: %s)",
 						chosen->kind == BACKEND_BOOT ? "method" : "type",
 						chosen->name, types);
 	}
@@ -210,8 +209,7 @@ int board_check_regexes(const struct board *b, const char *section, const char *
 		regex_t re;
 
 		if (regcomp(&re, v[i], REG_EXTENDED | REG_NOSUB))
-			return board_field_error(b, section, key, "invalid regular expression "
-								  "\"%s\"",
+			return board_field_error(b, section, key, "invalid regular expression \"%s\"",
 						 v[i]);
 		regfree(&re);
 	}
@@ -288,8 +286,7 @@ static int board_load_one(struct board *b, const char *path)
 	b->emulated = jbool(r, "emulated", false);
 	if (!*b->name || strchr(b->name, '/') || b->name[0] == '.')
 		return board_field_error(b, NULL, "name",
-					 "\"%s\" must be non-empty, without '/' and not start with "
-					 "'.'",
+					 "\"%s\" must be non-empty, without '/' and not start with '.'",
 					 b->name);
 
 	ret = load_console(b, jobj(r, "console"));
@@ -495,14 +492,12 @@ static int lock_open(const char *path, bool create, char *why, size_t wlen)
 	    fchmod(fd, mode) == 0)
 		st.st_mode = (st.st_mode & ~0777u) | mode;
 	if (create && st.st_uid != geteuid() && (mode != 0660 || st.st_gid != ds.st_gid)) {
-		snprintf(why, wlen, "lock %s belongs to uid %u, who can block the board with it: "
-			 "remove it", path, (unsigned int)st.st_uid);
+		snprintf(why, wlen, "lock %s belongs to uid %u, who can block the board with it: remove it", path, (unsigned int)st.st_uid);
 		close(fd);
 		return -EPERM;
 	}
 	if (create && (st.st_mode & 0007)) {
-		snprintf(why, wlen, "lock %s is open to every user (mode %04o, owner uid %u), so "
-			 "anyone can block the board: remove it", path,
+		snprintf(why, wlen, "lock %s is open to every user (mode %04o, owner uid %u), so anyone can block the board: remove it", path,
 			 (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid);
 		close(fd);
 		return -EPERM;

@@ -106,12 +106,10 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 
 		line_at(&s->con, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
 		if ((size_t)ret > nfail)
-			ret = fail(s, -EIO, false, "%s: board reset after the kernel was started "
-				   "(boot.reset_patterns \"%s\"): %s", b->name,
+			ret = fail(s, -EIO, false, "%s: board reset after the kernel was started (boot.reset_patterns \"%s\"): %s", b->name,
 				   reset[ret - 1 - nfail], line);
 		else
-			ret = fail(s, -EIO, false, "boot failed: console matched failure pattern "
-				   "\"%s\": %s", b->fail_patterns[ret - 1], line);
+			ret = fail(s, -EIO, false, "boot failed: console matched failure pattern \"%s\": %s", b->fail_patterns[ret - 1], line);
 	} else if (ret == -ETIMEDOUT) {
 		char last[160];
 
@@ -121,8 +119,7 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 			   b->name, b->prompt, b->t_kernel_s,
 			   (double)(now_ms() - s->con.t_last_rx) / 1000.0, last);
 	} else if (ret == -EPIPE) {
-		ret = fail(s, ret, false, "console closed while booting (board reset or QEMU "
-					  "exited)");
+		ret = fail(s, ret, false, "console closed while booting (board reset or QEMU exited)");
 	} else if (ret == -EINTR) {
 		ret = fail(s, ret, true, "interrupted (signal %d)", (int)stop_requested);
 	} else if (ret == -EFBIG) {
@@ -302,25 +299,19 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 			       c->in.data[e - 1] == '\r'))
 				e--;
 			line_at(c, e, e, line, sizeof(line));
-			ret = fail(s, -EIO, false, "%s: U-Boot returned to its prompt after `%s` "
-				   "(boot.commands[%zu]) instead of starting the kernel (/%s/, "
-				   "boot.kernel_started): %s", b->name, cmd, i, b->ub_started,
+			ret = fail(s, -EIO, false, "%s: U-Boot returned to its prompt after `%s` (boot.commands[%zu]) instead of starting the kernel (/%s/, boot.kernel_started): %s", b->name, cmd, i, b->ub_started,
 				   line);
 		} else if (ret >= 2) {
 			console_complete_line(c, (size_t)m[0].rm_so, now_ms() + 2000);
 			line_at(c, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
-			ret = fail(s, -EIO, false, "%s: U-Boot command `%s` (boot.commands[%zu]) "
-				   "failed: %s", b->name, cmd, i, line);
+			ret = fail(s, -EIO, false, "%s: U-Boot command `%s` (boot.commands[%zu]) failed: %s", b->name, cmd, i, line);
 		} else if (ret == -EFBIG) {
 			ret = fail(s, ret, false, "%s", c->error);
 		} else if (ret < 0) {
 			last_output(c, last, sizeof(last));
-			ret = fail(s, ret, false, "%s: U-Boot command `%s` (boot.commands[%zu]): "
-						  "%s "
-				   "within %ld s (timeouts_s.bootloader); last output: %s", b->name,
+			ret = fail(s, ret, false, "%s: U-Boot command `%s` (boot.commands[%zu]): %s within %ld s (timeouts_s.bootloader); last output: %s", b->name,
 				   cmd,
-				   i, ret == -EPIPE ? "console closed" : boots ? "kernel not "
-										 "started" :
+				   i, ret == -EPIPE ? "console closed" : boots ? "kernel not started" :
 				   "no prompt", b->t_bootloader_s, last);
 		} else {
 			/* a TFTP transfer of one of our files: check its size */
@@ -333,9 +324,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 
 				if (rel[fi] && strstr(cmd, rel[fi]) && !stat(src[fi], &st) &&
 				    st.st_size != got) {
-					ret = fail(s, -EIO, false, "%s: `%s` transferred %lld "
-								   "bytes, "
-						   "%s has %lld", b->name, cmd, got, src[fi],
+					ret = fail(s, -EIO, false, "%s: `%s` transferred %lld bytes, %s has %lld", b->name, cmd, got, src[fi],
 						   (long long)st.st_size);
 					break;
 				}
@@ -374,12 +363,10 @@ static int deploy_command(struct boot_session *s, const struct kernel_art *k)
 
 		e = expand_template(b->deploy[i], keys, vals, ARRAY_SIZE(keys), &argv[i], &bad);
 		if (e == -ENODATA) {
-			ret = fail(s, -EINVAL, true, "%s: boot.deploy: {%s}: the kernel directory "
-				   "has none", b->name, bad);
+			ret = fail(s, -EINVAL, true, "%s: boot.deploy: {%s}: the kernel directory has none", b->name, bad);
 			free(bad);
 		} else if (e) {
-			ret = fail(s, -EINVAL, true, "%s: boot.deploy: unknown placeholder {%s}; "
-				   "known: {kernel} {dtb} {initrd} {module} {append} {board}",
+			ret = fail(s, -EINVAL, true, "%s: boot.deploy: unknown placeholder {%s}; known: {kernel} {dtb} {initrd} {module} {append} {board}",
 				   b->name, bad);
 			free(bad);
 		}
@@ -390,8 +377,7 @@ static int deploy_command(struct boot_session *s, const struct kernel_art *k)
 			ret = fail(s, ret, true, "%s: boot.deploy: cannot run %s: %s", b->name,
 				   argv[0], strerror(e));
 		} else if (ret == -ETIMEDOUT) {
-			ret = fail(s, ret, false, "%s: boot.deploy: %s did not finish within %ld s "
-				   "(timeouts_s.deploy); killed", b->name, argv[0], b->t_deploy_s);
+			ret = fail(s, ret, false, "%s: boot.deploy: %s did not finish within %ld s (timeouts_s.deploy); killed", b->name, argv[0], b->t_deploy_s);
 		} else if (ret > 0) {
 			while (out.len && (out.data[out.len - 1] == '\n' ||
 			       out.data[out.len - 1] == '\r'))
@@ -628,9 +614,7 @@ static int commands_check(const struct board *b, struct buf *out)
 			char field[40];
 
 			snprintf(field, sizeof(field), "boot.commands[%zu]", i);
-			bad += check_line(out, false, field, "unknown placeholder {%s} (known: "
-					  "{kernel} {ramdisk} {dtb} {server_ip} {bootargs} {board} "
-					  "and boot.addrs keys)", unknown);
+			bad += check_line(out, false, field, "unknown placeholder {%s} (known: {kernel} {ramdisk} {dtb} {server_ip} {bootargs} {board} and boot.addrs keys)", unknown);
 			free(unknown);
 		}
 		free(cmd);
@@ -647,9 +631,7 @@ static int uboot_check(const struct board *b, struct buf *out)
 	int bad = 0;
 
 	if (!b->tftp_root) {
-		bad += check_line(out, true, "boot.tftp_root", "(none: a per-boot "
-							       "directory "
-				  "served by QEMU)");
+		bad += check_line(out, true, "boot.tftp_root", "(none: a per-boot directory served by QEMU)");
 	} else if (!is_dir(b->tftp_root)) {
 		bad += check_line(out, false, "boot.tftp_root", "%s: no such directory",
 				  b->tftp_root);

@@ -154,8 +154,7 @@ int cmd_attempts(int argc, char **argv)
 	if (!strcmp(format, "json")) {
 		print_json(r, id, status, failed_only);
 	} else {
-		printf("campaign %" PRId64 " (%s): %d attempt%s, %d ok, %d failed (%d not retried)"
-		       "\n", id, status, n, n == 1 ? "" : "s", n - nfail, nfail, nlast);
+		printf("campaign %" PRId64 " (%s): %d attempt%s, %d ok, %d failed (%d not retried)\n", id, status, n, n == 1 ? "" : "s", n - nfail, nfail, nlast);
 		if (n)
 			print_table(r, failed_only);
 	}

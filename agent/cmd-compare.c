@@ -42,11 +42,9 @@ static int previous_nightly(struct store *st, int64_t id, int64_t *prev)
 	if (ret == -ENOENT)
 		err_msg("no campaign %" PRId64 " in the database", id);
 	else if (ret == -EINVAL)
-		err_msg("compare --previous: campaign %" PRId64 " is not a nightly job's campaign; "
-			"name two campaigns instead", id);
+		err_msg("compare --previous: campaign %" PRId64 " is not a nightly job's campaign; name two campaigns instead", id);
 	else if (ret == -ENODATA)
-		err_msg("compare --previous: campaign %" PRId64 " has no complete nightly campaign "
-			"of job \"%s\" before it", id, job);
+		err_msg("compare --previous: campaign %" PRId64 " has no complete nightly campaign of job \"%s\" before it", id, job);
 	return ret;
 }
 
@@ -85,12 +83,10 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'f': format = optarg; break;
 		case 'h':
-			printf("usage: ablab compare A B | ablab compare A --previous "
-			       "[--format text|json] [--alpha A]\nPer board and scenario: each "
-			       "kernel's boot means in campaign A against campaign B (change from "
-			       "A to B,\nMann-Whitney p), and the patched-vs-control change of "
-			       "both. --previous: B = A, and A = the\nprevious nightly campaign of "
-			       "the same job.\n");
+			printf("usage: ablab compare A B | ablab compare A --previous [--format text|json] [--alpha A]\n"
+			       "Per board and scenario: each kernel's boot means in campaign A against campaign B (change from A to B,\n"
+			       "Mann-Whitney p), and the patched-vs-control change of both. --previous: B = A, and A = the\n"
+			       "previous nightly campaign of the same job.\n");
 			return 0;
 		default: return 2;
 		}
@@ -131,8 +127,8 @@ int cmd_compare(int argc, char **argv)
 		json_object_object_add(jroot, "alpha", json_object_new_double(alpha));
 		json_object_object_add(jroot, "rows", jrows);
 	} else {
-		printf("campaign %" PRId64 " (%s, %s) -> campaign %" PRId64 " (%s, %s); change = "
-		       "B vs A, p: Mann-Whitney U on boot means, \"~\" = not significant at %g\n\n",
+		printf("campaign %" PRId64 " (%s, %s) -> campaign %" PRId64 " (%s, %s); change = B vs A, p: Mann-Whitney U on boot means, \"~\" = not significant at %g\n"
+									    "\n",
 		       id[0], rep[0].created, rep[0].trigger, id[1], rep[1].created,
 		       rep[1].trigger, alpha);
 		printf("  %-36s %11s %11s %9s p\n", "", "A", "B", "change");

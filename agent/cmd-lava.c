@@ -50,8 +50,7 @@ static int load_boards(const struct job *j, const struct job_run_opts *o, struct
 			continue;
 		bp = job_board_path(j->boards[i]);
 		if (!is_file(bp)) {
-			job_error(j, "boards", "board \"%s\": %s does not exist (add the board "
-				  "file, or leave the board out with --boards)", j->boards[i], bp);
+			job_error(j, "boards", "board \"%s\": %s does not exist (add the board file, or leave the board out with --boards)", j->boards[i], bp);
 			ret = -ENOENT;
 		}
 		free(bp);
@@ -219,8 +218,7 @@ int cmd_lava(int argc, char **argv)
 		return 2;
 	}
 	if (o.server && !token_file) {
-		err_msg("lava run: --server needs --token-file FILE (an API token of the LAVA "
-			"user that submits)");
+		err_msg("lava run: --server needs --token-file FILE (an API token of the LAVA user that submits)");
 		return 2;
 	}
 	if (o.server && lava_server_url_ok(o.server, insecure_http))

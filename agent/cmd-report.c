@@ -50,8 +50,7 @@ int cmd_report(int argc, char **argv)
 		case 't':
 			o.target = strtod(optarg, NULL) / 100.0;
 			if (!(o.target > 0 && o.target < 1)) {
-				err_msg("--target: \"%s\" must be a percentage between 0 and 100 "
-					"(the CI half-width the design advice aims for)", optarg);
+				err_msg("--target: \"%s\" must be a percentage between 0 and 100 (the CI half-width the design advice aims for)", optarg);
 				return 2;
 			}
 			break;

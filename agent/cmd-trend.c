@@ -220,8 +220,8 @@ static void trend_text(const struct night *n, size_t nn, const char *job, const 
 		ncp += n[i].cp;
 	}
 	if (!ncp) {
-		fprintf(out, "\nno change point in the series (t-test variant of E-divisive, "
-			"p <= %g)\n", CP_DEFAULT_P_MAX);
+		fprintf(out, "\n"
+			     "no change point in the series (t-test variant of E-divisive, p <= %g)\n", CP_DEFAULT_P_MAX);
 		return;
 	}
 	fprintf(out, "\nchange points (t-test variant of E-divisive, p <= %g):\n",
@@ -361,8 +361,7 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 		PQclear(r);
 	}
 	if (!nc) {
-		err_msg("trend: no nightly campaigns of job \"%s\" (ablab campaigns --trigger "
-			"nightly lists them)", job);
+		err_msg("trend: no nightly campaigns of job \"%s\" (ablab campaigns --trigger nightly lists them)", job);
 		free(camp);
 		store_close(&st);
 		return 1;
@@ -437,8 +436,7 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 			last_id = n[i].id;
 	}
 	if (!have) {
-		err_msg("trend: no nightly campaign of job \"%s\" has scenario \"%s\"%s%s with both "
-			"kernels", job, scen, board ? " on board " : "", board ? board : "");
+		err_msg("trend: no nightly campaign of job \"%s\" has scenario \"%s\"%s%s with both kernels", job, scen, board ? " on board " : "", board ? board : "");
 		ret = 1;
 		goto out;
 	}

@@ -53,8 +53,7 @@ static int command_run(struct power *p, const char *field, char *const *tmpl)
 		power_set_error(p, "%s: %s: `%s` did not finish within %ld s (timeouts_s.power); killed",
 			  b->name, field, shown.data, b->t_power_s);
 	} else if (ret == -EINTR && in_power_off()) {
-		power_set_error(p, "%s: %s: aborted by a second signal (`%s` killed); the board may still "
-			  "be ON", b->name, field, shown.data);
+		power_set_error(p, "%s: %s: aborted by a second signal (`%s` killed); the board may still be ON", b->name, field, shown.data);
 	} else if (ret == -EINTR) {
 		power_set_error(p, "%s: %s: interrupted", b->name, field);
 	} else if (ret < 0) {
@@ -142,8 +141,7 @@ static int command_parse(struct board *b, json_object *o)
 		b->power_cycle = jstrv(o, "cycle", &n);
 		if (!n)
 			return board_field_error(b, "power", "cycle",
-						 "must not be empty (omit it to cycle as off, "
-						 "off_ms, on)");
+						 "must not be empty (omit it to cycle as off, off_ms, on)");
 	}
 	return 0;
 }

@@ -18,8 +18,7 @@ static int ask_operator(struct power *p, const char *what)
 	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY), ret = -EIO;
 
 	if (fd < 0) {
-		power_set_error(p, "%s: power.type manual: needs an operator at a terminal to switch the "
-			  "board %s, and there is no controlling terminal (%s)", b->name, what,
+		power_set_error(p, "%s: power.type manual: needs an operator at a terminal to switch the board %s, and there is no controlling terminal (%s)", b->name, what,
 			  strerror(errno));
 		return -ENOTTY;
 	}
@@ -37,8 +36,7 @@ static int ask_operator(struct power *p, const char *what)
 		if (stop_now()) {
 			ret = -EINTR;
 			if (in_power_off())
-				power_set_error(p, "%s: power off aborted by a second signal while waiting "
-					  "for the operator; the board may still be ON", b->name);
+				power_set_error(p, "%s: power off aborted by a second signal while waiting for the operator; the board may still be ON", b->name);
 			else
 				power_set_error(p, "%s: interrupted while waiting for the operator",
 					  b->name);
@@ -84,11 +82,9 @@ static int manual_check(const struct board *b, struct buf *out)
 	(void)b;
 	if (fd >= 0) {
 		close(fd);
-		return check_line(out, true, "power.type", "manual: an operator answers on this "
-				  "terminal");
+		return check_line(out, true, "power.type", "manual: an operator answers on this terminal");
 	}
-	return check_line(out, false, "power.type", "manual: needs an operator at a terminal; "
-			  "this process has none");
+	return check_line(out, false, "power.type", "manual: needs an operator at a terminal; this process has none");
 }
 
 static const struct jfield manual_fields[] = {

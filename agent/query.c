@@ -238,13 +238,11 @@ int cmd_query_to(FILE *out, int argc, char **argv)
 	if (!format_ok(format, "query") || (trig && !trigger_ok(trig)))
 		return 2;
 	if (since && (s_age = query_parse_when(since, sincev, sizeof(sincev), &s_d)) < 0) {
-		err_msg("--since: \"%s\" is not a date (YYYY-MM-DD[ HH:MM[:SS]]) or an age (30d, "
-			"12h, 2w)", since);
+		err_msg("--since: \"%s\" is not a date (YYYY-MM-DD[ HH:MM[:SS]]) or an age (30d, 12h, 2w)", since);
 		return 2;
 	}
 	if (until && (u_age = query_parse_when(until, untilv, sizeof(untilv), &u_d)) < 0) {
-		err_msg("--until: \"%s\" is not a date (YYYY-MM-DD[ HH:MM[:SS]]) or an age (30d, "
-			"12h, 2w)", until);
+		err_msg("--until: \"%s\" is not a date (YYYY-MM-DD[ HH:MM[:SS]]) or an age (30d, 12h, 2w)", until);
 		return 2;
 	}
 	buf_printf(&sql,
@@ -312,11 +310,8 @@ int cmd_campaigns_to(FILE *out, int argc, char **argv)
 			break;
 		case 'f': format = optarg; break;
 		case 'h':
-			printf("usage: ablab campaigns [--trigger T] [--job NAME] [--limit N] "
-			       "[--format table|json|csv]\nCampaigns, newest first, with their "
-			       "boards and successful boots per kernel.  Status: running, complete, "
-			       "failed, interrupted, or stale (running, but its agent died: `ablab "
-			       "resume ID` continues it).\n");
+			printf("usage: ablab campaigns [--trigger T] [--job NAME] [--limit N] [--format table|json|csv]\n"
+			       "Campaigns, newest first, with their boards and successful boots per kernel.  Status: running, complete, failed, interrupted, or stale (running, but its agent died: `ablab resume ID` continues it).\n");
 			return 0;
 		default: return 2;
 		}

@@ -443,8 +443,7 @@ static void set_aside(const char *dir, const char *path, const char *name, const
 	char *rdir = xasprintf("%s/rejected", dir), *dst = xasprintf("%s/%s", rdir, name);
 
 	if (mkdir_p(rdir, 0755) || rename(path, dst))
-		err_msg("%s: spool file refused: %s; nothing stored (could not move it to %s: "
-			"%s)", path, why, rdir, strerror(errno));
+		err_msg("%s: spool file refused: %s; nothing stored (could not move it to %s: %s)", path, why, rdir, strerror(errno));
 	else
 		err_msg("%s: spool file refused: %s; nothing stored, file moved to %s", path, why,
 			dst);
@@ -464,8 +463,7 @@ static int load_one(struct store *st, const char *dir, const char *name)
 	} else if (!ret) {
 		ret = store_boot(st, &sb.rec);
 		if (ret == -EEXIST)
-			set_aside(dir, path, name, "its slot or LAVA job is already stored by "
-				  "another boot");
+			set_aside(dir, path, name, "its slot or LAVA job is already stored by another boot");
 		else if (!ret)
 			unlink(path);
 	}

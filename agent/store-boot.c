@@ -190,12 +190,10 @@ static int boot_conflict(struct store *st, const struct boot_rec *b, const char 
 	if (PQntuples(r) && !strcmp(PQgetvalue(r, 0, 0), "uuid"))
 		ret = 0;
 	else if (PQntuples(r))
-		err_msg("boot %s: campaign %s, board %s, slot %d already has an ok boot (boot id "
-			"%s); this second one is not stored", b->uuid, campaign, b->board->name,
+		err_msg("boot %s: campaign %s, board %s, slot %d already has an ok boot (boot id %s); this second one is not stored", b->uuid, campaign, b->board->name,
 			b->seq, PQgetvalue(r, 0, 1));
 	else
-		err_msg("boot %s: LAVA job %" PRId64 " of %s is already stored; this boot is not "
-			"stored again", b->uuid, b->lava_job_id,
+		err_msg("boot %s: LAVA job %" PRId64 " of %s is already stored; this boot is not stored again", b->uuid, b->lava_job_id,
 			b->lava_server ? b->lava_server : "(no server)");
 	PQclear(r);
 	return ret;

@@ -118,13 +118,11 @@ static int cluster_init(struct cluster *c)
 	c->as_postgres = geteuid() == 0;
 	c->conninfo = cluster_conninfo(c, "ablab", 10);
 	if (!c->bindir) {
-		err_msg("no PostgreSQL server found under /usr/lib/postgresql (install the "
-			"postgresql package: make deps), or set ABLAB_PG_BINDIR");
+		err_msg("no PostgreSQL server found under /usr/lib/postgresql (install the postgresql package: make deps), or set ABLAB_PG_BINDIR");
 		return -ENOENT;
 	}
 	if (strlen(c->dir) > 90) {
-		err_msg("data directory %s is too long for a unix socket path; set ABLAB_DATA "
-			"to a shorter directory", c->dir);
+		err_msg("data directory %s is too long for a unix socket path; set ABLAB_DATA to a shorter directory", c->dir);
 		return -ENAMETOOLONG;
 	}
 	return 0;
@@ -244,8 +242,7 @@ static int cluster_create(struct cluster *c)
 
 			*strrchr(parent, '/') = '\0';
 			if (stat(parent, &st) == 0 && !(st.st_mode & S_IXOTH)) {
-				err_msg("the postgres user cannot enter %s (mode %o): set ABLAB_DATA "
-					"to a directory it can reach, e.g. /var/lib/ablab", parent,
+				err_msg("the postgres user cannot enter %s (mode %o): set ABLAB_DATA to a directory it can reach, e.g. /var/lib/ablab", parent,
 					st.st_mode & 07777);
 				free(parent);
 				ret = -EACCES;

@@ -238,8 +238,7 @@ static int migrate(struct store *st)
 		version = atoi(PQgetvalue(r, 0, 0));
 	PQclear(r);
 	if (version > (int)ARRAY_SIZE(migrations)) {
-		err_msg("database schema version %d is newer than this ablab knows (%zu): "
-			"upgrade ablab", version, ARRAY_SIZE(migrations));
+		err_msg("database schema version %d is newer than this ablab knows (%zu): upgrade ablab", version, ARRAY_SIZE(migrations));
 		store_exec(st, "ROLLBACK");
 		return -EPROTO;
 	}
@@ -302,8 +301,7 @@ int store_reconnect(struct store *st)
 	/* a session lock dies with its session: take it again, or give up the board */
 	ret = try_board_lock(st, st->lock_key);
 	if (ret == -EBUSY)
-		err_msg("%s: after a reconnect to the results database another agent holds this "
-			"board (advisory lock); this agent stops using it", st->lock_key);
+		err_msg("%s: after a reconnect to the results database another agent holds this board (advisory lock); this agent stops using it", st->lock_key);
 	return ret;
 }
 

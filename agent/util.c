@@ -37,8 +37,7 @@ static void on_signal(int sig)
 
 	if (!stop_requested) {
 		stop_requested = sig;
-		say(name, "stopping; boards that are on are switched off first (another signal "
-		    "while that runs aborts it)\n");
+		say(name, "stopping; boards that are on are switched off first (another signal while that runs aborts it)\n");
 	} else if (!off_aborted && atomic_load(&offs_running) > 0) {
 		off_aborted = sig;
 		say(name, "aborting the power-off: boards may be left ON\n");

@@ -19,9 +19,7 @@ void web_api_json(struct reply *r, int rc)
 		r->etag[0] = 0;
 		r->cache = NULL;
 		r->status = rc == 2 ? 400 : 500;
-		fprintf(r->f, "{ \"error\": \"%s\" }\n", rc == 2 ? "bad request (the same "
-			"options as the command: see docs/API.md)" : "the command failed (see "
-			"the server's log)");
+		fprintf(r->f, "{ \"error\": \"%s\" }\n", rc == 2 ? "bad request (the same options as the command: see docs/API.md)" : "the command failed (see the server's log)");
 	}
 }
 
@@ -90,8 +88,8 @@ void web_metrics(struct web *w, struct reply *r)
 	res = web_q(w, r, "SELECT current_setting('transaction_read_only')", 0, NULL);
 	if (!res)
 		return;
-	fprintf(f, "# HELP ablab_serve_read_only 1 when the server's database session is "
-		"read-only (default_transaction_read_only)\n# TYPE ablab_serve_read_only gauge\n"
+	fprintf(f, "# HELP ablab_serve_read_only 1 when the server's database session is read-only (default_transaction_read_only)\n"
+		   "# TYPE ablab_serve_read_only gauge\n"
 		"ablab_serve_read_only %d\n", !strcmp(PQgetvalue(res, 0, 0), "on"));
 	PQclear(res);
 	res = web_q(w, r, "SELECT n.name, coalesce(h.ok::text, ''), coalesce(extract(epoch FROM "
@@ -100,8 +98,8 @@ void web_metrics(struct web *w, struct reply *r)
 		"ORDER BY checked DESC, id DESC LIMIT 1) h ON true ORDER BY n.name", 0, NULL);
 	if (!res)
 		return;
-	fputs("# HELP ablab_board_health_ok Last health check of the board: 1 ok, 0 failed, "
-	      "-1 never checked\n# TYPE ablab_board_health_ok gauge\n", f);
+	fputs("# HELP ablab_board_health_ok Last health check of the board: 1 ok, 0 failed, -1 never checked\n"
+	      "# TYPE ablab_board_health_ok gauge\n", f);
 	for (int i = 0; i < PQntuples(res); i++) {
 		const char *ok = PQgetvalue(res, i, 1);
 
@@ -130,15 +128,15 @@ void web_metrics(struct web *w, struct reply *r)
 		"ORDER BY c.job->>'job', c.created DESC, c.id DESC", 0, NULL);
 	if (!res)
 		return;
-	fputs("# HELP ablab_nightly_last_timestamp_seconds Start of the job's last nightly "
-	      "campaign\n# TYPE ablab_nightly_last_timestamp_seconds gauge\n", f);
+	fputs("# HELP ablab_nightly_last_timestamp_seconds Start of the job's last nightly campaign\n"
+	      "# TYPE ablab_nightly_last_timestamp_seconds gauge\n", f);
 	for (int i = 0; i < PQntuples(res); i++) {
 		fputs("ablab_nightly_last_timestamp_seconds{job=\"", f);
 		plabel(f, PQgetvalue(res, i, 0));
 		fprintf(f, "\"} %s\n", PQgetvalue(res, i, 2));
 	}
-	fputs("# HELP ablab_nightly_last_status Status of the job's last nightly campaign (1 for "
-	      "its status)\n# TYPE ablab_nightly_last_status gauge\n", f);
+	fputs("# HELP ablab_nightly_last_status Status of the job's last nightly campaign (1 for its status)\n"
+	      "# TYPE ablab_nightly_last_status gauge\n", f);
 	for (int i = 0; i < PQntuples(res); i++) {
 		fputs("ablab_nightly_last_status{job=\"", f);
 		plabel(f, PQgetvalue(res, i, 0));

@@ -468,8 +468,7 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 		fputs("; lock: ", f);
 		web_h(f, *who ? who : "free");
 	} else {
-		fputs("no board file in the board directory (used by path, ingested or LAVA "
-		      "boots): lock holder unknown", f);
+		fputs("no board file in the board directory (used by path, ingested or LAVA boots): lock holder unknown", f);
 	}
 	fputs(" &#183; <a href=\"/?board=", f);
 	web_u(f, name);
@@ -580,8 +579,7 @@ void web_trend_page(struct web *w, struct MHD_Connection *c, struct reply *r)
 		if (rc1 || rc2) {
 			free(svg);
 			free(txt);
-			web_fail_page(r, 404, "no nightly campaign of this job has this scenario with "
-				  "both kernels");
+			web_fail_page(r, 404, "no nightly campaign of this job has this scenario with both kernels");
 			return;
 		}
 		snprintf(title, sizeof(title), "trend: %s, %s%s%s", job, scen, board ? ", " : "",

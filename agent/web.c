@@ -420,11 +420,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 char *web_conninfo_ro(const char *conninfo)
 {
 	if (!strncmp(conninfo, "postgresql://", 13) || !strncmp(conninfo, "postgres://", 11))
-		return xasprintf("%s%coptions=-c%%20default_transaction_read_only%%3Don&"
-				 "application_name=ablab-serve", conninfo,
+		return xasprintf("%s%coptions=-c%%20default_transaction_read_only%%3Don&application_name=ablab-serve", conninfo,
 				 strchr(conninfo, '?') ? '&' : '?');
-	return xasprintf("%s options='-c default_transaction_read_only=on' "
-			 "application_name=ablab-serve", conninfo);
+	return xasprintf("%s options='-c default_transaction_read_only=on' application_name=ablab-serve", conninfo);
 }
 
 static int parse_listen(const char *s, struct sockaddr_storage *ss, bool *v6)
@@ -478,8 +476,7 @@ int web_serve(const struct web_opts *o)
 	int ret;
 
 	if (parse_listen(listen, &ss, &v6)) {
-		err_msg("serve: --listen \"%s\" is not ADDR:PORT (e.g. 127.0.0.1:8080, "
-			"[::1]:8080, 0.0.0.0:8080 for every interface)", listen);
+		err_msg("serve: --listen \"%s\" is not ADDR:PORT (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:8080 for every interface)", listen);
 		return -EINVAL;
 	}
 	if (!realpath(o->results, w.root)) {
