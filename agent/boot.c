@@ -131,45 +131,6 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 
 /* --- U-Boot --- */
 
-/* {key} from the table; U-Boot's own ${var} is left alone.  Returns -ENOENT
- * with *bad = the unknown key. */
-static int ub_expand(const char *t, const char *const *keys, const char *const *vals, size_t n,
-		     char **out, char **bad)
-{
-	struct buf b = { 0 };
-
-	*bad = NULL;
-	while (*t) {
-		const char *close;
-		size_t i, klen;
-
-		if (t[0] == '$' && t[1] == '{' && (close = strchr(t, '}'))) {
-			buf_append(&b, t, (size_t)(close - t + 1));
-			t = close + 1;
-			continue;
-		}
-		if (*t != '{' || !(close = strchr(t, '}'))) {
-			buf_append(&b, t, 1);
-			t++;
-			continue;
-		}
-		klen = (size_t)(close - t - 1);
-		for (i = 0; i < n; i++)
-			if (strlen(keys[i]) == klen && !strncmp(keys[i], t + 1, klen))
-				break;
-		if (i == n || !vals[i]) {
-			*bad = strndup(t + 1, klen);
-			buf_free(&b);
-			return i == n ? -ENOENT : -ENODATA;
-		}
-		buf_append(&b, vals[i], strlen(vals[i]));
-		t = close + 1;
-	}
-	buf_append(&b, "", 1);
-	*out = b.data;
-	return 0;
-}
-
 #define UB_FIXED_KEYS 8
 
 /* The placeholder table of boot.commands: fixed keys, then boot.addrs. */
@@ -266,7 +227,8 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 		size_t start;
 		int fi;
 
-		ret = ub_expand(b->ub_commands[i], keys, vals, nk, &cmd, &bad);
+		ret = expand_template_flags(b->ub_commands[i], keys, vals, nk, TMPL_KEEP_DOLLAR,
+					    &cmd, &bad);
 		if (ret) {
 			ret = fail(s, -EINVAL, true, ret == -ENODATA ?
 				   "%s: boot.commands[%zu]: {%s}: the kernel directory has none" :
@@ -610,7 +572,8 @@ static int commands_check(const struct board *b, struct buf *out)
 	for (i = 0; b->ub_commands[i]; i++) {
 		char *cmd = NULL, *unknown = NULL;
 
-		if (ub_expand(b->ub_commands[i], keys, vals, nk, &cmd, &unknown)) {
+		if (expand_template_flags(b->ub_commands[i], keys, vals, nk, TMPL_KEEP_DOLLAR, &cmd,
+					  &unknown)) {
 			char field[40];
 
 			snprintf(field, sizeof(field), "boot.commands[%zu]", i);

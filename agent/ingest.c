@@ -232,15 +232,6 @@ static bool rejected_names(const struct rejected_line *x, char *scen, size_t len
 	return true;
 }
 
-static int cmp_batch(const void *a, const void *b)
-{
-	const struct sample *x = *(const struct sample *const *)a;
-	const struct sample *y = *(const struct sample *const *)b;
-	int c = strcmp(x->scenario, y->scenario);
-
-	return c ? c : (x->batch > y->batch) - (x->batch < y->batch);
-}
-
 /*
  * The scenarios of a run that stand on their own: batches 1..N each once (the
  * seed format numbers them in order of appearance) and no rejected line about
@@ -277,7 +268,7 @@ static void keep_valid(const char *file, const struct run_result *in, struct run
 	by = xcalloc(in->n + 1, sizeof(*by));
 	for (i = 0; i < in->n; i++)
 		by[i] = &in->v[i];
-	qsort(by, in->n, sizeof(*by), cmp_batch);
+	qsort(by, in->n, sizeof(*by), sample_cmp_batch);
 	for (i = 1; i < in->n; i++) {
 		if (strcmp(by[i]->scenario, by[i - 1]->scenario) || by[i]->batch != by[i - 1]->batch)
 			continue;

@@ -337,6 +337,15 @@ int parse_line(const char *line, struct line_info *li)
 	return parse_seed(tmp, li);
 }
 
+int sample_cmp_batch(const void *a, const void *b)
+{
+	const struct sample *x = *(const struct sample *const *)a;
+	const struct sample *y = *(const struct sample *const *)b;
+	int c = strcmp(x->scenario, y->scenario);
+
+	return c ? c : (x->batch > y->batch) - (x->batch < y->batch);
+}
+
 void run_result_add(struct run_result *r, const struct sample *s)
 {
 	if (r->n == r->cap) {

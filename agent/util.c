@@ -481,8 +481,8 @@ char *data_dir(void)
 		       "data directory (database, locks, health logs)");
 }
 
-int expand_template(const char *tmpl, const char *const *keys, const char *const *vals, size_t n,
-		    char **out, char **bad)
+int expand_template_flags(const char *tmpl, const char *const *keys, const char *const *vals,
+			  size_t n, unsigned int flags, char **out, char **bad)
 {
 	struct buf b = { 0 };
 	const char *p = tmpl;
@@ -502,6 +502,11 @@ int expand_template(const char *tmpl, const char *const *keys, const char *const
 			buf_append(&b, open, strlen(open));
 			break;
 		}
+		if ((flags & TMPL_KEEP_DOLLAR) && open > p && open[-1] == '$') {
+			buf_append(&b, open, (size_t)(close - open + 1));
+			p = close + 1;
+			continue;
+		}
 		klen = (size_t)(close - open - 1);
 		for (i = 0; i < n; i++)
 			if (strlen(keys[i]) == klen && !strncmp(keys[i], open + 1, klen))
@@ -518,6 +523,12 @@ int expand_template(const char *tmpl, const char *const *keys, const char *const
 		buf_append(&b, "", 0);
 	*out = b.data;
 	return 0;
+}
+
+int expand_template(const char *tmpl, const char *const *keys, const char *const *vals, size_t n,
+		    char **out, char **bad)
+{
+	return expand_template_flags(tmpl, keys, vals, n, 0, out, bad);
 }
 
 void random_hex(char *out, size_t nhex)

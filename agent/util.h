@@ -83,6 +83,10 @@ char *data_dir(void);
  * with the key name stored in *bad (caller frees). */
 int expand_template(const char *tmpl, const char *const *keys, const char *const *vals, size_t n,
 		    char **out, char **bad);
+/* The same; flags TMPL_KEEP_DOLLAR: a ${var} (U-Boot's, the shell's) is left as it is. */
+#define TMPL_KEEP_DOLLAR	(1u << 0)
+int expand_template_flags(const char *tmpl, const char *const *keys, const char *const *vals,
+			  size_t n, unsigned int flags, char **out, char **bad);
 
 /* Random hex string (for markers and UUIDs). */
 void random_hex(char *out, size_t nhex);
