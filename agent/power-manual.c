@@ -11,9 +11,15 @@
 #include <termios.h>
 #include <unistd.h>
 
+/* power.* of this backend (board->power_priv) */
+struct manual_conf {
+	char *text;	/* what to tell the operator, or NULL */
+};
+
 static int ask_operator(struct power *p, const char *what)
 {
 	const struct board *b = p->board;
+	const struct manual_conf *mc = b->power_priv;
 	char *msg, c;
 	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY), ret = -EIO;
 
@@ -23,7 +29,7 @@ static int ask_operator(struct power *p, const char *what)
 		return -ENOTTY;
 	}
 	msg = xasprintf("\a%s: switch the board %s%s%s, then press Enter: ", b->name, what,
-			b->manual_text ? " - " : "", b->manual_text ? b->manual_text : "");
+			mc->text ? " - " : "", mc->text ? mc->text : "");
 	/* an Enter typed before the prompt does not count; one typed after it
 	 * does, however soon (flushing after the write lost it: a flaky t25) */
 	tcflush(fd, TCIFLUSH);
@@ -94,12 +100,25 @@ static const struct jfield manual_fields[] = {
 
 static int manual_parse(struct board *b, json_object *o)
 {
-	b->manual_text = jstr(o, "text");
+	struct manual_conf *c = xcalloc(1, sizeof(*c));
+
+	c->text = xstrdup(jstr(o, "text"));
+	b->power_priv = c;
 	return 0;
 }
 
+static void manual_free(struct board *b)
+{
+	struct manual_conf *c = b->power_priv;
+
+	if (c)
+		free(c->text);
+	free(c);
+	b->power_priv = NULL;
+}
+
 const struct power_ops power_manual_ops = {
-	.conf = { .fields = manual_fields, .parse = manual_parse },
+	.conf = { .fields = manual_fields, .parse = manual_parse, .free = manual_free },
 	.name = "manual",
 	.on = manual_on,
 	.off = manual_off,
