@@ -36,9 +36,10 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 	    libc6-dev-armel-cross \
 	    python3 dpkg-dev ca-certificates chromium systemd \
 	    scdoc debhelper fakeroot man-db qemu-system-x86 gpiod \
-	    meson ninja-build b4 git
+	    meson ninja-build b4 git clang-format
 
-.PHONY: all deps kernels demo check unit clean distclean gpiod-v2 man install uninstall
+.PHONY: all deps kernels demo check unit clean distclean gpiod-v2 man install uninstall format \
+	format-check
 
 all: ablab
 
@@ -120,6 +121,15 @@ check: fresh-state deps ablab build/asan/ablab $(TESTS) build/boardsim kernels g
 check-lava: deps ablab build/asan/ablab kernels
 	TESTS=t70 bash tests/run.sh
 
+# The C sources in the kernel's style (.clang-format, at the 100 columns the code is
+# written to; string literals are never broken): `make format` rewrites them in place,
+# `make format-check` shows every line that differs and fails (CI, once the tree is formatted).
+FORMAT_FILES = $(wildcard agent/*.c agent/*.h tests/*.c tests/*.h kmod/*.c)
+format:
+	clang-format -i $(FORMAT_FILES)
+format-check:
+	clang-format --dry-run -Werror $(FORMAT_FILES)
+
 # Benchmarks of the lab itself (docs/BENCHMARKS.md); not part of `make check`.
 BENCH_BINS := build/bench/campaign_bench build/bench/parse_bench
 build/bench/%: tests/bench/%.c $(LIBSRCS:agent/%.c=build/obj/%.o)
@@ -131,7 +141,9 @@ bench: deps ablab build/boardsim $(BENCH_BINS) kernels
 
 # The statistics checked by simulation (docs/STATISTICS.md): one seeded table.
 .PHONY: validate
-build/validate: tests/validate.c build/obj/stats.o build/obj/seqtest.o build/obj/changepoint.o
+STATS_OBJS := $(patsubst agent/%.c,build/obj/%.o,$(wildcard agent/stats*.c)) build/obj/seqtest.o \
+	      build/obj/changepoint.o
+build/validate: tests/validate.c $(STATS_OBJS)
 	@$(if $(Q),echo '  LD     ' $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Iagent -o $@ $^ -lm
 # SIM_CAMPAIGNS (default 200) full campaigns per design on the board simulator

@@ -164,12 +164,11 @@ int board_field_error(const struct board *b, const char *section, const char *ke
 	int line, col;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(NULL, fmt, ap);
 	va_end(ap);
 	locate(b, section, key, &line, &col);
 	err_msg("%s:%d:%d: %s%s%s: %s", b->jf.path, line, col, section ? section : "",
-		section ? "." : "", key, msg ? msg : "(out of memory)");
+		section ? "." : "", key, msg);
 	free(msg);
 	return -EINVAL;
 }
@@ -194,8 +193,7 @@ static int check_owners(const struct board *b, json_object *o, const char *secti
 				n += (size_t)snprintf(types + n, sizeof(types) - n, "%s%s",
 						      n ? " " : "", bk->name);
 		if (n)
-			ret = board_field_error(b, section, key, "not used by %s \"%s\" (only by: "
-								 "%s)",
+			ret = board_field_error(b, section, key, "not used by %s \"%s\" (only by: %s)",
 						chosen->kind == BACKEND_BOOT ? "method" : "type",
 						chosen->name, types);
 	}
@@ -211,8 +209,7 @@ int board_check_regexes(const struct board *b, const char *section, const char *
 		regex_t re;
 
 		if (regcomp(&re, v[i], REG_EXTENDED | REG_NOSUB))
-			return board_field_error(b, section, key, "invalid regular expression "
-								  "\"%s\"",
+			return board_field_error(b, section, key, "invalid regular expression \"%s\"",
 						 v[i]);
 		regfree(&re);
 	}
@@ -289,8 +286,7 @@ static int board_load_one(struct board *b, const char *path)
 	b->emulated = jbool(r, "emulated", false);
 	if (!*b->name || strchr(b->name, '/') || b->name[0] == '.')
 		return board_field_error(b, NULL, "name",
-					 "\"%s\" must be non-empty, without '/' and not start with "
-					 "'.'",
+					 "\"%s\" must be non-empty, without '/' and not start with '.'",
 					 b->name);
 
 	ret = load_console(b, jobj(r, "console"));
@@ -398,10 +394,9 @@ int check_line(struct buf *out, bool ok, const char *field, const char *fmt, ...
 	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(NULL, fmt, ap);
 	va_end(ap);
-	buf_printf(out, "  %-5s %s: %s\n", ok ? "ok" : "FAIL", field, msg ? msg : "?");
+	buf_printf(out, "  %-5s %s: %s\n", ok ? "ok" : "FAIL", field, msg);
 	free(msg);
 	return ok ? 0 : 1;
 }
@@ -497,14 +492,12 @@ static int lock_open(const char *path, bool create, char *why, size_t wlen)
 	    fchmod(fd, mode) == 0)
 		st.st_mode = (st.st_mode & ~0777u) | mode;
 	if (create && st.st_uid != geteuid() && (mode != 0660 || st.st_gid != ds.st_gid)) {
-		snprintf(why, wlen, "lock %s belongs to uid %u, who can block the board with it: "
-			 "remove it", path, (unsigned int)st.st_uid);
+		snprintf(why, wlen, "lock %s belongs to uid %u, who can block the board with it: remove it", path, (unsigned int)st.st_uid);
 		close(fd);
 		return -EPERM;
 	}
 	if (create && (st.st_mode & 0007)) {
-		snprintf(why, wlen, "lock %s is open to every user (mode %04o, owner uid %u), so "
-			 "anyone can block the board: remove it", path,
+		snprintf(why, wlen, "lock %s is open to every user (mode %04o, owner uid %u), so anyone can block the board: remove it", path,
 			 (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid);
 		close(fd);
 		return -EPERM;

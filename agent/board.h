@@ -33,8 +33,6 @@ struct board {
 	size_t n_gpio_lines;
 	char **gpio_line_names;		/* gpiod: line names, resolved at use (NULL with lines) */
 	bool gpio_active_low;		/* gpiod: relay closes (board on) at level 0 */
-	char **power_on, **power_off, **power_cycle;	/* command: argv arrays */
-	const char *manual_text;	/* manual: what to tell the operator */
 	long off_ms;			/* minimum off time of a cycle */
 
 	/* boot: "direct" | "uboot" | "command" */

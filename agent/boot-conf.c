@@ -85,21 +85,16 @@ int boot_uboot_parse(struct board *b, json_object *o)
 		b->ub_started = "Starting kernel";
 	if (!b->ub_autoboot || !b->ub_interrupt || !b->ub_prompt || !*b->ub_prompt)
 		return board_field_error(b, "boot", "method",
-					 "boot method uboot needs \"autoboot\" (regex), "
-					 "\"interrupt\" "
-					 "and a non-empty \"prompt\"");
+					 "boot method uboot needs \"autoboot\" (regex), \"interrupt\" and a non-empty \"prompt\"");
 	if (!b->tftp_root && !backend_has(BACKEND_POWER, b->power_type, CAP_SERVES_TFTP))
 		return board_field_error(b, "boot", "method",
-					 "boot method uboot needs \"tftp_root\" (the TFTP server's "
-					 "directory) unless power type is qemu");
+					 "boot method uboot needs \"tftp_root\" (the TFTP server's directory) unless power type is qemu");
 	if (b->tftp_root && b->tftp_root[0] != '/')
 		return board_field_error(b, "boot", "tftp_root", "must be an absolute path");
 	b->ub_commands = jstrv(o, "commands", &n);
 	if (!n)
 		return board_field_error(b, "boot", "method",
-					 "boot method uboot needs \"commands\" (the last one "
-					 "boots, "
-					 "e.g. \"bootz ...\")");
+					 "boot method uboot needs \"commands\" (the last one boots, e.g. \"bootz ...\")");
 	if (json_object_object_get_ex(o, "errors", NULL))
 		b->ub_errors = jstrv(o, "errors", NULL);
 	else
@@ -132,10 +127,7 @@ int boot_direct_parse(struct board *b, json_object *o)
 	(void)o;
 	if (!backend_has(BACKEND_POWER, b->power_type, CAP_LOADS_KERNEL))
 		return board_field_error(b, "boot", "method",
-					 "boot method direct loads the kernel through QEMU "
-					 "(-kernel) "
-					 "and needs power type qemu; real boards use uboot or "
-					 "command");
+					 "boot method direct loads the kernel through QEMU (-kernel) and needs power type qemu; real boards use uboot or command");
 	return 0;
 }
 
@@ -146,9 +138,7 @@ int boot_command_parse(struct board *b, json_object *o)
 	b->deploy = jstrv(o, "deploy", &n);
 	if (!n)
 		return board_field_error(b, "boot", "method",
-					 "boot method command needs \"deploy\": [argv...] "
-					 "(e.g. an SD mux tool with {kernel} {dtb} "
-					 "{initrd})");
+					 "boot method command needs \"deploy\": [argv...] (e.g. an SD mux tool with {kernel} {dtb} {initrd})");
 	return 0;
 }
 

@@ -58,8 +58,7 @@ int tftp_deploy(const struct board *b, const char *root, const struct kernel_art
 		return rootfd;
 	}
 	if (faccessat(rootfd, ".", W_OK, 0) < 0) {
-		snprintf(err, elen, "%s: boot.tftp_root %s: not writable (%s); give this user "
-			 "write access or choose another directory", b->name, root,
+		snprintf(err, elen, "%s: boot.tftp_root %s: not writable (%s); give this user write access or choose another directory", b->name, root,
 			 strerror(errno));
 		close(rootfd);
 		return -EACCES;

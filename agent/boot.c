@@ -113,12 +113,10 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 
 		line_at(&s->con, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
 		if ((size_t)ret > nfail)
-			ret = fail(s, -EIO, false, "%s: board reset after the kernel was started "
-				   "(boot.reset_patterns \"%s\"): %s", b->name,
+			ret = fail(s, -EIO, false, "%s: board reset after the kernel was started (boot.reset_patterns \"%s\"): %s", b->name,
 				   reset[ret - 1 - nfail], line);
 		else
-			ret = fail(s, -EIO, false, "boot failed: console matched failure pattern "
-				   "\"%s\": %s", b->fail_patterns[ret - 1], line);
+			ret = fail(s, -EIO, false, "boot failed: console matched failure pattern \"%s\": %s", b->fail_patterns[ret - 1], line);
 	} else if (ret == -ETIMEDOUT) {
 		char last[160];
 
@@ -130,8 +128,7 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 	} else if (ret == -EPIPE && console_gone(&s->con)) {
 		ret = fail(s, ret, false, "%s (waiting for the kernel)", s->con.error);
 	} else if (ret == -EPIPE) {
-		ret = fail(s, ret, false, "console closed while booting (board reset or QEMU "
-					  "exited)");
+		ret = fail(s, ret, false, "console closed while booting (board reset or QEMU exited)");
 	} else if (ret == -EINTR) {
 		ret = fail(s, ret, true, "interrupted (signal %d)", (int)stop_requested);
 	} else if (ret == -EFBIG) {
@@ -142,45 +139,6 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 }
 
 /* --- U-Boot --- */
-
-/* {key} from the table; U-Boot's own ${var} is left alone.  Returns -ENOENT
- * with *bad = the unknown key. */
-static int ub_expand(const char *t, const char *const *keys, const char *const *vals, size_t n,
-		     char **out, char **bad)
-{
-	struct buf b = { 0 };
-
-	*bad = NULL;
-	while (*t) {
-		const char *close;
-		size_t i, klen;
-
-		if (t[0] == '$' && t[1] == '{' && (close = strchr(t, '}'))) {
-			buf_append(&b, t, (size_t)(close - t + 1));
-			t = close + 1;
-			continue;
-		}
-		if (*t != '{' || !(close = strchr(t, '}'))) {
-			buf_append(&b, t, 1);
-			t++;
-			continue;
-		}
-		klen = (size_t)(close - t - 1);
-		for (i = 0; i < n; i++)
-			if (strlen(keys[i]) == klen && !strncmp(keys[i], t + 1, klen))
-				break;
-		if (i == n || !vals[i]) {
-			*bad = strndup(t + 1, klen);
-			buf_free(&b);
-			return i == n ? -ENOENT : -ENODATA;
-		}
-		buf_append(&b, vals[i], strlen(vals[i]));
-		t = close + 1;
-	}
-	buf_append(&b, "", 1);
-	*out = b.data;
-	return 0;
-}
 
 #define UB_FIXED_KEYS 8
 
@@ -219,6 +177,35 @@ static long long bytes_transferred(const char *from, const char *to)
 	return v;
 }
 
+/* What to type (or NULL), then one U-Boot line (re) awaited within timeouts_s.bootloader; a
+ * miss says what was awaited (what, after typing: after) and the last output in s->error. */
+static int ub_wait(struct boot_session *s, const char *type, regex_t *re, regmatch_t *m,
+		   const char *noun, const char *what, const char *after)
+{
+	const struct board *b = s->board;
+	struct console *c = &s->con;
+	regex_t *res[1] = { re };
+	char last[160];
+	int ret = type ? console_write(c, type) : 0;
+
+	if (!ret)
+		ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
+	if (ret == -EFBIG)
+		return fail(s, ret, false, "%s", c->error);
+	if (ret == -EPIPE && console_gone(c))
+		return fail(s, ret, false, "%s (waiting for U-Boot's %s)", c->error, noun);
+	if (ret < 0) {
+		last_output(c, last, sizeof(last));
+		/* a board-powered adapter: the console came back during the wait */
+		return fail(s, ret, false, "%s: U-Boot %s %s within %ld s%s (timeouts_s.bootloader); last output: %s%s",
+			    b->name, what, ret == -EPIPE ? "not seen: console closed" : "never seen",
+			    b->t_bootloader_s, after, last, !type && c->reopens ?
+			    "; the console appeared only after power on (a board-powered adapter): U-Boot's countdown may have run out before it, raise U-Boot's bootdelay" :
+			    "");
+	}
+	return ret;
+}
+
 static int uboot_interact(struct boot_session *s, char *const rel[3], const char *const src[3])
 {
 	const struct board *b = s->board;
@@ -229,7 +216,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	const char **vals = xcalloc(UB_FIXED_KEYS + strv_len(b->addr_keys) + 1, sizeof(char *));
 	regex_t **res = xcalloc(nres, sizeof(*res));
 	regex_t autoboot, prompt, started;
-	char *q = re_quote(b->ub_prompt), last[160];
+	char *q = re_quote(b->ub_prompt), last[160], what[300];
 	regmatch_t m[10];
 	int ret;
 
@@ -240,49 +227,23 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	nk = ub_keys(b, rel, keys, vals);
 	add_res(res, 2, b->ub_errors);
 
-	res[0] = &autoboot;
-	ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
-	if (ret == -EFBIG || (ret == -EPIPE && console_gone(c))) {
-		ret = fail(s, ret, false, "%s%s", c->error,
-			   ret == -EPIPE ? " (waiting for U-Boot's autoboot line)" : "");
+	snprintf(what, sizeof(what), "autoboot line /%s/ (boot.autoboot)", b->ub_autoboot);
+	ret = ub_wait(s, NULL, &autoboot, m, "autoboot line", what, "");
+	if (ret < 0)
 		goto out;
-	}
-	if (ret < 0) {
-		last_output(c, last, sizeof(last));
-		ret = fail(s, ret, false, "%s: U-Boot autoboot line /%s/ (boot.autoboot) %s within "
-			   "%ld s (timeouts_s.bootloader); last output: %s%s", b->name,
-			   b->ub_autoboot,
-			   ret == -EPIPE ? "not seen: console closed" : "never seen",
-			   b->t_bootloader_s,
-			   last, c->reopens ?
-			   "; the console appeared only after power on (a board-powered adapter): U-Boot's countdown may have run out before it, raise U-Boot's bootdelay" :
-			   "");
+	snprintf(what, sizeof(what), "prompt \"%s\" (boot.prompt)", b->ub_prompt);
+	ret = ub_wait(s, b->ub_interrupt, &prompt, m, "prompt", what,
+		      " after typing boot.interrupt");
+	if (ret < 0)
 		goto out;
-	}
-	ret = console_write(c, b->ub_interrupt);
-	res[0] = &prompt;
-	if (!ret)
-		ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
-	if (ret == -EFBIG) {
-		ret = fail(s, ret, false, "%s", c->error);
-		goto out;
-	}
-	if (ret < 0) {
-		last_output(c, last, sizeof(last));
-		ret = fail(s, ret, false, "%s: U-Boot prompt \"%s\" (boot.prompt) never seen "
-					  "within "
-			   "%ld s after typing boot.interrupt; last output: %s", b->name,
-			   b->ub_prompt,
-			   b->t_bootloader_s, last);
-		goto out;
-	}
 	for (i = 0; i < ncmd; i++) {
 		bool boots = i == ncmd - 1;
 		char *cmd = NULL, *bad = NULL, line[200];
 		size_t start;
 		int fi;
 
-		ret = ub_expand(b->ub_commands[i], keys, vals, nk, &cmd, &bad);
+		ret = expand_template_flags(b->ub_commands[i], keys, vals, nk, TMPL_KEEP_DOLLAR,
+					    &cmd, &bad);
 		if (ret) {
 			ret = fail(s, -EINVAL, true, ret == -ENODATA ?
 				   "%s: boot.commands[%zu]: {%s}: the kernel directory has none" :
@@ -315,25 +276,19 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 			       c->in.data[e - 1] == '\r'))
 				e--;
 			line_at(c, e, e, line, sizeof(line));
-			ret = fail(s, -EIO, false, "%s: U-Boot returned to its prompt after `%s` "
-				   "(boot.commands[%zu]) instead of starting the kernel (/%s/, "
-				   "boot.kernel_started): %s", b->name, cmd, i, b->ub_started,
+			ret = fail(s, -EIO, false, "%s: U-Boot returned to its prompt after `%s` (boot.commands[%zu]) instead of starting the kernel (/%s/, boot.kernel_started): %s", b->name, cmd, i, b->ub_started,
 				   line);
 		} else if (ret >= 2) {
 			console_complete_line(c, (size_t)m[0].rm_so, now_ms() + 2000);
 			line_at(c, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
-			ret = fail(s, -EIO, false, "%s: U-Boot command `%s` (boot.commands[%zu]) "
-				   "failed: %s", b->name, cmd, i, line);
+			ret = fail(s, -EIO, false, "%s: U-Boot command `%s` (boot.commands[%zu]) failed: %s", b->name, cmd, i, line);
 		} else if (ret == -EFBIG) {
 			ret = fail(s, ret, false, "%s", c->error);
 		} else if (ret < 0) {
 			last_output(c, last, sizeof(last));
-			ret = fail(s, ret, false, "%s: U-Boot command `%s` (boot.commands[%zu]): "
-						  "%s "
-				   "within %ld s (timeouts_s.bootloader); last output: %s", b->name,
+			ret = fail(s, ret, false, "%s: U-Boot command `%s` (boot.commands[%zu]): %s within %ld s (timeouts_s.bootloader); last output: %s", b->name,
 				   cmd,
-				   i, ret == -EPIPE ? "console closed" : boots ? "kernel not "
-										 "started" :
+				   i, ret == -EPIPE ? "console closed" : boots ? "kernel not started" :
 				   "no prompt", b->t_bootloader_s, last);
 		} else {
 			/* a TFTP transfer of one of our files: check its size */
@@ -346,9 +301,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 
 				if (rel[fi] && strstr(cmd, rel[fi]) && !stat(src[fi], &st) &&
 				    st.st_size != got) {
-					ret = fail(s, -EIO, false, "%s: `%s` transferred %lld "
-								   "bytes, "
-						   "%s has %lld", b->name, cmd, got, src[fi],
+					ret = fail(s, -EIO, false, "%s: `%s` transferred %lld bytes, %s has %lld", b->name, cmd, got, src[fi],
 						   (long long)st.st_size);
 					break;
 				}
@@ -387,12 +340,10 @@ static int deploy_command(struct boot_session *s, const struct kernel_art *k)
 
 		e = expand_template(b->deploy[i], keys, vals, ARRAY_SIZE(keys), &argv[i], &bad);
 		if (e == -ENODATA) {
-			ret = fail(s, -EINVAL, true, "%s: boot.deploy: {%s}: the kernel directory "
-				   "has none", b->name, bad);
+			ret = fail(s, -EINVAL, true, "%s: boot.deploy: {%s}: the kernel directory has none", b->name, bad);
 			free(bad);
 		} else if (e) {
-			ret = fail(s, -EINVAL, true, "%s: boot.deploy: unknown placeholder {%s}; "
-				   "known: {kernel} {dtb} {initrd} {module} {append} {board}",
+			ret = fail(s, -EINVAL, true, "%s: boot.deploy: unknown placeholder {%s}; known: {kernel} {dtb} {initrd} {module} {append} {board}",
 				   b->name, bad);
 			free(bad);
 		}
@@ -403,8 +354,7 @@ static int deploy_command(struct boot_session *s, const struct kernel_art *k)
 			ret = fail(s, ret, true, "%s: boot.deploy: cannot run %s: %s", b->name,
 				   argv[0], strerror(e));
 		} else if (ret == -ETIMEDOUT) {
-			ret = fail(s, ret, false, "%s: boot.deploy: %s did not finish within %ld s "
-				   "(timeouts_s.deploy); killed", b->name, argv[0], b->t_deploy_s);
+			ret = fail(s, ret, false, "%s: boot.deploy: %s did not finish within %ld s (timeouts_s.deploy); killed", b->name, argv[0], b->t_deploy_s);
 		} else if (ret > 0) {
 			while (out.len && (out.data[out.len - 1] == '\n' ||
 			       out.data[out.len - 1] == '\r'))
@@ -637,13 +587,12 @@ static int commands_check(const struct board *b, struct buf *out)
 	for (i = 0; b->ub_commands[i]; i++) {
 		char *cmd = NULL, *unknown = NULL;
 
-		if (ub_expand(b->ub_commands[i], keys, vals, nk, &cmd, &unknown)) {
+		if (expand_template_flags(b->ub_commands[i], keys, vals, nk, TMPL_KEEP_DOLLAR, &cmd,
+					  &unknown)) {
 			char field[40];
 
 			snprintf(field, sizeof(field), "boot.commands[%zu]", i);
-			bad += check_line(out, false, field, "unknown placeholder {%s} (known: "
-					  "{kernel} {ramdisk} {dtb} {server_ip} {bootargs} {board} "
-					  "and boot.addrs keys)", unknown);
+			bad += check_line(out, false, field, "unknown placeholder {%s} (known: {kernel} {ramdisk} {dtb} {server_ip} {bootargs} {board} and boot.addrs keys)", unknown);
 			free(unknown);
 		}
 		free(cmd);
@@ -660,9 +609,7 @@ static int uboot_check(const struct board *b, struct buf *out)
 	int bad = 0;
 
 	if (!b->tftp_root) {
-		bad += check_line(out, true, "boot.tftp_root", "(none: a per-boot "
-							       "directory "
-				  "served by QEMU)");
+		bad += check_line(out, true, "boot.tftp_root", "(none: a per-boot directory served by QEMU)");
 	} else if (!is_dir(b->tftp_root)) {
 		bad += check_line(out, false, "boot.tftp_root", "%s: no such directory",
 				  b->tftp_root);

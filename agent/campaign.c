@@ -698,9 +698,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		}
 	}
 	if (variant_set_is_pair(vs)) {
-		info_msg("campaign %" PRId64 ": %zu board(s), %d control + %d patched boots each, order %s,"
-			 " %d batches; transcripts in %s", cid, nb, cs->boots, cs->boots,
-			 order_name(cs->order), cs->batches, resdir);
+		info_msg("campaign %" PRId64 ": %zu board(s), %d control + %d patched boots each, order %s, %d batches; transcripts in %s",
+			 cid, nb, cs->boots, cs->boots, order_name(cs->order), cs->batches, resdir);
 	} else {
 		struct buf names = { 0 };
 		int v;
@@ -740,11 +739,9 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	}
 	left = holds ? power_left_on(&left_why) : 0;
 	if (stop_requested && left) {
-		err_msg("interrupted (signal %d): NOT every board is off: %s; campaign %" PRId64
-			" marked interrupted", (int)stop_requested, left_why.data, cid);
+		err_msg("interrupted (signal %d): NOT every board is off: %s; campaign %" PRId64 " marked interrupted", (int)stop_requested, left_why.data, cid);
 	} else if (stop_requested) {
-		err_msg("interrupted (signal %d): boards powered off, campaign %" PRId64
-			" marked interrupted", (int)stop_requested, cid);
+		err_msg("interrupted (signal %d): boards powered off, campaign %" PRId64 " marked interrupted", (int)stop_requested, cid);
 	} else if (left) {
 		err_msg("warning: NOT every board is off: %s", left_why.data);
 	}

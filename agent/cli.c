@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Option parsing shared by the commands (cmds.h, job.h): one parser, one message per
- * option, whichever command takes it. */
+ * option, whichever command takes it; a job loaded with its overrides, the CAMPAIGN
+ * argument. */
 #include "campaign.h"
 #include "cmds.h"
 #include "job.h"
+#include "store.h"
 #include "util.h"
 
 #include <errno.h>
@@ -101,4 +103,57 @@ int parse_job_opt(int c, const char *arg, struct job_run_opts *o)
 		return parse_margin_opt(arg, &o->margin_pct);
 	}
 	return -ENOENT;
+}
+
+void job_override_add(struct job_overrides *ov, int c, const char *arg)
+{
+	if (ov->n < ARRAY_SIZE(ov->v)) {
+		ov->v[ov->n].c = c;
+		ov->v[ov->n++].arg = arg;
+	}
+}
+
+int cli_job_load(const char *name, struct job *j, struct job_run_opts *o,
+		 const struct job_overrides *ov, const char *boards, bool **mask)
+{
+	char *path = job_path(name);
+	int ret = job_load(j, path);
+	size_t i;
+
+	free(path);
+	if (ret) {
+		job_free(j);
+		return 1;
+	}
+	job_run_defaults(j, o);
+	for (i = 0; i < ov->n; i++)
+		if (parse_job_opt(ov->v[i].c, ov->v[i].arg, o)) {
+			job_free(j);
+			return 2;
+		}
+	if (boards && job_select_boards(j, boards, mask)) {
+		job_free(j);
+		return 2;
+	}
+	return 0;
+}
+
+int cli_campaign_arg(const char *arg, struct store *st, int64_t *id)
+{
+	long v;
+
+	*id = 0;
+	if (arg) {
+		if (parse_int_opt("CAMPAIGN", arg, 1, 0x7fffffffL, &v))
+			return 2;
+		*id = v;
+	}
+	if (store_open(st, opt_db))
+		return 1;
+	if (!*id && store_latest_campaign(st, id)) {
+		err_msg("the database holds no campaign yet (run `ablab ab`)");
+		store_close(st);
+		return 1;
+	}
+	return 0;
 }

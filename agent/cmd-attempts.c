@@ -109,7 +109,6 @@ int cmd_attempts(int argc, char **argv)
 	PGresult *r = NULL, *c = NULL;
 	int64_t id = 0;
 	int i, n, nfail = 0, nlast = 0, ret = 1, opt;
-	long v;
 
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
@@ -127,17 +126,10 @@ int cmd_attempts(int argc, char **argv)
 		err_msg("attempts: unexpected argument \"%s\"", argv[optind + 1]);
 		return 2;
 	}
-	if (optind == argc - 1) {
-		if (parse_int_opt("CAMPAIGN", argv[optind], 1, 0x7fffffffL, &v))
-			return 2;
-		id = v;
-	}
-	if (store_open(&st, opt_db))
-		return 1;
-	if (!id && store_latest_campaign(&st, &id)) {
-		err_msg("the database holds no campaign yet (run `ablab ab`)");
-		goto out;
-	}
+	ret = cli_campaign_arg(optind == argc - 1 ? argv[optind] : NULL, &st, &id);
+	if (ret)
+		return ret;
+	ret = 1;
 	snprintf(ids, sizeof(ids), "%" PRId64, id);
 	c = store_query(&st, "SELECT " STORE_CAMPAIGN_STATUS_SQL("c")
 			" FROM campaigns c WHERE c.id = $1::int", 1, p);
@@ -162,8 +154,7 @@ int cmd_attempts(int argc, char **argv)
 	if (!strcmp(format, "json")) {
 		print_json(r, id, status, failed_only);
 	} else {
-		printf("campaign %" PRId64 " (%s): %d attempt%s, %d ok, %d failed (%d not retried)"
-		       "\n", id, status, n, n == 1 ? "" : "s", n - nfail, nfail, nlast);
+		printf("campaign %" PRId64 " (%s): %d attempt%s, %d ok, %d failed (%d not retried)\n", id, status, n, n == 1 ? "" : "s", n - nfail, nfail, nlast);
 		if (n)
 			print_table(r, failed_only);
 	}

@@ -199,9 +199,7 @@ int cmd_boards_to(FILE *out, int argc, char **argv)
 			continue;
 		}
 		fprintf(c == 'h' ? stdout : stderr, "usage: ablab boards [--format text|json]\n"
-			"Every board in %s (the board directory: ABLAB_BOARDS, default ./boards) "
-			"and every board the database knows that was used by path: its backends, "
-			"who holds its lock, its last health check.\n", board_dir());
+			"Every board in %s (the board directory: ABLAB_BOARDS, default ./boards) and every board the database knows that was used by path: its backends, who holds its lock, its last health check.\n", board_dir());
 		return c == 'h' ? 0 : 2;
 	}
 	if (optind < argc || (strcmp(format, "text") && strcmp(format, "json"))) {
@@ -243,8 +241,7 @@ int cmd_boards_to(FILE *out, int argc, char **argv)
 								    JSON_C_TO_STRING_SPACED));
 		json_object_put(arr);
 	} else if (!n && !extra) {
-		fprintf(out, "no board files in %s (the board directory: set ABLAB_BOARDS=DIR for "
-			"another one) and no board used by path in the database\n", board_dir());
+		fprintf(out, "no board files in %s (the board directory: set ABLAB_BOARDS=DIR for another one) and no board used by path in the database\n", board_dir());
 	}
 	strv_free(names);
 	return 0;
@@ -259,8 +256,7 @@ int cmd_boards(int argc, char **argv)
 
 static int hold_until_interrupted(const struct board *b)
 {
-	info_msg("%s: power on; holding the GPIO line request (releasing it may switch the "
-		 "relay back): Ctrl-C to release", b->name);
+	info_msg("%s: power on; holding the GPIO line request (releasing it may switch the relay back): Ctrl-C to release", b->name);
 	while (!stop_requested)
 		poll(NULL, 0, 200);
 	return 0;
@@ -279,10 +275,9 @@ int cmd_power(int argc, char **argv)
 		bool help = argc == 2 && !strcmp(argv[1], "--help");
 
 		fprintf(help ? stdout : stderr,
-			"usage: ablab power BOARD on|off|cycle\nSwitches a board through its power "
-			"backend (gpiod, command, manual).\nWith gpiod, `on` and `cycle` stay in "
-			"the "
-			"foreground holding the line until Ctrl-C.\n");
+			"usage: ablab power BOARD on|off|cycle\n"
+			"Switches a board through its power backend (gpiod, command, manual).\n"
+			"With gpiod, `on` and `cycle` stay in the foreground holding the line until Ctrl-C.\n");
 		return help ? 0 : 2;
 	}
 	op = argv[2];
@@ -291,9 +286,7 @@ int cmd_power(int argc, char **argv)
 		return 1;
 	}
 	if (backend_has(BACKEND_POWER, b.power_type, CAP_MAKES_MACHINE)) {
-		err_msg("%s: power.type qemu: the emulated board is a QEMU process that exists "
-			"only "
-			"during a boot; use `ablab check %s` or `ablab ab`", b.name, b.name);
+		err_msg("%s: power.type qemu: the emulated board is a QEMU process that exists only during a boot; use `ablab check %s` or `ablab ab`", b.name, b.name);
 		board_free(&b);
 		return 1;
 	}
@@ -387,9 +380,9 @@ int cmd_console(int argc, char **argv)
 		bool help = argc == 2;
 
 		fprintf(help ? stdout : stderr,
-			"usage: ablab console BOARD\nInteractive console of a board; the board "
-			"stays "
-			"locked while attached.\nType ~. at the start of a line to quit.\n");
+			"usage: ablab console BOARD\n"
+			"Interactive console of a board; the board stays locked while attached.\n"
+			"Type ~. at the start of a line to quit.\n");
 		return help ? 0 : 2;
 	}
 	if (board_load_by_name(&b, argv[1])) {
@@ -397,8 +390,7 @@ int cmd_console(int argc, char **argv)
 		return 1;
 	}
 	if (b.console_device && !strncmp(b.console_device, "qemu:", 5)) {
-		err_msg("%s: console.device %s is a pty QEMU creates during a boot; there is "
-			"nothing to attach to now", b.name, b.console_device);
+		err_msg("%s: console.device %s is a pty QEMU creates during a boot; there is nothing to attach to now", b.name, b.console_device);
 		board_free(&b);
 		return 1;
 	}
@@ -447,8 +439,7 @@ static int dry_run(const struct board *b)
 	bad += boot_check(b, &out);
 	printf("%s: %s (console %s, power %s, boot %s)\n%s", b->name, b->jf.path, b->console_type,
 	       b->power_type, b->boot_method, out.data ? out.data : "");
-	printf("%s: %s\n", b->name, bad ? "problems found (FAIL lines above); nothing was "
-	       "switched" : "configuration ok; nothing was switched");
+	printf("%s: %s\n", b->name, bad ? "problems found (FAIL lines above); nothing was switched" : "configuration ok; nothing was switched");
 	buf_free(&out);
 	return bad ? 1 : 0;
 }
@@ -533,8 +524,7 @@ static int health_check(const struct board *b, const char *kdir_opt)
 		while (out.len && (out.data[out.len - 1] == '\n' || out.data[out.len - 1] == '\r'))
 			out.data[--out.len] = '\0';
 		if (ret)
-			snprintf(s.error, sizeof(s.error), "%s: `uname -r` failed on the target "
-							   "(%s)",
+			snprintf(s.error, sizeof(s.error), "%s: `uname -r` failed on the target (%s)",
 				 b->name, ret == -EIO ? "exit status" : ret == -EFBIG ? s.con.error :
 				 strerror(-ret));
 	}
@@ -608,12 +598,10 @@ int cmd_check(int argc, char **argv)
 		case 'k': kdir = optarg; break;
 		case 'h':
 			printf("usage: ablab check BOARD [--dry-run] [--kernel DIR]\n"
-			       "Health check: boots the board's control kernel to the shell, runs "
-			       "`uname -r`,\nstores the result (`ablab boards` shows it).  "
-			       "--dry-run "
-			       "only validates the\nboard file and its backends' configuration "
-			       "(devices, GPIO chip, commands,\nTFTP root) without switching "
-			       "anything.\n");
+			       "Health check: boots the board's control kernel to the shell, runs `uname -r`,\n"
+			       "stores the result (`ablab boards` shows it).  --dry-run only validates the\n"
+			       "board file and its backends' configuration (devices, GPIO chip, commands,\n"
+			       "TFTP root) without switching anything.\n");
 			return 0;
 		default:
 			return 2;
@@ -642,10 +630,9 @@ int cmd_ports(int argc, char **argv)
 	if (argc > 1) {
 		bool help = !strcmp(argv[1], "--help");
 
-		fprintf(help ? stdout : stderr, "usage: ablab ports\nSerial adapters found by "
-			"libserialport: device, USB VID:PID, serial number, description.\nUse the "
-			"serial number as console.usb_serial, or the by-id name as "
-			"console.device.\n");
+		fprintf(help ? stdout : stderr, "usage: ablab ports\n"
+						"Serial adapters found by libserialport: device, USB VID:PID, serial number, description.\n"
+						"Use the serial number as console.usb_serial, or the by-id name as console.device.\n");
 		return help ? 0 : 2;
 	}
 	if (sp_list_ports(&list) != SP_OK) {
@@ -670,8 +657,7 @@ int cmd_ports(int argc, char **argv)
 		       desc ? desc : "-");
 	}
 	if (!i)
-		printf("no serial ports found (libserialport sees no UART; USB serial adapters "
-		       "appear as /dev/ttyUSB* or /dev/ttyACM* when plugged in)\n");
+		printf("no serial ports found (libserialport sees no UART; USB serial adapters appear as /dev/ttyUSB* or /dev/ttyACM* when plugged in)\n");
 	sp_free_port_list(list);
 	return 0;
 }

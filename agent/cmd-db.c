@@ -12,9 +12,8 @@ int cmd_db(int argc, char **argv)
 			  strcmp(argv[1], "status"))) {
 		fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
 			"usage: ablab db start|stop|status\n"
-			"Manages the private PostgreSQL cluster in $ABLAB_DATA/pg (root: "
-			"/var/lib/ablab/pg).\nWith --db CONNINFO or ABLAB_DB another server is "
-			"used and this one is not needed.\n");
+			"Manages the private PostgreSQL cluster in $ABLAB_DATA/pg (root: /var/lib/ablab/pg).\n"
+			"With --db CONNINFO or ABLAB_DB another server is used and this one is not needed.\n");
 		return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
 	}
 	return store_private(argv[1], opt_db) ? 1 : 0;

@@ -50,8 +50,7 @@ static int load_boards(const struct job *j, const struct job_run_opts *o, struct
 			continue;
 		bp = job_board_path(j->boards[i]);
 		if (!is_file(bp)) {
-			job_error(j, "boards", "board \"%s\": %s does not exist (add the board "
-				  "file, or leave the board out with --boards)", j->boards[i], bp);
+			job_error(j, "boards", "board \"%s\": %s does not exist (add the board file, or leave the board out with --boards)", j->boards[i], bp);
 			ret = -ENOENT;
 		}
 		free(bp);
@@ -171,12 +170,10 @@ int cmd_lava(int argc, char **argv)
 	const char *boards = NULL, *token_file = NULL, *results = "results", *format = "text";
 	const char *device = NULL, *action;
 	bool insecure_http = false;
-	struct { int c; const char *arg; } ov[16];
+	struct job_overrides ov = { 0 };
 	struct lava_opts o = { 0 };
-	size_t nov = 0, i;
 	bool *mask = NULL;
 	struct job j;
-	char *path;
 	int c, ret;
 
 	if (argc < 2 || (strcmp(argv[1], "export") && strcmp(argv[1], "run"))) {
@@ -202,10 +199,7 @@ int cmd_lava(int argc, char **argv)
 		case 'f': format = optarg; break;
 		case 'h': lava_usage(stdout); return 0;
 		case 'n': case 'm': case 'o': case 's': case 'P':
-			if (nov < ARRAY_SIZE(ov)) {
-				ov[nov].c = c;
-				ov[nov++].arg = optarg;
-			}
+			job_override_add(&ov, c, optarg);
 			break;
 		default: lava_usage(stderr); return 2;
 		}
@@ -223,8 +217,7 @@ int cmd_lava(int argc, char **argv)
 		return 2;
 	}
 	if (o.server && !token_file) {
-		err_msg("lava run: --server needs --token-file FILE (an API token of the LAVA "
-			"user that submits)");
+		err_msg("lava run: --server needs --token-file FILE (an API token of the LAVA user that submits)");
 		return 2;
 	}
 	if (o.server && lava_server_url_ok(o.server, insecure_http))
@@ -237,28 +230,14 @@ int cmd_lava(int argc, char **argv)
 		err_msg("--artifacts-url: \"%s\" is not an http(s) URL", o.url_base);
 		return 2;
 	}
-	path = job_path(argv[optind]);
-	ret = job_load(&j, path);
-	free(path);
-	if (ret) {
-		job_free(&j);
-		return 1;
-	}
+	ret = cli_job_load(argv[optind], &j, &o.run, &ov, boards, &mask);
+	if (ret)
+		return ret;
 	if (j.bench.kind != BENCH_DMABENCH) {
-		job_error(&j, "benchmark.name", "LAVA jobs run dmabench only; run this job with "
-			  "`ablab run`");
+		job_error(&j, "benchmark.name", "LAVA jobs run dmabench only; run this job with `ablab run`");
+		free(mask);
 		job_free(&j);
 		return 1;
-	}
-	job_run_defaults(&j, &o.run);
-	for (i = 0; i < nov; i++)
-		if (parse_job_opt(ov[i].c, ov[i].arg, &o.run)) {
-			job_free(&j);
-			return 2;
-		}
-	if (boards && job_select_boards(&j, boards, &mask)) {
-		job_free(&j);
-		return 2;
 	}
 	o.run.boards = mask;
 	o.run.db = opt_db;

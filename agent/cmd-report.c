@@ -55,8 +55,7 @@ int cmd_report(int argc, char **argv)
 		case 't':
 			o.target = strtod(optarg, NULL) / 100.0;
 			if (!(o.target > 0 && o.target < 1)) {
-				err_msg("--target: \"%s\" must be a percentage between 0 and 100 "
-					"(the CI half-width the design advice aims for)", optarg);
+				err_msg("--target: \"%s\" must be a percentage between 0 and 100 (the CI half-width the design advice aims for)", optarg);
 				return 2;
 			}
 			break;
@@ -81,23 +80,16 @@ int cmd_report(int argc, char **argv)
 			report_format_names(names, sizeof(names)));
 		return 2;
 	}
-	if (optind < argc) {
-		if (parse_int_opt("CAMPAIGN", argv[optind], 1, 0x7fffffffL, &v))
-			return 2;
-		id = v;
-	}
-	if (store_open(&st, opt_db))
-		return 1;
 	if (bisect) {
+		if (store_open(&st, opt_db))
+			return 1;
 		ret = bisect_report(&st, bisect, stdout);
 		store_close(&st);
 		return ret ? 1 : 0;
 	}
-	if (!id && store_latest_campaign(&st, &id)) {
-		err_msg("the database holds no campaign yet (run `ablab ab`)");
-		store_close(&st);
-		return 1;
-	}
+	ret = cli_campaign_arg(optind < argc ? argv[optind] : NULL, &st, &id);
+	if (ret)
+		return ret;
 	ret = report_campaign_opts(&st, id, format, &o);
 	store_close(&st);
 	return ret ? 1 : 0;

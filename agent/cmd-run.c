@@ -49,11 +49,9 @@ int cmd_run(int argc, char **argv)
 	struct job_run_opts o;
 	struct job j;
 	bool *mask = NULL, dry = false;
-	char *path;
 	int c, ret;
 	/* options are applied after the job is loaded: remember them */
-	struct { int c; const char *arg; } ov[16];
-	size_t nov = 0, i;
+	struct job_overrides ov = { 0 };
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
@@ -63,10 +61,7 @@ int cmd_run(int argc, char **argv)
 		case 'd': dry = true; break;
 		case 'h': run_usage(stdout); return 0;
 		case 'n': case 'm': case 'o': case 's': case 'P': case 'U': case 'F': case 'M':
-			if (nov < ARRAY_SIZE(ov)) {
-				ov[nov].c = c;
-				ov[nov++].arg = optarg;
-			}
+			job_override_add(&ov, c, optarg);
 			break;
 		default: run_usage(stderr); return 2;
 		}
@@ -79,23 +74,9 @@ int cmd_run(int argc, char **argv)
 		err_msg("--format: \"%s\" is not one of text, json", format);
 		return 2;
 	}
-	path = job_path(argv[optind]);
-	ret = job_load(&j, path);
-	free(path);
-	if (ret) {
-		job_free(&j);
-		return 1;
-	}
-	job_run_defaults(&j, &o);
-	for (i = 0; i < nov; i++)
-		if (parse_job_opt(ov[i].c, ov[i].arg, &o)) {
-			job_free(&j);
-			return 2;
-		}
-	if (boards && job_select_boards(&j, boards, &mask)) {
-		job_free(&j);
-		return 2;
-	}
+	ret = cli_job_load(argv[optind], &j, &o, &ov, boards, &mask);
+	if (ret)
+		return ret;
 	o.boards = mask;
 	o.dry_run = dry;
 	o.db = opt_db;

@@ -2,6 +2,9 @@
 #ifndef ABLAB_CMDS_H
 #define ABLAB_CMDS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Subcommands: each lives in a cmd-*.c file (or, for a few, the file of its concept)
@@ -29,6 +32,30 @@ int parse_margin_opt(const char *s, double *pct);
 
 /* --order abab|abba|random; prints the error and returns -EINVAL */
 int parse_order_opt(const char *s, enum order_kind *kind);
+
+struct job;
+struct job_run_opts;
+struct store;
+
+/* Job options (parse_job_opt()'s codes) remembered while parsing: applied once the job is
+ * loaded; more than 16 are ignored. */
+struct job_overrides {
+	struct {
+		int c;
+		const char *arg;
+	} v[16];
+	size_t n;
+};
+void job_override_add(struct job_overrides *ov, int c, const char *arg);
+/* JOB (a file or a name in $ABLAB_JOBS) loaded into j, o its run defaults with the overrides
+ * applied, *mask the --boards selection (boards, or NULL: all).  0; 1: the job is invalid;
+ * 2: an option is (said); j is freed when not 0. */
+int cli_job_load(const char *name, struct job *j, struct job_run_opts *o,
+		 const struct job_overrides *ov, const char *boards, bool **mask);
+
+/* The CAMPAIGN argument (arg, or NULL: the latest campaign) with the database opened in st:
+ * 0; 2: a bad argument (said); 1: no database or no campaign (said, st closed). */
+int cli_campaign_arg(const char *arg, struct store *st, int64_t *id);
 
 int cmd_ab(int argc, char **argv);		/* cmd-ab.c */
 int cmd_report(int argc, char **argv);		/* cmd-report.c */

@@ -223,8 +223,8 @@ int night_write_job(const struct night_family *night, int ji, const char *job, d
 	buf_printf(&txt, "job %s: campaign %" PRId64, job, cid);
 	if (prev)
 		buf_printf(&txt, " against the previous night's %" PRId64 " and", prev);
-	buf_printf(&txt, " against the job's nightly history (threshold %.1f%%, alpha %.3f, Holm "
-		   "over the night's %zu p-values of %d job(s))\n\n", threshold * 100, alpha,
+	buf_printf(&txt, " against the job's nightly history (threshold %.1f%%, alpha %.3f, Holm over the night's %zu p-values of %d job(s))\n"
+			 "\n", threshold * 100, alpha,
 		   night->family, night->njobs);
 	buf_printf(&txt, "  %-14s %-28s %-8s %-7s %12s %12s %9s %7s %7s  %s\n", "board",
 		   "scenario", "variant", "vs", "before", "tonight", "change", "p", "p Holm",

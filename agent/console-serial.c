@@ -36,8 +36,7 @@ int serial_resolve(const struct board *b, char **path, char *err, size_t elen)
 			}
 		}
 		if (!realpath(cand, real)) {
-			snprintf(err, elen, "%s: console.device %s: %s (is the adapter plugged in "
-				 "and powered? `ablab ports` lists the serial adapters found)",
+			snprintf(err, elen, "%s: console.device %s: %s (is the adapter plugged in and powered? `ablab ports` lists the serial adapters found)",
 				 b->name, cand, strerror(errno));
 			free(cand);
 			return -ENOENT;
@@ -64,9 +63,7 @@ int serial_resolve(const struct board *b, char **path, char *err, size_t elen)
 		}
 		sp_free_port_list(list);
 		if (!*path) {
-			snprintf(err, elen, "%s: console.usb_serial \"%s\": no USB serial adapter "
-				 "with this serial number (%zu serial port%s found; see `ablab "
-				 "ports`)", b->name, b->console_usb_serial, i, i == 1 ? "" : "s");
+			snprintf(err, elen, "%s: console.usb_serial \"%s\": no USB serial adapter with this serial number (%zu serial port%s found; see `ablab ports`)", b->name, b->console_usb_serial, i, i == 1 ? "" : "s");
 			return -ENOENT;
 		}
 		return 0;
@@ -86,8 +83,7 @@ static int serial_open(struct console *c)
 			return ret;
 	}
 	if (sp_get_port_by_name(c->device, &port) != SP_OK) {
-		console_set_err(c, "%s: console.device %s: libserialport cannot use it (%s); a pty "
-			"needs console type tty", c->board->name, c->device,
+		console_set_err(c, "%s: console.device %s: libserialport cannot use it (%s); a pty needs console type tty", c->board->name, c->device,
 			sp_last_error_message());
 		return -ENODEV;
 	}
@@ -176,9 +172,7 @@ static int serial_parse(struct board *b, json_object *o)
 	b->console_usb_serial = jstr(o, "usb_serial");
 	if (!b->console_device && !b->console_usb_serial)
 		return board_field_error(b, "console", "type",
-					 "console type serial needs \"device\" (path or "
-					 "/dev/serial/by-id name) or \"usb_serial\" (see `ablab "
-					 "ports`)");
+					 "console type serial needs \"device\" (path or /dev/serial/by-id name) or \"usb_serial\" (see `ablab ports`)");
 	if (b->console_device && !strncmp(b->console_device, "qemu:", 5))
 		return board_field_error(b, "console", "device",
 					 "\"qemu:LABEL\" is a pty: use console type tty");

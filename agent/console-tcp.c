@@ -161,8 +161,7 @@ static ssize_t telnet_write(struct console *c, const char *p, size_t n)
 /* dry run: no connection (it could steal the port from a user) */
 static int tcp_check(const struct board *b, struct buf *out)
 {
-	return check_line(out, true, "console.host", "%s:%ld (%s); not connected in a dry "
-			  "run", b->console_host, b->console_port,
+	return check_line(out, true, "console.host", "%s:%ld (%s); not connected in a dry run", b->console_host, b->console_port,
 			  b->console_telnet ? "telnet" : "raw");
 }
 

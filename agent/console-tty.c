@@ -62,8 +62,7 @@ fail:
 static int tty_check(const struct board *b, struct buf *out)
 {
 	if (!strncmp(b->console_device, "qemu:", 5))
-		return check_line(out, true, "console.device", "%s: a pty QEMU creates at "
-				  "power on", b->console_device);
+		return check_line(out, true, "console.device", "%s: a pty QEMU creates at power on", b->console_device);
 	if (!access(b->console_device, R_OK | W_OK))
 		return check_line(out, true, "console.device", "%s exists", b->console_device);
 	return check_line(out, false, "console.device", "%s: %s", b->console_device,
@@ -80,8 +79,7 @@ static int tty_parse(struct board *b, json_object *o)
 	b->console_device = jstr(o, "device");
 	if (!b->console_device)
 		return board_field_error(b, "console", "type",
-					 "console type tty needs \"device\" (a tty path or "
-					 "\"qemu:LABEL\")");
+					 "console type tty needs \"device\" (a tty path or \"qemu:LABEL\")");
 	return 0;
 }
 

@@ -237,16 +237,15 @@ static void take_input(struct console *c, const char *p, size_t n, bool keep)
 	if (c->log) {
 		fwrite(p, 1, nlog, c->log);
 		if (flood)
-			fprintf(c->log, "\n[ablab: console flood: more than %zu MiB in this boot "
-				"(console.transcript_mb); nothing more recorded]\n",
+			fprintf(c->log, "\n"
+					"[ablab: console flood: more than %zu MiB in this boot (console.transcript_mb); nothing more recorded]\n",
 				c->rx_max >> 20);
 		fflush(c->log);
 	}
 	c->t_last_rx = now_ms();
 	if (flood) {
 		c->flooded = true;
-		console_set_err(c, "%s: console flood: more than %zu MiB of console output in one boot "
-			"(console.transcript_mb); the transcript keeps the first %zu MiB",
+		console_set_err(c, "%s: console flood: more than %zu MiB of console output in one boot (console.transcript_mb); the transcript keeps the first %zu MiB",
 			c->board->name, c->rx_max >> 20, c->rx_max >> 20);
 	}
 	if (!keep)

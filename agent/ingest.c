@@ -145,9 +145,7 @@ static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu,
 		json_object_object_add(root, "emulated", json_object_new_boolean(0));
 		json_object_object_add(root, "ingested", json_object_new_boolean(1));
 	} else {
-		err_msg("ingest: no board \"%s\": %s does not exist and the database has no such "
-			"board; pass a board file (--board PATH.json), or --cpu CPU --family "
-			"FAMILY to record it (e.g. --cpu Cortex-A72 --family v7)", name, path);
+		err_msg("ingest: no board \"%s\": %s does not exist and the database has no such board; pass a board file (--board PATH.json), or --cpu CPU --family FAMILY to record it (e.g. --cpu Cortex-A72 --family v7)", name, path);
 		PQclear(r);
 		free(path);
 		return -ENOENT;
@@ -234,15 +232,6 @@ static bool rejected_names(const struct rejected_line *x, char *scen, size_t len
 	return true;
 }
 
-static int cmp_batch(const void *a, const void *b)
-{
-	const struct sample *x = *(const struct sample *const *)a;
-	const struct sample *y = *(const struct sample *const *)b;
-	int c = strcmp(x->scenario, y->scenario);
-
-	return c ? c : (x->batch > y->batch) - (x->batch < y->batch);
-}
-
 /*
  * The scenarios of a run that stand on their own: batches 1..N each once (the
  * seed format numbers them in order of appearance) and no rejected line about
@@ -279,7 +268,7 @@ static void keep_valid(const char *file, const struct run_result *in, struct run
 	by = xcalloc(in->n + 1, sizeof(*by));
 	for (i = 0; i < in->n; i++)
 		by[i] = &in->v[i];
-	qsort(by, in->n, sizeof(*by), cmp_batch);
+	qsort(by, in->n, sizeof(*by), sample_cmp_batch);
 	for (i = 1; i < in->n; i++) {
 		if (strcmp(by[i]->scenario, by[i - 1]->scenario) || by[i]->batch != by[i - 1]->batch)
 			continue;
@@ -313,8 +302,7 @@ static void keep_valid(const char *file, const struct run_result *in, struct run
 	}
 	for (j = 0; j < nsc; j++) {
 		if (!sc[j].count)
-			err_msg("%s: scenario %s lost: its line %d was rejected and no other line "
-				"of it is valid", file, sc[j].name, sc[j].bad_line);
+			err_msg("%s: scenario %s lost: its line %d was rejected and no other line of it is valid", file, sc[j].name, sc[j].bad_line);
 		else if (sc[j].dup)
 			err_msg("%s: scenario %s dropped: batch %d reported twice", file, sc[j].name,
 				sc[j].dup);
@@ -418,8 +406,7 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 		return ret;
 	}
 	if (c->kernel && vrel && strcmp(c->kernel, vrel)) {
-		err_msg("%s: the log says \"Linux version %s\" but --kernel is %s: wrong file or "
-			"wrong option", file, vrel, c->kernel);
+		err_msg("%s: the log says \"Linux version %s\" but --kernel is %s: wrong file or wrong option", file, vrel, c->kernel);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -438,8 +425,7 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 	PQclear(r);
 	dups = res->duplicates;
 	if (!res->n && !res->malformed) {
-		err_msg("%s: no dmabench result lines (expected the seed module's \"dmabench: NAME "
-			"size=N reps=N mean_ns=N ...\" or dmabench v1 lines)", file);
+		err_msg("%s: no dmabench result lines (expected the seed module's \"dmabench: NAME size=N reps=N mean_ns=N ...\" or dmabench v1 lines)", file);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -461,13 +447,11 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 			goto out;
 		}
 		if (!c->partial) {
-			err_msg("%s: %s; not stored: run again with --partial to keep its %zu valid "
-				"scenario(s) and mark the boot partial", file, why, kept);
+			err_msg("%s: %s; not stored: run again with --partial to keep its %zu valid scenario(s) and mark the boot partial", file, why, kept);
 			ret = -EINVAL;
 			goto out;
 		}
-		snprintf(why, sizeof(pf->why), "partial: %s%d rejected line(s), %zu scenario(s) "
-			 "dropped", res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
+		snprintf(why, sizeof(pf->why), "partial: %s%d rejected line(s), %zu scenario(s) dropped", res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
 		run_result_free(res);
 		*res = part;
 		memset(&part, 0, sizeof(part));
@@ -511,12 +495,10 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 		err_msg("%s: not stored (database error above)", file);
 		goto out;
 	}
-	printf("%s: stored as %s boot %d of campaign %" PRId64 " (%zu scenarios x %d batches, "
-	       "kernel %s%s%s)\n", file, c->variant, seq, c->campaign, nscen, maxb, release,
+	printf("%s: stored as %s boot %d of campaign %" PRId64 " (%zu scenarios x %d batches, kernel %s%s%s)\n", file, c->variant, seq, c->campaign, nscen, maxb, release,
 	       rec.partial ? "; " : "", rec.partial ? why : "");
 	if (dups)
-		printf("%s: %d repeated line(s) (same timestamp and text: printk output and a "
-		       "dmesg of it) counted once\n", file, dups);
+		printf("%s: %d repeated line(s) (same timestamp and text: printk output and a dmesg of it) counted once\n", file, dups);
 	ret = 1;
 out:
 	run_result_free(&part);
@@ -581,8 +563,7 @@ int cmd_ingest(int argc, char **argv)
 		return 2;
 	}
 	if (!valid_word(c.variant, 32)) {
-		err_msg("--variant: \"%s\" is not a kernel label (letters, digits, . _ + -; "
-			"control or patched for A/B reports)", c.variant);
+		err_msg("--variant: \"%s\" is not a kernel label (letters, digits, . _ + -; control or patched for A/B reports)", c.variant);
 		return 2;
 	}
 	if (c.kernel && !valid_word(c.kernel, 128)) {
@@ -591,8 +572,7 @@ int cmd_ingest(int argc, char **argv)
 		return 2;
 	}
 	if (!cpu != !family) {
-		err_msg("--cpu and --family go together (they describe a board new to the "
-			"database)");
+		err_msg("--cpu and --family go together (they describe a board new to the database)");
 		return 2;
 	}
 	c.files = argv + optind;
@@ -612,8 +592,7 @@ int cmd_ingest(int argc, char **argv)
 		r = store_query(&c.st, "SELECT 1 FROM campaigns WHERE id = $1::int", 1, p);
 		if (!r || PQntuples(r) == 0) {
 			if (r)
-				err_msg("--campaign: no campaign %" PRId64 " in the database (omit "
-					"--campaign to create one)", c.campaign);
+				err_msg("--campaign: no campaign %" PRId64 " in the database (omit --campaign to create one)", c.campaign);
 			PQclear(r);
 			board_free(&c.b);
 			store_close(&c.st);

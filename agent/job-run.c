@@ -80,8 +80,7 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 			continue;	/* not selected */
 		bp = job_board_path(j->boards[i]);
 		if (!is_file(bp)) {
-			job_error(j, "boards", "board \"%s\": %s does not exist (add the board "
-				  "file, or leave the board out with --boards)", j->boards[i], bp);
+			job_error(j, "boards", "board \"%s\": %s does not exist (add the board file, or leave the board out with --boards)", j->boards[i], bp);
 			free(bp);
 			ret = -ENOENT;
 			continue;

@@ -141,10 +141,9 @@ void job_error(const struct job *j, const char *jpath, const char *fmt, ...)
 	if (at >= 0)
 		jfile_offset_linecol(j->jf.text, (size_t)at, &line, &col);
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = xvasprintf(NULL, fmt, ap);
 	va_end(ap);
-	err_msg("%s:%d:%d: %s: %s", j->jf.path, line, col, jpath, msg ? msg : fmt);
+	err_msg("%s:%d:%d: %s: %s", j->jf.path, line, col, jpath, msg);
 	free(msg);
 	free(path);
 }
@@ -316,22 +315,17 @@ static int load_variant(struct job *j, int v, const char *name, char *const jobd
 	} else if (!strcmp(type, "git")) {
 		j->v[v].kind = SRC_GIT;
 	} else if (!strcmp(type, "tarball") || !strcmp(type, "dir")) {
-		job_error(j, path, "source type \"%s\" is not supported yet: the kernel recipe "
-			  "(boards/kernel/BOARD.conf) names its source tarball; use \"recipe\", "
-			  "or build elsewhere and use \"prebuilt\"", type);
+		job_error(j, path, "source type \"%s\" is not supported yet: the kernel recipe (boards/kernel/BOARD.conf) names its source tarball; use \"recipe\", or build elsewhere and use \"prebuilt\"", type);
 		bad = 1;
 	} else {
-		job_error(j, path, "unknown source type \"%s\"; expected \"recipe\" (the "
-			  "board's kernel recipe), \"prebuilt\" (a built directory) or \"git\" (a "
-			  "commit of a git tree, built through the board's recipe)", type);
+		job_error(j, path, "unknown source type \"%s\"; expected \"recipe\" (the board's kernel recipe), \"prebuilt\" (a built directory) or \"git\" (a commit of a git tree, built through the board's recipe)", type);
 		bad = 1;
 	}
 	free(path);
 	path = xasprintf("variants.%s.source.dir", name);
 	if (j->v[v].kind == SRC_PREBUILT && !bad) {
 		if (!dir) {
-			job_error(j, path, "required for source type \"prebuilt\" (a directory "
-				  "with manifest.json; \"{board}\" is replaced by the board name)");
+			job_error(j, path, "required for source type \"prebuilt\" (a directory with manifest.json; \"{board}\" is replaced by the board name)");
 			bad = 1;
 		} else {
 			j->v[v].prebuilt = dir[0] == '/' ? xstrdup(dir)
@@ -353,16 +347,13 @@ static int load_variant(struct job *j, int v, const char *name, char *const jobd
 	}
 	path = xasprintf("variants.%s.patches", name);
 	if ((patches || series) && (v == 0 || j->v[v].kind != SRC_RECIPE)) {
-		job_error(j, path, v == 0 ? "the control variant is the pristine source: move the "
-			  "patch series to variants.patched" : j->v[v].kind == SRC_GIT ?
-			  "a git source takes no patches: commit them and name that commit in "
-			  "\"ref\"" : "a prebuilt kernel cannot take "
-			  "patches: build it with them, or use source type \"recipe\"");
+		job_error(j, path, v == 0 ? "the control variant is the pristine source: move the patch series to variants.patched" :
+			  j->v[v].kind == SRC_GIT ? "a git source takes no patches: commit them and name that commit in \"ref\"" :
+			  "a prebuilt kernel cannot take patches: build it with them, or use source type \"recipe\"");
 		bad = 1;
 	} else if (v >= 1 && j->v[v].kind == SRC_RECIPE) {
 		if (!patches && !series) {
-			job_error(j, path, "required: the patch series directory (*.patch, applied "
-				  "in name order) for a recipe-built patched kernel, or {\"mbox\": FILE, \"msgid\": ID}");
+			job_error(j, path, "required: the patch series directory (*.patch, applied in name order) for a recipe-built patched kernel, or {\"mbox\": FILE, \"msgid\": ID}");
 			bad = 1;
 		} else if (series) {
 			if (load_series(j, v, name, series, jobdir))
@@ -373,8 +364,7 @@ static int load_variant(struct job *j, int v, const char *name, char *const jobd
 			char real[PATH_MAX];
 
 			if (!realpath(p, real) || !is_dir(real)) {
-				job_error(j, path, "%s is not a directory (paths are relative to "
-					  "the job file's directory)", p);
+				job_error(j, path, "%s is not a directory (paths are relative to the job file's directory)", p);
 				bad = 1;
 			} else {
 				j->v[v].patches = xstrdup(real);
@@ -550,8 +540,7 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 	if (parser && !strcmp(parser, "seed")) {
 		j->bench.parser_fmt = 0;
 	} else if (parser && strcmp(parser, "dmabench")) {
-		job_error(j, "benchmark.parser", "\"%s\" is not one of dmabench (v1 lines), seed "
-			  "(the seed module's lines)", parser);
+		job_error(j, "benchmark.parser", "\"%s\" is not one of dmabench (v1 lines), seed (the seed module's lines)", parser);
 		bad = 1;
 	}
 	if (name) {
@@ -592,8 +581,7 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 	}
 	p = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", jobdir, src);
 	if (!realpath(p, real) || !is_dir(real)) {
-		job_error(j, "benchmark.src", "%s is not a directory (paths are relative to the "
-			  "job file's directory)", p);
+		job_error(j, "benchmark.src", "%s is not a directory (paths are relative to the job file's directory)", p);
 		free(p);
 		return -EINVAL;
 	}
@@ -601,20 +589,17 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 	j->module_src = xstrdup(real);
 	j->module = module_name(real);
 	if (!j->module) {
-		job_error(j, "benchmark.src", "%s has no \"obj-m := NAME.o\" line in a Kbuild or "
-			  "Makefile", real);
+		job_error(j, "benchmark.src", "%s has no \"obj-m := NAME.o\" line in a Kbuild or Makefile", real);
 		bad = 1;
 	} else if (!strcmp(j->module, "dmabench")) {
-		job_error(j, "benchmark.src", "the module is called dmabench, as the lab's own: "
-			  "rename it, or use benchmark \"dmabench\"");
+		job_error(j, "benchmark.src", "the module is called dmabench, as the lab's own: rename it, or use benchmark \"dmabench\"");
 		bad = 1;
 	}
 	j->bench.module_src = j->module_src;
 	j->bench.module = j->module;
 	for (v = 0; v < j->vs.n; v++)
 		if (j->v[v].kind != SRC_RECIPE) {
-			job_error(j, "benchmark.src", "the module is built against each variant's "
-				  "kernel tree: variants.%s.source.type must be \"recipe\" (for prebuilt kernels give the built modules: \"module\": NAME for NAME.ko in each kernel directory, or \"ko\": {\"control\": FILE, \"patched\": FILE})",
+			job_error(j, "benchmark.src", "the module is built against each variant's kernel tree: variants.%s.source.type must be \"recipe\" (for prebuilt kernels give the built modules: \"module\": NAME for NAME.ko in each kernel directory, or \"ko\": {\"control\": FILE, \"patched\": FILE})",
 				  j->series ? "patched" : j->vs.label[v]);
 			bad = 1;
 			break;
@@ -665,14 +650,12 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 		j->bench.command = jstr(t, "command");
 		j->bench.regex = jstr(t, "regex");
 		if (!j->bench.command || !j->bench.command[0]) {
-			job_error(j, "benchmark.command", "required for a \"regex\" benchmark: the "
-				  "shell command run on the target");
+			job_error(j, "benchmark.command", "required for a \"regex\" benchmark: the shell command run on the target");
 			bad = 1;
 		}
 		if (!j->bench.regex || !g) {
 			job_error(j, j->bench.regex ? "benchmark.name" : "benchmark.regex",
-				  "a \"regex\" benchmark needs \"regex\" (a POSIX ERE) and "
-				  "\"groups\" ({\"scenario\": N, \"value\": N, \"unit\": N})");
+				  "a \"regex\" benchmark needs \"regex\" (a POSIX ERE) and \"groups\" ({\"scenario\": N, \"value\": N, \"unit\": N})");
 			return -EINVAL;
 		}
 		j->bench.g_scenario = (int)jint(g, "scenario", 0);
@@ -680,16 +663,14 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 		j->bench.g_unit = (int)jint(g, "unit", 0);
 		if (j->bench.g_scenario == j->bench.g_value ||
 		    j->bench.g_unit == j->bench.g_scenario || j->bench.g_unit == j->bench.g_value) {
-			job_error(j, "benchmark.groups", "scenario, value and unit must be "
-				  "different groups");
+			job_error(j, "benchmark.groups", "scenario, value and unit must be different groups");
 			bad = 1;
 		} else if (bench_def_check(&j->bench, why, sizeof(why))) {
 			job_error(j, "benchmark.regex", "%s", why);
 			bad = 1;
 		}
 		if (j->params) {
-			job_error(j, "benchmark.params", "a \"regex\" benchmark has no module "
-				  "parameters: put its arguments in \"command\"");
+			job_error(j, "benchmark.params", "a \"regex\" benchmark has no module parameters: put its arguments in \"command\"");
 			bad = 1;
 		}
 	} else if (!strcmp(j->benchmark, "dma_map_benchmark")) {
@@ -702,14 +683,12 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 		}
 		return bad ? -EINVAL : 0;
 	} else {
-		job_error(j, "benchmark.name", "unknown benchmark \"%s\"; known: dmabench, regex, "
-			  "dma_map_benchmark, module", j->benchmark);
+		job_error(j, "benchmark.name", "unknown benchmark \"%s\"; known: dmabench, regex, dma_map_benchmark, module", j->benchmark);
 		return -EINVAL;
 	}
 	if (j->params && strspn(j->params, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 			       "0123456789 =,:._-+") != strlen(j->params)) {
-		job_error(j, "benchmark.params", "module parameters may only contain letters, "
-			  "digits, spaces and =,:._-+");
+		job_error(j, "benchmark.params", "module parameters may only contain letters, digits, spaces and =,:._-+");
 		bad = 1;
 	}
 	return bad ? -EINVAL : 0;
@@ -742,8 +721,7 @@ static int job_load_one(struct job *j, const char *path)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *s))
 			break;
 	if (*s || !j->name[0] || j->name[0] == '.') {
-		job_error(j, "name", "\"%s\" must be letters, digits, '.', '_' or '-' (it names "
-			  "report directories)", j->name);
+		job_error(j, "name", "\"%s\" must be letters, digits, '.', '_' or '-' (it names report directories)", j->name);
 		bad = 1;
 	}
 	j->boards = jstrv(r, "boards", &j->nboards);
@@ -795,8 +773,7 @@ static int job_load_one(struct job *j, const char *path)
 	j->alpha = 0.05;
 	if (!jnum(t, "change_pct", &j->threshold) || (jobj(t, "change_pct") &&
 						       !(j->threshold > 0 && j->threshold < 1000))) {
-		job_error(j, "threshold.change_pct", "must be a number of percent above 0 "
-			  "(e.g. 5 for 5%%)");
+		job_error(j, "threshold.change_pct", "must be a number of percent above 0 (e.g. 5 for 5%%)");
 		bad = 1;
 	} else if (jobj(t, "change_pct")) {
 		j->threshold /= 100.0;
@@ -825,12 +802,10 @@ static int job_load_one(struct job *j, const char *path)
 					if (!strcmp(j->boards[i], key))
 						break;
 				if (i == j->nboards) {
-					job_error(j, "lava.device_types", "\"%s\" is not one of the "
-						  "job's boards", key);
+					job_error(j, "lava.device_types", "\"%s\" is not one of the job's boards", key);
 					bad = 1;
 				} else if (!json_object_is_type(val, json_type_string)) {
-					job_error(j, "lava.device_types", "\"%s\": must be a string "
-						  "(a LAVA device type)", key);
+					job_error(j, "lava.device_types", "\"%s\": must be a string (a LAVA device type)", key);
 					bad = 1;
 				}
 			}

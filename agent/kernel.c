@@ -78,8 +78,7 @@ int kernel_load(struct kernel_art *k, const char *dir)
 	}
 	mpath = xasprintf("%s/manifest.json", real);
 	if (!is_file(mpath)) {
-		err_msg("kernel directory %s has no manifest.json: not a complete build "
-			"(run `make kernels`)", real);
+		err_msg("kernel directory %s has no manifest.json: not a complete build (run `make kernels`)", real);
 		free(mpath);
 		return -ENOENT;
 	}
@@ -111,8 +110,7 @@ int kernel_load(struct kernel_art *k, const char *dir)
 		return -EPERM;
 	/* no .dtb: the machine or its boot loader provides the DT (QEMU virt) */
 	if (!is_file(k->zimage) || !is_file(k->initrd)) {
-		err_msg("kernel directory %s is incomplete: needs zImage and initramfs.cpio.gz "
-			"(rebuild with `make kernels`)", real);
+		err_msg("kernel directory %s is incomplete: needs zImage and initramfs.cpio.gz (rebuild with `make kernels`)", real);
 		return -ENOENT;
 	}
 	return 0;

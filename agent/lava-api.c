@@ -102,8 +102,7 @@ int lava_server_url_ok(const char *server, bool insecure_http)
 	if (insecure_http || !strncmp(host, "127.", 4) || !strcmp(host, "[::1]") ||
 	    !strcmp(host, "localhost"))
 		return 0;
-	err_msg("--server: %s is http://: the API token would cross the network in clear text;"
-		" use https://, or add --insecure-http if you must", server);
+	err_msg("--server: %s is http://: the API token would cross the network in clear text; use https://, or add --insecure-http if you must", server);
 	return -EINVAL;
 }
 
@@ -161,8 +160,7 @@ static int http(const struct lava_conn *c, const char *method, const char *url,
 		return -EIO;
 	}
 	if (*code >= 300 && *code < 400) {
-		err_msg("LAVA server %s: HTTP %ld redirect not followed (the token goes only to "
-			"--server %s): give the final URL as --server", url, *code, c->server);
+		err_msg("LAVA server %s: HTTP %ld redirect not followed (the token goes only to --server %s): give the final URL as --server", url, *code, c->server);
 		return -EPERM;
 	}
 	return 0;
@@ -279,13 +277,10 @@ int lava_fetch(const struct lava_conn *c, int64_t id, struct lava_result *r)
 		for (i = 0; res && i < json_object_array_length(res); i++)
 			json_object_array_add(all, json_object_get(json_object_array_get_idx(res, i)));
 		if (jstr(page, "next") && !same_origin(c, jstr(page, "next"))) {
-			err_msg("LAVA job %" PRId64 ": the test cases' \"next\" page %.200s is not "
-				"on --server %s (scheme, host and port); not followed, the token "
-				"goes only to the server", id, jstr(page, "next"), c->server);
+			err_msg("LAVA job %" PRId64 ": the test cases' \"next\" page %.200s is not on --server %s (scheme, host and port); not followed, the token goes only to the server", id, jstr(page, "next"), c->server);
 			ret = -EPERM;
 		} else if (jstr(page, "next") && ++pages > 10000) {
-			err_msg("LAVA job %" PRId64 ": more than 10000 pages of test cases; not "
-				"followed further", id);
+			err_msg("LAVA job %" PRId64 ": more than 10000 pages of test cases; not followed further", id);
 			ret = -EPERM;
 		} else if (jstr(page, "next")) {
 			url = xstrdup(jstr(page, "next"));
@@ -347,8 +342,7 @@ static int render_device(const char *dev, const char *jobf, const char *out)
 		ret = run_argv(argv, &y);
 	}
 	if (ret != 0 || !y.len) {
-		err_msg("%s: cannot render the device dictionary (needs python3-jinja2 and "
-			"lava-server's device types: apt-get install lava-server)", dev);
+		err_msg("%s: cannot render the device dictionary (needs python3-jinja2 and lava-server's device types: apt-get install lava-server)", dev);
 		ret = -EINVAL;
 	} else {
 		ret = write_file_atomic(out, y.data, y.len);

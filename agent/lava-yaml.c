@@ -103,8 +103,7 @@ char *lava_job_yaml(const struct lava_boot *lb)
 	char *u;
 
 	if (!bo && !b->emulated) {
-		err_msg("%s: boot method \"%s\" has no LAVA equivalent here (uboot, command, "
-			"direct)", b->jf.path, why);
+		err_msg("%s: boot method \"%s\" has no LAVA equivalent here (uboot, command, direct)", b->jf.path, why);
 		return NULL;
 	}
 	if (!dt)
@@ -240,8 +239,7 @@ char *lava_job_yaml(const struct lava_boot *lb)
 	/* type the benchmark at the prompt; its lines come back through dmesg
 	 * (printk kept off the console, as for direct boots) */
 	{
-		char *cmd = xasprintf("dmesg -n 1; insmod %s batches=%d%s%s; echo ABLAB-INSMOD=$?; "
-				      "dmesg | grep 'dmabench: '", modpath, lb->batches,
+		char *cmd = xasprintf("dmesg -n 1; insmod %s batches=%d%s%s; echo ABLAB-INSMOD=$?; dmesg | grep 'dmabench: '", modpath, lb->batches,
 				      lb->params ? " " : "", lb->params ? lb->params : "");
 		char *ok = xasprintf("insmod %s batches", modpath);
 

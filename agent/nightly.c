@@ -79,8 +79,7 @@ static char *board_unhealthy(const char *name, struct store *st)
 					  "ORDER BY checked DESC, id DESC LIMIT 1", 1, p);
 
 		if (r && PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t"))
-			why = xasprintf("its last health check (%s) failed: %s; run `ablab check "
-					"%s` once it is fixed", PQgetvalue(r, 0, 1),
+			why = xasprintf("its last health check (%s) failed: %s; run `ablab check %s` once it is fixed", PQgetvalue(r, 0, 1),
 					PQgetvalue(r, 0, 2), b.name);
 		if (r)
 			PQclear(r);
@@ -310,8 +309,7 @@ static int64_t nightly_job(struct job *j, struct store *hst, const char *results
 	mask = xcalloc(j->nboards, sizeof(*mask));
 	o.boards = mask;
 	{
-		char *head = xasprintf("job %s (%s): %d+%d boots, order %s, %d batches, "
-				       "threshold %.1f%%", j->name, j->jf.path, o.boots, o.boots,
+		char *head = xasprintf("job %s (%s): %d+%d boots, order %s, %d batches, threshold %.1f%%", j->name, j->jf.path, o.boots, o.boots,
 				       order_name(o.order), o.batches, j->threshold * 100);
 
 		if (dry)
@@ -471,8 +469,7 @@ int cmd_nightly(int argc, char **argv)
 			} else {
 				r = store_previous_nightly(&hst, cid, NULL, 0, &w->prev);
 				if (r == -ENODATA)
-					info_msg("nightly: %s: first nightly campaign of this job; "
-						 "nothing to compare with", j.name);
+					info_msg("nightly: %s: first nightly campaign of this job; nothing to compare with", j.name);
 				else if (r)
 					failed = true;
 			}

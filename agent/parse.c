@@ -337,7 +337,16 @@ int parse_line(const char *line, struct line_info *li)
 	return parse_seed(tmp, li);
 }
 
-static void add_sample(struct run_result *r, const struct sample *s)
+int sample_cmp_batch(const void *a, const void *b)
+{
+	const struct sample *x = *(const struct sample *const *)a;
+	const struct sample *y = *(const struct sample *const *)b;
+	int c = strcmp(x->scenario, y->scenario);
+
+	return c ? c : (x->batch > y->batch) - (x->batch < y->batch);
+}
+
+void run_result_add(struct run_result *r, const struct sample *s)
 {
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 32;
@@ -505,7 +514,7 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 				li.s.batch = batch;
 			}
 			r->fmt = li.s.fmt;
-			add_sample(r, &li.s);
+			run_result_add(r, &li.s);
 			break;
 		case LINE_DONE:
 			r->have_done = true;

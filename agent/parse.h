@@ -81,6 +81,10 @@ struct run_result {
 void parse_log(const char *text, size_t len, struct run_result *r);
 /* 0 when the run is complete and clean; else -EINVAL with a reason. */
 int run_check(const struct run_result *r, char *why, size_t whylen);
+/* qsort() of struct sample pointers by scenario, then batch (0: the same batch). */
+int sample_cmp_batch(const void *a, const void *b);
+/* Appends a copy of s to r (grows r->v). */
+void run_result_add(struct run_result *r, const struct sample *s);
 void run_result_free(struct run_result *r);
 
 #endif

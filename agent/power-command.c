@@ -53,8 +53,7 @@ static int command_run(struct power *p, const char *field, char *const *tmpl)
 		power_set_error(p, "%s: %s: `%s` did not finish within %ld s (timeouts_s.power); killed",
 			  b->name, field, shown.data, b->t_power_s);
 	} else if (ret == -EINTR && in_power_off()) {
-		power_set_error(p, "%s: %s: aborted by a second signal (`%s` killed); the board may still "
-			  "be ON", b->name, field, shown.data);
+		power_set_error(p, "%s: %s: aborted by a second signal (`%s` killed); the board may still be ON", b->name, field, shown.data);
 	} else if (ret == -EINTR) {
 		power_set_error(p, "%s: %s: interrupted", b->name, field);
 	} else if (ret < 0) {
@@ -75,17 +74,27 @@ static int command_run(struct power *p, const char *field, char *const *tmpl)
 	return ret;
 }
 
+/* power.* of this backend (board->power_priv) */
+struct command_conf {
+	char **on, **off, **cycle;	/* argv arrays; cycle NULL: off, off_ms, on */
+};
+
+static const struct command_conf *conf_of(const struct board *b)
+{
+	return b->power_priv;
+}
+
 static int command_on(struct power *p, const struct kernel_art *k)
 {
 	int ret = power_wait_off_time(p);
 
 	(void)k;
-	return ret ? ret : command_run(p, "power.on", p->board->power_on);
+	return ret ? ret : command_run(p, "power.on", conf_of(p->board)->on);
 }
 
 static int command_off(struct power *p)
 {
-	int ret = command_run(p, "power.off", p->board->power_off);
+	int ret = command_run(p, "power.off", conf_of(p->board)->off);
 
 	if (!ret)
 		p->t_off = now_ms();
@@ -96,8 +105,8 @@ static int command_cycle(struct power *p)
 {
 	int ret;
 
-	if (p->board->power_cycle)
-		return command_run(p, "power.cycle", p->board->power_cycle);
+	if (conf_of(p->board)->cycle)
+		return command_run(p, "power.cycle", conf_of(p->board)->cycle);
 	ret = command_off(p);
 	return ret ? ret : command_on(p, NULL);
 }
@@ -114,9 +123,10 @@ static int argv_check(struct buf *out, const char *field, char *const *argv)
 
 static int command_check(const struct board *b, struct buf *out)
 {
-	return argv_check(out, "power.on", b->power_on) + argv_check(out, "power.off",
-			  b->power_off) +
-	       argv_check(out, "power.cycle", b->power_cycle);
+	const struct command_conf *c = conf_of(b);
+
+	return argv_check(out, "power.on", c->on) + argv_check(out, "power.off", c->off) +
+	       argv_check(out, "power.cycle", c->cycle);
 }
 
 static const struct jfield command_fields[] = {
@@ -128,31 +138,38 @@ static const struct jfield command_fields[] = {
 
 static int command_parse(struct board *b, json_object *o)
 {
+	struct command_conf *c = xcalloc(1, sizeof(*c));
 	size_t n;
 
-	b->power_on = jstrv(o, "on", &n);
+	b->power_priv = c;
+	c->on = jstrv(o, "on", &n);
 	if (!n)
 		return board_field_error(b, "power", "type",
 					 "power type command needs \"on\": [argv...]");
-	b->power_off = jstrv(o, "off", &n);
+	c->off = jstrv(o, "off", &n);
 	if (!n)
 		return board_field_error(b, "power", "type",
 					 "power type command needs \"off\": [argv...]");
 	if (json_object_object_get_ex(o, "cycle", NULL)) {
-		b->power_cycle = jstrv(o, "cycle", &n);
+		c->cycle = jstrv(o, "cycle", &n);
 		if (!n)
 			return board_field_error(b, "power", "cycle",
-						 "must not be empty (omit it to cycle as off, "
-						 "off_ms, on)");
+						 "must not be empty (omit it to cycle as off, off_ms, on)");
 	}
 	return 0;
 }
 
 static void command_free(struct board *b)
 {
-	strv_free(b->power_on);
-	strv_free(b->power_off);
-	strv_free(b->power_cycle);
+	struct command_conf *c = b->power_priv;
+
+	if (!c)
+		return;
+	strv_free(c->on);
+	strv_free(c->off);
+	strv_free(c->cycle);
+	free(c);
+	b->power_priv = NULL;
 }
 
 const struct power_ops power_command_ops = {

@@ -107,8 +107,7 @@ static int gpiod_check(const struct board *b, struct buf *out)
 		bad = check_line(out, false, "power.chip", "%s (lines %s): %s", b->gpio_chip,
 				 lines.data, err);
 	else
-		bad = check_line(out, true, "power.chip", "%s lines %s exist and are free (%s, "
-				 "%s)", b->gpio_chip, lines.data,
+		bad = check_line(out, true, "power.chip", "%s lines %s exist and are free (%s, %s)", b->gpio_chip, lines.data,
 				 b->gpio_active_low ? "active low" : "active high",
 				 gpio_api_version());
 	gpiod_offsets_free(b, offs);
@@ -161,8 +160,7 @@ static int gpiod_parse(struct board *b, json_object *o)
 		return gpiod_parse_names(b, o);
 	if (!json_object_object_get_ex(o, "lines", &a) || !json_object_array_length(a))
 		return board_field_error(b, "power", "type",
-					 "power type gpiod needs \"lines\": [OFFSET, ...] or "
-					 "\"line_names\": [NAME, ...]");
+					 "power type gpiod needs \"lines\": [OFFSET, ...] or \"line_names\": [NAME, ...]");
 	b->n_gpio_lines = json_object_array_length(a);
 	b->gpio_lines = xcalloc(b->n_gpio_lines, sizeof(*b->gpio_lines));
 	for (i = 0; i < b->n_gpio_lines; i++) {

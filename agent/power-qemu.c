@@ -190,8 +190,7 @@ static int qemu_find_pty(struct power *p, int64_t deadline)
 	}
 	json_object_put(list);
 	if (!p->pty_path) {
-		power_set_error(p, "QEMU has no pty chardev \"%s\" (board console.device %s: add "
-			  "\"-serial\", \"pty\" to power.args)", p->board->console_device + 5,
+		power_set_error(p, "QEMU has no pty chardev \"%s\" (board console.device %s: add \"-serial\", \"pty\" to power.args)", p->board->console_device + 5,
 			  p->board->console_device);
 		return -ENOENT;
 	}
@@ -210,8 +209,7 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 	int logfd, r;
 
 	if (!k) {
-		power_set_error(p, "%s: power type qemu: QEMU is the board and exists only during a boot "
-			  "(use `ablab check %s` to boot it)", p->board->name, p->board->name);
+		power_set_error(p, "%s: power type qemu: QEMU is the board and exists only during a boot (use `ablab check %s` to boot it)", p->board->name, p->board->name);
 		return -EOPNOTSUPP;
 	}
 	for (n = 0; p->board->qemu_args[n]; n++)
@@ -228,8 +226,7 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 				power_set_error(p, "%s: power.args: {%s}: the kernel directory %s has none",
 					  p->board->jf.path, bad, k->dir);
 			else
-				power_set_error(p, "%s: power.args: unknown placeholder {%s}; known: "
-					  "{kernel} {dtb} {initrd} {append} {module} {tftp_root}",
+				power_set_error(p, "%s: power.args: unknown placeholder {%s}; known: {kernel} {dtb} {initrd} {append} {module} {tftp_root}",
 					  p->board->jf.path, bad);
 			free(bad);
 			strv_free(argv);
@@ -338,8 +335,7 @@ static int qemu_parse(struct board *b, json_object *o)
 	b->qemu_binary = jstr(o, "binary");
 	if (!b->qemu_binary)
 		return board_field_error(b, "power", "type",
-					 "power type qemu needs \"binary\" (e.g. "
-					 "\"qemu-system-arm\")");
+					 "power type qemu needs \"binary\" (e.g. \"qemu-system-arm\")");
 	b->qemu_args = jstrv(o, "args", NULL);
 	return 0;
 }

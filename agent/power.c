@@ -33,8 +33,7 @@ void power_set_error(struct power *p, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	s = xvasprintf(NULL, fmt, ap);
 	va_end(ap);
 	free(p->error);
 	p->error = s;
@@ -139,8 +138,7 @@ int power_off(struct power *p)
 	int ret;
 
 	if (stop_requested && !off_aborted)
-		info_msg("%s: stopping (signal %d): switching the board off; another signal "
-			 "aborts that and may leave it ON", name, (int)stop_requested);
+		info_msg("%s: stopping (signal %d): switching the board off; another signal aborts that and may leave it ON", name, (int)stop_requested);
 	power_off_begin();
 	ret = p->ops->off(p);
 	power_off_end();

@@ -109,8 +109,7 @@ int gpio_relay_open(struct gpio_relay **rp, const char *chip, const long *lines,
 	if (gpiod_line_request_bulk_output_flags(&r->bulk, consumer, flags, vals) < 0) {
 		ret = -errno;
 		snprintf(err, elen, "cannot request lines of %s as outputs: %s%s", chip,
-			 strerror(errno), errno == EBUSY ? " (another program holds them: "
-			 "gpioinfo shows the consumer)" : "");
+			 strerror(errno), errno == EBUSY ? " (another program holds them: gpioinfo shows the consumer)" : "");
 		goto fail;
 	}
 	r->n = n;
@@ -322,8 +321,7 @@ int gpio_relay_open(struct gpio_relay **rp, const char *chip, const long *lines,
 	if (!(*rp)->req) {
 		ret = -errno;
 		snprintf(err, elen, "cannot request lines of %s as outputs: %s%s", chip,
-			 strerror(errno), errno == EBUSY ? " (another program holds them: "
-			 "gpioinfo shows the consumer)" : "");
+			 strerror(errno), errno == EBUSY ? " (another program holds them: gpioinfo shows the consumer)" : "");
 		free(*rp);
 		*rp = NULL;
 	}

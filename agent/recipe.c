@@ -57,8 +57,7 @@ int recipe_of_board(const char *board, struct recipe *r)
 		return ret;
 	}
 	if (!b.kernel_recipe) {
-		err_msg("%s: board %s has no kernel.recipe, so the job cannot build its kernels: "
-			"use source type \"prebuilt\" for it", b.jf.path, b.name);
+		err_msg("%s: board %s has no kernel.recipe, so the job cannot build its kernels: use source type \"prebuilt\" for it", b.jf.path, b.name);
 		board_free(&b);
 		return -EINVAL;
 	}

@@ -284,8 +284,7 @@ static void csv_num(FILE *f, double v, bool last)
 void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *f)
 {
 	if (o->detail) {
-		fprintf(f, "campaign,board,scenario,variant,boot_id,seq,batches,mean,median,min,"
-			"max,sd,module_min,module_max,raw_mean,base_mean%s\n",
+		fprintf(f, "campaign,board,scenario,variant,boot_id,seq,batches,mean,median,min,max,sd,module_min,module_max,raw_mean,base_mean%s\n",
 			rep->series ? ",variant_position" : "");
 		for (size_t i = 0; i < rep->nrows; i++) {
 			const struct rep_row *r = &rep->rows[i];
@@ -314,8 +313,7 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 		return;
 	}
 	if (rep->series) {	/* every comparison, with both variants' labels and positions */
-		fprintf(f, "campaign,board,scenario,label,variant,variant_position,vs,vs_position,"
-			"n,n_vs,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,verdict\n");
+		fprintf(f, "campaign,board,scenario,label,variant,variant_position,vs,vs_position,n,n_vs,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,verdict\n");
 		for (size_t c = 0; c < rep->ncmp; c++) {
 			const struct rep_cmp *x = &rep->cmp[c];
 			const struct rep_row *r = &rep->rows[x->row];
@@ -340,9 +338,7 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 		}
 		return;
 	}
-	fprintf(f, "campaign,board,cpu,family,scenario,label,kind,size,unit,n_control,n_patched,"
-		"control_mean,patched_mean,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,p_min,"
-		"verdict,separation,welch_p,cliff_delta\n");
+	fprintf(f, "campaign,board,cpu,family,scenario,label,kind,size,unit,n_control,n_patched,control_mean,patched_mean,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,p_min,verdict,separation,welch_p,cliff_delta\n");
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
 		const struct rep_board *b = &rep->boards[r->board];

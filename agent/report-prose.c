@@ -266,6 +266,19 @@ void rep_padj_cell(const struct rep_row *r, char *out, size_t len)
 		fmt_p(out, len, r->p_adj);
 }
 
+void fmt_ci(char *out, size_t len, double lo, double hi)
+{
+	char a[24], b[24];
+
+	if (isnan(lo)) {
+		snprintf(out, len, "-");
+		return;
+	}
+	fmt_change(a, sizeof(a), lo);
+	fmt_change(b, sizeof(b), hi);
+	snprintf(out, len, "[%s, %s]", a, b);
+}
+
 /* "[+5.1%, +7.4%]" and "96.8%" */
 void rep_ci_cells(const struct rep_row *r, char *ci, size_t cilen, char *conf, size_t clen)
 {
@@ -291,15 +304,13 @@ static void order_words(const struct report *rep, const struct rep_board *b, str
 		if (b->order[i] == b->order[i - 1])
 			alt = 0;
 	if (!strcmp(rep->order_kind, "manual")) {
-		buf_printf(o, "the boots were captured by hand and ingested from their logs, so "
-			   "their order is not known");
+		buf_printf(o, "the boots were captured by hand and ingested from their logs, so their order is not known");
 		return;
 	}
 	if (alt && n > 1 && email)
 		buf_printf(o, "alternating (%s, A = control)", b->order);
 	else if (alt && n > 1)
-		buf_printf(o, "alternating the kernels on every boot (%s, A = control, B = "
-			   "patched)", b->order);
+		buf_printf(o, "alternating the kernels on every boot (%s, A = control, B = patched)", b->order);
 	else if (!strcmp(rep->order_kind, "abba"))
 		buf_printf(o, "in counterbalanced ABBA order (%s, A = control, B = patched)",
 			   b->order);
@@ -449,17 +460,14 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 			buf_count(&o, nc);
 			buf_printf(&o, " time%s", nc == 1 ? "" : "s");
 		} else {
-			buf_printf(&o, " the control kernel was booted %zu and the patched kernel "
-				   "%zu times", nc, np);
+			buf_printf(&o, " the control kernel was booted %zu and the patched kernel %zu times", nc, np);
 		}
 		buf_printf(&o, ", ");
 		order_words(rep, b, &o, email);
 		buf_printf(&o, ";");
 	}
 	if (rep->seq.budget > 0)
-		buf_printf(&o, " the boots came in rounds of one control and one patched boot, "
-			   "with a look at the data after each round from %d+%d on, until every "
-			   "row was decided or %d+%d boots were spent;", rep->seq.first,
+		buf_printf(&o, " the boots came in rounds of one control and one patched boot, with a look at the data after each round from %d+%d on, until every row was decided or %d+%d boots were spent;", rep->seq.first,
 			   rep->seq.first, rep->seq.budget, rep->seq.budget);
 	for (size_t bi = 0; bi < rep->nboards; bi++) {
 		const struct rep_board *b = &rep->boards[bi];
@@ -494,8 +502,7 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 				   r->reps);
 			first = false;
 		}
-		buf_printf(&o, "%s; %s.", first ? "" : ")", email ? "a boot's mean is one "
-			   "observation" : "the mean over a boot's batches is one observation");
+		buf_printf(&o, "%s; %s.", first ? "" : ")", email ? "a boot's mean is one observation" : "the mean over a boot's batches is one observation");
 	} else {
 		buf_printf(&o, " each boot's log is one observation.");
 	}
@@ -503,27 +510,16 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 		if (!strcmp(rep->rows[i].timing, "batch"))
 			any_batch = true;
 	if (any_batch)
-		buf_printf(&o, " Where the clock was too coarse for single iterations, whole "
-			   "batches were timed and a memset-only batch subtracted (one mode per "
-			   "scenario and board, fixed at its first boot).");
+		buf_printf(&o, " Where the clock was too coarse for single iterations, whole batches were timed and a memset-only batch subtracted (one mode per scenario and board, fixed at its first boot).");
 	if (rep->seq.nlooks)
-		buf_printf(&o, " A row was decided by a group-sequential exact rank test "
-			   "(Pocock-type boundaries over %zu looks at %.2g per row, %zu rows: overall "
-			   "false-alarm rate %.3f\001\u00b1\001%.3f by simulation) or by its "
-			   "equivalence interval lying within \u00b1%g%%; its interval is the "
-			   "repeated CI.", rep->seq.nlooks, rep->seq.row_alpha, rep->seq.nrows_tested,
+		buf_printf(&o, " A row was decided by a group-sequential exact rank test (Pocock-type boundaries over %zu looks at %.2g per row, %zu rows: overall false-alarm rate %.3f\001\u00b1\001%.3f by simulation) or by its equivalence interval lying within \u00b1%g%%; its interval is the repeated CI.", rep->seq.nlooks, rep->seq.row_alpha, rep->seq.nrows_tested,
 			   rep->seq.fpr * rep->seq.nrows_tested, rep->seq.fpr_se * rep->seq.nrows_tested,
 			   rep->margin * 100.0);
 	else if (rep->nfamily && email)
-		buf_printf(&o, " Change: Hodges-Lehmann estimate, exact CI; p: Mann-Whitney U, "
-			   "Holm-adjusted over %zu rows; \"same\": the %g%% CI is within "
-			   "\u00b1%g%%.", rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha),
+		buf_printf(&o, " Change: Hodges-Lehmann estimate, exact CI; p: Mann-Whitney U, Holm-adjusted over %zu rows; \"same\": the %g%% CI is within \u00b1%g%%.", rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha),
 			   rep->margin * 100.0);
 	else if (rep->nfamily)
-		buf_printf(&o, " Changes are Hodges-Lehmann estimates over boot means with exact "
-			   "distribution-free intervals; p is the exact Mann-Whitney U, Holm-adjusted "
-			   "over the %zu timing rows (not the null-call baseline); \"same\" means the %g%% interval lies within "
-			   "\u00b1%g%%.", rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha),
+		buf_printf(&o, " Changes are Hodges-Lehmann estimates over boot means with exact distribution-free intervals; p is the exact Mann-Whitney U, Holm-adjusted over the %zu timing rows (not the null-call baseline); \"same\" means the %g%% interval lies within \u00b1%g%%.", rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha),
 			   rep->margin * 100.0);
 	{
 		static const int vs[3] = { 1, 0, -1 };
@@ -553,9 +549,7 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 			for (size_t i = 0; i < rep->nrows && !r; i++)
 				if (pred_lucky(rep, &rep->rows[i], NULL))
 					r = &rep->rows[i];
-			buf_printf(&o, " The boots of %s did not overlap, but with %zu+%zu boots that "
-				   "happens with no change with probability %.2g, so it is not "
-				   "evidence.", l.data, r->ab.a.n, r->ab.b.n, r->ab.p_min);
+			buf_printf(&o, " The boots of %s did not overlap, but with %zu+%zu boots that happens with no change with probability %.2g, so it is not evidence.", l.data, r->ab.a.n, r->ab.b.n, r->ab.p_min);
 		}
 		buf_free(&l);
 	}
@@ -564,8 +558,7 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 
 		if (!rep_is_pres(r) || !r->ab.a.n || !r->ab.b.n)
 			continue;
-		buf_printf(&o, " The preservation check%s%s lost %.0f of %" PRId64 " bytes per "
-			   "boot with control, %.0f with patched.",
+		buf_printf(&o, " The preservation check%s%s lost %.0f of %" PRId64 " bytes per boot with control, %.0f with patched.",
 			   rep->nboards > 1 ? " on " : "",
 			   rep->nboards > 1 ? rep->boards[r->board].name : "", r->ab.a.mean,
 			   r->size, r->ab.b.mean);
@@ -588,16 +581,14 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 			buf_printf(&o, " %s emulated (QEMU, no cache model): not hardware costs.",
 				   ne == 1 ? "is" : "are");
 		else if (ne)
-			buf_printf(&o, " %s emulated (QEMU, no cache model): %s timings show the "
-				   "procedure works, not what the patch costs on hardware.",
+			buf_printf(&o, " %s emulated (QEMU, no cache model): %s timings show the procedure works, not what the patch costs on hardware.",
 				   ne == 1 ? "is" : "are", ne == 1 ? "its" : "their");
 		for (size_t bi = 0; bi < rep->nboards; bi++)
 			if (rep->boards[bi].emulated && !is_qemu(&rep->boards[bi]))
 				emulated_words(&o, &rep->boards[bi], email);
 	}
 	if (rep->ignored)
-		buf_printf(&o, " %zu boot(s) with a variant other than control and patched are "
-			   "not in the table.", rep->ignored);
+		buf_printf(&o, " %zu boot(s) with a variant other than control and patched are not in the table.", rep->ignored);
 	free(done);
 	free(same);
 	return o.data;
@@ -608,10 +599,7 @@ char *rep_design_text(const struct report *rep)
 {
 	struct buf o = { 0 };
 
-	buf_printf(&o, "Design for the next campaign (Kalibera & Jones 2013): boots per kernel "
-		   "and batches per boot that reach a 95%% CI half-width of %g%% of the mean "
-		   "in the least time, from the within-boot and between-boot variance and the "
-		   "measured cost of a boot and of a batch.\n", rep->target * 100.0);
+	buf_printf(&o, "Design for the next campaign (Kalibera & Jones 2013): boots per kernel and batches per boot that reach a 95%% CI half-width of %g%% of the mean in the least time, from the within-boot and between-boot variance and the measured cost of a boot and of a batch.\n", rep->target * 100.0);
 	for (size_t bi = 0; bi < rep->nboards; bi++) {
 		const struct rep_board *b = &rep->boards[bi];
 		char l[160];
@@ -626,8 +614,7 @@ char *rep_design_text(const struct report *rep)
 			continue;
 		}
 		report_row_label(&rep->rows[b->d_binding], l, sizeof(l));
-		buf_printf(&o, "%s: %u boots per kernel x %u batch%s, about %.0f\001s per "
-			   "kernel (boot %.1f\001s, batch %.2f\001s; most demanding: %s).\n",
+		buf_printf(&o, "%s: %u boots per kernel x %u batch%s, about %.0f\001s per kernel (boot %.1f\001s, batch %.2f\001s; most demanding: %s).\n",
 			   b->name, b->d_boots, b->d_batches, b->d_batches == 1 ? "" : "es",
 			   b->d_seconds, b->boot_s, b->run_s / rep->batches, l);
 	}

@@ -26,9 +26,8 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 	for (int v = 0; v < rep->vs.n; v++)
 		buf_printf(&key, "%s%c = %s", v ? ", " : "", 'A' + v, rep->vs.label[v]);
 	for (size_t bi = 0; bi < rep->nboards; bi++)
-		fprintf(f, "  %s: boots in order %s (%s), %zu failed "
-			"attempt(s)\n", rep->boards[bi].name, rep->boards[bi].order,
-			key.data, rep->boards[bi].failed);
+		fprintf(f, "  %s: boots in order %s (%s), %zu failed attempt(s)\n", rep->boards[bi].name,
+			rep->boards[bi].order, key.data, rep->boards[bi].failed);
 	buf_free(&key);
 	for (size_t bi = 0; bi < rep->nboards; bi++)
 		if (rep->boards[bi].not_retried_why)
@@ -45,8 +44,7 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 				rep->boards[bi].lava_jobs);
 	for (size_t bi = 0; bi < rep->nboards; bi++)
 		if (rep->boards[bi].partial)
-			fprintf(f, "  %s: PARTIAL: %zu boot(s) ingested with --partial (a log cut "
-				"short or with rejected lines: only its valid scenarios kept)\n",
+			fprintf(f, "  %s: PARTIAL: %zu boot(s) ingested with --partial (a log cut short or with rejected lines: only its valid scenarios kept)\n",
 				rep->boards[bi].name, rep->boards[bi].partial);
 	if (rep->series) {	/* the attribution table instead of one A/B table */
 		fputc('\n', f);
@@ -92,26 +90,10 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 			l, rep->rows[i].design_why);
 	}
 	if (rep->seq.nlooks)
-		m = xasprintf("change: Hodges-Lehmann estimate of patched/control - 1 over boot "
-			      "means; CI: the repeated confidence interval of the sequential design "
-			      "at the row's last look (every look's interval covers the change at "
-			      "once with at least conf); p: exact two-sided Mann-Whitney U on boot "
-			      "means at that look, p_holm: Holm-adjusted over the %zu timing rows "
-			      "(shown for reference: the sequential boundaries decide); verdict: "
-			      "different, same within \u00b1%g%%, or undecided after the budget. "
-			      "Boundaries at %.2g per row (look n+n:u_diff/u_eq: different iff U <= "
-			      "u_diff or U >= n^2 - u_diff; same needs the interval of rank u_eq + 1 "
-			      "inside the margin; -1: that look cannot): %s.",
+		m = xasprintf("change: Hodges-Lehmann estimate of patched/control - 1 over boot means; CI: the repeated confidence interval of the sequential design at the row's last look (every look's interval covers the change at once with at least conf); p: exact two-sided Mann-Whitney U on boot means at that look, p_holm: Holm-adjusted over the %zu timing rows (shown for reference: the sequential boundaries decide); verdict: different, same within \u00b1%g%%, or undecided after the budget. Boundaries at %.2g per row (look n+n:u_diff/u_eq: different iff U <= u_diff or U >= n^2 - u_diff; same needs the interval of rank u_eq + 1 inside the margin; -1: that look cannot): %s.",
 			      rep->nfamily, rep->margin * 100.0, rep->seq.row_alpha, rep->seq.bounds);
 	else
-		m = xasprintf("change: Hodges-Lehmann estimate of patched/control - 1 over boot "
-			      "means; CI: its exact distribution-free interval at nominal %g%% "
-			      "(inverting the Mann-Whitney distribution), conf: the confidence these "
-			      "n achieve; p: exact two-sided Mann-Whitney U on boot means, p_holm: "
-			      "Holm-adjusted over the %zu timing rows; verdict: different (p_holm <= "
-			      "%g), same within \u00b1%g%% (the %g%% interval lies inside the "
-			      "margin), else undecided (\"too few boots\": no p these n allow is "
-			      "below alpha).", 100.0 * (1.0 - rep->alpha), rep->nfamily, rep->alpha,
+		m = xasprintf("change: Hodges-Lehmann estimate of patched/control - 1 over boot means; CI: its exact distribution-free interval at nominal %g%% (inverting the Mann-Whitney distribution), conf: the confidence these n achieve; p: exact two-sided Mann-Whitney U on boot means, p_holm: Holm-adjusted over the %zu timing rows; verdict: different (p_holm <= %g), same within \u00b1%g%% (the %g%% interval lies inside the margin), else undecided (\"too few boots\": no p these n allow is below alpha).", 100.0 * (1.0 - rep->alpha), rep->nfamily, rep->alpha,
 			      rep->margin * 100.0, 100.0 * (1.0 - 2.0 * rep->alpha));
 	w = report_wrap(m, 78, "");
 	fprintf(f, "\n%s\n\n", w);
@@ -129,8 +111,8 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 	free(w);
 	if (!o->detail)
 		return;
-	fprintf(f, "\nper boot (over its batches; module min/max per iteration; batch timing: "
-		"raw and baseline per iteration):\n");
+	fprintf(f, "\n"
+		   "per boot (over its batches; module min/max per iteration; batch timing: raw and baseline per iteration):\n");
 	fprintf(f, "  %-12s %-22s %-8s %5s %3s %11s %11s %11s %11s %10s %11s %11s\n", "board",
 		"scenario", "variant", "seq", "m", "mean", "median", "min", "max", "sd",
 		"module min", "module max");
@@ -227,8 +209,7 @@ void rep_write_email(const struct report *rep, FILE *f)
 		for (size_t i = 0; i < rep->nrows && !r; i++)
 			if (!rep_is_pres(&rep->rows[i]) && rep->rows[i].verdict < 0)
 				r = &rep->rows[i];
-		m = xasprintf("* too few boots to reach alpha = %g: with %zu+%zu boots the "
-			      "smallest possible p is %.3f.", rep->alpha, r->ab.a.n, r->ab.b.n,
+		m = xasprintf("* too few boots to reach alpha = %g: with %zu+%zu boots the smallest possible p is %.3f.", rep->alpha, r->ab.a.n, r->ab.b.n,
 			      r->ab.p_min);
 		w = report_wrap(m, EMAIL_WIDTH, "");
 		fprintf(f, "%s\n", w);

@@ -185,6 +185,8 @@ char *report_format_names(char *buf, size_t len);
 void fmt_time(char *out, size_t len, double ns);
 /* "+6.3%", "-0.009%": two significant digits, at least one decimal. */
 void fmt_change(char *out, size_t len, double rel);
+/* "[+5.1%, +7.4%]" from two changes; "-" when lo is NaN. */
+void fmt_ci(char *out, size_t len, double lo, double hi);
 /* "256 B dirty", "1 MiB clean map", "null call", "lost of 400 KiB": a row without its board */
 void report_row_label(const struct rep_row *r, char *out, size_t len);
 /* The same prefixed with "CPU, family, " as in the seed's table. */

@@ -214,15 +214,6 @@ static bool uuid_ok(const char *s)
 	return true;
 }
 
-static int sample_cmp(const void *a, const void *b)
-{
-	const struct sample *x = *(const struct sample *const *)a;
-	const struct sample *y = *(const struct sample *const *)b;
-	int c = strcmp(x->scenario, y->scenario);
-
-	return c ? c : (x->batch > y->batch) - (x->batch < y->batch);
-}
-
 static int read_sample(struct vctx *v, json_object *so, size_t i, struct sample *s)
 {
 	char pre[40];
@@ -415,9 +406,9 @@ int spool_read(struct spool_boot *sb, const char *path, char *why, size_t wlen)
 
 		for (i = 0; i < n; i++)
 			p[i] = &sb->res.v[i];
-		qsort(p, n, sizeof(*p), sample_cmp);
+		qsort(p, n, sizeof(*p), sample_cmp_batch);
 		for (i = 1; i < n && !ret; i++)
-			if (!sample_cmp(&p[i - 1], &p[i])) {
+			if (!sample_cmp_batch(&p[i - 1], &p[i])) {
 				char f[120];
 
 				snprintf(f, sizeof(f), "scenario %s batch %d appears twice",
@@ -443,8 +434,7 @@ static void set_aside(const char *dir, const char *path, const char *name, const
 	char *rdir = xasprintf("%s/rejected", dir), *dst = xasprintf("%s/%s", rdir, name);
 
 	if (mkdir_p(rdir, 0755) || rename(path, dst))
-		err_msg("%s: spool file refused: %s; nothing stored (could not move it to %s: "
-			"%s)", path, why, rdir, strerror(errno));
+		err_msg("%s: spool file refused: %s; nothing stored (could not move it to %s: %s)", path, why, rdir, strerror(errno));
 	else
 		err_msg("%s: spool file refused: %s; nothing stored, file moved to %s", path, why,
 			dst);
@@ -464,8 +454,7 @@ static int load_one(struct store *st, const char *dir, const char *name)
 	} else if (!ret) {
 		ret = store_boot(st, &sb.rec);
 		if (ret == -EEXIST)
-			set_aside(dir, path, name, "its slot or LAVA job is already stored by "
-				  "another boot");
+			set_aside(dir, path, name, "its slot or LAVA job is already stored by another boot");
 		else if (!ret)
 			unlink(path);
 	}

@@ -264,8 +264,8 @@ int stats_row(const double *a, size_t na, const double *b, size_t nb, double alp
 /* Two-sided p of Student's t with df > 0 degrees of freedom (regularized incomplete beta). */
 double stats_t_p2(double t, double df);
 
-/* The standard normal quantile (Acklam's approximation, relative error < 1.2e-9); NAN
- * outside (0, 1). */
+/* The standard normal quantile (Acklam's approximation refined by one Halley step on erfc:
+ * |error| ~ 1e-15); NAN outside (0, 1). */
 double stats_norm_quantile(double p);
 
 /*

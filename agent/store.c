@@ -1,28 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Results database: PostgreSQL through libpq.  Schema with forward-only
- * migrations, one transaction per boot, and a private cluster started on
- * demand when no --db / ABLAB_DB is given. */
+ * migrations, connections, board locks and campaigns; one boot stored in one
+ * transaction: store-boot.c; the private cluster started on demand when no
+ * --db / ABLAB_DB is given: store-cluster.c. */
 #include "store.h"
+#include "store-int.h"
 #include "board.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <math.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-/* a boot's value for a scenario: the mean over its batches (boot_means) */
-#define BOOT_MEAN_SQL \
-	"avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END), " BOOT_MEAN_N_SQL
-#define BOOT_MEAN_N_SQL "count(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END)"
 
 static const char *const migrations[] = {
 	/* 1: the initial schema (DESIGN.md section 6) */
@@ -237,8 +227,7 @@ PGresult *store_query(struct store *st, const char *sql, int nparams, const char
 	return r;
 }
 
-/* Plain statements (may hold several commands, as migrations do). */
-static int exec_ok(struct store *st, const char *sql)
+int store_exec(struct store *st, const char *sql)
 {
 	PGresult *r = PQexec(st->conn, sql);
 	ExecStatusType s = PQresultStatus(r);
@@ -268,9 +257,9 @@ static int migrate(struct store *st)
 		if (ret)
 			return 0;
 	}
-	if (exec_ok(st, "BEGIN") ||
-	    exec_ok(st, "SELECT pg_advisory_xact_lock(4242001)") ||
-	    exec_ok(st, "CREATE TABLE IF NOT EXISTS schema_version (version int NOT NULL)"))
+	if (store_exec(st, "BEGIN") ||
+	    store_exec(st, "SELECT pg_advisory_xact_lock(4242001)") ||
+	    store_exec(st, "CREATE TABLE IF NOT EXISTS schema_version (version int NOT NULL)"))
 		goto fail;
 	r = store_query(st, "SELECT max(version) FROM schema_version", 0, NULL);
 	if (!r)
@@ -279,16 +268,15 @@ static int migrate(struct store *st)
 		version = atoi(PQgetvalue(r, 0, 0));
 	PQclear(r);
 	if (version > (int)ARRAY_SIZE(migrations)) {
-		err_msg("database schema version %d is newer than this ablab knows (%zu): "
-			"upgrade ablab", version, ARRAY_SIZE(migrations));
-		exec_ok(st, "ROLLBACK");
+		err_msg("database schema version %d is newer than this ablab knows (%zu): upgrade ablab", version, ARRAY_SIZE(migrations));
+		store_exec(st, "ROLLBACK");
 		return -EPROTO;
 	}
 	for (i = (size_t)version; i < ARRAY_SIZE(migrations); i++) {
 		char v[16];
 		const char *p[1] = { v };
 
-		if (exec_ok(st, migrations[i]))
+		if (store_exec(st, migrations[i]))
 			goto fail;
 		snprintf(v, sizeof(v), "%zu", i + 1);
 		r = store_query(st, "INSERT INTO schema_version VALUES ($1::int)", 1, p);
@@ -296,399 +284,11 @@ static int migrate(struct store *st)
 			goto fail;
 		PQclear(r);
 	}
-	ret = exec_ok(st, "COMMIT");
+	ret = store_exec(st, "COMMIT");
 	return ret;
 fail:
-	exec_ok(st, "ROLLBACK");
+	store_exec(st, "ROLLBACK");
 	return -EIO;
-}
-
-/* ---- private cluster ---- */
-
-static char *pg_bindir(void)
-{
-	const char *e = getenv("ABLAB_PG_BINDIR");
-	struct dirent *de;
-	char *best = NULL;
-	int bestv = 0;
-	DIR *d;
-
-	if (e && *e)
-		return xstrdup(e);
-	d = opendir("/usr/lib/postgresql");
-	if (!d)
-		return NULL;
-	while ((de = readdir(d))) {
-		int v = atoi(de->d_name);
-		char *ctl = xasprintf("/usr/lib/postgresql/%s/bin/pg_ctl", de->d_name);
-
-		if (v > bestv && is_file(ctl)) {
-			free(best);
-			best = xasprintf("/usr/lib/postgresql/%s/bin", de->d_name);
-			bestv = v;
-		}
-		free(ctl);
-	}
-	closedir(d);
-	return best;
-}
-
-struct cluster {
-	char *dir;	/* data directory, also the socket directory */
-	char *bindir;
-	char *conninfo;
-	bool as_postgres;
-};
-
-/* VALUE for a conninfo string, in '...' (with \\ and \' escaped) when it
- * needs quoting. */
-static void conninfo_value(struct buf *b, const char *v)
-{
-	if (*v && !strpbrk(v, " \t\n\r\f\v'\\")) {
-		buf_append(b, v, strlen(v));
-		return;
-	}
-	buf_append(b, "'", 1);
-	for (; *v; v++) {
-		if (*v == '\'' || *v == '\\')
-			buf_append(b, "\\", 1);
-		buf_append(b, v, 1);
-	}
-	buf_append(b, "'", 1);
-}
-
-char *store_conninfo_masked(const char *conninfo)
-{
-	PQconninfoOption *opts = PQconninfoParse(conninfo, NULL), *o;
-	struct buf b = { 0 };
-
-	if (!opts)
-		return NULL;
-	for (o = opts; o->keyword; o++) {
-		if (!o->val)
-			continue;
-		buf_printf(&b, "%s%s=", b.len ? " " : "", o->keyword);
-		if (!strcmp(o->keyword, "password"))
-			buf_printf(&b, "***");
-		else
-			conninfo_value(&b, o->val);
-	}
-	PQconninfoFree(opts);
-	if (!b.data)
-		buf_append(&b, "", 0);
-	return b.data;
-}
-
-/* The private cluster's conninfo: its data directory is the socket directory
- * (any path: spaces and quotes included). */
-static char *cluster_conninfo(const struct cluster *c, const char *db, int timeout_s)
-{
-	struct buf b = { 0 };
-
-	buf_printf(&b, "host=");
-	conninfo_value(&b, c->dir);
-	buf_printf(&b, " dbname=%s user=ablab connect_timeout=%d", db, timeout_s);
-	return b.data;
-}
-
-static int cluster_init(struct cluster *c)
-{
-	char *base = data_dir();
-
-	memset(c, 0, sizeof(*c));
-	if (!base)
-		return -ENOENT;	/* data_dir() said what to set */
-	c->dir = xasprintf("%s/pg", base);
-	free(base);
-	c->bindir = pg_bindir();
-	c->as_postgres = geteuid() == 0;
-	c->conninfo = cluster_conninfo(c, "ablab", 10);
-	if (!c->bindir) {
-		err_msg("no PostgreSQL server found under /usr/lib/postgresql (install the "
-			"postgresql package: make deps), or set ABLAB_PG_BINDIR");
-		return -ENOENT;
-	}
-	if (strlen(c->dir) > 90) {
-		err_msg("data directory %s is too long for a unix socket path; set ABLAB_DATA "
-			"to a shorter directory", c->dir);
-		return -ENAMETOOLONG;
-	}
-	return 0;
-}
-
-static void cluster_free(struct cluster *c)
-{
-	free(c->dir);
-	free(c->bindir);
-	free(c->conninfo);
-}
-
-/* A server tool run from argv (no shell of ours), as postgres when we are
- * root (initdb refuses root).  The data directory goes to pg_ctl as PGDATA in
- * its environment, never as -D or -l: pg_ctl pastes those into a /bin/sh -c
- * command line, where a path with $, `, " or ; would be interpreted.  With
- * out_fd >= 0 the tool's stdout and stderr (and a started server's) go there;
- * else its stdout is discarded.  Returns the exit status or -errno. */
-static int cluster_run(struct cluster *c, const char *tool, char **args, int out_fd)
-{
-	char *argv[24], **envp, *pgdata = xasprintf("PGDATA=%s", c->dir);
-	char *path = xasprintf("%s/%s", c->bindir, tool);
-	int pfd[2] = { -1, -1 }, status, ret;
-	size_t a = 0, i, n = 0;
-	pid_t pid;
-
-	if (c->as_postgres) {
-		argv[a++] = "runuser";
-		argv[a++] = "-u";
-		argv[a++] = "postgres";
-		argv[a++] = "--";
-	}
-	argv[a++] = path;
-	for (i = 0; args[i] && a < ARRAY_SIZE(argv) - 1; i++)
-		argv[a++] = args[i];
-	argv[a] = NULL;
-	while (environ[n])
-		n++;
-	envp = xcalloc(n + 2, sizeof(*envp));
-	for (i = 0, n = 0; environ[i]; i++)
-		if (strncmp(environ[i], "PGDATA=", 7))
-			envp[n++] = environ[i];
-	envp[n] = pgdata;
-	ret = out_fd < 0 && pipe2(pfd, O_CLOEXEC) < 0 ? -errno : 0;
-	pid = ret ? -1 : fork();
-	if (pid == 0) {
-		dup2(out_fd >= 0 ? out_fd : pfd[1], 1);
-		if (out_fd >= 0)
-			dup2(out_fd, 2);
-		/* a started server keeps nothing of ours: no board tty, no lock fd */
-		close_range(3, ~0U, 0);
-		execvpe(argv[0], argv, envp);
-		fprintf(stderr, "ablab: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0 && !ret)
-		ret = -errno;
-	if (pfd[1] >= 0)
-		close(pfd[1]);
-	if (pfd[0] >= 0) {
-		char chunk[4096];
-		ssize_t r;
-
-		while (pid > 0 && ((r = read(pfd[0], chunk, sizeof(chunk))) > 0 ||
-				   (r < 0 && errno == EINTR)))
-			;
-		close(pfd[0]);
-	}
-	while (pid > 0 && waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			ret = -errno;
-			break;
-		}
-	}
-	if (pid > 0 && !ret)
-		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	free(envp);
-	free(pgdata);
-	free(path);
-	return ret;
-}
-
-static int cluster_create(struct cluster *c)
-{
-	char *pgver = xasprintf("%s/PG_VERSION", c->dir);
-	char *args[] = { "-D", c->dir, "-U", "ablab", "--auth=trust", "-E", "UTF8",
-			 "--no-instructions", NULL };
-	char *parent;
-	int ret = 0;
-
-	if (is_file(pgver))
-		goto out;
-	info_msg("creating the private results database in %s", c->dir);
-	/* parents stay reachable (0755), the cluster itself is private (0700) */
-	parent = xstrdup(c->dir);
-	*strrchr(parent, '/') = '\0';
-	ret = mkdir_p(parent, 0755);
-	free(parent);
-	if (!ret && mkdir(c->dir, 0700) < 0 && errno != EEXIST)
-		ret = -errno;
-	if (ret) {
-		err_msg("cannot create %s: %s", c->dir, strerror(-ret));
-		goto out;
-	}
-	if (c->as_postgres) {
-		struct passwd *pw = getpwnam("postgres");
-
-		if (!pw) {
-			err_msg("running as root but there is no postgres user (install postgresql)");
-			ret = -ENOENT;
-			goto out;
-		}
-		/* postgres must be able to traverse every parent directory */
-		parent = xstrdup(c->dir);
-		while (strrchr(parent, '/') && strrchr(parent, '/') != parent) {
-			struct stat st;
-
-			*strrchr(parent, '/') = '\0';
-			if (stat(parent, &st) == 0 && !(st.st_mode & S_IXOTH)) {
-				err_msg("the postgres user cannot enter %s (mode %o): set ABLAB_DATA "
-					"to a directory it can reach, e.g. /var/lib/ablab", parent,
-					st.st_mode & 07777);
-				free(parent);
-				ret = -EACCES;
-				goto out;
-			}
-		}
-		free(parent);
-		if (chown(c->dir, pw->pw_uid, pw->pw_gid) < 0) {
-			ret = -errno;
-			goto out;
-		}
-	}
-	ret = cluster_run(c, "initdb", args, -1);
-	if (ret) {
-		err_msg("initdb -D %s failed (exit %d)", c->dir, ret);
-		ret = -EIO;
-	}
-out:
-	free(pgver);
-	return ret;
-}
-
-static bool cluster_running(struct cluster *c)
-{
-	char *ci = cluster_conninfo(c, "postgres", 5);
-	PGPing p = PQping(ci);
-
-	free(ci);
-	return p == PQPING_OK;
-}
-
-static int cluster_start(struct cluster *c)
-{
-	PGconn *conn;
-	PGresult *r;
-	char *ci;
-	int ret;
-
-	ret = cluster_create(c);
-	if (ret)
-		return ret;
-	if (!cluster_running(c)) {
-		/* the socket directory "." is the data directory (the server's cwd):
-		 * no path in the options, which pg_ctl passes through a shell */
-		char *args[] = { "-w", "-t", "60", "-o",
-				 "-c listen_addresses='' -c unix_socket_directories=.", "start",
-				 NULL };
-		char *log = xasprintf("%s/server.log", c->dir);
-		int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-
-		ret = fd < 0 ? -errno : cluster_run(c, "pg_ctl", args, fd);
-		if (fd >= 0)
-			close(fd);
-		if (ret < 0)
-			err_msg("could not start PostgreSQL in %s: %s (log %s)", c->dir,
-				strerror(-ret), log);
-		else if (ret)
-			err_msg("could not start PostgreSQL in %s (pg_ctl exit %d); see %s", c->dir,
-				ret, log);
-		if (ret) {
-			free(log);
-			return -EIO;
-		}
-		free(log);
-	}
-	ci = cluster_conninfo(c, "postgres", 10);
-	conn = PQconnectdb(ci);
-	free(ci);
-	if (PQstatus(conn) != CONNECTION_OK) {
-		err_msg("private database: %s", PQerrorMessage(conn));
-		PQfinish(conn);
-		return -EIO;
-	}
-	r = PQexec(conn, "SELECT 1 FROM pg_database WHERE datname = 'ablab'");
-	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 0) {
-		PQclear(r);
-		r = PQexec(conn, "CREATE DATABASE ablab");
-		if (PQresultStatus(r) != PGRES_COMMAND_OK &&
-		    !strstr(PQresultErrorMessage(r), "already exists")) {
-			err_msg("CREATE DATABASE ablab: %s", PQresultErrorMessage(r));
-			PQclear(r);
-			PQfinish(conn);
-			return -EIO;
-		}
-	}
-	PQclear(r);
-	PQfinish(conn);
-	return 0;
-}
-
-/* `ablab db status` with --db / ABLAB_DB: that server, password masked */
-static int external_status(const char *conninfo)
-{
-	char *m = store_conninfo_masked(conninfo);
-	PGPing p;
-
-	if (!m) {
-		err_msg("--db / ABLAB_DB is not a valid conninfo (key=value ..., or a postgresql:// URI); not shown, as it may hold a password");
-		return -EINVAL;
-	}
-	p = PQping(conninfo);
-	printf("%s: %s (--db / ABLAB_DB; the private cluster is not used)\n", m,
-	       p == PQPING_OK ? "reachable" : p == PQPING_REJECT ? "rejects connections" :
-	       p == PQPING_NO_RESPONSE ? "not reachable" : "invalid parameters");
-	free(m);
-	return p == PQPING_OK ? 0 : -ECONNREFUSED;
-}
-
-int store_private(const char *action, const char *conninfo)
-{
-	struct cluster c;
-	int ret;
-
-	if (!conninfo || !*conninfo)
-		conninfo = getenv("ABLAB_DB");
-	if (conninfo && *conninfo && !strcmp(action, "status"))
-		return external_status(conninfo);
-	ret = cluster_init(&c);
-	if (ret)
-		goto out;
-	if (!strcmp(action, "start")) {
-		struct store st;
-
-		ret = cluster_start(&c);
-		if (!ret)
-			ret = store_open(&st, c.conninfo);	/* schema up to date */
-		if (!ret) {
-			store_close(&st);
-			printf("running: %s\n", c.conninfo);
-		}
-	} else if (!strcmp(action, "stop")) {
-		char *args[] = { "-w", "-m", "fast", "stop", NULL };
-
-		if (!cluster_running(&c)) {
-			printf("not running (%s)\n", c.dir);
-		} else {
-			ret = cluster_run(&c, "pg_ctl", args, -1) ? -EIO : 0;
-			if (!ret)
-				printf("stopped (%s)\n", c.dir);
-		}
-	} else if (!strcmp(action, "status")) {
-		char *pgver = xasprintf("%s/PG_VERSION", c.dir);
-
-		if (!is_file(pgver))
-			printf("not created (%s; `ablab db start` creates it)\n", c.dir);
-		else if (cluster_running(&c))
-			printf("running: %s\n", c.conninfo);
-		else
-			printf("stopped (%s)\n", c.dir);
-		free(pgver);
-	} else {
-		err_msg("db: unknown action \"%s\" (start, stop, status)", action);
-		ret = -EINVAL;
-	}
-out:
-	cluster_free(&c);
-	return ret;
 }
 
 static int try_board_lock(struct store *st, const char *board)
@@ -723,7 +323,7 @@ int store_reconnect(struct store *st)
 	if (PQstatus(st->conn) != CONNECTION_OK)
 		return -ENOTCONN;
 	PQsetNoticeProcessor(st->conn, NULL, NULL);
-	exec_ok(st, "SET client_min_messages = warning");
+	store_exec(st, "SET client_min_messages = warning");
 	if (st->campaign_key)
 		store_campaign_hold(st, st->campaign_key);
 	if (!st->lock_key)
@@ -731,8 +331,7 @@ int store_reconnect(struct store *st)
 	/* a session lock dies with its session: take it again, or give up the board */
 	ret = try_board_lock(st, st->lock_key);
 	if (ret == -EBUSY)
-		err_msg("%s: after a reconnect to the results database another agent holds this "
-			"board (advisory lock); this agent stops using it", st->lock_key);
+		err_msg("%s: after a reconnect to the results database another agent holds this board (advisory lock); this agent stops using it", st->lock_key);
 	return ret;
 }
 
@@ -777,18 +376,10 @@ int store_open(struct store *st, const char *conninfo)
 		}
 		st->conninfo = xstrdup(conninfo);
 	} else {
-		struct cluster c;
-
-		ret = cluster_init(&c);
-		if (!ret)
-			ret = cluster_start(&c);
-		if (ret) {
-			cluster_free(&c);
+		ret = store_private_start(&st->conninfo);
+		if (ret)
 			return ret;
-		}
-		st->conninfo = xstrdup(c.conninfo);
-		masked = xstrdup(c.conninfo);
-		cluster_free(&c);
+		masked = xstrdup(st->conninfo);
 	}
 	st->conn = PQconnectdb(st->conninfo);
 	if (PQstatus(st->conn) != CONNECTION_OK) {
@@ -800,7 +391,7 @@ int store_open(struct store *st, const char *conninfo)
 	}
 	free(masked);
 	PQsetNoticeProcessor(st->conn, NULL, NULL);
-	exec_ok(st, "SET client_min_messages = warning");
+	store_exec(st, "SET client_min_messages = warning");
 	ret = migrate(st);
 	if (ret)
 		store_close(st);
@@ -955,314 +546,4 @@ int store_latest_campaign(struct store *st, int64_t *id)
 	}
 	PQclear(r);
 	return ret;
-}
-
-static void put_i64(struct buf *b, int64_t v, bool null_if_neg)
-{
-	char d[24], *e = d + sizeof(d), *p = e;
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-
-	if (null_if_neg && v < 0) {
-		buf_append(b, "\\N", 2);
-		return;
-	}
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
-	buf_append(b, p, (size_t)(e - p));
-}
-
-/* A double that round-trips: as an integer when it is one (a mean of whole
- * nanoseconds, almost every sample), else %.17g. */
-static void put_double(struct buf *b, double v)
-{
-	if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v &&
-	    !(v == 0 && signbit(v)))
-		put_i64(b, (int64_t)v, false);
-	else
-		buf_printf(b, "%.17g", v);
-}
-
-/* A text field of COPY's text format: backslash, tab, newline and CR (and
- * the other control characters COPY decodes) escaped, so a regex benchmark's
- * scenario name or a spool file cannot shift columns or rows. */
-static void put_text(struct buf *b, const char *s)
-{
-	for (; *s; s++) {
-		const char *e = NULL;
-		size_t n = strcspn(s, "\\\t\n\r\b\f\v");
-
-		if (n) {	/* the plain run up to the next escape */
-			buf_append(b, s, n);
-			s += n;
-			if (!*s)
-				break;
-		}
-		switch (*s) {
-		case '\\': e = "\\\\"; break;
-		case '\t': e = "\\t"; break;
-		case '\n': e = "\\n"; break;
-		case '\r': e = "\\r"; break;
-		case '\b': e = "\\b"; break;
-		case '\f': e = "\\f"; break;
-		case '\v': e = "\\v"; break;
-		}
-		if (e)
-			buf_append(b, e, 2);
-		else
-			buf_append(b, s, 1);
-	}
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-	const struct sample *x = *(const struct sample *const *)a;
-	const struct sample *y = *(const struct sample *const *)b;
-	int c = strcmp(x->scenario, y->scenario);
-
-	return c ? c : (x->batch > y->batch) - (x->batch < y->batch);
-}
-
-/* COPY text format, every text field through put_text(), in primary key order
- * (scenario, batch): each index insert then lands next to the previous one
- * instead of jumping between the boot's scenarios batch by batch. */
-static int copy_samples(struct store *st, const char *boot_id, const struct run_result *res)
-{
-	struct buf b = { 0 };
-	const struct sample **by;
-	size_t i, idlen = strlen(boot_id);
-	PGresult *r;
-	int ret = 0;
-
-	r = PQexec(st->conn, "COPY samples (boot_id, scenario, batch, kind, size, reps, dir, op,"
-			     " state, timing, mean_ns, min_ns, max_ns, raw_ns, base_ns, ns_per_kib,"
-			     " lost_bytes, fmt) FROM STDIN");
-	if (PQresultStatus(r) != PGRES_COPY_IN) {
-		err_msg("database: COPY samples: %s", PQresultErrorMessage(r));
-		PQclear(r);
-		return -EIO;
-	}
-	PQclear(r);
-	by = xcalloc(res->n + 1, sizeof(*by));
-	for (i = 0; i < res->n; i++)
-		by[i] = &res->v[i];
-	qsort(by, res->n, sizeof(*by), cmp_key);
-	for (i = 0; i < res->n; i++) {
-		const struct sample *s = by[i];
-		bool pres = s->kind == SAMPLE_PRESERVE;
-
-		buf_append(&b, boot_id, idlen);
-		buf_append(&b, "\t", 1);
-		put_text(&b, s->scenario);
-		buf_append(&b, "\t", 1);
-		put_i64(&b, s->batch, false);
-		buf_append(&b, pres ? "\tpreserve\t" : "\tresult\t", pres ? 10 : 8);
-		put_i64(&b, s->size, true);
-		buf_append(&b, "\t", 1);
-		put_i64(&b, pres ? -1 : s->reps, true);
-		if (pres)
-			buf_append(&b, "\t\\N\t\\N\t\\N\t\\N\t\\N\t", 16);
-		else {
-			const char *w[4] = { s->dir, s->op, s->state, s->timing };
-
-			for (size_t k = 0; k < ARRAY_SIZE(w); k++) {
-				buf_append(&b, "\t", 1);
-				put_text(&b, w[k]);
-			}
-			buf_append(&b, "\t", 1);
-			put_double(&b, s->mean_ns);
-			buf_append(&b, "\t", 1);
-		}
-		put_i64(&b, s->min_ns, true);
-		buf_append(&b, "\t", 1);
-		put_i64(&b, s->max_ns, true);
-		buf_append(&b, "\t", 1);
-		put_i64(&b, s->raw_ns, true);
-		buf_append(&b, "\t", 1);
-		put_i64(&b, s->base_ns, true);
-		if (pres)
-			buf_append(&b, "\t\\N\t", 4);
-		else {
-			buf_append(&b, "\t", 1);
-			put_double(&b, s->ns_per_kib);
-			buf_append(&b, "\t", 1);
-		}
-		put_i64(&b, s->lost, true);
-		buf_append(&b, "\t", 1);
-		put_i64(&b, s->fmt, false);
-		buf_append(&b, "\n", 1);
-		/* streamed: the server works on one part while the next is made */
-		if (b.len >= 256 * 1024 || i + 1 == res->n) {
-			if (!ret && PQputCopyData(st->conn, b.data, (int)b.len) != 1)
-				ret = -EIO;
-			b.len = 0;
-		}
-	}
-	if (PQputCopyEnd(st->conn, ret ? "client error" : NULL) != 1)
-		ret = -EIO;
-	buf_free(&b);
-	free(by);
-	r = PQgetResult(st->conn);
-	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-		err_msg("database: COPY samples: %s", PQresultErrorMessage(r));
-		ret = -EIO;
-	}
-	PQclear(r);
-	while ((r = PQgetResult(st->conn)))
-		PQclear(r);
-	return ret;
-}
-
-/* Why an insert of boot b stored nothing: 0 when it is already stored (same
- * uuid: a re-loaded spool file), -EEXIST (printed) when its slot already has
- * another ok boot or its LAVA job is already stored, -EIO on a query error. */
-static int boot_conflict(struct store *st, const struct boot_rec *b, const char *campaign,
-			 const char *board_id, const char *seq)
-{
-	const char *p[5] = { b->uuid, campaign, board_id, seq, b->status };
-	PGresult *r;
-	int ret = -EEXIST;
-
-	r = store_query(st,
-			"SELECT 'uuid', id FROM boots WHERE uuid = $1::uuid UNION ALL "
-			"SELECT 'slot', id FROM boots WHERE $5 = 'ok' AND campaign_id = $2::int "
-			"AND board_id = $3::int AND seq = $4::int AND status = 'ok'", 5, p);
-	if (!r)
-		return -EIO;
-	if (PQntuples(r) && !strcmp(PQgetvalue(r, 0, 0), "uuid"))
-		ret = 0;
-	else if (PQntuples(r))
-		err_msg("boot %s: campaign %s, board %s, slot %d already has an ok boot (boot id "
-			"%s); this second one is not stored", b->uuid, campaign, b->board->name,
-			b->seq, PQgetvalue(r, 0, 1));
-	else
-		err_msg("boot %s: LAVA job %" PRId64 " of %s is already stored; this boot is not "
-			"stored again", b->uuid, b->lava_job_id,
-			b->lava_server ? b->lava_server : "(no server)");
-	PQclear(r);
-	return ret;
-}
-
-int store_boot(struct store *st, const struct boot_rec *b)
-{
-	char campaign[32], seq[16], attempt[16], started[32], boot_ms[32], run_ms[32], cres[32];
-	char board_id[32] = "", kernel_id[32] = "", boot_id[32] = "", lava_id[32];
-	const char *defn = json_object_to_json_string_ext(b->board->jf.root,
-							   JSON_C_TO_STRING_PLAIN);
-	PGresult *r;
-	int ret;
-
-	/* a server that went away (maintenance, restart): try once to reconnect,
-	 * with the board's advisory lock taken again */
-	if (PQstatus(st->conn) != CONNECTION_OK && (ret = store_reconnect(st)))
-		return ret;
-	if (exec_ok(st, "BEGIN")) {
-		if (PQstatus(st->conn) == CONNECTION_OK)
-			return -EIO;
-		ret = store_reconnect(st);
-		if (ret)
-			return ret;
-		if (exec_ok(st, "BEGIN"))
-			return PQstatus(st->conn) != CONNECTION_OK ? -ENOTCONN : -EIO;
-	}
-	{
-		const char *p[4] = { b->board->name, b->board->cpu, b->board->family, defn };
-
-		r = store_query(st,
-				"INSERT INTO boards (name, cpu, family, definition) VALUES ($1, $2, "
-				"$3, $4::jsonb) ON CONFLICT (name) DO UPDATE SET cpu = $2, "
-				"family = $3, definition = $4::jsonb RETURNING id", 4, p);
-		if (!r)
-			goto fail;
-		snprintf(board_id, sizeof(board_id), "%s", PQgetvalue(r, 0, 0));
-		PQclear(r);
-	}
-	if (b->k) {
-		const char *rel = b->uname_r && *b->uname_r ? b->uname_r : b->k->release;
-		const char *p[7] = { board_id, b->k->label, rel,
-				     b->proc_version ? b->proc_version : "",
-				     b->k->zimage_sha256 ? b->k->zimage_sha256 : "",
-				     b->k->config_sha256, b->k->manifest_json };
-
-		r = store_query(st,
-				"INSERT INTO kernels (board_id, label, release, proc_version, "
-				"image_sha256, config_sha256, manifest) VALUES ($1::int, $2, $3, $4,"
-				" $5, $6, $7::jsonb) ON CONFLICT (board_id, label, release, "
-				"proc_version, image_sha256) DO UPDATE SET manifest = $7::jsonb "
-				"RETURNING id", 7, p);
-		if (!r)
-			goto fail;
-		snprintf(kernel_id, sizeof(kernel_id), "%s", PQgetvalue(r, 0, 0));
-		PQclear(r);
-	}
-	snprintf(campaign, sizeof(campaign), "%" PRId64, b->campaign);
-	snprintf(seq, sizeof(seq), "%d", b->seq);
-	snprintf(attempt, sizeof(attempt), "%d", b->attempt);
-	snprintf(started, sizeof(started), "%.3f", (double)b->started_wall_ms / 1000.0);
-	snprintf(boot_ms, sizeof(boot_ms), "%" PRId64, b->boot_ms);
-	snprintf(run_ms, sizeof(run_ms), "%" PRId64, b->run_ms);
-	snprintf(cres, sizeof(cres), "%" PRId64, b->res ? b->res->clock_res_ns : 0);
-	snprintf(lava_id, sizeof(lava_id), "%" PRId64, b->lava_job_id);
-	{
-		const char *p[18] = { b->uuid, campaign, board_id, kernel_id[0] ? kernel_id : NULL,
-				      b->variant, seq, attempt, b->status, b->error, started,
-				      b->boot_ms >= 0 ? boot_ms : NULL,
-				      b->run_ms >= 0 ? run_ms : NULL, b->uname_r, b->proc_version,
-				      b->res && b->res->have_start ? cres : NULL, b->log_path,
-				      b->lava_job_id ? b->lava_server : NULL,
-				      b->lava_job_id ? lava_id : NULL };
-
-		/* no conflict target: a boot already stored (same uuid), a second ok
-		 * boot of the slot and a LAVA job stored twice all insert nothing */
-		r = store_query(st,
-				"INSERT INTO boots (uuid, campaign_id, board_id, kernel_id, variant,"
-				" seq, attempt, status, error, started, boot_ms, run_ms, uname_r, "
-				"proc_version, clock_res_ns, log_path, lava_server, lava_job_id) "
-				"VALUES ($1::uuid, $2::int, $3::int, $4::int, $5, $6::int, $7::int, "
-				"$8, $9, to_timestamp($10::double precision), $11::int, $12::int, $13,"
-				" $14, $15::bigint, $16, $17, $18::bigint) ON CONFLICT DO NOTHING "
-				"RETURNING id", 18, p);
-		if (!r)
-			goto fail;
-		if (PQntuples(r) == 0) {
-			PQclear(r);
-			ret = boot_conflict(st, b, campaign, board_id, seq);
-			if (ret == -EIO)
-				goto fail;
-			exec_ok(st, ret ? "ROLLBACK" : "COMMIT");
-			return ret;
-		}
-		snprintf(boot_id, sizeof(boot_id), "%s", PQgetvalue(r, 0, 0));
-		PQclear(r);
-	}
-	if (b->partial) {
-		const char *p[1] = { boot_id };
-
-		r = store_query(st, "UPDATE boots SET partial = true WHERE id = $1::bigint", 1, p);
-		if (!r)
-			goto fail;
-		PQclear(r);
-	}
-	if (b->res && b->res->n && !strcmp(b->status, "ok")) {
-		const char *p[1] = { boot_id };
-
-		if (copy_samples(st, boot_id, b->res))
-			goto fail;
-		r = store_query(st, "INSERT INTO boot_means SELECT s.boot_id, s.scenario, "
-				BOOT_MEAN_SQL " FROM samples s WHERE s.boot_id = $1::bigint"
-				" GROUP BY s.boot_id, s.scenario HAVING " BOOT_MEAN_N_SQL " > 0", 1, p);
-		if (!r)
-			goto fail;
-		PQclear(r);
-	}
-	if (exec_ok(st, "COMMIT"))
-		goto fail;
-	return 0;
-fail:
-	if (PQstatus(st->conn) != CONNECTION_OK)
-		return -ENOTCONN;	/* nothing was committed: the caller spools it */
-	exec_ok(st, "ROLLBACK");
-	return -EIO;
 }

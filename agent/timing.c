@@ -30,18 +30,25 @@ static const char *pin_mode(const char *pin, const char *name, char *mode, size_
 	return NULL;
 }
 
+/* The next result sample from r->v[*i] on that says how it was timed, or NULL. */
+static const struct sample *next_timed(const struct run_result *r, size_t *i)
+{
+	for (; *i < r->n; (*i)++)
+		if (r->v[*i].kind == SAMPLE_RESULT && r->v[*i].timing[0])
+			return &r->v[(*i)++];
+	return NULL;
+}
+
 int timing_pin_of(const struct run_result *r, char **pin, char *why, size_t whylen)
 {
+	const struct sample *s;
 	struct buf b = { 0 };
-	size_t i;
+	size_t i = 0;
 
 	*pin = NULL;
-	for (i = 0; i < r->n; i++) {
-		const struct sample *s = &r->v[i];
+	while ((s = next_timed(r, &i))) {
 		char mode[16];
 
-		if (s->kind != SAMPLE_RESULT || !s->timing[0])
-			continue;
 		if (b.len && pin_mode(b.data, s->scenario, mode, sizeof(mode))) {
 			if (strcmp(mode, s->timing)) {
 				snprintf(why, whylen, "scenario %s was timed both ways in one boot (%s and %s)",
@@ -59,14 +66,12 @@ int timing_pin_of(const struct run_result *r, char **pin, char *why, size_t whyl
 
 int timing_pin_check(const char *pin, const struct run_result *r, char *why, size_t whylen)
 {
-	size_t i;
+	const struct sample *s;
+	size_t i = 0;
 
-	for (i = 0; i < r->n; i++) {
-		const struct sample *s = &r->v[i];
+	while ((s = next_timed(r, &i))) {
 		char mode[16];
 
-		if (s->kind != SAMPLE_RESULT || !s->timing[0])
-			continue;
 		if (!pin_mode(pin, s->scenario, mode, sizeof(mode))) {
 			snprintf(why, whylen, "scenario %s is not in this board's first boot (its timing modes: %s)",
 				 s->scenario, pin);

@@ -37,8 +37,7 @@ static void on_signal(int sig)
 
 	if (!stop_requested) {
 		stop_requested = sig;
-		say(name, "stopping; boards that are on are switched off first (another signal "
-		    "while that runs aborts it)\n");
+		say(name, "stopping; boards that are on are switched off first (another signal while that runs aborts it)\n");
 	} else if (!off_aborted && atomic_load(&offs_running) > 0) {
 		off_aborted = sig;
 		say(name, "aborting the power-off: boards may be left ON\n");
@@ -164,7 +163,7 @@ char *xstrdup(const char *s)
 	return s ? strcpy(xmalloc(strlen(s) + 1), s) : NULL;
 }
 
-static char *xvasprintf(size_t *len, const char *fmt, va_list ap)
+char *xvasprintf(size_t *len, const char *fmt, va_list ap)
 {
 	char *s;
 	int n = vasprintf(&s, fmt, ap);
@@ -542,8 +541,8 @@ char *data_dir(void)
 		       "data directory (database, locks, health logs)");
 }
 
-int expand_template(const char *tmpl, const char *const *keys, const char *const *vals, size_t n,
-		    char **out, char **bad)
+int expand_template_flags(const char *tmpl, const char *const *keys, const char *const *vals,
+			  size_t n, unsigned int flags, char **out, char **bad)
 {
 	struct buf b = { 0 };
 	const char *p = tmpl;
@@ -563,6 +562,11 @@ int expand_template(const char *tmpl, const char *const *keys, const char *const
 			buf_append(&b, open, strlen(open));
 			break;
 		}
+		if ((flags & TMPL_KEEP_DOLLAR) && open > p && open[-1] == '$') {
+			buf_append(&b, open, (size_t)(close - open + 1));
+			p = close + 1;
+			continue;
+		}
 		klen = (size_t)(close - open - 1);
 		for (i = 0; i < n; i++)
 			if (strlen(keys[i]) == klen && !strncmp(keys[i], open + 1, klen))
@@ -579,6 +583,12 @@ int expand_template(const char *tmpl, const char *const *keys, const char *const
 		buf_append(&b, "", 0);
 	*out = b.data;
 	return 0;
+}
+
+int expand_template(const char *tmpl, const char *const *keys, const char *const *vals, size_t n,
+		    char **out, char **bad)
+{
+	return expand_template_flags(tmpl, keys, vals, n, 0, out, bad);
 }
 
 void random_hex(char *out, size_t nhex)

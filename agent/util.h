@@ -41,6 +41,8 @@ void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same with a va_list; *len (when len is not NULL) the length. */
+char *xvasprintf(size_t *len, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* Growable byte buffer. */
 struct buf {
@@ -83,6 +85,10 @@ char *data_dir(void);
  * with the key name stored in *bad (caller frees). */
 int expand_template(const char *tmpl, const char *const *keys, const char *const *vals, size_t n,
 		    char **out, char **bad);
+/* The same; flags TMPL_KEEP_DOLLAR: a ${var} (U-Boot's, the shell's) is left as it is. */
+#define TMPL_KEEP_DOLLAR	(1u << 0)
+int expand_template_flags(const char *tmpl, const char *const *keys, const char *const *vals,
+			  size_t n, unsigned int flags, char **out, char **bad);
 
 /* Random hex string (for markers and UUIDs). */
 void random_hex(char *out, size_t nhex);

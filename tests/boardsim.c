@@ -396,8 +396,7 @@ static void flood_fill(struct sim *s)
 	while (s->flood_left && s->tx.len < 65536) {
 		int n = has(s, F_FLOOD_NONL) ?
 			snprintf(line, sizeof(line), "flood %08zu no newline in sight ", s->flood_n) :
-			snprintf(line, sizeof(line), "[%5zu.%06zu] sim: flood %08zu: a driver "
-				 "logging the same error again and again\r\n", s->flood_n / 100000,
+			snprintf(line, sizeof(line), "[%5zu.%06zu] sim: flood %08zu: a driver logging the same error again and again\r\n", s->flood_n / 100000,
 				 s->flood_n % 100000 * 10, s->flood_n);
 		size_t k = (size_t)n < s->flood_left ? (size_t)n : s->flood_left;
 
@@ -627,8 +626,11 @@ static int uboot_tftp(struct sim *s, int argc, char **argv)
 		out(s, "tftpboot - load file via network using TFTP protocol\r\n");
 		return 1;
 	}
-	out(s, "Using ethernet@f802c000 device\r\nTFTP from server 192.168.0.1; our IP address "
-	    "is 192.168.0.100\r\nFilename '%s'.\r\nLoad address: %s\r\nLoading: ", file, addr);
+	out(s, "Using ethernet@f802c000 device\r\n"
+	       "TFTP from server 192.168.0.1; our IP address is 192.168.0.100\r\n"
+	       "Filename '%s'.\r\n"
+	       "Load address: %s\r\n"
+	       "Loading: ", file, addr);
 	if (s->tftp_root) {
 		snprintf(path, sizeof(path), "%s/%s", s->tftp_root, file);
 		if (stat(path, &st) || !S_ISREG(st.st_mode)) {
@@ -673,8 +675,8 @@ static void uboot_exec(struct sim *s, const char *line)
 		if (!argc)
 			continue;
 		if (!strcmp(argv[0], "dhcp")) {
-			out(s, "BOOTP broadcast 1\r\nDHCP client bound to address 192.168.0.100 "
-			    "(3 ms)\r\n");
+			out(s, "BOOTP broadcast 1\r\n"
+			       "DHCP client bound to address 192.168.0.100 (3 ms)\r\n");
 			env_set(s, "ipaddr", "192.168.0.100");
 		} else if (!strcmp(argv[0], "setenv") && argc >= 2) {
 			struct buf v = { 0 };
@@ -744,9 +746,7 @@ static void proc_version(const struct sim *s, char *v, size_t len)
 	char r[64];
 
 	release(s, r, sizeof(r));
-	snprintf(v, len, "Linux version %s (boardsim@lab) (arm-linux-gnueabi-gcc (Debian 12.2.0-14) "
-		 "12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 PREEMPT Mon Jan  9 12:00:00 "
-		 "UTC 2023", r);
+	snprintf(v, len, "Linux version %s (boardsim@lab) (arm-linux-gnueabi-gcc (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 PREEMPT Mon Jan  9 12:00:00 UTC 2023", r);
 }
 
 static void panic(struct sim *s, const char *why)
@@ -855,8 +855,7 @@ static void kernel_start(struct sim *s)
 		}
 		if (n == 12 && has(s, F_NUL))
 			noise_bytes(s, 8, true);
-		klog(s, 6, "sim: probe %u: platform device sim%u.%u bound to driver simdrv%u "
-		     "(dma mask 0xffffffff)", n, n % 97, n % 13, n % 7);
+		klog(s, 6, "sim: probe %u: platform device sim%u.%u bound to driver simdrv%u (dma mask 0xffffffff)", n, n % 97, n % 13, n % 7);
 		total += 80;
 	}
 	if (has(s, F_FLOOD) || has(s, F_FLOOD_NONL)) {
@@ -899,8 +898,7 @@ static void result_line(struct sim *s, size_t i, unsigned int batch, unsigned in
 		record(s, "fault corrupt");
 	}
 	s->ktime_ns += mean * reps;
-	klog(s, 6, "dmabench: v1 result scenario=%s batch=%u size=%u reps=%u dir=from op=%s "
-	     "state=%s timing=iter mean_ns=%s min_ns=%llu max_ns=%llu ns_per_KiB=%llu",
+	klog(s, 6, "dmabench: v1 result scenario=%s batch=%u size=%u reps=%u dir=from op=%s state=%s timing=iter mean_ns=%s min_ns=%llu max_ns=%llu ns_per_KiB=%llu",
 	     sc->name, batch, sc->size, reps, sc->op, sc->state, ms, min, max,
 	     sc->size ? mean * 1024 / sc->size : 0);
 }
@@ -989,8 +987,7 @@ static int sh_insmod(struct sim *s, int argc, char **argv)
 		else if (strncmp(argv[k], "timing", kl) && strncmp(argv[k], "scenarios", kl))
 			klog(s, 4, "dmabench: unknown parameter '%.*s' ignored", (int)kl, argv[k]);
 		if (bad) {
-			klog(s, 3, "dmabench: v1 done status=-22 results=0 error=EINVAL scenario=none "
-			     "%.*s=%s", (int)kl, argv[k], v);
+			klog(s, 3, "dmabench: v1 done status=-22 results=0 error=EINVAL scenario=none %.*s=%s", (int)kl, argv[k], v);
 			out(s, "insmod: can't insert '%s': Invalid argument\r\n", argv[1]);
 			return 1;
 		}
@@ -1018,8 +1015,7 @@ static int sh_insmod(struct sim *s, int argc, char **argv)
 			if (lost)
 				lost += lround(s->lost_sd / 4.0 * rnd_normal(&s->rng));
 			lost = lost < 0 ? 0 : lost > PRESERVE_SIZE ? PRESERVE_SIZE : lost;
-			klog(s, 6, "dmabench: v1 preserve scenario=preserve-%uB batch=%u size=%u "
-			     "lost=%ld", PRESERVE_SIZE, b, PRESERVE_SIZE, lost);
+			klog(s, 6, "dmabench: v1 preserve scenario=preserve-%uB batch=%u size=%u lost=%ld", PRESERVE_SIZE, b, PRESERVE_SIZE, lost);
 			results++;
 		}
 	}
@@ -1138,8 +1134,7 @@ static int sh_cmd(struct sim *s, int argc, char **argv)
 		if (has(s, F_GLUE) && argc > 1 && !strncmp(argv[1], "ABLAB_E_", 8)) {
 			/* a console printk whose newline has not come yet */
 			s->ktime_ns += 1000000;
-			out(s, "[%5llu.%06llu] usb 1-1: new high-speed USB device number 3 using "
-			    "atmel-ehci", (unsigned long long)(s->ktime_ns / 1000000000),
+			out(s, "[%5llu.%06llu] usb 1-1: new high-speed USB device number 3 using atmel-ehci", (unsigned long long)(s->ktime_ns / 1000000000),
 			    (unsigned long long)(s->ktime_ns / 1000 % 1000000));
 			record(s, "fault printk-glue");
 		}
@@ -1179,8 +1174,7 @@ static int sh_cmd(struct sim *s, int argc, char **argv)
 		if (argc > 1 && !strcmp(argv[1], "-r"))
 			out(s, "%s\r\n", v);
 		else if (argc > 1 && !strcmp(argv[1], "-a"))
-			out(s, "Linux lab %s #1 PREEMPT Mon Jan  9 12:00:00 UTC 2023 armv5tejl "
-			    "GNU/Linux\r\n", v);
+			out(s, "Linux lab %s #1 PREEMPT Mon Jan  9 12:00:00 UTC 2023 armv5tejl GNU/Linux\r\n", v);
 		else
 			out(s, "Linux\r\n");
 		return 0;
@@ -1477,8 +1471,7 @@ static void ctl_handle(struct sim *s, int fd)
 					continue;
 				snprintf(reply, sizeof(reply), "error %s", fs);
 			} else {
-				snprintf(reply, sizeof(reply), "error bad argument '%.64s' (variant="
-					 "control|patched, fault=K[,K])", a);
+				snprintf(reply, sizeof(reply), "error bad argument '%.64s' (variant=control|patched, fault=K[,K])", a);
 			}
 			goto done;
 		}
@@ -1496,15 +1489,13 @@ static void ctl_handle(struct sim *s, int fd)
 		power_off(s);
 	} else if (w && !strcmp(w, "status")) {
 		faults_str(s->faults, fs, sizeof(fs));
-		snprintf(reply, sizeof(reply), "ok state=%s power_on=%u boot=%u variant=%s "
-			 "faults=%s pty=%s tcp=%d", state_names[s->st], s->power_on, s->boot,
+		snprintf(reply, sizeof(reply), "ok state=%s power_on=%u boot=%u variant=%s faults=%s pty=%s tcp=%d", state_names[s->st], s->power_on, s->boot,
 			 variant_name(s->variant), fs, s->master >= 0 ? s->pts : "none",
 			 s->tcp_port);
 	} else if (w && !strcmp(w, "quit")) {
 		quit_sig = 1;
 	} else {
-		snprintf(reply, sizeof(reply), "error unknown request '%.64s' (on, off, cycle, "
-			 "arm, status, quit)", w ? w : "");
+		snprintf(reply, sizeof(reply), "error unknown request '%.64s' (on, off, cycle, arm, status, quit)", w ? w : "");
 	}
 done:
 	strcat(reply, "\n");
@@ -1531,8 +1522,7 @@ static int ctl_main(int argc, char **argv)
 	int fd, i;
 
 	if (argc < 4)
-		die("usage: boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | "
-		    "arm K,.. | status | quit");
+		die("usage: boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. | status | quit");
 	n = (size_t)snprintf(req, sizeof(req), "%s", argv[3]);
 	for (i = 4; i < argc && n < sizeof(req); i++) {
 		if (!strcmp(argv[i], "--variant") && i + 1 < argc)
@@ -1698,8 +1688,7 @@ static void loop(struct sim *s)
 static void usage(void)
 {
 	fputs("usage: boardsim run --ctl SOCK --pty-link PATH [options]\n"
-	      "       boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. |"
-	      " status | quit\n"
+	      "       boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. | status | quit\n"
 	      "run options (see tests/boardsim.md):\n"
 	      "  --tcp PORT          also a raw TCP console on 127.0.0.1 (0: any free port)\n"
 	      "  --seed N            value generator seed (default 1)\n"
@@ -1750,8 +1739,7 @@ static struct scen *scen_opt(const char *name, const char *v, const char **val)
 			*val = eq + 1;
 			return &scens[i];
 		}
-	die("--%s %s: expected SCENARIO=VALUE, SCENARIO one of null, small-dirty-256B, "
-	    "large-dirty-1MiB, large-clean-1MiB", name, v);
+	die("--%s %s: expected SCENARIO=VALUE, SCENARIO one of null, small-dirty-256B, large-dirty-1MiB, large-clean-1MiB", name, v);
 }
 
 int main(int argc, char **argv)

@@ -819,6 +819,13 @@ static void test_mde(void)
 	CHECK(fabs(stats_norm_quantile(0.8) - 0.841621234) < 1e-8);
 	CHECK(fabs(stats_norm_quantile(0.001) + 3.090232306) < 1e-7);
 	CHECK(isnan(stats_norm_quantile(0)) && isnan(stats_norm_quantile(1)));
+	/* the one normal quantile of the rank tests too (stats_mwu_crit() above 50 values):
+	 * to 1e-12, where Acklam alone is 1e-9; up to x = 3, as p near 1 has fewer digits */
+	for (double x = -8.0; x <= 3.0; x += 0.125) {
+		double p = 0.5 * erfc(-x / sqrt(2.0));
+
+		CHECK(fabs(stats_norm_quantile(p) - x) < 1e-12 * fmax(1.0, fabs(x)));
+	}
 	CHECK(fabs(stats_mde(1, 4, 4, 5, 100, 0.05, 0.8) - 0.025637) < 1e-5);
 	/* 3+3: no p below 0.1, nothing is detectable at 0.05 */
 	CHECK(isinf(stats_mde(1, 4, 4, 3, 100, 0.05, 0.8)));

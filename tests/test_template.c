@@ -57,5 +57,20 @@ int main(void)
 	/* a key that is a prefix of another is not matched by it */
 	snprintf(buf, sizeof(buf), "ERR %d kern", ENOENT);
 	check_expand("{kern}", buf);
+	/* boot.commands: U-Boot's own ${var} is not ours (boot.c had its own expander) */
+	{
+		char *out = NULL, *bad = NULL;
+
+		CHECK(expand_template_flags("setenv bootargs ${args} {board}; ${x", keys, vals, 5,
+					    TMPL_KEEP_DOLLAR, &out, &bad) == 0);
+		CHECK_STR(out, "setenv bootargs ${args} pi; ${x");
+		free(out);
+		CHECK(expand_template_flags("${kernel}{kernel}", keys, vals, 5, TMPL_KEEP_DOLLAR,
+					    &out, &bad) == 0);
+		CHECK_STR(out, "${kernel}/k/zImage");
+		free(out);
+		snprintf(buf, sizeof(buf), "ERR %d args", ENOENT);
+		check_expand("${args}", buf);
+	}
 	CHECK_DONE("test_template");
 }

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ABLAB_STORE_INT_H
+#define ABLAB_STORE_INT_H
+
+/*
+ * What the store*.c files share and nothing else includes: store.c (schema, migrations,
+ * connections, campaigns), store-boot.c (one boot stored), store-cluster.c (the private
+ * cluster).
+ */
+#include "store.h"
+
+/* a boot's value for a scenario: the mean over its batches (boot_means) */
+#define BOOT_MEAN_SQL \
+	"avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END), " BOOT_MEAN_N_SQL
+#define BOOT_MEAN_N_SQL "count(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END)"
+
+/* Plain statements (may hold several commands, as migrations do): 0 or -EIO (said). */
+int store_exec(struct store *st, const char *sql);
+/* The private cluster, created and started when needed: *conninfo its conninfo
+ * (malloc'd), or a negative errno (said). */
+int store_private_start(char **conninfo);
+
+#endif

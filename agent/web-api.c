@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* `ablab serve`: the JSON API (/api/v1/...) and the Prometheus metrics (/metrics). */
+#include "web.h"
+#include "web-int.h"
+#include "cmds.h"
+#include "report.h"
+#include "store.h"
+
+#include <microhttpd.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+void web_api_json(struct reply *r, int rc)
+{
+	r->type = "application/json";
+	if (rc) {
+		rewind(r->f);
+		r->etag[0] = 0;
+		r->cache = NULL;
+		r->status = rc == 2 ? 400 : 500;
+		fprintf(r->f, "{ \"error\": \"%s\" }\n", rc == 2 ? "bad request (the same options as the command: see docs/API.md)" : "the command failed (see the server's log)");
+	}
+}
+
+/* what `ablab report ID --format json` prints: its defaults, report_campaign_to() */
+void web_api_report(struct web *w, struct reply *r, const char *id)
+{
+	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	struct store *st;
+	bool fin;
+
+	if (web_campaign_state(w, r, id, "api", &fin)) {
+		if (r->status == 404) {
+			rewind(r->f);
+			fputs("{ \"error\": \"no such campaign\" }\n", r->f);
+			r->type = "application/json";
+		}
+		return;
+	}
+	st = web_db(w);
+	web_api_json(r, !st || report_campaign_to(st, strtoll(id, NULL, 10), "json", &o, r->f) ? 1 : 0);
+}
+
+/* /api/v1/query and /api/v1/campaigns: the query parameters are the command's options
+ * without "--" (opts: "--board", ...) */
+void web_api_list(struct MHD_Connection *c, struct reply *r, const char *cmd,
+		  int (*fn)(FILE *, int, char **), const char *const *opts)
+{
+	const char *argv[32] = { cmd };
+	int n = 1;
+
+	for (size_t i = 0; opts[i] && n < 28; i++) {
+		const char *v = web_arg(c, opts[i] + 2);
+
+		if (v) {
+			argv[n++] = opts[i];
+			argv[n++] = v;
+		}
+	}
+	argv[n++] = "--format";
+	argv[n++] = "json";
+	argv[n] = NULL;
+	web_api_json(r, web_run_cmd(fn, r, argv));
+}
+
+/* ------------------------------------------------------------------ metrics */
+
+/* a Prometheus label value: \, " and newline escaped */
+static void plabel(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', f);
+		if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+void web_metrics(struct web *w, struct reply *r)
+{
+	PGresult *res;
+	FILE *f = r->f;
+	int counts[3] = { 0, 0, 0 };
+
+	res = web_q(w, r, "SELECT current_setting('transaction_read_only')", 0, NULL);
+	if (!res)
+		return;
+	fprintf(f, "# HELP ablab_serve_read_only 1 when the server's database session is read-only (default_transaction_read_only)\n"
+		   "# TYPE ablab_serve_read_only gauge\n"
+		"ablab_serve_read_only %d\n", !strcmp(PQgetvalue(res, 0, 0), "on"));
+	PQclear(res);
+	res = web_q(w, r, "SELECT n.name, coalesce(h.ok::text, ''), coalesce(extract(epoch FROM "
+		"h.checked)::bigint, 0) FROM (SELECT name FROM boards UNION SELECT board FROM "
+		"health) n LEFT JOIN LATERAL (SELECT ok, checked FROM health WHERE board = n.name "
+		"ORDER BY checked DESC, id DESC LIMIT 1) h ON true ORDER BY n.name", 0, NULL);
+	if (!res)
+		return;
+	fputs("# HELP ablab_board_health_ok Last health check of the board: 1 ok, 0 failed, -1 never checked\n"
+	      "# TYPE ablab_board_health_ok gauge\n", f);
+	for (int i = 0; i < PQntuples(res); i++) {
+		const char *ok = PQgetvalue(res, i, 1);
+
+		counts[*ok == 't' ? 0 : *ok == 'f' ? 1 : 2]++;
+		fputs("ablab_board_health_ok{board=\"", f);
+		plabel(f, PQgetvalue(res, i, 0));
+		fprintf(f, "\"} %d\n", *ok == 't' ? 1 : *ok == 'f' ? 0 : -1);
+	}
+	fputs("# HELP ablab_board_health_timestamp_seconds Time of the last health check\n"
+	      "# TYPE ablab_board_health_timestamp_seconds gauge\n", f);
+	for (int i = 0; i < PQntuples(res); i++) {
+		if (!*PQgetvalue(res, i, 1))
+			continue;
+		fputs("ablab_board_health_timestamp_seconds{board=\"", f);
+		plabel(f, PQgetvalue(res, i, 0));
+		fprintf(f, "\"} %s\n", PQgetvalue(res, i, 2));
+	}
+	fprintf(f, "# HELP ablab_boards Boards by the result of their last health check\n"
+		"# TYPE ablab_boards gauge\nablab_boards{health=\"ok\"} %d\n"
+		"ablab_boards{health=\"failed\"} %d\nablab_boards{health=\"unchecked\"} %d\n",
+		counts[0], counts[1], counts[2]);
+	PQclear(res);
+	res = web_q(w, r, "SELECT DISTINCT ON (c.job->>'job') c.job->>'job', "
+		STORE_CAMPAIGN_STATUS_SQL("c") ", extract(epoch FROM c.created)::bigint, c.id "
+		"FROM campaigns c WHERE c.trigger = 'nightly' AND c.job->>'job' IS NOT NULL "
+		"ORDER BY c.job->>'job', c.created DESC, c.id DESC", 0, NULL);
+	if (!res)
+		return;
+	fputs("# HELP ablab_nightly_last_timestamp_seconds Start of the job's last nightly campaign\n"
+	      "# TYPE ablab_nightly_last_timestamp_seconds gauge\n", f);
+	for (int i = 0; i < PQntuples(res); i++) {
+		fputs("ablab_nightly_last_timestamp_seconds{job=\"", f);
+		plabel(f, PQgetvalue(res, i, 0));
+		fprintf(f, "\"} %s\n", PQgetvalue(res, i, 2));
+	}
+	fputs("# HELP ablab_nightly_last_status Status of the job's last nightly campaign (1 for its status)\n"
+	      "# TYPE ablab_nightly_last_status gauge\n", f);
+	for (int i = 0; i < PQntuples(res); i++) {
+		fputs("ablab_nightly_last_status{job=\"", f);
+		plabel(f, PQgetvalue(res, i, 0));
+		fprintf(f, "\",status=\"%s\",campaign=\"%s\"} 1\n", PQgetvalue(res, i, 1),
+			PQgetvalue(res, i, 3));
+	}
+	PQclear(res);
+	res = web_q(w, r, "SELECT st, count(*) FROM (SELECT " STORE_CAMPAIGN_STATUS_SQL("c")
+		" AS st FROM campaigns c) x GROUP BY st ORDER BY st", 0, NULL);
+	if (!res)
+		return;
+	fputs("# HELP ablab_campaigns Campaigns by status\n# TYPE ablab_campaigns gauge\n", f);
+	for (int i = 0; i < PQntuples(res); i++)
+		fprintf(f, "ablab_campaigns{status=\"%s\"} %s\n", PQgetvalue(res, i, 0),
+			PQgetvalue(res, i, 1));
+	PQclear(res);
+	r->type = "text/plain; version=0.0.4; charset=utf-8";
+}
