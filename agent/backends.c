@@ -11,17 +11,17 @@
 
 /* One line a backend: kind, type name (its ops are KIND_NAME_ops, defined in its own
  * file), capabilities, help.  The order is the order of the error messages and --help. */
-#define BACKENDS(X)										\
-	X(console, tty, CAP_DEVICE_PATH, "a tty device, or qemu:LABEL (a pty QEMU makes)")	\
-	X(console, serial, 0, "a serial adapter by device or usb_serial (libserialport)")	\
-	X(console, tcp, CAP_NETWORK, "host:port, raw or telnet (ser2net, QEMU)")		\
+#define BACKENDS(X)                                                                                \
+	X(console, tty, CAP_DEVICE_PATH, "a tty device, or qemu:LABEL (a pty QEMU makes)")         \
+	X(console, serial, 0, "a serial adapter by device or usb_serial (libserialport)")          \
+	X(console, tcp, CAP_NETWORK, "host:port, raw or telnet (ser2net, QEMU)")                   \
 	X(power, qemu, CAP_MAKES_MACHINE | CAP_LOADS_KERNEL | CAP_SERVES_TFTP | CAP_MAKES_CONSOLE, \
-	  "an emulated board: one QEMU process per boot")					\
-	X(power, gpiod, 0, "a relay on GPIO lines (libgpiod)")					\
-	X(power, command, 0, "your commands switch it (a PDU, a USB relay)")			\
-	X(power, manual, 0, "an operator switches it when asked")				\
-	X(boot, direct, 0, "QEMU -kernel (power type qemu)")					\
-	X(boot, uboot, 0, "interrupt U-Boot, type boot.commands, kernel over TFTP")		\
+	  "an emulated board: one QEMU process per boot")                                          \
+	X(power, gpiod, 0, "a relay on GPIO lines (libgpiod)")                                     \
+	X(power, command, 0, "your commands switch it (a PDU, a USB relay)")                       \
+	X(power, manual, 0, "an operator switches it when asked")                                  \
+	X(boot, direct, 0, "QEMU -kernel (power type qemu)")                                       \
+	X(boot, uboot, 0, "interrupt U-Boot, type boot.commands, kernel over TFTP")                \
 	X(boot, command, 0, "boot.deploy puts the kernel in place (an SD mux), then power on")
 
 #define KIND_console BACKEND_CONSOLE
@@ -89,6 +89,9 @@ char *backend_names(enum backend_kind kind, char *buf, size_t len)
 void backend_help(FILE *f)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
-		fprintf(f, "  %-12s %-8s %s\n", i && backends[i - 1].kind == backends[i].kind ? "" :
-			kind_names[backends[i].kind], backends[i].name, backends[i].help);
+		fprintf(f, "  %-12s %-8s %s\n",
+			i && backends[i - 1].kind == backends[i].kind ?
+				"" :
+				kind_names[backends[i].kind],
+			backends[i].name, backends[i].help);
 }

@@ -17,17 +17,17 @@ enum backend_kind { BACKEND_CONSOLE, BACKEND_POWER, BACKEND_BOOT };
 
 /* power: on() makes the machine (QEMU): it exists only during a boot, there is nothing
  * to switch off before it, and its console can be opened only once it runs */
-#define CAP_MAKES_MACHINE	(1u << 0)
+#define CAP_MAKES_MACHINE (1u << 0)
 /* power: on() loads the kernel itself (boot method direct: QEMU -kernel) */
-#define CAP_LOADS_KERNEL	(1u << 1)
+#define CAP_LOADS_KERNEL (1u << 1)
 /* power: serves a per-boot TFTP root itself (boot method uboot needs no tftp_root) */
-#define CAP_SERVES_TFTP		(1u << 2)
+#define CAP_SERVES_TFTP (1u << 2)
 /* power: makes the consoles a console.device "qemu:LABEL" names */
-#define CAP_MAKES_CONSOLE	(1u << 3)
+#define CAP_MAKES_CONSOLE (1u << 3)
 /* console: a network endpoint (console.host, console.port), not a device */
-#define CAP_NETWORK		(1u << 4)
+#define CAP_NETWORK (1u << 4)
 /* console: console.device is the path opened, as given */
-#define CAP_DEVICE_PATH		(1u << 5)
+#define CAP_DEVICE_PATH (1u << 5)
 
 struct board;
 
@@ -39,7 +39,7 @@ struct board;
  * board_field_error() (file:line:col, the field, the fix) and returns -EINVAL.  free()
  * releases what parse() allocated in the board (board_free(), also after a failed load). */
 struct backend_conf {
-	const struct jfield *fields;	/* NULL: none */
+	const struct jfield *fields; /* NULL: none */
 	int (*parse)(struct board *b, json_object *o);
 	void (*free)(struct board *b);
 };
@@ -48,7 +48,7 @@ struct backend {
 	enum backend_kind kind;
 	const char *name;
 	unsigned int caps;
-	const void *ops;	/* struct console_ops, power_ops or boot_ops */
+	const void *ops; /* struct console_ops, power_ops or boot_ops */
 	const char *help;
 };
 

@@ -16,8 +16,14 @@ static const char *const dma_dirs[] = { "bidi", "to", "from" };
 
 int bench_dma_map_params(const char *s, struct bench_def *d, char *why, size_t whylen)
 {
-	static const struct { const char *key; int max; } keys[] = {
-		{ "threads", 1024 }, { "seconds", 300 }, { "granule", 1024 }, { "dir", 2 },
+	static const struct {
+		const char *key;
+		int max;
+	} keys[] = {
+		{ "threads", 1024 },
+		{ "seconds", 300 },
+		{ "granule", 1024 },
+		{ "dir", 2 },
 	};
 	char *copy = xstrdup(s ? s : ""), *save = NULL, *w;
 	int ret = 0;
@@ -34,7 +40,10 @@ int bench_dma_map_params(const char *s, struct bench_def *d, char *why, size_t w
 			    !strncmp(w, keys[k].key, (size_t)(eq - w)))
 				break;
 		if (!eq || k == ARRAY_SIZE(keys)) {
-			snprintf(why, whylen, "\"%s\": expected threads=N, seconds=N, granule=N or dir=bidi|to|from", w);
+			snprintf(
+				why, whylen,
+				"\"%s\": expected threads=N, seconds=N, granule=N or dir=bidi|to|from",
+				w);
 			ret = -EINVAL;
 			break;
 		}
@@ -89,7 +98,8 @@ int bench_dma_map_parse(const struct bench_def *d, const char *text, int batch,
 			p += strlen(pat);
 		if (!p || sscanf(p, "%lf standard deviation:%lf%n", &us, &sd, &n) != 2 || n < 0 ||
 		    !isfinite(us) || !isfinite(sd) || us < 0 || sd < 0) {
-			snprintf(why, whylen, "dma_map_benchmark: no valid \"%s\" line in its output", pat);
+			snprintf(why, whylen,
+				 "dma_map_benchmark: no valid \"%s\" line in its output", pat);
 			free(pat);
 			r->malformed++;
 			snprintf(r->first_error, sizeof(r->first_error), "%s", why);
@@ -142,7 +152,9 @@ int bench_dma_map(struct target *t, const struct board *b, const struct bench_pa
 	if (ret)
 		goto io;
 	if (status) {
-		snprintf(o->error, sizeof(o->error), "dma_map_benchmark: no device could be bound (kernel without CONFIG_DMA_MAP_BENCHMARK, or no free platform device)");
+		snprintf(
+			o->error, sizeof(o->error),
+			"dma_map_benchmark: no device could be bound (kernel without CONFIG_DMA_MAP_BENCHMARK, or no free platform device)");
 		o->fatal = true;
 		buf_free(&out);
 		return -ENODEV;
@@ -164,7 +176,8 @@ int bench_dma_map(struct target *t, const struct board *b, const struct bench_pa
 		if (status) {
 			char *msg = first_line(out.data ? out.data : "");
 
-			snprintf(o->error, sizeof(o->error), "dma_map_benchmark exited with status %d: %s", status, msg);
+			snprintf(o->error, sizeof(o->error),
+				 "dma_map_benchmark exited with status %d: %s", status, msg);
 			free(msg);
 			free(cmd);
 			buf_free(&out);

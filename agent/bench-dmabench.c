@@ -16,7 +16,7 @@
 
 /* ---- module: your own .ko, one per variant */
 
-#define BENCH_CHUNK	(57 * 54)	/* bytes per command: 54 base64 lines of 76 */
+#define BENCH_CHUNK (57 * 54) /* bytes per command: 54 base64 lines of 76 */
 #define BENCH_MODULE_MAX (16 << 20)
 
 char *bench_module_file(const struct bench_def *d, const char *board, const char *kdir, int v)
@@ -78,13 +78,14 @@ int bench_check_kernel(const struct bench_def *d, const char *board, const struc
 	int ret;
 
 	if (!d || d->kind != BENCH_MODULE || (!d->ko[v] && d->module_src))
-		return 0;	/* recipe-built: build.sh checked its vermagic */
+		return 0; /* recipe-built: build.sh checked its vermagic */
 	path = bench_module_file(d, board, k->dir, v);
 	ret = read_file(path, &data, &len);
 	if (ret) {
 		err_msg("%s: %s module %s: %s (%s)", board, vn[v], path, strerror(-ret),
-			d->ko[v] ? "the job's benchmark.ko, or --module " :
-			"--module NAME takes NAME.ko from each kernel directory; name the files with --module control=FILE --module patched=FILE");
+			d->ko[v] ?
+				"the job's benchmark.ko, or --module " :
+				"--module NAME takes NAME.ko from each kernel directory; name the files with --module control=FILE --module patched=FILE");
 		goto out;
 	}
 	if (bench_modinfo(data, len, &rel, &name)) {
@@ -149,7 +150,7 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 	int status, ret;
 
 	*tpath = NULL;
-	if (!p->kernel) {	/* no kernel directory known: the module is on the target */
+	if (!p->kernel) { /* no kernel directory known: the module is on the target */
 		*tpath = xasprintf("/lib/modules/%s.ko", p->def->module);
 		return 0;
 	}
@@ -182,15 +183,18 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 	/* not there: send it (echoed by the console; base64 keeps it one
 	 * plain 76-column line at a time, a few KiB per command) */
 	buf_reset(&out);
-	cmd = xasprintf("mkdir -p /tmp/ablab && rm -f /tmp/ablab/%s && command -v base64 >/dev/null && command -v sha256sum >/dev/null",
-			base);
+	cmd = xasprintf(
+		"mkdir -p /tmp/ablab && rm -f /tmp/ablab/%s && command -v base64 >/dev/null && command -v sha256sum >/dev/null",
+		base);
 	ret = target_run(t, cmd, deadline, &out, &status);
 	free(cmd);
 	if (ret)
 		goto out;
 	if (status) {
-		snprintf(o->error, sizeof(o->error), "%s: the target cannot take %s over the console: it needs base64, sha256sum and a writable /tmp (busybox has them), or the file as /lib/modules/%s in its root filesystem",
-			 b->name, base, base);
+		snprintf(
+			o->error, sizeof(o->error),
+			"%s: the target cannot take %s over the console: it needs base64, sha256sum and a writable /tmp (busybox has them), or the file as /lib/modules/%s in its root filesystem",
+			b->name, base, base);
 		o->fatal = true;
 		ret = -ENOEXEC;
 		goto out;
@@ -214,8 +218,10 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 		buf_reset(&out);
 		ret = target_run(t, c.data, deadline, &out, &status);
 		if (!ret && status) {
-			snprintf(o->error, sizeof(o->error), "copying %s to the target: base64 -d exited with status %d at byte %zu",
-				 base, status, off);
+			snprintf(
+				o->error, sizeof(o->error),
+				"copying %s to the target: base64 -d exited with status %d at byte %zu",
+				base, status, off);
 			ret = -EIO;
 		}
 	}
@@ -228,8 +234,10 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 	if (ret)
 		goto out;
 	if (status || !out.data || strncmp(out.data, sha, 64)) {
-		snprintf(o->error, sizeof(o->error), "copying %s to the target: its sha256 there is %.64s, expected %s (bytes lost on the console?)",
-			 base, out.data && !status ? out.data : "unknown", sha);
+		snprintf(
+			o->error, sizeof(o->error),
+			"copying %s to the target: its sha256 there is %.64s, expected %s (bytes lost on the console?)",
+			base, out.data && !status ? out.data : "unknown", sha);
 		ret = -EIO;
 		goto out;
 	}
@@ -256,7 +264,8 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 
 	memset(o, 0, sizeof(*o));
 	if (p->modparams && !param_ok(p->modparams)) {
-		snprintf(o->error, sizeof(o->error), "module parameters may only contain letters, digits, spaces and =,:._-+");
+		snprintf(o->error, sizeof(o->error),
+			 "module parameters may only contain letters, digits, spaces and =,:._-+");
 		return -EINVAL;
 	}
 	/*
@@ -313,8 +322,9 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 		} else {
 			why[0] = '\0';
 		}
-		snprintf(o->error, sizeof(o->error), "module failed to load (insmod exit %d: %s)%s%s",
-			 insmod_status, msg, why[0] ? "; " : "", why);
+		snprintf(o->error, sizeof(o->error),
+			 "module failed to load (insmod exit %d: %s)%s%s", insmod_status, msg,
+			 why[0] ? "; " : "", why);
 		free(msg);
 		buf_free(&out);
 		o->fatal = true;
@@ -331,8 +341,9 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 		parse_log(out.data ? out.data : "", out.len, &o->res);
 		if (!o->res.malformed)
 			break;
-		info_msg("%s: %d malformed line(s) in the kernel log as read (%s); reading it again",
-			 b->name, o->res.malformed, o->res.first_error);
+		info_msg(
+			"%s: %d malformed line(s) in the kernel log as read (%s); reading it again",
+			b->name, o->res.malformed, o->res.first_error);
 	}
 	buf_free(&out);
 	/* a module printing another format prints it every time: said once,

@@ -28,8 +28,8 @@ void io_error(struct target *t, const struct board *b, int ret, struct bench_out
 /* A run's result lines (o->res) checked: the kind's own verdict (ret, non-zero: rejected
  * for why_kind), complete and clean (run_check()), every scenario the same batches
  * (o->batches, said when not the ones asked for); else o->error and the negative errno. */
-int bench_accept(const struct board *b, const struct bench_params *p, struct bench_out *o,
-		 int ret, const char *why_kind);
+int bench_accept(const struct board *b, const struct bench_params *p, struct bench_out *o, int ret,
+		 const char *why_kind);
 /* The kind's command run on the target with its output in out (emptied first), timed in
  * o->run_ms; target_run()'s return. */
 int bench_run_timed(struct target *t, const char *cmd, int64_t deadline, struct buf *out,

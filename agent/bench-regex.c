@@ -54,8 +54,14 @@ int bench_def_check(const struct bench_def *d, char *why, size_t whylen)
 
 static int unit_scale(const char *u, size_t n, double *scale)
 {
-	static const struct { const char *name; double scale; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	static const struct {
+		const char *name;
+		double scale;
+	} units[] = {
+		{ "ns", 1 },
+		{ "us", 1e3 },
+		{ "ms", 1e6 },
+		{ "s", 1e9 },
 	};
 	size_t i;
 
@@ -69,14 +75,15 @@ static int unit_scale(const char *u, size_t n, double *scale)
 
 /* Whether group g, where it starts or ends the match m0, runs on into more
  * characters of its token (letters, digits and extra) outside the match. */
-static bool runs_on(const char *line, const regmatch_t *m0, const regmatch_t *g,
-		    const char *extra, size_t *tail)
+static bool runs_on(const char *line, const regmatch_t *m0, const regmatch_t *g, const char *extra,
+		    size_t *tail)
 {
 	const char *e = line + g->rm_eo;
 	size_t n = 0;
 
-#define TOKCH(c) (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || \
-		  ((c) >= '0' && (c) <= '9') || ((c) && strchr(extra, (c))))
+#define TOKCH(c)                                                                                   \
+	(((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || ((c) >= '0' && (c) <= '9') || \
+	 ((c) && strchr(extra, (c))))
 	if (g->rm_eo == m0->rm_eo)
 		while (TOKCH(e[n]))
 			n++;
@@ -94,10 +101,12 @@ static int run_on_error(const char *what, const char *line, const regmatch_t *m0
 
 	if (!runs_on(line, m0, g, extra, &tail))
 		return 0;
-	snprintf(why, whylen, "%s \"%.*s\" in \"%.60s\" is %s more of its token%s%.*s%s: the group must capture a whole token (end the regex with $ or a separator)",
-		 what, (int)(g->rm_eo - g->rm_so > 40 ? 40 : g->rm_eo - g->rm_so), line + g->rm_so,
-		 line, tail ? "followed by" : "preceded by", tail ? " \"" : "",
-		 (int)(tail > 20 ? 20 : tail), line + g->rm_eo, tail ? "\"" : "");
+	snprintf(
+		why, whylen,
+		"%s \"%.*s\" in \"%.60s\" is %s more of its token%s%.*s%s: the group must capture a whole token (end the regex with $ or a separator)",
+		what, (int)(g->rm_eo - g->rm_so > 40 ? 40 : g->rm_eo - g->rm_so), line + g->rm_so,
+		line, tail ? "followed by" : "preceded by", tail ? " \"" : "",
+		(int)(tail > 20 ? 20 : tail), line + g->rm_eo, tail ? "\"" : "");
 	return -EINVAL;
 }
 
@@ -113,7 +122,9 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 	int batch = 1;
 
 	if (gs->rm_so < 0 || gv->rm_so < 0) {
-		snprintf(why, whylen, "a scenario or value group did not take part in the match of \"%.60s\"", line);
+		snprintf(why, whylen,
+			 "a scenario or value group did not take part in the match of \"%.60s\"",
+			 line);
 		return -EINVAL;
 	}
 	if (run_on_error("scenario", line, m, gs, "._:+/-", why, whylen) ||
@@ -123,15 +134,18 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 		return -EINVAL;
 	n = (size_t)(gs->rm_eo - gs->rm_so);
 	if (!scenario_ok(line + gs->rm_so, n)) {
-		snprintf(why, whylen, "scenario \"%.*s\" in \"%.60s\": must be 1..63 letters, digits or ._:+/-", (int)(n > 63 ? 63 : n), line + gs->rm_so, line);
+		snprintf(why, whylen,
+			 "scenario \"%.*s\" in \"%.60s\": must be 1..63 letters, digits or ._:+/-",
+			 (int)(n > 63 ? 63 : n), line + gs->rm_so, line);
 		return -EINVAL;
 	}
 	if (d->g_unit) {
 		const regmatch_t *gu = &m[d->g_unit];
 
-		if (gu->rm_so < 0 || unit_scale(line + gu->rm_so, (size_t)(gu->rm_eo - gu->rm_so),
-						&scale)) {
-			snprintf(why, whylen, "unit \"%.*s\" in \"%.60s\": expected ns, us, ms or s",
+		if (gu->rm_so < 0 ||
+		    unit_scale(line + gu->rm_so, (size_t)(gu->rm_eo - gu->rm_so), &scale)) {
+			snprintf(why, whylen,
+				 "unit \"%.*s\" in \"%.60s\": expected ns, us, ms or s",
 				 gu->rm_so < 0 ? 0 : (int)(gu->rm_eo - gu->rm_so),
 				 gu->rm_so < 0 ? "" : line + gu->rm_so, line);
 			return -EINVAL;
@@ -143,8 +157,8 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 	errno = 0;
 	v = strtod(num, &end);
 	if (n >= sizeof(num) || !n || *end || errno || !isfinite(v) || v < 0) {
-		snprintf(why, whylen, "value \"%s\" in \"%.60s\" is not a non-negative number",
-			 num, line);
+		snprintf(why, whylen, "value \"%s\" in \"%.60s\" is not a non-negative number", num,
+			 line);
 		return -EINVAL;
 	}
 	memset(&s, 0, sizeof(s));
@@ -167,8 +181,8 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 	return 0;
 }
 
-int bench_regex_parse(const struct bench_def *d, const char *text, struct run_result *r,
-		      char *why, size_t whylen)
+int bench_regex_parse(const struct bench_def *d, const char *text, struct run_result *r, char *why,
+		      size_t whylen)
 {
 	regmatch_t m[10];
 	const char *p = text;
@@ -229,8 +243,10 @@ int bench_regex(struct target *t, const struct board *b, const struct bench_para
 	if (status) {
 		char *msg = first_line(out.data ? out.data : "");
 
-		snprintf(o->error, sizeof(o->error), "benchmark command exited with status %d (it runs under set -e: the first failing command ends it; %s%s)",
-			 status, msg[0] ? "first line: " : "no output", msg);
+		snprintf(
+			o->error, sizeof(o->error),
+			"benchmark command exited with status %d (it runs under set -e: the first failing command ends it; %s%s)",
+			status, msg[0] ? "first line: " : "no output", msg);
 		free(msg);
 		buf_free(&out);
 		return -EIO;

@@ -92,9 +92,10 @@ static void timed_out(struct target *t, const struct board *b, struct bench_out 
 	char last[160];
 
 	console_last_line(t->con, last, sizeof(last));
-	snprintf(o->error, sizeof(o->error),
-		 "%s: benchmark: target command timed out after %ld s (timeouts_s.command); last output %.1f s ago: %s",
-		 b->name, b->t_command_s, (double)(now_ms() - t->con->t_last_rx) / 1000.0, last);
+	snprintf(
+		o->error, sizeof(o->error),
+		"%s: benchmark: target command timed out after %ld s (timeouts_s.command); last output %.1f s ago: %s",
+		b->name, b->t_command_s, (double)(now_ms() - t->con->t_last_rx) / 1000.0, last);
 }
 
 void io_error(struct target *t, const struct board *b, int ret, struct bench_out *o)
@@ -108,7 +109,8 @@ void io_error(struct target *t, const struct board *b, int ret, struct bench_out
 		snprintf(o->error, sizeof(o->error), "interrupted (signal %d)",
 			 (int)stop_requested);
 	else if (ret == -EPIPE)
-		snprintf(o->error, sizeof(o->error), "console closed during the benchmark (board reset?)");
+		snprintf(o->error, sizeof(o->error),
+			 "console closed during the benchmark (board reset?)");
 	else if (ret == -EFBIG || ret == -EMSGSIZE)
 		snprintf(o->error, sizeof(o->error), "%s", t->con->error);
 	else if (!o->error[0])
@@ -134,7 +136,10 @@ int bench_format_check(const struct run_result *r, int expect_fmt, const char *h
 
 int bench_batches(const struct run_result *r, char *why, size_t whylen)
 {
-	struct { const char *s; int max; } *sc = NULL;
+	struct {
+		const char *s;
+		int max;
+	} *sc = NULL;
 	size_t i, j, n = 0;
 	int ret = 0;
 
@@ -153,8 +158,10 @@ int bench_batches(const struct run_result *r, char *why, size_t whylen)
 		ret = sc[0].max;
 	for (j = 1; j < n; j++)
 		if (sc[j].max != sc[0].max) {
-			snprintf(why, whylen, "scenario %s ran %d batch(es), scenario %s %d: every scenario must run the same number",
-				 sc[0].s, sc[0].max, sc[j].s, sc[j].max);
+			snprintf(
+				why, whylen,
+				"scenario %s ran %d batch(es), scenario %s %d: every scenario must run the same number",
+				sc[0].s, sc[0].max, sc[j].s, sc[j].max);
 			ret = -1;
 			break;
 		}
@@ -163,19 +170,19 @@ int bench_batches(const struct run_result *r, char *why, size_t whylen)
 }
 
 /* After a run: the batches that ran, said when they are not the ones asked for. */
-static void note_batches(const struct board *b, const struct bench_params *p,
-			 struct bench_out *o)
+static void note_batches(const struct board *b, const struct bench_params *p, struct bench_out *o)
 {
 	char why[160];
 
 	o->batches = bench_batches(&o->res, why, sizeof(why));
 	if (o->batches > 0 && o->batches != p->batches)
-		info_msg("%s: the benchmark ran %d batch%s per scenario, not the %d asked for; the campaign records %d",
-			 b->name, o->batches, o->batches == 1 ? "" : "es", p->batches, o->batches);
+		info_msg(
+			"%s: the benchmark ran %d batch%s per scenario, not the %d asked for; the campaign records %d",
+			b->name, o->batches, o->batches == 1 ? "" : "es", p->batches, o->batches);
 }
 
-int bench_accept(const struct board *b, const struct bench_params *p, struct bench_out *o,
-		 int ret, const char *why_kind)
+int bench_accept(const struct board *b, const struct bench_params *p, struct bench_out *o, int ret,
+		 const char *why_kind)
 {
 	char why[384];
 

@@ -35,19 +35,19 @@ struct bench_def {
 
 struct bench_params {
 	int batches;
-	const char *modparams;	/* extra dmabench parameters, e.g. "reps=100" */
-	const struct bench_def *def;	/* NULL: dmabench */
-	const struct kernel_art *kernel;	/* the kernel this boot runs (BENCH_MODULE) */
-	int variant;			/* 0 control, 1 patched */
+	const char *modparams; /* extra dmabench parameters, e.g. "reps=100" */
+	const struct bench_def *def; /* NULL: dmabench */
+	const struct kernel_art *kernel; /* the kernel this boot runs (BENCH_MODULE) */
+	int variant; /* 0 control, 1 patched */
 };
 
 struct bench_out {
 	char *uname_r, *proc_version;
 	struct run_result res;
 	int64_t run_ms;
-	bool fatal;	/* retrying cannot help (the module refuses to load, prints
+	bool fatal; /* retrying cannot help (the module refuses to load, prints
 			 * another format than the parser's) */
-	int batches;	/* batches per scenario that ran (every scenario the same),
+	int batches; /* batches per scenario that ran (every scenario the same),
 			 * 0 when unknown */
 	char error[512];
 };
@@ -88,8 +88,8 @@ int bench_def_check(const struct bench_def *d, char *why, size_t whylen);
  * token: a group that ends (starts) the match must not be followed
  * (preceded) by more of its token ("mean_ns=123abc" with "mean_ns=([0-9]+)"
  * is rejected, not read as 123). */
-int bench_regex_parse(const struct bench_def *d, const char *text, struct run_result *r,
-		      char *why, size_t whylen);
+int bench_regex_parse(const struct bench_def *d, const char *text, struct run_result *r, char *why,
+		      size_t whylen);
 /* The batches per scenario in r: every scenario's count when they agree,
  * else -1 (why says which differ); 0 without samples. */
 int bench_batches(const struct run_result *r, char *why, size_t whylen);

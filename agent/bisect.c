@@ -26,8 +26,8 @@ enum { CHECK_TODO = -1, CHECK_SAME, CHECK_DIFFERENT, CHECK_UNDECIDED, CHECK_NOBU
 struct bcommit {
 	char id[41];
 	char *subject;
-	int state;		/* C_* */
-	int undecided;		/* campaigns that ended undecided */
+	int state; /* C_* */
+	int undecided; /* campaigns that ended undecided */
 };
 
 struct bisect {
@@ -35,20 +35,20 @@ struct bisect {
 	struct store *st;
 	const char *db;
 	char *board, *board_file, *scenario, *tree, *good, *bad;
-	struct bcommit *c;	/* good..bad on bad's first parents, oldest first; c[n - 1] is bad */
+	struct bcommit *c; /* good..bad on bad's first parents, oldest first; c[n - 1] is bad */
 	size_t n;
 	int budget, first, batches;
 	double margin_pct;
 	enum order_kind order;
 	char *params, *results;
 	double alpha;
-	int nsteps;		/* rows stored */
+	int nsteps; /* rows stored */
 	int check, check_undecided;
-	double effect;		/* bad against good: the check's change on the deciding row */
+	double effect; /* bad against good: the check's change on the deciding row */
 };
 
 struct step_result {
-	const char *verdict;	/* same, different, undecided */
+	const char *verdict; /* same, different, undecided */
 	char scenario[64];
 	double change, ci_lo, ci_hi, ci_conf;
 };
@@ -108,14 +108,15 @@ static void bisect_free(struct bisect *b)
 	free(b->results);
 }
 
-static void set_status(struct bisect *b, const char *status, const char *result,
-		       const char *first)
+static void set_status(struct bisect *b, const char *status, const char *result, const char *first)
 {
 	char ids[32];
 	const char *p[4] = { i64s(ids, sizeof(ids), b->id), status, result, first };
 
-	PQclear(store_query(b->st, "UPDATE bisects SET status = $2, result = coalesce($3, result), first_changed = coalesce($4, first_changed), finished = CASE WHEN $2 IN ('running', 'interrupted', 'failed') THEN NULL ELSE now() END WHERE id = $1::int",
-			    4, p));
+	PQclear(store_query(
+		b->st,
+		"UPDATE bisects SET status = $2, result = coalesce($3, result), first_changed = coalesce($4, first_changed), finished = CASE WHEN $2 IN ('running', 'interrupted', 'failed') THEN NULL ELSE now() END WHERE id = $1::int",
+		4, p));
 }
 
 /* ---- the search ---- */
@@ -284,9 +285,11 @@ static int campaign_verdict(const struct bisect *b, int64_t cid, struct step_res
 			best = r;
 	}
 	if (!nrows) {
-		err_msg("bisect %" PRId64 ": campaign %" PRId64 " has no timing row %s%son %s (--scenario names a dmabench scenario; `ablab report %" PRId64 "` lists them)",
-			b->id, cid, b->scenario ? b->scenario : "", b->scenario ? " " : "", b->board,
-			cid);
+		err_msg("bisect %" PRId64 ": campaign %" PRId64
+			" has no timing row %s%son %s (--scenario names a dmabench scenario; `ablab report %" PRId64
+			"` lists them)",
+			b->id, cid, b->scenario ? b->scenario : "", b->scenario ? " " : "",
+			b->board, cid);
 		report_free(&rep);
 		return -ENODATA;
 	}
@@ -318,8 +321,10 @@ static int64_t step_campaign(const struct bisect *b, int n, bool *complete)
 	PGresult *r;
 
 	snprintf(ns, sizeof(ns), "%d", n);
-	r = store_query(b->st, "SELECT id, status FROM campaigns WHERE jsonb_typeof(job->'bisect') = 'string' AND job->>'bisect' = $1 AND job->>'step' = $2 ORDER BY id DESC LIMIT 1",
-			2, p);
+	r = store_query(
+		b->st,
+		"SELECT id, status FROM campaigns WHERE jsonb_typeof(job->'bisect') = 'string' AND job->>'bisect' = $1 AND job->>'step' = $2 ORDER BY id DESC LIMIT 1",
+		2, p);
 	*complete = false;
 	if (r && PQntuples(r) == 1) {
 		cid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
@@ -352,8 +357,10 @@ static int run_step(struct bisect *b, int n, bool pending, const char *role, int
 
 		snprintf(ps, sizeof(ps), "%d", pos);
 		snprintf(ts, sizeof(ts), "%d", try);
-		r = store_query(b->st, "INSERT INTO bisect_steps (bisect_id, n, commit, position, role, try) VALUES ($1::int, $2::int, $3, $4::int, $5, $6::int)",
-				6, p);
+		r = store_query(
+			b->st,
+			"INSERT INTO bisect_steps (bisect_id, n, commit, position, role, try) VALUES ($1::int, $2::int, $3, $4::int, $5, $6::int)",
+			6, p);
 		if (!r)
 			return -EIO;
 		PQclear(r);
@@ -380,8 +387,10 @@ static int run_step(struct bisect *b, int n, bool pending, const char *role, int
 
 		err_msg("bisect %" PRId64 ": %.12s does not build, skipped: %s (log %s)", b->id,
 			commit, why, log);
-		PQclear(store_query(b->st, "UPDATE bisect_steps SET build = $3, build_s = $4::float8, log_path = $5, verdict = 'build-failed', note = $6, finished = now() WHERE bisect_id = $1::int AND n = $2::int",
-				    6, p));
+		PQclear(store_query(
+			b->st,
+			"UPDATE bisect_steps SET build = $3, build_s = $4::float8, log_path = $5, verdict = 'build-failed', note = $6, finished = now() WHERE bisect_id = $1::int AND n = $2::int",
+			6, p));
 		apply_step(b, role, pos, "build-failed", NAN);
 		ret = 0;
 		goto out;
@@ -391,8 +400,10 @@ static int run_step(struct bisect *b, int n, bool pending, const char *role, int
 	{
 		const char *p[4] = { ids, ns, pstate, bs };
 
-		PQclear(store_query(b->st, "UPDATE bisect_steps SET build = $3, build_s = coalesce(build_s, 0) + $4::float8 WHERE bisect_id = $1::int AND n = $2::int",
-				    4, p));
+		PQclear(store_query(
+			b->st,
+			"UPDATE bisect_steps SET build = $3, build_s = coalesce(build_s, 0) + $4::float8 WHERE bisect_id = $1::int AND n = $2::int",
+			4, p));
 	}
 	if (stop_requested) {
 		ret = -EINTR;
@@ -410,24 +421,37 @@ static int run_step(struct bisect *b, int n, bool pending, const char *role, int
 		job = xstrdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
 		json_object_put(j);
 		cb = (struct campaign_board){ b->board_file, gdir, pdir };
-		cs = (struct campaign_spec){ .boards = &cb, .nboards = 1, .boots = b->budget,
-					     .batches = b->batches, .order = b->order, .seed = 1,
-					     .modparams = b->params, .trigger = "cli",
-					     .job_json = job, .db = b->db, .results = b->results,
-					     .resume_id = cid, .first = b->first, .alpha = b->alpha,
-					     .beta = 0.05, .margin_pct = step_margin_pct(b->margin_pct, b->effect,
-									     !strcmp(role, "check")) };
+		cs = (struct campaign_spec){ .boards = &cb,
+					     .nboards = 1,
+					     .boots = b->budget,
+					     .batches = b->batches,
+					     .order = b->order,
+					     .seed = 1,
+					     .modparams = b->params,
+					     .trigger = "cli",
+					     .job_json = job,
+					     .db = b->db,
+					     .results = b->results,
+					     .resume_id = cid,
+					     .first = b->first,
+					     .alpha = b->alpha,
+					     .beta = 0.05,
+					     .margin_pct =
+						     step_margin_pct(b->margin_pct, b->effect,
+								     !strcmp(role, "check")) };
 		if (cid)
-			info_msg("bisect %" PRId64 ": step %d: resuming its campaign %" PRId64, b->id,
-				 n, cid);
+			info_msg("bisect %" PRId64 ": step %d: resuming its campaign %" PRId64,
+				 b->id, n, cid);
 		t1 = now_ms();
 		ret = campaign_run(&cs, &cid);
 		snprintf(cs_, sizeof(cs_), "%.1f", (double)(now_ms() - t1) / 1000.0);
 		if (cid) {
 			const char *p[4] = { ids, ns, i64s(cids, sizeof(cids), cid), cs_ };
 
-			PQclear(store_query(b->st, "UPDATE bisect_steps SET campaign_id = $3::int, campaign_s = coalesce(campaign_s, 0) + $4::float8 WHERE bisect_id = $1::int AND n = $2::int",
-					    4, p));
+			PQclear(store_query(
+				b->st,
+				"UPDATE bisect_steps SET campaign_id = $3::int, campaign_s = coalesce(campaign_s, 0) + $4::float8 WHERE bisect_id = $1::int AND n = $2::int",
+				4, p));
 		}
 		if (ret)
 			goto out;
@@ -437,16 +461,25 @@ static int run_step(struct bisect *b, int n, bool pending, const char *role, int
 		goto out;
 	{
 		char c1[40], c2[40], c3[40], c4[40];
-		const char *p[8] = { ids, ns, sr.verdict, sr.scenario,
-				     dbl(c1, sizeof(c1), sr.change), dbl(c2, sizeof(c2), sr.ci_lo),
-				     dbl(c3, sizeof(c3), sr.ci_hi), dbl(c4, sizeof(c4), sr.ci_conf) };
+		const char *p[8] = { ids,
+				     ns,
+				     sr.verdict,
+				     sr.scenario,
+				     dbl(c1, sizeof(c1), sr.change),
+				     dbl(c2, sizeof(c2), sr.ci_lo),
+				     dbl(c3, sizeof(c3), sr.ci_hi),
+				     dbl(c4, sizeof(c4), sr.ci_conf) };
 
-		PQclear(store_query(b->st, "UPDATE bisect_steps SET verdict = $3, scenario = $4, change = $5::float8, ci_lo = $6::float8, ci_hi = $7::float8, ci_conf = $8::float8, finished = now() WHERE bisect_id = $1::int AND n = $2::int",
-				    8, p));
+		PQclear(store_query(
+			b->st,
+			"UPDATE bisect_steps SET verdict = $3, scenario = $4, change = $5::float8, ci_lo = $6::float8, ci_hi = $7::float8, ci_conf = $8::float8, finished = now() WHERE bisect_id = $1::int AND n = $2::int",
+			8, p));
 	}
 	info_msg("bisect %" PRId64 ": step %d: %.12s is %s (%s %+.1f%%, campaign %" PRId64 ")",
-		 b->id, n, commit, !strcmp(sr.verdict, "undecided") ? "undecided" :
-		 !strcmp(sr.verdict, "same") ? "the same as good" : "different from good",
+		 b->id, n, commit,
+		 !strcmp(sr.verdict, "undecided") ? "undecided" :
+		 !strcmp(sr.verdict, "same")	  ? "the same as good" :
+						    "different from good",
 		 sr.scenario, 100.0 * sr.change, cid);
 	apply_step(b, role, pos, sr.verdict, sr.change);
 out:
@@ -471,13 +504,16 @@ static void finish(struct bisect *b)
 
 	if (b->check == CHECK_SAME) {
 		status = "no-change";
-		buf_printf(&msg, "no change between good %.12s and bad %.12s (the same within +-%g%%)",
+		buf_printf(&msg,
+			   "no change between good %.12s and bad %.12s (the same within +-%g%%)",
 			   b->good, b->bad, b->margin_pct);
 	} else if (b->check == CHECK_UNDECIDED) {
 		/* nothing to bisect: no change was found, though "same" was not shown either */
 		status = "no-change";
-		buf_printf(&msg, "no change between good %.12s and bad %.12s detected: bad is neither different from good nor the same within +-%g%% in two campaigns (a smaller change than %d+%d boots resolve is possible: raise --budget or widen --margin to tell)",
-			   b->good, b->bad, b->margin_pct, b->budget, b->budget);
+		buf_printf(
+			&msg,
+			"no change between good %.12s and bad %.12s detected: bad is neither different from good nor the same within +-%g%% in two campaigns (a smaller change than %d+%d boots resolve is possible: raise --budget or widen --margin to tell)",
+			b->good, b->bad, b->margin_pct, b->budget, b->budget);
 	} else if (b->check == CHECK_NOBUILD) {
 		status = "failed";
 		buf_printf(&msg, "the bad commit %.12s does not build", b->bad);
@@ -486,11 +522,14 @@ static void finish(struct bisect *b)
 		if (lo == hi) {
 			status = "found";
 			first = b->c[hi].id;
-			buf_printf(&msg, "first changed commit: %.12s \"%s\"", first, b->c[hi].subject);
+			buf_printf(&msg, "first changed commit: %.12s \"%s\"", first,
+				   b->c[hi].subject);
 		} else {
 			status = "ambiguous";
-			buf_printf(&msg, "the first changed commit is one of %zu (the others were skipped):",
-				   hi - lo + 1);
+			buf_printf(
+				&msg,
+				"the first changed commit is one of %zu (the others were skipped):",
+				hi - lo + 1);
 			for (i = lo; i <= hi; i++)
 				buf_printf(&msg, " %.12s", b->c[i].id);
 		}
@@ -513,8 +552,10 @@ static int load(struct bisect *b, int64_t id, int *pending)
 	*pending = 0;
 	b->id = id;
 	b->check = CHECK_TODO;
-	r = store_query(b->st, "SELECT board, scenario, tree, good, bad, commits, settings, status FROM bisects WHERE id = $1::int",
-			1, p);
+	r = store_query(
+		b->st,
+		"SELECT board, scenario, tree, good, bad, commits, settings, status FROM bisects WHERE id = $1::int",
+		1, p);
 	if (!r)
 		return -EIO;
 	if (PQntuples(r) != 1) {
@@ -552,8 +593,10 @@ static int load(struct bisect *b, int64_t id, int *pending)
 		b->order = ORDER_ABAB;
 	b->params = jstr(set, "params") ? xstrdup(jstr(set, "params")) : NULL;
 	b->results = xstrdup(jstr(set, "results") ? jstr(set, "results") : "results");
-	r = store_query(b->st, "SELECT n, role, position, verdict, change FROM bisect_steps WHERE bisect_id = $1::int ORDER BY n",
-			1, p);
+	r = store_query(
+		b->st,
+		"SELECT n, role, position, verdict, change FROM bisect_steps WHERE bisect_id = $1::int ORDER BY n",
+		1, p);
 	if (!r)
 		goto out;
 	for (i = 0; i < (size_t)PQntuples(r); i++) {
@@ -566,8 +609,9 @@ static int load(struct bisect *b, int64_t id, int *pending)
 			*pending = b->nsteps;
 		else
 			apply_step(b, PQgetvalue(r, (int)i, 1), pos, PQgetvalue(r, (int)i, 3),
-				   PQgetisnull(r, (int)i, 4) ? NAN :
-				   strtod(PQgetvalue(r, (int)i, 4), NULL));
+				   PQgetisnull(r, (int)i, 4) ?
+					   NAN :
+					   strtod(PQgetvalue(r, (int)i, 4), NULL));
 	}
 	PQclear(r);
 	ret = 0;
@@ -596,8 +640,10 @@ static int drive(struct bisect *b, int pending)
 			PGresult *r;
 
 			snprintf(ns, sizeof(ns), "%d", pending);
-			r = store_query(b->st, "SELECT role, position, try FROM bisect_steps WHERE bisect_id = $1::int AND n = $2::int",
-					2, p);
+			r = store_query(
+				b->st,
+				"SELECT role, position, try FROM bisect_steps WHERE bisect_id = $1::int AND n = $2::int",
+				2, p);
 			if (!r || PQntuples(r) != 1) {
 				PQclear(r);
 				ret = -EIO;
@@ -624,12 +670,15 @@ static int drive(struct bisect *b, int pending)
 	}
 	if (stop_requested || ret == -EINTR) {
 		set_status(b, "interrupted", NULL, NULL);
-		err_msg("bisect %" PRId64 " interrupted; continue it with `ablab bisect --resume %" PRId64 "` (its finished steps are not run again)",
+		err_msg("bisect %" PRId64
+			" interrupted; continue it with `ablab bisect --resume %" PRId64
+			"` (its finished steps are not run again)",
 			b->id, b->id);
 		return -EINTR;
 	}
 	set_status(b, "failed", NULL, NULL);
-	err_msg("bisect %" PRId64 " stopped (%s); `ablab bisect --resume %" PRId64 "` tries its step again",
+	err_msg("bisect %" PRId64 " stopped (%s); `ablab bisect --resume %" PRId64
+		"` tries its step again",
 		b->id, strerror(-ret), b->id);
 	return ret;
 }
@@ -664,14 +713,15 @@ int bisect_run(const struct bisect_opts *o, int64_t *idp)
 	bad = git_commit(tree, o->bad);
 	ret = -EINVAL;
 	if (!good || !bad) {
-		err_msg("%s: %s \"%s\" is not a commit of this git tree", tree, good ? "--bad" : "--good",
-			good ? o->bad : o->good);
+		err_msg("%s: %s \"%s\" is not a commit of this git tree", tree,
+			good ? "--bad" : "--good", good ? o->bad : o->good);
 		goto out;
 	}
 	range = xasprintf("%s..%s", good, bad);
 	{
-		char *args[] = { "log", "--first-parent", "--reverse", "--format=%H %P%x09%s", range,
-				 NULL };
+		char *args[] = { "log",	      "--first-parent",
+				 "--reverse", "--format=%H %P%x09%s",
+				 range,	      NULL };
 
 		if (git_capture(tree, &out, args))
 			goto out;
@@ -714,13 +764,15 @@ int bisect_run(const struct bisect_opts *o, int64_t *idp)
 	json_object_object_add(set, "budget", json_object_new_int(o->budget));
 	json_object_object_add(set, "first", json_object_new_int(o->first));
 	json_object_object_add(set, "batches", json_object_new_int(o->batches));
-	json_object_object_add(set, "margin_pct", json_object_new_double(o->margin_pct > 0 ?
-									   o->margin_pct : 1.0));
-	json_object_object_add(set, "alpha", json_object_new_double(o->alpha > 0 ? o->alpha : 0.05));
+	json_object_object_add(set, "margin_pct",
+			       json_object_new_double(o->margin_pct > 0 ? o->margin_pct : 1.0));
+	json_object_object_add(set, "alpha",
+			       json_object_new_double(o->alpha > 0 ? o->alpha : 0.05));
 	json_object_object_add(set, "order", json_object_new_string(order_name(o->order)));
 	if (o->params)
 		json_object_object_add(set, "params", json_object_new_string(o->params));
-	if (!realpath(o->results, real) && (mkdir_p(o->results, 0755) || !realpath(o->results, real))) {
+	if (!realpath(o->results, real) &&
+	    (mkdir_p(o->results, 0755) || !realpath(o->results, real))) {
 		err_msg("cannot create results directory %s", o->results);
 		goto out;
 	}
@@ -729,13 +781,22 @@ int bisect_run(const struct bisect_opts *o, int64_t *idp)
 	if (ret)
 		goto out;
 	{
-		const char *p[9] = { bd.name, o->scenario, tree, good, bad, o->good, o->bad,
-				     json_object_to_json_string_ext(commits, JSON_C_TO_STRING_PLAIN),
+		const char *p[9] = { bd.name,
+				     o->scenario,
+				     tree,
+				     good,
+				     bad,
+				     o->good,
+				     o->bad,
+				     json_object_to_json_string_ext(commits,
+								    JSON_C_TO_STRING_PLAIN),
 				     json_object_to_json_string_ext(set, JSON_C_TO_STRING_PLAIN) };
 		PGresult *r;
 
-		r = store_query(&st, "INSERT INTO bisects (board, scenario, tree, good, bad, good_ref, bad_ref, commits, settings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb) RETURNING id",
-				9, p);
+		r = store_query(
+			&st,
+			"INSERT INTO bisects (board, scenario, tree, good, bad, good_ref, bad_ref, commits, settings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb) RETURNING id",
+			9, p);
 		if (!r) {
 			store_close(&st);
 			ret = -EIO;
@@ -746,9 +807,11 @@ int bisect_run(const struct bisect_opts *o, int64_t *idp)
 	}
 	if (idp)
 		*idp = b.id;
-	info_msg("bisect %" PRId64 ": %zu commit%s on the first-parent history from good %.12s to bad %.12s, board %s, %s; at most %d+%d boots per campaign",
-		 b.id, n, n == 1 ? "" : "s", good, bad, bd.name,
-		 o->scenario ? o->scenario : "any timing row", o->budget, o->budget);
+	info_msg(
+		"bisect %" PRId64
+		": %zu commit%s on the first-parent history from good %.12s to bad %.12s, board %s, %s; at most %d+%d boots per campaign",
+		b.id, n, n == 1 ? "" : "s", good, bad, bd.name,
+		o->scenario ? o->scenario : "any timing row", o->budget, o->budget);
 	b.st = &st;
 	b.db = o->db;
 	ret = load(&b, b.id, &pending);
@@ -784,10 +847,12 @@ int bisect_resume(const char *db, int64_t id)
 	if (!ret) {
 		char ids[32];
 		const char *p[1] = { i64s(ids, sizeof(ids), id) };
-		PGresult *r = store_query(&st, "SELECT status, result FROM bisects WHERE id = $1::int", 1, p);
+		PGresult *r = store_query(
+			&st, "SELECT status, result FROM bisects WHERE id = $1::int", 1, p);
 
 		if (r && PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "running") &&
-		    strcmp(PQgetvalue(r, 0, 0), "interrupted") && strcmp(PQgetvalue(r, 0, 0), "failed")) {
+		    strcmp(PQgetvalue(r, 0, 0), "interrupted") &&
+		    strcmp(PQgetvalue(r, 0, 0), "failed")) {
 			info_msg("bisect %" PRId64 " has ended (%s); nothing to resume", id,
 				 PQgetvalue(r, 0, 1));
 			PQclear(r);
@@ -811,8 +876,10 @@ int64_t bisect_of_campaign(struct store *st, int64_t cid)
 	char ids[32];
 	const char *p[1] = { i64s(ids, sizeof(ids), cid) };
 	/* a bisect's campaign has {"bisect": "ID"} (a job file's "bisect" is a boolean) */
-	PGresult *r = store_query(st, "SELECT job->>'bisect' FROM campaigns WHERE id = $1::int AND jsonb_typeof(job) = 'object' AND jsonb_typeof(job->'bisect') = 'string'",
-				  1, p);
+	PGresult *r = store_query(
+		st,
+		"SELECT job->>'bisect' FROM campaigns WHERE id = $1::int AND jsonb_typeof(job) = 'object' AND jsonb_typeof(job->'bisect') = 'string'",
+		1, p);
 	int64_t id = 0;
 
 	if (r && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0))
@@ -839,8 +906,10 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 	int nsteps, ncamp = 0, i;
 	PGresult *h, *r;
 
-	h = store_query(st, "SELECT board, coalesce(scenario, 'any timing row'), tree, good, bad, coalesce(good_ref, ''), coalesce(bad_ref, ''), jsonb_array_length(commits), status, coalesce(result, ''), to_char(created, 'YYYY-MM-DD HH24:MI'), settings->>'budget', settings->>'first', settings->>'margin_pct' FROM bisects WHERE id = $1::int",
-			1, p);
+	h = store_query(
+		st,
+		"SELECT board, coalesce(scenario, 'any timing row'), tree, good, bad, coalesce(good_ref, ''), coalesce(bad_ref, ''), jsonb_array_length(commits), status, coalesce(result, ''), to_char(created, 'YYYY-MM-DD HH24:MI'), settings->>'budget', settings->>'first', settings->>'margin_pct' FROM bisects WHERE id = $1::int",
+		1, p);
 	if (!h)
 		return -EIO;
 	if (PQntuples(h) != 1) {
@@ -848,8 +917,10 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 		PQclear(h);
 		return -ENOENT;
 	}
-	r = store_query(st, "SELECT s.n, s.role, s.commit, coalesce(s.build, '-'), coalesce(s.campaign_id::text, '-'), coalesce(s.verdict, 'running'), s.change, s.ci_lo, s.ci_hi, coalesce(s.build_s, 0), coalesce(s.campaign_s, 0), coalesce(s.note, ''), coalesce(s.log_path, ''), coalesce(s.scenario, ''), (SELECT count(*) FILTER (WHERE b.variant = 'control') || '+' || count(*) FILTER (WHERE b.variant = 'patched') FROM boots b WHERE b.campaign_id = s.campaign_id AND b.status = 'ok'), s.try, coalesce(c.status, ''), s.ci_conf FROM bisect_steps s LEFT JOIN campaigns c ON c.id = s.campaign_id WHERE s.bisect_id = $1::int ORDER BY s.n",
-			1, p);
+	r = store_query(
+		st,
+		"SELECT s.n, s.role, s.commit, coalesce(s.build, '-'), coalesce(s.campaign_id::text, '-'), coalesce(s.verdict, 'running'), s.change, s.ci_lo, s.ci_hi, coalesce(s.build_s, 0), coalesce(s.campaign_s, 0), coalesce(s.note, ''), coalesce(s.log_path, ''), coalesce(s.scenario, ''), (SELECT count(*) FILTER (WHERE b.variant = 'control') || '+' || count(*) FILTER (WHERE b.variant = 'patched') FROM boots b WHERE b.campaign_id = s.campaign_id AND b.status = 'ok'), s.try, coalesce(c.status, ''), s.ci_conf FROM bisect_steps s LEFT JOIN campaigns c ON c.id = s.campaign_id WHERE s.bisect_id = $1::int ORDER BY s.n",
+		1, p);
 	if (!r) {
 		PQclear(h);
 		return -EIO;
@@ -859,7 +930,8 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 	fprintf(f, "good %.12s (%s), bad %.12s (%s): %s commits on the first-parent history\n",
 		PQgetvalue(h, 0, 3), PQgetvalue(h, 0, 5), PQgetvalue(h, 0, 4), PQgetvalue(h, 0, 6),
 		PQgetvalue(h, 0, 7));
-	fprintf(f, "each step: the commit's kernel (patched) against good's (control), a sequential campaign of at most %s+%s boots from %s+%s on\n",
+	fprintf(f,
+		"each step: the commit's kernel (patched) against good's (control), a sequential campaign of at most %s+%s boots from %s+%s on\n",
 		PQgetvalue(h, 0, 11), PQgetvalue(h, 0, 11), PQgetvalue(h, 0, 12),
 		PQgetvalue(h, 0, 12));
 	{
@@ -871,7 +943,8 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 				e = strtod(PQgetvalue(r, i, 6), NULL);
 		fprintf(f, "\"same\": within +-%g%% for bad against good", m);
 		if (isfinite(e))
-			fprintf(f, ", within +-%g%% for the steps (half of bad's change %+.1f%%, at most %g%%: a commit with less of it is on good's side)",
+			fprintf(f,
+				", within +-%g%% for the steps (half of bad's change %+.1f%%, at most %g%%: a commit with less of it is on good's side)",
 				step_margin_pct(m, e, false), 100.0 * e, STEP_MARGIN_MAX_PCT);
 		fprintf(f, "\n\n");
 	}
@@ -901,22 +974,25 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 		fprintf(f, "%4s  %.12s  %-5s  %-12s  %8s  %5s  %-12s  %8s  %-19s  %7.1f  %7.1f\n",
 			PQgetvalue(r, i, 0), PQgetvalue(r, i, 2), PQgetvalue(r, i, 1),
 			PQgetvalue(r, i, 3), PQgetvalue(r, i, 4),
-			strcmp(PQgetvalue(r, i, 4), "-") ? PQgetvalue(r, i, 14) : "-", verdict, ch, ci,
-			strtod(PQgetvalue(r, i, 9), NULL), strtod(PQgetvalue(r, i, 10), NULL));
+			strcmp(PQgetvalue(r, i, 4), "-") ? PQgetvalue(r, i, 14) : "-", verdict, ch,
+			ci, strtod(PQgetvalue(r, i, 9), NULL), strtod(PQgetvalue(r, i, 10), NULL));
 		if (*PQgetvalue(r, i, 11))
-			fprintf(f, "      %s (log %s)\n", PQgetvalue(r, i, 11), PQgetvalue(r, i, 12));
+			fprintf(f, "      %s (log %s)\n", PQgetvalue(r, i, 11),
+				PQgetvalue(r, i, 12));
 		build_s += strtod(PQgetvalue(r, i, 9), NULL);
 		camp_s += strtod(PQgetvalue(r, i, 10), NULL);
 		ncamp += strcmp(PQgetvalue(r, i, 4), "-") != 0;
 	}
-	fprintf(f, "\n%d step%s (%d with a campaign): builds %.1f s, campaigns %.1f s, total %.1f s\n",
+	fprintf(f,
+		"\n%d step%s (%d with a campaign): builds %.1f s, campaigns %.1f s, total %.1f s\n",
 		nsteps, nsteps == 1 ? "" : "s", ncamp, build_s, camp_s, build_s + camp_s);
 	fprintf(f, "status: %s\n", PQgetvalue(h, 0, 8));
 	if (*PQgetvalue(h, 0, 9))
 		fprintf(f, "%s\n", PQgetvalue(h, 0, 9));
 	/* the effect of the first changed commit: its campaign against good */
 	for (i = nsteps - 1; i >= 0 && !strcmp(PQgetvalue(h, 0, 8), "found"); i--) {
-		PGresult *fc = store_query(st, "SELECT first_changed FROM bisects WHERE id = $1::int", 1, p);
+		PGresult *fc = store_query(
+			st, "SELECT first_changed FROM bisects WHERE id = $1::int", 1, p);
 		bool hit = fc && !strcmp(PQgetvalue(fc, 0, 0), PQgetvalue(r, i, 2)) &&
 			   !strcmp(PQgetvalue(r, i, 5), "different");
 
@@ -929,8 +1005,11 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 			pct(hi, sizeof(hi), r, i, 8);
 			fprintf(f, "its effect against good: %s %s", PQgetvalue(r, i, 13), ch);
 			if (!PQgetisnull(r, i, 7))
-				fprintf(f, " (%.0f%% CI %s .. %s)", PQgetisnull(r, i, 17) ? 95.0 :
-					100.0 * strtod(PQgetvalue(r, i, 17), NULL), lo, hi);
+				fprintf(f, " (%.0f%% CI %s .. %s)",
+					PQgetisnull(r, i, 17) ?
+						95.0 :
+						100.0 * strtod(PQgetvalue(r, i, 17), NULL),
+					lo, hi);
 			fprintf(f, ", campaign %s (`ablab report %s`)\n", PQgetvalue(r, i, 4),
 				PQgetvalue(r, i, 4));
 			break;

@@ -19,18 +19,18 @@
 #include <stdio.h>
 
 struct bisect_opts {
-	const char *tree;		/* the kernel git tree */
-	const char *good, *bad;		/* refs: good is an ancestor of bad on its first parents */
-	const char *board;		/* name or board file (with a kernel.recipe) */
-	const char *scenario;		/* the row that decides; NULL: any timing row */
-	int budget, first;		/* sequential design: boots per variant at most, first look */
+	const char *tree; /* the kernel git tree */
+	const char *good, *bad; /* refs: good is an ancestor of bad on its first parents */
+	const char *board; /* name or board file (with a kernel.recipe) */
+	const char *scenario; /* the row that decides; NULL: any timing row */
+	int budget, first; /* sequential design: boots per variant at most, first look */
 	int batches;
-	double margin_pct;		/* "same": within +-margin_pct % (steps: at least half the
+	double margin_pct; /* "same": within +-margin_pct % (steps: at least half the
 					 * change of bad against good) */
-	double alpha;			/* false-alarm rate of each campaign (0: 0.05) */
-	enum order_kind order;		/* abab or abba */
-	const char *params;		/* module parameters of every boot */
-	const char *results;		/* transcripts: RESULTS/campaign-N */
+	double alpha; /* false-alarm rate of each campaign (0: 0.05) */
+	enum order_kind order; /* abab or abba */
+	const char *params; /* module parameters of every boot */
+	const char *results; /* transcripts: RESULTS/campaign-N */
 	const char *db;
 };
 

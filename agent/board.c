@@ -19,74 +19,50 @@
 /* The keys each section has for every backend: before and after the keys of its
  * backends (backends.h, struct backend_conf), in the order the board file
  * documents them. */
-static const struct jfield console_head[] = {
-	{ "type", J_STRING, true },
-	{ NULL }
-};
+static const struct jfield console_head[] = { { "type", J_STRING, true }, { NULL } };
 
-static const struct jfield console_tail[] = {
-	{ "baud", J_INT, false, NULL, 50, 4000000 },
-	{ "reopen_s", J_INT, false, NULL, 0, 600 },
-	{ "transcript_mb", J_INT, false, NULL, 1, 4096 },
-	{ NULL }
-};
+static const struct jfield console_tail[] = { { "baud", J_INT, false, NULL, 50, 4000000 },
+					      { "reopen_s", J_INT, false, NULL, 0, 600 },
+					      { "transcript_mb", J_INT, false, NULL, 1, 4096 },
+					      { NULL } };
 
-static const struct jfield power_head[] = {
-	{ "type", J_STRING, true },
-	{ NULL }
-};
+static const struct jfield power_head[] = { { "type", J_STRING, true }, { NULL } };
 
-static const struct jfield power_tail[] = {
-	{ "off_ms", J_INT, false, NULL, 0, 600000 },
-	{ NULL }
-};
+static const struct jfield power_tail[] = { { "off_ms", J_INT, false, NULL, 0, 600000 }, { NULL } };
 
-static const struct jfield boot_head[] = {
-	{ "method", J_STRING, true },
-	{ "append", J_STRING },
-	{ "fail_patterns", J_ARRAY_STRING },
-	{ NULL }
-};
+static const struct jfield boot_head[] = { { "method", J_STRING, true },
+					   { "append", J_STRING },
+					   { "fail_patterns", J_ARRAY_STRING },
+					   { NULL } };
 
-static const struct jfield boot_tail[] = {
-	{ NULL }
-};
+static const struct jfield boot_tail[] = { { NULL } };
 
-static const struct jfield shell_fields[] = {
-	{ "prompt", J_STRING, true },
-	{ "module_path", J_STRING },
-	{ NULL }
-};
+static const struct jfield shell_fields[] = { { "prompt", J_STRING, true },
+					      { "module_path", J_STRING },
+					      { NULL } };
 
 static const struct jfield timeout_fields[] = {
-	{ "power", J_INT, false, NULL, 1, 3600 },
-	{ "bootloader", J_INT, false, NULL, 1, 3600 },
-	{ "kernel", J_INT, false, NULL, 1, 3600 },
-	{ "command", J_INT, false, NULL, 1, 86400 },
-	{ "deploy", J_INT, false, NULL, 1, 86400 },
-	{ NULL }
+	{ "power", J_INT, false, NULL, 1, 3600 },   { "bootloader", J_INT, false, NULL, 1, 3600 },
+	{ "kernel", J_INT, false, NULL, 1, 3600 },  { "command", J_INT, false, NULL, 1, 86400 },
+	{ "deploy", J_INT, false, NULL, 1, 86400 }, { NULL }
 };
 
-static const struct jfield kernel_fields[] = {
-	{ "recipe", J_STRING, true },
-	{ NULL }
-};
+static const struct jfield kernel_fields[] = { { "recipe", J_STRING, true }, { NULL } };
 
-static const struct jfield board_fields[] = {
-	{ "name", J_STRING, true },
-	{ "description", J_STRING },
-	{ "cpu", J_STRING, true },
-	{ "family", J_STRING, true },
-	{ "emulated", J_BOOL },
-	{ "console", J_OBJECT, true },	/* sub: section_fields() */
-	{ "power", J_OBJECT, true },
-	{ "boot", J_OBJECT, true },
-	{ "shell", J_OBJECT, true, shell_fields },
-	{ "timeouts_s", J_OBJECT, false, timeout_fields },
-	{ "retries", J_INT, false, NULL, 0, 100 },
-	{ "kernel", J_OBJECT, false, kernel_fields },
-	{ NULL }
-};
+static const struct jfield board_fields[] = { { "name", J_STRING, true },
+					      { "description", J_STRING },
+					      { "cpu", J_STRING, true },
+					      { "family", J_STRING, true },
+					      { "emulated", J_BOOL },
+					      { "console", J_OBJECT,
+						true }, /* sub: section_fields() */
+					      { "power", J_OBJECT, true },
+					      { "boot", J_OBJECT, true },
+					      { "shell", J_OBJECT, true, shell_fields },
+					      { "timeouts_s", J_OBJECT, false, timeout_fields },
+					      { "retries", J_INT, false, NULL, 0, 100 },
+					      { "kernel", J_OBJECT, false, kernel_fields },
+					      { NULL } };
 
 /* A section's schema: head, the keys of each backend of the kind (once), tail. */
 #define SECTION_MAX 48
@@ -123,8 +99,7 @@ static bool has_field(const struct backend *bk, const char *key)
 }
 
 /* Position of "key": inside the object "section" (top level when NULL). */
-static void locate(const struct board *b, const char *section, const char *key, int *line,
-		   int *col)
+static void locate(const struct board *b, const char *section, const char *key, int *line, int *col)
 {
 	const char *t = b->jf.text, *from = t, *p;
 	char *pat;
@@ -156,8 +131,8 @@ static void locate(const struct board *b, const char *section, const char *key, 
 	}
 }
 
-int board_field_error(const struct board *b, const char *section, const char *key,
-		      const char *fmt, ...)
+int board_field_error(const struct board *b, const char *section, const char *key, const char *fmt,
+		      ...)
 {
 	va_list ap;
 	char *msg;
@@ -179,7 +154,8 @@ static int check_owners(const struct board *b, json_object *o, const char *secti
 {
 	int ret = 0;
 
-	json_object_object_foreach(o, key, val) {
+	json_object_object_foreach(o, key, val)
+	{
 		const struct backend *bk = NULL;
 		char types[128];
 		size_t n = 0;
@@ -193,15 +169,15 @@ static int check_owners(const struct board *b, json_object *o, const char *secti
 				n += (size_t)snprintf(types + n, sizeof(types) - n, "%s%s",
 						      n ? " " : "", bk->name);
 		if (n)
-			ret = board_field_error(b, section, key, "not used by %s \"%s\" (only by: %s)",
+			ret = board_field_error(b, section, key,
+						"not used by %s \"%s\" (only by: %s)",
 						chosen->kind == BACKEND_BOOT ? "method" : "type",
 						chosen->name, types);
 	}
 	return ret;
 }
 
-int board_check_regexes(const struct board *b, const char *section, const char *key,
-			char *const *v)
+int board_check_regexes(const struct board *b, const char *section, const char *key, char *const *v)
 {
 	size_t i;
 
@@ -209,8 +185,8 @@ int board_check_regexes(const struct board *b, const char *section, const char *
 		regex_t re;
 
 		if (regcomp(&re, v[i], REG_EXTENDED | REG_NOSUB))
-			return board_field_error(b, section, key, "invalid regular expression \"%s\"",
-						 v[i]);
+			return board_field_error(b, section, key,
+						 "invalid regular expression \"%s\"", v[i]);
 		regfree(&re);
 	}
 	return 0;
@@ -224,13 +200,13 @@ static int load_console(struct board *b, json_object *o)
 	b->console_type = jstr(o, "type");
 	b->baud = jint(o, "baud", 115200);
 	b->console_reopen_ms = jint(o, "reopen_s", 0) * 1000;
-	b->console_transcript_mb = jint(o, "transcript_mb", 0);	/* 0: the default */
+	b->console_transcript_mb = jint(o, "transcript_mb", 0); /* 0: the default */
 	bk = backend_find(BACKEND_CONSOLE, b->console_type);
 	if (!bk)
 		return board_field_error(b, "console", "type",
 					 "unsupported console type \"%s\"; one of: %s",
-					 b->console_type, backend_names(BACKEND_CONSOLE, names,
-									sizeof(names)));
+					 b->console_type,
+					 backend_names(BACKEND_CONSOLE, names, sizeof(names)));
 	if (check_owners(b, o, "console", bk))
 		return -EINVAL;
 	return backend_conf(bk)->parse ? backend_conf(bk)->parse(b, o) : 0;
@@ -273,8 +249,10 @@ static int board_load_one(struct board *b, const char *path)
 	section_fields(BACKEND_POWER, power_head, power_tail, power_fields);
 	section_fields(BACKEND_BOOT, boot_head, boot_tail, boot_fields);
 	for (f = top; f->key; f++)
-		f->sub = !strcmp(f->key, "console") ? console_fields : !strcmp(f->key, "power") ?
-			 power_fields : !strcmp(f->key, "boot") ? boot_fields : f->sub;
+		f->sub = !strcmp(f->key, "console") ? console_fields :
+			 !strcmp(f->key, "power")   ? power_fields :
+			 !strcmp(f->key, "boot")    ? boot_fields :
+						      f->sub;
 	ret = jfile_validate(&b->jf, r, "", top);
 	if (ret)
 		return ret;
@@ -285,9 +263,9 @@ static int board_load_one(struct board *b, const char *path)
 	b->description = jstr(r, "description");
 	b->emulated = jbool(r, "emulated", false);
 	if (!*b->name || strchr(b->name, '/') || b->name[0] == '.')
-		return board_field_error(b, NULL, "name",
-					 "\"%s\" must be non-empty, without '/' and not start with '.'",
-					 b->name);
+		return board_field_error(
+			b, NULL, "name",
+			"\"%s\" must be non-empty, without '/' and not start with '.'", b->name);
 
 	ret = load_console(b, jobj(r, "console"));
 	if (ret)
@@ -305,7 +283,8 @@ static int board_load_one(struct board *b, const char *path)
 	boot = backend_find(BACKEND_BOOT, b->boot_method);
 	if (!boot)
 		return board_field_error(b, "boot", "method",
-					 "unsupported boot method \"%s\"; one of: %s", b->boot_method,
+					 "unsupported boot method \"%s\"; one of: %s",
+					 b->boot_method,
 					 backend_names(BACKEND_BOOT, names, sizeof(names)));
 	if (check_owners(b, o, "boot", boot))
 		return -EINVAL;
@@ -350,7 +329,7 @@ int board_load(struct board *b, const char *path)
 	int ret = board_load_one(b, path);
 
 	if (ret)
-		board_free(b);	/* nothing half-loaded is left to the caller */
+		board_free(b); /* nothing half-loaded is left to the caller */
 	return ret;
 }
 
@@ -413,7 +392,7 @@ static char *lock_dir(void)
 	if (!mkdir_p("/run/ablab", 0755) && access("/run/ablab", W_OK) == 0)
 		return xstrdup("/run/ablab");
 	d = data_dir();
-	if (!d)		/* data_dir() said why; opening a lock there fails */
+	if (!d) /* data_dir() said why; opening a lock there fails */
 		return xstrdup("/run/ablab");
 	{
 		char *l = xasprintf("%s/locks", d);
@@ -492,13 +471,17 @@ static int lock_open(const char *path, bool create, char *why, size_t wlen)
 	    fchmod(fd, mode) == 0)
 		st.st_mode = (st.st_mode & ~0777u) | mode;
 	if (create && st.st_uid != geteuid() && (mode != 0660 || st.st_gid != ds.st_gid)) {
-		snprintf(why, wlen, "lock %s belongs to uid %u, who can block the board with it: remove it", path, (unsigned int)st.st_uid);
+		snprintf(why, wlen,
+			 "lock %s belongs to uid %u, who can block the board with it: remove it",
+			 path, (unsigned int)st.st_uid);
 		close(fd);
 		return -EPERM;
 	}
 	if (create && (st.st_mode & 0007)) {
-		snprintf(why, wlen, "lock %s is open to every user (mode %04o, owner uid %u), so anyone can block the board: remove it", path,
-			 (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid);
+		snprintf(
+			why, wlen,
+			"lock %s is open to every user (mode %04o, owner uid %u), so anyone can block the board: remove it",
+			path, (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid);
 		close(fd);
 		return -EPERM;
 	}

@@ -15,46 +15,46 @@ struct board {
 
 	/* console: "tty" | "serial" | "tcp" */
 	const char *console_type;
-	const char *console_device;	/* tty/serial: path, by-id name, "qemu:LABEL" */
-	const char *console_usb_serial;	/* serial: USB serial number of the adapter */
-	const char *console_host;	/* tcp */
-	long console_port;		/* tcp */
-	bool console_telnet;		/* tcp: RFC 854 (ser2net "telnet"), else raw */
-	long console_reopen_ms;		/* reconnect a vanished console within this */
-	long console_transcript_mb;	/* a boot sending more is a console flood (0: 64) */
+	const char *console_device; /* tty/serial: path, by-id name, "qemu:LABEL" */
+	const char *console_usb_serial; /* serial: USB serial number of the adapter */
+	const char *console_host; /* tcp */
+	long console_port; /* tcp */
+	bool console_telnet; /* tcp: RFC 854 (ser2net "telnet"), else raw */
+	long console_reopen_ms; /* reconnect a vanished console within this */
+	long console_transcript_mb; /* a boot sending more is a console flood (0: 64) */
 	long baud;
 
 	/* power: "qemu" | "gpiod" | "command" | "manual" */
 	const char *power_type;
 	const char *qemu_binary;
-	char **qemu_args;		/* with {kernel} {dtb} {initrd} {append} {tftp_root} */
-	const char *gpio_chip;		/* gpiod: gpiochip0, /dev/gpiochip0 or a chip label */
-	long *gpio_lines;		/* gpiod: line offsets (NULL with line_names) */
+	char **qemu_args; /* with {kernel} {dtb} {initrd} {append} {tftp_root} */
+	const char *gpio_chip; /* gpiod: gpiochip0, /dev/gpiochip0 or a chip label */
+	long *gpio_lines; /* gpiod: line offsets (NULL with line_names) */
 	size_t n_gpio_lines;
-	char **gpio_line_names;		/* gpiod: line names, resolved at use (NULL with lines) */
-	bool gpio_active_low;		/* gpiod: relay closes (board on) at level 0 */
-	long off_ms;			/* minimum off time of a cycle */
+	char **gpio_line_names; /* gpiod: line names, resolved at use (NULL with lines) */
+	bool gpio_active_low; /* gpiod: relay closes (board on) at level 0 */
+	long off_ms; /* minimum off time of a cycle */
 
 	/* boot: "direct" | "uboot" | "command" */
 	const char *boot_method;
-	const char *append;		/* kernel command line */
-	char **fail_patterns;		/* console regexes that fail a boot at once */
+	const char *append; /* kernel command line */
+	char **fail_patterns; /* console regexes that fail a boot at once */
 	/* uboot */
-	const char *tftp_root;		/* NULL: a per-session directory (QEMU only) */
+	const char *tftp_root; /* NULL: a per-session directory (QEMU only) */
 	const char *server_ip;
-	const char *ub_autoboot;	/* regex of the autoboot countdown line */
-	const char *ub_interrupt;	/* what to type to stop it */
-	const char *ub_prompt;		/* literal U-Boot prompt, e.g. "=> " */
-	char **ub_commands;		/* typed in order; the last one boots */
-	char **ub_errors;		/* regexes that fail a U-Boot command */
-	char **ub_reset;		/* regexes meaning "the board reset" after boot */
-	const char *ub_started;		/* regex: the kernel was entered */
-	char **addr_keys, **addr_vals;	/* boot.addrs: {kernel_addr} ... */
+	const char *ub_autoboot; /* regex of the autoboot countdown line */
+	const char *ub_interrupt; /* what to type to stop it */
+	const char *ub_prompt; /* literal U-Boot prompt, e.g. "=> " */
+	char **ub_commands; /* typed in order; the last one boots */
+	char **ub_errors; /* regexes that fail a U-Boot command */
+	char **ub_reset; /* regexes meaning "the board reset" after boot */
+	const char *ub_started; /* regex: the kernel was entered */
+	char **addr_keys, **addr_vals; /* boot.addrs: {kernel_addr} ... */
 	/* command */
-	char **deploy;			/* argv with {kernel} {dtb} {initrd} {module} {board} */
+	char **deploy; /* argv with {kernel} {dtb} {initrd} {module} {board} */
 
-	const char *prompt;		/* shell prompt on the target */
-	const char *module_path;	/* where the initramfs keeps dmabench.ko */
+	const char *prompt; /* shell prompt on the target */
+	const char *module_path; /* where the initramfs keeps dmabench.ko */
 
 	/* what a backend's conf.parse() keeps that has no field above (backends.h); its
 	 * conf.free() frees it */
@@ -62,7 +62,7 @@ struct board {
 
 	long t_power_s, t_bootloader_s, t_kernel_s, t_command_s, t_deploy_s;
 	long retries;
-	const char *kernel_recipe;	/* boards/kernel/NAME.conf, for make kernels */
+	const char *kernel_recipe; /* boards/kernel/NAME.conf, for make kernels */
 };
 
 /* Loads and validates; prints file:line:col errors and returns -EINVAL. */
@@ -75,8 +75,8 @@ const char *board_dir(void);
 
 /* Prints "file:line:col: section.key: msg" with the position of `key` inside
  * `section` (NULL: top level); returns -EINVAL. */
-int board_field_error(const struct board *b, const char *section, const char *key,
-		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int board_field_error(const struct board *b, const char *section, const char *key, const char *fmt,
+		      ...) __attribute__((format(printf, 4, 5)));
 
 /* Each of v[] compiles as an extended regex, else "section.key: invalid regular expression"
  * (board_field_error) and -EINVAL. */

@@ -9,34 +9,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct jfield boot_uboot_fields[] = {
-	{ "tftp_root", J_STRING },
-	{ "server_ip", J_STRING },
-	{ "autoboot", J_STRING },
-	{ "interrupt", J_STRING },
-	{ "prompt", J_STRING },
-	{ "commands", J_ARRAY_STRING },
-	{ "errors", J_ARRAY_STRING },
-	{ "reset_patterns", J_ARRAY_STRING },
-	{ "kernel_started", J_STRING },
-	{ "addrs", J_OBJECT },
-	{ NULL }
-};
+const struct jfield boot_uboot_fields[] = { { "tftp_root", J_STRING },
+					    { "server_ip", J_STRING },
+					    { "autoboot", J_STRING },
+					    { "interrupt", J_STRING },
+					    { "prompt", J_STRING },
+					    { "commands", J_ARRAY_STRING },
+					    { "errors", J_ARRAY_STRING },
+					    { "reset_patterns", J_ARRAY_STRING },
+					    { "kernel_started", J_STRING },
+					    { "addrs", J_OBJECT },
+					    { NULL } };
 
-const struct jfield boot_command_fields[] = {
-	{ "deploy", J_ARRAY_STRING },
-	{ NULL }
-};
+const struct jfield boot_command_fields[] = { { "deploy", J_ARRAY_STRING }, { NULL } };
 
 /* Defaults of the U-Boot method: what U-Boot prints when a command fails,
  * and the banners that mean the board reset after the kernel was entered. */
-static const char *const ub_default_errors[] = {
-	"TIMEOUT", "Retry count exceeded", "Bad (Linux ARM (z)?Image )?magic",
-	"Wrong (Ramdisk )?Image Format", "[Rr]amdisk image is corrupt", "TFTP error",
-	"Unknown command", "## Error",
-	"No ethernet found", "ERROR: ", "[Ii]nvalid (image|format)", "Could not find",
-	NULL
-};
+static const char *const ub_default_errors[] = { "TIMEOUT",
+						 "Retry count exceeded",
+						 "Bad (Linux ARM (z)?Image )?magic",
+						 "Wrong (Ramdisk )?Image Format",
+						 "[Rr]amdisk image is corrupt",
+						 "TFTP error",
+						 "Unknown command",
+						 "## Error",
+						 "No ethernet found",
+						 "ERROR: ",
+						 "[Ii]nvalid (image|format)",
+						 "Could not find",
+						 NULL };
 static const char *const ub_default_reset[] = { "^U-Boot SPL ", "^U-Boot 20[0-9][0-9]", NULL };
 
 static char **strv_from_const(const char *const *v)
@@ -61,7 +62,8 @@ static int load_addrs(struct board *b, json_object *o)
 	b->addr_vals = xcalloc((size_t)(a ? json_object_object_length(a) : 0) + 1, sizeof(char *));
 	if (!a)
 		return 0;
-	json_object_object_foreach(a, key, val) {
+	json_object_object_foreach(a, key, val)
+	{
 		if (!json_object_is_type(val, json_type_string))
 			return board_field_error(b, "addrs", key,
 						 "must be a string (e.g. \"0x40400000\")");
@@ -84,17 +86,20 @@ int boot_uboot_parse(struct board *b, json_object *o)
 	if (!b->ub_started)
 		b->ub_started = "Starting kernel";
 	if (!b->ub_autoboot || !b->ub_interrupt || !b->ub_prompt || !*b->ub_prompt)
-		return board_field_error(b, "boot", "method",
-					 "boot method uboot needs \"autoboot\" (regex), \"interrupt\" and a non-empty \"prompt\"");
+		return board_field_error(
+			b, "boot", "method",
+			"boot method uboot needs \"autoboot\" (regex), \"interrupt\" and a non-empty \"prompt\"");
 	if (!b->tftp_root && !backend_has(BACKEND_POWER, b->power_type, CAP_SERVES_TFTP))
-		return board_field_error(b, "boot", "method",
-					 "boot method uboot needs \"tftp_root\" (the TFTP server's directory) unless power type is qemu");
+		return board_field_error(
+			b, "boot", "method",
+			"boot method uboot needs \"tftp_root\" (the TFTP server's directory) unless power type is qemu");
 	if (b->tftp_root && b->tftp_root[0] != '/')
 		return board_field_error(b, "boot", "tftp_root", "must be an absolute path");
 	b->ub_commands = jstrv(o, "commands", &n);
 	if (!n)
-		return board_field_error(b, "boot", "method",
-					 "boot method uboot needs \"commands\" (the last one boots, e.g. \"bootz ...\")");
+		return board_field_error(
+			b, "boot", "method",
+			"boot method uboot needs \"commands\" (the last one boots, e.g. \"bootz ...\")");
 	if (json_object_object_get_ex(o, "errors", NULL))
 		b->ub_errors = jstrv(o, "errors", NULL);
 	else
@@ -126,8 +131,9 @@ int boot_direct_parse(struct board *b, json_object *o)
 {
 	(void)o;
 	if (!backend_has(BACKEND_POWER, b->power_type, CAP_LOADS_KERNEL))
-		return board_field_error(b, "boot", "method",
-					 "boot method direct loads the kernel through QEMU (-kernel) and needs power type qemu; real boards use uboot or command");
+		return board_field_error(
+			b, "boot", "method",
+			"boot method direct loads the kernel through QEMU (-kernel) and needs power type qemu; real boards use uboot or command");
 	return 0;
 }
 
@@ -137,8 +143,9 @@ int boot_command_parse(struct board *b, json_object *o)
 
 	b->deploy = jstrv(o, "deploy", &n);
 	if (!n)
-		return board_field_error(b, "boot", "method",
-					 "boot method command needs \"deploy\": [argv...] (e.g. an SD mux tool with {kernel} {dtb} {initrd})");
+		return board_field_error(
+			b, "boot", "method",
+			"boot method command needs \"deploy\": [argv...] (e.g. an SD mux tool with {kernel} {dtb} {initrd})");
 	return 0;
 }
 

@@ -35,8 +35,8 @@ static int copy_atomic(const char *src, int dirfd, const char *dir, const char *
 /* Every write below goes through directory fds opened without following a
  * symlink, so nothing planted in the TFTP root (or on the way to it) can
  * redirect a write elsewhere. */
-int tftp_deploy(const struct board *b, const char *root, const struct kernel_art *k,
-		char *rel[3], char *err, size_t elen)
+int tftp_deploy(const struct board *b, const char *root, const struct kernel_art *k, char *rel[3],
+		char *err, size_t elen)
 {
 	const char *src[3] = { k->zimage, k->initrd, k->dtb };
 	int rootfd, subfd, ret = 0;
@@ -46,9 +46,10 @@ int tftp_deploy(const struct board *b, const char *root, const struct kernel_art
 	rel[0] = rel[1] = rel[2] = NULL;
 	rootfd = open_dir_nofollow(root, &link);
 	if (rootfd == -ELOOP && link) {
-		snprintf(err, elen,
-			 "%s: boot.tftp_root %s: %s is a symbolic link; set boot.tftp_root to the real directory (`realpath %s`)",
-			 b->name, root, link, root);
+		snprintf(
+			err, elen,
+			"%s: boot.tftp_root %s: %s is a symbolic link; set boot.tftp_root to the real directory (`realpath %s`)",
+			b->name, root, link, root);
 		free(link);
 		return -ELOOP;
 	}
@@ -58,12 +59,14 @@ int tftp_deploy(const struct board *b, const char *root, const struct kernel_art
 		return rootfd;
 	}
 	if (faccessat(rootfd, ".", W_OK, 0) < 0) {
-		snprintf(err, elen, "%s: boot.tftp_root %s: not writable (%s); give this user write access or choose another directory", b->name, root,
-			 strerror(errno));
+		snprintf(
+			err, elen,
+			"%s: boot.tftp_root %s: not writable (%s); give this user write access or choose another directory",
+			b->name, root, strerror(errno));
 		close(rootfd);
 		return -EACCES;
 	}
-	sub = xasprintf("%s/%s", root, b->name);	/* name has no '/' (board_load) */
+	sub = xasprintf("%s/%s", root, b->name); /* name has no '/' (board_load) */
 	if (mkdirat(rootfd, b->name, 0755) == 0) {
 		fsync(rootfd);
 	} else if (errno != EEXIST) {
@@ -79,9 +82,10 @@ int tftp_deploy(const struct board *b, const char *root, const struct kernel_art
 
 		ret = -errno;
 		if (fstatat(rootfd, b->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-			snprintf(err, elen,
-				 "%s: boot.tftp_root: %s is a symbolic link; refusing to write through it (remove it: ablab creates the directory)",
-				 b->name, sub);
+			snprintf(
+				err, elen,
+				"%s: boot.tftp_root: %s is a symbolic link; refusing to write through it (remove it: ablab creates the directory)",
+				b->name, sub);
 		else
 			snprintf(err, elen, "%s: boot.tftp_root: cannot open %s: %s", b->name, sub,
 				 strerror(-ret));
@@ -91,7 +95,7 @@ int tftp_deploy(const struct board *b, const char *root, const struct kernel_art
 		const char *name;
 
 		if (!src[i])
-			continue;	/* no .dtb */
+			continue; /* no .dtb */
 		name = strrchr(src[i], '/') ? strrchr(src[i], '/') + 1 : src[i];
 		ret = copy_atomic(src[i], subfd, sub, name, err, elen);
 		if (!ret)

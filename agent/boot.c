@@ -97,7 +97,7 @@ static size_t strv_len(char *const *v)
 static int wait_prompt(struct boot_session *s, int64_t deadline)
 {
 	const struct board *b = s->board;
-	char *const *reset = b->ub_reset;	/* uboot's reset patterns; NULL otherwise */
+	char *const *reset = b->ub_reset; /* uboot's reset patterns; NULL otherwise */
 	size_t nfail = strv_len(b->fail_patterns), nreset = strv_len(reset);
 	regex_t **res = xcalloc(nfail + nreset + 1, sizeof(*res));
 	regmatch_t m[10];
@@ -113,22 +113,28 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 
 		line_at(&s->con, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
 		if ((size_t)ret > nfail)
-			ret = fail(s, -EIO, false, "%s: board reset after the kernel was started (boot.reset_patterns \"%s\"): %s", b->name,
-				   reset[ret - 1 - nfail], line);
+			ret = fail(
+				s, -EIO, false,
+				"%s: board reset after the kernel was started (boot.reset_patterns \"%s\"): %s",
+				b->name, reset[ret - 1 - nfail], line);
 		else
-			ret = fail(s, -EIO, false, "boot failed: console matched failure pattern \"%s\": %s", b->fail_patterns[ret - 1], line);
+			ret = fail(s, -EIO, false,
+				   "boot failed: console matched failure pattern \"%s\": %s",
+				   b->fail_patterns[ret - 1], line);
 	} else if (ret == -ETIMEDOUT) {
 		char last[160];
 
 		last_output(&s->con, last, sizeof(last));
-		ret = fail(s, ret, false,
-			   "%s: kernel boot: no shell prompt \"%s\" (shell.prompt) within %ld s (timeouts_s.kernel); last output %.1f s ago: %s",
-			   b->name, b->prompt, b->t_kernel_s,
-			   (double)(now_ms() - s->con.t_last_rx) / 1000.0, last);
+		ret = fail(
+			s, ret, false,
+			"%s: kernel boot: no shell prompt \"%s\" (shell.prompt) within %ld s (timeouts_s.kernel); last output %.1f s ago: %s",
+			b->name, b->prompt, b->t_kernel_s,
+			(double)(now_ms() - s->con.t_last_rx) / 1000.0, last);
 	} else if (ret == -EPIPE && console_gone(&s->con)) {
 		ret = fail(s, ret, false, "%s (waiting for the kernel)", s->con.error);
 	} else if (ret == -EPIPE) {
-		ret = fail(s, ret, false, "console closed while booting (board reset or QEMU exited)");
+		ret = fail(s, ret, false,
+			   "console closed while booting (board reset or QEMU exited)");
 	} else if (ret == -EINTR) {
 		ret = fail(s, ret, true, "interrupted (signal %d)", (int)stop_requested);
 	} else if (ret == -EFBIG) {
@@ -146,11 +152,12 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 static size_t ub_keys(const struct board *b, char *const rel[3], const char **keys,
 		      const char **vals)
 {
-	const char *fk[UB_FIXED_KEYS] = { "kernel", "ramdisk", "initrd", "dtb", "server_ip",
-					  "bootargs", "append", "board" };
-	const char *fv[UB_FIXED_KEYS] = { rel[0], rel[1], rel[1], rel[2],
-					  b->server_ip ? b->server_ip : "", b->append, b->append,
-					  b->name };
+	const char *fk[UB_FIXED_KEYS] = { "kernel",    "ramdisk",  "initrd", "dtb",
+					  "server_ip", "bootargs", "append", "board" };
+	const char *fv[UB_FIXED_KEYS] = {
+		rel[0],	   rel[1],    rel[1], rel[2], b->server_ip ? b->server_ip : "",
+		b->append, b->append, b->name
+	};
 	size_t n, i;
 
 	for (i = 0; i < UB_FIXED_KEYS; i++) {
@@ -197,11 +204,14 @@ static int ub_wait(struct boot_session *s, const char *type, regex_t *re, regmat
 	if (ret < 0) {
 		last_output(c, last, sizeof(last));
 		/* a board-powered adapter: the console came back during the wait */
-		return fail(s, ret, false, "%s: U-Boot %s %s within %ld s%s (timeouts_s.bootloader); last output: %s%s",
-			    b->name, what, ret == -EPIPE ? "not seen: console closed" : "never seen",
-			    b->t_bootloader_s, after, last, !type && c->reopens ?
-			    "; the console appeared only after power on (a board-powered adapter): U-Boot's countdown may have run out before it, raise U-Boot's bootdelay" :
-			    "");
+		return fail(
+			s, ret, false,
+			"%s: U-Boot %s %s within %ld s%s (timeouts_s.bootloader); last output: %s%s",
+			b->name, what, ret == -EPIPE ? "not seen: console closed" : "never seen",
+			b->t_bootloader_s, after, last,
+			!type && c->reopens ?
+				"; the console appeared only after power on (a board-powered adapter): U-Boot's countdown may have run out before it, raise U-Boot's bootdelay" :
+				"");
 	}
 	return ret;
 }
@@ -245,10 +255,12 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 		ret = expand_template_flags(b->ub_commands[i], keys, vals, nk, TMPL_KEEP_DOLLAR,
 					    &cmd, &bad);
 		if (ret) {
-			ret = fail(s, -EINVAL, true, ret == -ENODATA ?
-				   "%s: boot.commands[%zu]: {%s}: the kernel directory has none" :
-				   "%s: boot.commands[%zu]: unknown placeholder {%s}",
-				   b->name, i, bad);
+			ret = fail(
+				s, -EINVAL, true,
+				ret == -ENODATA ?
+					"%s: boot.commands[%zu]: {%s}: the kernel directory has none" :
+					"%s: boot.commands[%zu]: unknown placeholder {%s}",
+				b->name, i, bad);
 			free(bad);
 			goto out;
 		}
@@ -262,7 +274,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 			ret = console_expect(c, res + (boots ? 0 : 1), nres - (boots ? 0 : 1),
 					     now_ms() + b->t_bootloader_s * 1000, m);
 		if (ret >= 0 && !boots)
-			ret++;	/* indices as in res[] */
+			ret++; /* indices as in res[] */
 		if (ret == 1 && boots) {
 			ret = 0;
 			free(cmd);
@@ -272,28 +284,35 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 			size_t e = (size_t)m[0].rm_so;
 			size_t from = (size_t)(console_at(c, start) - c->in.data);
 
-			while (e > from && (c->in.data[e - 1] == '\n' ||
-			       c->in.data[e - 1] == '\r'))
+			while (e > from && (c->in.data[e - 1] == '\n' || c->in.data[e - 1] == '\r'))
 				e--;
 			line_at(c, e, e, line, sizeof(line));
-			ret = fail(s, -EIO, false, "%s: U-Boot returned to its prompt after `%s` (boot.commands[%zu]) instead of starting the kernel (/%s/, boot.kernel_started): %s", b->name, cmd, i, b->ub_started,
-				   line);
+			ret = fail(
+				s, -EIO, false,
+				"%s: U-Boot returned to its prompt after `%s` (boot.commands[%zu]) instead of starting the kernel (/%s/, boot.kernel_started): %s",
+				b->name, cmd, i, b->ub_started, line);
 		} else if (ret >= 2) {
 			console_complete_line(c, (size_t)m[0].rm_so, now_ms() + 2000);
 			line_at(c, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
-			ret = fail(s, -EIO, false, "%s: U-Boot command `%s` (boot.commands[%zu]) failed: %s", b->name, cmd, i, line);
+			ret = fail(s, -EIO, false,
+				   "%s: U-Boot command `%s` (boot.commands[%zu]) failed: %s",
+				   b->name, cmd, i, line);
 		} else if (ret == -EFBIG) {
 			ret = fail(s, ret, false, "%s", c->error);
 		} else if (ret < 0) {
 			last_output(c, last, sizeof(last));
-			ret = fail(s, ret, false, "%s: U-Boot command `%s` (boot.commands[%zu]): %s within %ld s (timeouts_s.bootloader); last output: %s", b->name,
-				   cmd,
-				   i, ret == -EPIPE ? "console closed" : boots ? "kernel not started" :
-				   "no prompt", b->t_bootloader_s, last);
+			ret = fail(
+				s, ret, false,
+				"%s: U-Boot command `%s` (boot.commands[%zu]): %s within %ld s (timeouts_s.bootloader); last output: %s",
+				b->name, cmd, i,
+				ret == -EPIPE ? "console closed" :
+				boots	      ? "kernel not started" :
+						"no prompt",
+				b->t_bootloader_s, last);
 		} else {
 			/* a TFTP transfer of one of our files: check its size */
-			long long got = bytes_transferred(console_at(c, start),
-							  c->in.data + m[0].rm_so);
+			long long got =
+				bytes_transferred(console_at(c, start), c->in.data + m[0].rm_so);
 
 			ret = 0;
 			for (fi = 0; fi < 3 && got >= 0; fi++) {
@@ -301,7 +320,9 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 
 				if (rel[fi] && strstr(cmd, rel[fi]) && !stat(src[fi], &st) &&
 				    st.st_size != got) {
-					ret = fail(s, -EIO, false, "%s: `%s` transferred %lld bytes, %s has %lld", b->name, cmd, got, src[fi],
+					ret = fail(s, -EIO, false,
+						   "%s: `%s` transferred %lld bytes, %s has %lld",
+						   b->name, cmd, got, src[fi],
 						   (long long)st.st_size);
 					break;
 				}
@@ -328,8 +349,8 @@ static int deploy_command(struct boot_session *s, const struct kernel_art *k)
 {
 	const struct board *b = s->board;
 	const char *keys[] = { "kernel", "dtb", "initrd", "ramdisk", "module", "append", "board" };
-	const char *vals[] = { k->zimage, k->dtb, k->initrd, k->initrd, k->module, b->append,
-			       b->name };
+	const char *vals[] = { k->zimage, k->dtb,    k->initrd, k->initrd,
+			       k->module, b->append, b->name };
 	size_t n = strv_len(b->deploy), i;
 	char **argv = xcalloc(n + 1, sizeof(*argv));
 	struct buf out = { 0 };
@@ -340,11 +361,15 @@ static int deploy_command(struct boot_session *s, const struct kernel_art *k)
 
 		e = expand_template(b->deploy[i], keys, vals, ARRAY_SIZE(keys), &argv[i], &bad);
 		if (e == -ENODATA) {
-			ret = fail(s, -EINVAL, true, "%s: boot.deploy: {%s}: the kernel directory has none", b->name, bad);
+			ret = fail(s, -EINVAL, true,
+				   "%s: boot.deploy: {%s}: the kernel directory has none", b->name,
+				   bad);
 			free(bad);
 		} else if (e) {
-			ret = fail(s, -EINVAL, true, "%s: boot.deploy: unknown placeholder {%s}; known: {kernel} {dtb} {initrd} {module} {append} {board}",
-				   b->name, bad);
+			ret = fail(
+				s, -EINVAL, true,
+				"%s: boot.deploy: unknown placeholder {%s}; known: {kernel} {dtb} {initrd} {module} {append} {board}",
+				b->name, bad);
 			free(bad);
 		}
 	}
@@ -354,14 +379,20 @@ static int deploy_command(struct boot_session *s, const struct kernel_art *k)
 			ret = fail(s, ret, true, "%s: boot.deploy: cannot run %s: %s", b->name,
 				   argv[0], strerror(e));
 		} else if (ret == -ETIMEDOUT) {
-			ret = fail(s, ret, false, "%s: boot.deploy: %s did not finish within %ld s (timeouts_s.deploy); killed", b->name, argv[0], b->t_deploy_s);
+			ret = fail(
+				s, ret, false,
+				"%s: boot.deploy: %s did not finish within %ld s (timeouts_s.deploy); killed",
+				b->name, argv[0], b->t_deploy_s);
 		} else if (ret > 0) {
-			while (out.len && (out.data[out.len - 1] == '\n' ||
-			       out.data[out.len - 1] == '\r'))
+			while (out.len &&
+			       (out.data[out.len - 1] == '\n' || out.data[out.len - 1] == '\r'))
 				out.data[--out.len] = '\0';
 			ret = fail(s, -EIO, false, "%s: boot.deploy: %s exited with status %d: %s",
-				   b->name, argv[0], ret, out.len ? (strrchr(out.data, '\n') ?
-				   strrchr(out.data, '\n') + 1 : out.data) : "(no output)");
+				   b->name, argv[0], ret,
+				   out.len ?
+					   (strrchr(out.data, '\n') ? strrchr(out.data, '\n') + 1 :
+								      out.data) :
+					   "(no output)");
 		} else if (ret < 0) {
 			ret = fail(s, ret, false, "%s: boot.deploy: %s", b->name, strerror(-ret));
 		}
@@ -422,7 +453,8 @@ const struct boot_ops boot_uboot_ops = {
 };
 
 const struct boot_ops boot_command_ops = {
-	.conf = { .fields = boot_command_fields, .parse = boot_command_parse,
+	.conf = { .fields = boot_command_fields,
+		  .parse = boot_command_parse,
 		  .free = boot_command_free },
 	.name = "command",
 	.lava = BOOT_LAVA_FLASHER,
@@ -501,9 +533,10 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 	ret = power_on(&s->pw, k);
 	s->powered = true;
 	if (ret) {
-		ret = fail(s, ret, ret == -ECHILD || ret == -EINVAL || ret == -ENOENT ||
-			   ret == -ENOTTY || ret == -ENODEV, "%s: power on: %s", b->name,
-			   s->pw.error ? s->pw.error : strerror(-ret));
+		ret = fail(s, ret,
+			   ret == -ECHILD || ret == -EINVAL || ret == -ENOENT || ret == -ENOTTY ||
+				   ret == -ENODEV,
+			   "%s: power on: %s", b->name, s->pw.error ? s->pw.error : strerror(-ret));
 		goto out;
 	}
 	if (makes) {
@@ -532,9 +565,10 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 		char last[160];
 
 		last_output(&s->con, last, sizeof(last));
-		ret = fail(s, ret, false,
-			   "%s: shell: no answer to a command within %ld s (timeouts_s.command) after the prompt \"%s\"; last output: %s",
-			   b->name, b->t_command_s, b->prompt, last);
+		ret = fail(
+			s, ret, false,
+			"%s: shell: no answer to a command within %ld s (timeouts_s.command) after the prompt \"%s\"; last output: %s",
+			b->name, b->t_command_s, b->prompt, last);
 		goto out;
 	}
 	if (ret) {
@@ -592,7 +626,10 @@ static int commands_check(const struct board *b, struct buf *out)
 			char field[40];
 
 			snprintf(field, sizeof(field), "boot.commands[%zu]", i);
-			bad += check_line(out, false, field, "unknown placeholder {%s} (known: {kernel} {ramdisk} {dtb} {server_ip} {bootargs} {board} and boot.addrs keys)", unknown);
+			bad += check_line(
+				out, false, field,
+				"unknown placeholder {%s} (known: {kernel} {ramdisk} {dtb} {server_ip} {bootargs} {board} and boot.addrs keys)",
+				unknown);
 			free(unknown);
 		}
 		free(cmd);
@@ -609,7 +646,8 @@ static int uboot_check(const struct board *b, struct buf *out)
 	int bad = 0;
 
 	if (!b->tftp_root) {
-		bad += check_line(out, true, "boot.tftp_root", "(none: a per-boot directory served by QEMU)");
+		bad += check_line(out, true, "boot.tftp_root",
+				  "(none: a per-boot directory served by QEMU)");
 	} else if (!is_dir(b->tftp_root)) {
 		bad += check_line(out, false, "boot.tftp_root", "%s: no such directory",
 				  b->tftp_root);

@@ -18,9 +18,9 @@ struct boot_session {
 	struct console con;
 	struct target tgt;
 	bool powered, con_open, tgt_ready;
-	char *tftp_dir;			/* uboot: the TFTP root used */
-	int64_t t_on, t_prompt;		/* monotonic ms */
-	bool fatal;			/* a setup error retrying cannot fix */
+	char *tftp_dir; /* uboot: the TFTP root used */
+	int64_t t_on, t_prompt; /* monotonic ms */
+	bool fatal; /* a setup error retrying cannot fix */
 	char error[512];
 };
 
@@ -33,7 +33,7 @@ struct boot_session {
 enum boot_lava { BOOT_LAVA_QEMU, BOOT_LAVA_UBOOT, BOOT_LAVA_FLASHER };
 
 struct boot_ops {
-	struct backend_conf conf;	/* its boot.* keys (backends.h) */
+	struct backend_conf conf; /* its boot.* keys (backends.h) */
 	const char *name;
 	enum boot_lava lava;
 	int (*deploy)(struct boot_session *s, const struct kernel_art *k, char *rel[3],
@@ -66,7 +66,7 @@ int boot_check(const struct board *b, struct buf *out);
 
 /* uboot: copies the artefacts into TFTP_ROOT/BOARD/ atomically; rel[] get
  * the names relative to the TFTP root ("BOARD/zImage").  Exposed for tests. */
-int tftp_deploy(const struct board *b, const char *root, const struct kernel_art *k,
-		char *rel[3], char *err, size_t elen);
+int tftp_deploy(const struct board *b, const char *root, const struct kernel_art *k, char *rel[3],
+		char *err, size_t elen);
 
 #endif

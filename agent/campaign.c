@@ -59,10 +59,10 @@ static void order_pair(enum order_kind kind, int n, uint64_t seed, int *v)
 
 	for (i = 0; i < NVARIANTS * n; i++) {
 		switch (kind) {
-		case ORDER_ABAB:	/* AB AB ... */
+		case ORDER_ABAB: /* AB AB ... */
 			v[i] = i % NVARIANTS;
 			break;
-		case ORDER_ABBA:	/* AB BA AB BA ...: counterbalanced */
+		case ORDER_ABBA: /* AB BA AB BA ...: counterbalanced */
 			v[i] = (i / NVARIANTS) % 2 ? NVARIANTS - 1 - i % NVARIANTS : i % NVARIANTS;
 			break;
 		default:
@@ -70,7 +70,7 @@ static void order_pair(enum order_kind kind, int n, uint64_t seed, int *v)
 			break;
 		}
 	}
-	if (kind == ORDER_RANDOM) {	/* seeded Fisher-Yates over a balanced list */
+	if (kind == ORDER_RANDOM) { /* seeded Fisher-Yates over a balanced list */
 		uint64_t st = seed;
 
 		for (i = NVARIANTS * n - 1; i > 0; i--) {
@@ -114,11 +114,11 @@ int campaign_order_n(enum order_kind kind, int nv, int n, uint64_t seed, int *v)
 		case ORDER_WILLIAMS:
 			williams_row(nv, r, row);
 			break;
-		case ORDER_ABBA:	/* ABC CBA ABC ... */
+		case ORDER_ABBA: /* ABC CBA ABC ... */
 			for (j = 0; j < nv; j++)
 				row[j] = r % 2 ? nv - 1 - j : j;
 			break;
-		case ORDER_RANDOM:	/* a seeded Fisher-Yates per round */
+		case ORDER_RANDOM: /* a seeded Fisher-Yates per round */
 			for (j = 0; j < nv; j++)
 				row[j] = j;
 			for (j = nv - 1; j > 0; j--) {
@@ -128,7 +128,7 @@ int campaign_order_n(enum order_kind kind, int nv, int n, uint64_t seed, int *v)
 				row[k] = t;
 			}
 			break;
-		default:		/* ABC ABC ... */
+		default: /* ABC ABC ... */
 			for (j = 0; j < nv; j++)
 				row[j] = j;
 			break;
@@ -160,15 +160,16 @@ static char *run_json(const struct campaign_spec *cs, const struct runner *rn, s
 		json_object_object_add(o, "board", json_object_new_string(b[i].name));
 		char real[PATH_MAX];
 
-		json_object_object_add(o, "board_file", json_object_new_string(
-			realpath(b[i].jf.path, real) ? real : b[i].jf.path));
+		json_object_object_add(
+			o, "board_file",
+			json_object_new_string(realpath(b[i].jf.path, real) ? real : b[i].jf.path));
 		for (v = 0; v < vs->n; v++)
 			json_object_object_add(o, vs->label[v],
 					       json_object_new_string(k[i][v].dir));
 		json_object_array_add(boards, o);
 	}
 	json_object_object_add(j, "boards", boards);
-	if (!variant_set_is_pair(vs)) {	/* a series campaign: its variants in order */
+	if (!variant_set_is_pair(vs)) { /* a series campaign: its variants in order */
 		json_object *a = json_object_new_array();
 		int v;
 
@@ -180,8 +181,9 @@ static char *run_json(const struct campaign_spec *cs, const struct runner *rn, s
 	json_object_object_add(j, "batches", json_object_new_int(cs->batches));
 	json_object_object_add(j, "order", json_object_new_string(order_name(cs->order)));
 	json_object_object_add(j, "seed", json_object_new_int64((int64_t)cs->seed));
-	json_object_object_add(j, "benchmark", json_object_new_string(
-		bench_kind_name(cs->bench ? cs->bench->kind : BENCH_DMABENCH)));
+	json_object_object_add(j, "benchmark",
+			       json_object_new_string(bench_kind_name(cs->bench ? cs->bench->kind :
+										  BENCH_DMABENCH)));
 	if (cs->bench && cs->bench->kind == BENCH_REGEX) {
 		json_object *g = json_object_new_object();
 
@@ -206,8 +208,9 @@ static char *run_json(const struct campaign_spec *cs, const struct runner *rn, s
 					       json_object_new_string(cs->bench->ko[1]));
 			json_object_object_add(j, "ko", ko);
 		}
-		json_object_object_add(j, "parser", json_object_new_string(
-			cs->bench->parser_fmt ? "dmabench" : "seed"));
+		json_object_object_add(j, "parser",
+				       json_object_new_string(cs->bench->parser_fmt ? "dmabench" :
+										      "seed"));
 	}
 	if (cs->modparams)
 		json_object_object_add(j, "modparams", json_object_new_string(cs->modparams));
@@ -223,8 +226,8 @@ static char *run_json(const struct campaign_spec *cs, const struct runner *rn, s
 		json_object_object_add(q, "boards", json_object_new_int((int)cs->nboards));
 		json_object_object_add(j, "sequential", q);
 	}
-	json_object_object_add(j, "trigger", json_object_new_string(cs->trigger ? cs->trigger
-										 : "cli"));
+	json_object_object_add(j, "trigger",
+			       json_object_new_string(cs->trigger ? cs->trigger : "cli"));
 	/* what ran the boots, and what it needs to run the rest again */
 	if (rn->ops != local_runner.ops)
 		json_object_object_add(j, "runner", json_object_new_string(rn->ops->name));
@@ -242,24 +245,24 @@ struct board_run {
 	const struct campaign_spec *cs;
 	const struct runner *rn;
 	struct board *b;
-	struct kernel_art *k;		/* [vs->n] */
+	struct kernel_art *k; /* [vs->n] */
 	const struct variant_set *vs;
-	const int *order;		/* the variant of each slot */
+	const int *order; /* the variant of each slot */
 	int nslots;
 	int64_t cid;
 	const char *resdir, *rundir, *conninfo, *spooldir;
-	int ret;			/* 0: all slots done */
+	int ret; /* 0: all slots done */
 	int ok_boots, failed_attempts, spooled;
 };
 
-static char *transcript_path(const char *resdir, const char *board, int seq,
-			     const char *variant, int attempt)
+static char *transcript_path(const char *resdir, const char *board, int seq, const char *variant,
+			     int attempt)
 {
 	return xasprintf("%s/%s-%03d-%s-a%d.log", resdir, board, seq, variant, attempt);
 }
 
-static bool transcript_exists(const char *resdir, const char *board, int seq,
-			      const char *variant, int attempt)
+static bool transcript_exists(const char *resdir, const char *board, int seq, const char *variant,
+			      int attempt)
 {
 	char *p = transcript_path(resdir, board, seq, variant, attempt);
 	bool e = !access(p, F_OK);
@@ -277,13 +280,15 @@ static int resume_point(struct store *st, int64_t cid, const char *board, int *s
 	PGresult *r;
 
 	snprintf(ids, sizeof(ids), "%" PRId64, cid);
-	r = store_query(st,
-			"SELECT coalesce(max(b.seq) FILTER (WHERE b.status = 'ok'), 0), "
-			" (SELECT count(*) FROM boots b2 JOIN boards o2 ON o2.id = b2.board_id "
-			"  WHERE b2.campaign_id = $1::int AND o2.name = $2 AND b2.seq = coalesce(max(b.seq)"
-			"  FILTER (WHERE b.status = 'ok'), 0) + 1) "
-			"FROM boots b JOIN boards o ON o.id = b.board_id "
-			"WHERE b.campaign_id = $1::int AND o.name = $2", 2, p);
+	r = store_query(
+		st,
+		"SELECT coalesce(max(b.seq) FILTER (WHERE b.status = 'ok'), 0), "
+		" (SELECT count(*) FROM boots b2 JOIN boards o2 ON o2.id = b2.board_id "
+		"  WHERE b2.campaign_id = $1::int AND o2.name = $2 AND b2.seq = coalesce(max(b.seq)"
+		"  FILTER (WHERE b.status = 'ok'), 0) + 1) "
+		"FROM boots b JOIN boards o ON o.id = b.board_id "
+		"WHERE b.campaign_id = $1::int AND o.name = $2",
+		2, p);
 	if (!r)
 		return -EIO;
 	*slot = atoi(PQgetvalue(r, 0, 0));
@@ -348,8 +353,9 @@ static int keep_boot(struct board_run *br, struct store *st, const struct boot_r
 		if (!wr) {
 			br->spooled++;
 			err_msg("%s: %s; boot spooled to %s/%s.json (loaded by the next run or `ablab spool load`)",
-				br->b->name, sr == -EBUSY ? "board lock lost" :
-				"results database unreachable", br->spooldir, rec->uuid);
+				br->b->name,
+				sr == -EBUSY ? "board lock lost" : "results database unreachable",
+				br->spooldir, rec->uuid);
 		}
 		if (sr == -ENOTCONN || wr)
 			sr = wr;
@@ -362,7 +368,8 @@ static void *board_thread(void *arg)
 	struct board_run *br = arg;
 	const struct board *b = br->b;
 	const struct runner *rn = br->rn;
-	struct bench_params bp = { .batches = br->cs->batches, .modparams = br->cs->modparams,
+	struct bench_params bp = { .batches = br->cs->batches,
+				   .modparams = br->cs->modparams,
 				   .def = br->cs->bench };
 	struct store st;
 	int i;
@@ -415,15 +422,16 @@ static void *board_thread(void *arg)
 		/* an attempt killed with its agent left a transcript and no record:
 		 * the next attempt gets the next number and a file of its own */
 		while (transcript_exists(br->resdir, b->name, i + 1, label, base + 1)) {
-			info_msg("%s [%d/%d]: attempt %d left a transcript but no record (its agent died); continuing with attempt %d",
-				 b->name, i + 1, br->nslots, base + 1, base + 2);
+			info_msg(
+				"%s [%d/%d]: attempt %d left a transcript but no record (its agent died); continuing with attempt %d",
+				b->name, i + 1, br->nslots, base + 1, base + 2);
 			base++;
 		}
 		for (attempt = base + 1; attempt <= b->retries + 1 + base; attempt++) {
 			struct boot_rec rec = { 0 };
 			struct runner_result res = { .boot_ms = -1, .bo.run_ms = -1 };
-			struct runner_slot sl = { b, kv, &bp, v, i + 1, br->nslots, attempt,
-						  br->rundir, NULL, label };
+			struct runner_slot sl = { b,	      kv,      &bp,	   v,	 i + 1,
+						  br->nslots, attempt, br->rundir, NULL, label };
 			char *error = res.bo.error, *transcript;
 			size_t elen = sizeof(res.bo.error);
 			bool fatal;
@@ -453,8 +461,8 @@ static void *board_thread(void *arg)
 			if (!r && pinning && !pin) {
 				r = timing_pin_of(&res.bo.res, &pin, error, elen);
 				if (!r && pin)
-					info_msg("%s: timing modes pinned for this campaign: %s", b->name,
-						 pin);
+					info_msg("%s: timing modes pinned for this campaign: %s",
+						 b->name, pin);
 				fatal = fatal || r;
 			} else if (!r && pinning) {
 				/* the module did not obey: retrying cannot help */
@@ -476,10 +484,11 @@ static void *board_thread(void *arg)
 			if (!r) {
 				br->ok_boots++;
 				if (res.boot_ms >= 0)
-					info_msg("%s [%d/%d] ok: prompt after %.1f s, %zu samples in %.1f s",
-						 b->name, i + 1, br->nslots,
-						 (double)rec.boot_ms / 1000.0, res.bo.res.n,
-						 (double)rec.run_ms / 1000.0);
+					info_msg(
+						"%s [%d/%d] ok: prompt after %.1f s, %zu samples in %.1f s",
+						b->name, i + 1, br->nslots,
+						(double)rec.boot_ms / 1000.0, res.bo.res.n,
+						(double)rec.run_ms / 1000.0);
 				else
 					info_msg("%s [%d/%d] ok: %s%s%zu samples", b->name, i + 1,
 						 br->nslots, res.where, res.where[0] ? ", " : "",
@@ -494,7 +503,8 @@ static void *board_thread(void *arg)
 			bench_out_free(&res.bo);
 			free(transcript);
 			if (sr) {
-				err_msg("%s: could not store the boot; stopping this board", b->name);
+				err_msg("%s: could not store the boot; stopping this board",
+					b->name);
 				br->ret = sr;
 				goto out;
 			}
@@ -536,8 +546,10 @@ static int store_variants(struct store *st, int64_t cid, const struct variant_se
 		PGresult *r;
 
 		snprintf(pos, sizeof(pos), "%d", v);
-		r = store_query(st, "INSERT INTO campaign_variants (campaign_id, position, label, patch) VALUES ($1::int, $2::int, $3, $4)",
-				4, p);
+		r = store_query(
+			st,
+			"INSERT INTO campaign_variants (campaign_id, position, label, patch) VALUES ($1::int, $2::int, $3, $4)",
+			4, p);
 		if (!r)
 			return -EIO;
 		PQclear(r);
@@ -562,7 +574,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 {
 	size_t nb = cs->nboards, i;
 	struct board *b = xcalloc(nb, sizeof(*b));
-	struct kernel_art (*k)[VARIANTS_MAX] = xcalloc(nb, sizeof(*k));
+	struct kernel_art(*k)[VARIANTS_MAX] = xcalloc(nb, sizeof(*k));
 	const struct variant_set *vs = cs->variants ? cs->variants : &variant_pair;
 	const struct runner *rn = cs->runner ? cs->runner : &local_runner;
 	bool holds = rn->ops->flags & RUNNER_HOLDS_BOARD;
@@ -595,14 +607,16 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		if (ret)
 			break;
 		for (v = 0; v < vs->n; v++) {
-			const char *given = cb->dirs ? cb->dirs[v] : v ? cb->patched_dir
-								       : cb->control_dir;
+			const char *given = cb->dirs ? cb->dirs[v] :
+					    v	     ? cb->patched_dir :
+						       cb->control_dir;
 
 			d[v] = given ? xstrdup(given) : kernel_default_dir(b[i].name, vs->label[v]);
 		}
 		for (v = 0; v < vs->n && !ret; v++) {
-			const char *given = cb->dirs ? cb->dirs[v] : v ? cb->patched_dir
-								       : cb->control_dir;
+			const char *given = cb->dirs ? cb->dirs[v] :
+					    v	     ? cb->patched_dir :
+						       cb->control_dir;
 
 			if (d[v] && !given && !is_dir(d[v])) {
 				ret = no_default_kernel(&b[i], vs->label[v], d[v]);
@@ -619,9 +633,10 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 			for (w = 0; w < v; w++)
 				if (k[i][w].zimage_sha256 && k[i][v].zimage_sha256 &&
 				    !strcmp(k[i][w].zimage_sha256, k[i][v].zimage_sha256))
-					info_msg("%s: warning: %s and %s kernels are the same image (%s)",
-						 b[i].name, vs->label[w], vs->label[v],
-						 k[i][w].zimage_sha256);
+					info_msg(
+						"%s: warning: %s and %s kernels are the same image (%s)",
+						b[i].name, vs->label[w], vs->label[v],
+						k[i][w].zimage_sha256);
 	}
 	for (i = 0; i < nb && !ret; i++) {
 		size_t j;
@@ -645,7 +660,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		else
 			snprintf(purpose, sizeof(purpose), "new %s campaign",
 				 cs->trigger ? cs->trigger : "cli");
-		ret = board_lock(&locks[i], &b[i], purpose);	/* prints the holder */
+		ret = board_lock(&locks[i], &b[i], purpose); /* prints the holder */
 	}
 	if (ret)
 		goto out;
@@ -677,8 +692,13 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		cid = cs->resume_id;
 		ret = store_campaign_claim(&st, cid);
 	} else {
-		struct campaign_def cd = { cs->trigger ? cs->trigger : "cli", order_name(cs->order),
-					   cs->seed, cs->boots, cs->batches, js, run_js };
+		struct campaign_def cd = { cs->trigger ? cs->trigger : "cli",
+					   order_name(cs->order),
+					   cs->seed,
+					   cs->boots,
+					   cs->batches,
+					   js,
+					   run_js };
 
 		ret = store_campaign_new(&st, &cd, &cid);
 		if (!ret && !variant_set_is_pair(vs))
@@ -698,17 +718,21 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		}
 	}
 	if (variant_set_is_pair(vs)) {
-		info_msg("campaign %" PRId64 ": %zu board(s), %d control + %d patched boots each, order %s, %d batches; transcripts in %s",
-			 cid, nb, cs->boots, cs->boots, order_name(cs->order), cs->batches, resdir);
+		info_msg(
+			"campaign %" PRId64
+			": %zu board(s), %d control + %d patched boots each, order %s, %d batches; transcripts in %s",
+			cid, nb, cs->boots, cs->boots, order_name(cs->order), cs->batches, resdir);
 	} else {
 		struct buf names = { 0 };
 		int v;
 
 		for (v = 0; v < vs->n; v++)
 			buf_printf(&names, "%s%s", v ? ", " : "", vs->label[v]);
-		info_msg("campaign %" PRId64 ": %zu board(s), %d rounds of %d variants (%s) each, order %s, %d batches; transcripts in %s",
-			 cid, nb, cs->boots, vs->n, names.data, order_name(cs->order),
-			 cs->batches, resdir);
+		info_msg(
+			"campaign %" PRId64
+			": %zu board(s), %d rounds of %d variants (%s) each, order %s, %d batches; transcripts in %s",
+			cid, nb, cs->boots, vs->n, names.data, order_name(cs->order), cs->batches,
+			resdir);
 		buf_free(&names);
 	}
 
@@ -719,10 +743,17 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	if (nb > 1 && !getenv("MALLOC_ARENA_MAX"))
 		mallopt(M_ARENA_MAX, 2);
 	for (i = 0; i < nb; i++) {
-		br[i] = (struct board_run){ .cs = cs, .rn = rn, .b = &b[i], .k = k[i],
-					    .vs = vs, .order = order,
-					    .nslots = nslots, .cid = cid, .resdir = resdir,
-					    .rundir = rundir, .conninfo = st.conninfo,
+		br[i] = (struct board_run){ .cs = cs,
+					    .rn = rn,
+					    .b = &b[i],
+					    .k = k[i],
+					    .vs = vs,
+					    .order = order,
+					    .nslots = nslots,
+					    .cid = cid,
+					    .resdir = resdir,
+					    .rundir = rundir,
+					    .conninfo = st.conninfo,
 					    .spooldir = spooldir };
 		if (pthread_create(&th[i], NULL, board_thread, &br[i])) {
 			err_msg("cannot start a thread for %s", b[i].name);
@@ -739,9 +770,13 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	}
 	left = holds ? power_left_on(&left_why) : 0;
 	if (stop_requested && left) {
-		err_msg("interrupted (signal %d): NOT every board is off: %s; campaign %" PRId64 " marked interrupted", (int)stop_requested, left_why.data, cid);
+		err_msg("interrupted (signal %d): NOT every board is off: %s; campaign %" PRId64
+			" marked interrupted",
+			(int)stop_requested, left_why.data, cid);
 	} else if (stop_requested) {
-		err_msg("interrupted (signal %d): boards powered off, campaign %" PRId64 " marked interrupted", (int)stop_requested, cid);
+		err_msg("interrupted (signal %d): boards powered off, campaign %" PRId64
+			" marked interrupted",
+			(int)stop_requested, cid);
 	} else if (left) {
 		err_msg("warning: NOT every board is off: %s", left_why.data);
 	}
@@ -754,8 +789,10 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		PGresult *r;
 
 		snprintf(ids, sizeof(ids), "%" PRId64, cid);
-		r = store_query(&st, "UPDATE campaigns c SET batches = x.n FROM (SELECT CASE WHEN count(DISTINCT n) = 1 THEN min(n) END AS n FROM (SELECT max(s.batch) AS n FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $1::int AND b.status = 'ok' GROUP BY b.id, s.scenario) y HAVING count(*) > 0) x WHERE c.id = $1::int AND c.batches IS DISTINCT FROM x.n",
-				1, pa);
+		r = store_query(
+			&st,
+			"UPDATE campaigns c SET batches = x.n FROM (SELECT CASE WHEN count(DISTINCT n) = 1 THEN min(n) END AS n FROM (SELECT max(s.batch) AS n FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $1::int AND b.status = 'ok' GROUP BY b.id, s.scenario) y HAVING count(*) > 0) x WHERE c.id = $1::int AND c.batches IS DISTINCT FROM x.n",
+			1, pa);
 		PQclear(r);
 	}
 	if (stop_requested) {

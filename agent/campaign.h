@@ -28,38 +28,38 @@ const char *order_name(enum order_kind kind);
 /* One board of a campaign and its two kernels (NULL: the board's default
  * build from `make kernels`). */
 struct campaign_board {
-	const char *board;	/* name (boards/NAME.json) or path */
+	const char *board; /* name (boards/NAME.json) or path */
 	const char *control_dir, *patched_dir;
-	const char *const *dirs;	/* a series campaign: [variants->n]; NULL: the two above */
+	const char *const *dirs; /* a series campaign: [variants->n]; NULL: the two above */
 };
 
 struct campaign_spec {
 	const struct campaign_board *boards;
 	size_t nboards;
-	int boots, batches;		/* boots per variant, batches per scenario per boot */
+	int boots, batches; /* boots per variant, batches per scenario per boot */
 	enum order_kind order;
 	uint64_t seed;
-	const char *modparams;		/* extra dmabench parameters */
-	const struct bench_def *bench;	/* what runs on the target; NULL: dmabench */
+	const char *modparams; /* extra dmabench parameters */
+	const struct bench_def *bench; /* what runs on the target; NULL: dmabench */
 	/* the kernels compared, in series order ([0] the control); NULL: control,
 	 * patched.  patch[v]: what variant v adds to v - 1 (stored, named by the
 	 * report; NULL entries or NULL: nothing said) */
 	const struct variant_set *variants;
 	const char *const *patch;
-	const char *trigger;		/* cli (default), nightly, lava */
-	const char *job_name;		/* for nightly jobs; NULL for ad-hoc campaigns */
-	const char *job_json;		/* the job definition to store; NULL: generated */
+	const char *trigger; /* cli (default), nightly, lava */
+	const char *job_name; /* for nightly jobs; NULL for ad-hoc campaigns */
+	const char *job_json; /* the job definition to store; NULL: generated */
 	const char *db;
-	const char *results;		/* transcripts go to RESULTS/campaign-N */
-	const char *format;		/* report printed at the end; NULL: none */
-	const struct runner *runner;	/* what runs each attempt; NULL: boots here (runner.h) */
-	int64_t resume_id;		/* continue this campaign after its last stored boot */
+	const char *results; /* transcripts go to RESULTS/campaign-N */
+	const char *format; /* report printed at the end; NULL: none */
+	const struct runner *runner; /* what runs each attempt; NULL: boots here (runner.h) */
+	int64_t resume_id; /* continue this campaign after its last stored boot */
 	/* sequential design: boots > 0 is then the budget per variant; after each round
 	 * (one boot of each variant) from first+first on, a board stops as soon as
 	 * every timing row of every comparison is decided (report_seq_board) */
-	int first;			/* 0: fixed design of boots per variant */
-	double alpha, beta;		/* overall false-alarm rate, "same" error */
-	double margin_pct;		/* equivalence margin (0: 1 %) */
+	int first; /* 0: fixed design of boots per variant */
+	double alpha, beta; /* overall false-alarm rate, "same" error */
+	double margin_pct; /* equivalence margin (0: 1 %) */
 };
 
 /* Runs one A/B campaign over every board at once (a thread per board, each

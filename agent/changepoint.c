@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 struct prefix {
-	const double *s, *q;	/* sums and sums of squares of the centred values, s[0] = 0 */
+	const double *s, *q; /* sums and sums of squares of the centred values, s[0] = 0 */
 };
 
 static double seg_sum(const struct prefix *p, size_t a, size_t b)
@@ -138,8 +138,8 @@ int cp_detect(const double *x, size_t n, double p_max, size_t min_size, struct c
 		cp[j].p = split_p(&pf, prev, k[j], next);
 		cp[j].mean_before = mean + seg_sum(&pf, prev, k[j]) / (double)(k[j] - prev);
 		cp[j].mean_after = mean + seg_sum(&pf, k[j], next) / (double)(next - k[j]);
-		cp[j].rel = cp[j].mean_before != 0.0 ?
-			    cp[j].mean_after / cp[j].mean_before - 1.0 : NAN;
+		cp[j].rel = cp[j].mean_before != 0.0 ? cp[j].mean_after / cp[j].mean_before - 1.0 :
+						       NAN;
 	}
 	ret = (int)nk;
 out:

@@ -26,10 +26,10 @@
 #define CP_DEFAULT_MIN_SIZE 3
 
 struct cp_point {
-	size_t index;		/* first value of the new segment (1 <= index < n) */
-	double p;		/* Student t-test p between the two neighbouring segments */
+	size_t index; /* first value of the new segment (1 <= index < n) */
+	double p; /* Student t-test p between the two neighbouring segments */
 	double mean_before, mean_after;
-	double rel;		/* mean_after / mean_before - 1; NAN if mean_before == 0 */
+	double rel; /* mean_after / mean_before - 1; NAN if mean_before == 0 */
 };
 
 /*

@@ -54,7 +54,8 @@ static int ab_bench(struct bench_def *d, const char *name, const char *module, c
 
 	if (!name)
 		name = module || ko[0] || ko[1] || parser ? "module" :
-		       command || regex || groups ? "regex" : "dmabench";
+		       command || regex || groups	  ? "regex" :
+							    "dmabench";
 	if (strcmp(name, "module") && (module || ko[0] || ko[1] || parser)) {
 		err_msg("--module and --parser are for --benchmark module, not %s", name);
 		return 2;
@@ -81,7 +82,9 @@ static int ab_bench(struct bench_def *d, const char *name, const char *module, c
 		}
 		if (!module && (!ko[0] || !ko[1])) {
 			err_msg("--benchmark module needs --module NAME (NAME.ko in each kernel directory) or --module control=FILE --module patched=FILE (%s missing)",
-				ko[0] ? "patched=FILE" : ko[1] ? "control=FILE" : "both");
+				ko[0] ? "patched=FILE" :
+				ko[1] ? "control=FILE" :
+					"both");
 			return 2;
 		}
 		if (module) {
@@ -89,7 +92,7 @@ static int ab_bench(struct bench_def *d, const char *name, const char *module, c
 		} else {
 			const char *b = strrchr(ko[0], '/') ? strrchr(ko[0], '/') + 1 : ko[0];
 
-			d->module = strndup(b, strlen(b) - 3);	/* freed by cmd_ab */
+			d->module = strndup(b, strlen(b) - 3); /* freed by cmd_ab */
 			d->ko[0] = ko[0];
 			d->ko[1] = ko[1];
 		}
@@ -139,21 +142,27 @@ static int ab_bench(struct bench_def *d, const char *name, const char *module, c
 int cmd_ab(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "board", 1, NULL, 'b' }, { "control", 1, NULL, 'c' },
-		{ "patched", 1, NULL, 'p' }, { "boots", 1, NULL, 'n' },
-		{ "batches", 1, NULL, 'm' }, { "order", 1, NULL, 'o' },
-		{ "seed", 1, NULL, 's' }, { "params", 1, NULL, 'P' },
-		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
+		{ "board", 1, NULL, 'b' },     { "control", 1, NULL, 'c' },
+		{ "patched", 1, NULL, 'p' },   { "boots", 1, NULL, 'n' },
+		{ "batches", 1, NULL, 'm' },   { "order", 1, NULL, 'o' },
+		{ "seed", 1, NULL, 's' },      { "params", 1, NULL, 'P' },
+		{ "results", 1, NULL, 'r' },   { "format", 1, NULL, 'f' },
 		{ "benchmark", 1, NULL, 'B' }, { "module", 1, NULL, 'M' },
-		{ "parser", 1, NULL, 'F' }, { "command", 1, NULL, 'C' },
-		{ "regex", 1, NULL, 'R' }, { "groups", 1, NULL, 'G' },
-		{ "budget", 1, NULL, 'U' }, { "first", 1, NULL, 'K' }, { "margin", 1, NULL, 'X' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+		{ "parser", 1, NULL, 'F' },    { "command", 1, NULL, 'C' },
+		{ "regex", 1, NULL, 'R' },     { "groups", 1, NULL, 'G' },
+		{ "budget", 1, NULL, 'U' },    { "first", 1, NULL, 'K' },
+		{ "margin", 1, NULL, 'X' },    { "help", 0, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
 	};
 	struct campaign_board cb = { 0 };
 	int budget = 0, first = 4;
-	struct campaign_spec o = { .boots = 3, .batches = 5, .order = ORDER_ABAB, .seed = 1,
-				   .results = "results", .format = "text", .boards = &cb,
+	struct campaign_spec o = { .boots = 3,
+				   .batches = 5,
+				   .order = ORDER_ABAB,
+				   .seed = 1,
+				   .results = "results",
+				   .format = "text",
+				   .boards = &cb,
 				   .nboards = 1 };
 	const char *bname = NULL, *module = NULL, *ko[2] = { NULL, NULL }, *parser = NULL;
 	const char *command = NULL, *regex = NULL, *groups = NULL;
@@ -178,9 +187,15 @@ int cmd_ab(int argc, char **argv)
 			if (parse_margin_opt(optarg, &o.margin_pct))
 				return 2;
 			break;
-		case 'b': cb.board = optarg; break;
-		case 'c': cb.control_dir = optarg; break;
-		case 'p': cb.patched_dir = optarg; break;
+		case 'b':
+			cb.board = optarg;
+			break;
+		case 'c':
+			cb.control_dir = optarg;
+			break;
+		case 'p':
+			cb.patched_dir = optarg;
+			break;
 		case 'n':
 			if (parse_int_opt("--boots", optarg, 1, 1000, &v))
 				return 2;
@@ -200,14 +215,30 @@ int cmd_ab(int argc, char **argv)
 				return 2;
 			o.seed = (uint64_t)v;
 			break;
-		case 'P': o.modparams = optarg; break;
-		case 'r': o.results = optarg; break;
-		case 'f': o.format = optarg; break;
-		case 'B': bname = optarg; break;
-		case 'F': parser = optarg; break;
-		case 'C': command = optarg; break;
-		case 'R': regex = optarg; break;
-		case 'G': groups = optarg; break;
+		case 'P':
+			o.modparams = optarg;
+			break;
+		case 'r':
+			o.results = optarg;
+			break;
+		case 'f':
+			o.format = optarg;
+			break;
+		case 'B':
+			bname = optarg;
+			break;
+		case 'F':
+			parser = optarg;
+			break;
+		case 'C':
+			command = optarg;
+			break;
+		case 'R':
+			regex = optarg;
+			break;
+		case 'G':
+			groups = optarg;
+			break;
 		case 'M':
 			if (!strncmp(optarg, "control=", 8) || !strncmp(optarg, "patched=", 8)) {
 				const char *f = optarg + 8;
@@ -215,12 +246,18 @@ int cmd_ab(int argc, char **argv)
 				char real[PATH_MAX];
 
 				if (l < 4 || strcmp(f + l - 3, ".ko") || !realpath(f, real)) {
-					err_msg("--module %s: %s", optarg, l < 4 || strcmp(f + l - 3, ".ko") ? "not a .ko file" : strerror(errno));
+					err_msg("--module %s: %s", optarg,
+						l < 4 || strcmp(f + l - 3, ".ko") ?
+							"not a .ko file" :
+							strerror(errno));
 					return 2;
 				}
 				memcpy(kobuf[optarg[0] == 'p'], real, sizeof(real));
 				ko[optarg[0] == 'p'] = kobuf[optarg[0] == 'p'];
-			} else if (strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(optarg) || !optarg[0]) {
+			} else if (strspn(optarg,
+					  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+					   strlen(optarg) ||
+				   !optarg[0]) {
 				err_msg("--module \"%s\": expected NAME (NAME.ko in each kernel directory: letters, digits, _ and -) or control=FILE / patched=FILE",
 					optarg);
 				return 2;
@@ -228,8 +265,12 @@ int cmd_ab(int argc, char **argv)
 				module = optarg;
 			}
 			break;
-		case 'h': ab_usage(stdout); return 0;
-		default: ab_usage(stderr); return 2;
+		case 'h':
+			ab_usage(stdout);
+			return 0;
+		default:
+			ab_usage(stderr);
+			return 2;
 		}
 	}
 	if (!cb.board || optind < argc) {

@@ -78,8 +78,9 @@ static void print_json(PGresult *r, int64_t id, const char *status, bool failed_
 		if (failed) {
 			json_object_object_add(o, "reason",
 					       json_object_new_string(PQgetvalue(r, i, 6)));
-			json_object_object_add(o, "retried", json_object_new_boolean(
-				PQgetvalue(r, i, 5)[0] == 't'));
+			json_object_object_add(o, "retried",
+					       json_object_new_boolean(PQgetvalue(r, i, 5)[0] ==
+								       't'));
 		}
 		json_object_object_add(o, "transcript",
 				       json_object_new_string(PQgetvalue(r, i, 7)));
@@ -91,16 +92,16 @@ static void print_json(PGresult *r, int64_t id, const char *status, bool failed_
 	}
 	json_object_object_add(root, "attempts", a);
 	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						      JSON_C_TO_STRING_SPACED));
+								    JSON_C_TO_STRING_SPACED));
 	json_object_put(root);
 }
 
 int cmd_attempts(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "failed", 0, NULL, 'F' }, { "format", 1, NULL, 'f' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { { "failed", 0, NULL, 'F' },
+					    { "format", 1, NULL, 'f' },
+					    { "help", 0, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
 	const char *format = "table";
 	bool failed_only = false;
 	char ids[32], status[32];
@@ -112,10 +113,18 @@ int cmd_attempts(int argc, char **argv)
 
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
-		case 'F': failed_only = true; break;
-		case 'f': format = optarg; break;
-		case 'h': attempts_usage(stdout); return 0;
-		default: attempts_usage(stderr); return 2;
+		case 'F':
+			failed_only = true;
+			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'h':
+			attempts_usage(stdout);
+			return 0;
+		default:
+			attempts_usage(stderr);
+			return 2;
 		}
 	}
 	if (strcmp(format, "table") && strcmp(format, "json")) {
@@ -131,8 +140,10 @@ int cmd_attempts(int argc, char **argv)
 		return ret;
 	ret = 1;
 	snprintf(ids, sizeof(ids), "%" PRId64, id);
-	c = store_query(&st, "SELECT " STORE_CAMPAIGN_STATUS_SQL("c")
-			" FROM campaigns c WHERE c.id = $1::int", 1, p);
+	c = store_query(
+		&st,
+		"SELECT " STORE_CAMPAIGN_STATUS_SQL("c") " FROM campaigns c WHERE c.id = $1::int",
+		1, p);
 	if (!c)
 		goto out;
 	if (PQntuples(c) != 1) {
@@ -154,7 +165,9 @@ int cmd_attempts(int argc, char **argv)
 	if (!strcmp(format, "json")) {
 		print_json(r, id, status, failed_only);
 	} else {
-		printf("campaign %" PRId64 " (%s): %d attempt%s, %d ok, %d failed (%d not retried)\n", id, status, n, n == 1 ? "" : "s", n - nfail, nfail, nlast);
+		printf("campaign %" PRId64
+		       " (%s): %d attempt%s, %d ok, %d failed (%d not retried)\n",
+		       id, status, n, n == 1 ? "" : "s", n - nfail, nfail, nlast);
 		if (n)
 			print_table(r, failed_only);
 	}

@@ -57,15 +57,22 @@ static void bisect_usage(FILE *f)
 int cmd_bisect(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "tree", 1, NULL, 't' }, { "good", 1, NULL, 'g' }, { "bad", 1, NULL, 'b' },
-		{ "board", 1, NULL, 'B' }, { "scenario", 1, NULL, 'S' }, { "budget", 1, NULL, 'u' },
-		{ "first", 1, NULL, 'F' }, { "margin", 1, NULL, 'M' }, { "batches", 1, NULL, 'm' },
-		{ "order", 1, NULL, 'o' }, { "params", 1, NULL, 'P' }, { "results", 1, NULL, 'r' },
-		{ "resume", 1, NULL, 'R' }, { "alpha", 1, NULL, 'a' }, { "help", 0, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ "tree", 1, NULL, 't' },     { "good", 1, NULL, 'g' },
+		{ "bad", 1, NULL, 'b' },      { "board", 1, NULL, 'B' },
+		{ "scenario", 1, NULL, 'S' }, { "budget", 1, NULL, 'u' },
+		{ "first", 1, NULL, 'F' },    { "margin", 1, NULL, 'M' },
+		{ "batches", 1, NULL, 'm' },  { "order", 1, NULL, 'o' },
+		{ "params", 1, NULL, 'P' },   { "results", 1, NULL, 'r' },
+		{ "resume", 1, NULL, 'R' },   { "alpha", 1, NULL, 'a' },
+		{ "help", 0, NULL, 'h' },     { NULL, 0, NULL, 0 }
 	};
-	struct bisect_opts o = { .budget = 8, .first = 4, .batches = 3, .order = ORDER_ABAB,
-				 .results = "results", .alpha = 0.05, .margin_pct = 1.0 };
+	struct bisect_opts o = { .budget = 8,
+				 .first = 4,
+				 .batches = 3,
+				 .order = ORDER_ABAB,
+				 .results = "results",
+				 .alpha = 0.05,
+				 .margin_pct = 1.0 };
 	bool first_set = false;
 	long v, resume = 0;
 	int64_t id = 0;
@@ -74,11 +81,21 @@ int cmd_bisect(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 't': o.tree = optarg; break;
-		case 'g': o.good = optarg; break;
-		case 'b': o.bad = optarg; break;
-		case 'B': o.board = optarg; break;
-		case 'S': o.scenario = optarg; break;
+		case 't':
+			o.tree = optarg;
+			break;
+		case 'g':
+			o.good = optarg;
+			break;
+		case 'b':
+			o.bad = optarg;
+			break;
+		case 'B':
+			o.board = optarg;
+			break;
+		case 'S':
+			o.scenario = optarg;
+			break;
 		case 'u':
 			if (parse_int_opt("--budget", optarg, 2, 24, &v))
 				return 2;
@@ -111,14 +128,22 @@ int cmd_bisect(int argc, char **argv)
 			if (parse_alpha_opt(optarg, &o.alpha))
 				return 2;
 			break;
-		case 'P': o.params = optarg; break;
-		case 'r': o.results = optarg; break;
+		case 'P':
+			o.params = optarg;
+			break;
+		case 'r':
+			o.results = optarg;
+			break;
 		case 'R':
 			if (parse_int_opt("--resume", optarg, 1, 0x7fffffffL, &resume))
 				return 2;
 			break;
-		case 'h': bisect_usage(stdout); return 0;
-		default: bisect_usage(stderr); return 2;
+		case 'h':
+			bisect_usage(stdout);
+			return 0;
+		default:
+			bisect_usage(stderr);
+			return 2;
 		}
 	}
 	if (optind != argc) {

@@ -79,7 +79,8 @@ static void print_board(struct store *st, const struct board *b, const char *fil
 	board_lock_holder(b, who, sizeof(who));
 	if (st) {
 		const char *p[] = { b->name };
-		PGresult *r = store_query(st, "SELECT ok, to_char(checked, 'YYYY-MM-DD HH24:MI'), "
+		PGresult *r = store_query(st,
+					  "SELECT ok, to_char(checked, 'YYYY-MM-DD HH24:MI'), "
 					  "coalesce(uname_r, ''), coalesce(error, '') FROM health "
 					  "WHERE board = $1 ORDER BY checked DESC, id DESC LIMIT 1",
 					  1, p);
@@ -125,16 +126,17 @@ static void print_board(struct store *st, const struct board *b, const char *fil
 
 /* Boards the database knows that are not in the board directory: used by
  * path (`ablab ab --board FILE`); the newest campaign says which file. */
-static size_t boards_by_path(struct store *st, char **names, size_t n, FILE *out,
-			     json_object *arr)
+static size_t boards_by_path(struct store *st, char **names, size_t n, FILE *out, json_object *arr)
 {
-	PGresult *r = store_query(st,
+	PGresult *r = store_query(
+		st,
 		"SELECT bo.name, coalesce(bo.cpu, ''), (SELECT e->>'board_file' FROM campaigns c, "
 		" jsonb_array_elements(CASE WHEN jsonb_typeof(c.run->'boards') = 'array' THEN "
 		" c.run->'boards' ELSE '[]' END) e WHERE e->>'board' = bo.name ORDER BY c.id DESC "
 		" LIMIT 1), coalesce((SELECT to_char(max(coalesce(b.started, b.inserted)), "
 		" 'YYYY-MM-DD HH24:MI') FROM boots b WHERE b.board_id = bo.id), '') "
-		"FROM boards bo ORDER BY bo.name", 0, NULL);
+		"FROM boards bo ORDER BY bo.name",
+		0, NULL);
 	size_t shown = 0;
 	int i;
 
@@ -164,8 +166,10 @@ static size_t boards_by_path(struct store *st, char **names, size_t n, FILE *out
 			json_object_object_add(o, "file",
 					       known ? json_object_new_string(file) : NULL);
 			json_object_object_add(o, "file_gone", json_object_new_boolean(known));
-			json_object_object_add(o, "last_used", *PQgetvalue(r, i, 3) ?
-					       json_object_new_string(PQgetvalue(r, i, 3)) : NULL);
+			json_object_object_add(o, "last_used",
+					       *PQgetvalue(r, i, 3) ?
+						       json_object_new_string(PQgetvalue(r, i, 3)) :
+						       NULL);
 			json_object_array_add(arr, o);
 			continue;
 		}
@@ -182,9 +186,9 @@ static size_t boards_by_path(struct store *st, char **names, size_t n, FILE *out
 
 int cmd_boards_to(FILE *out, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "format", 1, NULL, 'f' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { { "format", 1, NULL, 'f' },
+					    { "help", 0, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
 	const char *format = "text";
 	json_object *arr = NULL;
 	struct store st;
@@ -198,8 +202,10 @@ int cmd_boards_to(FILE *out, int argc, char **argv)
 			format = optarg;
 			continue;
 		}
-		fprintf(c == 'h' ? stdout : stderr, "usage: ablab boards [--format text|json]\n"
-			"Every board in %s (the board directory: ABLAB_BOARDS, default ./boards) and every board the database knows that was used by path: its backends, who holds its lock, its last health check.\n", board_dir());
+		fprintf(c == 'h' ? stdout : stderr,
+			"usage: ablab boards [--format text|json]\n"
+			"Every board in %s (the board directory: ABLAB_BOARDS, default ./boards) and every board the database knows that was used by path: its backends, who holds its lock, its last health check.\n",
+			board_dir());
 		return c == 'h' ? 0 : 2;
 	}
 	if (optind < argc || (strcmp(format, "text") && strcmp(format, "json"))) {
@@ -237,11 +243,14 @@ int cmd_boards_to(FILE *out, int argc, char **argv)
 		store_close(&st);
 	}
 	if (arr) {
-		fprintf(out, "%s\n", json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
+		fprintf(out, "%s\n",
+			json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
 								    JSON_C_TO_STRING_SPACED));
 		json_object_put(arr);
 	} else if (!n && !extra) {
-		fprintf(out, "no board files in %s (the board directory: set ABLAB_BOARDS=DIR for another one) and no board used by path in the database\n", board_dir());
+		fprintf(out,
+			"no board files in %s (the board directory: set ABLAB_BOARDS=DIR for another one) and no board used by path in the database\n",
+			board_dir());
 	}
 	strv_free(names);
 	return 0;
@@ -256,7 +265,9 @@ int cmd_boards(int argc, char **argv)
 
 static int hold_until_interrupted(const struct board *b)
 {
-	info_msg("%s: power on; holding the GPIO line request (releasing it may switch the relay back): Ctrl-C to release", b->name);
+	info_msg(
+		"%s: power on; holding the GPIO line request (releasing it may switch the relay back): Ctrl-C to release",
+		b->name);
 	while (!stop_requested)
 		poll(NULL, 0, 200);
 	return 0;
@@ -270,8 +281,8 @@ int cmd_power(int argc, char **argv)
 	const char *op;
 	int ret;
 
-	if (argc != 3 || (strcmp(argv[2], "on") && strcmp(argv[2], "off") &&
-			  strcmp(argv[2], "cycle"))) {
+	if (argc != 3 ||
+	    (strcmp(argv[2], "on") && strcmp(argv[2], "off") && strcmp(argv[2], "cycle"))) {
 		bool help = argc == 2 && !strcmp(argv[1], "--help");
 
 		fprintf(help ? stdout : stderr,
@@ -286,7 +297,8 @@ int cmd_power(int argc, char **argv)
 		return 1;
 	}
 	if (backend_has(BACKEND_POWER, b.power_type, CAP_MAKES_MACHINE)) {
-		err_msg("%s: power.type qemu: the emulated board is a QEMU process that exists only during a boot; use `ablab check %s` or `ablab ab`", b.name, b.name);
+		err_msg("%s: power.type qemu: the emulated board is a QEMU process that exists only during a boot; use `ablab check %s` or `ablab ab`",
+			b.name, b.name);
 		board_free(&b);
 		return 1;
 	}
@@ -346,7 +358,7 @@ static int passthrough(struct console *c)
 			continue;
 		n = read(0, buf, sizeof(buf));
 		if (n <= 0)
-			return 0;	/* stdin closed */
+			return 0; /* stdin closed */
 		for (i = 0; i < n; i++) {
 			char ch = buf[i];
 
@@ -390,7 +402,8 @@ int cmd_console(int argc, char **argv)
 		return 1;
 	}
 	if (b.console_device && !strncmp(b.console_device, "qemu:", 5)) {
-		err_msg("%s: console.device %s is a pty QEMU creates during a boot; there is nothing to attach to now", b.name, b.console_device);
+		err_msg("%s: console.device %s is a pty QEMU creates during a boot; there is nothing to attach to now",
+			b.name, b.console_device);
 		board_free(&b);
 		return 1;
 	}
@@ -406,7 +419,7 @@ int cmd_console(int argc, char **argv)
 		return 1;
 	}
 	install_signal_handlers();
-	if (tty) {	/* raw before the banner: what is typed after it goes through as is */
+	if (tty) { /* raw before the banner: what is typed after it goes through as is */
 		tcgetattr(0, &saved);
 		raw = saved;
 		cfmakeraw(&raw);
@@ -439,7 +452,9 @@ static int dry_run(const struct board *b)
 	bad += boot_check(b, &out);
 	printf("%s: %s (console %s, power %s, boot %s)\n%s", b->name, b->jf.path, b->console_type,
 	       b->power_type, b->boot_method, out.data ? out.data : "");
-	printf("%s: %s\n", b->name, bad ? "problems found (FAIL lines above); nothing was switched" : "configuration ok; nothing was switched");
+	printf("%s: %s\n", b->name,
+	       bad ? "problems found (FAIL lines above); nothing was switched" :
+		     "configuration ok; nothing was switched");
 	buf_free(&out);
 	return bad ? 1 : 0;
 }
@@ -459,11 +474,13 @@ static void store_health(const struct board *b, bool ok, const char *uname_r, in
 	}
 	{
 		const char *p[] = { b->name, ok ? "t" : "f", uname_r, boot_ms >= 0 ? ms : NULL,
-				    error, host, log };
+				    error,   host,	     log };
 
-		r = store_query(&st, "INSERT INTO health (board, ok, uname_r, boot_ms, error, "
-				     "host, "
-				"log_path) VALUES ($1, $2, $3, $4, $5, $6, $7)", 7, p);
+		r = store_query(&st,
+				"INSERT INTO health (board, ok, uname_r, boot_ms, error, "
+				"host, "
+				"log_path) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+				7, p);
 	}
 	PQclear(r);
 	store_close(&st);
@@ -524,9 +541,11 @@ static int health_check(const struct board *b, const char *kdir_opt)
 		while (out.len && (out.data[out.len - 1] == '\n' || out.data[out.len - 1] == '\r'))
 			out.data[--out.len] = '\0';
 		if (ret)
-			snprintf(s.error, sizeof(s.error), "%s: `uname -r` failed on the target (%s)",
-				 b->name, ret == -EIO ? "exit status" : ret == -EFBIG ? s.con.error :
-				 strerror(-ret));
+			snprintf(s.error, sizeof(s.error),
+				 "%s: `uname -r` failed on the target (%s)", b->name,
+				 ret == -EIO   ? "exit status" :
+				 ret == -EFBIG ? s.con.error :
+						 strerror(-ret));
 	}
 	{
 		/* keep the transcript where the results live */
@@ -559,8 +578,10 @@ static int health_check(const struct board *b, const char *kdir_opt)
 			printf("%s: ok: booted to the shell in %.1f s, uname -r = %s\n", b->name,
 			       (double)(s.t_prompt - s.t_on) / 1000.0, out.data ? out.data : "");
 		} else {
-			snprintf(s.error, sizeof(s.error), "wrong kernel: uname -r = %s, the kernel deployed is %s (a stale kernel on the board's boot medium, or boot.commands that load another image?)",
-				 out.data ? out.data : "", k.release);
+			snprintf(
+				s.error, sizeof(s.error),
+				"wrong kernel: uname -r = %s, the kernel deployed is %s (a stale kernel on the board's boot medium, or boot.commands that load another image?)",
+				out.data ? out.data : "", k.release);
 			err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s.error,
 				abs_log);
 			ret = -EIO;
@@ -572,7 +593,7 @@ static int health_check(const struct board *b, const char *kdir_opt)
 	unlink(log);
 	free(log);
 	{
-		char *cmd[] = { "rm", "-rf", rundir, NULL };	/* the run dir and its TFTP copy */
+		char *cmd[] = { "rm", "-rf", rundir, NULL }; /* the run dir and its TFTP copy */
 
 		run_argv(cmd, NULL);
 	}
@@ -583,10 +604,10 @@ static int health_check(const struct board *b, const char *kdir_opt)
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "dry-run", 0, NULL, 'n' }, { "kernel", 1, NULL, 'k' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { { "dry-run", 0, NULL, 'n' },
+					    { "kernel", 1, NULL, 'k' },
+					    { "help", 0, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
 	const char *kdir = NULL;
 	bool dry = false;
 	struct board b;
@@ -594,8 +615,12 @@ int cmd_check(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'n': dry = true; break;
-		case 'k': kdir = optarg; break;
+		case 'n':
+			dry = true;
+			break;
+		case 'k':
+			kdir = optarg;
+			break;
 		case 'h':
 			printf("usage: ablab check BOARD [--dry-run] [--kernel DIR]\n"
 			       "Health check: boots the board's control kernel to the shell, runs `uname -r`,\n"
@@ -630,9 +655,10 @@ int cmd_ports(int argc, char **argv)
 	if (argc > 1) {
 		bool help = !strcmp(argv[1], "--help");
 
-		fprintf(help ? stdout : stderr, "usage: ablab ports\n"
-						"Serial adapters found by libserialport: device, USB VID:PID, serial number, description.\n"
-						"Use the serial number as console.usb_serial, or the by-id name as console.device.\n");
+		fprintf(help ? stdout : stderr,
+			"usage: ablab ports\n"
+			"Serial adapters found by libserialport: device, USB VID:PID, serial number, description.\n"
+			"Use the serial number as console.usb_serial, or the by-id name as console.device.\n");
 		return help ? 0 : 2;
 	}
 	if (sp_list_ports(&list) != SP_OK) {
@@ -664,8 +690,9 @@ int cmd_ports(int argc, char **argv)
 
 int cmd_check_board(int argc, char **argv)
 {
-	static const char usage[] = "usage: ablab check-board FILE|NAME...\n"
-				    "Loads and validates each board definition (a file, or NAME for $ABLAB_BOARDS/NAME.json); prints one ok line per valid board, file:line:col errors otherwise.\n";
+	static const char usage[] =
+		"usage: ablab check-board FILE|NAME...\n"
+		"Loads and validates each board definition (a file, or NAME for $ABLAB_BOARDS/NAME.json); prints one ok line per valid board, file:line:col errors otherwise.\n";
 	int i, bad = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -674,7 +701,8 @@ int cmd_check_board(int argc, char **argv)
 			return 0;
 		}
 		if (argv[i][0] == '-') {
-			err_msg("check-board: unknown option \"%s\" (see ablab check-board --help)", argv[i]);
+			err_msg("check-board: unknown option \"%s\" (see ablab check-board --help)",
+				argv[i]);
 			return 2;
 		}
 	}
@@ -688,8 +716,8 @@ int cmd_check_board(int argc, char **argv)
 		if (board_load_by_name(&b, argv[i])) {
 			bad = 1;
 		} else {
-			printf("%s: ok (%s, %s, console %s, power %s, boot %s)\n", b.jf.path, b.name,
-			       b.cpu, b.console_type, b.power_type, b.boot_method);
+			printf("%s: ok (%s, %s, console %s, power %s, boot %s)\n", b.jf.path,
+			       b.name, b.cpu, b.console_type, b.power_type, b.boot_method);
 		}
 		board_free(&b);
 	}

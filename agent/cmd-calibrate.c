@@ -98,15 +98,17 @@ static int store_rows(struct store *st, int64_t cid, const struct report *rep, i
 
 			snprintf(nb, sizeof(nb), "%zu", n);
 			p[7] = nb;
-			q = store_query(st,
-					"INSERT INTO calibrations (campaign_id, board, scenario, mean,"
-					" var_within, var_between, batches, boots, release, image_sha256)"
-					" SELECT $1::int, $2, $3, $4::float8, $5::float8, $6::float8,"
-					" $7::int, $8::int, k.release, k.image_sha256 FROM boots bo"
-					" JOIN boards o ON o.id = bo.board_id LEFT JOIN kernels k ON"
-					" k.id = bo.kernel_id WHERE bo.campaign_id = $1::int AND o.name = $2"
-					" AND bo.status = 'ok' ORDER BY bo.seq LIMIT 1"
-					" ON CONFLICT (campaign_id, board, scenario) DO NOTHING", 8, p);
+			q = store_query(
+				st,
+				"INSERT INTO calibrations (campaign_id, board, scenario, mean,"
+				" var_within, var_between, batches, boots, release, image_sha256)"
+				" SELECT $1::int, $2, $3, $4::float8, $5::float8, $6::float8,"
+				" $7::int, $8::int, k.release, k.image_sha256 FROM boots bo"
+				" JOIN boards o ON o.id = bo.board_id LEFT JOIN kernels k ON"
+				" k.id = bo.kernel_id WHERE bo.campaign_id = $1::int AND o.name = $2"
+				" AND bo.status = 'ok' ORDER BY bo.seq LIMIT 1"
+				" ON CONFLICT (campaign_id, board, scenario) DO NOTHING",
+				8, p);
 			if (!q) {
 				ret = -EIO;
 				break;
@@ -119,25 +121,31 @@ static int store_rows(struct store *st, int64_t cid, const struct report *rep, i
 			snprintf(mde_s, sizeof(mde_s), "none: %d+%d boots cannot reach p < 0.05",
 				 boots, boots);
 		else
-			snprintf(mde_s, sizeof(mde_s), mde >= 0.1 ? "%.0f%% at %d+%d" : "%.2g%% at %d+%d",
-				 mde * 100.0, boots, boots);
+			snprintf(mde_s, sizeof(mde_s),
+				 mde >= 0.1 ? "%.0f%% at %d+%d" : "%.2g%% at %d+%d", mde * 100.0,
+				 boots, boots);
 		printf("  %-12s %-20s %12.6g %8.2g%% %8.2g%% %6s  %s\n", b->name, r->scenario,
 		       d.grand_mean, 100.0 * sqrt(d.var_between) / fabs(d.grand_mean),
 		       100.0 * sqrt(d.var_within) / fabs(d.grand_mean),
-		       r->verdict == 1 ? "DIFF" : r->verdict == 0 ? "same" : "undec.", mde_s);
+		       r->verdict == 1 ? "DIFF" :
+		       r->verdict == 0 ? "same" :
+					 "undec.",
+		       mde_s);
 	}
 	return ret;
 }
 
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "boots", 1, NULL, 'n' }, { "batches", 1, NULL, 'm' },
-		{ "kernel", 1, NULL, 'k' }, { "results", 1, NULL, 'r' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
-	struct campaign_spec cs = { .boots = 5, .batches = 5, .order = ORDER_ABAB, .seed = 1,
-				    .results = "results", .trigger = "cli",
+	static const struct option lo[] = { { "boots", 1, NULL, 'n' },	{ "batches", 1, NULL, 'm' },
+					    { "kernel", 1, NULL, 'k' }, { "results", 1, NULL, 'r' },
+					    { "help", 0, NULL, 'h' },	{ NULL, 0, NULL, 0 } };
+	struct campaign_spec cs = { .boots = 5,
+				    .batches = 5,
+				    .order = ORDER_ABAB,
+				    .seed = 1,
+				    .results = "results",
+				    .trigger = "cli",
 				    .job_json = "{\"kind\": \"calibrate\"}" };
 	const char *kernel = NULL;
 	struct campaign_board *cb;
@@ -160,10 +168,18 @@ int cmd_calibrate(int argc, char **argv)
 				return 2;
 			cs.batches = (int)v;
 			break;
-		case 'k': kernel = optarg; break;
-		case 'r': cs.results = optarg; break;
-		case 'h': calibrate_usage(stdout); return 0;
-		default: calibrate_usage(stderr); return 2;
+		case 'k':
+			kernel = optarg;
+			break;
+		case 'r':
+			cs.results = optarg;
+			break;
+		case 'h':
+			calibrate_usage(stdout);
+			return 0;
+		default:
+			calibrate_usage(stderr);
+			return 2;
 		}
 	}
 	nb = argc - optind;
@@ -174,7 +190,8 @@ int cmd_calibrate(int argc, char **argv)
 	cb = xcalloc((size_t)nb, sizeof(*cb));
 	dirs = xcalloc((size_t)nb, sizeof(*dirs));
 	for (int i = 0; i < nb; i++) {
-		dirs[i] = kernel ? xstrdup(kernel) : kernel_default_dir(argv[optind + i], "control");
+		dirs[i] = kernel ? xstrdup(kernel) :
+				   kernel_default_dir(argv[optind + i], "control");
 		cb[i].board = argv[optind + i];
 		cb[i].control_dir = cb[i].patched_dir = dirs[i];
 	}

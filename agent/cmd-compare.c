@@ -42,9 +42,13 @@ static int previous_nightly(struct store *st, int64_t id, int64_t *prev)
 	if (ret == -ENOENT)
 		err_msg("no campaign %" PRId64 " in the database", id);
 	else if (ret == -EINVAL)
-		err_msg("compare --previous: campaign %" PRId64 " is not a nightly job's campaign; name two campaigns instead", id);
+		err_msg("compare --previous: campaign %" PRId64
+			" is not a nightly job's campaign; name two campaigns instead",
+			id);
 	else if (ret == -ENODATA)
-		err_msg("compare --previous: campaign %" PRId64 " has no complete nightly campaign of job \"%s\" before it", id, job);
+		err_msg("compare --previous: campaign %" PRId64
+			" has no complete nightly campaign of job \"%s\" before it",
+			id, job);
 	return ret;
 }
 
@@ -60,10 +64,11 @@ static void fmt_v(const struct rep_row *r, char *out, size_t len, double v)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "previous", 0, NULL, 'p' }, { "alpha", 1, NULL, 'a' },
-		{ "format", 1, NULL, 'f' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { { "previous", 0, NULL, 'p' },
+					    { "alpha", 1, NULL, 'a' },
+					    { "format", 1, NULL, 'f' },
+					    { "help", 0, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
 	const char *format = "text";
 	bool previous = false;
 	double alpha = 0.05;
@@ -76,19 +81,24 @@ int cmd_compare(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'p': previous = true; break;
+		case 'p':
+			previous = true;
+			break;
 		case 'a':
 			if (parse_alpha_opt(optarg, &alpha))
 				return 2;
 			break;
-		case 'f': format = optarg; break;
+		case 'f':
+			format = optarg;
+			break;
 		case 'h':
 			printf("usage: ablab compare A B | ablab compare A --previous [--format text|json] [--alpha A]\n"
 			       "Per board and scenario: each kernel's boot means in campaign A against campaign B (change from A to B,\n"
 			       "Mann-Whitney p), and the patched-vs-control change of both. --previous: B = A, and A = the\n"
 			       "previous nightly campaign of the same job.\n");
 			return 0;
-		default: return 2;
+		default:
+			return 2;
 		}
 	}
 	if (strcmp(format, "text") && strcmp(format, "json")) {
@@ -127,10 +137,11 @@ int cmd_compare(int argc, char **argv)
 		json_object_object_add(jroot, "alpha", json_object_new_double(alpha));
 		json_object_object_add(jroot, "rows", jrows);
 	} else {
-		printf("campaign %" PRId64 " (%s, %s) -> campaign %" PRId64 " (%s, %s); change = B vs A, p: Mann-Whitney U on boot means, \"~\" = not significant at %g\n"
-									    "\n",
-		       id[0], rep[0].created, rep[0].trigger, id[1], rep[1].created,
-		       rep[1].trigger, alpha);
+		printf("campaign %" PRId64 " (%s, %s) -> campaign %" PRId64
+		       " (%s, %s); change = B vs A, p: Mann-Whitney U on boot means, \"~\" = not significant at %g\n"
+		       "\n",
+		       id[0], rep[0].created, rep[0].trigger, id[1], rep[1].created, rep[1].trigger,
+		       alpha);
 		printf("  %-36s %11s %11s %9s p\n", "", "A", "B", "change");
 	}
 	for (size_t i = 0; i < rep[0].nrows; i++) {
@@ -148,7 +159,8 @@ int cmd_compare(int argc, char **argv)
 		if (jrows) {
 			jo = json_object_new_object();
 			json_object_object_add(jo, "board", json_object_new_string(bname));
-			json_object_object_add(jo, "scenario", json_object_new_string(ra->scenario));
+			json_object_object_add(jo, "scenario",
+					       json_object_new_string(ra->scenario));
 			json_object_object_add(jo, "label", json_object_new_string(l));
 		} else {
 			printf("  %s\n", l);
@@ -167,7 +179,8 @@ int cmd_compare(int argc, char **argv)
 			if (!cmp_rows(ra, rb, var, alpha, 0.01, &sr)) {
 				ab.a.mean = sr.mean_a;
 				ab.b.mean = sr.mean_b;
-				ab.rel_change = sr.mean_a != 0.0 ? sr.mean_b / sr.mean_a - 1.0 : NAN;
+				ab.rel_change = sr.mean_a != 0.0 ? sr.mean_b / sr.mean_a - 1.0 :
+								   NAN;
 				ab.p_mwu = sr.p;
 				verdict = sr.p_min > alpha ? -1 : sr.p <= alpha;
 			}
@@ -178,17 +191,27 @@ int cmd_compare(int argc, char **argv)
 
 				json_object_object_add(o, "n_a", json_object_new_int((int)na));
 				json_object_object_add(o, "n_b", json_object_new_int((int)nb));
-				json_object_object_add(o, "mean_a", isnan(ab.a.mean) ? NULL :
-						       json_object_new_double(ab.a.mean));
-				json_object_object_add(o, "mean_b", isnan(ab.b.mean) ? NULL :
-						       json_object_new_double(ab.b.mean));
-				json_object_object_add(o, "rel_change", isnan(ab.rel_change) ?
-						       NULL : json_object_new_double(ab.rel_change));
-				json_object_object_add(o, "p_mwu", isnan(ab.p_mwu) ? NULL :
-						       json_object_new_double(ab.p_mwu));
-				json_object_object_add(o, "verdict", json_object_new_string(
-					verdict == 1 ? "significant" : verdict == 0 ?
-					"not significant" : "too few boots"));
+				json_object_object_add(o, "mean_a",
+						       isnan(ab.a.mean) ?
+							       NULL :
+							       json_object_new_double(ab.a.mean));
+				json_object_object_add(o, "mean_b",
+						       isnan(ab.b.mean) ?
+							       NULL :
+							       json_object_new_double(ab.b.mean));
+				json_object_object_add(
+					o, "rel_change",
+					isnan(ab.rel_change) ?
+						NULL :
+						json_object_new_double(ab.rel_change));
+				json_object_object_add(
+					o, "p_mwu",
+					isnan(ab.p_mwu) ? NULL : json_object_new_double(ab.p_mwu));
+				json_object_object_add(
+					o, "verdict",
+					json_object_new_string(verdict == 1 ? "significant" :
+							       verdict == 0 ? "not significant" :
+									      "too few boots"));
 				json_object_object_add(jo, var ? "patched" : "control", o);
 				continue;
 			}
@@ -199,14 +222,19 @@ int cmd_compare(int argc, char **argv)
 				snprintf(p, sizeof(p), "too few boots");
 			else
 				snprintf(p, sizeof(p), "%.3f%s", ab.p_mwu, verdict ? "" : " ~");
-			printf("    %-34s %11s %11s %9s %-13s  (n %zu, %zu)\n", var ? "patched" :
-			       "control", va, vb, verdict == 0 ? "~" : ch, p, na, nb);
+			printf("    %-34s %11s %11s %9s %-13s  (n %zu, %zu)\n",
+			       var ? "patched" : "control", va, vb, verdict == 0 ? "~" : ch, p, na,
+			       nb);
 		}
 		if (jo) {
-			json_object_object_add(jo, "ab_change_a", isnan(ra->ab.rel_change) ? NULL :
-					       json_object_new_double(ra->ab.rel_change));
-			json_object_object_add(jo, "ab_change_b", isnan(rb->ab.rel_change) ? NULL :
-					       json_object_new_double(rb->ab.rel_change));
+			json_object_object_add(jo, "ab_change_a",
+					       isnan(ra->ab.rel_change) ?
+						       NULL :
+						       json_object_new_double(ra->ab.rel_change));
+			json_object_object_add(jo, "ab_change_b",
+					       isnan(rb->ab.rel_change) ?
+						       NULL :
+						       json_object_new_double(rb->ab.rel_change));
 			json_object_array_add(jrows, jo);
 		} else {
 			char ca[32], cb[32], cia[48], cib[48];
@@ -220,8 +248,8 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	if (jroot) {
-		printf("%s\n", json_object_to_json_string_ext(jroot, JSON_C_TO_STRING_PRETTY |
-							       JSON_C_TO_STRING_SPACED));
+		printf("%s\n", json_object_to_json_string_ext(
+				       jroot, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 		json_object_put(jroot);
 	} else if (!matched) {
 		printf("  (no board and scenario in common)\n");

@@ -8,8 +8,8 @@
 
 int cmd_db(int argc, char **argv)
 {
-	if (argc != 2 || (strcmp(argv[1], "start") && strcmp(argv[1], "stop") &&
-			  strcmp(argv[1], "status"))) {
+	if (argc != 2 ||
+	    (strcmp(argv[1], "start") && strcmp(argv[1], "stop") && strcmp(argv[1], "status"))) {
 		fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
 			"usage: ablab db start|stop|status\n"
 			"Manages the private PostgreSQL cluster in $ABLAB_DATA/pg (root: /var/lib/ablab/pg).\n"

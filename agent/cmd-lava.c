@@ -31,9 +31,9 @@ struct lava_board {
 
 struct lava_opts {
 	struct job_run_opts run;
-	const char *out;		/* export */
+	const char *out; /* export */
 	const char *url_base;
-	const char *server;		/* run */
+	const char *server; /* run */
 	bool local;
 };
 
@@ -50,7 +50,10 @@ static int load_boards(const struct job *j, const struct job_run_opts *o, struct
 			continue;
 		bp = job_board_path(j->boards[i]);
 		if (!is_file(bp)) {
-			job_error(j, "boards", "board \"%s\": %s does not exist (add the board file, or leave the board out with --boards)", j->boards[i], bp);
+			job_error(
+				j, "boards",
+				"board \"%s\": %s does not exist (add the board file, or leave the board out with --boards)",
+				j->boards[i], bp);
 			ret = -ENOENT;
 		}
 		free(bp);
@@ -99,16 +102,18 @@ static int lava_export(const struct job *j, const struct lava_opts *o)
 		if (!lb[bi].loaded)
 			continue;
 		for (i = 0; i < nslots && !ret; i++) {
-			struct lava_boot b = { j, &lb[bi].b, &lb[bi].k[order[i]], order[i], i + 1,
-					       nslots, o->run.batches, o->run.params, o->url_base };
+			struct lava_boot b = {
+				j,	&lb[bi].b,	&lb[bi].k[order[i]], order[i],	 i + 1,
+				nslots, o->run.batches, o->run.params,	     o->url_base
+			};
 			char *y = lava_job_yaml(&b), *p;
 
 			if (!y) {
 				ret = -EINVAL;
 				break;
 			}
-			p = xasprintf("%s/%s-%s-%03d-%s.yaml", o->out, j->name, lb[bi].b.name, i + 1,
-				      j->vs.label[order[i]]);
+			p = xasprintf("%s/%s-%s-%03d-%s.yaml", o->out, j->name, lb[bi].b.name,
+				      i + 1, j->vs.label[order[i]]);
 			ret = write_file_atomic(p, y, strlen(y));
 			if (ret)
 				err_msg("%s: %s", p, strerror(-ret));
@@ -128,45 +133,50 @@ static int lava_export(const struct job *j, const struct lava_opts *o)
 
 static void lava_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: ablab lava export JOB --out DIR [options]\n"
-		"       ablab lava run JOB --server URL --token-file FILE [options]\n"
-		"       ablab lava run JOB --local [--device FILE] [options]\n"
-		"export writes one LAVA job definition per boot, in each board's alternation\n"
-		"order; run submits them one by one, waits for each, fetches the console log\n"
-		"and the test cases, and stores every boot (trigger lava, LAVA job id kept);\n"
-		"an Incomplete job is an infrastructure failure: stored without data and\n"
-		"retried like a failed boot.  --local runs the jobs with lava-run here.\n\n"
-		"  --boards A,B --boots N --batches M --order O --seed S --params P\n"
-		"                        as for `ablab run`\n"
-		"  --artifacts-url URL   kernel URLs: URL/BOARD/DIR/FILE, serving the kernel\n"
-		"                        cache's kernels/ directory (default: file:// paths)\n"
-		"  --server URL          LAVA server (https://lava.example.org)\n"
-		"  --token-file FILE     file holding an API token of the submitting user; it\n"
-		"                        is sent to the --server's scheme://host:port only\n"
-		"                        (no redirects, no \"next\" page elsewhere)\n"
-		"  --insecure-http       allow an http:// server that is not on loopback (the\n"
-		"                        token then crosses the network in clear text)\n"
-		"  --device FILE         --local: device dictionary (.jinja2) or device .yaml;\n"
-		"                        {board} is replaced (default JOBDIR/lava/devices/\n"
-		"                        {board}.jinja2)\n"
-		"  --results DIR         logs go to DIR/campaign-N (default ./results)\n"
-		"  --format text|json|none  report printed at the end (default text)\n");
+	fprintf(f, "usage: ablab lava export JOB --out DIR [options]\n"
+		   "       ablab lava run JOB --server URL --token-file FILE [options]\n"
+		   "       ablab lava run JOB --local [--device FILE] [options]\n"
+		   "export writes one LAVA job definition per boot, in each board's alternation\n"
+		   "order; run submits them one by one, waits for each, fetches the console log\n"
+		   "and the test cases, and stores every boot (trigger lava, LAVA job id kept);\n"
+		   "an Incomplete job is an infrastructure failure: stored without data and\n"
+		   "retried like a failed boot.  --local runs the jobs with lava-run here.\n\n"
+		   "  --boards A,B --boots N --batches M --order O --seed S --params P\n"
+		   "                        as for `ablab run`\n"
+		   "  --artifacts-url URL   kernel URLs: URL/BOARD/DIR/FILE, serving the kernel\n"
+		   "                        cache's kernels/ directory (default: file:// paths)\n"
+		   "  --server URL          LAVA server (https://lava.example.org)\n"
+		   "  --token-file FILE     file holding an API token of the submitting user; it\n"
+		   "                        is sent to the --server's scheme://host:port only\n"
+		   "                        (no redirects, no \"next\" page elsewhere)\n"
+		   "  --insecure-http       allow an http:// server that is not on loopback (the\n"
+		   "                        token then crosses the network in clear text)\n"
+		   "  --device FILE         --local: device dictionary (.jinja2) or device .yaml;\n"
+		   "                        {board} is replaced (default JOBDIR/lava/devices/\n"
+		   "                        {board}.jinja2)\n"
+		   "  --results DIR         logs go to DIR/campaign-N (default ./results)\n"
+		   "  --format text|json|none  report printed at the end (default text)\n");
 }
 
 int cmd_lava(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "boards", 1, NULL, 'B' }, { "boots", 1, NULL, 'n' },
-		{ "batches", 1, NULL, 'm' }, { "order", 1, NULL, 'o' },
-		{ "seed", 1, NULL, 's' }, { "params", 1, NULL, 'P' },
-		{ "out", 1, NULL, 'O' }, { "artifacts-url", 1, NULL, 'U' },
-		{ "server", 1, NULL, 'S' }, { "token-file", 1, NULL, 'T' },
-		{ "local", 0, NULL, 'L' }, { "device", 1, NULL, 'D' },
-		{ "insecure-http", 0, NULL, 'I' },
-		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { { "boards", 1, NULL, 'B' },
+					    { "boots", 1, NULL, 'n' },
+					    { "batches", 1, NULL, 'm' },
+					    { "order", 1, NULL, 'o' },
+					    { "seed", 1, NULL, 's' },
+					    { "params", 1, NULL, 'P' },
+					    { "out", 1, NULL, 'O' },
+					    { "artifacts-url", 1, NULL, 'U' },
+					    { "server", 1, NULL, 'S' },
+					    { "token-file", 1, NULL, 'T' },
+					    { "local", 0, NULL, 'L' },
+					    { "device", 1, NULL, 'D' },
+					    { "insecure-http", 0, NULL, 'I' },
+					    { "results", 1, NULL, 'r' },
+					    { "format", 1, NULL, 'f' },
+					    { "help", 0, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
 	const char *boards = NULL, *token_file = NULL, *results = "results", *format = "text";
 	const char *device = NULL, *action;
 	bool insecure_http = false;
@@ -187,21 +197,49 @@ int cmd_lava(int argc, char **argv)
 	argv++;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'B': boards = optarg; break;
-		case 'O': o.out = optarg; break;
-		case 'U': o.url_base = optarg; break;
-		case 'S': o.server = optarg; break;
-		case 'T': token_file = optarg; break;
-		case 'L': o.local = true; break;
-		case 'D': device = optarg; break;
-		case 'I': insecure_http = true; break;
-		case 'r': results = optarg; break;
-		case 'f': format = optarg; break;
-		case 'h': lava_usage(stdout); return 0;
-		case 'n': case 'm': case 'o': case 's': case 'P':
+		case 'B':
+			boards = optarg;
+			break;
+		case 'O':
+			o.out = optarg;
+			break;
+		case 'U':
+			o.url_base = optarg;
+			break;
+		case 'S':
+			o.server = optarg;
+			break;
+		case 'T':
+			token_file = optarg;
+			break;
+		case 'L':
+			o.local = true;
+			break;
+		case 'D':
+			device = optarg;
+			break;
+		case 'I':
+			insecure_http = true;
+			break;
+		case 'r':
+			results = optarg;
+			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'h':
+			lava_usage(stdout);
+			return 0;
+		case 'n':
+		case 'm':
+		case 'o':
+		case 's':
+		case 'P':
 			job_override_add(&ov, c, optarg);
 			break;
-		default: lava_usage(stderr); return 2;
+		default:
+			lava_usage(stderr);
+			return 2;
 		}
 	}
 	if (optind + 1 != argc) {
@@ -234,7 +272,8 @@ int cmd_lava(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (j.bench.kind != BENCH_DMABENCH) {
-		job_error(&j, "benchmark.name", "LAVA jobs run dmabench only; run this job with `ablab run`");
+		job_error(&j, "benchmark.name",
+			  "LAVA jobs run dmabench only; run this job with `ablab run`");
 		free(mask);
 		job_free(&j);
 		return 1;

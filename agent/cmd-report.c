@@ -32,12 +32,10 @@ static void report_usage(void)
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "format", 1, NULL, 'f' }, { "alpha", 1, NULL, 'a' },
-		{ "target", 1, NULL, 't' }, { "detail", 0, NULL, 'd' }, { "reply", 0, NULL, 'r' },
-		{ "bisect", 1, NULL, 'b' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { { "format", 1, NULL, 'f' }, { "alpha", 1, NULL, 'a' },
+					    { "target", 1, NULL, 't' }, { "detail", 0, NULL, 'd' },
+					    { "reply", 0, NULL, 'r' },	{ "bisect", 1, NULL, 'b' },
+					    { "help", 0, NULL, 'h' },	{ NULL, 0, NULL, 0 } };
 	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
 	const char *format = "text";
 	struct store st;
@@ -47,7 +45,9 @@ int cmd_report(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'f': format = optarg; break;
+		case 'f':
+			format = optarg;
+			break;
 		case 'a':
 			if (parse_alpha_opt(optarg, &o.alpha))
 				return 2;
@@ -55,12 +55,17 @@ int cmd_report(int argc, char **argv)
 		case 't':
 			o.target = strtod(optarg, NULL) / 100.0;
 			if (!(o.target > 0 && o.target < 1)) {
-				err_msg("--target: \"%s\" must be a percentage between 0 and 100 (the CI half-width the design advice aims for)", optarg);
+				err_msg("--target: \"%s\" must be a percentage between 0 and 100 (the CI half-width the design advice aims for)",
+					optarg);
 				return 2;
 			}
 			break;
-		case 'd': o.detail = true; break;
-		case 'r': o.reply = true; break;
+		case 'd':
+			o.detail = true;
+			break;
+		case 'r':
+			o.reply = true;
+			break;
 		case 'b':
 			if (parse_int_opt("--bisect", optarg, 1, 0x7fffffffL, &v))
 				return 2;

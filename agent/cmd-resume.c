@@ -33,10 +33,10 @@ static void resume_usage(FILE *f)
 
 int cmd_resume(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { { "results", 1, NULL, 'r' },
+					    { "format", 1, NULL, 'f' },
+					    { "help", 0, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
 	struct campaign_spec cs = { .results = "results", .format = "text" };
 	struct runner rn = { 0 };
 	const char *results_opt = NULL, *rec_results;
@@ -56,10 +56,18 @@ int cmd_resume(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'r': results_opt = optarg; break;
-		case 'f': cs.format = optarg; break;
-		case 'h': resume_usage(stdout); return 0;
-		default: resume_usage(stderr); return 2;
+		case 'r':
+			results_opt = optarg;
+			break;
+		case 'f':
+			cs.format = optarg;
+			break;
+		case 'h':
+			resume_usage(stdout);
+			return 0;
+		default:
+			resume_usage(stderr);
+			return 2;
 		}
 	}
 	if (optind != argc - 1 || parse_int_opt("CAMPAIGN", argv[optind], 1, 0x7fffffff, &id)) {
@@ -73,7 +81,8 @@ int cmd_resume(int argc, char **argv)
 		int64_t bid = bisect_of_campaign(&st, id);
 
 		store_close(&st);
-		info_msg("campaign %ld is a step of bisect %" PRId64 ": continuing the bisect", id, bid);
+		info_msg("campaign %ld is a step of bisect %" PRId64 ": continuing the bisect", id,
+			 bid);
 		install_signal_handlers();
 		c = bisect_resume(opt_db, bid);
 		if (c != -EINTR && !store_open(&st, opt_db)) {
@@ -95,19 +104,22 @@ int cmd_resume(int argc, char **argv)
 	run = PQgetisnull(r, 0, 0) ? NULL : json_tokener_parse(PQgetvalue(r, 0, 0));
 	boards = jobj(run, "boards");
 	if (!run || !boards || !json_object_is_type(boards, json_type_array)) {
-		err_msg("campaign %ld has no resume data (made by an older ablab or by ingest)", id);
+		err_msg("campaign %ld has no resume data (made by an older ablab or by ingest)",
+			id);
 		goto out;
 	}
 	n = json_object_array_length(boards);
 	cb = xcalloc(n, sizeof(*cb));
 	/* a series campaign: its variants in order, each board's kernel under its label */
 	va = jobj(run, "variants");
-	for (i = 0; va && json_object_is_type(va, json_type_array) &&
-		    i < json_object_array_length(va); i++) {
+	for (i = 0;
+	     va && json_object_is_type(va, json_type_array) && i < json_object_array_length(va);
+	     i++) {
 		const char *l = json_object_get_string(json_object_array_get_idx(va, i));
 
 		if (!l || variant_set_add(&vs, l)) {
-			err_msg("campaign %ld: its stored variants are not a valid variant set", id);
+			err_msg("campaign %ld: its stored variants are not a valid variant set",
+				id);
 			goto out;
 		}
 	}
@@ -195,8 +207,8 @@ int cmd_resume(int argc, char **argv)
 			int nl, nf;
 
 			if (!spool_flush(&st, sd, &nl, &nf) && (nl || nf))
-				info_msg("spool %s: %d boot(s) loaded into the database, %d left", sd,
-					 nl, nf);
+				info_msg("spool %s: %d boot(s) loaded into the database, %d left",
+					 sd, nl, nf);
 			free(sd);
 		}
 	}

@@ -38,12 +38,13 @@ static void run_usage(FILE *f)
 int cmd_run(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "boards", 1, NULL, 'B' }, { "boots", 1, NULL, 'n' },
+		{ "boards", 1, NULL, 'B' },  { "boots", 1, NULL, 'n' },
 		{ "batches", 1, NULL, 'm' }, { "order", 1, NULL, 'o' },
-		{ "seed", 1, NULL, 's' }, { "params", 1, NULL, 'P' },
+		{ "seed", 1, NULL, 's' },    { "params", 1, NULL, 'P' },
 		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
-		{ "budget", 1, NULL, 'U' }, { "first", 1, NULL, 'F' }, { "margin", 1, NULL, 'M' },
-		{ "dry-run", 0, NULL, 'd' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+		{ "budget", 1, NULL, 'U' },  { "first", 1, NULL, 'F' },
+		{ "margin", 1, NULL, 'M' },  { "dry-run", 0, NULL, 'd' },
+		{ "help", 0, NULL, 'h' },    { NULL, 0, NULL, 0 }
 	};
 	const char *boards = NULL, *results = NULL, *format = NULL;
 	struct job_run_opts o;
@@ -55,15 +56,34 @@ int cmd_run(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'B': boards = optarg; break;
-		case 'r': results = optarg; break;
-		case 'f': format = optarg; break;
-		case 'd': dry = true; break;
-		case 'h': run_usage(stdout); return 0;
-		case 'n': case 'm': case 'o': case 's': case 'P': case 'U': case 'F': case 'M':
+		case 'B':
+			boards = optarg;
+			break;
+		case 'r':
+			results = optarg;
+			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'd':
+			dry = true;
+			break;
+		case 'h':
+			run_usage(stdout);
+			return 0;
+		case 'n':
+		case 'm':
+		case 'o':
+		case 's':
+		case 'P':
+		case 'U':
+		case 'F':
+		case 'M':
 			job_override_add(&ov, c, optarg);
 			break;
-		default: run_usage(stderr); return 2;
+		default:
+			run_usage(stderr);
+			return 2;
 		}
 	}
 	if (optind + 1 != argc) {
@@ -91,12 +111,11 @@ int cmd_run(int argc, char **argv)
 		       o.params ? ", params " : "", o.params ? o.params : "",
 		       j.nightly ? "yes" : "no");
 	else if (dry)
-		printf("job %s (%s): %s%d+%d boots, order %s, %d batches%s%s, nightly %s\n",
-		       j.name, j.jf.path, o.budget ? "sequential, at most " : "",
+		printf("job %s (%s): %s%d+%d boots, order %s, %d batches%s%s, nightly %s\n", j.name,
+		       j.jf.path, o.budget ? "sequential, at most " : "",
 		       o.budget ? o.budget : o.boots, o.budget ? o.budget : o.boots,
-		       order_name(o.order), o.batches,
-		       o.params ? ", params " : "", o.params ? o.params : "",
-		       j.nightly ? "yes" : "no");
+		       order_name(o.order), o.batches, o.params ? ", params " : "",
+		       o.params ? o.params : "", j.nightly ? "yes" : "no");
 	install_signal_handlers();
 	ret = job_run(&j, &o, NULL);
 	free(mask);

@@ -23,19 +23,27 @@ static void serve_usage(FILE *f)
 
 int cmd_serve(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "listen", 1, NULL, 'l' }, { "results", 1, NULL, 'r' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { { "listen", 1, NULL, 'l' },
+					    { "results", 1, NULL, 'r' },
+					    { "help", 0, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
 	struct web_opts o = { .results = "results", .db = opt_db };
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'l': o.listen = optarg; break;
-		case 'r': o.results = optarg; break;
-		case 'h': serve_usage(stdout); return 0;
-		default: serve_usage(stderr); return 2;
+		case 'l':
+			o.listen = optarg;
+			break;
+		case 'r':
+			o.results = optarg;
+			break;
+		case 'h':
+			serve_usage(stdout);
+			return 0;
+		default:
+			serve_usage(stderr);
+			return 2;
 		}
 	}
 	if (optind < argc) {

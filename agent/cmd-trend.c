@@ -22,12 +22,12 @@ struct night {
 	int64_t id;
 	char date[40];
 	char board[64];
-	double *v[2];		/* boot means: control, patched */
+	double *v[2]; /* boot means: control, patched */
 	size_t n[2], cap[2];
 	struct stats_row_result row;
 	bool have;
-	int cp;			/* 1: this night opens a new segment (a change point) */
-	double cp_p, seg_mean;	/* the change point's p; the mean change of its segment */
+	int cp; /* 1: this night opens a new segment (a change point) */
+	double cp_p, seg_mean; /* the change point's p; the mean change of its segment */
 };
 
 /* the plotted value: the Hodges-Lehmann relative change, else the change of the means */
@@ -115,28 +115,33 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 	lo = floor(lo / step) * step;
 	hi = ceil(hi / step) * step;
 #define TX(i) (nn > 1 ? x0 + 20 + (double)(i) * (x1 - x0 - 40) / (double)(nn - 1) : (x0 + x1) / 2)
-#define TY(v) (y1 - ((v) - lo) / (hi - lo) * (y1 - y0))
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+#define TY(v) (y1 - ((v)-lo) / (hi - lo) * (y1 - y0))
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n", W, H, W, H);
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
+		W, H, W, H);
 	fprintf(out, "<text x=\"10\" y=\"22\" font-size=\"14\" font-weight=\"bold\">nightly job ");
 	xml_escape(out, job);
 	fprintf(out, ": patched vs control, ");
 	xml_escape(out, label);
 	fprintf(out, "</text>\n<text x=\"10\" y=\"42\" font-size=\"12\">dot = Hodges-Lehmann "
-		"change, bar = its exact CI; filled = different; grey line = segment mean, "
-		"dashed = change point</text>\n");
+		     "change, bar = its exact CI; filled = different; grey line = segment mean, "
+		     "dashed = change point</text>\n");
 	for (double t = lo; t <= hi + step * 0.01; t += step)
-		fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
+		fprintf(out,
+			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
 			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%+g%%"
-			"</text>\n", x0, x1, TY(t), TY(t), fabs(t) < step * 1e-6 ? "#555555" :
-			"#e5e5e5", x0 - 5, TY(t) + 4, fabs(t) < step * 1e-6 ? 0.0 : t);
+			"</text>\n",
+			x0, x1, TY(t), TY(t), fabs(t) < step * 1e-6 ? "#555555" : "#e5e5e5", x0 - 5,
+			TY(t) + 4, fabs(t) < step * 1e-6 ? 0.0 : t);
 	/* segments: the mean change of each, from its first to its last night */
 	for (size_t i = 0, first = nn; i <= nn; i++) {
 		bool end = i == nn || (n[i].have && n[i].cp && first < nn);
 
 		if (end && first < nn) {
-			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+			fprintf(out,
+				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"#777777\" stroke-width=\"3\" stroke-opacity=\"0.6\"/>\n",
 				TX(first) - 6, TX(prev) + 6, TY(n[first].seg_mean * 100),
 				TY(n[first].seg_mean * 100));
@@ -147,7 +152,8 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 				first = i;
 			prev = i;
 			if (n[i].cp && i)
-				fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+				fprintf(out,
+					"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
 					"y2=\"%.1f\" stroke=\"#777777\" stroke-dasharray=\"4 3\">"
 					"<title>change point: %+.2f%% from here (p = %.2g)</title>"
 					"</line>\n",
@@ -160,24 +166,29 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 	for (size_t i = 0; i < nn; i++) {
 		double x = TX(i), y;
 
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\" "
-			"transform=\"rotate(-40 %.1f %.1f)\">%s #%" PRId64 "</text>\n", x, y1 + 16,
-			x, y1 + 16, n[i].date, n[i].id);
+		fprintf(out,
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\" "
+			"transform=\"rotate(-40 %.1f %.1f)\">%s #%" PRId64 "</text>\n",
+			x, y1 + 16, x, y1 + 16, n[i].date, n[i].id);
 		if (!n[i].have)
 			continue;
 		y = TY(night_rel(&n[i]) * 100);
 		if (!isnan(n[i].row.rel.lo))
-			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
-				"stroke=\"#d55e00\" stroke-width=\"2\"/>\n", x, x,
-				TY(n[i].row.rel.lo * 100), TY(n[i].row.rel.hi * 100));
-		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" stroke=\"#d55e00\" "
+			fprintf(out,
+				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#d55e00\" stroke-width=\"2\"/>\n",
+				x, x, TY(n[i].row.rel.lo * 100), TY(n[i].row.rel.hi * 100));
+		fprintf(out,
+			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" stroke=\"#d55e00\" "
 			"stroke-width=\"2\" fill=\"%s\"><title>campaign %" PRId64 ": %+.3f%%"
-			"</title></circle>\n", x, y, n[i].row.verdict == VERDICT_DIFFERENT ?
-			"#d55e00" : "#ffffff", n[i].id, night_rel(&n[i]) * 100);
+			"</title></circle>\n",
+			x, y, n[i].row.verdict == VERDICT_DIFFERENT ? "#d55e00" : "#ffffff",
+			n[i].id, night_rel(&n[i]) * 100);
 		if (k++)
-			fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
-				"stroke=\"#d55e00\" stroke-opacity=\"0.4\"/>\n", TX(prev), x,
-				TY(night_rel(&n[prev]) * 100), y);
+			fprintf(out,
+				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#d55e00\" stroke-opacity=\"0.4\"/>\n",
+				TX(prev), x, TY(night_rel(&n[prev]) * 100), y);
 		prev = i;
 	}
 #undef TX
@@ -220,8 +231,10 @@ static void trend_text(const struct night *n, size_t nn, const char *job, const 
 		ncp += n[i].cp;
 	}
 	if (!ncp) {
-		fprintf(out, "\n"
-			     "no change point in the series (t-test variant of E-divisive, p <= %g)\n", CP_DEFAULT_P_MAX);
+		fprintf(out,
+			"\n"
+			"no change point in the series (t-test variant of E-divisive, p <= %g)\n",
+			CP_DEFAULT_P_MAX);
 		return;
 	}
 	fprintf(out, "\nchange points (t-test variant of E-divisive, p <= %g):\n",
@@ -243,7 +256,7 @@ static void trend_text(const struct night *n, size_t nn, const char *job, const 
 
 struct tcamp {
 	int64_t id;
-	size_t rank;		/* position by (created, id) */
+	size_t rank; /* position by (created, id) */
 	char date[16];
 };
 
@@ -289,11 +302,9 @@ static const char trend_usage[] =
 
 int cmd_trend_to(FILE *out, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "scenario", 1, NULL, 's' }, { "board", 1, NULL, 'b' },
-		{ "format", 1, NULL, 'f' }, { "alpha", 1, NULL, 'a' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
-	};
+	static const struct option lo[] = { { "scenario", 1, NULL, 's' }, { "board", 1, NULL, 'b' },
+					    { "format", 1, NULL, 'f' },	  { "alpha", 1, NULL, 'a' },
+					    { "help", 0, NULL, 'h' },	  { NULL, 0, NULL, 0 } };
 	/* per boot: its mean over the batches, as store_boot wrote it (boot_means: one row
 	 * per boot, not every batch); campaigns and boards are read apart */
 	static const char *const q =
@@ -318,15 +329,24 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 's': scen = optarg; break;
-		case 'b': board = optarg; break;
-		case 'f': format = optarg; break;
+		case 's':
+			scen = optarg;
+			break;
+		case 'b':
+			board = optarg;
+			break;
+		case 'f':
+			format = optarg;
+			break;
 		case 'a':
 			if (parse_alpha_opt(optarg, &alpha))
 				return 2;
 			break;
-		case 'h': fputs(trend_usage, stdout); return 0;
-		default: return 2;
+		case 'h':
+			fputs(trend_usage, stdout);
+			return 0;
+		default:
+			return 2;
 		}
 	}
 	if (argc - optind != 1 || !scen) {
@@ -343,9 +363,11 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 	{
 		const char *p[1] = { job };
 
-		r = store_query(&st, "SELECT id, to_char(created, 'YYYY-MM-DD') FROM campaigns "
-				"WHERE trigger = 'nightly' AND job->>'job' = $1 ORDER BY created, id",
-				1, p);
+		r = store_query(
+			&st,
+			"SELECT id, to_char(created, 'YYYY-MM-DD') FROM campaigns "
+			"WHERE trigger = 'nightly' AND job->>'job' = $1 ORDER BY created, id",
+			1, p);
 		if (!r) {
 			store_close(&st);
 			return 1;
@@ -361,7 +383,8 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 		PQclear(r);
 	}
 	if (!nc) {
-		err_msg("trend: no nightly campaigns of job \"%s\" (ablab campaigns --trigger nightly lists them)", job);
+		err_msg("trend: no nightly campaigns of job \"%s\" (ablab campaigns --trigger nightly lists them)",
+			job);
 		free(camp);
 		store_close(&st);
 		return 1;
@@ -436,7 +459,8 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 			last_id = n[i].id;
 	}
 	if (!have) {
-		err_msg("trend: no nightly campaign of job \"%s\" has scenario \"%s\"%s%s with both kernels", job, scen, board ? " on board " : "", board ? board : "");
+		err_msg("trend: no nightly campaign of job \"%s\" has scenario \"%s\"%s%s with both kernels",
+			job, scen, board ? " on board " : "", board ? board : "");
 		ret = 1;
 		goto out;
 	}

@@ -16,10 +16,10 @@
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *args, *help;	/* for `ablab --help` */
+	const char *args, *help; /* for `ablab --help` */
 };
 
-extern const char *opt_db;	/* --db CONNINFO (NULL: ABLAB_DB or the private cluster) */
+extern const char *opt_db; /* --db CONNINFO (NULL: ABLAB_DB or the private cluster) */
 
 /* parse a bounded integer option; prints "OPT: ..." and returns -EINVAL */
 int parse_int_opt(const char *opt, const char *s, long lo, long hi, long *out);
@@ -57,9 +57,9 @@ int cli_job_load(const char *name, struct job *j, struct job_run_opts *o,
  * 0; 2: a bad argument (said); 1: no database or no campaign (said, st closed). */
 int cli_campaign_arg(const char *arg, struct store *st, int64_t *id);
 
-int cmd_ab(int argc, char **argv);		/* cmd-ab.c */
-int cmd_report(int argc, char **argv);		/* cmd-report.c */
-int cmd_db(int argc, char **argv);		/* cmd-db.c */
+int cmd_ab(int argc, char **argv); /* cmd-ab.c */
+int cmd_report(int argc, char **argv); /* cmd-report.c */
+int cmd_db(int argc, char **argv); /* cmd-db.c */
 /* cmd-board.c */
 int cmd_check_board(int argc, char **argv);
 int cmd_boards(int argc, char **argv);
@@ -67,26 +67,26 @@ int cmd_power(int argc, char **argv);
 int cmd_console(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_ports(int argc, char **argv);
-int cmd_resume(int argc, char **argv);		/* cmd-resume.c */
+int cmd_resume(int argc, char **argv); /* cmd-resume.c */
 int cmd_spool(int argc, char **argv);
-int cmd_run(int argc, char **argv);		/* cmd-run.c */
-int cmd_nightly(int argc, char **argv);	/* nightly.c */
-int cmd_lava(int argc, char **argv);		/* cmd-lava.c */
-int cmd_bisect(int argc, char **argv);		/* cmd-bisect.c */
-int cmd_ingest(int argc, char **argv);		/* ingest.c */
-int cmd_query(int argc, char **argv);		/* query.c */
-int cmd_campaigns(int argc, char **argv);	/* query.c */
-int cmd_compare(int argc, char **argv);		/* query.c */
-int cmd_trend(int argc, char **argv);		/* query.c */
-int cmd_attempts(int argc, char **argv);	/* cmd-attempts.c */
-int cmd_calibrate(int argc, char **argv);	/* cmd-calibrate.c */
-int cmd_serve(int argc, char **argv);		/* cmd-serve.c */
+int cmd_run(int argc, char **argv); /* cmd-run.c */
+int cmd_nightly(int argc, char **argv); /* nightly.c */
+int cmd_lava(int argc, char **argv); /* cmd-lava.c */
+int cmd_bisect(int argc, char **argv); /* cmd-bisect.c */
+int cmd_ingest(int argc, char **argv); /* ingest.c */
+int cmd_query(int argc, char **argv); /* query.c */
+int cmd_campaigns(int argc, char **argv); /* query.c */
+int cmd_compare(int argc, char **argv); /* query.c */
+int cmd_trend(int argc, char **argv); /* query.c */
+int cmd_attempts(int argc, char **argv); /* cmd-attempts.c */
+int cmd_calibrate(int argc, char **argv); /* cmd-calibrate.c */
+int cmd_serve(int argc, char **argv); /* cmd-serve.c */
 
 /* The same commands writing to out instead of stdout: `ablab serve` answers its API with
  * what they print.  Not reentrant (getopt): reset optind to 0 before each call. */
-int cmd_query_to(FILE *out, int argc, char **argv);		/* query.c */
-int cmd_campaigns_to(FILE *out, int argc, char **argv);	/* query.c */
-int cmd_trend_to(FILE *out, int argc, char **argv);		/* query.c */
-int cmd_boards_to(FILE *out, int argc, char **argv);		/* cmd-board.c */
+int cmd_query_to(FILE *out, int argc, char **argv); /* query.c */
+int cmd_campaigns_to(FILE *out, int argc, char **argv); /* query.c */
+int cmd_trend_to(FILE *out, int argc, char **argv); /* query.c */
+int cmd_boards_to(FILE *out, int argc, char **argv); /* cmd-board.c */
 
 #endif

@@ -31,8 +31,8 @@ double *cmp_boot_means(const struct rep_row *r, int var, size_t *n)
 	return v;
 }
 
-int cmp_rows(const struct rep_row *a, const struct rep_row *b, int var, double alpha,
-	     double margin, struct stats_row_result *r)
+int cmp_rows(const struct rep_row *a, const struct rep_row *b, int var, double alpha, double margin,
+	     struct stats_row_result *r)
 {
 	size_t na, nb;
 	double *x = cmp_boot_means(a, var, &na), *y = cmp_boot_means(b, var, &nb);
@@ -109,8 +109,8 @@ static int history_rows(struct night_family *night, struct store *st, int ji, co
 	return 0;
 }
 
-int night_add_job(struct night_family *night, struct store *st, int ji, const char *job, double alpha,
-		  double threshold, int64_t prev, int64_t cid)
+int night_add_job(struct night_family *night, struct store *st, int ji, const char *job,
+		  double alpha, double threshold, int64_t prev, int64_t cid)
 {
 	struct report a, b;
 	size_t i;
@@ -151,7 +151,8 @@ int night_add_job(struct night_family *night, struct store *st, int ji, const ch
 				snprintf(c->scenario, sizeof(c->scenario), "%s", w->scenario);
 				c->variant = v;
 				c->pres = !strcmp(w->kind, "preserve");
-				c->baseline = !strcmp(w->op, "null") || !strcmp(w->scenario, "null");
+				c->baseline = !strcmp(w->op, "null") ||
+					      !strcmp(w->scenario, "null");
 				c->prev = sr.mean_a;
 				c->now = sr.mean_b;
 				c->nx = sr.na;
@@ -198,7 +199,7 @@ int night_decide(struct night_family *night)
 		} else if (c->p_adj <= c->alpha) {
 			c->change = true;
 			c->verdict = c->cp ? "CHANGE POINT (Holm p <= alpha)" :
-				     "CHANGE (Holm p <= alpha)";
+					     "CHANGE (Holm p <= alpha)";
 		} else if (c->p_min > c->alpha) {
 			c->verdict = "too few boots to reach alpha";
 		} else {
@@ -223,12 +224,13 @@ int night_write_job(const struct night_family *night, int ji, const char *job, d
 	buf_printf(&txt, "job %s: campaign %" PRId64, job, cid);
 	if (prev)
 		buf_printf(&txt, " against the previous night's %" PRId64 " and", prev);
-	buf_printf(&txt, " against the job's nightly history (threshold %.1f%%, alpha %.3f, Holm over the night's %zu p-values of %d job(s))\n"
-			 "\n", threshold * 100, alpha,
-		   night->family, night->njobs);
-	buf_printf(&txt, "  %-14s %-28s %-8s %-7s %12s %12s %9s %7s %7s  %s\n", "board",
-		   "scenario", "variant", "vs", "before", "tonight", "change", "p", "p Holm",
-		   "verdict");
+	buf_printf(
+		&txt,
+		" against the job's nightly history (threshold %.1f%%, alpha %.3f, Holm over the night's %zu p-values of %d job(s))\n"
+		"\n",
+		threshold * 100, alpha, night->family, night->njobs);
+	buf_printf(&txt, "  %-14s %-28s %-8s %-7s %12s %12s %9s %7s %7s  %s\n", "board", "scenario",
+		   "variant", "vs", "before", "tonight", "change", "p", "p Holm", "verdict");
 	for (i = 0; i < night->n; i++) {
 		const struct night_row *c = &night->rows[i];
 		char pa[32], pb[32], ps[16], pq[16];
@@ -254,7 +256,8 @@ int night_write_job(const struct night_family *night, int ji, const char *job, d
 		json_object_object_add(o2, "scenario", json_object_new_string(c->scenario));
 		json_object_object_add(o2, "variant", json_object_new_string(vnames[c->variant]));
 		json_object_object_add(o2, "against",
-				       json_object_new_string(c->cp ? "history" : "previous night"));
+				       json_object_new_string(c->cp ? "history" :
+								      "previous night"));
 		json_object_object_add(o2, "previous_mean", json_object_new_double(c->prev));
 		json_object_object_add(o2, "tonight_mean", json_object_new_double(c->now));
 		json_object_object_add(o2, "n_previous", json_object_new_int((int)c->nx));
@@ -263,8 +266,8 @@ int night_write_job(const struct night_family *night, int ji, const char *job, d
 				       isfinite(c->rel) ? json_object_new_double(c->rel) : NULL);
 		json_object_object_add(o2, c->cp ? "p_ttest" : "p_mwu",
 				       isfinite(c->p) ? json_object_new_double(c->p) : NULL);
-		json_object_object_add(o2, "p_holm", isfinite(c->p_adj) ?
-				       json_object_new_double(c->p_adj) : NULL);
+		json_object_object_add(
+			o2, "p_holm", isfinite(c->p_adj) ? json_object_new_double(c->p_adj) : NULL);
 		json_object_object_add(o2, "change", json_object_new_boolean(c->change));
 		json_object_object_add(o2, "verdict", json_object_new_string(c->verdict));
 		json_object_array_add(rows, o2);
@@ -287,7 +290,7 @@ int night_write_job(const struct night_family *night, int ji, const char *job, d
 	p = xasprintf("%s/compare.json", dir);
 	{
 		const char *s = json_object_to_json_string_ext(jr, JSON_C_TO_STRING_PRETTY |
-							       JSON_C_TO_STRING_SPACED);
+									   JSON_C_TO_STRING_SPACED);
 
 		if (write_file_atomic(p, s, strlen(s)))
 			ret = -EIO;

@@ -23,22 +23,22 @@ double *cmp_boot_means(const struct rep_row *r, int var, size_t *n);
 /* Variant var's boot means in row a (before) against row b (after): stats_row() at alpha and
  * margin.  0, -ENODATA when a side has no boot mean, or a negative errno; r->na and r->nb
  * (the boots of each side) are set in every case. */
-int cmp_rows(const struct rep_row *a, const struct rep_row *b, int var, double alpha,
-	     double margin, struct stats_row_result *r);
+int cmp_rows(const struct rep_row *a, const struct rep_row *b, int var, double alpha, double margin,
+	     struct stats_row_result *r);
 
 /* One row of a night: tonight against the previous night, or tonight as a new change point
  * of the job's nightly history. */
 struct night_row {
-	int job;		/* index of the job in the night */
+	int job; /* index of the job in the night */
 	char board[64], scenario[64];
 	int variant;
-	bool cp;		/* a change-point row */
-	bool pres;		/* lost bytes: any change is one, no test */
-	bool baseline;		/* the null-call baseline: shown, not tested */
-	double prev, now;	/* previous night's (cp: the segment's) mean, tonight's */
-	size_t nx, ny;		/* boots (cp: nights before, 1) */
+	bool cp; /* a change-point row */
+	bool pres; /* lost bytes: any change is one, no test */
+	bool baseline; /* the null-call baseline: shown, not tested */
+	double prev, now; /* previous night's (cp: the segment's) mean, tonight's */
+	size_t nx, ny; /* boots (cp: nights before, 1) */
 	double rel, p, p_min, p_adj;
-	double alpha, threshold;	/* the job's */
+	double alpha, threshold; /* the job's */
 	bool change;
 	const char *verdict;
 };
@@ -46,15 +46,15 @@ struct night_row {
 struct night_family {
 	struct night_row *rows;
 	size_t n;
-	size_t family;		/* p-values adjusted together */
+	size_t family; /* p-values adjusted together */
 	int njobs;
 };
 
 /* Appends to night the rows of job's campaign cid (job index ji, its alpha and relative
  * threshold): against campaign prev (none when prev is 0), and every new change point of
  * the job's nightly history.  0 or a negative errno (printed). */
-int night_add_job(struct night_family *night, struct store *st, int ji, const char *job, double alpha,
-		  double threshold, int64_t prev, int64_t cid);
+int night_add_job(struct night_family *night, struct store *st, int ji, const char *job,
+		  double alpha, double threshold, int64_t prev, int64_t cid);
 
 /* Holm over every p-value of the night, then each row's verdict with its job's alpha and
  * threshold: a change needs the adjusted p <= alpha and |change| >= the threshold (lost

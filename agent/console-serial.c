@@ -36,8 +36,10 @@ int serial_resolve(const struct board *b, char **path, char *err, size_t elen)
 			}
 		}
 		if (!realpath(cand, real)) {
-			snprintf(err, elen, "%s: console.device %s: %s (is the adapter plugged in and powered? `ablab ports` lists the serial adapters found)",
-				 b->name, cand, strerror(errno));
+			snprintf(
+				err, elen,
+				"%s: console.device %s: %s (is the adapter plugged in and powered? `ablab ports` lists the serial adapters found)",
+				b->name, cand, strerror(errno));
 			free(cand);
 			return -ENOENT;
 		}
@@ -63,7 +65,10 @@ int serial_resolve(const struct board *b, char **path, char *err, size_t elen)
 		}
 		sp_free_port_list(list);
 		if (!*path) {
-			snprintf(err, elen, "%s: console.usb_serial \"%s\": no USB serial adapter with this serial number (%zu serial port%s found; see `ablab ports`)", b->name, b->console_usb_serial, i, i == 1 ? "" : "s");
+			snprintf(
+				err, elen,
+				"%s: console.usb_serial \"%s\": no USB serial adapter with this serial number (%zu serial port%s found; see `ablab ports`)",
+				b->name, b->console_usb_serial, i, i == 1 ? "" : "s");
 			return -ENOENT;
 		}
 		return 0;
@@ -83,13 +88,15 @@ static int serial_open(struct console *c)
 			return ret;
 	}
 	if (sp_get_port_by_name(c->device, &port) != SP_OK) {
-		console_set_err(c, "%s: console.device %s: libserialport cannot use it (%s); a pty needs console type tty", c->board->name, c->device,
-			sp_last_error_message());
+		console_set_err(
+			c,
+			"%s: console.device %s: libserialport cannot use it (%s); a pty needs console type tty",
+			c->board->name, c->device, sp_last_error_message());
 		return -ENODEV;
 	}
 	if (sp_open(port, SP_MODE_READ_WRITE) != SP_OK) {
-		console_set_err(c, "%s: console.device %s: cannot open: %s", c->board->name, c->device,
-			sp_last_error_message());
+		console_set_err(c, "%s: console.device %s: cannot open: %s", c->board->name,
+				c->device, sp_last_error_message());
 		sp_free_port(port);
 		return -EIO;
 	}
@@ -98,7 +105,7 @@ static int serial_open(struct console *c)
 	    sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) != SP_OK ||
 	    sp_get_port_handle(port, &fd) != SP_OK) {
 		console_set_err(c, "%s: console.baud %ld on %s: %s", c->board->name, c->board->baud,
-			c->device, sp_last_error_message());
+				c->device, sp_last_error_message());
 		sp_close(port);
 		sp_free_port(port);
 		return -EINVAL;
@@ -108,10 +115,10 @@ static int serial_open(struct console *c)
 	 * and reopens the port, losing what the tty had buffered (found on the
 	 * virtual lab's FTDI adapter, tests/t86-vlab.sh).  VMIN = 1 with
 	 * O_NONBLOCK: EAGAIN when empty, 0 only on a hangup (unplug). */
-	if (tcgetattr(fd, &t) < 0 || (t.c_cc[VMIN] = 1, t.c_cc[VTIME] = 0,
-				      tcsetattr(fd, TCSANOW, &t) < 0)) {
+	if (tcgetattr(fd, &t) < 0 ||
+	    (t.c_cc[VMIN] = 1, t.c_cc[VTIME] = 0, tcsetattr(fd, TCSANOW, &t) < 0)) {
 		console_set_err(c, "%s: console.device %s: termios: %s", c->board->name, c->device,
-			strerror(errno));
+				strerror(errno));
 		sp_close(port);
 		sp_free_port(port);
 		return -EIO;
@@ -121,7 +128,7 @@ static int serial_open(struct console *c)
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	fl = fcntl(fd, F_GETFL);
 	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-	ioctl(fd, TIOCEXCL);	/* a second open (cu, screen, another agent) gets EBUSY */
+	ioctl(fd, TIOCEXCL); /* a second open (cu, screen, another agent) gets EBUSY */
 	c->port = port;
 	c->fd = fd;
 	return 0;
@@ -148,31 +155,30 @@ static int serial_check(const struct board *b, struct buf *out)
 		const char *why = strstr(err, ": console.");
 
 		why = why ? strchr(why + 2, ' ') : NULL;
-		return check_line(out, false, b->console_device ? "console.device" :
-				  "console.usb_serial", "%s", why ? why + 1 : err);
+		return check_line(out, false,
+				  b->console_device ? "console.device" : "console.usb_serial", "%s",
+				  why ? why + 1 : err);
 	}
-	bad = check_line(out, true, b->console_device ? "console.device" :
-			 "console.usb_serial", "%s -> %s, %ld baud",
-			 b->console_device ? b->console_device : b->console_usb_serial,
-			 path,
+	bad = check_line(out, true, b->console_device ? "console.device" : "console.usb_serial",
+			 "%s -> %s, %ld baud",
+			 b->console_device ? b->console_device : b->console_usb_serial, path,
 			 b->baud);
 	free(path);
 	return bad;
 }
 
-static const struct jfield serial_fields[] = {
-	{ "device", J_STRING },
-	{ "usb_serial", J_STRING },
-	{ NULL }
-};
+static const struct jfield serial_fields[] = { { "device", J_STRING },
+					       { "usb_serial", J_STRING },
+					       { NULL } };
 
 static int serial_parse(struct board *b, json_object *o)
 {
 	b->console_device = jstr(o, "device");
 	b->console_usb_serial = jstr(o, "usb_serial");
 	if (!b->console_device && !b->console_usb_serial)
-		return board_field_error(b, "console", "type",
-					 "console type serial needs \"device\" (path or /dev/serial/by-id name) or \"usb_serial\" (see `ablab ports`)");
+		return board_field_error(
+			b, "console", "type",
+			"console type serial needs \"device\" (path or /dev/serial/by-id name) or \"usb_serial\" (see `ablab ports`)");
 	if (b->console_device && !strncmp(b->console_device, "qemu:", 5))
 		return board_field_error(b, "console", "device",
 					 "\"qemu:LABEL\" is a pty: use console type tty");
@@ -185,7 +191,7 @@ static char *serial_lock_key(const struct board *b)
 	char real[PATH_MAX], err[400], *path = NULL, *k;
 
 	if (serial_resolve(b, &path, err, sizeof(err)))
-		return NULL;	/* not plugged in: the open fails later, clearly */
+		return NULL; /* not plugged in: the open fails later, clearly */
 	k = xstrdup(realpath(path, real) ? real : path);
 	free(path);
 	return k;

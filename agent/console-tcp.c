@@ -24,7 +24,8 @@ static int tcp_open(struct console *c)
 	snprintf(port, sizeof(port), "%ld", b->console_port);
 	r = getaddrinfo(b->console_host, port, &hints, &ai);
 	if (r) {
-		console_set_err(c, "%s: console.host %s: %s", b->name, b->console_host, gai_strerror(r));
+		console_set_err(c, "%s: console.host %s: %s", b->name, b->console_host,
+				gai_strerror(r));
 		return -EHOSTUNREACH;
 	}
 	for (a = ai; a; a = a->ai_next) {
@@ -54,18 +55,18 @@ static int tcp_open(struct console *c)
 	freeaddrinfo(ai);
 	if (c->fd < 0) {
 		console_set_err(c, "%s: console.host/port %s:%ld: %s", b->name, b->console_host,
-			b->console_port, strerror(e));
+				b->console_port, strerror(e));
 		return -e;
 	}
 	c->telnet_state = TN_DATA;
 	if (b->console_telnet) {
 		const unsigned char hello[] = { IAC, WILL, OPT_BINARY, IAC, DO, OPT_BINARY,
-						IAC, WILL, OPT_SGA, IAC, DO, OPT_SGA };
+						IAC, WILL, OPT_SGA,    IAC, DO, OPT_SGA };
 
 		if (write(c->fd, hello, sizeof(hello)) < 0) {
 			e = errno;
 			console_set_err(c, "%s: console %s:%ld: %s", b->name, b->console_host,
-				b->console_port, strerror(e));
+					b->console_port, strerror(e));
 			close(c->fd);
 			c->fd = -1;
 			return -e;
@@ -148,7 +149,7 @@ static ssize_t telnet_write(struct console *c, const char *p, size_t n)
 
 	if (!c->board->console_telnet || !memchr(p, IAC, n))
 		return write(c->fd, p, n);
-	for (i = 0; i < n; i++) {	/* rare: double every 0xff byte */
+	for (i = 0; i < n; i++) { /* rare: double every 0xff byte */
 		unsigned char two[2] = { (unsigned char)p[i], IAC };
 		ssize_t w = write(c->fd, two, two[0] == IAC ? 2 : 1);
 
@@ -161,16 +162,14 @@ static ssize_t telnet_write(struct console *c, const char *p, size_t n)
 /* dry run: no connection (it could steal the port from a user) */
 static int tcp_check(const struct board *b, struct buf *out)
 {
-	return check_line(out, true, "console.host", "%s:%ld (%s); not connected in a dry run", b->console_host, b->console_port,
-			  b->console_telnet ? "telnet" : "raw");
+	return check_line(out, true, "console.host", "%s:%ld (%s); not connected in a dry run",
+			  b->console_host, b->console_port, b->console_telnet ? "telnet" : "raw");
 }
 
-static const struct jfield tcp_fields[] = {
-	{ "host", J_STRING },
-	{ "port", J_INT, false, NULL, 1, 65535 },
-	{ "protocol", J_STRING },
-	{ NULL }
-};
+static const struct jfield tcp_fields[] = { { "host", J_STRING },
+					    { "port", J_INT, false, NULL, 1, 65535 },
+					    { "protocol", J_STRING },
+					    { NULL } };
 
 static int tcp_parse(struct board *b, json_object *o)
 {

@@ -41,8 +41,9 @@ void console_init(struct console *c, const struct board *b)
 	c->board = b;
 	c->reopen_ms = b->console_reopen_ms;
 	c->pin = SIZE_MAX;
-	c->rx_max = (size_t)(b->console_transcript_mb > 0 ? b->console_transcript_mb
-							  : CONSOLE_TRANSCRIPT_MB) << 20;
+	c->rx_max = (size_t)(b->console_transcript_mb > 0 ? b->console_transcript_mb :
+							    CONSOLE_TRANSCRIPT_MB)
+		    << 20;
 	/* 10 bits a byte on the line */
 	c->pace_us = b->baud > 0 ? (long)(CONSOLE_PACE_BYTES * 10 * 1000000L / b->baud) : 0;
 }
@@ -68,7 +69,8 @@ int console_open(struct console *c, const struct board *b, const char *device,
 		c->log = fopen(transcript, "ae");
 		if (!c->log) {
 			ret = -errno;
-			console_set_err(c, "%s: transcript %s: %s", b->name, transcript, strerror(-ret));
+			console_set_err(c, "%s: transcript %s: %s", b->name, transcript,
+					strerror(-ret));
 			free(c->device);
 			c->device = NULL;
 			c->ops = NULL;
@@ -134,8 +136,10 @@ int console_reopen(struct console *c, int64_t deadline)
 			char why[sizeof(c->error)];
 
 			snprintf(why, sizeof(why), "%s", c->error[0] ? c->error : strerror(-ret));
-			console_set_err(c, "%s; still absent after %.1f s of waiting (console.reopen_s %ld)",
-					why, (double)(now_ms() - t0) / 1000.0, c->reopen_ms / 1000);
+			console_set_err(
+				c,
+				"%s; still absent after %.1f s of waiting (console.reopen_s %ld)",
+				why, (double)(now_ms() - t0) / 1000.0, c->reopen_ms / 1000);
 			return ret;
 		}
 		/* the device node or the ser2net port comes back by itself: retry */
@@ -237,15 +241,18 @@ static void take_input(struct console *c, const char *p, size_t n, bool keep)
 	if (c->log) {
 		fwrite(p, 1, nlog, c->log);
 		if (flood)
-			fprintf(c->log, "\n"
-					"[ablab: console flood: more than %zu MiB in this boot (console.transcript_mb); nothing more recorded]\n",
+			fprintf(c->log,
+				"\n"
+				"[ablab: console flood: more than %zu MiB in this boot (console.transcript_mb); nothing more recorded]\n",
 				c->rx_max >> 20);
 		fflush(c->log);
 	}
 	c->t_last_rx = now_ms();
 	if (flood) {
 		c->flooded = true;
-		console_set_err(c, "%s: console flood: more than %zu MiB of console output in one boot (console.transcript_mb); the transcript keeps the first %zu MiB",
+		console_set_err(
+			c,
+			"%s: console flood: more than %zu MiB of console output in one boot (console.transcript_mb); the transcript keeps the first %zu MiB",
 			c->board->name, c->rx_max >> 20, c->rx_max >> 20);
 	}
 	if (!keep)
@@ -301,7 +308,7 @@ void console_last_line(const struct console *c, char *out, size_t len)
 		return;
 	}
 	out[n++] = '"';
-	for (; a < e && n + 2 < len; a++)	/* control bytes (ANSI codes) as '?' */
+	for (; a < e && n + 2 < len; a++) /* control bytes (ANSI codes) as '?' */
 		out[n++] = (unsigned char)d[a] < 0x20 || d[a] == 0x7f ? '?' : d[a];
 	out[n++] = '"';
 	out[n] = '\0';
@@ -365,8 +372,7 @@ static bool scan_deferred(const struct console *c)
 	size_t from = scan_start(c), end = c->in_base + c->in.len;
 	size_t again = c->scanned > from ? c->scanned - from : 0;
 
-	return again > CONSOLE_LONG_LINE && end - c->scanned < again &&
-	       now_ms() - c->t_scan < 50;
+	return again > CONSOLE_LONG_LINE && end - c->scanned < again && now_ms() - c->t_scan < 50;
 }
 
 void console_expect_begin(struct console *c)
@@ -387,7 +393,7 @@ int console_scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m
 	regoff_t best_so = 0;
 
 	if (!c->in.data || end <= from || end <= c->scanned || (!force && scan_deferred(c)))
-		return -1;	/* nothing new, or a long line's rescan can wait */
+		return -1; /* nothing new, or a long line's rescan can wait */
 	off = from - c->in_base;
 	base = c->in.data + off;
 	/* the middle of a line (a long one's tail, a dropped window start):
@@ -430,7 +436,7 @@ int console_scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m
 int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t deadline,
 		   regmatch_t *m)
 {
-	char chunk[16384];	/* on each board thread's stack: RSS per board */
+	char chunk[16384]; /* on each board thread's stack: RSS per board */
 	bool force = true, trickle = false;
 
 	/* input not consumed yet was scanned for other patterns, if at all: scan
@@ -460,14 +466,14 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 		left = deadline - now_ms();
 		if (left <= 0) {
 			if (c->scanned < c->in_base + c->in.len) {
-				force = true;	/* a deferred scan first */
+				force = true; /* a deferred scan first */
 				deadline = now_ms();
 				continue;
 			}
 			return -ETIMEDOUT;
 		}
 		if (c->scanned < c->in_base + c->in.len && left > 20)
-			left = 20;	/* a deferred scan once the input pauses */
+			left = 20; /* a deferred scan once the input pauses */
 		if (trickle && c->pace_us && left * 1000 > c->pace_us) {
 			/* the last read got a byte or two of a slow line (9600 baud: one
 			 * per ms) and nothing matched: let a few more arrive before the

@@ -14,7 +14,7 @@ struct console;
 /* A backend: open() makes c->fd a non-blocking fd to poll on; read() and
  * write() may transform the byte stream (telnet); NULL means plain. */
 struct console_ops {
-	struct backend_conf conf;	/* its console.* keys (backends.h) */
+	struct backend_conf conf; /* its console.* keys (backends.h) */
 	const char *name;
 	int (*open)(struct console *c);
 	ssize_t (*read)(struct console *c, char *p, size_t n);
@@ -32,10 +32,10 @@ struct console_ops {
 extern const struct console_ops console_tty_ops, console_serial_ops, console_tcp_ops;
 
 /* The expect engine keeps a window of the input, not the whole boot: */
-#define CONSOLE_WINDOW		(1u << 20)	/* unmatched input kept, at least */
-#define CONSOLE_PIN_MAX		(16u << 20)	/* a command's output kept, at most */
-#define CONSOLE_LONG_LINE	4096u		/* longer partial lines: rescanned lazily */
-#define CONSOLE_TRANSCRIPT_MB	64		/* default console.transcript_mb */
+#define CONSOLE_WINDOW (1u << 20) /* unmatched input kept, at least */
+#define CONSOLE_PIN_MAX (16u << 20) /* a command's output kept, at most */
+#define CONSOLE_LONG_LINE 4096u /* longer partial lines: rescanned lazily */
+#define CONSOLE_TRANSCRIPT_MB 64 /* default console.transcript_mb */
 
 /* A console: one fd, the bytes received written to the transcript (up to
  * console.transcript_mb per boot, then the boot fails as a console flood)
@@ -48,36 +48,36 @@ extern const struct console_ops console_tty_ops, console_serial_ops, console_tcp
  * wherever the read chunks and the window edges cut it.  A line that
  * trickles (reads of a few bytes: a slow console.baud) is read and scanned
  * once per CONSOLE_PACE_BYTES byte times, not once per byte. */
-#define CONSOLE_PACE_BYTES	16u
+#define CONSOLE_PACE_BYTES 16u
 struct console {
 	const struct console_ops *ops;
 	const struct board *board;
-	char *device;		/* tty/serial: the resolved path */
+	char *device; /* tty/serial: the resolved path */
 	int fd;
-	void *port;		/* serial: struct sp_port * */
-	void *priv;		/* a backend's own state (its open() sets, close() frees) */
-	int telnet_state;	/* tcp telnet: decoder state */
+	void *port; /* serial: struct sp_port * */
+	void *priv; /* a backend's own state (its open() sets, close() frees) */
+	int telnet_state; /* tcp telnet: decoder state */
 	unsigned char telnet_cmd;
-	struct buf in;		/* the window: stream bytes [in_base, in_base + in.len) */
-	size_t in_base;		/* stream offset of in.data[0] */
-	size_t consumed;	/* stream offset: input before it has been matched */
-	size_t scanned;		/* stream offset: input before it was scanned in this expect */
-	size_t scan_from;	/* stream offset: start of the line partial at `scanned` */
-	size_t pin;		/* stream offset kept by console_pin(); SIZE_MAX: none */
-	bool pin_lost;		/* more than CONSOLE_PIN_MAX arrived after the pin */
-	bool hold;		/* nothing leaves the window (console_complete_line) */
-	bool flooded;		/* rx_max reached: the transcript and the window stop */
-	size_t rx_bytes;	/* bytes received in this session, up to rx_max */
-	size_t rx_max;		/* console.transcript_mb in bytes */
-	int64_t t_scan;		/* last scan, for the lazy rescan of a long line */
-	long pace_us;		/* a trickle is read this often at most (console.baud) */
-	size_t scan_bytes;	/* bytes handed to regexec (per pattern), for tests */
+	struct buf in; /* the window: stream bytes [in_base, in_base + in.len) */
+	size_t in_base; /* stream offset of in.data[0] */
+	size_t consumed; /* stream offset: input before it has been matched */
+	size_t scanned; /* stream offset: input before it was scanned in this expect */
+	size_t scan_from; /* stream offset: start of the line partial at `scanned` */
+	size_t pin; /* stream offset kept by console_pin(); SIZE_MAX: none */
+	bool pin_lost; /* more than CONSOLE_PIN_MAX arrived after the pin */
+	bool hold; /* nothing leaves the window (console_complete_line) */
+	bool flooded; /* rx_max reached: the transcript and the window stop */
+	size_t rx_bytes; /* bytes received in this session, up to rx_max */
+	size_t rx_max; /* console.transcript_mb in bytes */
+	int64_t t_scan; /* last scan, for the lazy rescan of a long line */
+	long pace_us; /* a trickle is read this often at most (console.baud) */
+	size_t scan_bytes; /* bytes handed to regexec (per pattern), for tests */
 	FILE *log;
-	long reopen_ms;		/* > 0: a vanished console is reopened within this */
+	long reopen_ms; /* > 0: a vanished console is reopened within this */
 	int reopens;
 	int64_t t_open;
 	int64_t t_last_rx;
-	char error[300];	/* why open failed or the console flooded, naming the board */
+	char error[300]; /* why open failed or the console flooded, naming the board */
 };
 
 /* Opens the board's console (console.type); `device` overrides
@@ -134,8 +134,7 @@ const char *console_at(const struct console *c, size_t pos);
 void console_last_line(const struct console *c, char *out, size_t len);
 
 /* For the backends: c->error = the message (naming the board); closes c->fd. */
-void console_set_err(struct console *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void console_set_err(struct console *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void console_fd_close(struct console *c);
 
 /* Compiles an extended, line-anchored regex; -EINVAL on error. */

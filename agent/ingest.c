@@ -22,8 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void ingest_uuid(const char *board, const char *variant, const char *data, size_t len,
-		 char out[37])
+void ingest_uuid(const char *board, const char *variant, const char *data, size_t len, char out[37])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
@@ -41,8 +40,8 @@ void ingest_uuid(const char *board, const char *variant, const char *data, size_
 	EVP_DigestUpdate(ctx, data, len);
 	EVP_DigestFinal_ex(ctx, md, &mdlen);
 	EVP_MD_CTX_free(ctx);
-	md[6] = (unsigned char)((md[6] & 0x0f) | 0x80);	/* version 8 */
-	md[8] = (unsigned char)((md[8] & 0x3f) | 0x80);	/* RFC 9562 variant */
+	md[6] = (unsigned char)((md[6] & 0x0f) | 0x80); /* version 8 */
+	md[8] = (unsigned char)((md[8] & 0x3f) | 0x80); /* RFC 9562 variant */
 	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
 		 md[0], md[1], md[2], md[3], md[4], md[5], md[6], md[7], md[8], md[9], md[10],
 		 md[11], md[12], md[13], md[14], md[15]);
@@ -85,15 +84,14 @@ struct ingest_ctx {
 	struct store st;
 	struct board b;
 	const char *variant, *kernel;
-	int64_t campaign;	/* 0 until created */
-	bool created, partial;	/* partial: --partial */
+	int64_t campaign; /* 0 until created */
+	bool created, partial; /* partial: --partial */
 	char **files;
 	int nfiles;
 };
 
 /* The board: its file, else its row in the database, else --cpu/--family make one. */
-static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu,
-			const char *family)
+static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu, const char *family)
 {
 	char *path = NULL;
 	const char *p[1] = { name };
@@ -110,8 +108,10 @@ static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu,
 		free(path);
 		return ret ? -EINVAL : 0;
 	}
-	r = store_query(&c->st, "SELECT coalesce(definition::text, '{}'), coalesce(cpu, ''), "
-			"coalesce(family, '') FROM boards WHERE name = $1", 1, p);
+	r = store_query(&c->st,
+			"SELECT coalesce(definition::text, '{}'), coalesce(cpu, ''), "
+			"coalesce(family, '') FROM boards WHERE name = $1",
+			1, p);
 	if (!r) {
 		free(path);
 		return -EIO;
@@ -145,7 +145,8 @@ static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu,
 		json_object_object_add(root, "emulated", json_object_new_boolean(0));
 		json_object_object_add(root, "ingested", json_object_new_boolean(1));
 	} else {
-		err_msg("ingest: no board \"%s\": %s does not exist and the database has no such board; pass a board file (--board PATH.json), or --cpu CPU --family FAMILY to record it (e.g. --cpu Cortex-A72 --family v7)", name, path);
+		err_msg("ingest: no board \"%s\": %s does not exist and the database has no such board; pass a board file (--board PATH.json), or --cpu CPU --family FAMILY to record it (e.g. --cpu Cortex-A72 --family v7)",
+			name, path);
 		PQclear(r);
 		free(path);
 		return -ENOENT;
@@ -163,8 +164,11 @@ static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu,
 static int ingest_campaign(struct ingest_ctx *c, int batches)
 {
 	json_object *j = json_object_new_object(), *fa = json_object_new_array();
-	struct campaign_def cd = { .trigger = "ingest", .order = "manual", .seed = 0,
-				   .boots = c->nfiles, .batches = batches };
+	struct campaign_def cd = { .trigger = "ingest",
+				   .order = "manual",
+				   .seed = 0,
+				   .boots = c->nfiles,
+				   .batches = batches };
 	int ret;
 
 	json_object_object_add(j, "kind", json_object_new_string("ingest"));
@@ -173,8 +177,8 @@ static int ingest_campaign(struct ingest_ctx *c, int batches)
 	for (int i = 0; i < c->nfiles; i++) {
 		char rp[PATH_MAX];
 
-		json_object_array_add(fa, json_object_new_string(realpath(c->files[i], rp) ?
-								  rp : c->files[i]));
+		json_object_array_add(
+			fa, json_object_new_string(realpath(c->files[i], rp) ? rp : c->files[i]));
 	}
 	json_object_object_add(j, "files", fa);
 	cd.job_json = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
@@ -192,8 +196,10 @@ static int next_seq(struct ingest_ctx *c, int *seq)
 	PGresult *r;
 
 	snprintf(ids, sizeof(ids), "%" PRId64, c->campaign);
-	r = store_query(&c->st, "SELECT coalesce(max(seq), 0) + 1 FROM boots WHERE "
-			"campaign_id = $1::int", 1, p);
+	r = store_query(&c->st,
+			"SELECT coalesce(max(seq), 0) + 1 FROM boots WHERE "
+			"campaign_id = $1::int",
+			1, p);
 	if (!r)
 		return -EIO;
 	*seq = atoi(PQgetvalue(r, 0, 0));
@@ -242,7 +248,11 @@ static bool rejected_names(const struct rejected_line *x, char *scen, size_t len
 static void keep_valid(const char *file, const struct run_result *in, struct run_result *out,
 		       size_t *kept, size_t *dropped)
 {
-	struct { char name[64]; int count, maxb, dup, bad_line; bool drop; } *sc;
+	struct {
+		char name[64];
+		int count, maxb, dup, bad_line;
+		bool drop;
+	} * sc;
 	const struct sample **by;
 	size_t nsc = 0, i, j;
 
@@ -270,7 +280,8 @@ static void keep_valid(const char *file, const struct run_result *in, struct run
 		by[i] = &in->v[i];
 	qsort(by, in->n, sizeof(*by), sample_cmp_batch);
 	for (i = 1; i < in->n; i++) {
-		if (strcmp(by[i]->scenario, by[i - 1]->scenario) || by[i]->batch != by[i - 1]->batch)
+		if (strcmp(by[i]->scenario, by[i - 1]->scenario) ||
+		    by[i]->batch != by[i - 1]->batch)
 			continue;
 		for (j = 0; strcmp(sc[j].name, by[i]->scenario); j++)
 			;
@@ -286,7 +297,7 @@ static void keep_valid(const char *file, const struct run_result *in, struct run
 			continue;
 		for (j = 0; j < nsc && strcmp(sc[j].name, name); j++)
 			;
-		if (j == nsc)	/* its only lines were rejected */
+		if (j == nsc) /* its only lines were rejected */
 			snprintf(sc[nsc++].name, sizeof(sc->name), "%s", name);
 		if (sc[j].bad_line)
 			continue;
@@ -302,10 +313,11 @@ static void keep_valid(const char *file, const struct run_result *in, struct run
 	}
 	for (j = 0; j < nsc; j++) {
 		if (!sc[j].count)
-			err_msg("%s: scenario %s lost: its line %d was rejected and no other line of it is valid", file, sc[j].name, sc[j].bad_line);
+			err_msg("%s: scenario %s lost: its line %d was rejected and no other line of it is valid",
+				file, sc[j].name, sc[j].bad_line);
 		else if (sc[j].dup)
-			err_msg("%s: scenario %s dropped: batch %d reported twice", file, sc[j].name,
-				sc[j].dup);
+			err_msg("%s: scenario %s dropped: batch %d reported twice", file,
+				sc[j].name, sc[j].dup);
 		else if (sc[j].count != sc[j].maxb)
 			err_msg("%s: scenario %s dropped: batches missing (%d of %d)", file,
 				sc[j].name, sc[j].count, sc[j].maxb);
@@ -339,12 +351,12 @@ static void keep_valid(const char *file, const struct run_result *in, struct run
  */
 struct prepared {
 	const char *file;
-	int read_err;		/* read_file()'s error, else 0 */
+	int read_err; /* read_file()'s error, else 0 */
 	char *data, *vline, *vrel;
 	size_t len;
 	char uuid[37];
 	struct run_result res;
-	int check;		/* run_check() */
+	int check; /* run_check() */
 	char why[256];
 };
 
@@ -406,7 +418,8 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 		return ret;
 	}
 	if (c->kernel && vrel && strcmp(c->kernel, vrel)) {
-		err_msg("%s: the log says \"Linux version %s\" but --kernel is %s: wrong file or wrong option", file, vrel, c->kernel);
+		err_msg("%s: the log says \"Linux version %s\" but --kernel is %s: wrong file or wrong option",
+			file, vrel, c->kernel);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -425,13 +438,14 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 	PQclear(r);
 	dups = res->duplicates;
 	if (!res->n && !res->malformed) {
-		err_msg("%s: no dmabench result lines (expected the seed module's \"dmabench: NAME size=N reps=N mean_ns=N ...\" or dmabench v1 lines)", file);
+		err_msg("%s: no dmabench result lines (expected the seed module's \"dmabench: NAME size=N reps=N mean_ns=N ...\" or dmabench v1 lines)",
+			file);
 		ret = -EINVAL;
 		goto out;
 	}
 	ret = pf->check;
 	if (ret && res->have_done && res->done_status) {
-		err_msg("%s: %s", file, why);	/* the module failed: nothing to keep */
+		err_msg("%s: %s", file, why); /* the module failed: nothing to keep */
 		goto out;
 	}
 	if (ret) {
@@ -447,11 +461,14 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 			goto out;
 		}
 		if (!c->partial) {
-			err_msg("%s: %s; not stored: run again with --partial to keep its %zu valid scenario(s) and mark the boot partial", file, why, kept);
+			err_msg("%s: %s; not stored: run again with --partial to keep its %zu valid scenario(s) and mark the boot partial",
+				file, why, kept);
 			ret = -EINVAL;
 			goto out;
 		}
-		snprintf(why, sizeof(pf->why), "partial: %s%d rejected line(s), %zu scenario(s) dropped", res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
+		snprintf(why, sizeof(pf->why),
+			 "partial: %s%d rejected line(s), %zu scenario(s) dropped",
+			 res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
 		run_result_free(res);
 		*res = part;
 		memset(&part, 0, sizeof(part));
@@ -485,8 +502,9 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 	rec.uname_r = release;
 	rec.proc_version = vline;
 	/* the log's own time is not known: the file's modification time stands in */
-	rec.started_wall_ms = stat(file, &sb) ? wall_ms() :
-			      (int64_t)sb.st_mtim.tv_sec * 1000 + sb.st_mtim.tv_nsec / 1000000;
+	rec.started_wall_ms =
+		stat(file, &sb) ? wall_ms() :
+				  (int64_t)sb.st_mtim.tv_sec * 1000 + sb.st_mtim.tv_nsec / 1000000;
 	rec.boot_ms = rec.run_ms = -1;
 	rec.log_path = realpath(file, rp) ? rp : file;
 	rec.res = res;
@@ -495,10 +513,13 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 		err_msg("%s: not stored (database error above)", file);
 		goto out;
 	}
-	printf("%s: stored as %s boot %d of campaign %" PRId64 " (%zu scenarios x %d batches, kernel %s%s%s)\n", file, c->variant, seq, c->campaign, nscen, maxb, release,
-	       rec.partial ? "; " : "", rec.partial ? why : "");
+	printf("%s: stored as %s boot %d of campaign %" PRId64
+	       " (%zu scenarios x %d batches, kernel %s%s%s)\n",
+	       file, c->variant, seq, c->campaign, nscen, maxb, release, rec.partial ? "; " : "",
+	       rec.partial ? why : "");
 	if (dups)
-		printf("%s: %d repeated line(s) (same timestamp and text: printk output and a dmesg of it) counted once\n", file, dups);
+		printf("%s: %d repeated line(s) (same timestamp and text: printk output and a dmesg of it) counted once\n",
+		       file, dups);
 	ret = 1;
 out:
 	run_result_free(&part);
@@ -529,10 +550,11 @@ static void ingest_usage(FILE *f)
 int cmd_ingest(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "board", 1, NULL, 'b' }, { "variant", 1, NULL, 'v' },
-		{ "kernel", 1, NULL, 'k' }, { "campaign", 1, NULL, 'c' },
-		{ "cpu", 1, NULL, 'C' }, { "family", 1, NULL, 'F' },
-		{ "partial", 0, NULL, 'P' }, { "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+		{ "board", 1, NULL, 'b' },   { "variant", 1, NULL, 'v' },
+		{ "kernel", 1, NULL, 'k' },  { "campaign", 1, NULL, 'c' },
+		{ "cpu", 1, NULL, 'C' },     { "family", 1, NULL, 'F' },
+		{ "partial", 0, NULL, 'P' }, { "help", 0, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
 	};
 	struct ingest_ctx c = { 0 };
 	struct prepared pf[2] = { 0 };
@@ -543,19 +565,35 @@ int cmd_ingest(int argc, char **argv)
 
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
-		case 'b': board = optarg; break;
-		case 'v': c.variant = optarg; break;
-		case 'k': c.kernel = optarg; break;
+		case 'b':
+			board = optarg;
+			break;
+		case 'v':
+			c.variant = optarg;
+			break;
+		case 'k':
+			c.kernel = optarg;
+			break;
 		case 'c':
 			if (parse_int_opt("--campaign", optarg, 1, 0x7fffffffL, &v))
 				return 2;
 			c.campaign = v;
 			break;
-		case 'C': cpu = optarg; break;
-		case 'F': family = optarg; break;
-		case 'P': c.partial = true; break;
-		case 'h': ingest_usage(stdout); return 0;
-		default: ingest_usage(stderr); return 2;
+		case 'C':
+			cpu = optarg;
+			break;
+		case 'F':
+			family = optarg;
+			break;
+		case 'P':
+			c.partial = true;
+			break;
+		case 'h':
+			ingest_usage(stdout);
+			return 0;
+		default:
+			ingest_usage(stderr);
+			return 2;
 		}
 	}
 	if (!board || !c.variant || optind >= argc) {
@@ -563,7 +601,8 @@ int cmd_ingest(int argc, char **argv)
 		return 2;
 	}
 	if (!valid_word(c.variant, 32)) {
-		err_msg("--variant: \"%s\" is not a kernel label (letters, digits, . _ + -; control or patched for A/B reports)", c.variant);
+		err_msg("--variant: \"%s\" is not a kernel label (letters, digits, . _ + -; control or patched for A/B reports)",
+			c.variant);
 		return 2;
 	}
 	if (c.kernel && !valid_word(c.kernel, 128)) {
@@ -592,7 +631,9 @@ int cmd_ingest(int argc, char **argv)
 		r = store_query(&c.st, "SELECT 1 FROM campaigns WHERE id = $1::int", 1, p);
 		if (!r || PQntuples(r) == 0) {
 			if (r)
-				err_msg("--campaign: no campaign %" PRId64 " in the database (omit --campaign to create one)", c.campaign);
+				err_msg("--campaign: no campaign %" PRId64
+					" in the database (omit --campaign to create one)",
+					c.campaign);
 			PQclear(r);
 			board_free(&c.b);
 			store_close(&c.st);

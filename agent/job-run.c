@@ -43,7 +43,7 @@ static int dry_run_module(const struct job *j, const char *board, int v, const c
 int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 {
 	struct campaign_board *cb = xcalloc(j->nboards, sizeof(*cb));
-	struct job_kernel (*k)[VARIANTS_MAX] = xcalloc(j->nboards, sizeof(*k));
+	struct job_kernel(*k)[VARIANTS_MAX] = xcalloc(j->nboards, sizeof(*k));
 	const char *(*dirs)[VARIANTS_MAX] = xcalloc(j->nboards, sizeof(*dirs));
 	const char *patch[VARIANTS_MAX] = { NULL };
 	bool pair = variant_set_is_pair(&j->vs);
@@ -77,10 +77,13 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		char *bp;
 
 		if (o->boards && !o->boards[i])
-			continue;	/* not selected */
+			continue; /* not selected */
 		bp = job_board_path(j->boards[i]);
 		if (!is_file(bp)) {
-			job_error(j, "boards", "board \"%s\": %s does not exist (add the board file, or leave the board out with --boards)", j->boards[i], bp);
+			job_error(
+				j, "boards",
+				"board \"%s\": %s does not exist (add the board file, or leave the board out with --boards)",
+				j->boards[i], bp);
 			free(bp);
 			ret = -ENOENT;
 			continue;
@@ -120,13 +123,22 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		ret = -EINVAL;
 		goto out;
 	}
-	cs = (struct campaign_spec){ .boards = cb, .nboards = nb, .boots = o->boots,
-				     .batches = o->batches, .order = o->order, .seed = o->seed,
-				     .modparams = o->params, .bench = &bd,
+	cs = (struct campaign_spec){ .boards = cb,
+				     .nboards = nb,
+				     .boots = o->boots,
+				     .batches = o->batches,
+				     .order = o->order,
+				     .seed = o->seed,
+				     .modparams = o->params,
+				     .bench = &bd,
 				     .trigger = o->trigger,
-				     .job_name = j->name, .job_json = js, .db = o->db,
-				     .results = o->results, .format = o->format,
-				     .margin_pct = o->margin_pct, .runner = o->runner,
+				     .job_name = j->name,
+				     .job_json = js,
+				     .db = o->db,
+				     .results = o->results,
+				     .format = o->format,
+				     .margin_pct = o->margin_pct,
+				     .runner = o->runner,
 				     .variants = pair ? NULL : &j->vs,
 				     .patch = pair ? NULL : patch };
 	if (o->budget) {

@@ -19,57 +19,51 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static const struct jfield source_fields[] = {
-	{ "type", J_STRING, true },	/* recipe | prebuilt | git */
-	{ "dir", J_STRING },		/* prebuilt: directory with manifest.json, {board} */
-	{ "tree", J_STRING },		/* git: the kernel git tree */
-	{ "ref", J_STRING },		/* git: the commit to build (a ref git rev-parse takes) */
+	{ "type", J_STRING, true }, /* recipe | prebuilt | git */
+	{ "dir", J_STRING }, /* prebuilt: directory with manifest.json, {board} */
+	{ "tree", J_STRING }, /* git: the kernel git tree */
+	{ "ref", J_STRING }, /* git: the commit to build (a ref git rev-parse takes) */
 	{ NULL }
 };
 
 static const struct jfield variant_fields[] = {
 	{ "source", J_OBJECT, true, source_fields },
-	{ "patches", J_ANY },		/* patched + recipe: directory of *.patch, or a series */
+	{ "patches", J_ANY }, /* patched + recipe: directory of *.patch, or a series */
 	{ "description", J_STRING },
 	{ NULL }
 };
 
-static const struct jfield group_fields[] = {
-	{ "scenario", J_INT, true, NULL, 1, 9 },
-	{ "value", J_INT, true, NULL, 1, 9 },
-	{ "unit", J_INT, false, NULL, 1, 9 },
-	{ NULL }
-};
+static const struct jfield group_fields[] = { { "scenario", J_INT, true, NULL, 1, 9 },
+					      { "value", J_INT, true, NULL, 1, 9 },
+					      { "unit", J_INT, false, NULL, 1, 9 },
+					      { NULL } };
 
-static const struct jfield ko_fields[] = {
-	{ "control", J_STRING, true },	/* the control kernel's module file, {board} */
-	{ "patched", J_STRING, true },
-	{ NULL }
-};
+static const struct jfield ko_fields[] = { { "control", J_STRING,
+					     true }, /* the control kernel's module file, {board} */
+					   { "patched", J_STRING, true },
+					   { NULL } };
 
 static const struct jfield bench_fields[] = {
-	{ "name", J_STRING, true },	/* dmabench | regex | dma_map_benchmark | module */
-	{ "params", J_STRING },		/* dmabench: module parameters */
-	{ "command", J_STRING },	/* regex: shell command run on the target */
-	{ "regex", J_STRING },		/* regex: POSIX ERE, one match = one sample */
+	{ "name", J_STRING, true }, /* dmabench | regex | dma_map_benchmark | module */
+	{ "params", J_STRING }, /* dmabench: module parameters */
+	{ "command", J_STRING }, /* regex: shell command run on the target */
+	{ "regex", J_STRING }, /* regex: POSIX ERE, one match = one sample */
 	{ "groups", J_OBJECT, false, group_fields },
-	{ "src", J_STRING },		/* module: out-of-tree module source directory */
-	{ "parser", J_STRING },		/* module: dmabench (default) | seed */
-	{ "module", J_STRING },		/* module: NAME.ko in each kernel directory */
-	{ "ko", J_OBJECT, false, ko_fields },	/* module: prebuilt files per variant */
+	{ "src", J_STRING }, /* module: out-of-tree module source directory */
+	{ "parser", J_STRING }, /* module: dmabench (default) | seed */
+	{ "module", J_STRING }, /* module: NAME.ko in each kernel directory */
+	{ "ko", J_OBJECT, false, ko_fields }, /* module: prebuilt files per variant */
 	{ NULL }
 };
 
-static const struct jfield threshold_fields[] = {
-	{ "change_pct", J_ANY },	/* number > 0 */
-	{ "alpha", J_ANY },		/* number in (0, 1) */
-	{ NULL }
-};
+static const struct jfield threshold_fields[] = { { "change_pct", J_ANY }, /* number > 0 */
+						  { "alpha", J_ANY }, /* number in (0, 1) */
+						  { NULL } };
 
 static const struct jfield lava_fields[] = {
-	{ "device_types", J_OBJECT },	/* board -> LAVA device type */
-	{ "context", J_OBJECT },	/* board -> LAVA job context (qemu cpu, ...) */
+	{ "device_types", J_OBJECT }, /* board -> LAVA device type */
+	{ "context", J_OBJECT }, /* board -> LAVA job context (qemu cpu, ...) */
 	{ "tags", J_ARRAY_STRING },
 	{ "priority", J_STRING },
 	{ "visibility", J_STRING },
@@ -82,18 +76,18 @@ static const struct jfield job_fields[] = {
 	{ "name", J_STRING },
 	{ "description", J_STRING },
 	{ "boards", J_ARRAY_STRING, true },
-	{ "variants", J_OBJECT, true },	/* control + any others: load_variants() */
-	{ "series", J_STRING },		/* "prefixes": control, +1, +1-2, ... */
+	{ "variants", J_OBJECT, true }, /* control + any others: load_variants() */
+	{ "series", J_STRING }, /* "prefixes": control, +1, +1-2, ... */
 	{ "benchmark", J_OBJECT, true, bench_fields },
 	{ "boots", J_INT, false, NULL, 1, 1000 },
 	{ "budget", J_INT, false, NULL, 2, 24 },
 	{ "first", J_INT, false, NULL, 2, 24 },
-	{ "margin_pct", J_ANY },	/* number in (0, 50) */
+	{ "margin_pct", J_ANY }, /* number in (0, 50) */
 	{ "batches", J_INT, false, NULL, 1, 1000 },
 	{ "order", J_STRING },
 	{ "seed", J_INT, false, NULL, 0, 0x7fffffffL },
 	{ "nightly", J_BOOL },
-	{ "bisect", J_BOOL },		/* nightly: bisect a change between two nights' commits */
+	{ "bisect", J_BOOL }, /* nightly: bisect a change between two nights' commits */
 	{ "threshold", J_OBJECT, false, threshold_fields },
 	{ "lava", J_OBJECT, false, lava_fields },
 	{ NULL }
@@ -163,8 +157,7 @@ static bool jnum(json_object *o, const char *key, double *v)
 
 /* "patches": {"mbox": FILE, "msgid": ID}: the series b4 takes from the mailbox becomes
  * the patch directory. */
-static int load_series(struct job *j, int v, const char *name, json_object *o,
-		       const char *jobdir)
+static int load_series(struct job *j, int v, const char *name, json_object *o, const char *jobdir)
 {
 	char *path = xasprintf("variants.%s.patches", name), *p, real[PATH_MAX];
 	const char *mbox = NULL, *msgid = NULL;
@@ -172,13 +165,17 @@ static int load_series(struct job *j, int v, const char *name, json_object *o,
 	int bad = 0;
 
 	if (!json_object_is_type(o, json_type_object)) {
-		job_error(j, path, "must be a directory (a string) or a series {\"mbox\": FILE, \"msgid\": ID}");
+		job_error(
+			j, path,
+			"must be a directory (a string) or a series {\"mbox\": FILE, \"msgid\": ID}");
 		free(path);
 		return -EINVAL;
 	}
-	json_object_object_foreach(o, key, val) {
+	json_object_object_foreach(o, key, val)
+	{
 		if (strcmp(key, "mbox") && strcmp(key, "msgid")) {
-			job_error(j, path, "unknown key \"%s\" (a series has \"mbox\" and \"msgid\")", key);
+			job_error(j, path,
+				  "unknown key \"%s\" (a series has \"mbox\" and \"msgid\")", key);
 			bad = 1;
 		} else if (!json_object_is_type(val, json_type_string) ||
 			   !json_object_get_string(val)[0]) {
@@ -191,14 +188,16 @@ static int load_series(struct job *j, int v, const char *name, json_object *o,
 		}
 	}
 	if (!bad && !mbox) {
-		job_error(j, path, "a series needs \"mbox\": the mailbox file b4 reads (ablab never fetches from lore: save the thread with `b4 mbox MSGID` first)");
+		job_error(
+			j, path,
+			"a series needs \"mbox\": the mailbox file b4 reads (ablab never fetches from lore: save the thread with `b4 mbox MSGID` first)");
 		bad = 1;
 	}
 	if (bad) {
 		free(path);
 		return -EINVAL;
 	}
-	if (msgid) {	/* "<id>", "id" or a lore link: the id */
+	if (msgid) { /* "<id>", "id" or a lore link: the id */
 		const char *q = strrchr(msgid, '/');
 		size_t l;
 
@@ -216,7 +215,8 @@ static int load_series(struct job *j, int v, const char *name, json_object *o,
 		if (!l || strcspn(msgid, " \t\n") < l || msgid[0] == '-') {
 			char *mp = xasprintf("%s.msgid", path);
 
-			job_error(j, mp, "\"%s\" is not a message-id", json_object_get_string(jobj(o, "msgid")));
+			job_error(j, mp, "\"%s\" is not a message-id",
+				  json_object_get_string(jobj(o, "msgid")));
 			free(mp);
 			free(path);
 			return -EINVAL;
@@ -226,7 +226,8 @@ static int load_series(struct job *j, int v, const char *name, json_object *o,
 	free(path);
 	path = xasprintf("variants.%s.patches.mbox", name);
 	if (!realpath(p, real) || !is_file(real)) {
-		job_error(j, path, "%s is not a file (paths are relative to the job file's directory)", p);
+		job_error(j, path,
+			  "%s is not a file (paths are relative to the job file's directory)", p);
 		bad = 1;
 	} else {
 		char *id = j->v[v].series.msgid;
@@ -268,8 +269,10 @@ static int load_git_source(struct job *j, int v, const char *name, json_object *
 	}
 	path = xasprintf("variants.%s.source.tree", name);
 	if (!tree) {
-		job_error(j, path, "required for source type \"git\": the kernel git tree "
-			  "(a work tree or a bare repository; relative to the job file's directory)");
+		job_error(
+			j, path,
+			"required for source type \"git\": the kernel git tree "
+			"(a work tree or a bare repository; relative to the job file's directory)");
 		bad = 1;
 	} else {
 		p = tree[0] == '/' ? xstrdup(tree) : xasprintf("%s/%s", jobdir, tree);
@@ -284,7 +287,8 @@ static int load_git_source(struct job *j, int v, const char *name, json_object *
 	free(path);
 	path = xasprintf("variants.%s.source.ref", name);
 	if (!ref || !*ref) {
-		job_error(j, path, "required for source type \"git\": the commit to build (a "
+		job_error(j, path,
+			  "required for source type \"git\": the commit to build (a "
 			  "branch, tag or commit id)");
 		bad = 1;
 	}
@@ -315,21 +319,29 @@ static int load_variant(struct job *j, int v, const char *name, char *const jobd
 	} else if (!strcmp(type, "git")) {
 		j->v[v].kind = SRC_GIT;
 	} else if (!strcmp(type, "tarball") || !strcmp(type, "dir")) {
-		job_error(j, path, "source type \"%s\" is not supported yet: the kernel recipe (boards/kernel/BOARD.conf) names its source tarball; use \"recipe\", or build elsewhere and use \"prebuilt\"", type);
+		job_error(
+			j, path,
+			"source type \"%s\" is not supported yet: the kernel recipe (boards/kernel/BOARD.conf) names its source tarball; use \"recipe\", or build elsewhere and use \"prebuilt\"",
+			type);
 		bad = 1;
 	} else {
-		job_error(j, path, "unknown source type \"%s\"; expected \"recipe\" (the board's kernel recipe), \"prebuilt\" (a built directory) or \"git\" (a commit of a git tree, built through the board's recipe)", type);
+		job_error(
+			j, path,
+			"unknown source type \"%s\"; expected \"recipe\" (the board's kernel recipe), \"prebuilt\" (a built directory) or \"git\" (a commit of a git tree, built through the board's recipe)",
+			type);
 		bad = 1;
 	}
 	free(path);
 	path = xasprintf("variants.%s.source.dir", name);
 	if (j->v[v].kind == SRC_PREBUILT && !bad) {
 		if (!dir) {
-			job_error(j, path, "required for source type \"prebuilt\" (a directory with manifest.json; \"{board}\" is replaced by the board name)");
+			job_error(
+				j, path,
+				"required for source type \"prebuilt\" (a directory with manifest.json; \"{board}\" is replaced by the board name)");
 			bad = 1;
 		} else {
-			j->v[v].prebuilt = dir[0] == '/' ? xstrdup(dir)
-							 : xasprintf("%s/%s", jobdir, dir);
+			j->v[v].prebuilt = dir[0] == '/' ? xstrdup(dir) :
+							   xasprintf("%s/%s", jobdir, dir);
 		}
 	} else if (dir && !bad) {
 		job_error(j, path, "only a \"prebuilt\" source has a directory");
@@ -347,24 +359,33 @@ static int load_variant(struct job *j, int v, const char *name, char *const jobd
 	}
 	path = xasprintf("variants.%s.patches", name);
 	if ((patches || series) && (v == 0 || j->v[v].kind != SRC_RECIPE)) {
-		job_error(j, path, v == 0 ? "the control variant is the pristine source: move the patch series to variants.patched" :
-			  j->v[v].kind == SRC_GIT ? "a git source takes no patches: commit them and name that commit in \"ref\"" :
-			  "a prebuilt kernel cannot take patches: build it with them, or use source type \"recipe\"");
+		job_error(
+			j, path,
+			v == 0 ?
+				"the control variant is the pristine source: move the patch series to variants.patched" :
+			j->v[v].kind == SRC_GIT ?
+				"a git source takes no patches: commit them and name that commit in \"ref\"" :
+				"a prebuilt kernel cannot take patches: build it with them, or use source type \"recipe\"");
 		bad = 1;
 	} else if (v >= 1 && j->v[v].kind == SRC_RECIPE) {
 		if (!patches && !series) {
-			job_error(j, path, "required: the patch series directory (*.patch, applied in name order) for a recipe-built patched kernel, or {\"mbox\": FILE, \"msgid\": ID}");
+			job_error(
+				j, path,
+				"required: the patch series directory (*.patch, applied in name order) for a recipe-built patched kernel, or {\"mbox\": FILE, \"msgid\": ID}");
 			bad = 1;
 		} else if (series) {
 			if (load_series(j, v, name, series, jobdir))
 				bad = 1;
 		} else {
-			char *p = patches[0] == '/' ? xstrdup(patches)
-						    : xasprintf("%s/%s", jobdir, patches);
+			char *p = patches[0] == '/' ? xstrdup(patches) :
+						      xasprintf("%s/%s", jobdir, patches);
 			char real[PATH_MAX];
 
 			if (!realpath(p, real) || !is_dir(real)) {
-				job_error(j, path, "%s is not a directory (paths are relative to the job file's directory)", p);
+				job_error(
+					j, path,
+					"%s is not a directory (paths are relative to the job file's directory)",
+					p);
 				bad = 1;
 			} else {
 				j->v[v].patches = xstrdup(real);
@@ -416,26 +437,35 @@ static int load_variants(struct job *j, char *const jobdir)
 	size_t n, k;
 
 	if (!jobj(vo, "control")) {
-		job_error(j, "variants", "required key \"control\" missing (the pristine kernel every other variant is compared with)");
+		job_error(
+			j, "variants",
+			"required key \"control\" missing (the pristine kernel every other variant is compared with)");
 		return -EINVAL;
 	}
 	variant_set_add(&j->vs, "control");
-	json_object_object_foreach(vo, key, val) {
+	json_object_object_foreach(vo, key, val)
+	{
 		(void)val;
 		if (!strcmp(key, "control"))
 			continue;
 		if (!variant_label_ok(key)) {
-			job_error(j, "variants", "\"%s\": a variant name is 1-31 letters, digits, '+', '.', '_' or '-', not starting with '-' (it names transcripts and database rows)",
-				  key);
+			job_error(
+				j, "variants",
+				"\"%s\": a variant name is 1-31 letters, digits, '+', '.', '_' or '-', not starting with '-' (it names transcripts and database rows)",
+				key);
 			bad = 1;
 		} else if (variant_set_add(&j->vs, key)) {
-			job_error(j, "variants", "more than %d variants (control included): one campaign compares at most %d kernels",
-				  VARIANTS_MAX, VARIANTS_MAX);
+			job_error(
+				j, "variants",
+				"more than %d variants (control included): one campaign compares at most %d kernels",
+				VARIANTS_MAX, VARIANTS_MAX);
 			return -EINVAL;
 		}
 	}
 	if (!bad && j->vs.n < 2) {
-		job_error(j, "variants", "needs a variant to compare with control: \"patched\" (or any number of named variants, or \"series\": \"prefixes\")");
+		job_error(
+			j, "variants",
+			"needs a variant to compare with control: \"patched\" (or any number of named variants, or \"series\": \"prefixes\")");
 		return -EINVAL;
 	}
 	for (v = 0; v < j->vs.n; v++)
@@ -444,18 +474,25 @@ static int load_variants(struct job *j, char *const jobdir)
 	if (bad || !series)
 		return bad ? -EINVAL : 0;
 	if (strcmp(series, "prefixes")) {
-		job_error(j, "series", "\"%s\" is not \"prefixes\" (control, +patch 1, +patches 1-2, ... of variants.patched.patches)",
-			  series);
+		job_error(
+			j, "series",
+			"\"%s\" is not \"prefixes\" (control, +patch 1, +patches 1-2, ... of variants.patched.patches)",
+			series);
 		return -EINVAL;
 	}
 	if (j->vs.n != 2 || strcmp(j->vs.label[1], "patched") || j->v[1].kind != SRC_RECIPE) {
-		job_error(j, "series", "\"prefixes\" takes its patches from variants.patched: give exactly the variants control and patched, both of source type \"recipe\"");
+		job_error(
+			j, "series",
+			"\"prefixes\" takes its patches from variants.patched: give exactly the variants control and patched, both of source type \"recipe\"");
 		return -EINVAL;
 	}
 	files = patch_files(j->v[1].patches, &n);
 	if (!n || n + 1 > VARIANTS_MAX) {
-		job_error(j, "series", n ? "%s has %zu patches: a series campaign has at most %d variants (control and %d prefixes); split the series" :
-			  "%s has no *.patch", j->v[1].patches, n, VARIANTS_MAX, VARIANTS_MAX - 1);
+		job_error(
+			j, "series",
+			n ? "%s has %zu patches: a series campaign has at most %d variants (control and %d prefixes); split the series" :
+			    "%s has no *.patch",
+			j->v[1].patches, n, VARIANTS_MAX, VARIANTS_MAX - 1);
 		strv_free(files);
 		return -EINVAL;
 	}
@@ -519,7 +556,7 @@ static bool module_name_ok(const char *s)
 {
 	return s[0] && strlen(s) < 64 &&
 	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
-	       strlen(s);
+		       strlen(s);
 }
 
 /* "module": built from "src" with recipe kernels, or prebuilt: "module"
@@ -533,19 +570,27 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 
 	j->bench.kind = BENCH_MODULE;
 	if (!!src + !!name + !!ko != 1) {
-		job_error(j, src || name || ko ? "benchmark.ko" : "benchmark.name", "a \"module\" benchmark needs one of \"src\" (its source directory, built with recipe kernels), \"module\" (NAME: NAME.ko in each kernel directory) or \"ko\" ({\"control\": FILE, \"patched\": FILE}, prebuilt)");
+		job_error(
+			j, src || name || ko ? "benchmark.ko" : "benchmark.name",
+			"a \"module\" benchmark needs one of \"src\" (its source directory, built with recipe kernels), \"module\" (NAME: NAME.ko in each kernel directory) or \"ko\" ({\"control\": FILE, \"patched\": FILE}, prebuilt)");
 		return -EINVAL;
 	}
 	j->bench.parser_fmt = 1;
 	if (parser && !strcmp(parser, "seed")) {
 		j->bench.parser_fmt = 0;
 	} else if (parser && strcmp(parser, "dmabench")) {
-		job_error(j, "benchmark.parser", "\"%s\" is not one of dmabench (v1 lines), seed (the seed module's lines)", parser);
+		job_error(
+			j, "benchmark.parser",
+			"\"%s\" is not one of dmabench (v1 lines), seed (the seed module's lines)",
+			parser);
 		bad = 1;
 	}
 	if (name) {
 		if (!module_name_ok(name)) {
-			job_error(j, "benchmark.module", "\"%s\": a module name (letters, digits, _ and -, without .ko); the file NAME.ko is taken from each kernel directory", name);
+			job_error(
+				j, "benchmark.module",
+				"\"%s\": a module name (letters, digits, _ and -, without .ko); the file NAME.ko is taken from each kernel directory",
+				name);
 			return -EINVAL;
 		}
 		j->module = xstrdup(name);
@@ -553,8 +598,10 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 		return bad ? -EINVAL : 0;
 	}
 	if (ko && !variant_set_is_pair(&j->vs)) {
-		job_error(j, "benchmark.ko", "prebuilt module files name the control and the patched kernel only: a campaign of the variants %s, %s, ... builds its module from \"src\" (recipe kernels) or takes NAME.ko from each kernel directory (\"module\": NAME)",
-			  j->vs.label[0], j->vs.label[1]);
+		job_error(
+			j, "benchmark.ko",
+			"prebuilt module files name the control and the patched kernel only: a campaign of the variants %s, %s, ... builds its module from \"src\" (recipe kernels) or takes NAME.ko from each kernel directory (\"module\": NAME)",
+			j->vs.label[0], j->vs.label[1]);
 		return -EINVAL;
 	}
 	if (ko) {
@@ -581,7 +628,9 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 	}
 	p = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", jobdir, src);
 	if (!realpath(p, real) || !is_dir(real)) {
-		job_error(j, "benchmark.src", "%s is not a directory (paths are relative to the job file's directory)", p);
+		job_error(j, "benchmark.src",
+			  "%s is not a directory (paths are relative to the job file's directory)",
+			  p);
 		free(p);
 		return -EINVAL;
 	}
@@ -589,18 +638,23 @@ static int load_module(struct job *j, json_object *t, const char *jobdir)
 	j->module_src = xstrdup(real);
 	j->module = module_name(real);
 	if (!j->module) {
-		job_error(j, "benchmark.src", "%s has no \"obj-m := NAME.o\" line in a Kbuild or Makefile", real);
+		job_error(j, "benchmark.src",
+			  "%s has no \"obj-m := NAME.o\" line in a Kbuild or Makefile", real);
 		bad = 1;
 	} else if (!strcmp(j->module, "dmabench")) {
-		job_error(j, "benchmark.src", "the module is called dmabench, as the lab's own: rename it, or use benchmark \"dmabench\"");
+		job_error(
+			j, "benchmark.src",
+			"the module is called dmabench, as the lab's own: rename it, or use benchmark \"dmabench\"");
 		bad = 1;
 	}
 	j->bench.module_src = j->module_src;
 	j->bench.module = j->module;
 	for (v = 0; v < j->vs.n; v++)
 		if (j->v[v].kind != SRC_RECIPE) {
-			job_error(j, "benchmark.src", "the module is built against each variant's kernel tree: variants.%s.source.type must be \"recipe\" (for prebuilt kernels give the built modules: \"module\": NAME for NAME.ko in each kernel directory, or \"ko\": {\"control\": FILE, \"patched\": FILE})",
-				  j->series ? "patched" : j->vs.label[v]);
+			job_error(
+				j, "benchmark.src",
+				"the module is built against each variant's kernel tree: variants.%s.source.type must be \"recipe\" (for prebuilt kernels give the built modules: \"module\": NAME for NAME.ko in each kernel directory, or \"ko\": {\"control\": FILE, \"patched\": FILE})",
+				j->series ? "patched" : j->vs.label[v]);
 			bad = 1;
 			break;
 		}
@@ -650,12 +704,15 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 		j->bench.command = jstr(t, "command");
 		j->bench.regex = jstr(t, "regex");
 		if (!j->bench.command || !j->bench.command[0]) {
-			job_error(j, "benchmark.command", "required for a \"regex\" benchmark: the shell command run on the target");
+			job_error(
+				j, "benchmark.command",
+				"required for a \"regex\" benchmark: the shell command run on the target");
 			bad = 1;
 		}
 		if (!j->bench.regex || !g) {
-			job_error(j, j->bench.regex ? "benchmark.name" : "benchmark.regex",
-				  "a \"regex\" benchmark needs \"regex\" (a POSIX ERE) and \"groups\" ({\"scenario\": N, \"value\": N, \"unit\": N})");
+			job_error(
+				j, j->bench.regex ? "benchmark.name" : "benchmark.regex",
+				"a \"regex\" benchmark needs \"regex\" (a POSIX ERE) and \"groups\" ({\"scenario\": N, \"value\": N, \"unit\": N})");
 			return -EINVAL;
 		}
 		j->bench.g_scenario = (int)jint(g, "scenario", 0);
@@ -663,14 +720,17 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 		j->bench.g_unit = (int)jint(g, "unit", 0);
 		if (j->bench.g_scenario == j->bench.g_value ||
 		    j->bench.g_unit == j->bench.g_scenario || j->bench.g_unit == j->bench.g_value) {
-			job_error(j, "benchmark.groups", "scenario, value and unit must be different groups");
+			job_error(j, "benchmark.groups",
+				  "scenario, value and unit must be different groups");
 			bad = 1;
 		} else if (bench_def_check(&j->bench, why, sizeof(why))) {
 			job_error(j, "benchmark.regex", "%s", why);
 			bad = 1;
 		}
 		if (j->params) {
-			job_error(j, "benchmark.params", "a \"regex\" benchmark has no module parameters: put its arguments in \"command\"");
+			job_error(
+				j, "benchmark.params",
+				"a \"regex\" benchmark has no module parameters: put its arguments in \"command\"");
 			bad = 1;
 		}
 	} else if (!strcmp(j->benchmark, "dma_map_benchmark")) {
@@ -683,12 +743,16 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 		}
 		return bad ? -EINVAL : 0;
 	} else {
-		job_error(j, "benchmark.name", "unknown benchmark \"%s\"; known: dmabench, regex, dma_map_benchmark, module", j->benchmark);
+		job_error(
+			j, "benchmark.name",
+			"unknown benchmark \"%s\"; known: dmabench, regex, dma_map_benchmark, module",
+			j->benchmark);
 		return -EINVAL;
 	}
 	if (j->params && strspn(j->params, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			       "0123456789 =,:._-+") != strlen(j->params)) {
-		job_error(j, "benchmark.params", "module parameters may only contain letters, digits, spaces and =,:._-+");
+					   "0123456789 =,:._-+") != strlen(j->params)) {
+		job_error(j, "benchmark.params",
+			  "module parameters may only contain letters, digits, spaces and =,:._-+");
 		bad = 1;
 	}
 	return bad ? -EINVAL : 0;
@@ -718,10 +782,14 @@ static int job_load_one(struct job *j, const char *path)
 	j->name = xstrdup(s ? s : base);
 	free(base);
 	for (s = j->name; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *s))
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
+			    *s))
 			break;
 	if (*s || !j->name[0] || j->name[0] == '.') {
-		job_error(j, "name", "\"%s\" must be letters, digits, '.', '_' or '-' (it names report directories)", j->name);
+		job_error(
+			j, "name",
+			"\"%s\" must be letters, digits, '.', '_' or '-' (it names report directories)",
+			j->name);
 		bad = 1;
 	}
 	j->boards = jstrv(r, "boards", &j->nboards);
@@ -732,7 +800,8 @@ static int job_load_one(struct job *j, const char *path)
 	for (i = 0; i < j->nboards; i++)
 		for (k = 0; k < i; k++)
 			if (!strcmp(j->boards[i], j->boards[k])) {
-				job_error(j, "boards", "board \"%s\" is listed twice", j->boards[i]);
+				job_error(j, "boards", "board \"%s\" is listed twice",
+					  j->boards[i]);
 				bad = 1;
 			}
 	if (load_variants(j, jobdir))
@@ -746,11 +815,14 @@ static int job_load_one(struct job *j, const char *path)
 	j->first = (int)jint(r, "first", 0);
 	if (!jnum(r, "margin_pct", &j->margin_pct) ||
 	    (jobj(r, "margin_pct") && !(j->margin_pct > 0 && j->margin_pct < 50))) {
-		job_error(j, "margin_pct", "must be a number of percent between 0 and 50 (e.g. 1 for \"same within +-1%%\")");
+		job_error(
+			j, "margin_pct",
+			"must be a number of percent between 0 and 50 (e.g. 1 for \"same within +-1%%\")");
 		bad = 1;
 	}
 	if (j->first && !j->budget) {
-		job_error(j, "first", "is the first look of a sequential design: set \"budget\" too");
+		job_error(j, "first",
+			  "is the first look of a sequential design: set \"budget\" too");
 		bad = 1;
 	}
 	j->batches = (int)jint(r, "batches", 5);
@@ -758,12 +830,13 @@ static int job_load_one(struct job *j, const char *path)
 	j->nightly = jbool(r, "nightly", false);
 	j->bisect = jbool(r, "bisect", false);
 	if (j->bisect && !j->nightly) {
-		job_error(j, "bisect", "bisects a change between two nights: set \"nightly\": true too");
+		job_error(j, "bisect",
+			  "bisects a change between two nights: set \"nightly\": true too");
 		bad = 1;
 	}
 	s = jstr(r, "order");
 	if (!s && j->vs.n > NVARIANTS)
-		j->order = ORDER_WILLIAMS;	/* balanced for carry-over (jobs/README.md) */
+		j->order = ORDER_WILLIAMS; /* balanced for carry-over (jobs/README.md) */
 	if (s && order_parse(s, &j->order)) {
 		job_error(j, "order", "\"%s\" is not one of abab, abba, random, williams", s);
 		bad = 1;
@@ -771,9 +844,10 @@ static int job_load_one(struct job *j, const char *path)
 	t = jobj(r, "threshold");
 	j->threshold = 0.05;
 	j->alpha = 0.05;
-	if (!jnum(t, "change_pct", &j->threshold) || (jobj(t, "change_pct") &&
-						       !(j->threshold > 0 && j->threshold < 1000))) {
-		job_error(j, "threshold.change_pct", "must be a number of percent above 0 (e.g. 5 for 5%%)");
+	if (!jnum(t, "change_pct", &j->threshold) ||
+	    (jobj(t, "change_pct") && !(j->threshold > 0 && j->threshold < 1000))) {
+		job_error(j, "threshold.change_pct",
+			  "must be a number of percent above 0 (e.g. 5 for 5%%)");
 		bad = 1;
 	} else if (jobj(t, "change_pct")) {
 		j->threshold /= 100.0;
@@ -797,15 +871,19 @@ static int job_load_one(struct job *j, const char *path)
 			bad = 1;
 		}
 		if (dt) {
-			json_object_object_foreach(dt, key, val) {
+			json_object_object_foreach(dt, key, val)
+			{
 				for (i = 0; i < j->nboards; i++)
 					if (!strcmp(j->boards[i], key))
 						break;
 				if (i == j->nboards) {
-					job_error(j, "lava.device_types", "\"%s\" is not one of the job's boards", key);
+					job_error(j, "lava.device_types",
+						  "\"%s\" is not one of the job's boards", key);
 					bad = 1;
 				} else if (!json_object_is_type(val, json_type_string)) {
-					job_error(j, "lava.device_types", "\"%s\": must be a string (a LAVA device type)", key);
+					job_error(j, "lava.device_types",
+						  "\"%s\": must be a string (a LAVA device type)",
+						  key);
 					bad = 1;
 				}
 			}
@@ -819,7 +897,7 @@ int job_load(struct job *j, const char *path)
 	int ret = job_load_one(j, path);
 
 	if (ret)
-		job_free(j);	/* nothing half-loaded is left to the caller */
+		job_free(j); /* nothing half-loaded is left to the caller */
 	return ret;
 }
 
@@ -855,7 +933,7 @@ char *job_json(const struct job *j)
 	json_object_object_add(o, "kind", json_object_new_string("ab"));
 	json_object_object_add(o, "job", json_object_new_string(j->name));
 	json_object_object_add(o, "job_file", json_object_new_string(j->jf.path));
-	if (j->v[1].mbox) {	/* the series b4 took: what the report names */
+	if (j->v[1].mbox) { /* the series b4 took: what the report names */
 		const struct series *se = &j->v[1].series;
 		json_object *sr = json_object_new_object(), *a = json_object_new_array();
 		size_t i;
@@ -908,7 +986,6 @@ static char *replace_board(const char *tmpl, const char *board)
 	return s;
 }
 
-
 int job_kernel(const struct job *j, const char *board, int v, bool build, struct job_kernel *out)
 {
 	struct recipe rc;
@@ -941,11 +1018,13 @@ int job_kernel(const struct job *j, const char *board, int v, bool build, struct
 		ret = recipe_variant(&rc, j->v[v].patches, j->v[v].npatches, build, &out->dir,
 				     &out->state);
 	else if (build)
-		ret = recipe_build(&rc, j->v[v].patches, j->v[v].kind == SRC_GIT ? "git" :
-				   variant_names[v], &out->dir, &out->state);
+		ret = recipe_build(&rc, j->v[v].patches,
+				   j->v[v].kind == SRC_GIT ? "git" : variant_names[v], &out->dir,
+				   &out->state);
 	else
-		ret = recipe_probe(&rc, j->v[v].patches, j->v[v].kind == SRC_GIT ? "git" :
-				   variant_names[v], &out->dir, &out->state);
+		ret = recipe_probe(&rc, j->v[v].patches,
+				   j->v[v].kind == SRC_GIT ? "git" : variant_names[v], &out->dir,
+				   &out->state);
 	recipe_free(&rc);
 	return ret;
 }

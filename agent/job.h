@@ -18,39 +18,39 @@ enum job_source { SRC_RECIPE, SRC_PREBUILT, SRC_GIT };
 
 struct job_variant {
 	enum job_source kind;
-	char *prebuilt;		/* SRC_PREBUILT: directory, "{board}" expanded */
-	char *git_tree;		/* SRC_GIT: absolute path of the git tree */
-	const char *git_ref;	/* SRC_GIT: the ref to build (points into jf) */
-	char *patches;		/* SRC_RECIPE patched: absolute patch series directory */
-	struct series series;	/* "patches": {"mbox", "msgid"}: the series b4 took (dir: patches) */
-	char *mbox;		/* its mailbox, absolute; NULL for a patch directory */
-	int npatches;		/* "series": "prefixes": the first npatches of patches (0: all) */
-	char *adds;		/* a series prefix: the patch (file) it adds to the one before */
+	char *prebuilt; /* SRC_PREBUILT: directory, "{board}" expanded */
+	char *git_tree; /* SRC_GIT: absolute path of the git tree */
+	const char *git_ref; /* SRC_GIT: the ref to build (points into jf) */
+	char *patches; /* SRC_RECIPE patched: absolute patch series directory */
+	struct series series; /* "patches": {"mbox", "msgid"}: the series b4 took (dir: patches) */
+	char *mbox; /* its mailbox, absolute; NULL for a patch directory */
+	int npatches; /* "series": "prefixes": the first npatches of patches (0: all) */
+	char *adds; /* a series prefix: the patch (file) it adds to the one before */
 };
 
 struct job {
 	struct jfile jf;
-	char *name;			/* "name", else the file name without .json */
-	char **boards;			/* NULL-terminated */
+	char *name; /* "name", else the file name without .json */
+	char **boards; /* NULL-terminated */
 	size_t nboards;
-	struct job_variant v[VARIANTS_MAX];	/* [0] control, [1] patched, or the series */
-	struct variant_set vs;		/* their labels, in the same order */
-	bool series;			/* "series": "prefixes": v[k] = control + patches 1..k */
-	const char *benchmark;		/* "dmabench", "regex", "dma_map_benchmark", "module" */
-	struct bench_def bench;		/* its definition (strings point into jf) */
-	char *module_src, *module;	/* "module": absolute source dir, module name */
-	char *ko[2];			/* "module" "ko": absolute file templates ({board}) */
-	const char *params;		/* extra module parameters, or NULL */
+	struct job_variant v[VARIANTS_MAX]; /* [0] control, [1] patched, or the series */
+	struct variant_set vs; /* their labels, in the same order */
+	bool series; /* "series": "prefixes": v[k] = control + patches 1..k */
+	const char *benchmark; /* "dmabench", "regex", "dma_map_benchmark", "module" */
+	struct bench_def bench; /* its definition (strings point into jf) */
+	char *module_src, *module; /* "module": absolute source dir, module name */
+	char *ko[2]; /* "module" "ko": absolute file templates ({board}) */
+	const char *params; /* extra module parameters, or NULL */
 	int boots, batches;
-	int budget, first;		/* sequential design ("budget", "first"), 0: fixed */
-	double margin_pct;		/* equivalence margin in % ("margin_pct", default 1) */
+	int budget, first; /* sequential design ("budget", "first"), 0: fixed */
+	double margin_pct; /* equivalence margin in % ("margin_pct", default 1) */
 	enum order_kind order;
 	uint64_t seed;
 	bool nightly;
-	bool bisect;			/* nightly: `ablab bisect` a change between two nights' git commits */
-	double threshold;		/* nightly: relative change that matters (0.05 = 5%) */
-	double alpha;			/* significance level of the nightly comparison */
-	json_object *lava;		/* "lava" section (validated), or NULL */
+	bool bisect; /* nightly: `ablab bisect` a change between two nights' git commits */
+	double threshold; /* nightly: relative change that matters (0.05 = 5%) */
+	double alpha; /* significance level of the nightly comparison */
+	json_object *lava; /* "lava" section (validated), or NULL */
 };
 
 /* Loads and validates PATH.  Every problem is printed as
@@ -64,15 +64,14 @@ char *job_json(const struct job *j);
 
 /* How a variant's kernel of one board is obtained. */
 struct job_kernel {
-	char *dir;		/* the artefact directory (with manifest.json), or NULL */
-	char *state;		/* "cached", "built", "prebuilt", "would build: <why>" */
+	char *dir; /* the artefact directory (with manifest.json), or NULL */
+	char *state; /* "cached", "built", "prebuilt", "would build: <why>" */
 };
 
 /* Resolves (and with build, builds through the board's recipe script) the
  * kernel of BOARD for variant v (an index into j->v).  With build == false nothing is run: state
  * says whether a build would be needed and why.  0 or -errno (printed). */
-int job_kernel(const struct job *j, const char *board, int v, bool build,
-	       struct job_kernel *out);
+int job_kernel(const struct job *j, const char *board, int v, bool build, struct job_kernel *out);
 void job_kernel_free(struct job_kernel *k);
 
 /* The boards directory used for board names (ABLAB_BOARDS or ./boards). */
@@ -80,17 +79,17 @@ char *job_board_path(const char *board);
 
 /* One run of a job (`ablab run`, `ablab nightly`, `ablab lava`). */
 struct job_run_opts {
-	const bool *boards;		/* [nboards]: which of the job's boards; NULL: all */
+	const bool *boards; /* [nboards]: which of the job's boards; NULL: all */
 	int boots, batches;
-	int budget, first;		/* sequential: boots per variant at most, first look */
+	int budget, first; /* sequential: boots per variant at most, first look */
 	double margin_pct;
 	enum order_kind order;
 	uint64_t seed;
 	const char *params;
-	const char *trigger;		/* cli, nightly, lava */
+	const char *trigger; /* cli, nightly, lava */
 	const char *db, *results, *format;
-	bool dry_run;			/* print boards and kernels (cached / would build) */
-	const struct runner *runner;	/* what runs the boots; NULL: here (runner.h) */
+	bool dry_run; /* print boards and kernels (cached / would build) */
+	const struct runner *runner; /* what runs the boots; NULL: here (runner.h) */
 };
 /* Fills the run options from the job's own values. */
 void job_run_defaults(const struct job *j, struct job_run_opts *o);

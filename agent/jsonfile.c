@@ -54,8 +54,8 @@ int jfile_load(struct jfile *jf, const char *path)
 		/* json-c's parse end is the offending character (past the end: end of file) */
 		jfile_offset_linecol(jf->text, end < jf->len ? end : jf->len, &line, &col);
 		err_msg("%s:%d:%d: invalid JSON: %s", path, line, col,
-			jerr == json_tokener_continue ? "unexpected end of file"
-						       : json_tokener_error_desc(jerr));
+			jerr == json_tokener_continue ? "unexpected end of file" :
+							json_tokener_error_desc(jerr));
 		return -EINVAL;
 	}
 	for (; end < jf->len; end++) {
@@ -65,8 +65,8 @@ int jfile_load(struct jfile *jf, const char *path)
 			break;
 		if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
 			jfile_offset_linecol(jf->text, end, &line, &col);
-			err_msg("%s:%d:%d: trailing characters after the JSON document", path,
-				line, col);
+			err_msg("%s:%d:%d: trailing characters after the JSON document", path, line,
+				col);
 			return -EINVAL;
 		}
 	}
@@ -110,13 +110,20 @@ void jfile_locate_key(const struct jfile *jf, const char *key, int *line, int *c
 static const char *jtype_name(enum jtype t)
 {
 	switch (t) {
-	case J_STRING: return "a string";
-	case J_INT: return "an integer";
-	case J_BOOL: return "true or false";
-	case J_OBJECT: return "an object";
-	case J_ARRAY_STRING: return "an array of strings";
-	case J_ARRAY_INT: return "an array of integers";
-	default: return "any value";
+	case J_STRING:
+		return "a string";
+	case J_INT:
+		return "an integer";
+	case J_BOOL:
+		return "true or false";
+	case J_OBJECT:
+		return "an object";
+	case J_ARRAY_STRING:
+		return "an array of strings";
+	case J_ARRAY_INT:
+		return "an array of integers";
+	default:
+		return "any value";
 	}
 }
 
@@ -140,8 +147,8 @@ static bool type_ok(json_object *v, enum jtype t)
 		for (i = 0; i < json_object_array_length(v); i++) {
 			json_object *e = json_object_array_get_idx(v, i);
 
-			if (!json_object_is_type(e, t == J_ARRAY_STRING ? json_type_string
-									: json_type_int))
+			if (!json_object_is_type(e, t == J_ARRAY_STRING ? json_type_string :
+									  json_type_int))
 				return false;
 		}
 		return true;
@@ -190,7 +197,8 @@ int jfile_validate(const struct jfile *jf, json_object *obj, const char *jpath,
 	size_t nsugg = 0, i;
 	int bad = 0;
 
-	json_object_object_foreach(obj, key, val) {
+	json_object_object_foreach(obj, key, val)
+	{
 		char *path = *jpath ? xasprintf("%s.%s", jpath, key) : xstrdup(key);
 
 		for (f = fields; f->key; f++)
@@ -241,7 +249,7 @@ int jfile_validate(const struct jfile *jf, json_object *obj, const char *jpath,
 			if (suggested[i] == f)
 				break;
 		if (i < nsugg)
-			continue;	/* already reported as a misspelling */
+			continue; /* already reported as a misspelling */
 		if (f->required && !json_object_object_get_ex(obj, f->key, NULL)) {
 			int line = 1, col = 1;
 			char *path = *jpath ? xasprintf("%s.%s", jpath, f->key) : xstrdup(f->key);
@@ -251,8 +259,8 @@ int jfile_validate(const struct jfile *jf, json_object *obj, const char *jpath,
 
 				jfile_locate_key(jf, last ? last + 1 : jpath, &line, &col);
 			}
-			err_msg("%s:%d:%d: %s: required key missing (%s)", jf->path, line, col, path,
-				jtype_name(f->type));
+			err_msg("%s:%d:%d: %s: required key missing (%s)", jf->path, line, col,
+				path, jtype_name(f->type));
 			free(path);
 			bad = 1;
 		}

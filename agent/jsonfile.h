@@ -28,8 +28,8 @@ struct jfield {
 	const char *key;
 	enum jtype type;
 	bool required;
-	const struct jfield *sub;	/* for J_OBJECT: its schema (NULL = free-form) */
-	long min, max;			/* for J_INT when min < max */
+	const struct jfield *sub; /* for J_OBJECT: its schema (NULL = free-form) */
+	long min, max; /* for J_INT when min < max */
 };
 
 /* Checks obj against fields; prints every problem as
@@ -42,7 +42,7 @@ const char *jstr(json_object *obj, const char *key);
 long jint(json_object *obj, const char *key, long dflt);
 bool jbool(json_object *obj, const char *key, bool dflt);
 json_object *jobj(json_object *obj, const char *key);
-char **jstrv(json_object *obj, const char *key, size_t *n);	/* NULL-terminated copy */
+char **jstrv(json_object *obj, const char *key, size_t *n); /* NULL-terminated copy */
 void strv_free(char **v);
 
 /* 1-based line:col of byte offset `off` in text. */

@@ -52,9 +52,9 @@ static int check_inside(const char *real, const char *path)
 	struct stat st;
 
 	if (!path || lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
-		return 0;	/* missing: reported by the caller */
+		return 0; /* missing: reported by the caller */
 	if (!realpath(path, target))
-		return 0;	/* dangling: not a file, reported by the caller */
+		return 0; /* dangling: not a file, reported by the caller */
 	if (!strncmp(target, real, n) && target[n] == '/')
 		return 0;
 	err_msg("kernel directory %s: %s is a symbolic link to %s, outside the kernel directory; refusing it (copy the file in: cp --remove-destination %s %s)",
@@ -71,14 +71,16 @@ int kernel_load(struct kernel_art *k, const char *dir)
 
 	memset(k, 0, sizeof(*k));
 	if (!dir)
-		return -ENOENT;	/* no default directory: cache_dir() said why */
+		return -ENOENT; /* no default directory: cache_dir() said why */
 	if (!realpath(dir, real)) {
-		err_msg("kernel directory %s: %s (the directory that holds manifest.json: --control/--patched DIR for ab, --kernel DIR for check and calibrate, or a job's variant source; a board's default build comes from `make kernels`)", dir, strerror(errno));
+		err_msg("kernel directory %s: %s (the directory that holds manifest.json: --control/--patched DIR for ab, --kernel DIR for check and calibrate, or a job's variant source; a board's default build comes from `make kernels`)",
+			dir, strerror(errno));
 		return -ENOENT;
 	}
 	mpath = xasprintf("%s/manifest.json", real);
 	if (!is_file(mpath)) {
-		err_msg("kernel directory %s has no manifest.json: not a complete build (run `make kernels`)", real);
+		err_msg("kernel directory %s has no manifest.json: not a complete build (run `make kernels`)",
+			real);
 		free(mpath);
 		return -ENOENT;
 	}
@@ -89,8 +91,8 @@ int kernel_load(struct kernel_art *k, const char *dir)
 		return ret;
 	}
 	k->dir = xstrdup(real);
-	k->label = xstrdup(jstr(jf.root, "variant") ? jstr(jf.root, "variant")
-						    : jstr(jf.root, "label"));
+	k->label = xstrdup(jstr(jf.root, "variant") ? jstr(jf.root, "variant") :
+						      jstr(jf.root, "label"));
 	k->release = xstrdup(jstr(jf.root, "release"));
 	k->config_sha256 = xstrdup(jstr(jf.root, "config_sha256"));
 	k->zimage_sha256 = file_sha(jobj(jf.root, "files"), "zImage");
@@ -110,7 +112,8 @@ int kernel_load(struct kernel_art *k, const char *dir)
 		return -EPERM;
 	/* no .dtb: the machine or its boot loader provides the DT (QEMU virt) */
 	if (!is_file(k->zimage) || !is_file(k->initrd)) {
-		err_msg("kernel directory %s is incomplete: needs zImage and initramfs.cpio.gz (rebuild with `make kernels`)", real);
+		err_msg("kernel directory %s is incomplete: needs zImage and initramfs.cpio.gz (rebuild with `make kernels`)",
+			real);
 		return -ENOENT;
 	}
 	return 0;

@@ -6,9 +6,9 @@
  * (boards/kernel/build.sh) holding manifest.json and the artefacts. */
 struct kernel_art {
 	char *dir, *label, *release;
-	char *zimage, *dtb, *initrd, *module;	/* absolute paths */
+	char *zimage, *dtb, *initrd, *module; /* absolute paths */
 	char *zimage_sha256, *config_sha256;
-	char *manifest_json;			/* the manifest text, stored with the boot */
+	char *manifest_json; /* the manifest text, stored with the boot */
 };
 
 /* Loads DIR/manifest.json; clear one-line errors; -ENOENT / -EINVAL / -EPERM

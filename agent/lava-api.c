@@ -43,7 +43,7 @@ static size_t curl_sink(char *p, size_t sz, size_t n, void *ud)
 	struct buf *b = ud;
 
 	if (b->len + sz * n > LAVA_MAX_BODY)
-		return 0;	/* CURLE_WRITE_ERROR */
+		return 0; /* CURLE_WRITE_ERROR */
 	buf_append(b, p, sz * n);
 	return sz * n;
 }
@@ -102,13 +102,14 @@ int lava_server_url_ok(const char *server, bool insecure_http)
 	if (insecure_http || !strncmp(host, "127.", 4) || !strcmp(host, "[::1]") ||
 	    !strcmp(host, "localhost"))
 		return 0;
-	err_msg("--server: %s is http://: the API token would cross the network in clear text; use https://, or add --insecure-http if you must", server);
+	err_msg("--server: %s is http://: the API token would cross the network in clear text; use https://, or add --insecure-http if you must",
+		server);
 	return -EINVAL;
 }
 
 /* One HTTP request; *code gets the status; body in out. */
-static int http(const struct lava_conn *c, const char *method, const char *url,
-		const char *body, struct buf *out, long *code)
+static int http(const struct lava_conn *c, const char *method, const char *url, const char *body,
+		struct buf *out, long *code)
 {
 	struct curl_slist *hd = NULL;
 	char *auth = xasprintf("Authorization: Token %s", c->token);
@@ -160,7 +161,8 @@ static int http(const struct lava_conn *c, const char *method, const char *url,
 		return -EIO;
 	}
 	if (*code >= 300 && *code < 400) {
-		err_msg("LAVA server %s: HTTP %ld redirect not followed (the token goes only to --server %s): give the final URL as --server", url, *code, c->server);
+		err_msg("LAVA server %s: HTTP %ld redirect not followed (the token goes only to --server %s): give the final URL as --server",
+			url, *code, c->server);
 		return -EPERM;
 	}
 	return 0;
@@ -232,10 +234,10 @@ int lava_wait(const struct lava_conn *c, int64_t id, int64_t deadline, struct la
 		if (o)
 			json_object_put(o);
 		else if (code != 200 && code != 0 && code != 502 && code != 503) {
-			ret = code >= 300 && code < 400 ? -EPERM : -EIO;	/* printed */
+			ret = code >= 300 && code < 400 ? -EPERM : -EIO; /* printed */
 			break;
 		}
-		poll(NULL, 0, 1000);	/* LAVA has no long-poll; a job takes seconds */
+		poll(NULL, 0, 1000); /* LAVA has no long-poll; a job takes seconds */
 	}
 	free(url);
 	if (stop_requested)
@@ -257,8 +259,7 @@ int lava_fetch(const struct lava_conn *c, int64_t id, struct lava_result *r)
 		r->log = lava_log_target_text(out.data, out.len);
 		if (!r->failure && strcmp(r->health, "Complete"))
 			r->failure = lava_log_failure(out.data);
-	}
-	else if (!ret)
+	} else if (!ret)
 		err_msg("LAVA job %" PRId64 ": log: HTTP %ld", id, code);
 	buf_free(&out);
 	/* the test cases, page by page */
@@ -275,12 +276,17 @@ int lava_fetch(const struct lava_conn *c, int64_t id, struct lava_result *r)
 		}
 		res = jobj(page, "results");
 		for (i = 0; res && i < json_object_array_length(res); i++)
-			json_object_array_add(all, json_object_get(json_object_array_get_idx(res, i)));
+			json_object_array_add(all,
+					      json_object_get(json_object_array_get_idx(res, i)));
 		if (jstr(page, "next") && !same_origin(c, jstr(page, "next"))) {
-			err_msg("LAVA job %" PRId64 ": the test cases' \"next\" page %.200s is not on --server %s (scheme, host and port); not followed, the token goes only to the server", id, jstr(page, "next"), c->server);
+			err_msg("LAVA job %" PRId64
+				": the test cases' \"next\" page %.200s is not on --server %s (scheme, host and port); not followed, the token goes only to the server",
+				id, jstr(page, "next"), c->server);
 			ret = -EPERM;
 		} else if (jstr(page, "next") && ++pages > 10000) {
-			err_msg("LAVA job %" PRId64 ": more than 10000 pages of test cases; not followed further", id);
+			err_msg("LAVA job %" PRId64
+				": more than 10000 pages of test cases; not followed further",
+				id);
 			ret = -EPERM;
 		} else if (jstr(page, "next")) {
 			url = xstrdup(jstr(page, "next"));
@@ -303,8 +309,8 @@ char *lava_local_device(const struct lava_conn *c, const char *board)
 		src = n;
 	}
 	if (!is_file(src)) {
-		err_msg("--device: %s does not exist (a LAVA device dictionary for board %s)",
-			src, board);
+		err_msg("--device: %s does not exist (a LAVA device dictionary for board %s)", src,
+			board);
 		free(src);
 		return NULL;
 	}
@@ -336,13 +342,19 @@ static int render_device(const char *dev, const char *jobf, const char *out)
 		return run_argv(argv, NULL) == 0 ? 0 : -EIO;
 	}
 	{
-		char *argv[] = { "/usr/bin/python3", "-c", (char *)py, (char *)dev, (char *)jobf,
-				 "/usr/share/lava-server/device-types", NULL };
+		char *argv[] = { "/usr/bin/python3",
+				 "-c",
+				 (char *)py,
+				 (char *)dev,
+				 (char *)jobf,
+				 "/usr/share/lava-server/device-types",
+				 NULL };
 
 		ret = run_argv(argv, &y);
 	}
 	if (ret != 0 || !y.len) {
-		err_msg("%s: cannot render the device dictionary (needs python3-jinja2 and lava-server's device types: apt-get install lava-server)", dev);
+		err_msg("%s: cannot render the device dictionary (needs python3-jinja2 and lava-server's device types: apt-get install lava-server)",
+			dev);
 		ret = -EINVAL;
 	} else {
 		ret = write_file_atomic(out, y.data, y.len);
@@ -373,9 +385,17 @@ int lava_local_run(const struct lava_conn *c, const char *dev, const char *yaml,
 		ret = mkdir_p(outd, 0755);
 	if (!ret) {
 		/* stderr to a file: sh is only the redirection, arguments stay argv */
-		char *argv[] = { "sh", "-c", "exec lava-run --job-id \"$1\" --output-dir \"$2\" "
-				 "--device \"$3\" \"$4\" 2>\"$5\" >/dev/null", "sh", idstr, outd,
-				 devf, jobf, logf, NULL };
+		char *argv[] = { "sh",
+				 "-c",
+				 "exec lava-run --job-id \"$1\" --output-dir \"$2\" "
+				 "--device \"$3\" \"$4\" 2>\"$5\" >/dev/null",
+				 "sh",
+				 idstr,
+				 outd,
+				 devf,
+				 jobf,
+				 logf,
+				 NULL };
 
 		status = run_argv(argv, NULL);
 		if (read_file(logf, &data, &len) == 0)
@@ -403,12 +423,12 @@ int lava_local_run(const struct lava_conn *c, const char *dev, const char *yaml,
 }
 
 int lava_cross_check(const struct lava_result *r, const struct run_result *res, char *why,
-		       size_t wl)
+		     size_t wl)
 {
 	size_t i, n = 0, k;
 
 	if (!r->tests)
-		return 0;	/* local runs: the results are in the log only */
+		return 0; /* local runs: the results are in the log only */
 	for (i = 0; i < json_object_array_length(r->tests); i++) {
 		json_object *t = json_object_array_get_idx(r->tests, i);
 		const char *meas = jstr(t, "measurement"), *name = jstr(t, "name");
@@ -418,7 +438,7 @@ int lava_cross_check(const struct lava_result *r, const struct run_result *res, 
 		    (strcmp(jstr(t, "unit"), "mean_ns") && strcmp(jstr(t, "unit"), "lost")))
 			continue;
 		n++;
-		m = strtod(meas, NULL);	/* the REST API gives measurements as strings */
+		m = strtod(meas, NULL); /* the REST API gives measurements as strings */
 		for (k = 0; k < res->n; k++) {
 			const struct sample *s = &res->v[k];
 			char id[96], *c;
@@ -433,8 +453,8 @@ int lava_cross_check(const struct lava_result *r, const struct run_result *res, 
 				bool run = false;
 
 				for (c = id; *c; c++) {
-					bool w = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
-						 *c == '_';
+					bool w = (*c >= 'a' && *c <= 'z') ||
+						 (*c >= '0' && *c <= '9') || *c == '_';
 
 					if (w) {
 						buf_append(&nm, c, 1);
@@ -445,7 +465,8 @@ int lava_cross_check(const struct lava_result *r, const struct run_result *res, 
 					}
 				}
 				buf_append(&nm, "", 1);
-				if (!strcmp(nm.data, name) && fabs(want - m) <= 0.5 + 1e-9 * fabs(want)) {
+				if (!strcmp(nm.data, name) &&
+				    fabs(want - m) <= 0.5 + 1e-9 * fabs(want)) {
 					buf_free(&nm);
 					break;
 				}

@@ -13,21 +13,21 @@
 
 struct lava_conn {
 	/* server */
-	const char *server;		/* https://lava.example.org (no trailing /) */
+	const char *server; /* https://lava.example.org (no trailing /) */
 	char *token;
 	/* local */
 	bool local;
-	const char *device_tmpl;	/* device dictionary (.jinja2) or .yaml; {board} */
-	const char *workdir;		/* lava-run's job files and output */
+	const char *device_tmpl; /* device dictionary (.jinja2) or .yaml; {board} */
+	const char *workdir; /* lava-run's job files and output */
 };
 
 /* What came back from one LAVA job. */
 struct lava_result {
 	int64_t id;
-	char health[16];		/* Complete, Incomplete, Canceled */
-	char *failure;			/* why (LAVA's failure comment or ours) */
-	char *log;			/* console text */
-	json_object *tests;		/* array of test cases (server), or NULL */
+	char health[16]; /* Complete, Incomplete, Canceled */
+	char *failure; /* why (LAVA's failure comment or ours) */
+	char *log; /* console text */
+	json_object *tests; /* array of test cases (server), or NULL */
 };
 void lava_result_free(struct lava_result *r);
 

@@ -19,13 +19,13 @@
 
 struct lava_runner {
 	const struct job *j;
-	struct job own_job;		/* loaded by `ablab resume` */
+	struct job own_job; /* loaded by `ablab resume` */
 	bool own;
 	struct lava_conn conn;
 	char *server, *token_file, *device_tmpl, *url_base, *job_path;
-	char *ident;			/* the boots' lava_server */
+	char *ident; /* the boots' lava_server */
 	char *workdir;
-	int64_t local_ids;		/* lava-run numbers jobs of this run from 1 */
+	int64_t local_ids; /* lava-run numbers jobs of this run from 1 */
 };
 
 /* "DIR/{board}.jinja2" with DIR made absolute (so that a resume from
@@ -163,14 +163,15 @@ static int lava_job(struct lava_runner *lr, const struct runner_slot *s, const c
 		if (!ret) {
 			ret = lava_fetch(c, r->id, r);
 			if (strcmp(r->health, "Complete"))
-				ret = 0;	/* the health says it all */
+				ret = 0; /* the health says it all */
 		}
 	}
 	if (ret) {
 		snprintf(error, elen, "LAVA job %" PRId64 ": %s", r->id,
 			 ret == -ETIMEDOUT ? "not finished before the job timeout" :
-			 ret == -EPERM ? "refused to follow a link or redirect off --server" :
-			 ret == -EFBIG ? "a response of the server was too large" : strerror(-ret));
+			 ret == -EPERM	   ? "refused to follow a link or redirect off --server" :
+			 ret == -EFBIG	   ? "a response of the server was too large" :
+					     strerror(-ret));
 		return ret;
 	}
 	if (strcmp(r->health, "Complete")) {
@@ -189,8 +190,9 @@ static int lava_job(struct lava_runner *lr, const struct runner_slot *s, const c
 		return ret;
 	}
 	if (!out->uname_r || strcmp(out->uname_r, s->k->release)) {
-		snprintf(error, elen, "LAVA job %" PRId64 ": wrong kernel: target runs %s, expected %s",
-			 r->id, out->uname_r ? out->uname_r : "(unknown)", s->k->release);
+		snprintf(error, elen,
+			 "LAVA job %" PRId64 ": wrong kernel: target runs %s, expected %s", r->id,
+			 out->uname_r ? out->uname_r : "(unknown)", s->k->release);
 		return -EIO;
 	}
 	return lava_cross_check(r, &out->res, error, elen);
@@ -199,14 +201,15 @@ static int lava_job(struct lava_runner *lr, const struct runner_slot *s, const c
 static int lava_attempt(void *priv, const struct runner_slot *s, struct runner_result *res)
 {
 	struct lava_runner *lr = priv;
-	struct lava_boot lb = { lr->j, s->b, s->k, s->variant, s->seq, s->nslots, s->bp->batches,
-				s->bp->modparams, lr->url_base };
+	struct lava_boot lb = { lr->j,	     s->b,	s->k,		s->variant,
+				s->seq,	     s->nslots, s->bp->batches, s->bp->modparams,
+				lr->url_base };
 	struct lava_result r = { 0 };
 	struct lava_output out = { 0 };
 	char *yaml = lava_job_yaml(&lb);
 	int ret;
 
-	res->no_data = true;	/* a failed LAVA job is infrastructure, not data */
+	res->no_data = true; /* a failed LAVA job is infrastructure, not data */
 	if (!yaml) {
 		snprintf(res->bo.error, sizeof(res->bo.error), "no LAVA job definition for %s",
 			 s->b->name);
@@ -226,7 +229,7 @@ static int lava_attempt(void *priv, const struct runner_slot *s, struct runner_r
 	res->bo.fatal = ret == -EACCES || ret == -EPERM || ret == -EFBIG;
 	res->bo.uname_r = out.uname_r;
 	res->bo.proc_version = out.proc_version;
-	res->bo.res = out.res;		/* bench_out_free frees them */
+	res->bo.res = out.res; /* bench_out_free frees them */
 	lava_result_free(&r);
 	return ret;
 }
@@ -283,8 +286,8 @@ static int runner_init(struct lava_runner *lr, const struct job *j,
 
 		if (sl)
 			*sl = '\0';
-		t = sl ? xasprintf("%s/lava/devices/{board}.jinja2", d)
-		       : xstrdup("lava/devices/{board}.jinja2");
+		t = sl ? xasprintf("%s/lava/devices/{board}.jinja2", d) :
+			 xstrdup("lava/devices/{board}.jinja2");
 		lr->device_tmpl = abs_tmpl(t);
 		free(t);
 		free(d);

@@ -103,7 +103,8 @@ char *lava_job_yaml(const struct lava_boot *lb)
 	char *u;
 
 	if (!bo && !b->emulated) {
-		err_msg("%s: boot method \"%s\" has no LAVA equivalent here (uboot, command, direct)", b->jf.path, why);
+		err_msg("%s: boot method \"%s\" has no LAVA equivalent here (uboot, command, direct)",
+			b->jf.path, why);
 		return NULL;
 	}
 	if (!dt)
@@ -118,10 +119,10 @@ char *lava_job_yaml(const struct lava_boot *lb)
 		buf_printf(&y, "job_name: %s\n", yq(h, name));
 		free(name);
 	}
-	buf_printf(&y, "priority: %s\n", jstr(j->lava, "priority") ? jstr(j->lava, "priority")
-								   : "medium");
-	buf_printf(&y, "visibility: %s\n", jstr(j->lava, "visibility") ?
-		   jstr(j->lava, "visibility") : "public");
+	buf_printf(&y, "priority: %s\n",
+		   jstr(j->lava, "priority") ? jstr(j->lava, "priority") : "medium");
+	buf_printf(&y, "visibility: %s\n",
+		   jstr(j->lava, "visibility") ? jstr(j->lava, "visibility") : "public");
 	if (jobj(j->lava, "tags")) {
 		json_object *t = jobj(j->lava, "tags");
 		size_t i;
@@ -136,14 +137,17 @@ char *lava_job_yaml(const struct lava_boot *lb)
 			free(v);
 		}
 	}
-	buf_printf(&y, "timeouts:\n  job: {minutes: %ld}\n  action: {minutes: %ld}\n"
-		   "  connection: {minutes: 2}\n", tmo, tmo);
+	buf_printf(&y,
+		   "timeouts:\n  job: {minutes: %ld}\n  action: {minutes: %ld}\n"
+		   "  connection: {minutes: 2}\n",
+		   tmo, tmo);
 	buf_printf(&y, "metadata:\n");
 	buf_printf(&y, "  ablab.job: %s\n", yq(h, j->name));
 	buf_printf(&y, "  ablab.board: %s\n", yq(h, b->name));
 	/* control, patched as they always were; "+1-2" is no YAML plain scalar */
-	buf_printf(&y, "  ablab.variant: %s\n", strspn(vlabel, "abcdefghijklmnopqrstuvwxyz") ==
-		   strlen(vlabel) ? vlabel : yq(h, vlabel));
+	buf_printf(&y, "  ablab.variant: %s\n",
+		   strspn(vlabel, "abcdefghijklmnopqrstuvwxyz") == strlen(vlabel) ? vlabel :
+										    yq(h, vlabel));
 	if (!variant_set_is_pair(&j->vs))
 		buf_printf(&y, "  ablab.variant_position: %d\n", lb->variant);
 	buf_printf(&y, "  ablab.seq: %d\n", lb->seq);
@@ -167,9 +171,11 @@ char *lava_job_yaml(const struct lava_boot *lb)
 		buf_printf(&y, "context:\n");
 	}
 	if (ctx) {
-		json_object_object_foreach(ctx, key, val) {
+		json_object_object_foreach(ctx, key, val)
+		{
 			if (json_object_is_type(val, json_type_int))
-				buf_printf(&y, "  %s: %" PRId64 "\n", key, json_object_get_int64(val));
+				buf_printf(&y, "  %s: %" PRId64 "\n", key,
+					   json_object_get_int64(val));
 			else
 				buf_printf(&y, "  %s: %s\n", key,
 					   yq(h, json_object_get_string(val)));
@@ -182,21 +188,25 @@ char *lava_job_yaml(const struct lava_boot *lb)
 
 		buf_printf(&y, "    to: tmpfs\n    images:\n");
 		u = artefact_url(lb, lb->k->zimage);
-		img = xasprintf("-kernel {kernel} -append \"%s\"", b->append ? b->append :
-				"console=ttyAMA0 rdinit=/init");
+		img = xasprintf("-kernel {kernel} -append \"%s\"",
+				b->append ? b->append : "console=ttyAMA0 rdinit=/init");
 		buf_printf(&y, "      kernel:\n        image_arg: %s\n        url: %s\n",
 			   yq(h, img), yq(h, u));
 		free(img);
 		free(u);
 		if (lb->k->dtb) {
 			u = artefact_url(lb, lb->k->dtb);
-			buf_printf(&y, "      dtb:\n        image_arg: \"-dtb {dtb}\"\n"
-				   "        url: %s\n", yq(h, u));
+			buf_printf(&y,
+				   "      dtb:\n        image_arg: \"-dtb {dtb}\"\n"
+				   "        url: %s\n",
+				   yq(h, u));
 			free(u);
 		}
 		u = artefact_url(lb, lb->k->initrd);
-		buf_printf(&y, "      ramdisk:\n        image_arg: \"-initrd {ramdisk}\"\n"
-			   "        url: %s\n", yq(h, u));
+		buf_printf(&y,
+			   "      ramdisk:\n        image_arg: \"-initrd {ramdisk}\"\n"
+			   "        url: %s\n",
+			   yq(h, u));
 		free(u);
 	} else {
 		/* flasher: the device's flasher_deploy_commands get the images
@@ -220,7 +230,7 @@ char *lava_job_yaml(const struct lava_boot *lb)
 		buf_printf(&y, "%sramdisk:\n%s  url: %s\n", ind, ind, yq(h, u));
 		if (!flasher)
 			buf_printf(&y, "      compression: gz\n      install_modules: false\n"
-				   "      install_overlay: false\n");
+				       "      install_overlay: false\n");
 		free(u);
 	}
 	if (t_boot > tmo)
@@ -239,27 +249,35 @@ char *lava_job_yaml(const struct lava_boot *lb)
 	/* type the benchmark at the prompt; its lines come back through dmesg
 	 * (printk kept off the console, as for direct boots) */
 	{
-		char *cmd = xasprintf("dmesg -n 1; insmod %s batches=%d%s%s; echo ABLAB-INSMOD=$?; dmesg | grep 'dmabench: '", modpath, lb->batches,
-				      lb->params ? " " : "", lb->params ? lb->params : "");
+		char *cmd = xasprintf(
+			"dmesg -n 1; insmod %s batches=%d%s%s; echo ABLAB-INSMOD=$?; dmesg | grep 'dmabench: '",
+			modpath, lb->batches, lb->params ? " " : "", lb->params ? lb->params : "");
 		char *ok = xasprintf("insmod %s batches", modpath);
 
-		buf_printf(&y, "- test:\n    timeout: {minutes: %ld}\n    interactive:\n"
+		buf_printf(&y,
+			   "- test:\n    timeout: {minutes: %ld}\n    interactive:\n"
 			   "    - name: ablab-identify\n      prompts:\n      - %s\n"
-			   "      script:\n", tmo < 2 ? tmo : 2, yq(h, prompt));
-		buf_printf(&y, "      - name: uname\n        command: %s\n",
-			   yq(h, "echo ABLAB-UNAME=$(uname -r); echo ABLAB-PROC=$(cat /proc/version)"));
+			   "      script:\n",
+			   tmo < 2 ? tmo : 2, yq(h, prompt));
+		buf_printf(
+			&y, "      - name: uname\n        command: %s\n",
+			yq(h,
+			   "echo ABLAB-UNAME=$(uname -r); echo ABLAB-PROC=$(cat /proc/version)"));
 		buf_printf(&y, "      - name: insmod\n        command: %s\n", yq(h, cmd));
-		buf_printf(&y, "        wait_for_prompt: false\n        successes:\n"
-			   "        - message: %s\n", yq(h, ok));
+		buf_printf(&y,
+			   "        wait_for_prompt: false\n        successes:\n"
+			   "        - message: %s\n",
+			   yq(h, ok));
 		free(cmd);
 		free(ok);
 	}
 	buf_printf(&y, "- test:\n    timeout: {minutes: %ld}\n    monitors:\n", t_test);
 	buf_printf(&y, "    - name: dmabench\n      start: %s\n      end: %s\n",
 		   yq(h, "dmabench: v1 start"), yq(h, "dmabench: v1 done"));
-	buf_printf(&y, "      pattern: %s\n", yq(h, "dmabench: v1 (?:result|preserve) "
-		   "scenario=(?P<test_case_id>\\S+ batch=\\d+) .*?(?P<units>mean_ns|lost)="
-		   "(?P<measurement>-?\\d+)\\s"));
+	buf_printf(&y, "      pattern: %s\n",
+		   yq(h, "dmabench: v1 (?:result|preserve) "
+			 "scenario=(?P<test_case_id>\\S+ batch=\\d+) .*?(?P<units>mean_ns|lost)="
+			 "(?P<measurement>-?\\d+)\\s"));
 	yq_free(h);
 	return y.data;
 }
@@ -307,24 +325,62 @@ static const char *yaml_dq(const char *p, const char *end, struct buf *o)
 			return NULL;
 		c = *p++;
 		switch (c) {
-		case 'n': buf_append(o, "\n", 1); break;
-		case 'r': buf_append(o, "\r", 1); break;
-		case 't': buf_append(o, "\t", 1); break;
-		case '0': buf_append(o, "", 1); break;
-		case 'a': buf_append(o, "\a", 1); break;
-		case 'b': buf_append(o, "\b", 1); break;
-		case 'e': buf_append(o, "\x1b", 1); break;
-		case 'f': buf_append(o, "\f", 1); break;
-		case 'v': buf_append(o, "\v", 1); break;
-		case ' ': case '"': case '/': case '\\': buf_append(o, &c, 1); break;
-		case 'N': put_utf8(o, 0x85); break;
-		case '_': put_utf8(o, 0xa0); break;
-		case 'L': put_utf8(o, 0x2028); break;
-		case 'P': put_utf8(o, 0x2029); break;
-		case 'x': nhex = 2; break;
-		case 'u': nhex = 4; break;
-		case 'U': nhex = 8; break;
-		default: return NULL;
+		case 'n':
+			buf_append(o, "\n", 1);
+			break;
+		case 'r':
+			buf_append(o, "\r", 1);
+			break;
+		case 't':
+			buf_append(o, "\t", 1);
+			break;
+		case '0':
+			buf_append(o, "", 1);
+			break;
+		case 'a':
+			buf_append(o, "\a", 1);
+			break;
+		case 'b':
+			buf_append(o, "\b", 1);
+			break;
+		case 'e':
+			buf_append(o, "\x1b", 1);
+			break;
+		case 'f':
+			buf_append(o, "\f", 1);
+			break;
+		case 'v':
+			buf_append(o, "\v", 1);
+			break;
+		case ' ':
+		case '"':
+		case '/':
+		case '\\':
+			buf_append(o, &c, 1);
+			break;
+		case 'N':
+			put_utf8(o, 0x85);
+			break;
+		case '_':
+			put_utf8(o, 0xa0);
+			break;
+		case 'L':
+			put_utf8(o, 0x2028);
+			break;
+		case 'P':
+			put_utf8(o, 0x2029);
+			break;
+		case 'x':
+			nhex = 2;
+			break;
+		case 'u':
+			nhex = 4;
+			break;
+		case 'U':
+			nhex = 8;
+			break;
+		default:
+			return NULL;
 		}
 		if (nhex) {
 			char hex[9];
@@ -373,7 +429,7 @@ char *lava_log_target_text(const char *log, size_t len)
 				size_t before = o.len;
 
 				if (!yaml_dq(q + 8, le, &o))
-					o.len = before;	/* not a string: skip */
+					o.len = before; /* not a string: skip */
 				else
 					buf_append(&o, "\n", 1);
 				for (i = before; i < o.len; i++)
@@ -433,7 +489,7 @@ char *lava_log_failure(const char *data)
 	while (x && (x = strstr(x, "\"error_msg\": \"")))
 		e = x++;
 	if (e)
-		q = e + 6;	/* q + 8: the value, as for "msg" */
+		q = e + 6; /* q + 8: the value, as for "msg" */
 	else if (data && (e = strstr(data, "\"lvl\": \"error\"")))
 		q = strstr(e, "\"msg\": \"");
 	if (!q)
@@ -446,4 +502,3 @@ char *lava_log_failure(const char *data)
 	buf_free(&m);
 	return r;
 }
-

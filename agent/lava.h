@@ -17,11 +17,11 @@ struct lava_boot {
 	const struct job *j;
 	const struct board *b;
 	const struct kernel_art *k;
-	int variant;		/* position in j->vs: 0 control, 1 patched (or +1 ...) */
-	int seq, nslots;	/* 1-based position in the board's alternation order */
+	int variant; /* position in j->vs: 0 control, 1 patched (or +1 ...) */
+	int seq, nslots; /* 1-based position in the board's alternation order */
 	int batches;
-	const char *params;	/* extra dmabench parameters, or NULL */
-	const char *url_base;	/* artefact URLs: BASE/BOARD/DIRNAME/FILE; NULL: file:// */
+	const char *params; /* extra dmabench parameters, or NULL */
+	const char *url_base; /* artefact URLs: BASE/BOARD/DIRNAME/FILE; NULL: file:// */
 };
 
 /* The LAVA job definition (YAML) of one boot; NULL after printing why. */
@@ -49,7 +49,7 @@ void lava_output_free(struct lava_output *o);
 struct lava_runner_opts {
 	const char *server, *token_file;
 	const char *device;
-	const char *url_base;	/* artefact URLs (--artifacts-url); NULL: file:// */
+	const char *url_base; /* artefact URLs (--artifacts-url); NULL: file:// */
 };
 /* r becomes a LAVA runner of job j (which must outlive it).  0 or -errno
  * (printed); lava_runner_free(r) either way. */

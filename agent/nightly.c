@@ -56,8 +56,8 @@ static char *board_unhealthy(const char *name, struct store *st)
 		return xstrdup("its board file does not validate (errors above)");
 	}
 	if (b.qemu_binary) {
-		char *argv[] = { "sh", "-c", "command -v \"$0\" >/dev/null",
-				 (char *)b.qemu_binary, NULL };
+		char *argv[] = { "sh", "-c", "command -v \"$0\" >/dev/null", (char *)b.qemu_binary,
+				 NULL };
 
 		if (run_argv(argv, NULL) != 0)
 			why = xasprintf("%s not found (install qemu-system-arm)", b.qemu_binary);
@@ -74,13 +74,16 @@ static char *board_unhealthy(const char *name, struct store *st)
 	if (!why && st) {
 		/* the last `ablab check` of the board, if any, must have passed */
 		const char *p[1] = { b.name };
-		PGresult *r = store_query(st, "SELECT ok, to_char(checked, 'YYYY-MM-DD HH24:MI'), "
+		PGresult *r = store_query(st,
+					  "SELECT ok, to_char(checked, 'YYYY-MM-DD HH24:MI'), "
 					  "coalesce(error, '') FROM health WHERE board = $1 "
-					  "ORDER BY checked DESC, id DESC LIMIT 1", 1, p);
+					  "ORDER BY checked DESC, id DESC LIMIT 1",
+					  1, p);
 
 		if (r && PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t"))
-			why = xasprintf("its last health check (%s) failed: %s; run `ablab check %s` once it is fixed", PQgetvalue(r, 0, 1),
-					PQgetvalue(r, 0, 2), b.name);
+			why = xasprintf(
+				"its last health check (%s) failed: %s; run `ablab check %s` once it is fixed",
+				PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2), b.name);
 		if (r)
 			PQclear(r);
 	}
@@ -161,28 +164,27 @@ static char **list_jobs(const char *dir)
 
 static void nightly_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: ablab nightly [--dry-run | --recompare] [--jobs DIR] [--reports DIR]\n"
-		"                     [--results DIR] [--only JOB,...] [--date YYYY-MM-DD]\n"
-		"Runs every job with \"nightly\": true once (jobs one after the other, each\n"
-		"job's boards in parallel), trigger=nightly.  Kernels are rebuilt only when\n"
-		"their inputs changed.  Unhealthy boards are skipped with the reason.\n"
-		"Reports go to REPORTS/DATE/JOB/ (email.txt, report.txt, report.json, and\n"
-		"report.svg/.html when supported), with compare.txt/.json against the job's\n"
-		"previous complete nightly campaign and its nightly history (change points).\n"
-		"The p-values of all jobs of the night are adjusted together (Holm).\n\n"
-		"  --jobs DIR      job files (default $ABLAB_JOBS or ./jobs)\n"
-		"  --reports DIR   default results/reports\n"
-		"  --results DIR   transcripts (default results)\n"
-		"  --only A,B      only these jobs (by name)\n"
-		"  --date D        the report directory's date (default today, local time)\n"
-		"  --dry-run       show the jobs, boards (healthy or why not) and kernels\n"
-		"                  (cached, or would build and why); run nothing\n"
-		"  --recompare     run nothing: redo the reports and comparisons of the\n"
-		"                  nightly campaigns stored for --date (e.g. after a job's\n"
-		"                  threshold changed), with the same exit status\n\n"
-		"exit: 0 all ran, no change; 1 something failed; 2 usage;\n"
-		"      3 all ran and a significant change beyond a job's threshold appeared\n");
+	fprintf(f, "usage: ablab nightly [--dry-run | --recompare] [--jobs DIR] [--reports DIR]\n"
+		   "                     [--results DIR] [--only JOB,...] [--date YYYY-MM-DD]\n"
+		   "Runs every job with \"nightly\": true once (jobs one after the other, each\n"
+		   "job's boards in parallel), trigger=nightly.  Kernels are rebuilt only when\n"
+		   "their inputs changed.  Unhealthy boards are skipped with the reason.\n"
+		   "Reports go to REPORTS/DATE/JOB/ (email.txt, report.txt, report.json, and\n"
+		   "report.svg/.html when supported), with compare.txt/.json against the job's\n"
+		   "previous complete nightly campaign and its nightly history (change points).\n"
+		   "The p-values of all jobs of the night are adjusted together (Holm).\n\n"
+		   "  --jobs DIR      job files (default $ABLAB_JOBS or ./jobs)\n"
+		   "  --reports DIR   default results/reports\n"
+		   "  --results DIR   transcripts (default results)\n"
+		   "  --only A,B      only these jobs (by name)\n"
+		   "  --date D        the report directory's date (default today, local time)\n"
+		   "  --dry-run       show the jobs, boards (healthy or why not) and kernels\n"
+		   "                  (cached, or would build and why); run nothing\n"
+		   "  --recompare     run nothing: redo the reports and comparisons of the\n"
+		   "                  nightly campaigns stored for --date (e.g. after a job's\n"
+		   "                  threshold changed), with the same exit status\n\n"
+		   "exit: 0 all ran, no change; 1 something failed; 2 usage;\n"
+		   "      3 all ran and a significant change beyond a job's threshold appeared\n");
 }
 
 static bool in_list(const char *list, const char *name)
@@ -201,10 +203,10 @@ struct night_job {
 	char *name, *dir;
 	double alpha, threshold;
 	int64_t cid, prev;
-	struct bisect_opts bisect;	/* "bisect": true: its settings (board, refs: per change) */
+	struct bisect_opts bisect; /* "bisect": true: its settings (board, refs: per change) */
 	bool do_bisect;
 	char *params;
-	char *git_tree[2];		/* per variant: the job's git tree (a "git" source), or NULL */
+	char *git_tree[2]; /* per variant: the job's git tree (a "git" source), or NULL */
 };
 
 /* The git commit variant v's kernel on board was built from in campaign cid (its manifest's
@@ -218,8 +220,10 @@ static bool git_commit_of(struct store *st, int64_t cid, const char *board, int 
 	bool ok = false;
 
 	snprintf(ids, sizeof(ids), "%" PRId64, cid);
-	r = store_query(st, "SELECT k.manifest->'source'->>'commit' FROM boots b JOIN kernels k ON k.id = b.kernel_id JOIN boards o ON o.id = b.board_id WHERE b.campaign_id = $1::int AND o.name = $2 AND b.variant = $3 AND b.status = 'ok' AND k.manifest->'source' ? 'commit' ORDER BY b.seq LIMIT 1",
-			3, p);
+	r = store_query(
+		st,
+		"SELECT k.manifest->'source'->>'commit' FROM boots b JOIN kernels k ON k.id = b.kernel_id JOIN boards o ON o.id = b.board_id WHERE b.campaign_id = $1::int AND o.name = $2 AND b.variant = $3 AND b.status = 'ok' AND k.manifest->'source' ? 'commit' ORDER BY b.seq LIMIT 1",
+		3, p);
 	if (r && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
 		*commit = xstrdup(PQgetvalue(r, 0, 0));
 		ok = true;
@@ -246,17 +250,20 @@ static int night_bisects(struct store *st, const struct night_family *night, int
 
 		if (r->job != ji || !r->change || r->cp)
 			continue;
-		for (size_t k = 0; k < i; k++)	/* one bisect per board and variant */
-			seen = seen || (night->rows[k].job == ji && night->rows[k].change &&
-					!night->rows[k].cp && night->rows[k].variant == r->variant &&
-					!strcmp(night->rows[k].board, r->board));
+		for (size_t k = 0; k < i; k++) /* one bisect per board and variant */
+			seen = seen ||
+			       (night->rows[k].job == ji && night->rows[k].change &&
+				!night->rows[k].cp && night->rows[k].variant == r->variant &&
+				!strcmp(night->rows[k].board, r->board));
 		if (seen)
 			continue;
 		if (!w->git_tree[r->variant] ||
 		    !git_commit_of(st, w->prev, r->board, r->variant, &c0) ||
 		    !git_commit_of(st, w->cid, r->board, r->variant, &c1) || !strcmp(c0, c1)) {
-			info_msg("nightly: %s: %s %s changed, but its %s kernel did not move between two commits of the job's git tree since campaign %" PRId64 "; no bisect",
-				 w->name, r->board, r->scenario, variant_names[r->variant], w->prev);
+			info_msg(
+				"nightly: %s: %s %s changed, but its %s kernel did not move between two commits of the job's git tree since campaign %" PRId64
+				"; no bisect",
+				w->name, r->board, r->scenario, variant_names[r->variant], w->prev);
 		} else {
 			o.tree = w->git_tree[r->variant];
 			o.good = c0;
@@ -269,7 +276,8 @@ static int night_bisects(struct store *st, const struct night_family *night, int
 				nfailed++;
 			if (id) {
 				bisect_report(st, id, stderr);
-				info_msg("nightly: %s: bisect %" PRId64 " (`ablab report --bisect %" PRId64 "`)",
+				info_msg("nightly: %s: bisect %" PRId64
+					 " (`ablab report --bisect %" PRId64 "`)",
 					 w->name, id, id);
 			}
 		}
@@ -281,8 +289,8 @@ static int night_bisects(struct store *st, const struct night_family *night, int
 
 /* Runs job j's campaign (or, recompare, finds tonight's stored one).  Returns its campaign
  * id (0 when there is none to compare) and sets *failed when something went wrong. */
-static int64_t nightly_job(struct job *j, struct store *hst, const char *results,
-			   const char *date, bool dry, bool recompare, bool *failed)
+static int64_t nightly_job(struct job *j, struct store *hst, const char *results, const char *date,
+			   bool dry, bool recompare, bool *failed)
 {
 	struct job_run_opts o;
 	bool *mask;
@@ -309,8 +317,10 @@ static int64_t nightly_job(struct job *j, struct store *hst, const char *results
 	mask = xcalloc(j->nboards, sizeof(*mask));
 	o.boards = mask;
 	{
-		char *head = xasprintf("job %s (%s): %d+%d boots, order %s, %d batches, threshold %.1f%%", j->name, j->jf.path, o.boots, o.boots,
-				       order_name(o.order), o.batches, j->threshold * 100);
+		char *head = xasprintf(
+			"job %s (%s): %d+%d boots, order %s, %d batches, threshold %.1f%%", j->name,
+			j->jf.path, o.boots, o.boots, order_name(o.order), o.batches,
+			j->threshold * 100);
 
 		if (dry)
 			printf("%s\n", head);
@@ -340,8 +350,8 @@ static int64_t nightly_job(struct job *j, struct store *hst, const char *results
 	if (ret) {
 		*failed = true;
 		if (!dry)
-			err_msg("nightly: %s: campaign %s", j->name, cid ? "did not complete" :
-				"did not start");
+			err_msg("nightly: %s: campaign %s", j->name,
+				cid ? "did not complete" : "did not start");
 		/* a campaign that did not complete gets its reports, but no comparison */
 		return dry ? 0 : -cid;
 	}
@@ -351,11 +361,11 @@ static int64_t nightly_job(struct job *j, struct store *hst, const char *results
 int cmd_nightly(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "dry-run", 0, NULL, 'd' }, { "jobs", 1, NULL, 'j' },
-		{ "reports", 1, NULL, 'R' }, { "results", 1, NULL, 'r' },
-		{ "only", 1, NULL, 'O' }, { "date", 1, NULL, 'D' },
-		{ "recompare", 0, NULL, 'C' },
-		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
+		{ "dry-run", 0, NULL, 'd' },   { "jobs", 1, NULL, 'j' },
+		{ "reports", 1, NULL, 'R' },   { "results", 1, NULL, 'r' },
+		{ "only", 1, NULL, 'O' },      { "date", 1, NULL, 'D' },
+		{ "recompare", 0, NULL, 'C' }, { "help", 0, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
 	};
 	const char *jobs_dir = getenv("ABLAB_JOBS"), *reports = "results/reports";
 	const char *results = "results", *only = NULL, *date = NULL;
@@ -371,15 +381,33 @@ int cmd_nightly(int argc, char **argv)
 		jobs_dir = "jobs";
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'd': dry = true; break;
-		case 'j': jobs_dir = optarg; break;
-		case 'R': reports = optarg; break;
-		case 'r': results = optarg; break;
-		case 'O': only = optarg; break;
-		case 'D': date = optarg; break;
-		case 'C': recompare = true; break;
-		case 'h': nightly_usage(stdout); return 0;
-		default: nightly_usage(stderr); return 2;
+		case 'd':
+			dry = true;
+			break;
+		case 'j':
+			jobs_dir = optarg;
+			break;
+		case 'R':
+			reports = optarg;
+			break;
+		case 'r':
+			results = optarg;
+			break;
+		case 'O':
+			only = optarg;
+			break;
+		case 'D':
+			date = optarg;
+			break;
+		case 'C':
+			recompare = true;
+			break;
+		case 'h':
+			nightly_usage(stdout);
+			return 0;
+		default:
+			nightly_usage(stderr);
+			return 2;
 		}
 	}
 	if (optind != argc) {
@@ -453,23 +481,29 @@ int cmd_nightly(int argc, char **argv)
 			w->do_bisect = j.bisect && !dry;
 			w->params = j.params ? xstrdup(j.params) : NULL;
 			for (int v = 0; v < 2; v++)
-				w->git_tree[v] = j.v[v].kind == SRC_GIT ? xstrdup(j.v[v].git_tree)
-									 : NULL;
+				w->git_tree[v] = j.v[v].kind == SRC_GIT ? xstrdup(j.v[v].git_tree) :
+									  NULL;
 			w->bisect = (struct bisect_opts){ .budget = j.budget ? j.budget : 8,
 							  .first = j.first ? j.first : 4,
 							  .batches = j.batches,
 							  .margin_pct = j.margin_pct,
-							  .order = j.order == ORDER_RANDOM ? ORDER_ABAB : j.order,
-							  .params = w->params, .results = results,
+							  .order = j.order == ORDER_RANDOM ?
+									   ORDER_ABAB :
+									   j.order,
+							  .params = w->params,
+							  .results = results,
 							  .db = opt_db };
 			if (w->bisect.first > w->bisect.budget)
 				w->bisect.first = w->bisect.budget;
 			if (!complete) {
-				w->prev = -1;	/* reports only: an incomplete night compares nothing */
+				w->prev =
+					-1; /* reports only: an incomplete night compares nothing */
 			} else {
 				r = store_previous_nightly(&hst, cid, NULL, 0, &w->prev);
 				if (r == -ENODATA)
-					info_msg("nightly: %s: first nightly campaign of this job; nothing to compare with", j.name);
+					info_msg(
+						"nightly: %s: first nightly campaign of this job; nothing to compare with",
+						j.name);
 				else if (r)
 					failed = true;
 			}
@@ -488,9 +522,8 @@ int cmd_nightly(int argc, char **argv)
 			continue;
 		}
 		write_reports(&hst, w->cid, w->dir, w->alpha);
-		if (w->prev >= 0 &&
-		    night_add_job(&night, &hst, c, w->name, w->alpha, w->threshold, w->prev,
-				  w->cid)) {
+		if (w->prev >= 0 && night_add_job(&night, &hst, c, w->name, w->alpha, w->threshold,
+						  w->prev, w->cid)) {
 			failed = true;
 			w->prev = -1;
 		}

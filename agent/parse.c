@@ -114,8 +114,8 @@ static int get_int(struct line_info *li, const struct kv *kv, size_t n, const ch
 	return 0;
 }
 
-static int get_word(struct line_info *li, const struct kv *kv, size_t n, const char *key,
-		    char *out, size_t outlen, const char *const *allowed)
+static int get_word(struct line_info *li, const struct kv *kv, size_t n, const char *key, char *out,
+		    size_t outlen, const char *const *allowed)
 {
 	const struct kv *e = find(kv, n, key);
 	size_t i;
@@ -282,7 +282,7 @@ static int parse_seed(const char *p, struct line_info *li)
 		return LINE_DONE;
 	}
 	if (!strchr(p, '='))
-		return LINE_OTHER;	/* the kernel about the module: "dmabench: loading ..." */
+		return LINE_OTHER; /* the kernel about the module: "dmabench: loading ..." */
 	if (n < 2 || kv[0].k || !name_ok(kv[0].v, kv[0].vlen))
 		return fail(li, "unrecognised dmabench line%s", "");
 	memset(s, 0, sizeof(*s));
@@ -453,7 +453,7 @@ static void add_rejected(struct run_result *r, int lineno, const char *error, co
 	/* the array grows in powers of two: malformed is its length */
 	if (!(r->malformed & (r->malformed - 1)))
 		r->rejected = xrealloc(r->rejected, (size_t)(r->malformed ? 2 * r->malformed : 1) *
-					       sizeof(*r->rejected));
+							    sizeof(*r->rejected));
 	x = &r->rejected[r->malformed++];
 	x->lineno = lineno;
 	snprintf(x->error, sizeof(x->error), "%s", error);

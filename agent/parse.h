@@ -12,16 +12,16 @@ enum sample_kind { SAMPLE_RESULT = 1, SAMPLE_PRESERVE = 2 };
 
 struct sample {
 	enum sample_kind kind;
-	int fmt;			/* 0: seed module line, 1: dmabench v1 */
+	int fmt; /* 0: seed module line, 1: dmabench v1 */
 	char scenario[64];
-	int batch;			/* 1-based */
+	int batch; /* 1-based */
 	int64_t size, reps;
 	char dir[8], op[16], state[8], timing[8];
 	double mean_ns;
-	int64_t min_ns, max_ns;		/* -1 when not measured (batch timing) */
-	int64_t raw_ns, base_ns;	/* batch timing only, else -1 */
+	int64_t min_ns, max_ns; /* -1 when not measured (batch timing) */
+	int64_t raw_ns, base_ns; /* batch timing only, else -1 */
 	double ns_per_kib;
-	int64_t lost;			/* preserve only, else -1 */
+	int64_t lost; /* preserve only, else -1 */
 };
 
 /* The parser's rule for a timing sample's min/mean/max (min <= mean <= max
@@ -30,19 +30,19 @@ struct sample {
 bool sample_minmax_ok(const struct sample *s);
 
 enum line_kind {
-	LINE_NONE = 0,		/* not a dmabench line */
+	LINE_NONE = 0, /* not a dmabench line */
 	LINE_START,
 	LINE_SAMPLE,
 	LINE_DONE,
-	LINE_OTHER,		/* a dmabench line with no data (seed START/DONE) */
+	LINE_OTHER, /* a dmabench line with no data (seed START/DONE) */
 };
 
 struct line_info {
 	enum line_kind kind;
 	struct sample s;
 	int64_t clock_res_ns;
-	int done_status;	/* LINE_DONE */
-	char error[96];		/* LINE_DONE error=, or why a line is malformed */
+	int done_status; /* LINE_DONE */
+	char error[96]; /* LINE_DONE error=, or why a line is malformed */
 };
 
 /* Parses one console line (prefixes such as "[   1.23] " or "<6>" and
@@ -52,9 +52,9 @@ int parse_line(const char *line, struct line_info *li);
 
 /* A benchmark line the parser refused: where and why (`ablab ingest` names each). */
 struct rejected_line {
-	int lineno;		/* 1-based, as grep -n counts them (a line ends at \n) */
+	int lineno; /* 1-based, as grep -n counts them (a line ends at \n) */
 	char error[96];
-	char text[112];		/* the line, cut to fit */
+	char text[112]; /* the line, cut to fit */
 };
 
 /* All dmabench output of one boot. */
@@ -65,11 +65,11 @@ struct run_result {
 	int done_status;
 	char done_error[96];
 	int64_t clock_res_ns;
-	int malformed;		/* number of malformed dmabench lines */
+	int malformed; /* number of malformed dmabench lines */
 	char first_error[160];
 	int fmt;
-	struct rejected_line *rejected;	/* the malformed lines, in log order */
-	int duplicates;		/* timestamped lines seen before, skipped (printk + dmesg) */
+	struct rejected_line *rejected; /* the malformed lines, in log order */
+	int duplicates; /* timestamped lines seen before, skipped (printk + dmesg) */
 };
 
 /* Parses a whole log (any line endings, NULs ignored).  A v1 `start` line

@@ -38,8 +38,8 @@ static int command_run(struct power *p, const char *field, char *const *tmpl)
 		char *bad = NULL;
 
 		if (expand_template(tmpl[i], keys, vals, 1, &argv[i], &bad)) {
-			power_set_error(p, "%s: %s: unknown placeholder {%s}; known: {board}", b->name,
-				  field, bad);
+			power_set_error(p, "%s: %s: unknown placeholder {%s}; known: {board}",
+					b->name, field, bad);
 			free(bad);
 			strv_free(argv);
 			return -EINVAL;
@@ -48,12 +48,17 @@ static int command_run(struct power *p, const char *field, char *const *tmpl)
 	}
 	ret = run_argv_deadline(argv, now_ms() + b->t_power_s * 1000, &out, &e);
 	if (ret == -ENOENT) {
-		power_set_error(p, "%s: %s: cannot run %s: %s", b->name, field, argv[0], strerror(e));
+		power_set_error(p, "%s: %s: cannot run %s: %s", b->name, field, argv[0],
+				strerror(e));
 	} else if (ret == -ETIMEDOUT) {
-		power_set_error(p, "%s: %s: `%s` did not finish within %ld s (timeouts_s.power); killed",
-			  b->name, field, shown.data, b->t_power_s);
+		power_set_error(
+			p, "%s: %s: `%s` did not finish within %ld s (timeouts_s.power); killed",
+			b->name, field, shown.data, b->t_power_s);
 	} else if (ret == -EINTR && in_power_off()) {
-		power_set_error(p, "%s: %s: aborted by a second signal (`%s` killed); the board may still be ON", b->name, field, shown.data);
+		power_set_error(
+			p,
+			"%s: %s: aborted by a second signal (`%s` killed); the board may still be ON",
+			b->name, field, shown.data);
 	} else if (ret == -EINTR) {
 		power_set_error(p, "%s: %s: interrupted", b->name, field);
 	} else if (ret < 0) {
@@ -61,8 +66,8 @@ static int command_run(struct power *p, const char *field, char *const *tmpl)
 	} else if (ret > 0) {
 		char *l = last_line(&out);
 
-		power_set_error(p, "%s: %s: `%s` exited with status %d: %s", b->name, field, shown.data,
-			  ret, l);
+		power_set_error(p, "%s: %s: `%s` exited with status %d: %s", b->name, field,
+				shown.data, ret, l);
 		free(l);
 		ret = -EIO;
 	}
@@ -76,7 +81,7 @@ static int command_run(struct power *p, const char *field, char *const *tmpl)
 
 /* power.* of this backend (board->power_priv) */
 struct command_conf {
-	char **on, **off, **cycle;	/* argv arrays; cycle NULL: off, off_ms, on */
+	char **on, **off, **cycle; /* argv arrays; cycle NULL: off, off_ms, on */
 };
 
 static const struct command_conf *conf_of(const struct board *b)
@@ -129,12 +134,10 @@ static int command_check(const struct board *b, struct buf *out)
 	       argv_check(out, "power.cycle", c->cycle);
 }
 
-static const struct jfield command_fields[] = {
-	{ "on", J_ARRAY_STRING },
-	{ "off", J_ARRAY_STRING },
-	{ "cycle", J_ARRAY_STRING },
-	{ NULL }
-};
+static const struct jfield command_fields[] = { { "on", J_ARRAY_STRING },
+						{ "off", J_ARRAY_STRING },
+						{ "cycle", J_ARRAY_STRING },
+						{ NULL } };
 
 static int command_parse(struct board *b, json_object *o)
 {
@@ -153,8 +156,9 @@ static int command_parse(struct board *b, json_object *o)
 	if (json_object_object_get_ex(o, "cycle", NULL)) {
 		c->cycle = jstrv(o, "cycle", &n);
 		if (!n)
-			return board_field_error(b, "power", "cycle",
-						 "must not be empty (omit it to cycle as off, off_ms, on)");
+			return board_field_error(
+				b, "power", "cycle",
+				"must not be empty (omit it to cycle as off, off_ms, on)");
 	}
 	return 0;
 }

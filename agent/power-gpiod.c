@@ -52,15 +52,15 @@ static int gpiod_set(struct power *p, int on)
 		gpiod_offsets_free(b, offs);
 		free(consumer);
 		if (ret) {
-			power_set_error(p, "%s: power.chip %s / power.lines: %s", b->name, b->gpio_chip,
-				  err);
+			power_set_error(p, "%s: power.chip %s / power.lines: %s", b->name,
+					b->gpio_chip, err);
 			return ret;
 		}
 	} else {
 		ret = gpio_relay_set(p->relay, on);
 		if (ret) {
 			power_set_error(p, "%s: power.chip %s: cannot set lines: %s", b->name,
-				  b->gpio_chip, strerror(-ret));
+					b->gpio_chip, strerror(-ret));
 			return ret;
 		}
 	}
@@ -107,7 +107,8 @@ static int gpiod_check(const struct board *b, struct buf *out)
 		bad = check_line(out, false, "power.chip", "%s (lines %s): %s", b->gpio_chip,
 				 lines.data, err);
 	else
-		bad = check_line(out, true, "power.chip", "%s lines %s exist and are free (%s, %s)", b->gpio_chip, lines.data,
+		bad = check_line(out, true, "power.chip", "%s lines %s exist and are free (%s, %s)",
+				 b->gpio_chip, lines.data,
 				 b->gpio_active_low ? "active low" : "active high",
 				 gpio_api_version());
 	gpiod_offsets_free(b, offs);
@@ -115,13 +116,11 @@ static int gpiod_check(const struct board *b, struct buf *out)
 	return bad;
 }
 
-static const struct jfield gpiod_fields[] = {
-	{ "chip", J_STRING },
-	{ "lines", J_ARRAY_INT },
-	{ "line_names", J_ARRAY_STRING },
-	{ "active_low", J_BOOL },
-	{ NULL }
-};
+static const struct jfield gpiod_fields[] = { { "chip", J_STRING },
+					      { "lines", J_ARRAY_INT },
+					      { "line_names", J_ARRAY_STRING },
+					      { "active_low", J_BOOL },
+					      { NULL } };
 
 /* power.line_names: not empty, no empty or repeated name */
 static int gpiod_parse_names(struct board *b, json_object *o)
@@ -159,8 +158,9 @@ static int gpiod_parse(struct board *b, json_object *o)
 	if (json_object_object_get_ex(o, "line_names", NULL))
 		return gpiod_parse_names(b, o);
 	if (!json_object_object_get_ex(o, "lines", &a) || !json_object_array_length(a))
-		return board_field_error(b, "power", "type",
-					 "power type gpiod needs \"lines\": [OFFSET, ...] or \"line_names\": [NAME, ...]");
+		return board_field_error(
+			b, "power", "type",
+			"power type gpiod needs \"lines\": [OFFSET, ...] or \"line_names\": [NAME, ...]");
 	b->n_gpio_lines = json_object_array_length(a);
 	b->gpio_lines = xcalloc(b->n_gpio_lines, sizeof(*b->gpio_lines));
 	for (i = 0; i < b->n_gpio_lines; i++) {

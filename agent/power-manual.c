@@ -13,7 +13,7 @@
 
 /* power.* of this backend (board->power_priv) */
 struct manual_conf {
-	char *text;	/* what to tell the operator, or NULL */
+	char *text; /* what to tell the operator, or NULL */
 };
 
 static int ask_operator(struct power *p, const char *what)
@@ -24,8 +24,10 @@ static int ask_operator(struct power *p, const char *what)
 	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY), ret = -EIO;
 
 	if (fd < 0) {
-		power_set_error(p, "%s: power.type manual: needs an operator at a terminal to switch the board %s, and there is no controlling terminal (%s)", b->name, what,
-			  strerror(errno));
+		power_set_error(
+			p,
+			"%s: power.type manual: needs an operator at a terminal to switch the board %s, and there is no controlling terminal (%s)",
+			b->name, what, strerror(errno));
 		return -ENOTTY;
 	}
 	msg = xasprintf("\a%s: switch the board %s%s%s, then press Enter: ", b->name, what,
@@ -42,10 +44,13 @@ static int ask_operator(struct power *p, const char *what)
 		if (stop_now()) {
 			ret = -EINTR;
 			if (in_power_off())
-				power_set_error(p, "%s: power off aborted by a second signal while waiting for the operator; the board may still be ON", b->name);
+				power_set_error(
+					p,
+					"%s: power off aborted by a second signal while waiting for the operator; the board may still be ON",
+					b->name);
 			else
 				power_set_error(p, "%s: interrupted while waiting for the operator",
-					  b->name);
+						b->name);
 			break;
 		}
 		if (poll(&pf, 1, 200) <= 0)
@@ -88,15 +93,14 @@ static int manual_check(const struct board *b, struct buf *out)
 	(void)b;
 	if (fd >= 0) {
 		close(fd);
-		return check_line(out, true, "power.type", "manual: an operator answers on this terminal");
+		return check_line(out, true, "power.type",
+				  "manual: an operator answers on this terminal");
 	}
-	return check_line(out, false, "power.type", "manual: needs an operator at a terminal; this process has none");
+	return check_line(out, false, "power.type",
+			  "manual: needs an operator at a terminal; this process has none");
 }
 
-static const struct jfield manual_fields[] = {
-	{ "text", J_STRING },
-	{ NULL }
-};
+static const struct jfield manual_fields[] = { { "text", J_STRING }, { NULL } };
 
 static int manual_parse(struct board *b, json_object *o)
 {

@@ -119,7 +119,7 @@ static int qmp_cmd(struct power *p, const char *cmd, json_object **ret, int64_t 
 			r = -EIO;
 			break;
 		}
-		json_object_put(o);	/* an event */
+		json_object_put(o); /* an event */
 	}
 	buf_free(&line);
 	return r;
@@ -152,7 +152,8 @@ static int qmp_connect(struct power *p, int64_t deadline)
 			return -ECHILD;
 		}
 		if (now_ms() > deadline) {
-			power_set_error(p, "QEMU did not open its QMP socket within the power timeout");
+			power_set_error(
+				p, "QEMU did not open its QMP socket within the power timeout");
 			return -ETIMEDOUT;
 		}
 		if (stop_requested)
@@ -160,7 +161,7 @@ static int qmp_connect(struct power *p, int64_t deadline)
 		/* wait for the socket to appear: short poll on a condition */
 		poll(NULL, 0, 5);
 	}
-	r = qmp_read(p, &line, deadline);	/* greeting */
+	r = qmp_read(p, &line, deadline); /* greeting */
 	buf_free(&line);
 	if (!r)
 		r = qmp_cmd(p, "{\"execute\":\"qmp_capabilities\"}", NULL, deadline);
@@ -190,8 +191,10 @@ static int qemu_find_pty(struct power *p, int64_t deadline)
 	}
 	json_object_put(list);
 	if (!p->pty_path) {
-		power_set_error(p, "QEMU has no pty chardev \"%s\" (board console.device %s: add \"-serial\", \"pty\" to power.args)", p->board->console_device + 5,
-			  p->board->console_device);
+		power_set_error(
+			p,
+			"QEMU has no pty chardev \"%s\" (board console.device %s: add \"-serial\", \"pty\" to power.args)",
+			p->board->console_device + 5, p->board->console_device);
 		return -ENOENT;
 	}
 	return 0;
@@ -200,16 +203,19 @@ static int qemu_find_pty(struct power *p, int64_t deadline)
 static int qemu_on(struct power *p, const struct kernel_art *k)
 {
 	const char *keys[] = { "kernel", "dtb", "initrd", "append", "module", "tftp_root" };
-	const char *vals[] = { k ? k->zimage : "", k ? k->dtb : NULL, k ? k->initrd : "",
-			       p->board->append, k ? k->module : "",
-			       p->tftp_dir ? p->tftp_dir : "" };
+	const char *vals[] = { k ? k->zimage : "", k ? k->dtb : NULL,
+			       k ? k->initrd : "", p->board->append,
+			       k ? k->module : "", p->tftp_dir ? p->tftp_dir : "" };
 	char **argv;
 	size_t n, i, a = 0;
 	int64_t deadline = now_ms() + p->board->t_power_s * 1000;
 	int logfd, r;
 
 	if (!k) {
-		power_set_error(p, "%s: power type qemu: QEMU is the board and exists only during a boot (use `ablab check %s` to boot it)", p->board->name, p->board->name);
+		power_set_error(
+			p,
+			"%s: power type qemu: QEMU is the board and exists only during a boot (use `ablab check %s` to boot it)",
+			p->board->name, p->board->name);
 		return -EOPNOTSUPP;
 	}
 	for (n = 0; p->board->qemu_args[n]; n++)
@@ -219,15 +225,18 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 	for (i = 0; i < n; i++) {
 		char *bad = NULL;
 
-		r = expand_template(p->board->qemu_args[i], keys, vals, ARRAY_SIZE(keys),
-				    &argv[a], &bad);
+		r = expand_template(p->board->qemu_args[i], keys, vals, ARRAY_SIZE(keys), &argv[a],
+				    &bad);
 		if (r) {
 			if (r == -ENODATA)
-				power_set_error(p, "%s: power.args: {%s}: the kernel directory %s has none",
-					  p->board->jf.path, bad, k->dir);
+				power_set_error(
+					p, "%s: power.args: {%s}: the kernel directory %s has none",
+					p->board->jf.path, bad, k->dir);
 			else
-				power_set_error(p, "%s: power.args: unknown placeholder {%s}; known: {kernel} {dtb} {initrd} {append} {module} {tftp_root}",
-					  p->board->jf.path, bad);
+				power_set_error(
+					p,
+					"%s: power.args: unknown placeholder {%s}; known: {kernel} {dtb} {initrd} {append} {module} {tftp_root}",
+					p->board->jf.path, bad);
 			free(bad);
 			strv_free(argv);
 			return -EINVAL;
@@ -254,9 +263,9 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 	}
 	p->pid = fork();
 	if (p->pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);	/* dup2: 0 stays */
+		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC); /* dup2: 0 stays */
 
-		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* never outlive the agent */
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the agent */
 		dup2(devnull, 0);
 		dup2(logfd, 1);
 		dup2(logfd, 2);
@@ -306,7 +315,7 @@ static int qemu_off(struct power *p)
 	p->pty_path = NULL;
 	if (p->qmp_path)
 		unlink(p->qmp_path);
-	if (p->log_path)	/* errors quoted it already; the run directory goes */
+	if (p->log_path) /* errors quoted it already; the run directory goes */
 		unlink(p->log_path);
 	return 0;
 }
@@ -320,22 +329,23 @@ static const char *qemu_console_path(struct power *p, const char *label)
 static int qemu_check(const struct board *b, struct buf *out)
 {
 	return check_line(out, program_exists(b->qemu_binary), "power.binary", "%s%s",
-			  b->qemu_binary, program_exists(b->qemu_binary) ? " found" :
-			  ": not found in PATH (install qemu-system-arm: make deps)");
+			  b->qemu_binary,
+			  program_exists(b->qemu_binary) ?
+				  " found" :
+				  ": not found in PATH (install qemu-system-arm: make deps)");
 }
 
-static const struct jfield qemu_fields[] = {
-	{ "binary", J_STRING },
-	{ "args", J_ARRAY_STRING },
-	{ NULL }
-};
+static const struct jfield qemu_fields[] = { { "binary", J_STRING },
+					     { "args", J_ARRAY_STRING },
+					     { NULL } };
 
 static int qemu_parse(struct board *b, json_object *o)
 {
 	b->qemu_binary = jstr(o, "binary");
 	if (!b->qemu_binary)
-		return board_field_error(b, "power", "type",
-					 "power type qemu needs \"binary\" (e.g. \"qemu-system-arm\")");
+		return board_field_error(
+			b, "power", "type",
+			"power type qemu needs \"binary\" (e.g. \"qemu-system-arm\")");
 	b->qemu_args = jstrv(o, "args", NULL);
 	return 0;
 }

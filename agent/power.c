@@ -127,7 +127,7 @@ int power_on(struct power *p, const struct kernel_art *k)
 {
 	char *why = xasprintf("%s: switched on and not off since", p->board->name);
 
-	note_power(p->board->name, why);	/* a failed on may still have switched it */
+	note_power(p->board->name, why); /* a failed on may still have switched it */
 	free(why);
 	return p->ops->on(p, k);
 }
@@ -138,7 +138,9 @@ int power_off(struct power *p)
 	int ret;
 
 	if (stop_requested && !off_aborted)
-		info_msg("%s: stopping (signal %d): switching the board off; another signal aborts that and may leave it ON", name, (int)stop_requested);
+		info_msg(
+			"%s: stopping (signal %d): switching the board off; another signal aborts that and may leave it ON",
+			name, (int)stop_requested);
 	power_off_begin();
 	ret = p->ops->off(p);
 	power_off_end();
@@ -198,9 +200,9 @@ int run_argv_deadline(char *const argv[], int64_t deadline, struct buf *out, int
 		return -e;
 	}
 	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);	/* dup2: 0 stays */
+		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC); /* dup2: 0 stays */
 
-		setpgid(0, 0);		/* a timeout kills the whole group */
+		setpgid(0, 0); /* a timeout kills the whole group */
 		dup2(devnull, 0);
 		dup2(opipe[1], 1);
 		dup2(opipe[1], 2);
@@ -212,7 +214,7 @@ int run_argv_deadline(char *const argv[], int64_t deadline, struct buf *out, int
 	}
 	close(opipe[1]);
 	close(epipe[1]);
-	n = read(epipe[0], &e, sizeof(e));	/* EOF at a successful exec */
+	n = read(epipe[0], &e, sizeof(e)); /* EOF at a successful exec */
 	close(epipe[0]);
 	if (n == (ssize_t)sizeof(e)) {
 		*exec_errno = e;

@@ -18,7 +18,7 @@ struct gpio_relay;
  * per field to out and returns the number of problems; it touches no
  * hardware state. */
 struct power_ops {
-	struct backend_conf conf;	/* its power.* keys (backends.h) */
+	struct backend_conf conf; /* its power.* keys (backends.h) */
 	const char *name;
 	int (*on)(struct power *p, const struct kernel_art *k);
 	int (*release)(struct power *p);
@@ -27,7 +27,7 @@ struct power_ops {
 	/* path of a console the backend created (QEMU pty), or NULL */
 	const char *(*console_path)(struct power *p, const char *label);
 	int (*check)(const struct board *b, struct buf *out);
-	void (*close)(struct power *p);		/* end of session: let go */
+	void (*close)(struct power *p); /* end of session: let go */
 };
 
 /* The power backends (power-qemu.c, power-gpiod.c, power-command.c, power-manual.c),
@@ -37,16 +37,16 @@ extern const struct power_ops power_qemu_ops, power_gpiod_ops, power_command_ops
 struct power {
 	const struct power_ops *ops;
 	const struct board *board;
-	char *rundir;		/* per-boot scratch (QMP socket, QEMU log) */
-	const char *tftp_dir;	/* qemu: {tftp_root} in power.args */
-	int64_t t_off;		/* when the board was last switched off (0: unknown) */
+	char *rundir; /* per-boot scratch (QMP socket, QEMU log) */
+	const char *tftp_dir; /* qemu: {tftp_root} in power.args */
+	int64_t t_off; /* when the board was last switched off (0: unknown) */
 	/* qemu */
 	pid_t pid;
 	int qmp;
 	char *qmp_path, *log_path, *pty_path;
 	/* gpiod: the line request, held for the whole session */
 	struct gpio_relay *relay;
-	char *error;		/* last error, human readable, naming board and field */
+	char *error; /* last error, human readable, naming board and field */
 };
 
 int power_init(struct power *p, const struct board *b, const char *rundir);
@@ -67,8 +67,7 @@ void power_free(struct power *p);
 int power_check(const struct board *b, struct buf *out);
 
 /* For the backends: p->error = the message (naming the board and the field). */
-void power_set_error(struct power *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void power_set_error(struct power *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Runs argv (no shell) with a deadline; output (stdout+stderr) into out.
  * Returns the exit status (>= 0), -ENOENT when the program cannot be

@@ -109,7 +109,10 @@ int gpio_relay_open(struct gpio_relay **rp, const char *chip, const long *lines,
 	if (gpiod_line_request_bulk_output_flags(&r->bulk, consumer, flags, vals) < 0) {
 		ret = -errno;
 		snprintf(err, elen, "cannot request lines of %s as outputs: %s%s", chip,
-			 strerror(errno), errno == EBUSY ? " (another program holds them: gpioinfo shows the consumer)" : "");
+			 strerror(errno),
+			 errno == EBUSY ?
+				 " (another program holds them: gpioinfo shows the consumer)" :
+				 "");
 		goto fail;
 	}
 	r->n = n;
@@ -179,7 +182,9 @@ int gpio_line_offsets(const char *chip, char *const *names, size_t n, long *offs
 		if (l) {
 			offs[i] = (long)gpiod_line_offset(l);
 		} else {
-			snprintf(err, elen, "no line named \"%s\" on %s (gpioinfo %s lists the line names)", names[i], chip, gpiod_chip_name(c));
+			snprintf(err, elen,
+				 "no line named \"%s\" on %s (gpioinfo %s lists the line names)",
+				 names[i], chip, gpiod_chip_name(c));
 			ret = -ENOENT;
 		}
 	}
@@ -302,8 +307,8 @@ int gpio_relay_open(struct gpio_relay **rp, const char *chip, const long *lines,
 	rc = gpiod_request_config_new();
 	if (!ls || !lc || !rc ||
 	    gpiod_line_settings_set_direction(ls, GPIOD_LINE_DIRECTION_OUTPUT) < 0 ||
-	    gpiod_line_settings_set_output_value(ls, initial ? GPIOD_LINE_VALUE_ACTIVE
-							     : GPIOD_LINE_VALUE_INACTIVE) < 0) {
+	    gpiod_line_settings_set_output_value(ls, initial ? GPIOD_LINE_VALUE_ACTIVE :
+							       GPIOD_LINE_VALUE_INACTIVE) < 0) {
 		ret = -ENOMEM;
 		snprintf(err, elen, "libgpiod: %s", strerror(errno));
 		goto out;
@@ -321,7 +326,10 @@ int gpio_relay_open(struct gpio_relay **rp, const char *chip, const long *lines,
 	if (!(*rp)->req) {
 		ret = -errno;
 		snprintf(err, elen, "cannot request lines of %s as outputs: %s%s", chip,
-			 strerror(errno), errno == EBUSY ? " (another program holds them: gpioinfo shows the consumer)" : "");
+			 strerror(errno),
+			 errno == EBUSY ?
+				 " (another program holds them: gpioinfo shows the consumer)" :
+				 "");
 		free(*rp);
 		*rp = NULL;
 	}
@@ -330,7 +338,7 @@ out:
 	gpiod_line_config_free(lc);
 	gpiod_line_settings_free(ls);
 	free(offs);
-	gpiod_chip_close(c);	/* the request outlives the chip handle in v2 */
+	gpiod_chip_close(c); /* the request outlives the chip handle in v2 */
 	return ret;
 }
 
@@ -382,7 +390,9 @@ int gpio_line_offsets(const char *chip, char *const *names, size_t n, long *offs
 		if (off >= 0) {
 			offs[i] = off;
 		} else {
-			snprintf(err, elen, "no line named \"%s\" on %s (gpioinfo lists the line names)", names[i], chip);
+			snprintf(err, elen,
+				 "no line named \"%s\" on %s (gpioinfo lists the line names)",
+				 names[i], chip);
 			ret = -ENOENT;
 		}
 	}

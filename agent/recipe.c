@@ -57,13 +57,14 @@ int recipe_of_board(const char *board, struct recipe *r)
 		return ret;
 	}
 	if (!b.kernel_recipe) {
-		err_msg("%s: board %s has no kernel.recipe, so the job cannot build its kernels: use source type \"prebuilt\" for it", b.jf.path, b.name);
+		err_msg("%s: board %s has no kernel.recipe, so the job cannot build its kernels: use source type \"prebuilt\" for it",
+			b.jf.path, b.name);
 		board_free(&b);
 		return -EINVAL;
 	}
 	bdir = realpath(b.jf.path, real) ? xdirname(real) : xdirname(b.jf.path);
-	conf = b.kernel_recipe[0] == '/' ? xstrdup(b.kernel_recipe)
-					 : xasprintf("%s/%s", bdir, b.kernel_recipe);
+	conf = b.kernel_recipe[0] == '/' ? xstrdup(b.kernel_recipe) :
+					   xasprintf("%s/%s", bdir, b.kernel_recipe);
 	free(bdir);
 	if (!realpath(conf, real)) {
 		err_msg("%s: kernel.recipe %s: %s", b.jf.path, conf, strerror(errno));
@@ -98,16 +99,15 @@ int recipe_of_board(const char *board, struct recipe *r)
 static char *module_mismatch(json_object *mod, const char *src)
 {
 	json_object *a = jobj(mod, "files");
-	size_t n = a && json_object_is_type(a, json_type_array) ?
-		   json_object_array_length(a) : 0;
+	size_t n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 	size_t i, have = 0;
 	struct dirent *de;
 	char *why = NULL;
 	DIR *d;
 
 	if (!src)
-		return mod ? xasprintf("built with the benchmark module %s", jstr(mod, "name"))
-			   : NULL;
+		return mod ? xasprintf("built with the benchmark module %s", jstr(mod, "name")) :
+			     NULL;
 	/* the same files, not the same path: build.sh keys the build by them */
 	if (!mod || !n)
 		return xasprintf("benchmark module %s not in this build", src);
@@ -161,18 +161,19 @@ static char *manifest_mismatch(const char *dir, const struct recipe *rc, const c
 	}
 	free(mpath);
 	m = jf.root;
-#define DIFF(file, recorded, what) do {						\
-		sha = file_sha256(file);					\
-		if (!sha || !(recorded) || strcmp(sha, (recorded))) {		\
-			why = xstrdup(what);					\
-			goto out;						\
-		}								\
-		free(sha);							\
-		sha = NULL;							\
+#define DIFF(file, recorded, what)                                    \
+	do {                                                          \
+		sha = file_sha256(file);                              \
+		if (!sha || !(recorded) || strcmp(sha, (recorded))) { \
+			why = xstrdup(what);                          \
+			goto out;                                     \
+		}                                                     \
+		free(sha);                                            \
+		sha = NULL;                                           \
 	} while (0)
 	DIFF(rc->script, jstr(m, "build_script_sha256"), "build script changed");
-	p = xasprintf("%s/%s", rc->kdir, jstr(jobj(m, "fragment"), "name") ?
-		      jstr(jobj(m, "fragment"), "name") : "?");
+	p = xasprintf("%s/%s", rc->kdir,
+		      jstr(jobj(m, "fragment"), "name") ? jstr(jobj(m, "fragment"), "name") : "?");
 	sha = file_sha256(p);
 	free(p);
 	if (!sha || !jstr(jobj(m, "fragment"), "sha256") ||
@@ -225,8 +226,8 @@ static char *manifest_mismatch(const char *dir, const struct recipe *rc, const c
 				p = xasprintf("%s/%s", patches, f);
 				sha = file_sha256(p);
 				free(p);
-				if (!e || !jstr(e, "name") || strcmp(jstr(e, "name"), f) ||
-				    !sha || !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256")))
+				if (!e || !jstr(e, "name") || strcmp(jstr(e, "name"), f) || !sha ||
+				    !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256")))
 					why = xasprintf("patch series differs at %s", f);
 				free(sha);
 				sha = NULL;
@@ -260,18 +261,20 @@ int recipe_probe(const struct recipe *rc, const char *patches, const char *varia
 	DIR *d;
 
 	if (!cache)
-		return -ENOENT;	/* cache_dir() said why */
+		return -ENOENT; /* cache_dir() said why */
 	kd = xasprintf("%s/kernels/%s", cache, rc->name);
 	if (!strcmp(variant, "git")) {
 		/* git builds are named by their commit: git-<commit12>-<key16> */
 		char *ref = rc->git_ref ? xasprintf("%s^{commit}", rc->git_ref) : NULL;
-		char *argv[] = { "git", "-C", (char *)(rc->git_tree ? rc->git_tree : "."),
-				 "rev-parse", "-q", "--verify", ref, NULL };
+		char *argv[] = { "git",	      "-C", (char *)(rc->git_tree ? rc->git_tree : "."),
+				 "rev-parse", "-q", "--verify",
+				 ref,	      NULL };
 		struct buf out = { 0 };
 
 		if (!ref || run_argv(argv, &out) || out.len < 40) {
 			err_msg("%s: \"%s\" is not a commit of this git tree",
-				rc->git_tree ? rc->git_tree : "(no git tree)", rc->git_ref ? rc->git_ref : "");
+				rc->git_tree ? rc->git_tree : "(no git tree)",
+				rc->git_ref ? rc->git_ref : "");
 			free(ref);
 			buf_free(&out);
 			free(kd);
@@ -345,7 +348,8 @@ int recipe_build(const struct recipe *rc, const char *patches, const char *varia
 	for (i = 0, n = 0; environ[i]; i++)
 		if ((!pd || strncmp(environ[i], "PATCHES_DIR=", 12)) &&
 		    strncmp(environ[i], "ABLAB_MODULE_SRC=", 17) &&
-		    strncmp(environ[i], "ABLAB_GIT_TREE=", 15) && strncmp(environ[i], "ABLAB_GIT_REF=", 14))
+		    strncmp(environ[i], "ABLAB_GIT_TREE=", 15) &&
+		    strncmp(environ[i], "ABLAB_GIT_REF=", 14))
 			envp[n++] = environ[i];
 	if (pd)
 		envp[n++] = pd;
@@ -443,7 +447,7 @@ static int cmp_name(const void *a, const void *b)
 static int prefix_dir(const char *cache, const char *patches, int n, char **odir)
 {
 	char real[PATH_MAX], **names = NULL;
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a of the directory's path */
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a of the directory's path */
 	struct dirent *de;
 	size_t nn = 0, i;
 	char *dir;
@@ -517,7 +521,7 @@ int recipe_variant(const struct recipe *rc, const char *patches, int npatches, b
 	int ret;
 
 	if (!cache)
-		return -ENOENT;	/* cache_dir() said why */
+		return -ENOENT; /* cache_dir() said why */
 	if (!patches) {
 		err_msg("%s: a series variant needs its patches (a recipe build of control + patches)",
 			rc->name);

@@ -9,7 +9,7 @@
 /* The recipe of a board: its build script, the recipe name and directory. */
 struct recipe {
 	char *script, *name, *kdir, *repo;
-	const char *module_src;	/* a "module" job's module, built with the kernel */
+	const char *module_src; /* a "module" job's module, built with the kernel */
 	/* variant "git": build this commit of this git tree (build.sh's ABLAB_GIT_TREE and
 	 * ABLAB_GIT_REF) instead of the recipe's tarball */
 	const char *git_tree, *git_ref;

@@ -22,8 +22,10 @@ static json_object *jd(double v)
 
 static const char *cmp_verdict_name(const struct rep_cmp *x)
 {
-	return !x->have ? "none" : x->verdict > 0 ? "different" : x->verdict == 0 ? "same" :
-	       "undecided";
+	return !x->have	       ? "none" :
+	       x->verdict > 0  ? "different" :
+	       x->verdict == 0 ? "same" :
+				 "undecided";
 }
 
 /* A series campaign: its variants in order and every comparison ("rows" compare control
@@ -37,8 +39,10 @@ static void series_json(const struct report *rep, json_object *root)
 
 		json_object_object_add(o, "label", json_object_new_string(rep->vs.label[v]));
 		json_object_object_add(o, "position", json_object_new_int(v));
-		json_object_object_add(o, "adds", rep->vpatch[v] && rep->vpatch[v][0] ?
-				       json_object_new_string(rep->vpatch[v]) : NULL);
+		json_object_object_add(o, "adds",
+				       rep->vpatch[v] && rep->vpatch[v][0] ?
+					       json_object_new_string(rep->vpatch[v]) :
+					       NULL);
 		json_object_array_add(va, o);
 	}
 	json_object_object_add(root, "variants", va);
@@ -65,8 +69,9 @@ static void series_json(const struct report *rep, json_object *root)
 		json_object_object_add(o, "p_holm", jd(x->p_adj));
 		json_object_object_add(o, "verdict", json_object_new_string(cmp_verdict_name(x)));
 		if (x->seq >= 0)
-			json_object_object_add(o, "sequential_decision", json_object_new_string(
-				seq_decision_name((enum seq_decision)x->seq)));
+			json_object_object_add(o, "sequential_decision",
+					       json_object_new_string(seq_decision_name(
+						       (enum seq_decision)x->seq)));
 		json_object_array_add(ca, o);
 	}
 	json_object_object_add(root, "comparisons", ca);
@@ -120,10 +125,12 @@ void rep_write_json(const struct report *rep, FILE *f)
 
 			json_object_object_add(d, "boots_per_kernel",
 					       json_object_new_int((int)b->d_boots));
-			json_object_object_add(d, "batches", json_object_new_int((int)b->d_batches));
+			json_object_object_add(d, "batches",
+					       json_object_new_int((int)b->d_batches));
 			json_object_object_add(d, "seconds_per_kernel", jd(b->d_seconds));
-			json_object_object_add(d, "most_demanding", json_object_new_string(
-				rep->rows[b->d_binding].scenario));
+			json_object_object_add(
+				d, "most_demanding",
+				json_object_new_string(rep->rows[b->d_binding].scenario));
 			json_object_object_add(o, "design", d);
 		} else {
 			json_object_object_add(o, "design", NULL);
@@ -137,16 +144,16 @@ void rep_write_json(const struct report *rep, FILE *f)
 		char l[160];
 
 		report_row_label_full(rep, r, l, sizeof(l));
-		json_object_object_add(o, "board", json_object_new_string(
-			rep->boards[r->board].name));
+		json_object_object_add(o, "board",
+				       json_object_new_string(rep->boards[r->board].name));
 		json_object_object_add(o, "scenario", json_object_new_string(r->scenario));
 		json_object_object_add(o, "label", json_object_new_string(l));
 		json_object_object_add(o, "kind", json_object_new_string(r->kind));
 		json_object_object_add(o, "size", json_object_new_int64(r->size));
 		json_object_object_add(o, "reps", json_object_new_int64(r->reps));
 		json_object_object_add(o, "timing", json_object_new_string(r->timing));
-		json_object_object_add(o, "unit", json_object_new_string(rep_is_pres(r) ?
-									 "bytes lost" : "ns"));
+		json_object_object_add(
+			o, "unit", json_object_new_string(rep_is_pres(r) ? "bytes lost" : "ns"));
 		json_object_object_add(o, "n_control", json_object_new_int((int)r->ab.a.n));
 		json_object_object_add(o, "n_patched", json_object_new_int((int)r->ab.b.n));
 		json_object_object_add(o, "control_mean", jd(r->ab.a.mean));
@@ -167,9 +174,13 @@ void rep_write_json(const struct report *rep, FILE *f)
 			char v[48];
 
 			rep_verdict_cell(rep, r, v, sizeof(v));
-			json_object_object_add(o, "verdict", json_object_new_string(
-				r->mixed_timing ? "refused" : rep_is_pres(r) ? v :
-				r->verdict == 1 ? "different" : r->verdict == 0 ? "same" : "undecided"));
+			json_object_object_add(
+				o, "verdict",
+				json_object_new_string(r->mixed_timing ? "refused" :
+						       rep_is_pres(r)  ? v :
+						       r->verdict == 1 ? "different" :
+						       r->verdict == 0 ? "same" :
+									 "undecided"));
 			json_object_object_add(o, "verdict_text", json_object_new_string(v));
 		}
 		json_object_object_add(o, "p_holm", jd(r->p_adj));
@@ -186,21 +197,28 @@ void rep_write_json(const struct report *rep, FILE *f)
 			json_object_object_add(h, "shift_ns_lo", jd(r->sr.shift.lo));
 			json_object_object_add(h, "shift_ns_hi", jd(r->sr.shift.hi));
 			json_object_object_add(h, "shift_conf", jd(r->sr.shift.conf));
-			json_object_object_add(h, "shift_pct_of_control_median", jd(r->sr.shift_pct));
-			json_object_object_add(h, "rel", jd(r->sr.have_rel ? r->sr.rel.shift : NAN));
-			json_object_object_add(h, "rel_lo", jd(r->sr.have_rel ? r->sr.rel.lo : NAN));
-			json_object_object_add(h, "rel_hi", jd(r->sr.have_rel ? r->sr.rel.hi : NAN));
-			json_object_object_add(h, "rel_conf", jd(r->sr.have_rel ? r->sr.rel.conf : NAN));
+			json_object_object_add(h, "shift_pct_of_control_median",
+					       jd(r->sr.shift_pct));
+			json_object_object_add(h, "rel",
+					       jd(r->sr.have_rel ? r->sr.rel.shift : NAN));
+			json_object_object_add(h, "rel_lo",
+					       jd(r->sr.have_rel ? r->sr.rel.lo : NAN));
+			json_object_object_add(h, "rel_hi",
+					       jd(r->sr.have_rel ? r->sr.rel.hi : NAN));
+			json_object_object_add(h, "rel_conf",
+					       jd(r->sr.have_rel ? r->sr.rel.conf : NAN));
 			json_object_object_add(h, "eq_lo", jd(r->sr.have_rel ? r->sr.eq.lo : NAN));
 			json_object_object_add(h, "eq_hi", jd(r->sr.have_rel ? r->sr.eq.hi : NAN));
-			json_object_object_add(h, "eq_conf", jd(r->sr.have_rel ? r->sr.eq.conf : NAN));
+			json_object_object_add(h, "eq_conf",
+					       jd(r->sr.have_rel ? r->sr.eq.conf : NAN));
 			json_object_object_add(o, "hodges_lehmann", h);
 			json_object_object_add(o, "cliff_delta", jd(r->sr.cliff));
 		}
 		if (r->seq >= 0) {
 			json_object_object_add(o, "sequential_decision",
 					       json_object_new_string(seq_decision_name(r->seq)));
-			json_object_object_add(o, "sequential_look", json_object_new_int(r->seq_look));
+			json_object_object_add(o, "sequential_look",
+					       json_object_new_int(r->seq_look));
 		}
 		if (r->mixed_timing)
 			json_object_object_add(o, "refused", json_object_new_string(r->design_why));
@@ -252,8 +270,9 @@ void rep_write_json(const struct report *rep, FILE *f)
 	json_object_object_add(root, "rows", rows);
 	if (rep->series)
 		series_json(rep, root);
-	fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							   JSON_C_TO_STRING_SPACED));
+	fprintf(f, "%s\n",
+		json_object_to_json_string_ext(root,
+					       JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 	json_object_put(root);
 }
 
@@ -284,7 +303,8 @@ static void csv_num(FILE *f, double v, bool last)
 void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *f)
 {
 	if (o->detail) {
-		fprintf(f, "campaign,board,scenario,variant,boot_id,seq,batches,mean,median,min,max,sd,module_min,module_max,raw_mean,base_mean%s\n",
+		fprintf(f,
+			"campaign,board,scenario,variant,boot_id,seq,batches,mean,median,min,max,sd,module_min,module_max,raw_mean,base_mean%s\n",
 			rep->series ? ",variant_position" : "");
 		for (size_t i = 0; i < rep->nrows; i++) {
 			const struct rep_row *r = &rep->rows[i];
@@ -312,8 +332,9 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 		}
 		return;
 	}
-	if (rep->series) {	/* every comparison, with both variants' labels and positions */
-		fprintf(f, "campaign,board,scenario,label,variant,variant_position,vs,vs_position,n,n_vs,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,verdict\n");
+	if (rep->series) { /* every comparison, with both variants' labels and positions */
+		fprintf(f,
+			"campaign,board,scenario,label,variant,variant_position,vs,vs_position,n,n_vs,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,verdict\n");
 		for (size_t c = 0; c < rep->ncmp; c++) {
 			const struct rep_cmp *x = &rep->cmp[c];
 			const struct rep_row *r = &rep->rows[x->row];
@@ -338,7 +359,8 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 		}
 		return;
 	}
-	fprintf(f, "campaign,board,cpu,family,scenario,label,kind,size,unit,n_control,n_patched,control_mean,patched_mean,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,p_min,verdict,separation,welch_p,cliff_delta\n");
+	fprintf(f,
+		"campaign,board,cpu,family,scenario,label,kind,size,unit,n_control,n_patched,control_mean,patched_mean,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,p_min,verdict,separation,welch_p,cliff_delta\n");
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
 		const struct rep_board *b = &rep->boards[r->board];

@@ -14,14 +14,14 @@
 #include <stdio.h>
 
 #define EMAIL_WIDTH 72
-#define NBSP '\001'	/* a space report_wrap() does not break at */
+#define NBSP '\001' /* a space report_wrap() does not break at */
 
 /* report-model.c */
-bool rep_design_row(const struct rep_row *r);	/* a timing row that design advice covers */
+bool rep_design_row(const struct rep_row *r); /* a timing row that design advice covers */
 
 /* report-prose.c */
-bool rep_is_pres(const struct rep_row *r);	/* the preservation check (bytes lost) */
-bool rep_is_null(const struct rep_row *r);	/* the null call */
+bool rep_is_pres(const struct rep_row *r); /* the preservation check (bytes lost) */
+bool rep_is_null(const struct rep_row *r); /* the null call */
 void rep_fmt_val(const struct rep_row *r, char *out, size_t len, double v);
 const char *rep_row_sep(const struct rep_row *r);
 void rep_verdict_cell(const struct report *rep, const struct rep_row *r, char *out, size_t len);
@@ -29,8 +29,8 @@ void rep_change_cell(const struct rep_row *r, char *out, size_t len, bool mark);
 void rep_p_cell(const struct rep_row *r, char *out, size_t len);
 void rep_padj_cell(const struct rep_row *r, char *out, size_t len);
 void rep_ci_cells(const struct rep_row *r, char *ci, size_t cilen, char *conf, size_t clen);
-char *rep_method_paragraph(const struct report *rep, bool email);	/* malloc'd */
-char *rep_design_text(const struct report *rep);			/* malloc'd */
+char *rep_method_paragraph(const struct report *rep, bool email); /* malloc'd */
+char *rep_design_text(const struct report *rep); /* malloc'd */
 
 /* report-series.c: a series campaign's comparisons (rep->cmp), their table */
 void rep_series_analyse(struct report *rep, const struct report_opts *o);

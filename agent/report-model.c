@@ -43,7 +43,7 @@ static int cmp_rows(const void *pa, const void *pb)
 		return row_rank(a) - row_rank(b);
 	if (a->size != b->size)
 		return a->size < b->size ? -1 : 1;
-	c = -strcmp(a->state, b->state);	/* dirty before clean */
+	c = -strcmp(a->state, b->state); /* dirty before clean */
 	if (c)
 		return c;
 	c = strcmp(a->op, b->op);
@@ -117,7 +117,7 @@ static int load_boards(struct store *st, struct report *rep)
 		b->description = xstrdup(PQgetvalue(r, i, 4));
 		b->lava_jobs = xstrdup(PQgetvalue(r, i, 10));
 		copy_str(b->order, sizeof(b->order), PQgetvalue(r, i, 5));
-		if (rep->series) {	/* A = control, B, C, ... in series order */
+		if (rep->series) { /* A = control, B, C, ... in series order */
 			char *labels = xstrdup(PQgetvalue(r, i, 12)), *save = NULL, *l;
 			size_t k = 0;
 
@@ -133,7 +133,8 @@ static int load_boards(struct store *st, struct report *rep)
 		b->failed = (size_t)atol(PQgetvalue(r, i, 6));
 		b->boot_s = getd(r, i, 7) / 1000.0;
 		b->run_s = getd(r, i, 8) / 1000.0;
-		b->clock_res_ns = PQgetisnull(r, i, 9) ? -1 : strtoll(PQgetvalue(r, i, 9), NULL, 10);
+		b->clock_res_ns = PQgetisnull(r, i, 9) ? -1 :
+							 strtoll(PQgetvalue(r, i, 9), NULL, 10);
 		b->partial = (size_t)atol(PQgetvalue(r, i, 11));
 	}
 	PQclear(r);
@@ -285,11 +286,11 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 		bt->batch = xrealloc(bt->batch, (bt->nbatch + 1) * sizeof(double));
 		bt->batch[bt->nbatch++] = v;
 		if (!PQgetisnull(r, i, 12))
-			bt->mod_min = isnan(bt->mod_min) ? getd(r, i, 12) : fmin(bt->mod_min,
-										 getd(r, i, 12));
+			bt->mod_min = isnan(bt->mod_min) ? getd(r, i, 12) :
+							   fmin(bt->mod_min, getd(r, i, 12));
 		if (!PQgetisnull(r, i, 13))
-			bt->mod_max = isnan(bt->mod_max) ? getd(r, i, 13) : fmax(bt->mod_max,
-										 getd(r, i, 13));
+			bt->mod_max = isnan(bt->mod_max) ? getd(r, i, 13) :
+							   fmax(bt->mod_max, getd(r, i, 13));
 		if (!PQgetisnull(r, i, 14) && !PQgetisnull(r, i, 15) && w->reps > 0) {
 			raw_sum += getd(r, i, 14) / (double)w->reps;
 			base_sum += getd(r, i, 15) / (double)w->reps;
@@ -479,15 +480,15 @@ static bool family_row(const struct rep_row *r)
 static void analyse_seq(struct report *rep)
 {
 	size_t na[SEQ_MAX_LOOKS], nb[SEQ_MAX_LOOKS];
-	int nl = seq_schedule_balanced((size_t)rep->seq.first, 2 * (size_t)rep->seq.budget, na,
-				       nb, SEQ_MAX_LOOKS);
+	int nl = seq_schedule_balanced((size_t)rep->seq.first, 2 * (size_t)rep->seq.budget, na, nb,
+				       SEQ_MAX_LOOKS);
 
 	if (nl <= 0)
 		return;
 	for (size_t bi = 0; bi < rep->nboards; bi++) {
 		struct seq_design d;
-		size_t m = 0, nboards = rep->seq.boards > 0 ? (size_t)rep->seq.boards :
-							       rep->nboards;
+		size_t m = 0,
+		       nboards = rep->seq.boards > 0 ? (size_t)rep->seq.boards : rep->nboards;
 
 		for (size_t i = 0; i < rep->nrows; i++)
 			m += rep->rows[i].board == (int)bi && family_row(&rep->rows[i]);
@@ -506,9 +507,10 @@ static void analyse_seq(struct report *rep)
 		rep->seq.nrows_tested = m * nboards;
 		rep->seq.bounds[0] = '\0';
 		for (size_t k = 0, len = 0; k < d.nlooks && len < sizeof(rep->seq.bounds); k++)
-			len += (size_t)snprintf(rep->seq.bounds + len, sizeof(rep->seq.bounds) - len,
-						"%s%zu+%zu:%ld/%ld", k ? " " : "", d.look[k].na,
-						d.look[k].nb, d.look[k].u_diff, d.look[k].u_eq);
+			len += (size_t)snprintf(rep->seq.bounds + len,
+						sizeof(rep->seq.bounds) - len, "%s%zu+%zu:%ld/%ld",
+						k ? " " : "", d.look[k].na, d.look[k].nb,
+						d.look[k].u_diff, d.look[k].u_eq);
 		for (size_t i = 0; i < rep->nrows; i++) {
 			struct rep_row *r = &rep->rows[i];
 			struct seq_result sr;
@@ -520,12 +522,16 @@ static void analyse_seq(struct report *rep)
 			a = variant_means(r, 0, &n1);
 			b = variant_means(r, 1, &n2);
 			for (size_t k = 0; k < (size_t)nl; k++) {
-				if (na[k] != n1 || nb[k] != n2 || seq_decide(&d, k, a, n1, b, n2, &sr))
+				if (na[k] != n1 || nb[k] != n2 ||
+				    seq_decide(&d, k, a, n1, b, n2, &sr))
 					continue;
 				r->seq_look = (int)k + 1;
 				r->seq = sr.decision == SEQ_CONTINUE && k + 1 == (size_t)nl ?
-						 SEQ_UNDECIDED : (int)sr.decision;
-				r->verdict = r->seq == SEQ_DIFFERENT ? 1 : r->seq == SEQ_SAME ? 0 : -1;
+						 SEQ_UNDECIDED :
+						 (int)sr.decision;
+				r->verdict = r->seq == SEQ_DIFFERENT ? 1 :
+					     r->seq == SEQ_SAME	     ? 0 :
+								       -1;
 				if (!isnan(sr.rci_rel.lo)) {
 					/* the repeated CI keeps its promise at a data-dependent stop */
 					r->ab.ci_lo = sr.rci_rel.lo;
@@ -539,8 +545,7 @@ static void analyse_seq(struct report *rep)
 	}
 }
 
-int report_seq_board(struct store *st, int64_t campaign, const char *board, char *why,
-		     size_t len)
+int report_seq_board(struct store *st, int64_t campaign, const char *board, char *why, size_t len)
 {
 	struct report rep;
 	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
@@ -550,11 +555,12 @@ int report_seq_board(struct store *st, int64_t campaign, const char *board, char
 	if (ret)
 		return ret;
 	report_analyse(&rep, &o);
-	if (rep.series) {	/* every comparison of every timing row */
+	if (rep.series) { /* every comparison of every timing row */
 		size_t tot, nd, ns;
 		int open = rep_series_open(&rep, board, &tot, &nd, &ns);
 
-		snprintf(why, len, "%zu comparison%s: %zu different, %zu same within \u00b1%g%%, %d open",
+		snprintf(why, len,
+			 "%zu comparison%s: %zu different, %zu same within \u00b1%g%%, %d open",
 			 tot, tot == 1 ? "" : "s", nd, ns, rep.margin * 100.0, open);
 		report_free(&rep);
 		return !tot ? -ENODATA : open == 0;
@@ -567,8 +573,8 @@ int report_seq_board(struct store *st, int64_t campaign, const char *board, char
 		total++;
 		n[r->seq >= 0 && r->seq < 4 ? r->seq : SEQ_CONTINUE]++;
 	}
-	snprintf(why, len, "%zu row%s: %zu different, %zu same within \u00b1%g%%, %zu open",
-		 total, total == 1 ? "" : "s", n[SEQ_DIFFERENT], n[SEQ_SAME], rep.margin * 100.0,
+	snprintf(why, len, "%zu row%s: %zu different, %zu same within \u00b1%g%%, %zu open", total,
+		 total == 1 ? "" : "s", n[SEQ_DIFFERENT], n[SEQ_SAME], rep.margin * 100.0,
 		 n[SEQ_CONTINUE] + n[SEQ_UNDECIDED]);
 	report_free(&rep);
 	if (!total)
@@ -583,7 +589,7 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 
 	rep->alpha = o->alpha;
 	rep->target = o->target;
-	if (!rep->series) {	/* an A/B campaign (or a report built by hand): the pair */
+	if (!rep->series) { /* an A/B campaign (or a report built by hand): the pair */
 		rep->vs = variant_pair;
 		for (size_t i = 0; i < rep->nrows; i++)
 			for (size_t j = 0; j < rep->rows[i].nboots; j++)
@@ -604,7 +610,7 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 		r->seq = -1;
 		r->seq_look = 0;
 		if (o->only_scenario && strcmp(r->scenario, o->only_scenario)) {
-			r->have_ab = false;	/* not asked for: no bootstrap spent on it */
+			r->have_ab = false; /* not asked for: no bootstrap spent on it */
 			r->verdict = -1;
 			continue;
 		}
@@ -621,8 +627,9 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 					r->ab.a.n++;
 			}
 			snprintf(r->design_why, sizeof(r->design_why),
-				 "refused: %zu of %zu boots timed by %s, the others by %s", r->mixed_timing,
-				 r->nboots, r->other_timing[0] ? r->other_timing : "(none)",
+				 "refused: %zu of %zu boots timed by %s, the others by %s",
+				 r->mixed_timing, r->nboots,
+				 r->other_timing[0] ? r->other_timing : "(none)",
 				 r->timing[0] ? r->timing : "(none)");
 			continue;
 		}
@@ -646,9 +653,10 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 			}
 		}
 		r->verdict = r->have_ab ? stats_verdict(&r->ab, o->alpha) : -1;
-		if (r->have_sr)	/* the null baseline keeps its unadjusted verdict */
+		if (r->have_sr) /* the null baseline keeps its unadjusted verdict */
 			r->verdict = r->sr.verdict == VERDICT_DIFFERENT ? 1 :
-				     r->sr.verdict == VERDICT_SAME ? 0 : -1;
+				     r->sr.verdict == VERDICT_SAME	? 0 :
+									  -1;
 		r->few = r->have_ab && !rep_is_pres(r) && r->ab.p_min > o->alpha;
 		r->mde = NAN;
 		if (r->cal_campaign && !rep_is_pres(r)) {

@@ -91,7 +91,7 @@ void report_row_label(const struct rep_row *r, char *out, size_t len)
 	char sz[32];
 
 	size_label(sz, sizeof(sz), r->size);
-	if (r->size < 0)	/* a job-defined benchmark: its own scenario names */
+	if (r->size < 0) /* a job-defined benchmark: its own scenario names */
 		snprintf(out, len, "%s", r->scenario);
 	else if (rep_is_pres(r))
 		snprintf(out, len, "lost of %s", sz);
@@ -113,8 +113,7 @@ static bool cpu_unique(const struct report *rep, int b)
 	return true;
 }
 
-void report_row_label_full(const struct report *rep, const struct rep_row *r, char *out,
-			   size_t len)
+void report_row_label_full(const struct report *rep, const struct rep_row *r, char *out, size_t len)
 {
 	const struct rep_board *b = &rep->boards[r->board];
 	char l[96];
@@ -174,12 +173,23 @@ void xml_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case NBSP: fputc(' ', f); break;
-		default: fputc(*s, f);
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case NBSP:
+			fputc(' ', f);
+			break;
+		default:
+			fputc(*s, f);
 		}
 	}
 }
@@ -204,8 +214,10 @@ void rep_verdict_cell(const struct report *rep, const struct rep_row *r, char *o
 	if (r->mixed_timing)
 		snprintf(out, len, "refused");
 	else if (rep_is_pres(r))
-		snprintf(out, len, "%s", r->verdict == 1 ? "significant" : r->verdict == 0 ?
-			 "not significant" : "too few boots");
+		snprintf(out, len, "%s",
+			 r->verdict == 1 ? "significant" :
+			 r->verdict == 0 ? "not significant" :
+					   "too few boots");
 	else if (!r->have_sr)
 		snprintf(out, len, "-");
 	else if (r->verdict == 1)
@@ -304,13 +316,17 @@ static void order_words(const struct report *rep, const struct rep_board *b, str
 		if (b->order[i] == b->order[i - 1])
 			alt = 0;
 	if (!strcmp(rep->order_kind, "manual")) {
-		buf_printf(o, "the boots were captured by hand and ingested from their logs, so their order is not known");
+		buf_printf(
+			o,
+			"the boots were captured by hand and ingested from their logs, so their order is not known");
 		return;
 	}
 	if (alt && n > 1 && email)
 		buf_printf(o, "alternating (%s, A = control)", b->order);
 	else if (alt && n > 1)
-		buf_printf(o, "alternating the kernels on every boot (%s, A = control, B = patched)", b->order);
+		buf_printf(o,
+			   "alternating the kernels on every boot (%s, A = control, B = patched)",
+			   b->order);
 	else if (!strcmp(rep->order_kind, "abba"))
 		buf_printf(o, "in counterbalanced ABBA order (%s, A = control, B = patched)",
 			   b->order);
@@ -323,8 +339,8 @@ static void order_words(const struct report *rep, const struct rep_board *b, str
 
 static const char *number_word(size_t n)
 {
-	static const char *const w[] = { "no", "one", "two", "three", "four", "five", "six",
-					 "seven", "eight", "nine", "ten" };
+	static const char *const w[] = { "no",	"one",	 "two",	  "three", "four", "five",
+					 "six", "seven", "eight", "nine",  "ten" };
 
 	return n < ARRAY_SIZE(w) ? w[n] : NULL;
 }
@@ -399,15 +415,17 @@ static void emulated_words(struct buf *o, const struct rep_board *b, bool email)
 	if (n && email)
 		buf_printf(o, " %s is emulated (%.*s): not hardware costs.", b->name, n, d);
 	else if (n)
-		buf_printf(o,
-			   " %s is emulated (%.*s): its timings show that the procedure works, not what the patch costs on hardware.",
-			   b->name, n, d);
+		buf_printf(
+			o,
+			" %s is emulated (%.*s): its timings show that the procedure works, not what the patch costs on hardware.",
+			b->name, n, d);
 	else if (email)
 		buf_printf(o, " %s is emulated: not hardware costs.", b->name);
 	else
-		buf_printf(o,
-			   " %s is emulated (\"emulated\": true in its board file): its timings show that the procedure works, not what the patch costs on hardware.",
-			   b->name);
+		buf_printf(
+			o,
+			" %s is emulated (\"emulated\": true in its board file): its timings show that the procedure works, not what the patch costs on hardware.",
+			b->name);
 }
 
 /* "qemu-sam9x75, qemu-arm11 and qemu-pi400" for the boards whose design key equals bi's */
@@ -421,7 +439,10 @@ static void board_group(const struct report *rep, size_t bi, const bool *same, s
 		if (!same[j])
 			continue;
 		n++;
-		buf_printf(o, "%s%s", n == 1 ? "" : n == total ? " and " : ", ",
+		buf_printf(o, "%s%s",
+			   n == 1     ? "" :
+			   n == total ? " and " :
+					", ",
 			   rep->boards[j].name);
 	}
 	(void)bi;
@@ -460,15 +481,20 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 			buf_count(&o, nc);
 			buf_printf(&o, " time%s", nc == 1 ? "" : "s");
 		} else {
-			buf_printf(&o, " the control kernel was booted %zu and the patched kernel %zu times", nc, np);
+			buf_printf(
+				&o,
+				" the control kernel was booted %zu and the patched kernel %zu times",
+				nc, np);
 		}
 		buf_printf(&o, ", ");
 		order_words(rep, b, &o, email);
 		buf_printf(&o, ";");
 	}
 	if (rep->seq.budget > 0)
-		buf_printf(&o, " the boots came in rounds of one control and one patched boot, with a look at the data after each round from %d+%d on, until every row was decided or %d+%d boots were spent;", rep->seq.first,
-			   rep->seq.first, rep->seq.budget, rep->seq.budget);
+		buf_printf(
+			&o,
+			" the boots came in rounds of one control and one patched boot, with a look at the data after each round from %d+%d on, until every row was decided or %d+%d boots were spent;",
+			rep->seq.first, rep->seq.first, rep->seq.budget, rep->seq.budget);
 	for (size_t bi = 0; bi < rep->nboards; bi++) {
 		const struct rep_board *b = &rep->boards[bi];
 
@@ -498,11 +524,13 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 			report_row_label(r, l, sizeof(l));
 			for (char *q = l; *q; q++)
 				*q = *q == ' ' ? NBSP : *q;
-			buf_printf(&o, "%s%s %" PRId64, first ? " (iterations per batch: " : ", ", l,
-				   r->reps);
+			buf_printf(&o, "%s%s %" PRId64, first ? " (iterations per batch: " : ", ",
+				   l, r->reps);
 			first = false;
 		}
-		buf_printf(&o, "%s; %s.", first ? "" : ")", email ? "a boot's mean is one observation" : "the mean over a boot's batches is one observation");
+		buf_printf(&o, "%s; %s.", first ? "" : ")",
+			   email ? "a boot's mean is one observation" :
+				   "the mean over a boot's batches is one observation");
 	} else {
 		buf_printf(&o, " each boot's log is one observation.");
 	}
@@ -510,17 +538,26 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 		if (!strcmp(rep->rows[i].timing, "batch"))
 			any_batch = true;
 	if (any_batch)
-		buf_printf(&o, " Where the clock was too coarse for single iterations, whole batches were timed and a memset-only batch subtracted (one mode per scenario and board, fixed at its first boot).");
+		buf_printf(
+			&o,
+			" Where the clock was too coarse for single iterations, whole batches were timed and a memset-only batch subtracted (one mode per scenario and board, fixed at its first boot).");
 	if (rep->seq.nlooks)
-		buf_printf(&o, " A row was decided by a group-sequential exact rank test (Pocock-type boundaries over %zu looks at %.2g per row, %zu rows: overall false-alarm rate %.3f\001\u00b1\001%.3f by simulation) or by its equivalence interval lying within \u00b1%g%%; its interval is the repeated CI.", rep->seq.nlooks, rep->seq.row_alpha, rep->seq.nrows_tested,
-			   rep->seq.fpr * rep->seq.nrows_tested, rep->seq.fpr_se * rep->seq.nrows_tested,
-			   rep->margin * 100.0);
+		buf_printf(
+			&o,
+			" A row was decided by a group-sequential exact rank test (Pocock-type boundaries over %zu looks at %.2g per row, %zu rows: overall false-alarm rate %.3f\001\u00b1\001%.3f by simulation) or by its equivalence interval lying within \u00b1%g%%; its interval is the repeated CI.",
+			rep->seq.nlooks, rep->seq.row_alpha, rep->seq.nrows_tested,
+			rep->seq.fpr * rep->seq.nrows_tested,
+			rep->seq.fpr_se * rep->seq.nrows_tested, rep->margin * 100.0);
 	else if (rep->nfamily && email)
-		buf_printf(&o, " Change: Hodges-Lehmann estimate, exact CI; p: Mann-Whitney U, Holm-adjusted over %zu rows; \"same\": the %g%% CI is within \u00b1%g%%.", rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha),
-			   rep->margin * 100.0);
+		buf_printf(
+			&o,
+			" Change: Hodges-Lehmann estimate, exact CI; p: Mann-Whitney U, Holm-adjusted over %zu rows; \"same\": the %g%% CI is within \u00b1%g%%.",
+			rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha), rep->margin * 100.0);
 	else if (rep->nfamily)
-		buf_printf(&o, " Changes are Hodges-Lehmann estimates over boot means with exact distribution-free intervals; p is the exact Mann-Whitney U, Holm-adjusted over the %zu timing rows (not the null-call baseline); \"same\" means the %g%% interval lies within \u00b1%g%%.", rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha),
-			   rep->margin * 100.0);
+		buf_printf(
+			&o,
+			" Changes are Hodges-Lehmann estimates over boot means with exact distribution-free intervals; p is the exact Mann-Whitney U, Holm-adjusted over the %zu timing rows (not the null-call baseline); \"same\" means the %g%% interval lies within \u00b1%g%%.",
+			rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha), rep->margin * 100.0);
 	{
 		static const int vs[3] = { 1, 0, -1 };
 		static const char *const words[3] = { "Different", "Same within", "Undecided" };
@@ -549,7 +586,10 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 			for (size_t i = 0; i < rep->nrows && !r; i++)
 				if (pred_lucky(rep, &rep->rows[i], NULL))
 					r = &rep->rows[i];
-			buf_printf(&o, " The boots of %s did not overlap, but with %zu+%zu boots that happens with no change with probability %.2g, so it is not evidence.", l.data, r->ab.a.n, r->ab.b.n, r->ab.p_min);
+			buf_printf(
+				&o,
+				" The boots of %s did not overlap, but with %zu+%zu boots that happens with no change with probability %.2g, so it is not evidence.",
+				l.data, r->ab.a.n, r->ab.b.n, r->ab.p_min);
 		}
 		buf_free(&l);
 	}
@@ -558,7 +598,9 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 
 		if (!rep_is_pres(r) || !r->ab.a.n || !r->ab.b.n)
 			continue;
-		buf_printf(&o, " The preservation check%s%s lost %.0f of %" PRId64 " bytes per boot with control, %.0f with patched.",
+		buf_printf(&o,
+			   " The preservation check%s%s lost %.0f of %" PRId64
+			   " bytes per boot with control, %.0f with patched.",
 			   rep->nboards > 1 ? " on " : "",
 			   rep->nboards > 1 ? rep->boards[r->board].name : "", r->ab.a.mean,
 			   r->size, r->ab.b.mean);
@@ -574,21 +616,29 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 			if (!is_qemu(&rep->boards[bi]))
 				continue;
 			k++;
-			buf_printf(&o, "%s%s", k == 1 ? " " : k == ne ? " and " : ", ",
+			buf_printf(&o, "%s%s",
+				   k == 1  ? " " :
+				   k == ne ? " and " :
+					     ", ",
 				   rep->boards[bi].name);
 		}
 		if (ne && email)
 			buf_printf(&o, " %s emulated (QEMU, no cache model): not hardware costs.",
 				   ne == 1 ? "is" : "are");
 		else if (ne)
-			buf_printf(&o, " %s emulated (QEMU, no cache model): %s timings show the procedure works, not what the patch costs on hardware.",
-				   ne == 1 ? "is" : "are", ne == 1 ? "its" : "their");
+			buf_printf(
+				&o,
+				" %s emulated (QEMU, no cache model): %s timings show the procedure works, not what the patch costs on hardware.",
+				ne == 1 ? "is" : "are", ne == 1 ? "its" : "their");
 		for (size_t bi = 0; bi < rep->nboards; bi++)
 			if (rep->boards[bi].emulated && !is_qemu(&rep->boards[bi]))
 				emulated_words(&o, &rep->boards[bi], email);
 	}
 	if (rep->ignored)
-		buf_printf(&o, " %zu boot(s) with a variant other than control and patched are not in the table.", rep->ignored);
+		buf_printf(
+			&o,
+			" %zu boot(s) with a variant other than control and patched are not in the table.",
+			rep->ignored);
 	free(done);
 	free(same);
 	return o.data;
@@ -599,7 +649,10 @@ char *rep_design_text(const struct report *rep)
 {
 	struct buf o = { 0 };
 
-	buf_printf(&o, "Design for the next campaign (Kalibera & Jones 2013): boots per kernel and batches per boot that reach a 95%% CI half-width of %g%% of the mean in the least time, from the within-boot and between-boot variance and the measured cost of a boot and of a batch.\n", rep->target * 100.0);
+	buf_printf(
+		&o,
+		"Design for the next campaign (Kalibera & Jones 2013): boots per kernel and batches per boot that reach a 95%% CI half-width of %g%% of the mean in the least time, from the within-boot and between-boot variance and the measured cost of a boot and of a batch.\n",
+		rep->target * 100.0);
 	for (size_t bi = 0; bi < rep->nboards; bi++) {
 		const struct rep_board *b = &rep->boards[bi];
 		char l[160];
@@ -614,9 +667,11 @@ char *rep_design_text(const struct report *rep)
 			continue;
 		}
 		report_row_label(&rep->rows[b->d_binding], l, sizeof(l));
-		buf_printf(&o, "%s: %u boots per kernel x %u batch%s, about %.0f\001s per kernel (boot %.1f\001s, batch %.2f\001s; most demanding: %s).\n",
-			   b->name, b->d_boots, b->d_batches, b->d_batches == 1 ? "" : "es",
-			   b->d_seconds, b->boot_s, b->run_s / rep->batches, l);
+		buf_printf(
+			&o,
+			"%s: %u boots per kernel x %u batch%s, about %.0f\001s per kernel (boot %.1f\001s, batch %.2f\001s; most demanding: %s).\n",
+			b->name, b->d_boots, b->d_batches, b->d_batches == 1 ? "" : "es",
+			b->d_seconds, b->boot_s, b->run_s / rep->batches, l);
 	}
 	return o.data;
 }

@@ -55,14 +55,14 @@ static size_t comparisons(int nv, int (*ab)[2])
 static void seq_decisions(struct report *rep, size_t per_row)
 {
 	size_t na[SEQ_MAX_LOOKS], nb[SEQ_MAX_LOOKS];
-	int nl = seq_schedule_balanced((size_t)rep->seq.first, 2 * (size_t)rep->seq.budget, na,
-				       nb, SEQ_MAX_LOOKS);
+	int nl = seq_schedule_balanced((size_t)rep->seq.first, 2 * (size_t)rep->seq.budget, na, nb,
+				       SEQ_MAX_LOOKS);
 
 	if (nl <= 0)
 		return;
 	for (size_t bi = 0; bi < rep->nboards; bi++) {
-		size_t m = 0, nboards = rep->seq.boards > 0 ? (size_t)rep->seq.boards :
-							       rep->nboards;
+		size_t m = 0,
+		       nboards = rep->seq.boards > 0 ? (size_t)rep->seq.boards : rep->nboards;
 		struct seq_design d;
 
 		for (size_t i = 0; i < rep->nrows; i++)
@@ -94,9 +94,11 @@ static void seq_decisions(struct report *rep, size_t per_row)
 				    seq_decide(&d, k, a, n1, b, n2, &sr))
 					continue;
 				x->seq = sr.decision == SEQ_CONTINUE && k + 1 == (size_t)nl ?
-						 SEQ_UNDECIDED : (int)sr.decision;
+						 SEQ_UNDECIDED :
+						 (int)sr.decision;
 				x->verdict = x->seq == SEQ_DIFFERENT ? 1 :
-					     x->seq == SEQ_SAME ? 0 : -1;
+					     x->seq == SEQ_SAME	     ? 0 :
+								       -1;
 				if (!isnan(sr.rci_rel.lo)) {
 					x->lo = sr.rci_rel.lo;
 					x->hi = sr.rci_rel.hi;
@@ -203,8 +205,7 @@ static void cmp_label(const struct report *rep, const struct rep_cmp *x, char *o
 	snprintf(out, len, "%s vs %s", rep->vs.label[x->b], rep->vs.label[x->a]);
 }
 
-static void cmp_verdict(const struct report *rep, const struct rep_cmp *x, char *out,
-			size_t len)
+static void cmp_verdict(const struct report *rep, const struct rep_cmp *x, char *out, size_t len)
 {
 	if (!x->have)
 		snprintf(out, len, "-");
@@ -253,7 +254,7 @@ static void write_board(const struct report *rep, size_t bi, FILE *f, size_t wid
 		bd->family, bd->cpu[0] ? " on " : "", bd->cpu[0] ? bd->name : "");
 	/* 2 + label + 2 + change + 2 + CI + 2 + p + 2 + verdict ("same ±1%" or "undecided") */
 	if (2 + lw + 2 + chw + 2 + ciw + 2 + pw + 2 + 9 > width)
-		ciw = 0;	/* the interval goes on the next line */
+		ciw = 0; /* the interval goes on the next line */
 	fprintf(f, "  %-*s  %*s  %-*s  %*s  %s\n", (int)lw, "", (int)chw, "change", (int)ciw,
 		ciw ? "CI" : "", (int)pw, "p_holm", "verdict");
 	for (size_t c = 0; c < rep->ncmp; c++) {
@@ -329,11 +330,15 @@ static char *attribution(const struct report *rep, size_t bi)
 			buf_printf(&b, "%s %s (%s vs %s) changes %s", any ? ";" : "", name, l,
 				   rep->vs.label[v - 1], w.data);
 		else if (nsame == nrow)
-			buf_printf(&b, "%s %s (%s vs %s) changes no timing row (each the same within \u00b1%g%%)",
-				   any ? ";" : "", name, l, rep->vs.label[v - 1], rep->margin * 100.0);
+			buf_printf(
+				&b,
+				"%s %s (%s vs %s) changes no timing row (each the same within \u00b1%g%%)",
+				any ? ";" : "", name, l, rep->vs.label[v - 1], rep->margin * 100.0);
 		else
-			buf_printf(&b, "%s %s (%s vs %s) changes no timing row measurably (%zu undecided)",
-				   any ? ";" : "", name, l, rep->vs.label[v - 1], nrow - nsame);
+			buf_printf(
+				&b,
+				"%s %s (%s vs %s) changes no timing row measurably (%zu undecided)",
+				any ? ";" : "", name, l, rep->vs.label[v - 1], nrow - nsame);
 		any = true;
 		buf_free(&w);
 	}
@@ -355,23 +360,31 @@ static char *design_words(const struct report *rep)
 		const struct rep_board *bd = &rep->boards[bi];
 		size_t n = strlen(bd->order);
 
-		buf_printf(&b, "%s%s booted %zu round%s of one boot of each of the %d variants, %s (%s: A = %s, B = %s, ...)",
-			   bi ? " " : "", bd->name, n / (size_t)rep->vs.n, n / (size_t)rep->vs.n == 1 ? "" : "s",
-			   rep->vs.n, !strcmp(rep->order_kind, "williams") ?
-			   "in the rows of a Williams design (each variant follows every other equally often)" :
-			   !strcmp(rep->order_kind, "random") ? "each round in a seeded random order" :
-			   !strcmp(rep->order_kind, "abba") ? "every second round reversed" :
-			   "always in series order", bd->order, rep->vs.label[0], rep->vs.label[1]);
+		buf_printf(
+			&b,
+			"%s%s booted %zu round%s of one boot of each of the %d variants, %s (%s: A = %s, B = %s, ...)",
+			bi ? " " : "", bd->name, n / (size_t)rep->vs.n,
+			n / (size_t)rep->vs.n == 1 ? "" : "s", rep->vs.n,
+			!strcmp(rep->order_kind, "williams") ?
+				"in the rows of a Williams design (each variant follows every other equally often)" :
+			!strcmp(rep->order_kind, "random") ? "each round in a seeded random order" :
+			!strcmp(rep->order_kind, "abba")   ? "every second round reversed" :
+							     "always in series order",
+			bd->order, rep->vs.label[0], rep->vs.label[1]);
 		buf_printf(&b, ".");
 		if (bd->failed)
 			buf_printf(&b, " %zu failed attempt%s (not in the table).", bd->failed,
 				   bd->failed == 1 ? "" : "s");
 	}
-	buf_printf(&b, " %d batch%s per scenario per boot; the mean over a boot's batches is one observation.",
-		   rep->batches, rep->batches == 1 ? "" : "es");
+	buf_printf(
+		&b,
+		" %d batch%s per scenario per boot; the mean over a boot's batches is one observation.",
+		rep->batches, rep->batches == 1 ? "" : "es");
 	if (rep->seq.budget > 0)
-		buf_printf(&b, " Sequential: a look after every round from %d rounds on, a board stopping when every comparison of every timing row was decided, at most %d rounds.",
-			   rep->seq.first, rep->seq.budget);
+		buf_printf(
+			&b,
+			" Sequential: a look after every round from %d rounds on, a board stopping when every comparison of every timing row was decided, at most %d rounds.",
+			rep->seq.first, rep->seq.budget);
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
 
@@ -447,12 +460,14 @@ void rep_write_series(const struct report *rep, FILE *f, size_t width)
 	free(w);
 	free(m);
 	if (rep->seq.nlooks)
-		m = xasprintf("\"B vs A\": change is the Hodges-Lehmann estimate of B/A - 1 over boot means, CI the repeated confidence interval of the sequential design at the last look (every look's interval covers at once with at least %.3g), p_holm the exact Mann-Whitney p adjusted by Holm over the family of all %zu comparisons of the campaign's timing rows (for reference: the sequential boundaries at %.2g per comparison decide, Bonferroni over boards, rows and comparisons); \"B vs A\" with A the variant before B is what B's patch adds.",
-			      1.0 - rep->seq.fpr, rep->cmp_family, rep->seq.row_alpha);
+		m = xasprintf(
+			"\"B vs A\": change is the Hodges-Lehmann estimate of B/A - 1 over boot means, CI the repeated confidence interval of the sequential design at the last look (every look's interval covers at once with at least %.3g), p_holm the exact Mann-Whitney p adjusted by Holm over the family of all %zu comparisons of the campaign's timing rows (for reference: the sequential boundaries at %.2g per comparison decide, Bonferroni over boards, rows and comparisons); \"B vs A\" with A the variant before B is what B's patch adds.",
+			1.0 - rep->seq.fpr, rep->cmp_family, rep->seq.row_alpha);
 	else
-		m = xasprintf("\"B vs A\": change is the Hodges-Lehmann estimate of B/A - 1 over boot means, CI its exact distribution-free interval at nominal %g%%, p_holm the exact two-sided Mann-Whitney p adjusted by Holm over the family of all %zu comparisons (each variant against control and against the variant before it, on every timing row of every board); verdict: different (p_holm <= %g), same within \u00b1%g%% (the %g%% interval inside the margin), else undecided; \"B vs A\" with A the variant before B is what B's patch adds.",
-			      100.0 * (1.0 - rep->alpha), rep->cmp_family, rep->alpha,
-			      rep->margin * 100.0, 100.0 * (1.0 - 2.0 * rep->alpha));
+		m = xasprintf(
+			"\"B vs A\": change is the Hodges-Lehmann estimate of B/A - 1 over boot means, CI its exact distribution-free interval at nominal %g%%, p_holm the exact two-sided Mann-Whitney p adjusted by Holm over the family of all %zu comparisons (each variant against control and against the variant before it, on every timing row of every board); verdict: different (p_holm <= %g), same within \u00b1%g%% (the %g%% interval inside the margin), else undecided; \"B vs A\" with A the variant before B is what B's patch adds.",
+			100.0 * (1.0 - rep->alpha), rep->cmp_family, rep->alpha,
+			rep->margin * 100.0, 100.0 * (1.0 - 2.0 * rep->alpha));
 	w = report_wrap(m, width, "");
 	fprintf(f, "\n%s\n", w);
 	free(w);

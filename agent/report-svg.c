@@ -15,8 +15,8 @@
 
 /* ------------------------------------------------------------------ svg, html */
 
-#define SVG_PW 340	/* panel width */
-#define SVG_PH 270	/* panel height */
+#define SVG_PW 340 /* panel width */
+#define SVG_PH 270 /* panel height */
 #define SVG_COLS 3
 /* Okabe-Ito: control, patched, then the other colours of the palette for a series */
 static const char *const var_color[VARIANTS_MAX] = { "#0072b2", "#d55e00", "#009e73", "#cc79a7",
@@ -76,28 +76,32 @@ static void svg_panel(const struct report *rep, const struct rep_row *r, FILE *f
 	hi = ceil(hi / step) * step;
 	colx[0] = px0 + (px1 - px0) * 0.27;
 	colx[1] = px0 + (px1 - px0) * 0.73;
-	for (int v = 0; nv > 2 && v < nv; v++)	/* a series: one column per variant */
+	for (int v = 0; nv > 2 && v < nv; v++) /* a series: one column per variant */
 		colx[v] = px0 + (px1 - px0) * ((double)v + 0.5) / (double)nv;
-#define SY(v) (py1 - ((v) - lo) / (hi - lo) * (py1 - py0))
+#define SY(v) (py1 - ((v)-lo) / (hi - lo) * (py1 - py0))
 	report_row_label_full(rep, r, l, sizeof(l));
 	rep_change_cell(r, c, sizeof(c), true);
 	rep_p_cell(r, p, sizeof(p));
-	fprintf(f, "<g class=\"panel\"><rect x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\" "
-		"fill=\"#ffffff\" stroke=\"#cccccc\"/>\n", x0 + 2, y0 + 2, SVG_PW - 4,
-		SVG_PH - 4);
-	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" font-weight=\"bold\">",
-		x0 + 10, y0 + 20);
+	fprintf(f,
+		"<g class=\"panel\"><rect x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\" "
+		"fill=\"#ffffff\" stroke=\"#cccccc\"/>\n",
+		x0 + 2, y0 + 2, SVG_PW - 4, SVG_PH - 4);
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" font-weight=\"bold\">", x0 + 10,
+		y0 + 20);
 	xml_escape(f, l);
-	fprintf(f, "</text>\n<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\">change %s, p %s, %s"
-		"</text>\n", x0 + 10, y0 + 38, c, p, rep_row_sep(r));
+	fprintf(f,
+		"</text>\n<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\">change %s, p %s, %s"
+		"</text>\n",
+		x0 + 10, y0 + 38, c, p, rep_row_sep(r));
 	for (double t = lo; t <= hi + step * 0.01; t += step) {
 		char tv[32];
 
 		fmt_tick(r, tv, sizeof(tv), t, step, fmax(fabs(lo), fabs(hi)));
-		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+		fprintf(f,
+			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 			"stroke=\"#eeeeee\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
-			"text-anchor=\"end\" fill=\"#555555\">%s</text>\n", px0, px1, SY(t),
-			SY(t), px0 - 4, SY(t) + 3, tv);
+			"text-anchor=\"end\" fill=\"#555555\">%s</text>\n",
+			px0, px1, SY(t), SY(t), px0 - 4, SY(t) + 3, tv);
 	}
 	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888888\"/>\n",
 		px0, px0, py0, py1);
@@ -107,7 +111,7 @@ static void svg_panel(const struct report *rep, const struct rep_row *r, FILE *f
 		const char *vname = rep->vs.label[v];
 		size_t k = 0;
 
-		if (rep->series) {	/* the variant's own boots, not the A/B table's */
+		if (rep->series) { /* the variant's own boots, not the A/B table's */
 			double sum = 0;
 
 			for (size_t j = 0; j < r->nboots; j++)
@@ -128,26 +132,30 @@ static void svg_panel(const struct report *rep, const struct rep_row *r, FILE *f
 				continue;
 			k++;
 			rep_fmt_val(r, tv, sizeof(tv), bt->s.mean);
-			fprintf(f, "<circle class=\"boot %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
+			fprintf(f,
+				"<circle class=\"boot %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
 				"fill=\"%s\" fill-opacity=\"0.75\"><title>%s boot %d: %s</title>"
-				"</circle>\n", vname, colx[v] + jx, SY(bt->s.mean),
-				var_color[v], vname, bt->seq, tv);
+				"</circle>\n",
+				vname, colx[v] + jx, SY(bt->s.mean), var_color[v], vname, bt->seq,
+				tv);
 		}
 		if (s->n) {
 			char mv[32];
 
 			rep_fmt_val(r, mv, sizeof(mv), s->mean);
-			fprintf(f, "<line class=\"mean\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+			fprintf(f,
+				"<line class=\"mean\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
 				"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n",
-				colx[v] - 26, colx[v] + 26, SY(s->mean), SY(s->mean),
-				var_color[v]);
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
-				"text-anchor=\"middle\" fill=\"%s\">mean %s</text>\n", colx[v],
-				py1 + 34, var_color[v], mv);
+				colx[v] - 26, colx[v] + 26, SY(s->mean), SY(s->mean), var_color[v]);
+			fprintf(f,
+				"<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+				"text-anchor=\"middle\" fill=\"%s\">mean %s</text>\n",
+				colx[v], py1 + 34, var_color[v], mv);
 		}
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
-			"fill=\"%s\" font-weight=\"bold\">%s (n=%zu)</text>\n", colx[v], py1 + 19,
-			var_color[v], vname, s->n);
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
+			"fill=\"%s\" font-weight=\"bold\">%s (n=%zu)</text>\n",
+			colx[v], py1 + 19, var_color[v], vname, s->n);
 	}
 #undef SY
 	fprintf(f, "</g>\n");
@@ -159,11 +167,14 @@ void rep_write_svg(const struct report *rep, FILE *f)
 	int cols = n < SVG_COLS ? (int)n : SVG_COLS, rowsn = (int)((n + SVG_COLS - 1) / SVG_COLS);
 	int w = cols * SVG_PW, h = rowsn * SVG_PH + 30;
 
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n", w, h, w, h);
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n",
+		w, h, w, h);
 	fprintf(f, "<title>ablab campaign %" PRId64 ": per-boot means</title>\n", rep->campaign);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fafafa\"/>\n");
-	fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"13\">campaign %" PRId64 ": one dot per "
+	fprintf(f,
+		"<text x=\"10\" y=\"20\" font-size=\"13\">campaign %" PRId64 ": one dot per "
 		"boot (its mean over the batches), bar = mean of the boot means</text>\n",
 		rep->campaign);
 	for (size_t i = 0; i < rep->nrows; i++)
@@ -178,7 +189,8 @@ void rep_write_html(const struct report *rep, FILE *f)
 {
 	char *m = rep_method_paragraph(rep, false), *d = rep_design_text(rep);
 
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	fprintf(f,
+		"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 		"<title>ablab campaign %" PRId64 "</title>\n<style>\n"
 		"body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1100px}\n"
 		"table{border-collapse:collapse;margin:1em 0}\n"
@@ -187,7 +199,8 @@ void rep_write_html(const struct report *rep, FILE *f)
 		"th{background:#eef}\ntd{white-space:nowrap}\n.ns{color:#777}\n"
 		".sig{font-weight:bold}\np.method{max-width:60em;line-height:1.4}\n"
 		"p.design{max-width:60em;white-space:pre-line;font-size:90%%}\n"
-		"</style></head>\n<body>\n", rep->campaign);
+		"</style></head>\n<body>\n",
+		rep->campaign);
 	fprintf(f, "<h1>ablab campaign %" PRId64 "</h1>\n<p>", rep->campaign);
 	xml_escape(f, rep->trigger);
 	if (rep->job[0]) {
@@ -197,7 +210,7 @@ void rep_write_html(const struct report *rep, FILE *f)
 	fprintf(f, ", %s, started %s, %d batches per scenario per boot.</p>\n", rep->status,
 		rep->created, rep->batches);
 	fprintf(f, "<table id=\"ab\">\n<tr><th></th><th>control</th><th>patched</th>"
-		"<th>change</th><th>95%% CI</th><th>n</th><th>p</th><th>separation</th></tr>\n");
+		   "<th>change</th><th>95%% CI</th><th>n</th><th>p</th><th>separation</th></tr>\n");
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
 		char l[160], a[32], b[32], c[40], p[32], lo[24], hi[24];
@@ -211,9 +224,10 @@ void rep_write_html(const struct report *rep, FILE *f)
 		fmt_change(hi, sizeof(hi), r->ab.ci_hi);
 		fputs("<tr><td>", f);
 		xml_escape(f, l);
-		fprintf(f, "</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s%s%s%s%s</td>"
-			"<td>%zu+%zu</td><td>%s</td><td>%s</td></tr>\n", a, b,
-			r->verdict == 1 ? "sig" : "ns", c,
+		fprintf(f,
+			"</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s%s%s%s%s</td>"
+			"<td>%zu+%zu</td><td>%s</td><td>%s</td></tr>\n",
+			a, b, r->verdict == 1 ? "sig" : "ns", c,
 			isnan(r->ab.ci_lo) || rep_is_pres(r) ? "-" : "[",
 			isnan(r->ab.ci_lo) || rep_is_pres(r) ? "" : lo,
 			isnan(r->ab.ci_lo) || rep_is_pres(r) ? "" : ", ",

@@ -26,8 +26,9 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 	for (int v = 0; v < rep->vs.n; v++)
 		buf_printf(&key, "%s%c = %s", v ? ", " : "", 'A' + v, rep->vs.label[v]);
 	for (size_t bi = 0; bi < rep->nboards; bi++)
-		fprintf(f, "  %s: boots in order %s (%s), %zu failed attempt(s)\n", rep->boards[bi].name,
-			rep->boards[bi].order, key.data, rep->boards[bi].failed);
+		fprintf(f, "  %s: boots in order %s (%s), %zu failed attempt(s)\n",
+			rep->boards[bi].name, rep->boards[bi].order, key.data,
+			rep->boards[bi].failed);
 	buf_free(&key);
 	for (size_t bi = 0; bi < rep->nboards; bi++)
 		if (rep->boards[bi].not_retried_why)
@@ -36,7 +37,8 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 				rep->boards[bi].name, rep->boards[bi].not_retried_why);
 	if (!strcmp(rep->status, "stale"))
 		fprintf(f,
-			"  stale: the campaign is marked running but no agent holds it (its agent died); `ablab resume %" PRId64 "` continues it\n",
+			"  stale: the campaign is marked running but no agent holds it (its agent died); `ablab resume %" PRId64
+			"` continues it\n",
 			rep->campaign);
 	for (size_t bi = 0; bi < rep->nboards; bi++)
 		if (rep->boards[bi].lava_jobs && rep->boards[bi].lava_jobs[0])
@@ -44,9 +46,10 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 				rep->boards[bi].lava_jobs);
 	for (size_t bi = 0; bi < rep->nboards; bi++)
 		if (rep->boards[bi].partial)
-			fprintf(f, "  %s: PARTIAL: %zu boot(s) ingested with --partial (a log cut short or with rejected lines: only its valid scenarios kept)\n",
+			fprintf(f,
+				"  %s: PARTIAL: %zu boot(s) ingested with --partial (a log cut short or with rejected lines: only its valid scenarios kept)\n",
 				rep->boards[bi].name, rep->boards[bi].partial);
-	if (rep->series) {	/* the attribution table instead of one A/B table */
+	if (rep->series) { /* the attribution table instead of one A/B table */
 		fputc('\n', f);
 		rep_write_series(rep, f, 78);
 		return;
@@ -72,9 +75,10 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 		else if (isinf(r->mde))
 			snprintf(md, sizeof(md), "none");
 		else
-			snprintf(md, sizeof(md), r->mde >= 0.1 ? "%.0f%%" : "%.2g%%", r->mde * 100.0);
-		fprintf(f, "  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %6s %s\n", l, a, b, c, ci, conf,
-			n, r->mixed_timing ? "-" : p, pa, md, v);
+			snprintf(md, sizeof(md), r->mde >= 0.1 ? "%.0f%%" : "%.2g%%",
+				 r->mde * 100.0);
+		fprintf(f, "  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %6s %s\n", l, a, b, c, ci,
+			conf, n, r->mixed_timing ? "-" : p, pa, md, v);
 	}
 	if (!rep->nrows)
 		fprintf(f, "  (no successful boots)\n");
@@ -86,15 +90,19 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 		if (!rep->rows[i].mixed_timing)
 			continue;
 		report_row_label_full(rep, &rep->rows[i], l, sizeof(l));
-		fprintf(f, "\n  %s: %s; iteration and baseline-subtracted batch timings are not comparable, so this row has no result (a campaign pins each scenario's mode at its first boot; logs ingested by hand can mix them)\n",
+		fprintf(f,
+			"\n  %s: %s; iteration and baseline-subtracted batch timings are not comparable, so this row has no result (a campaign pins each scenario's mode at its first boot; logs ingested by hand can mix them)\n",
 			l, rep->rows[i].design_why);
 	}
 	if (rep->seq.nlooks)
-		m = xasprintf("change: Hodges-Lehmann estimate of patched/control - 1 over boot means; CI: the repeated confidence interval of the sequential design at the row's last look (every look's interval covers the change at once with at least conf); p: exact two-sided Mann-Whitney U on boot means at that look, p_holm: Holm-adjusted over the %zu timing rows (shown for reference: the sequential boundaries decide); verdict: different, same within \u00b1%g%%, or undecided after the budget. Boundaries at %.2g per row (look n+n:u_diff/u_eq: different iff U <= u_diff or U >= n^2 - u_diff; same needs the interval of rank u_eq + 1 inside the margin; -1: that look cannot): %s.",
-			      rep->nfamily, rep->margin * 100.0, rep->seq.row_alpha, rep->seq.bounds);
+		m = xasprintf(
+			"change: Hodges-Lehmann estimate of patched/control - 1 over boot means; CI: the repeated confidence interval of the sequential design at the row's last look (every look's interval covers the change at once with at least conf); p: exact two-sided Mann-Whitney U on boot means at that look, p_holm: Holm-adjusted over the %zu timing rows (shown for reference: the sequential boundaries decide); verdict: different, same within \u00b1%g%%, or undecided after the budget. Boundaries at %.2g per row (look n+n:u_diff/u_eq: different iff U <= u_diff or U >= n^2 - u_diff; same needs the interval of rank u_eq + 1 inside the margin; -1: that look cannot): %s.",
+			rep->nfamily, rep->margin * 100.0, rep->seq.row_alpha, rep->seq.bounds);
 	else
-		m = xasprintf("change: Hodges-Lehmann estimate of patched/control - 1 over boot means; CI: its exact distribution-free interval at nominal %g%% (inverting the Mann-Whitney distribution), conf: the confidence these n achieve; p: exact two-sided Mann-Whitney U on boot means, p_holm: Holm-adjusted over the %zu timing rows; verdict: different (p_holm <= %g), same within \u00b1%g%% (the %g%% interval lies inside the margin), else undecided (\"too few boots\": no p these n allow is below alpha).", 100.0 * (1.0 - rep->alpha), rep->nfamily, rep->alpha,
-			      rep->margin * 100.0, 100.0 * (1.0 - 2.0 * rep->alpha));
+		m = xasprintf(
+			"change: Hodges-Lehmann estimate of patched/control - 1 over boot means; CI: its exact distribution-free interval at nominal %g%% (inverting the Mann-Whitney distribution), conf: the confidence these n achieve; p: exact two-sided Mann-Whitney U on boot means, p_holm: Holm-adjusted over the %zu timing rows; verdict: different (p_holm <= %g), same within \u00b1%g%% (the %g%% interval lies inside the margin), else undecided (\"too few boots\": no p these n allow is below alpha).",
+			100.0 * (1.0 - rep->alpha), rep->nfamily, rep->alpha, rep->margin * 100.0,
+			100.0 * (1.0 - 2.0 * rep->alpha));
 	w = report_wrap(m, 78, "");
 	fprintf(f, "\n%s\n\n", w);
 	free(m);
@@ -111,8 +119,9 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 	free(w);
 	if (!o->detail)
 		return;
-	fprintf(f, "\n"
-		   "per boot (over its batches; module min/max per iteration; batch timing: raw and baseline per iteration):\n");
+	fprintf(f,
+		"\n"
+		"per boot (over its batches; module min/max per iteration; batch timing: raw and baseline per iteration):\n");
 	fprintf(f, "  %-12s %-22s %-8s %5s %3s %11s %11s %11s %11s %10s %11s %11s\n", "board",
 		"scenario", "variant", "seq", "m", "mean", "median", "min", "max", "sd",
 		"module min", "module max");
@@ -131,9 +140,8 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 			rep_fmt_val(r, v[5], 32, bt->mod_min);
 			rep_fmt_val(r, v[6], 32, bt->mod_max);
 			fprintf(f, "  %-12s %-22s %-8s %5d %3zu %11s %11s %11s %11s %10s %11s %11s",
-				rep->boards[r->board].name, r->scenario,
-				rep->vs.label[bt->vi], bt->seq, bt->nbatch, v[0],
-				v[1], v[2], v[3], v[4], v[5], v[6]);
+				rep->boards[r->board].name, r->scenario, rep->vs.label[bt->vi],
+				bt->seq, bt->nbatch, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
 			if (!isnan(bt->raw_mean)) {
 				fmt_time(v[0], 32, bt->raw_mean);
 				fmt_time(v[1], 32, bt->base_mean);
@@ -153,7 +161,7 @@ void rep_write_email(const struct report *rep, FILE *f)
 	bool stacked, any_few = false;
 	char *m, *w;
 
-	if (rep->series) {	/* per board: each variant and each patch's increment */
+	if (rep->series) { /* per board: each variant and each patch's increment */
 		rep_write_series(rep, f, EMAIL_WIDTH);
 		return;
 	}
@@ -209,8 +217,9 @@ void rep_write_email(const struct report *rep, FILE *f)
 		for (size_t i = 0; i < rep->nrows && !r; i++)
 			if (!rep_is_pres(&rep->rows[i]) && rep->rows[i].verdict < 0)
 				r = &rep->rows[i];
-		m = xasprintf("* too few boots to reach alpha = %g: with %zu+%zu boots the smallest possible p is %.3f.", rep->alpha, r->ab.a.n, r->ab.b.n,
-			      r->ab.p_min);
+		m = xasprintf(
+			"* too few boots to reach alpha = %g: with %zu+%zu boots the smallest possible p is %.3f.",
+			rep->alpha, r->ab.a.n, r->ab.b.n, r->ab.p_min);
 		w = report_wrap(m, EMAIL_WIDTH, "");
 		fprintf(f, "%s\n", w);
 		free(m);

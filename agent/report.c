@@ -22,11 +22,13 @@ static void fmt_email(const struct report *rep, const struct report_opts *o, FIL
 	if (o->reply && rep->series_msgid[0]) {
 		const char *s = rep->series_subject;
 
-		fprintf(f, "From ablab Mon Sep 17 00:00:00 2001\n"
+		fprintf(f,
+			"From ablab Mon Sep 17 00:00:00 2001\n"
 			"Subject: %s%s\nIn-Reply-To: <%s>\nReferences: <%s>\n"
 			"MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n"
-			"Content-Transfer-Encoding: 8bit\n\n", strncasecmp(s, "Re:", 3) ? "Re: " : "",
-			s, rep->series_msgid, rep->series_msgid);
+			"Content-Transfer-Encoding: 8bit\n\n",
+			strncasecmp(s, "Re:", 3) ? "Re: " : "", s, rep->series_msgid,
+			rep->series_msgid);
 	}
 	rep_write_email(rep, f);
 }
@@ -126,7 +128,9 @@ int report_campaign_to(struct store *st, int64_t campaign, const char *format,
 		if (strcmp(f->name, "email"))
 			err_msg("--reply: only the email format is a reply (use --format email)");
 		else
-			err_msg("--reply: campaign %" PRId64 " was not run on a series from a mailbox (its job's variants.patched.patches is a directory), so there is no message to reply to", campaign);
+			err_msg("--reply: campaign %" PRId64
+				" was not run on a series from a mailbox (its job's variants.patched.patches is a directory), so there is no message to reply to",
+				campaign);
 		report_free(&rep);
 		return -EINVAL;
 	}

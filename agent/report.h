@@ -16,18 +16,18 @@
 struct rep_boot {
 	int64_t id;
 	int seq;
-	int variant;		/* 0 control, 1 patched (a series: its last variant), 2 other */
-	int vi;			/* position in report.vs */
+	int variant; /* 0 control, 1 patched (a series: its last variant), 2 other */
+	int vi; /* position in report.vs */
 	size_t nbatch;
-	double *batch;		/* per-batch value: mean ns per iteration, or bytes lost */
-	struct summary s;	/* mean, median, min, max, sd over the batches */
-	double mod_min, mod_max;	/* the module's own per-iteration extremes (NAN: batch timing) */
-	double raw_mean, base_mean;	/* batch timing: per-iteration raw and baseline (else NAN) */
+	double *batch; /* per-batch value: mean ns per iteration, or bytes lost */
+	struct summary s; /* mean, median, min, max, sd over the batches */
+	double mod_min, mod_max; /* the module's own per-iteration extremes (NAN: batch timing) */
+	double raw_mean, base_mean; /* batch timing: per-iteration raw and baseline (else NAN) */
 };
 
 /* One board x scenario: the unit of an A/B comparison. */
 struct rep_row {
-	int board;		/* index into report.boards */
+	int board; /* index into report.boards */
 	char scenario[64], kind[16], op[16], state[8], timing[8];
 	int64_t size, reps;
 	struct rep_boot *boots;
@@ -40,59 +40,59 @@ struct rep_row {
 	 * the same control kernel image: cal_campaign 0 when there is none */
 	int64_t cal_campaign;
 	double cal_mean, cal_vw, cal_vb;
-	double mde;		/* at this row's boots and batches (NAN: no calibration) */
+	double mde; /* at this row's boots and batches (NAN: no calibration) */
 	/* filled by report_analyse() */
 	bool have_ab;
-	struct ab_result ab;	/* ab.rel_change, ci_lo, ci_hi: the HL estimate and CI below */
+	struct ab_result ab; /* ab.rel_change, ci_lo, ci_hi: the HL estimate and CI below */
 	/* exact Hodges-Lehmann shift and CIs, Cliff's delta, equivalence (stats_row) */
 	bool have_sr;
 	struct stats_row_result sr;
-	double ci_conf;		/* achieved confidence of [ab.ci_lo, ab.ci_hi] */
-	double p_adj;		/* Holm-adjusted over the campaign's timing rows (NAN: none) */
+	double ci_conf; /* achieved confidence of [ab.ci_lo, ab.ci_hi] */
+	double p_adj; /* Holm-adjusted over the campaign's timing rows (NAN: none) */
 	/* sequential campaigns: the decision at the row's last look (seq < 0: fixed design) */
-	int seq;		/* enum seq_decision, or -1 */
-	int seq_look;		/* 1-based look, 0 if the row's boots match no look */
+	int seq; /* enum seq_decision, or -1 */
+	int seq_look; /* 1-based look, 0 if the row's boots match no look */
 	/* 1 different (adjusted p <= alpha, or a sequential boundary crossed), 0 same within
 	 * +-margin, -1 undecided */
 	int verdict;
-	bool few;		/* undecided because no p these n allow is <= alpha */
-	int design_ok;		/* 1: design valid; else why not in design_why */
+	bool few; /* undecided because no p these n allow is <= alpha */
+	int design_ok; /* 1: design valid; else why not in design_why */
 	char design_why[96];
-	struct design_advice design;	/* of the variant needing more boots */
-	struct design_advice dv[2];	/* per variant */
+	struct design_advice design; /* of the variant needing more boots */
+	struct design_advice dv[2]; /* per variant */
 	int dv_ok[2];
 };
 
 struct rep_board {
 	char name[64], cpu[64], family[32];
 	char *description;
-	char *lava_jobs;	/* ok boots run through LAVA: "SERVER#ID ..." in boot order, or "" */
+	char *lava_jobs; /* ok boots run through LAVA: "SERVER#ID ..." in boot order, or "" */
 	bool emulated;
-	char order[256];	/* "ABAB..." in boot order, A = control */
+	char order[256]; /* "ABAB..." in boot order, A = control */
 	size_t failed;
-	size_t not_retried;	/* failed attempts with no later attempt of their slot */
-	char *not_retried_why;	/* "slot N (variant) attempt A: reason; ...", or NULL */
-	size_t partial;		/* ok boots ingested with --partial (scenarios or lines missing) */
-	double boot_s, run_s;	/* mean boot-to-prompt and module-run seconds (NAN: unknown) */
-	int64_t clock_res_ns;	/* largest of the boots (-1: unknown) */
+	size_t not_retried; /* failed attempts with no later attempt of their slot */
+	char *not_retried_why; /* "slot N (variant) attempt A: reason; ...", or NULL */
+	size_t partial; /* ok boots ingested with --partial (scenarios or lines missing) */
+	double boot_s, run_s; /* mean boot-to-prompt and module-run seconds (NAN: unknown) */
+	int64_t clock_res_ns; /* largest of the boots (-1: unknown) */
 	/* campaign-level design: one (batches, boots) for every timing row of the board */
 	bool design_ok;
 	unsigned int d_batches, d_boots;
-	double d_seconds;	/* per kernel */
-	int d_binding;		/* row index that needs the most boots */
+	double d_seconds; /* per kernel */
+	int d_binding; /* row index that needs the most boots */
 };
 
 /* A series campaign: variant b against variant a on one row (a = 0: b vs control; a = b - 1:
  * what b adds to the variant before it, a patch's own increment). */
 struct rep_cmp {
-	size_t row;		/* index into report.rows */
-	int a, b;		/* positions in report.vs */
+	size_t row; /* index into report.rows */
+	int a, b; /* positions in report.vs */
 	size_t na, nb;
-	bool have;		/* stats_row ran */
-	double change, lo, hi, conf;	/* Hodges-Lehmann b/a - 1, its interval (NAN: none) */
-	double p, p_adj;	/* exact Mann-Whitney p; Holm over every comparison's rows */
-	int verdict;		/* 1 different, 0 same within the margin, -1 undecided */
-	int seq;		/* sequential: enum seq_decision at the last look, or -1 */
+	bool have; /* stats_row ran */
+	double change, lo, hi, conf; /* Hodges-Lehmann b/a - 1, its interval (NAN: none) */
+	double p, p_adj; /* exact Mann-Whitney p; Holm over every comparison's rows */
+	int verdict; /* 1 different, 0 same within the margin, -1 undecided */
+	int seq; /* sequential: enum seq_decision at the last look, or -1 */
 };
 
 struct report {
@@ -101,10 +101,10 @@ struct report {
 	 * series campaign (more, or other names: campaign_variants) is analysed per
 	 * comparison below, its A/B table is control against the last variant */
 	struct variant_set vs;
-	char *vpatch[VARIANTS_MAX];	/* what each variant adds (NULL: not recorded) */
+	char *vpatch[VARIANTS_MAX]; /* what each variant adds (NULL: not recorded) */
 	bool series;
 	struct rep_cmp *cmp;
-	size_t ncmp, cmp_family;	/* comparisons; how many the Holm family holds */
+	size_t ncmp, cmp_family; /* comparisons; how many the Holm family holds */
 	char trigger[16], order_kind[16], status[16], created[40], job[128];
 	int batches, boots_per_variant;
 	int64_t order_seed;
@@ -112,17 +112,17 @@ struct report {
 	size_t nboards;
 	struct rep_row *rows;
 	size_t nrows;
-	size_t ignored;		/* boots with a variant not of the campaign's variants */
+	size_t ignored; /* boots with a variant not of the campaign's variants */
 	double alpha, target, margin;
-	size_t nfamily;		/* timing rows in the Holm family */
+	size_t nfamily; /* timing rows in the Holm family */
 	/* the series b4 took for the patched kernel (campaigns.job->'series'), else msgid "" */
 	char series_msgid[256], series_subject[256];
 	int series_version;
-	char *series_patches;	/* every patch's subject, ", " between them */
+	char *series_patches; /* every patch's subject, ", " between them */
 	/* sequential design of the campaign (campaigns.run->'sequential'), else budget 0 */
 	struct {
-		int first, budget;	/* first look first+first boots, at most budget+budget */
-		int boards;		/* boards of the campaign (the Bonferroni factor) */
+		int first, budget; /* first look first+first boots, at most budget+budget */
+		int boards; /* boards of the campaign (the Bonferroni factor) */
 		double alpha, beta, margin;
 		size_t nlooks, nrows_tested;
 		/* "4+4:-1/0 5+5:1/2 ...": per look, different iff U <= u_diff or U >=
@@ -133,12 +133,12 @@ struct report {
 };
 
 struct report_opts {
-	double alpha;		/* significance level, default 0.05 */
-	double target;		/* design: CI half-width as a fraction of the mean, default 0.01 */
-	bool detail;		/* text/csv: per-boot statistics */
-	const char *only_scenario;	/* analyse just this scenario's rows (NULL: all) */
-	double margin;		/* equivalence margin, a fraction; 0: the campaign's, else 0.01 */
-	bool reply;		/* email: headers of a reply to the series' first message */
+	double alpha; /* significance level, default 0.05 */
+	double target; /* design: CI half-width as a fraction of the mean, default 0.01 */
+	bool detail; /* text/csv: per-boot statistics */
+	const char *only_scenario; /* analyse just this scenario's rows (NULL: all) */
+	double margin; /* equivalence margin, a fraction; 0: the campaign's, else 0.01 */
+	bool reply; /* email: headers of a reply to the series' first message */
 };
 
 /* Loads every successful boot of a campaign with its samples. -ENOENT: no such campaign. */
@@ -154,8 +154,7 @@ int report_find(const struct report *rep, const char *board, const char *scenari
 
 /* Sequential campaigns: 1 when every timing row of board is decided at the look its
  * boots reached, 0 when some row is open (why: the counts), -ENODATA without rows. */
-int report_seq_board(struct store *st, int64_t campaign, const char *board, char *why,
-		     size_t len);
+int report_seq_board(struct store *st, int64_t campaign, const char *board, char *why, size_t len);
 /* load + analyse + write to stdout (alpha: the rest default). */
 int report_campaign(struct store *st, int64_t campaign, const char *format, double alpha);
 int report_campaign_opts(struct store *st, int64_t campaign, const char *format,
@@ -170,9 +169,9 @@ bool report_format_ok(const char *format);
 struct report_format {
 	const char *name;
 	void (*write)(const struct report *rep, const struct report_opts *o, FILE *f);
-	const char *nightly_file;	/* the file nightly writes it to (NULL: not written) */
-	bool needs_rows;		/* an empty report is an error (-ENOENT), not a document */
-	const char *help;		/* one line for --help */
+	const char *nightly_file; /* the file nightly writes it to (NULL: not written) */
+	bool needs_rows; /* an empty report is an error (-ENOENT), not a document */
+	const char *help; /* one line for --help */
 };
 extern const struct report_format report_formats[];
 extern const size_t report_nformats;

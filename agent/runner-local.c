@@ -48,8 +48,9 @@ static int local_attempt(void *priv, const struct runner_slot *sl, struct runner
 	ret = bench_run(&s.tgt, sl->b, sl->bp, bo);
 	if (!ret && bo->uname_r && sl->k->release && strcmp(bo->uname_r, sl->k->release)) {
 		/* the board did not run the kernel we deployed */
-		snprintf(bo->error, sizeof(bo->error), "wrong kernel: target runs %s, expected %s (%s)",
-			 bo->uname_r, sl->k->release, sl->k->dir);
+		snprintf(bo->error, sizeof(bo->error),
+			 "wrong kernel: target runs %s, expected %s (%s)", bo->uname_r,
+			 sl->k->release, sl->k->dir);
 		ret = -EIO;
 	}
 	boot_end(&s);

@@ -21,34 +21,34 @@
 /* The engine holds the board here: it takes the board's lock (file and
  * database) and checks at the end that the board is off.  A LAVA board is
  * held by LAVA's scheduler. */
-#define RUNNER_HOLDS_BOARD	(1u << 0)
+#define RUNNER_HOLDS_BOARD (1u << 0)
 
 /* One attempt of one slot, as the engine hands it to the runner. */
 struct runner_slot {
 	const struct board *b;
 	const struct kernel_art *k;
-	const struct bench_params *bp;	/* batches, modparams (timing pin included) */
+	const struct bench_params *bp; /* batches, modparams (timing pin included) */
 	int variant, seq, nslots, attempt;
-	const char *rundir;		/* private scratch directory of the campaign */
-	const char *transcript;		/* where the attempt's console text goes */
-	const char *label;		/* the variant's name ("control", "patched", "+1-2") */
+	const char *rundir; /* private scratch directory of the campaign */
+	const char *transcript; /* where the attempt's console text goes */
+	const char *label; /* the variant's name ("control", "patched", "+1-2") */
 };
 
 /* How it went.  The engine frees bo (bench_out_free). */
 struct runner_result {
-	struct bench_out bo;		/* uname_r, proc_version, res, run_ms, fatal, error */
-	int64_t boot_ms;		/* power on to shell prompt; -1: not measured */
-	bool log_written;		/* the transcript file holds this attempt's text */
-	bool no_data;			/* a failed attempt whose lines are not data (LAVA
+	struct bench_out bo; /* uname_r, proc_version, res, run_ms, fatal, error */
+	int64_t boot_ms; /* power on to shell prompt; -1: not measured */
+	bool log_written; /* the transcript file holds this attempt's text */
+	bool no_data; /* a failed attempt whose lines are not data (LAVA
 					 * infrastructure): stored without samples */
-	const char *lava_server;	/* with lava_job_id: the boot's LAVA job */
+	const char *lava_server; /* with lava_job_id: the boot's LAVA job */
 	int64_t lava_job_id;
-	char where[64];			/* "LAVA job 12": named in the ok line; "" none */
+	char where[64]; /* "LAVA job 12": named in the ok line; "" none */
 };
 
 struct runner_ops {
-	const char *name;		/* "local", "lava": the run JSON's "runner" */
-	unsigned int flags;		/* RUNNER_* */
+	const char *name; /* "local", "lava": the run JSON's "runner" */
+	unsigned int flags; /* RUNNER_* */
 	/* before the database is touched: what can be checked about board b
 	 * (0 or -errno, printed naming the file and the fix); NULL: nothing */
 	int (*check)(void *priv, const struct board *b);

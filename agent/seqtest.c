@@ -27,10 +27,14 @@ int seq_schedule_balanced(size_t first, size_t budget, size_t *na, size_t *nb, s
 const char *seq_decision_name(enum seq_decision s)
 {
 	switch (s) {
-	case SEQ_DIFFERENT: return "different";
-	case SEQ_SAME: return "same";
-	case SEQ_CONTINUE: return "continue";
-	default: return "undecided";
+	case SEQ_DIFFERENT:
+		return "different";
+	case SEQ_SAME:
+		return "same";
+	case SEQ_CONTINUE:
+		return "continue";
+	default:
+		return "undecided";
 	}
 }
 
@@ -68,7 +72,7 @@ static double pick_threshold(const double *cand, size_t nc, const double *minp, 
 		if ((double)count_le(minp, sims, cand[i]) <= limit * (double)sims)
 			best = cand[i];
 		else
-			break;	/* the count grows with t */
+			break; /* the count grows with t */
 	}
 	return best;
 }
@@ -217,8 +221,8 @@ out:
 	return ret;
 }
 
-int seq_decide(const struct seq_design *d, size_t k, const double *a, size_t na,
-	       const double *b, size_t nb, struct seq_result *r)
+int seq_decide(const struct seq_design *d, size_t k, const double *a, size_t na, const double *b,
+	       size_t nb, struct seq_result *r)
 {
 	const struct seq_look *l;
 	struct stats_row_result row;

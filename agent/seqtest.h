@@ -94,9 +94,9 @@ const char *seq_decision_name(enum seq_decision s);
 
 struct seq_result {
 	enum seq_decision decision;
-	size_t look;		/* k */
-	double u;		/* U of b against a (ties count 1/2) */
-	double p;		/* exact two-sided p of this look alone (not the design's level) */
+	size_t look; /* k */
+	double u; /* U of b against a (ties count 1/2) */
+	double p; /* exact two-sided p of this look alone (not the design's level) */
 	/*
 	 * repeated CI at look k, simultaneous coverage >= 1 - fpr: of the relative change
 	 * (ratio - 1, log scale; NAN if a value is <= 0) and of the shift in the values' unit;
@@ -114,7 +114,7 @@ struct seq_result {
  * or non-finite input). With ties the exact p is the conditional permutation p of stats_ab()
  * and "different" is p <= p_size[k].
  */
-int seq_decide(const struct seq_design *d, size_t k, const double *a, size_t na,
-	       const double *b, size_t nb, struct seq_result *r);
+int seq_decide(const struct seq_design *d, size_t k, const double *a, size_t na, const double *b,
+	       size_t nb, struct seq_result *r);
 
 #endif /* ABLAB_SEQTEST_H */

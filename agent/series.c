@@ -93,7 +93,7 @@ static char *patch_name(size_t nr, const char *subject)
 static void put_subject(struct buf *b, const char *s)
 {
 	char *copy = xstrdup(s), *save = NULL, *w;
-	size_t col = 8;	/* "Subject:" */
+	size_t col = 8; /* "Subject:" */
 
 	buf_printf(b, "Subject:");
 	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
@@ -178,8 +178,14 @@ int series_from_mbox(const char *mbox, const char *msgid, struct series *s, char
 {
 	char *cache = cache_dir(), *sha = NULL, *work = NULL, *out = NULL, *dest = NULL;
 	char *mbx = NULL, *text = NULL, *series = NULL, *qdir = NULL, **msgs = NULL;
-	char *argv[] = { "sh", "-c", "exec b4 --offline-mode am -C -Q -m \"$1\" -o \"$2\" ${3:+\"$3\"} 2>&1",
-			 "sh", (char *)mbox, NULL, (char *)(msgid ? msgid : ""), NULL };
+	char *argv[] = { "sh",
+			 "-c",
+			 "exec b4 --offline-mode am -C -Q -m \"$1\" -o \"$2\" ${3:+\"$3\"} 2>&1",
+			 "sh",
+			 (char *)mbox,
+			 NULL,
+			 (char *)(msgid ? msgid : ""),
+			 NULL };
 	struct buf b4out = { 0 }, pd = { 0 };
 	size_t tlen, nm = 0, i;
 	int ret = -EINVAL;
@@ -245,7 +251,8 @@ int series_from_mbox(const char *mbox, const char *msgid, struct series *s, char
 
 		mkdir_p(pdir, 0755);
 		s->subjects = xcalloc(nm + 1, sizeof(*s->subjects));
-		for (l = strtok_r(text, "\n", &save); l && s->n < nm; l = strtok_r(NULL, "\n", &save)) {
+		for (l = strtok_r(text, "\n", &save); l && s->n < nm;
+		     l = strtok_r(NULL, "\n", &save)) {
 			char *qp = xasprintf("%s/%s", qdir, l), *qt = NULL, *body, *from, *date;
 			char *subj, *full = header(msgs[s->n], "Subject"), *name, *dst;
 			size_t ql;
@@ -264,7 +271,9 @@ int series_from_mbox(const char *mbox, const char *msgid, struct series *s, char
 			date = header(qt, "Date");
 			subj = header(qt, "Subject");
 			pd.len = 0;
-			buf_printf(&pd, "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n");
+			buf_printf(
+				&pd,
+				"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n");
 			buf_printf(&pd, "From: %s\nDate: %s\n", from ? from : "", date ? date : "");
 			put_subject(&pd, full);
 			buf_printf(&pd, "\n");

@@ -119,8 +119,8 @@ static int bad(struct vctx *v, const char *pre, const char *key, const char *why
 }
 
 /* An integer field in [min, max]; absent only when optional (then dflt). */
-static int get_i64(struct vctx *v, json_object *o, const char *pre, const char *key,
-		   bool optional, int64_t min, int64_t max, int64_t dflt, int64_t *out)
+static int get_i64(struct vctx *v, json_object *o, const char *pre, const char *key, bool optional,
+		   int64_t min, int64_t max, int64_t dflt, int64_t *out)
 {
 	json_object *x;
 	char why[96];
@@ -140,8 +140,8 @@ static int get_i64(struct vctx *v, json_object *o, const char *pre, const char *
 	return 0;
 }
 
-static int get_int(struct vctx *v, json_object *o, const char *pre, const char *key,
-		   int min, int max, int *out)
+static int get_int(struct vctx *v, json_object *o, const char *pre, const char *key, int min,
+		   int max, int *out)
 {
 	int64_t x;
 	int ret = get_i64(v, o, pre, key, false, min, max, 0, &x);
@@ -167,8 +167,8 @@ static int get_num(struct vctx *v, json_object *o, const char *pre, const char *
 
 /* A string of at most max - 1 bytes without NUL; null/absent allowed when
  * optional (then *out = NULL). */
-static int get_str(struct vctx *v, json_object *o, const char *pre, const char *key,
-		   bool optional, size_t max, const char **out)
+static int get_str(struct vctx *v, json_object *o, const char *pre, const char *key, bool optional,
+		   size_t max, const char **out)
 {
 	json_object *x;
 	char why[96];
@@ -272,7 +272,7 @@ static int read_sample(struct vctx *v, json_object *so, size_t i, struct sample 
 void spool_boot_free(struct spool_boot *sb)
 {
 	free(sb->res.v);
-	sb->b.jf.root = NULL;	/* owned by jf */
+	sb->b.jf.root = NULL; /* owned by jf */
 	jfile_free(&sb->jf);
 	memset(sb, 0, sizeof(*sb));
 }
@@ -289,7 +289,7 @@ int spool_read(struct spool_boot *sb, const char *path, char *why, size_t wlen)
 
 	memset(sb, 0, sizeof(*sb));
 	why[0] = '\0';
-	ret = jfile_load(&sb->jf, path);	/* prints file:line:col */
+	ret = jfile_load(&sb->jf, path); /* prints file:line:col */
 	if (ret) {
 		snprintf(why, wlen, "%s", ret == -EINVAL ? "not valid JSON" : strerror(-ret));
 		return ret;
@@ -356,8 +356,8 @@ int spool_read(struct spool_boot *sb, const char *path, char *why, size_t wlen)
 	if (!ret && ko) {
 		struct kernel_art *k = &sb->k;
 		const char *t[6];
-		static const char *const keys[6] = { "dir", "label", "release", "zimage_sha256",
-						     "config_sha256", "manifest" };
+		static const char *const keys[6] = { "dir",	      "label",	       "release",
+						     "zimage_sha256", "config_sha256", "manifest" };
 
 		if (!json_object_is_type(ko, json_type_object))
 			ret = bad(&v, "", "kernel", "is not an object");
@@ -434,7 +434,8 @@ static void set_aside(const char *dir, const char *path, const char *name, const
 	char *rdir = xasprintf("%s/rejected", dir), *dst = xasprintf("%s/%s", rdir, name);
 
 	if (mkdir_p(rdir, 0755) || rename(path, dst))
-		err_msg("%s: spool file refused: %s; nothing stored (could not move it to %s: %s)", path, why, rdir, strerror(errno));
+		err_msg("%s: spool file refused: %s; nothing stored (could not move it to %s: %s)",
+			path, why, rdir, strerror(errno));
 	else
 		err_msg("%s: spool file refused: %s; nothing stored, file moved to %s", path, why,
 			dst);
@@ -454,7 +455,8 @@ static int load_one(struct store *st, const char *dir, const char *name)
 	} else if (!ret) {
 		ret = store_boot(st, &sb.rec);
 		if (ret == -EEXIST)
-			set_aside(dir, path, name, "its slot or LAVA job is already stored by another boot");
+			set_aside(dir, path, name,
+				  "its slot or LAVA job is already stored by another boot");
 		else if (!ret)
 			unlink(path);
 	}

@@ -18,7 +18,7 @@ struct spool_boot {
 	struct board b;
 	struct kernel_art k;
 	struct run_result res;
-	struct boot_rec rec;	/* ready for store_boot() */
+	struct boot_rec rec; /* ready for store_boot() */
 };
 /* 0, -EINVAL with why = "field \"samples[2].batch\" is not an integer"
  * (or "not valid JSON"), or -errno when the file cannot be read. */

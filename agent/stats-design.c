@@ -59,9 +59,8 @@ unsigned int stats_design_boots(double var_within, double var_between, double gr
  * a variant's mean over n boots has half-width t_{0.975, n-1} sqrt(V / n). boots_needed is
  * the smallest n >= 2 with t_{0.975, n-1} sqrt(V / n) <= target_rel * |Ybar|.
  */
-int stats_design(const double *x, size_t n_boots, size_t m_batches,
-		 double c_boot, double c_batch, double target_rel,
-		 struct design_advice *d)
+int stats_design(const double *x, size_t n_boots, size_t m_batches, double c_boot, double c_batch,
+		 double target_rel, struct design_advice *d)
 {
 	double sum = 0.0, s1 = 0.0, s2 = 0.0, t2;
 	double dn = (double)n_boots, dm = (double)m_batches;
@@ -72,8 +71,8 @@ int stats_design(const double *x, size_t n_boots, size_t m_batches,
 		return -EINVAL;
 	if (n_boots > SIZE_MAX / m_batches)
 		return -EINVAL;
-	if (!isfinite(c_boot) || c_boot < 0.0 || !isfinite(c_batch) ||
-	    !(c_batch > 0.0) || !isfinite(target_rel) || !(target_rel > 0.0))
+	if (!isfinite(c_boot) || c_boot < 0.0 || !isfinite(c_batch) || !(c_batch > 0.0) ||
+	    !isfinite(target_rel) || !(target_rel > 0.0))
 		return -EINVAL;
 	total = n_boots * m_batches;
 	if (!all_finite(x, total))
@@ -106,9 +105,8 @@ int stats_design(const double *x, size_t n_boots, size_t m_batches,
 	} else {
 		double r = sqrt(c_boot * s1 / (c_batch * t2));
 
-		m_opt = r >= STATS_DESIGN_MAX_BATCHES ?
-				STATS_DESIGN_MAX_BATCHES :
-				(unsigned int)ceil(r);
+		m_opt = r >= STATS_DESIGN_MAX_BATCHES ? STATS_DESIGN_MAX_BATCHES :
+							(unsigned int)ceil(r);
 		if (m_opt < 1)
 			m_opt = 1;
 	}
@@ -134,7 +132,7 @@ double stats_mde(double var_between, double var_within, size_t m, size_t n, doub
 		return NAN;
 	/* no exact p these n allow reaches alpha: nothing is detectable */
 	for (size_t k = 1; k <= n; k++)
-		cnk = cnk * (double)(n + k) / (double)k;	/* C(2n, n) */
+		cnk = cnk * (double)(n + k) / (double)k; /* C(2n, n) */
 	p_min = fmin(1.0, 2.0 / cnk);
 	if (!(p_min <= alpha))
 		return INFINITY;

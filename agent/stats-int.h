@@ -13,12 +13,12 @@
 #include <stddef.h>
 
 /* stats.c */
-int cmp_double(const void *pa, const void *pb);		/* qsort() ascending */
+int cmp_double(const void *pa, const void *pb); /* qsort() ascending */
 bool all_finite(const double *x, size_t n);
 
 /* stats-dist.c */
-double t_two_sided_p(double t, double df);	/* two-sided p of Student's t */
-double t_crit95(double df);			/* t_{0.975, df} */
+double t_two_sided_p(double t, double df); /* two-sided p of Student's t */
+double t_crit95(double df); /* t_{0.975, df} */
 
 /* stats-rank.c */
 int mwu(const double *a, size_t na, const double *b, size_t nb, struct ab_result *r);

@@ -87,7 +87,7 @@ int mwu(const double *a, size_t na, const double *b, size_t nb, struct ab_result
 	struct obs *o = malloc(n * sizeof(*o));
 	unsigned int *w = malloc(n * sizeof(*w));
 	double rank_b = 0.0, tie_sum = 0.0;
-	long long t2 = 0;	/* doubled rank sum of the smaller group */
+	long long t2 = 0; /* doubled rank sum of the smaller group */
 	int ret = 0;
 
 	if (!o || !w) {
@@ -150,8 +150,8 @@ int mwu(const double *a, size_t na, const double *b, size_t nb, struct ab_result
 		r->p_exact = 1;
 	} else {
 		double dn = (double)n, mu = (double)na * (double)nb / 2.0;
-		double var = (double)na * (double)nb / 12.0 *
-			     ((dn + 1.0) - tie_sum / (dn * (dn - 1.0)));
+		double var =
+			(double)na * (double)nb / 12.0 * ((dn + 1.0) - tie_sum / (dn * (dn - 1.0)));
 		double d = r->u - mu, z;
 
 		free(w);
@@ -189,9 +189,9 @@ int stats_mwu_dist(size_t na, size_t nb, double *cnt)
 	for (size_t i = 1; i <= k; i++) {
 		size_t j = n - k + i, top = deg + j;
 
-		for (size_t s = top; s >= j; s--)	/* times (1 - q^j) */
+		for (size_t s = top; s >= j; s--) /* times (1 - q^j) */
 			p[s] -= p[s - j];
-		for (size_t s = i; s <= top; s++)	/* divided by (1 - q^i) */
+		for (size_t s = i; s <= top; s++) /* divided by (1 - q^i) */
 			p[s] += p[s - i];
 		deg += n - k;
 	}

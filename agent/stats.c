@@ -144,8 +144,7 @@ static size_t rng_below(struct stats_rng *g, size_t n)
  * with replacement (independently), computes (mean_b* - mean_a*) / mean_a*, skipping resamples
  * with mean_a* == 0; the CI is the 2.5% and 97.5% type-7 quantiles of those values.
  */
-static int bootstrap(const double *a, size_t na, const double *b, size_t nb,
-		     struct ab_result *r)
+static int bootstrap(const double *a, size_t na, const double *b, size_t nb, struct ab_result *r)
 {
 	double *rel = malloc((size_t)r->resamples * sizeof(*rel));
 	struct stats_rng g;
@@ -200,8 +199,8 @@ static void welch(struct ab_result *r)
 
 /* ---------------------------------------------------------------- A/B */
 
-int stats_ab(const double *a, size_t na, const double *b, size_t nb,
-	     uint64_t seed, unsigned int resamples, struct ab_result *r)
+int stats_ab(const double *a, size_t na, const double *b, size_t nb, uint64_t seed,
+	     unsigned int resamples, struct ab_result *r)
 {
 	int ret;
 
@@ -339,9 +338,12 @@ int stats_bh(const double *p, size_t n, double *adj)
 const char *stats_verdict_name(enum verdict v)
 {
 	switch (v) {
-	case VERDICT_DIFFERENT: return "different";
-	case VERDICT_SAME: return "same";
-	default: return "undecided";
+	case VERDICT_DIFFERENT:
+		return "different";
+	case VERDICT_SAME:
+		return "same";
+	default:
+		return "undecided";
 	}
 }
 
@@ -362,8 +364,8 @@ static int rel_hl(size_t na, size_t nb, const double *d, double level, struct hl
 	return 0;
 }
 
-int stats_row(const double *a, size_t na, const double *b, size_t nb, double alpha,
-	      double margin, struct stats_row_result *r)
+int stats_row(const double *a, size_t na, const double *b, size_t nb, double alpha, double margin,
+	      struct stats_row_result *r)
 {
 	struct ab_result ab;
 	struct summary sa, sb;

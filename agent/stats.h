@@ -80,8 +80,8 @@ struct ab_result {
  * comparison fields are NAN. -EINVAL if r is NULL, both sides are empty, a pointer is NULL
  * with n > 0, or a value is not finite; -ENOMEM on allocation failure.
  */
-int stats_ab(const double *a, size_t na, const double *b, size_t nb,
-	     uint64_t seed, unsigned int resamples, struct ab_result *r);
+int stats_ab(const double *a, size_t na, const double *b, size_t nb, uint64_t seed,
+	     unsigned int resamples, struct ab_result *r);
 
 /*
  * Significance verdict at level alpha (0 < alpha < 1), from the Mann-Whitney p-value:
@@ -110,9 +110,8 @@ struct design_advice {
 	double est_seconds;
 };
 
-int stats_design(const double *x, size_t n_boots, size_t m_batches,
-		 double c_boot, double c_batch, double target_rel,
-		 struct design_advice *d);
+int stats_design(const double *x, size_t n_boots, size_t m_batches, double c_boot, double c_batch,
+		 double target_rel, struct design_advice *d);
 
 /*
  * Boots per variant for a 95% CI half-width <= target_rel * |grand_mean| when every boot runs
@@ -158,11 +157,11 @@ long stats_mwu_crit(size_t na, size_t nb, double tail, double *achieved);
  * conservative (the coverage statement assumes continuous data).
  */
 struct hl_result {
-	double shift;	/* HL estimate: median of the pairwise differences b_j - a_i */
-	double lo, hi;	/* CI endpoints; NAN if na or nb == 0 */
-	double conf;	/* achieved confidence of [lo, hi] */
-	size_t c;	/* lo = D(c), hi = D(na nb + 1 - c), 1-based ranks */
-	int exact;	/* 1: conf from the exact distribution; 0: normal approximation */
+	double shift; /* HL estimate: median of the pairwise differences b_j - a_i */
+	double lo, hi; /* CI endpoints; NAN if na or nb == 0 */
+	double conf; /* achieved confidence of [lo, hi] */
+	size_t c; /* lo = D(c), hi = D(na nb + 1 - c), 1-based ranks */
+	int exact; /* 1: conf from the exact distribution; 0: normal approximation */
 	int nominal_met; /* conf >= the requested level */
 };
 
@@ -258,8 +257,8 @@ struct stats_row_result {
 	enum verdict verdict;
 };
 
-int stats_row(const double *a, size_t na, const double *b, size_t nb, double alpha,
-	      double margin, struct stats_row_result *r);
+int stats_row(const double *a, size_t na, const double *b, size_t nb, double alpha, double margin,
+	      struct stats_row_result *r);
 
 /* Two-sided p of Student's t with df > 0 degrees of freedom (regularized incomplete beta). */
 double stats_t_p2(double t, double df);

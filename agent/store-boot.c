@@ -50,20 +50,34 @@ static void put_text(struct buf *b, const char *s)
 		const char *e = NULL;
 		size_t n = strcspn(s, "\\\t\n\r\b\f\v");
 
-		if (n) {	/* the plain run up to the next escape */
+		if (n) { /* the plain run up to the next escape */
 			buf_append(b, s, n);
 			s += n;
 			if (!*s)
 				break;
 		}
 		switch (*s) {
-		case '\\': e = "\\\\"; break;
-		case '\t': e = "\\t"; break;
-		case '\n': e = "\\n"; break;
-		case '\r': e = "\\r"; break;
-		case '\b': e = "\\b"; break;
-		case '\f': e = "\\f"; break;
-		case '\v': e = "\\v"; break;
+		case '\\':
+			e = "\\\\";
+			break;
+		case '\t':
+			e = "\\t";
+			break;
+		case '\n':
+			e = "\\n";
+			break;
+		case '\r':
+			e = "\\r";
+			break;
+		case '\b':
+			e = "\\b";
+			break;
+		case '\f':
+			e = "\\f";
+			break;
+		case '\v':
+			e = "\\v";
+			break;
 		}
 		if (e)
 			buf_append(b, e, 2);
@@ -184,17 +198,19 @@ static int boot_conflict(struct store *st, const struct boot_rec *b, const char 
 	r = store_query(st,
 			"SELECT 'uuid', id FROM boots WHERE uuid = $1::uuid UNION ALL "
 			"SELECT 'slot', id FROM boots WHERE $5 = 'ok' AND campaign_id = $2::int "
-			"AND board_id = $3::int AND seq = $4::int AND status = 'ok'", 5, p);
+			"AND board_id = $3::int AND seq = $4::int AND status = 'ok'",
+			5, p);
 	if (!r)
 		return -EIO;
 	if (PQntuples(r) && !strcmp(PQgetvalue(r, 0, 0), "uuid"))
 		ret = 0;
 	else if (PQntuples(r))
-		err_msg("boot %s: campaign %s, board %s, slot %d already has an ok boot (boot id %s); this second one is not stored", b->uuid, campaign, b->board->name,
-			b->seq, PQgetvalue(r, 0, 1));
+		err_msg("boot %s: campaign %s, board %s, slot %d already has an ok boot (boot id %s); this second one is not stored",
+			b->uuid, campaign, b->board->name, b->seq, PQgetvalue(r, 0, 1));
 	else
-		err_msg("boot %s: LAVA job %" PRId64 " of %s is already stored; this boot is not stored again", b->uuid, b->lava_job_id,
-			b->lava_server ? b->lava_server : "(no server)");
+		err_msg("boot %s: LAVA job %" PRId64
+			" of %s is already stored; this boot is not stored again",
+			b->uuid, b->lava_job_id, b->lava_server ? b->lava_server : "(no server)");
 	PQclear(r);
 	return ret;
 }
@@ -203,8 +219,8 @@ int store_boot(struct store *st, const struct boot_rec *b)
 {
 	char campaign[32], seq[16], attempt[16], started[32], boot_ms[32], run_ms[32], cres[32];
 	char board_id[32] = "", kernel_id[32] = "", boot_id[32] = "", lava_id[32];
-	const char *defn = json_object_to_json_string_ext(b->board->jf.root,
-							   JSON_C_TO_STRING_PLAIN);
+	const char *defn =
+		json_object_to_json_string_ext(b->board->jf.root, JSON_C_TO_STRING_PLAIN);
 	PGresult *r;
 	int ret;
 
@@ -224,10 +240,12 @@ int store_boot(struct store *st, const struct boot_rec *b)
 	{
 		const char *p[4] = { b->board->name, b->board->cpu, b->board->family, defn };
 
-		r = store_query(st,
-				"INSERT INTO boards (name, cpu, family, definition) VALUES ($1, $2, "
-				"$3, $4::jsonb) ON CONFLICT (name) DO UPDATE SET cpu = $2, "
-				"family = $3, definition = $4::jsonb RETURNING id", 4, p);
+		r = store_query(
+			st,
+			"INSERT INTO boards (name, cpu, family, definition) VALUES ($1, $2, "
+			"$3, $4::jsonb) ON CONFLICT (name) DO UPDATE SET cpu = $2, "
+			"family = $3, definition = $4::jsonb RETURNING id",
+			4, p);
 		if (!r)
 			goto fail;
 		snprintf(board_id, sizeof(board_id), "%s", PQgetvalue(r, 0, 0));
@@ -235,17 +253,22 @@ int store_boot(struct store *st, const struct boot_rec *b)
 	}
 	if (b->k) {
 		const char *rel = b->uname_r && *b->uname_r ? b->uname_r : b->k->release;
-		const char *p[7] = { board_id, b->k->label, rel,
+		const char *p[7] = { board_id,
+				     b->k->label,
+				     rel,
 				     b->proc_version ? b->proc_version : "",
 				     b->k->zimage_sha256 ? b->k->zimage_sha256 : "",
-				     b->k->config_sha256, b->k->manifest_json };
+				     b->k->config_sha256,
+				     b->k->manifest_json };
 
-		r = store_query(st,
-				"INSERT INTO kernels (board_id, label, release, proc_version, "
-				"image_sha256, config_sha256, manifest) VALUES ($1::int, $2, $3, $4,"
-				" $5, $6, $7::jsonb) ON CONFLICT (board_id, label, release, "
-				"proc_version, image_sha256) DO UPDATE SET manifest = $7::jsonb "
-				"RETURNING id", 7, p);
+		r = store_query(
+			st,
+			"INSERT INTO kernels (board_id, label, release, proc_version, "
+			"image_sha256, config_sha256, manifest) VALUES ($1::int, $2, $3, $4,"
+			" $5, $6, $7::jsonb) ON CONFLICT (board_id, label, release, "
+			"proc_version, image_sha256) DO UPDATE SET manifest = $7::jsonb "
+			"RETURNING id",
+			7, p);
 		if (!r)
 			goto fail;
 		snprintf(kernel_id, sizeof(kernel_id), "%s", PQgetvalue(r, 0, 0));
@@ -260,24 +283,37 @@ int store_boot(struct store *st, const struct boot_rec *b)
 	snprintf(cres, sizeof(cres), "%" PRId64, b->res ? b->res->clock_res_ns : 0);
 	snprintf(lava_id, sizeof(lava_id), "%" PRId64, b->lava_job_id);
 	{
-		const char *p[18] = { b->uuid, campaign, board_id, kernel_id[0] ? kernel_id : NULL,
-				      b->variant, seq, attempt, b->status, b->error, started,
+		const char *p[18] = { b->uuid,
+				      campaign,
+				      board_id,
+				      kernel_id[0] ? kernel_id : NULL,
+				      b->variant,
+				      seq,
+				      attempt,
+				      b->status,
+				      b->error,
+				      started,
 				      b->boot_ms >= 0 ? boot_ms : NULL,
-				      b->run_ms >= 0 ? run_ms : NULL, b->uname_r, b->proc_version,
-				      b->res && b->res->have_start ? cres : NULL, b->log_path,
+				      b->run_ms >= 0 ? run_ms : NULL,
+				      b->uname_r,
+				      b->proc_version,
+				      b->res && b->res->have_start ? cres : NULL,
+				      b->log_path,
 				      b->lava_job_id ? b->lava_server : NULL,
 				      b->lava_job_id ? lava_id : NULL };
 
 		/* no conflict target: a boot already stored (same uuid), a second ok
 		 * boot of the slot and a LAVA job stored twice all insert nothing */
-		r = store_query(st,
-				"INSERT INTO boots (uuid, campaign_id, board_id, kernel_id, variant,"
-				" seq, attempt, status, error, started, boot_ms, run_ms, uname_r, "
-				"proc_version, clock_res_ns, log_path, lava_server, lava_job_id) "
-				"VALUES ($1::uuid, $2::int, $3::int, $4::int, $5, $6::int, $7::int, "
-				"$8, $9, to_timestamp($10::double precision), $11::int, $12::int, $13,"
-				" $14, $15::bigint, $16, $17, $18::bigint) ON CONFLICT DO NOTHING "
-				"RETURNING id", 18, p);
+		r = store_query(
+			st,
+			"INSERT INTO boots (uuid, campaign_id, board_id, kernel_id, variant,"
+			" seq, attempt, status, error, started, boot_ms, run_ms, uname_r, "
+			"proc_version, clock_res_ns, log_path, lava_server, lava_job_id) "
+			"VALUES ($1::uuid, $2::int, $3::int, $4::int, $5, $6::int, $7::int, "
+			"$8, $9, to_timestamp($10::double precision), $11::int, $12::int, $13,"
+			" $14, $15::bigint, $16, $17, $18::bigint) ON CONFLICT DO NOTHING "
+			"RETURNING id",
+			18, p);
 		if (!r)
 			goto fail;
 		if (PQntuples(r) == 0) {
@@ -304,9 +340,12 @@ int store_boot(struct store *st, const struct boot_rec *b)
 
 		if (copy_samples(st, boot_id, b->res))
 			goto fail;
-		r = store_query(st, "INSERT INTO boot_means SELECT s.boot_id, s.scenario, "
-				BOOT_MEAN_SQL " FROM samples s WHERE s.boot_id = $1::bigint"
-				" GROUP BY s.boot_id, s.scenario HAVING " BOOT_MEAN_N_SQL " > 0", 1, p);
+		r = store_query(
+			st,
+			"INSERT INTO boot_means SELECT s.boot_id, s.scenario, " BOOT_MEAN_SQL
+			" FROM samples s WHERE s.boot_id = $1::bigint"
+			" GROUP BY s.boot_id, s.scenario HAVING " BOOT_MEAN_N_SQL " > 0",
+			1, p);
 		if (!r)
 			goto fail;
 		PQclear(r);
@@ -316,7 +355,7 @@ int store_boot(struct store *st, const struct boot_rec *b)
 	return 0;
 fail:
 	if (PQstatus(st->conn) != CONNECTION_OK)
-		return -ENOTCONN;	/* nothing was committed: the caller spools it */
+		return -ENOTCONN; /* nothing was committed: the caller spools it */
 	store_exec(st, "ROLLBACK");
 	return -EIO;
 }

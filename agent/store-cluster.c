@@ -48,7 +48,7 @@ static char *pg_bindir(void)
 }
 
 struct cluster {
-	char *dir;	/* data directory, also the socket directory */
+	char *dir; /* data directory, also the socket directory */
 	char *bindir;
 	char *conninfo;
 	bool as_postgres;
@@ -111,7 +111,7 @@ static int cluster_init(struct cluster *c)
 
 	memset(c, 0, sizeof(*c));
 	if (!base)
-		return -ENOENT;	/* data_dir() said what to set */
+		return -ENOENT; /* data_dir() said what to set */
 	c->dir = xasprintf("%s/pg", base);
 	free(base);
 	c->bindir = pg_bindir();
@@ -122,7 +122,8 @@ static int cluster_init(struct cluster *c)
 		return -ENOENT;
 	}
 	if (strlen(c->dir) > 90) {
-		err_msg("data directory %s is too long for a unix socket path; set ABLAB_DATA to a shorter directory", c->dir);
+		err_msg("data directory %s is too long for a unix socket path; set ABLAB_DATA to a shorter directory",
+			c->dir);
 		return -ENAMETOOLONG;
 	}
 	return 0;
@@ -186,8 +187,8 @@ static int cluster_run(struct cluster *c, const char *tool, char **args, int out
 		char chunk[4096];
 		ssize_t r;
 
-		while (pid > 0 && ((r = read(pfd[0], chunk, sizeof(chunk))) > 0 ||
-				   (r < 0 && errno == EINTR)))
+		while (pid > 0 &&
+		       ((r = read(pfd[0], chunk, sizeof(chunk))) > 0 || (r < 0 && errno == EINTR)))
 			;
 		close(pfd[0]);
 	}
@@ -208,8 +209,9 @@ static int cluster_run(struct cluster *c, const char *tool, char **args, int out
 static int cluster_create(struct cluster *c)
 {
 	char *pgver = xasprintf("%s/PG_VERSION", c->dir);
-	char *args[] = { "-D", c->dir, "-U", "ablab", "--auth=trust", "-E", "UTF8",
-			 "--no-instructions", NULL };
+	char *args[] = {
+		"-D", c->dir, "-U", "ablab", "--auth=trust", "-E", "UTF8", "--no-instructions", NULL
+	};
 	char *parent;
 	int ret = 0;
 
@@ -242,8 +244,8 @@ static int cluster_create(struct cluster *c)
 
 			*strrchr(parent, '/') = '\0';
 			if (stat(parent, &st) == 0 && !(st.st_mode & S_IXOTH)) {
-				err_msg("the postgres user cannot enter %s (mode %o): set ABLAB_DATA to a directory it can reach, e.g. /var/lib/ablab", parent,
-					st.st_mode & 07777);
+				err_msg("the postgres user cannot enter %s (mode %o): set ABLAB_DATA to a directory it can reach, e.g. /var/lib/ablab",
+					parent, st.st_mode & 07777);
 				free(parent);
 				ret = -EACCES;
 				goto out;
@@ -287,8 +289,12 @@ static int cluster_start(struct cluster *c)
 	if (!cluster_running(c)) {
 		/* the socket directory "." is the data directory (the server's cwd):
 		 * no path in the options, which pg_ctl passes through a shell */
-		char *args[] = { "-w", "-t", "60", "-o",
-				 "-c listen_addresses='' -c unix_socket_directories=.", "start",
+		char *args[] = { "-w",
+				 "-t",
+				 "60",
+				 "-o",
+				 "-c listen_addresses='' -c unix_socket_directories=.",
+				 "start",
 				 NULL };
 		char *log = xasprintf("%s/server.log", c->dir);
 		int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -345,8 +351,10 @@ static int external_status(const char *conninfo)
 	}
 	p = PQping(conninfo);
 	printf("%s: %s (--db / ABLAB_DB; the private cluster is not used)\n", m,
-	       p == PQPING_OK ? "reachable" : p == PQPING_REJECT ? "rejects connections" :
-	       p == PQPING_NO_RESPONSE ? "not reachable" : "invalid parameters");
+	       p == PQPING_OK	       ? "reachable" :
+	       p == PQPING_REJECT      ? "rejects connections" :
+	       p == PQPING_NO_RESPONSE ? "not reachable" :
+					 "invalid parameters");
 	free(m);
 	return p == PQPING_OK ? 0 : -ECONNREFUSED;
 }
@@ -368,7 +376,7 @@ int store_private(const char *action, const char *conninfo)
 
 		ret = cluster_start(&c);
 		if (!ret)
-			ret = store_open(&st, c.conninfo);	/* schema up to date */
+			ret = store_open(&st, c.conninfo); /* schema up to date */
 		if (!ret) {
 			store_close(&st);
 			printf("running: %s\n", c.conninfo);

@@ -24,10 +24,12 @@ int store_previous_nightly(struct store *st, int64_t cid, char *job, size_t jobl
 	if (job && joblen)
 		job[0] = '\0';
 	snprintf(ids, sizeof(ids), "%" PRId64, cid);
-	r = store_query(st, "SELECT c.trigger, c.job->>'job', (SELECT max(p.id) FROM campaigns p "
-			"WHERE p.trigger = 'nightly' AND p.job->>'job' = c.job->>'job' AND "
-			"p.id < c.id AND p.status = 'complete') FROM campaigns c WHERE c.id = $1::int",
-			1, p);
+	r = store_query(
+		st,
+		"SELECT c.trigger, c.job->>'job', (SELECT max(p.id) FROM campaigns p "
+		"WHERE p.trigger = 'nightly' AND p.job->>'job' = c.job->>'job' AND "
+		"p.id < c.id AND p.status = 'complete') FROM campaigns c WHERE c.id = $1::int",
+		1, p);
 	if (!r)
 		return -EIO;
 	if (!PQntuples(r))
@@ -51,8 +53,10 @@ int store_nightly_on(struct store *st, const char *job, const char *date, int64_
 	int ret = -ENOENT;
 
 	*cid = 0;
-	r = store_query(st, "SELECT max(id) FROM campaigns WHERE trigger = 'nightly' AND "
-			"job->>'job' = $1 AND created::date = $2::date", 2, p);
+	r = store_query(st,
+			"SELECT max(id) FROM campaigns WHERE trigger = 'nightly' AND "
+			"job->>'job' = $1 AND created::date = $2::date",
+			2, p);
 	if (!r)
 		return -EIO;
 	if (PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {

@@ -17,22 +17,22 @@ static PGresult *store_query_id(struct store *st, const char *q, int64_t campaig
 /* trigger .. margin_pct: one row, none without such a campaign */
 PGresult *store_report_campaign(struct store *st, int64_t campaign)
 {
-	static const char *const q =
-		"SELECT trigger, order_kind, " STORE_CAMPAIGN_STATUS_SQL("c") ", "
-		" to_char(created, 'YYYY-MM-DD HH24:MI'), "
-		" coalesce(job->>'job', ''), coalesce(batches, 0), coalesce(boots_per_variant, 0),"
-		" coalesce(seed, 0), coalesce((run->'sequential'->>'first')::int, 0),"
-		" coalesce((run->'sequential'->>'budget')::int, 0),"
-		" coalesce((run->'sequential'->>'alpha')::float8, 0.05),"
-		" coalesce((run->'sequential'->>'beta')::float8, 0.05),"
-		" coalesce((run->'sequential'->>'boards')::int, 0),"
-		" coalesce((run->>'margin_pct')::float8, (job->>'margin_pct')::float8, 0),"
-		" coalesce(job->'series'->>'msgid', ''), coalesce(job->'series'->>'subject', ''),"
-		" coalesce((job->'series'->>'version')::int, 0),"
-		" coalesce((SELECT string_agg(p, ', ') FROM jsonb_array_elements_text("
-		"  CASE WHEN jsonb_typeof(job->'series'->'patches') = 'array'"
-		"  THEN job->'series'->'patches' END) p), '')"
-		" FROM campaigns c WHERE id = $1::int";
+	static const char *const q = "SELECT trigger, order_kind, " STORE_CAMPAIGN_STATUS_SQL(
+		"c") ", "
+		     " to_char(created, 'YYYY-MM-DD HH24:MI'), "
+		     " coalesce(job->>'job', ''), coalesce(batches, 0), coalesce(boots_per_variant, 0),"
+		     " coalesce(seed, 0), coalesce((run->'sequential'->>'first')::int, 0),"
+		     " coalesce((run->'sequential'->>'budget')::int, 0),"
+		     " coalesce((run->'sequential'->>'alpha')::float8, 0.05),"
+		     " coalesce((run->'sequential'->>'beta')::float8, 0.05),"
+		     " coalesce((run->'sequential'->>'boards')::int, 0),"
+		     " coalesce((run->>'margin_pct')::float8, (job->>'margin_pct')::float8, 0),"
+		     " coalesce(job->'series'->>'msgid', ''), coalesce(job->'series'->>'subject', ''),"
+		     " coalesce((job->'series'->>'version')::int, 0),"
+		     " coalesce((SELECT string_agg(p, ', ') FROM jsonb_array_elements_text("
+		     "  CASE WHEN jsonb_typeof(job->'series'->'patches') = 'array'"
+		     "  THEN job->'series'->'patches' END) p), '')"
+		     " FROM campaigns c WHERE id = $1::int";
 
 	return store_query_id(st, q, campaign);
 }
@@ -55,7 +55,8 @@ PGresult *store_report_boards(struct store *st, int64_t campaign)
 		" count(*) FILTER (WHERE b.status = 'ok' AND b.partial), "
 		" coalesce(string_agg(b.variant, ' ' ORDER BY b.seq, b.id) FILTER (WHERE b.status = 'ok'), '') "
 		"FROM boots b JOIN boards bo ON bo.id = b.board_id WHERE b.campaign_id = $1::int "
-		"GROUP BY bo.name, bo.cpu, bo.family, bo.definition ORDER BY bo.name";;
+		"GROUP BY bo.name, bo.cpu, bo.family, bo.definition ORDER BY bo.name";
+	;
 
 	return store_query_id(st, q, campaign);
 }
@@ -69,7 +70,8 @@ PGresult *store_report_samples(struct store *st, int64_t campaign)
 		" b.variant, s.mean_ns, s.min_ns, s.max_ns, s.raw_ns, s.base_ns, s.lost_bytes "
 		"FROM boots b JOIN samples s ON s.boot_id = b.id JOIN boards bo ON bo.id = b.board_id "
 		"WHERE b.campaign_id = $1::int AND b.status = 'ok' "
-		"ORDER BY bo.name, s.scenario, b.seq, b.id, s.batch";;
+		"ORDER BY bo.name, s.scenario, b.seq, b.id, s.batch";
+	;
 
 	return store_query_id(st, q, campaign);
 }
@@ -85,7 +87,8 @@ PGresult *store_report_calibrations(struct store *st, int64_t campaign)
 		" ORDER BY c.board, c.scenario, c.image_sha256 IS NOT DISTINCT FROM"
 		"  (SELECT k.image_sha256 FROM boots b JOIN boards o ON o.id = b.board_id"
 		"   JOIN kernels k ON k.id = b.kernel_id WHERE b.campaign_id = $1::int"
-		"   AND o.name = c.board AND b.variant = 'control' LIMIT 1) DESC, c.created DESC";;
+		"   AND o.name = c.board AND b.variant = 'control' LIMIT 1) DESC, c.created DESC";
+	;
 
 	return store_query_id(st, q, campaign);
 }
@@ -93,6 +96,8 @@ PGresult *store_report_calibrations(struct store *st, int64_t campaign)
 /* position, label, patch of a series campaign's variants, in order */
 PGresult *store_report_variants(struct store *st, int64_t campaign)
 {
-	return store_query_id(st, "SELECT position, label, coalesce(patch, '') FROM campaign_variants WHERE campaign_id = $1::int ORDER BY position",
-			      campaign);
+	return store_query_id(
+		st,
+		"SELECT position, label, coalesce(patch, '') FROM campaign_variants WHERE campaign_id = $1::int ORDER BY position",
+		campaign);
 }

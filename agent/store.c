@@ -112,35 +112,36 @@ static const char *const migrations[] = {
 	/* 11: stable read-only views for dashboards (Grafana's PostgreSQL data source;
 	 * docs/API.md): columns are only ever added, never renamed or dropped */
 	"CREATE VIEW ablab_campaigns AS SELECT c.id AS campaign_id, c.created, c.finished,"
-	" c.trigger, c.job->>'job' AS job, " STORE_CAMPAIGN_STATUS_SQL("c") " AS status,"
-	" c.order_kind, c.batches,"
-	" (SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'ok') AS ok_boots,"
-	" (SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'failed')"
-	" AS failed_attempts FROM campaigns c;"
-	"CREATE VIEW ablab_boot_means AS SELECT b.campaign_id, c.created AS campaign_created,"
-	" c.trigger, c.job->>'job' AS job, bo.name AS board, b.variant,"
-	" coalesce(b.uname_r, k.release) AS kernel, b.id AS boot_id, b.seq,"
-	" coalesce(b.started, b.inserted) AS started, m.scenario, m.mean, m.batches,"
-	" CASE WHEN (SELECT s.kind FROM samples s WHERE s.boot_id = m.boot_id AND"
-	" s.scenario = m.scenario LIMIT 1) = 'preserve' THEN 'bytes lost' ELSE 'ns' END AS unit"
-	" FROM boot_means m JOIN boots b ON b.id = m.boot_id JOIN campaigns c ON"
-	" c.id = b.campaign_id JOIN boards bo ON bo.id = b.board_id LEFT JOIN kernels k ON"
-	" k.id = b.kernel_id WHERE b.status = 'ok';"
-	"CREATE VIEW ablab_rows AS SELECT campaign_id, campaign_created, trigger, job, board,"
-	" scenario, unit,"
-	" count(*) FILTER (WHERE variant = 'control') AS n_control,"
-	" count(*) FILTER (WHERE variant = 'patched') AS n_patched,"
-	" avg(mean) FILTER (WHERE variant = 'control') AS control_mean,"
-	" avg(mean) FILTER (WHERE variant = 'patched') AS patched_mean,"
-	" avg(mean) FILTER (WHERE variant = 'patched') / NULLIF(avg(mean) FILTER (WHERE"
-	" variant = 'control'), 0) - 1 AS rel_change"
-	" FROM ablab_boot_means GROUP BY campaign_id, campaign_created, trigger, job, board,"
-	" scenario, unit;"
-	"CREATE VIEW ablab_nightly AS SELECT job, campaign_created AS time, campaign_id, board,"
-	" scenario, unit, n_control, n_patched, control_mean, patched_mean, rel_change"
-	" FROM ablab_rows WHERE trigger = 'nightly';"
-	"CREATE VIEW ablab_health AS SELECT board, checked AS time, ok, uname_r, boot_ms, host,"
-	" error FROM health;",
+	" c.trigger, c.job->>'job' AS job, " STORE_CAMPAIGN_STATUS_SQL(
+		"c") " AS status,"
+		     " c.order_kind, c.batches,"
+		     " (SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'ok') AS ok_boots,"
+		     " (SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'failed')"
+		     " AS failed_attempts FROM campaigns c;"
+		     "CREATE VIEW ablab_boot_means AS SELECT b.campaign_id, c.created AS campaign_created,"
+		     " c.trigger, c.job->>'job' AS job, bo.name AS board, b.variant,"
+		     " coalesce(b.uname_r, k.release) AS kernel, b.id AS boot_id, b.seq,"
+		     " coalesce(b.started, b.inserted) AS started, m.scenario, m.mean, m.batches,"
+		     " CASE WHEN (SELECT s.kind FROM samples s WHERE s.boot_id = m.boot_id AND"
+		     " s.scenario = m.scenario LIMIT 1) = 'preserve' THEN 'bytes lost' ELSE 'ns' END AS unit"
+		     " FROM boot_means m JOIN boots b ON b.id = m.boot_id JOIN campaigns c ON"
+		     " c.id = b.campaign_id JOIN boards bo ON bo.id = b.board_id LEFT JOIN kernels k ON"
+		     " k.id = b.kernel_id WHERE b.status = 'ok';"
+		     "CREATE VIEW ablab_rows AS SELECT campaign_id, campaign_created, trigger, job, board,"
+		     " scenario, unit,"
+		     " count(*) FILTER (WHERE variant = 'control') AS n_control,"
+		     " count(*) FILTER (WHERE variant = 'patched') AS n_patched,"
+		     " avg(mean) FILTER (WHERE variant = 'control') AS control_mean,"
+		     " avg(mean) FILTER (WHERE variant = 'patched') AS patched_mean,"
+		     " avg(mean) FILTER (WHERE variant = 'patched') / NULLIF(avg(mean) FILTER (WHERE"
+		     " variant = 'control'), 0) - 1 AS rel_change"
+		     " FROM ablab_boot_means GROUP BY campaign_id, campaign_created, trigger, job, board,"
+		     " scenario, unit;"
+		     "CREATE VIEW ablab_nightly AS SELECT job, campaign_created AS time, campaign_id, board,"
+		     " scenario, unit, n_control, n_patched, control_mean, patched_mean, rel_change"
+		     " FROM ablab_rows WHERE trigger = 'nightly';"
+		     "CREATE VIEW ablab_health AS SELECT board, checked AS time, ok, uname_r, boot_ms, host,"
+		     " error FROM health;",
 	/* 12: samples -> boots checked once per statement instead of once per row: the
 	 * foreign key's row trigger was the largest cost of a COPY of a boot's samples
 	 * (~4 us of 7 per row, docs/BENCHMARKS.md P4).  The same rules, set-wise: every
@@ -251,14 +252,14 @@ static int migrate(struct store *st)
 	ret = r && !strcmp(PQgetvalue(r, 0, 0), "t");
 	PQclear(r);
 	if (ret) {
-		r = store_query(st, "SELECT coalesce(max(version), 0) FROM schema_version", 0, NULL);
+		r = store_query(st, "SELECT coalesce(max(version), 0) FROM schema_version", 0,
+				NULL);
 		ret = r && atoi(PQgetvalue(r, 0, 0)) == (int)ARRAY_SIZE(migrations);
 		PQclear(r);
 		if (ret)
 			return 0;
 	}
-	if (store_exec(st, "BEGIN") ||
-	    store_exec(st, "SELECT pg_advisory_xact_lock(4242001)") ||
+	if (store_exec(st, "BEGIN") || store_exec(st, "SELECT pg_advisory_xact_lock(4242001)") ||
 	    store_exec(st, "CREATE TABLE IF NOT EXISTS schema_version (version int NOT NULL)"))
 		goto fail;
 	r = store_query(st, "SELECT max(version) FROM schema_version", 0, NULL);
@@ -268,7 +269,8 @@ static int migrate(struct store *st)
 		version = atoi(PQgetvalue(r, 0, 0));
 	PQclear(r);
 	if (version > (int)ARRAY_SIZE(migrations)) {
-		err_msg("database schema version %d is newer than this ablab knows (%zu): upgrade ablab", version, ARRAY_SIZE(migrations));
+		err_msg("database schema version %d is newer than this ablab knows (%zu): upgrade ablab",
+			version, ARRAY_SIZE(migrations));
 		store_exec(st, "ROLLBACK");
 		return -EPROTO;
 	}
@@ -331,7 +333,8 @@ int store_reconnect(struct store *st)
 	/* a session lock dies with its session: take it again, or give up the board */
 	ret = try_board_lock(st, st->lock_key);
 	if (ret == -EBUSY)
-		err_msg("%s: after a reconnect to the results database another agent holds this board (advisory lock); this agent stops using it", st->lock_key);
+		err_msg("%s: after a reconnect to the results database another agent holds this board (advisory lock); this agent stops using it",
+			st->lock_key);
 	return ret;
 }
 
@@ -410,8 +413,7 @@ void store_close(struct store *st)
 int store_campaign_new(struct store *st, const struct campaign_def *c, int64_t *id)
 {
 	char seed[32], boots[16], batches[16];
-	const char *p[7] = { c->trigger, c->order, seed, boots, batches, c->job_json,
-			     c->run_json };
+	const char *p[7] = { c->trigger, c->order, seed, boots, batches, c->job_json, c->run_json };
 	PGresult *r;
 
 	snprintf(seed, sizeof(seed), "%" PRId64, (int64_t)c->seed);
@@ -422,7 +424,8 @@ int store_campaign_new(struct store *st, const struct campaign_def *c, int64_t *
 			"WITH c AS (INSERT INTO campaigns (trigger, order_kind, seed, "
 			"boots_per_variant, batches, job, run) VALUES ($1, $2, $3::bigint, "
 			"$4::int, $5::int, $6::jsonb, $7::jsonb) RETURNING id) "
-			"SELECT id, pg_advisory_lock_shared(4243, id) FROM c", 7, p);
+			"SELECT id, pg_advisory_lock_shared(4243, id) FROM c",
+			7, p);
 	if (!r)
 		return -EIO;
 	*id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
@@ -461,12 +464,15 @@ int store_campaign_claim(struct store *st, int64_t id)
 	got = !strcmp(PQgetvalue(r, 0, 0), "t");
 	PQclear(r);
 	if (!got) {
-		err_msg("campaign %" PRId64 " is still running: a live agent holds it (`ablab campaigns` shows it running; stop that agent first)",
+		err_msg("campaign %" PRId64
+			" is still running: a live agent holds it (`ablab campaigns` shows it running; stop that agent first)",
 			id);
 		return -EBUSY;
 	}
-	r = store_query(st, "SELECT pg_advisory_lock_shared(4243, $1::int), "
-			"pg_advisory_unlock(4243, $1::int)", 1, p);
+	r = store_query(st,
+			"SELECT pg_advisory_lock_shared(4243, $1::int), "
+			"pg_advisory_unlock(4243, $1::int)",
+			1, p);
 	if (!r)
 		return -EIO;
 	PQclear(r);
@@ -501,7 +507,8 @@ int store_campaign_set_status(struct store *st, int64_t id, const char *status)
 	snprintf(ids, sizeof(ids), "%" PRId64, id);
 	r = query_reconnect(st,
 			    "UPDATE campaigns SET status = $1, finished = CASE WHEN $1 = 'running' "
-			    "THEN NULL ELSE now() END WHERE id = $2::int", 2, p);
+			    "THEN NULL ELSE now() END WHERE id = $2::int",
+			    2, p);
 	if (!r)
 		return -EIO;
 	PQclear(r);
@@ -518,12 +525,14 @@ int store_timing_pin(struct store *st, int64_t cid, const char *board, char **pi
 
 	*pin = NULL;
 	snprintf(ids, sizeof(ids), "%" PRId64, cid);
-	r = store_query(st,
-			"SELECT DISTINCT s.scenario, s.timing FROM samples s JOIN boots b ON b.id = s.boot_id"
-			" WHERE b.id = (SELECT b1.id FROM boots b1 JOIN boards o ON o.id = b1.board_id"
-			"  WHERE b1.campaign_id = $1::int AND o.name = $2 AND b1.status = 'ok'"
-			"  ORDER BY b1.seq, b1.id LIMIT 1)"
-			" AND s.kind = 'result' AND coalesce(s.timing, '') <> '' ORDER BY 1, 2", 2, p);
+	r = store_query(
+		st,
+		"SELECT DISTINCT s.scenario, s.timing FROM samples s JOIN boots b ON b.id = s.boot_id"
+		" WHERE b.id = (SELECT b1.id FROM boots b1 JOIN boards o ON o.id = b1.board_id"
+		"  WHERE b1.campaign_id = $1::int AND o.name = $2 AND b1.status = 'ok'"
+		"  ORDER BY b1.seq, b1.id LIMIT 1)"
+		" AND s.kind = 'result' AND coalesce(s.timing, '') <> '' ORDER BY 1, 2",
+		2, p);
 	if (!r)
 		return -EIO;
 	for (i = 0; i < PQntuples(r); i++)

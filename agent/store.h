@@ -13,8 +13,8 @@ struct board;
 struct store {
 	PGconn *conn;
 	char *conninfo;
-	char *lock_key;		/* board of the session's advisory lock, or NULL */
-	int64_t campaign_key;	/* campaign this session holds (shared advisory lock), or 0 */
+	char *lock_key; /* board of the session's advisory lock, or NULL */
+	int64_t campaign_key; /* campaign this session holds (shared advisory lock), or 0 */
 };
 
 /* Connects to conninfo, or (NULL) to the private cluster, which is created
@@ -37,12 +37,12 @@ int store_private(const char *action, const char *conninfo);
 char *store_conninfo_masked(const char *conninfo);
 
 struct campaign_def {
-	const char *trigger;	/* cli, nightly, lava */
-	const char *order;	/* abab, abba, random */
+	const char *trigger; /* cli, nightly, lava */
+	const char *order; /* abab, abba, random */
 	uint64_t seed;
 	int boots, batches;
-	const char *job_json;	/* the whole definition, as JSON */
-	const char *run_json;	/* what `ablab resume` needs: boards, files, kernel dirs */
+	const char *job_json; /* the whole definition, as JSON */
+	const char *run_json; /* what `ablab resume` needs: boards, files, kernel dirs */
 };
 int store_campaign_new(struct store *st, const struct campaign_def *c, int64_t *id);
 int store_campaign_set_status(struct store *st, int64_t id, const char *status);
@@ -58,10 +58,10 @@ int store_campaign_hold(struct store *st, int64_t id);
 int store_campaign_claim(struct store *st, int64_t id);
 /* The status as shown: campaigns.status, or "stale" for a running campaign
  * no agent holds.  An SQL expression over a campaigns row named `c`. */
-#define STORE_CAMPAIGN_STATUS_SQL(c)                                                              \
-	"CASE WHEN " c ".status = 'running' AND NOT EXISTS (SELECT 1 FROM pg_locks l "            \
-	"WHERE l.locktype = 'advisory' AND l.classid = 4243 AND l.objid = " c ".id::oid "          \
-	"AND l.objsubid = 2 AND l.granted AND l.database = (SELECT oid FROM pg_database "          \
+#define STORE_CAMPAIGN_STATUS_SQL(c)                                                      \
+	"CASE WHEN " c ".status = 'running' AND NOT EXISTS (SELECT 1 FROM pg_locks l "    \
+	"WHERE l.locktype = 'advisory' AND l.classid = 4243 AND l.objid = " c ".id::oid " \
+	"AND l.objsubid = 2 AND l.granted AND l.database = (SELECT oid FROM pg_database " \
 	"WHERE datname = current_database())) THEN 'stale' ELSE " c ".status END"
 /* Every attempt of a campaign, in board and slot order: board, seq,
  * variant, attempt, status, retried (t/f: a later attempt of the slot
@@ -74,16 +74,16 @@ struct boot_rec {
 	const struct board *board;
 	const char *variant;
 	int seq, attempt;
-	const char *status;	/* ok, failed */
+	const char *status; /* ok, failed */
 	const char *error;
 	const struct kernel_art *k;
 	const char *uname_r, *proc_version;
 	int64_t started_wall_ms, boot_ms, run_ms;
 	const char *log_path;
 	const struct run_result *res;
-	const char *lava_server;	/* with lava_job_id: --server URL or "local:..." */
-	int64_t lava_job_id;		/* 0: not a LAVA boot */
-	bool partial;			/* ingest --partial: some scenarios or lines missing */
+	const char *lava_server; /* with lava_job_id: --server URL or "local:..." */
+	int64_t lava_job_id; /* 0: not a LAVA boot */
+	bool partial; /* ingest --partial: some scenarios or lines missing */
 };
 /* One transaction: board + kernel upserts, the boot, all its samples.
  * Idempotent on uuid (a second insert of the same boot is a no-op).

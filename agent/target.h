@@ -16,7 +16,7 @@ struct target {
 	regex_t *fail_res;
 	char *const *fail_src;
 	size_t nfail;
-	char fail_line[200];	/* the line that matched, after -EIO */
+	char fail_line[200]; /* the line that matched, after -EIO */
 };
 
 /* Watch for these patterns (board boot.fail_patterns) while commands run;

@@ -51,7 +51,8 @@ int timing_pin_of(const struct run_result *r, char **pin, char *why, size_t whyl
 
 		if (b.len && pin_mode(b.data, s->scenario, mode, sizeof(mode))) {
 			if (strcmp(mode, s->timing)) {
-				snprintf(why, whylen, "scenario %s was timed both ways in one boot (%s and %s)",
+				snprintf(why, whylen,
+					 "scenario %s was timed both ways in one boot (%s and %s)",
 					 s->scenario, mode, s->timing);
 				buf_free(&b);
 				return -EINVAL;
@@ -73,13 +74,17 @@ int timing_pin_check(const char *pin, const struct run_result *r, char *why, siz
 		char mode[16];
 
 		if (!pin_mode(pin, s->scenario, mode, sizeof(mode))) {
-			snprintf(why, whylen, "scenario %s is not in this board's first boot (its timing modes: %s)",
-				 s->scenario, pin);
+			snprintf(
+				why, whylen,
+				"scenario %s is not in this board's first boot (its timing modes: %s)",
+				s->scenario, pin);
 			return -EINVAL;
 		}
 		if (strcmp(mode, s->timing)) {
-			snprintf(why, whylen, "scenario %s was timed by %s, the board's first boot in this campaign timed it by %s (pin_timing not obeyed: an old dmabench.ko?)",
-				 s->scenario, s->timing, mode);
+			snprintf(
+				why, whylen,
+				"scenario %s was timed by %s, the board's first boot in this campaign timed it by %s (pin_timing not obeyed: an old dmabench.ko?)",
+				s->scenario, s->timing, mode);
 			return -EINVAL;
 		}
 	}

@@ -18,7 +18,7 @@
 int verbose;
 volatile sig_atomic_t stop_requested;
 volatile sig_atomic_t off_aborted;
-static atomic_int offs_running;		/* power-offs in progress, all threads */
+static atomic_int offs_running; /* power-offs in progress, all threads */
 static _Thread_local int this_thread_off;
 
 static void say(const char *a, const char *b)
@@ -31,13 +31,15 @@ static void say(const char *a, const char *b)
 
 static void on_signal(int sig)
 {
-	const char *name = sig == SIGINT ? "ablab: SIGINT: " : sig == SIGHUP ? "ablab: SIGHUP: "
-								  : "ablab: SIGTERM: ";
+	const char *name = sig == SIGINT ? "ablab: SIGINT: " :
+			   sig == SIGHUP ? "ablab: SIGHUP: " :
+					   "ablab: SIGTERM: ";
 	int e = errno;
 
 	if (!stop_requested) {
 		stop_requested = sig;
-		say(name, "stopping; boards that are on are switched off first (another signal while that runs aborts it)\n");
+		say(name,
+		    "stopping; boards that are on are switched off first (another signal while that runs aborts it)\n");
 	} else if (!off_aborted && atomic_load(&offs_running) > 0) {
 		off_aborted = sig;
 		say(name, "aborting the power-off: boards may be left ON\n");
@@ -52,7 +54,7 @@ void install_signal_handlers(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);	/* no SA_RESTART: poll() returns EINTR */
+	sigaction(SIGINT, &sa, NULL); /* no SA_RESTART: poll() returns EINTR */
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
@@ -268,7 +270,7 @@ static int copy_fd(int srcfd, int fd)
 			continue;
 		if (errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP)
 			return -errno;
-		break;	/* not between these files: through a buffer */
+		break; /* not between these files: through a buffer */
 	}
 	if (n == 0)
 		return 0;
@@ -342,7 +344,7 @@ static int atomic_at(int dirfd, const char *name, const void *data, size_t len, 
 	if (ret)
 		unlinkat(dirfd, tmp, 0);
 	else if (fsync(dirfd) < 0 && errno != EBADF && errno != EINVAL)
-		ret = -errno;	/* the rename itself durable (EBADF: an O_PATH fd) */
+		ret = -errno; /* the rename itself durable (EBADF: an O_PATH fd) */
 out:
 	free(tmp);
 	return ret;
@@ -396,7 +398,8 @@ int open_dir_nofollow(const char *path, char **link)
 
 		if (nfd < 0) {
 			e = errno;
-			if (fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+			if (fstatat(fd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISLNK(st.st_mode)) {
 				*link = strndup(path, (size_t)(comp - p) + strlen(comp));
 				e = ELOOP;
 			}
@@ -411,7 +414,7 @@ int open_dir_nofollow(const char *path, char **link)
 	/* readable, so that it can be fsynced; "." of it is no symlink */
 	rfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rfd < 0)
-		return fd;	/* search-only directory: keep the O_PATH fd */
+		return fd; /* search-only directory: keep the O_PATH fd */
 	close(fd);
 	return rfd;
 fail:
@@ -425,7 +428,7 @@ int mkdir_p(const char *path, mode_t mode)
 	char *p = xstrdup(path), *s;
 	int ret = 0;
 
-	for (s = p + 1; ; s++) {
+	for (s = p + 1;; s++) {
 		if (*s == '/' || !*s) {
 			char c = *s;
 
@@ -532,7 +535,8 @@ static char *xdg_dir(const char *own_env, const char *xdg_env, const char *home_
 
 char *cache_dir(void)
 {
-	return xdg_dir("ABLAB_CACHE", "XDG_CACHE_HOME", ".cache", NULL, "cache directory (built kernels)");
+	return xdg_dir("ABLAB_CACHE", "XDG_CACHE_HOME", ".cache", NULL,
+		       "cache directory (built kernels)");
 }
 
 char *data_dir(void)

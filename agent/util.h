@@ -33,8 +33,8 @@ bool in_power_off(void);
  * off_aborted. */
 bool stop_now(void);
 
-int64_t now_ms(void);		/* CLOCK_MONOTONIC */
-int64_t wall_ms(void);		/* CLOCK_REALTIME */
+int64_t now_ms(void); /* CLOCK_MONOTONIC */
+int64_t wall_ms(void); /* CLOCK_REALTIME */
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
@@ -86,7 +86,7 @@ char *data_dir(void);
 int expand_template(const char *tmpl, const char *const *keys, const char *const *vals, size_t n,
 		    char **out, char **bad);
 /* The same; flags TMPL_KEEP_DOLLAR: a ${var} (U-Boot's, the shell's) is left as it is. */
-#define TMPL_KEEP_DOLLAR	(1u << 0)
+#define TMPL_KEEP_DOLLAR (1u << 0)
 int expand_template_flags(const char *tmpl, const char *const *keys, const char *const *vals,
 			  size_t n, unsigned int flags, char **out, char **bad);
 

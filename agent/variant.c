@@ -22,8 +22,8 @@ int variant_parse(const char *s)
 
 bool variant_set_is_pair(const struct variant_set *vs)
 {
-	return !vs || (vs->n == 2 && !strcmp(vs->label[0], "control") &&
-		       !strcmp(vs->label[1], "patched"));
+	return !vs ||
+	       (vs->n == 2 && !strcmp(vs->label[0], "control") && !strcmp(vs->label[1], "patched"));
 }
 
 int variant_set_find(const struct variant_set *vs, const char *label)

@@ -19,7 +19,9 @@ void web_api_json(struct reply *r, int rc)
 		r->etag[0] = 0;
 		r->cache = NULL;
 		r->status = rc == 2 ? 400 : 500;
-		fprintf(r->f, "{ \"error\": \"%s\" }\n", rc == 2 ? "bad request (the same options as the command: see docs/API.md)" : "the command failed (see the server's log)");
+		fprintf(r->f, "{ \"error\": \"%s\" }\n",
+			rc == 2 ? "bad request (the same options as the command: see docs/API.md)" :
+				  "the command failed (see the server's log)");
 	}
 }
 
@@ -39,7 +41,8 @@ void web_api_report(struct web *w, struct reply *r, const char *id)
 		return;
 	}
 	st = web_db(w);
-	web_api_json(r, !st || report_campaign_to(st, strtoll(id, NULL, 10), "json", &o, r->f) ? 1 : 0);
+	web_api_json(r, !st || report_campaign_to(st, strtoll(id, NULL, 10), "json", &o, r->f) ? 1 :
+												 0);
 }
 
 /* /api/v1/query and /api/v1/campaigns: the query parameters are the command's options
@@ -88,18 +91,24 @@ void web_metrics(struct web *w, struct reply *r)
 	res = web_q(w, r, "SELECT current_setting('transaction_read_only')", 0, NULL);
 	if (!res)
 		return;
-	fprintf(f, "# HELP ablab_serve_read_only 1 when the server's database session is read-only (default_transaction_read_only)\n"
-		   "# TYPE ablab_serve_read_only gauge\n"
-		"ablab_serve_read_only %d\n", !strcmp(PQgetvalue(res, 0, 0), "on"));
+	fprintf(f,
+		"# HELP ablab_serve_read_only 1 when the server's database session is read-only (default_transaction_read_only)\n"
+		"# TYPE ablab_serve_read_only gauge\n"
+		"ablab_serve_read_only %d\n",
+		!strcmp(PQgetvalue(res, 0, 0), "on"));
 	PQclear(res);
-	res = web_q(w, r, "SELECT n.name, coalesce(h.ok::text, ''), coalesce(extract(epoch FROM "
+	res = web_q(
+		w, r,
+		"SELECT n.name, coalesce(h.ok::text, ''), coalesce(extract(epoch FROM "
 		"h.checked)::bigint, 0) FROM (SELECT name FROM boards UNION SELECT board FROM "
 		"health) n LEFT JOIN LATERAL (SELECT ok, checked FROM health WHERE board = n.name "
-		"ORDER BY checked DESC, id DESC LIMIT 1) h ON true ORDER BY n.name", 0, NULL);
+		"ORDER BY checked DESC, id DESC LIMIT 1) h ON true ORDER BY n.name",
+		0, NULL);
 	if (!res)
 		return;
 	fputs("# HELP ablab_board_health_ok Last health check of the board: 1 ok, 0 failed, -1 never checked\n"
-	      "# TYPE ablab_board_health_ok gauge\n", f);
+	      "# TYPE ablab_board_health_ok gauge\n",
+	      f);
 	for (int i = 0; i < PQntuples(res); i++) {
 		const char *ok = PQgetvalue(res, i, 1);
 
@@ -109,7 +118,8 @@ void web_metrics(struct web *w, struct reply *r)
 		fprintf(f, "\"} %d\n", *ok == 't' ? 1 : *ok == 'f' ? 0 : -1);
 	}
 	fputs("# HELP ablab_board_health_timestamp_seconds Time of the last health check\n"
-	      "# TYPE ablab_board_health_timestamp_seconds gauge\n", f);
+	      "# TYPE ablab_board_health_timestamp_seconds gauge\n",
+	      f);
 	for (int i = 0; i < PQntuples(res); i++) {
 		if (!*PQgetvalue(res, i, 1))
 			continue;
@@ -117,26 +127,32 @@ void web_metrics(struct web *w, struct reply *r)
 		plabel(f, PQgetvalue(res, i, 0));
 		fprintf(f, "\"} %s\n", PQgetvalue(res, i, 2));
 	}
-	fprintf(f, "# HELP ablab_boards Boards by the result of their last health check\n"
+	fprintf(f,
+		"# HELP ablab_boards Boards by the result of their last health check\n"
 		"# TYPE ablab_boards gauge\nablab_boards{health=\"ok\"} %d\n"
 		"ablab_boards{health=\"failed\"} %d\nablab_boards{health=\"unchecked\"} %d\n",
 		counts[0], counts[1], counts[2]);
 	PQclear(res);
-	res = web_q(w, r, "SELECT DISTINCT ON (c.job->>'job') c.job->>'job', "
-		STORE_CAMPAIGN_STATUS_SQL("c") ", extract(epoch FROM c.created)::bigint, c.id "
-		"FROM campaigns c WHERE c.trigger = 'nightly' AND c.job->>'job' IS NOT NULL "
-		"ORDER BY c.job->>'job', c.created DESC, c.id DESC", 0, NULL);
+	res = web_q(
+		w, r,
+		"SELECT DISTINCT ON (c.job->>'job') c.job->>'job', " STORE_CAMPAIGN_STATUS_SQL(
+			"c") ", extract(epoch FROM c.created)::bigint, c.id "
+			     "FROM campaigns c WHERE c.trigger = 'nightly' AND c.job->>'job' IS NOT NULL "
+			     "ORDER BY c.job->>'job', c.created DESC, c.id DESC",
+		0, NULL);
 	if (!res)
 		return;
 	fputs("# HELP ablab_nightly_last_timestamp_seconds Start of the job's last nightly campaign\n"
-	      "# TYPE ablab_nightly_last_timestamp_seconds gauge\n", f);
+	      "# TYPE ablab_nightly_last_timestamp_seconds gauge\n",
+	      f);
 	for (int i = 0; i < PQntuples(res); i++) {
 		fputs("ablab_nightly_last_timestamp_seconds{job=\"", f);
 		plabel(f, PQgetvalue(res, i, 0));
 		fprintf(f, "\"} %s\n", PQgetvalue(res, i, 2));
 	}
 	fputs("# HELP ablab_nightly_last_status Status of the job's last nightly campaign (1 for its status)\n"
-	      "# TYPE ablab_nightly_last_status gauge\n", f);
+	      "# TYPE ablab_nightly_last_status gauge\n",
+	      f);
 	for (int i = 0; i < PQntuples(res); i++) {
 		fputs("ablab_nightly_last_status{job=\"", f);
 		plabel(f, PQgetvalue(res, i, 0));
@@ -144,8 +160,10 @@ void web_metrics(struct web *w, struct reply *r)
 			PQgetvalue(res, i, 3));
 	}
 	PQclear(res);
-	res = web_q(w, r, "SELECT st, count(*) FROM (SELECT " STORE_CAMPAIGN_STATUS_SQL("c")
-		" AS st FROM campaigns c) x GROUP BY st ORDER BY st", 0, NULL);
+	res = web_q(w, r,
+		    "SELECT st, count(*) FROM (SELECT " STORE_CAMPAIGN_STATUS_SQL(
+			    "c") " AS st FROM campaigns c) x GROUP BY st ORDER BY st",
+		    0, NULL);
 	if (!res)
 		return;
 	fputs("# HELP ablab_campaigns Campaigns by status\n# TYPE ablab_campaigns gauge\n", f);

@@ -17,9 +17,9 @@
 #include <sys/types.h>
 
 struct web {
-	struct store st;	/* the pages' read-only connection */
-	char *conninfo;		/* read-only conninfo, also opt_db for the commands */
-	char root[PATH_MAX];	/* realpath of the results directory ("" if none) */
+	struct store st; /* the pages' read-only connection */
+	char *conninfo; /* read-only conninfo, also opt_db for the commands */
+	char root[PATH_MAX]; /* realpath of the results directory ("" if none) */
 };
 
 /* One answer being built: body in a memory stream, status, type, cache headers. */
@@ -30,14 +30,14 @@ struct reply {
 	unsigned int status;
 	const char *type;
 	char etag[128];
-	const char *cache;	/* Cache-Control, default no-store */
-	int fd;			/* a transcript: served from this file instead of body */
+	const char *cache; /* Cache-Control, default no-store */
+	int fd; /* a transcript: served from this file instead of body */
 	off_t fd_size;
 };
 
 /* web.c: output helpers.  Untrusted text reaches a page only through these two. */
-void web_h(FILE *f, const char *s);	/* HTML-escaped (&, <, >, ", ') */
-void web_u(FILE *f, const char *s);	/* percent-encoded */
+void web_h(FILE *f, const char *s); /* HTML-escaped (&, <, >, ", ') */
+void web_u(FILE *f, const char *s); /* percent-encoded */
 /* percent-encoded, keeping '/' when path */
 void web_u_enc(FILE *f, const char *s, bool path);
 /* a query parameter, NULL when absent or empty */
@@ -54,7 +54,7 @@ struct store *web_db(struct web *w);
 PGresult *web_q(struct web *w, struct reply *r, const char *sql, int np, const char *const *p);
 /* a command's function (cmds.h: cmd_X_to) run on argv, its output the answer; its exit */
 int web_run_cmd(int (*fn)(FILE *, int, char **), struct reply *r, const char **argv);
-bool web_digits(const char *s);	/* non-empty, only 0-9 */
+bool web_digits(const char *s); /* non-empty, only 0-9 */
 /* r's ETag from the campaign's state (kind "page" or "api"); -1 with r an error page */
 int web_campaign_state(struct web *w, struct reply *r, const char *id, const char *kind,
 		       bool *finished);

@@ -43,8 +43,7 @@ static void transcript_link(struct web *w, FILE *f, const char *log_path)
 
 /* Row i of res as n table cells, the last a link to its transcript; cell flag red when
  * failed (an attempt or a health check). */
-static void result_cells(struct web *w, FILE *f, PGresult *res, int i, int n, int flag,
-			 bool failed)
+static void result_cells(struct web *w, FILE *f, PGresult *res, int i, int n, int flag, bool failed)
 {
 	for (int k = 0; k < n; k++) {
 		fputs(k == flag && failed ? "<td class=\"v-diff\">" : "<td>", f);
@@ -77,18 +76,18 @@ void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r
 		"(SELECT count(*) FILTER (WHERE status = 'ok' AND variant = 'control') || '/' || "
 		"count(*) FILTER (WHERE status = 'ok' AND variant = 'patched') || '/' || "
 		"count(*) FILTER (WHERE status = 'failed') FROM boots WHERE campaign_id = p.id) "
-		"FROM (SELECT c.id, c.created, c.trigger, coalesce(c.job->>'job', '') AS job, "
-		STORE_CAMPAIGN_STATUS_SQL("c") " AS st FROM campaigns c WHERE "
-		"($1 = '' OR EXISTS (SELECT 1 FROM boots b JOIN boards bo ON bo.id = b.board_id "
-		"WHERE b.campaign_id = c.id AND bo.name = $1)) AND ($2 = '' OR c.job->>'job' = $2) "
-		"AND ($3 = '' OR c.trigger = $3) AND ($4 = '' OR " STORE_CAMPAIGN_STATUS_SQL("c")
-		" = $4) AND ($5 = '' OR c.created >= NULLIF($5, '')::date) "
-		"AND ($6 = '' OR c.created < NULLIF($6, '')::date + 1) "
-		"ORDER BY c.id DESC LIMIT 51 OFFSET $7::int) p ORDER BY p.id DESC";
+		"FROM (SELECT c.id, c.created, c.trigger, coalesce(c.job->>'job', '') AS job, " STORE_CAMPAIGN_STATUS_SQL(
+			"c") " AS st FROM campaigns c WHERE "
+			     "($1 = '' OR EXISTS (SELECT 1 FROM boots b JOIN boards bo ON bo.id = b.board_id "
+			     "WHERE b.campaign_id = c.id AND bo.name = $1)) AND ($2 = '' OR c.job->>'job' = $2) "
+			     "AND ($3 = '' OR c.trigger = $3) AND ($4 = '' OR " STORE_CAMPAIGN_STATUS_SQL(
+				     "c") " = $4) AND ($5 = '' OR c.created >= NULLIF($5, '')::date) "
+					  "AND ($6 = '' OR c.created < NULLIF($6, '')::date + 1) "
+					  "ORDER BY c.id DESC LIMIT 51 OFFSET $7::int) p ORDER BY p.id DESC";
 	static const char *const keys[] = { "board", "job", "trigger", "status", "since", "until" };
 	static const char *const trig[] = { "", "cli", "nightly", "lava", "ingest" };
-	static const char *const stat[] = { "", "running", "complete", "failed", "interrupted",
-					    "stale" };
+	static const char *const stat[] = { "",	      "running",     "complete",
+					    "failed", "interrupted", "stale" };
 	const char *p[7];
 	char off[16];
 	long page = 1;
@@ -124,14 +123,14 @@ void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r
 		if (opts) {
 			fprintf(f, "<select name=\"%s\">", keys[i]);
 			for (size_t k = 0; k < nopts; k++)
-				fprintf(f, "<option%s>%s</option>", !strcmp(p[i], opts[k]) ?
-					" selected" : "", opts[k]);
+				fprintf(f, "<option%s>%s</option>",
+					!strcmp(p[i], opts[k]) ? " selected" : "", opts[k]);
 			fputs("</select>", f);
 		} else {
 			fprintf(f, "<input name=\"%s\" value=\"", keys[i]);
 			web_h(f, p[i]);
-			fprintf(f, "\"%s>", i >= 4 ? " placeholder=\"YYYY-MM-DD\" size=\"10\"" :
-				"");
+			fprintf(f, "\"%s>",
+				i >= 4 ? " placeholder=\"YYYY-MM-DD\" size=\"10\"" : "");
 		}
 		fputs("</label>\n", f);
 	}
@@ -140,7 +139,8 @@ void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r
 	fputs("<table class=\"sortable\" id=\"campaigns\"><thead><tr><th>id</th><th>created</th>"
 	      "<th>trigger</th><th>job</th><th>status</th><th>boards</th>"
 	      "<th title=\"ok control / ok patched / failed attempts\">boots c/p/failed</th>"
-	      "</tr></thead><tbody>\n", f);
+	      "</tr></thead><tbody>\n",
+	      f);
 	for (int i = 0; i < n && i < PAGE_ROWS; i++) {
 		char *boards = xstrdup(PQgetvalue(res, i, 5)), *save = NULL;
 
@@ -228,11 +228,13 @@ static void report_table(FILE *f, json_object *rows)
 {
 	fputs("<table class=\"sortable\" id=\"report\"><thead><tr><th>board</th><th>row</th>"
 	      "<th>n</th><th>control</th><th>patched</th><th>change (HL)</th><th>CI</th>"
-	      "<th>p (Holm)</th><th>MDE</th><th>verdict</th></tr></thead><tbody>\n", f);
+	      "<th>p (Holm)</th><th>MDE</th><th>verdict</th></tr></thead><tbody>\n",
+	      f);
 	for (size_t i = 0; i < json_object_array_length(rows); i++) {
 		json_object *o = json_object_array_get_idx(rows, i), *hl = NULL;
 		const char *unit = jstr(o, "unit"), *v = jstr(o, "verdict");
-		double ch = web_jnum(o, "rel_change"), lo = web_jnum(o, "ci_lo"), hi = web_jnum(o, "ci_hi");
+		double ch = web_jnum(o, "rel_change"), lo = web_jnum(o, "ci_lo"),
+		       hi = web_jnum(o, "ci_hi");
 		char a[32], b[32], c1[32], c2[32], c3[32];
 
 		if (json_object_object_get_ex(o, "hodges_lehmann", &hl) && hl &&
@@ -269,8 +271,10 @@ static void report_table(FILE *f, json_object *rows)
 		fputs("</td><td>", f);
 		if (!isnan(web_jnum(o, "mde")))
 			fprintf(f, "&#177;%.2f%%", web_jnum(o, "mde") * 100);
-		fprintf(f, "</td><td class=\"v-%s\">", v && !strcmp(v, "different") ? "diff" :
-			v && !strcmp(v, "same") ? "same" : "open");
+		fprintf(f, "</td><td class=\"v-%s\">",
+			v && !strcmp(v, "different") ? "diff" :
+			v && !strcmp(v, "same")	     ? "same" :
+						       "open");
 		web_h(f, jstr(o, "verdict_text"));
 		fputs("</td></tr>\n", f);
 	}
@@ -286,7 +290,8 @@ static void attempts_table(struct web *w, struct reply *r, const char *sql, cons
 
 	if (!res)
 		return;
-	fprintf(f, "<table class=\"sortable\"><thead><tr>%s<th>board</th><th>slot</th>"
+	fprintf(f,
+		"<table class=\"sortable\"><thead><tr>%s<th>board</th><th>slot</th>"
 		"<th>variant</th><th>attempt</th><th>status</th><th>uname -r</th><th>started</th>"
 		"<th>error</th><th>transcript</th></tr></thead><tbody>\n",
 		campaign_col ? "<th>campaign</th>" : "");
@@ -355,14 +360,15 @@ void web_campaign_page(struct web *w, struct reply *r, const char *id)
 	fprintf(f, "&#183; <a href=\"/api/v1/report/%s\">JSON</a></p>\n", id);
 	if (json_object_object_get_ex(root, "rows", &rows) && json_object_array_length(rows)) {
 		fputs("<p><input type=\"search\" class=\"filter\" data-table=\"report\" "
-		      "placeholder=\"filter rows\" hidden></p>\n", f);
+		      "placeholder=\"filter rows\" hidden></p>\n",
+		      f);
 		report_table(f, rows);
 		svg = report_text(w, id, "svg");
 		if (svg) {
 			char *s = strstr(svg, "<svg");
 
 			fputs("<h2>every boot</h2>\n<figure class=\"plot\">", f);
-			fputs(s ? s : "", f);	/* the renderer escapes every text it writes */
+			fputs(s ? s : "", f); /* the renderer escapes every text it writes */
 			fputs("</figure>\n", f);
 		}
 	} else {
@@ -371,12 +377,15 @@ void web_campaign_page(struct web *w, struct reply *r, const char *id)
 	fputs("<h2>method</h2>\n<p class=\"method\">", f);
 	web_h(f, jstr(root, "method"));
 	fputs("</p>\n<h2>attempts</h2>\n", f);
-	attempts_table(w, r, ATTEMPT_COLS "WHERE b.campaign_id = $1::int ORDER BY bo.name, b.seq, "
-		       "b.attempt, b.id", id, false);
+	attempts_table(w, r,
+		       ATTEMPT_COLS "WHERE b.campaign_id = $1::int ORDER BY bo.name, b.seq, "
+				    "b.attempt, b.id",
+		       id, false);
 	email = report_text(w, id, "email");
 	if (email && *email) {
 		fputs("<h2>email</h2>\n<p><button type=\"button\" class=\"copy\" "
-		      "data-copy=\"email\" hidden>copy</button></p>\n<pre id=\"email\">", f);
+		      "data-copy=\"email\" hidden>copy</button></p>\n<pre id=\"email\">",
+		      f);
 		web_h(f, email);
 		fputs("</pre>\n", f);
 	}
@@ -401,20 +410,24 @@ static bool name_ok(const char *s)
 
 void web_boards_page(struct web *w, struct reply *r)
 {
-	PGresult *res = web_q(w, r, "SELECT n.name, coalesce(h.ok::text, ''), coalesce(to_char("
-			  "h.checked, 'YYYY-MM-DD HH24:MI'), ''), (SELECT count(DISTINCT "
-			  "campaign_id) FROM boots b JOIN boards bo ON bo.id = b.board_id WHERE "
-			  "bo.name = n.name) FROM (SELECT name FROM boards UNION SELECT board FROM "
-			  "health) n LEFT JOIN LATERAL (SELECT ok, checked FROM health WHERE "
-			  "board = n.name ORDER BY checked DESC, id DESC LIMIT 1) h ON true "
-			  "ORDER BY n.name", 0, NULL);
+	PGresult *res =
+		web_q(w, r,
+		      "SELECT n.name, coalesce(h.ok::text, ''), coalesce(to_char("
+		      "h.checked, 'YYYY-MM-DD HH24:MI'), ''), (SELECT count(DISTINCT "
+		      "campaign_id) FROM boots b JOIN boards bo ON bo.id = b.board_id WHERE "
+		      "bo.name = n.name) FROM (SELECT name FROM boards UNION SELECT board FROM "
+		      "health) n LEFT JOIN LATERAL (SELECT ok, checked FROM health WHERE "
+		      "board = n.name ORDER BY checked DESC, id DESC LIMIT 1) h ON true "
+		      "ORDER BY n.name",
+		      0, NULL);
 	FILE *f = r->f;
 
 	if (!res)
 		return;
 	web_page_head(f, "boards");
 	fputs("<table class=\"sortable\"><thead><tr><th>board</th><th>last health check</th>"
-	      "<th>checked</th><th>campaigns</th></tr></thead><tbody>\n", f);
+	      "<th>checked</th><th>campaigns</th></tr></thead><tbody>\n",
+	      f);
 	for (int i = 0; i < PQntuples(res); i++) {
 		const char *ok = PQgetvalue(res, i, 1);
 
@@ -423,7 +436,9 @@ void web_boards_page(struct web *w, struct reply *r)
 		fputs("\">", f);
 		web_h(f, PQgetvalue(res, i, 0));
 		fprintf(f, "</a></td><td class=\"%s\">%s</td><td>", *ok == 'f' ? "v-diff" : "",
-			*ok == 't' ? "ok" : *ok == 'f' ? "FAILED" : "never checked");
+			*ok == 't' ? "ok" :
+			*ok == 'f' ? "FAILED" :
+				     "never checked");
 		web_h(f, PQgetvalue(res, i, 2));
 		fprintf(f, "</td><td>%s</td></tr>\n", PQgetvalue(res, i, 3));
 	}
@@ -445,8 +460,10 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 		web_fail_page(r, 404, "no such board");
 		return;
 	}
-	res = web_q(w, r, "SELECT (SELECT count(*) FROM boards WHERE name = $1) + (SELECT count(*) "
-		"FROM health WHERE board = $1)", 1, p);
+	res = web_q(w, r,
+		    "SELECT (SELECT count(*) FROM boards WHERE name = $1) + (SELECT count(*) "
+		    "FROM health WHERE board = $1)",
+		    1, p);
 	if (!res)
 		return;
 	file = !board_load_by_name(&b, name);
@@ -468,21 +485,25 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 		fputs("; lock: ", f);
 		web_h(f, *who ? who : "free");
 	} else {
-		fputs("no board file in the board directory (used by path, ingested or LAVA boots): lock holder unknown", f);
+		fputs("no board file in the board directory (used by path, ingested or LAVA boots): lock holder unknown",
+		      f);
 	}
 	fputs(" &#183; <a href=\"/?board=", f);
 	web_u(f, name);
 	fputs("\">its campaigns</a></p>\n<h2>health checks</h2>\n", f);
 	board_free(&b);
-	res = web_q(w, r, "SELECT to_char(checked, 'YYYY-MM-DD HH24:MI:SS'), CASE WHEN ok THEN 'ok' "
-		"ELSE 'FAILED' END, coalesce(uname_r, ''), coalesce(boot_ms::text, ''), "
-		"coalesce(host, ''), coalesce(error, ''), coalesce(log_path, '') FROM health "
-		"WHERE board = $1 ORDER BY checked DESC, id DESC LIMIT 50", 1, p);
+	res = web_q(w, r,
+		    "SELECT to_char(checked, 'YYYY-MM-DD HH24:MI:SS'), CASE WHEN ok THEN 'ok' "
+		    "ELSE 'FAILED' END, coalesce(uname_r, ''), coalesce(boot_ms::text, ''), "
+		    "coalesce(host, ''), coalesce(error, ''), coalesce(log_path, '') FROM health "
+		    "WHERE board = $1 ORDER BY checked DESC, id DESC LIMIT 50",
+		    1, p);
 	if (!res)
 		return;
 	fputs("<table class=\"sortable\"><thead><tr><th>checked</th><th>result</th>"
 	      "<th>uname -r</th><th>boot ms</th><th>host</th><th>error</th><th>transcript</th>"
-	      "</tr></thead><tbody>\n", f);
+	      "</tr></thead><tbody>\n",
+	      f);
 	for (int i = 0; i < PQntuples(res); i++) {
 		fputs("<tr>", f);
 		result_cells(w, f, res, i, 7, 1, *PQgetvalue(res, i, 1) == 'F');
@@ -492,10 +513,14 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	if (!PQntuples(res))
 		fputs("<p>never checked</p>\n", f);
 	PQclear(res);
-	res = web_q(w, r, "SELECT c.id, to_char(c.created, 'YYYY-MM-DD HH24:MI'), c.trigger, "
-		"coalesce(c.job->>'job', ''), " STORE_CAMPAIGN_STATUS_SQL("c") " FROM campaigns c "
-		"WHERE c.id IN (SELECT b.campaign_id FROM boots b JOIN boards bo ON bo.id = "
-		"b.board_id WHERE bo.name = $1) ORDER BY c.id DESC LIMIT 50", 1, p);
+	res = web_q(
+		w, r,
+		"SELECT c.id, to_char(c.created, 'YYYY-MM-DD HH24:MI'), c.trigger, "
+		"coalesce(c.job->>'job', ''), " STORE_CAMPAIGN_STATUS_SQL(
+			"c") " FROM campaigns c "
+			     "WHERE c.id IN (SELECT b.campaign_id FROM boots b JOIN boards bo ON bo.id = "
+			     "b.board_id WHERE bo.name = $1) ORDER BY c.id DESC LIMIT 50",
+		1, p);
 	if (!res)
 		return;
 	fputs("<h2>campaigns (latest 50)</h2>\n<table class=\"sortable\"><thead><tr><th>id</th>"
@@ -513,8 +538,10 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	}
 	fputs("</tbody></table>\n<h2>failed attempts (latest 100)</h2>\n", f);
 	PQclear(res);
-	attempts_table(w, r, ATTEMPT_COLS "WHERE bo.name = $1 AND b.status = 'failed' ORDER BY "
-		       "b.id DESC LIMIT 100", name, true);
+	attempts_table(w, r,
+		       ATTEMPT_COLS "WHERE bo.name = $1 AND b.status = 'failed' ORDER BY "
+				    "b.id DESC LIMIT 100",
+		       name, true);
 	web_page_foot(f);
 }
 
@@ -534,15 +561,18 @@ static char *cmd_text(int (*fn)(FILE *, int, char **), const char **argv, int *r
 
 void web_trend_page(struct web *w, struct MHD_Connection *c, struct reply *r)
 {
-	const char *job = web_arg(c, "job"), *scen = web_arg(c, "scenario"), *board = web_arg(c, "board");
+	const char *job = web_arg(c, "job"), *scen = web_arg(c, "scenario"),
+		   *board = web_arg(c, "board");
 	FILE *f = r->f;
 
 	if (!job || !scen) {
-		PGresult *res = web_q(w, r, "SELECT DISTINCT c.job->>'job', s.scenario FROM "
-				  "campaigns c JOIN boots b ON b.campaign_id = c.id JOIN "
-				  "boot_means s ON s.boot_id = b.id WHERE c.trigger = 'nightly' "
-				  "ORDER BY 1, 2",
-				  0, NULL);
+		PGresult *res =
+			web_q(w, r,
+			      "SELECT DISTINCT c.job->>'job', s.scenario FROM "
+			      "campaigns c JOIN boots b ON b.campaign_id = c.id JOIN "
+			      "boot_means s ON s.boot_id = b.id WHERE c.trigger = 'nightly' "
+			      "ORDER BY 1, 2",
+			      0, NULL);
 
 		if (!res)
 			return;
@@ -567,19 +597,35 @@ void web_trend_page(struct web *w, struct MHD_Connection *c, struct reply *r)
 		return;
 	}
 	{
-		const char *sv[] = { "trend", job, "--scenario", scen, "--format", "svg",
-				     board ? "--board" : NULL, board, NULL };
-		const char *tv[] = { "trend", job, "--scenario", scen, "--format", "text",
-				     board ? "--board" : NULL, board, NULL };
+		const char *sv[] = { "trend",
+				     job,
+				     "--scenario",
+				     scen,
+				     "--format",
+				     "svg",
+				     board ? "--board" : NULL,
+				     board,
+				     NULL };
+		const char *tv[] = { "trend",
+				     job,
+				     "--scenario",
+				     scen,
+				     "--format",
+				     "text",
+				     board ? "--board" : NULL,
+				     board,
+				     NULL };
 		char title[256];
 		int rc1 = 1, rc2 = 1;
-		char *svg = cmd_text(cmd_trend_to, sv, &rc1), *txt = cmd_text(cmd_trend_to, tv,
-									      &rc2);
+		char *svg = cmd_text(cmd_trend_to, sv, &rc1),
+		     *txt = cmd_text(cmd_trend_to, tv, &rc2);
 
 		if (rc1 || rc2) {
 			free(svg);
 			free(txt);
-			web_fail_page(r, 404, "no nightly campaign of this job has this scenario with both kernels");
+			web_fail_page(
+				r, 404,
+				"no nightly campaign of this job has this scenario with both kernels");
 			return;
 		}
 		snprintf(title, sizeof(title), "trend: %s, %s%s%s", job, scen, board ? ", " : "",

@@ -34,12 +34,23 @@ void web_h(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			fputc(*s, f);
 		}
 	}
 }
@@ -83,13 +94,15 @@ void web_page_head(FILE *f, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-	      "<title>", f);
+	      "<title>",
+	      f);
 	web_h(f, title);
 	fputs(" - ablab</title><link rel=\"stylesheet\" href=\"/static/app.css\">"
 	      "<script src=\"/static/app.js\" defer></script></head>\n<body><header><nav>"
 	      "<b>ablab</b> <a href=\"/\">campaigns</a> <a href=\"/boards\">boards</a> "
 	      "<a href=\"/trend\">trends</a> <a href=\"/metrics\">metrics</a> "
-	      "<a href=\"/api/v1/campaigns\">API</a></nav></header>\n<main>\n<h1>", f);
+	      "<a href=\"/api/v1/campaigns\">API</a></nav></header>\n<main>\n<h1>",
+	      f);
 	web_h(f, title);
 	fputs("</h1>\n", f);
 }
@@ -106,8 +119,9 @@ void web_fail_page(struct reply *r, unsigned int status, const char *what)
 	r->type = "text/html; charset=utf-8";
 	r->cache = NULL;
 	r->etag[0] = 0;
-	web_page_head(r->f, status == 404 ? "not found" : status == 400 ? "bad request" :
-		  "server error");
+	web_page_head(r->f, status == 404 ? "not found" :
+			    status == 400 ? "bad request" :
+					    "server error");
 	fputs("<p>", r->f);
 	web_h(r->f, what);
 	fputs("</p>\n", r->f);
@@ -147,8 +161,8 @@ int web_confine(const char *root, const char *rel, char *out, size_t len)
 		return -ENOENT;
 	p = xasprintf("%s/%s", root, rel);
 	rp = realpath(p, NULL);
-	if (rp && !strncmp(rp, root, n) && rp[n] == '/' && !stat(rp, &sb) &&
-	    S_ISREG(sb.st_mode) && strlen(rp) < len) {
+	if (rp && !strncmp(rp, root, n) && rp[n] == '/' && !stat(rp, &sb) && S_ISREG(sb.st_mode) &&
+	    strlen(rp) < len) {
 		snprintf(out, len, "%s", rp);
 		ret = 0;
 	}
@@ -216,12 +230,12 @@ bool web_digits(const char *s)
 int web_campaign_state(struct web *w, struct reply *r, const char *id, const char *kind,
 		       bool *finished)
 {
-	static const char sql[] =
-		"SELECT " STORE_CAMPAIGN_STATUS_SQL("c") ", coalesce(extract(epoch FROM "
-		"c.finished)::bigint, 0), (SELECT count(*) || '-' || coalesce(max(id), 0) FROM "
-		"boots WHERE campaign_id = c.id), (SELECT coalesce(max(id), 0) FROM "
-		"calibrations), (SELECT max(version) FROM schema_version) "
-		"FROM campaigns c WHERE c.id = $1::int";
+	static const char sql[] = "SELECT " STORE_CAMPAIGN_STATUS_SQL(
+		"c") ", coalesce(extract(epoch FROM "
+		     "c.finished)::bigint, 0), (SELECT count(*) || '-' || coalesce(max(id), 0) FROM "
+		     "boots WHERE campaign_id = c.id), (SELECT coalesce(max(id), 0) FROM "
+		     "calibrations), (SELECT max(version) FROM schema_version) "
+		     "FROM campaigns c WHERE c.id = $1::int";
 	const char *p[1] = { id };
 	PGresult *res;
 	const char *s;
@@ -308,10 +322,9 @@ static const char csp_page[] = "default-src 'none'; script-src 'self'; style-src
 
 static void route(struct web *w, struct MHD_Connection *c, const char *url, struct reply *r)
 {
-	static const char *const query_keys[] = {
-		"--board", "--scenario", "--variant", "--kernel", "--campaign", "--since",
-		"--until", "--trigger", NULL
-	};
+	static const char *const query_keys[] = { "--board",  "--scenario", "--variant",
+						  "--kernel", "--campaign", "--since",
+						  "--until",  "--trigger",  NULL };
 	static const char *const campaigns_keys[] = { "--trigger", "--job", "--limit", NULL };
 
 	if (!strcmp(url, "/") || !strcmp(url, "/campaigns"))
@@ -355,8 +368,8 @@ static void add_headers(struct MHD_Response *resp, const struct reply *r)
 {
 	MHD_add_response_header(resp, "Content-Type", r->type);
 	/* a transcript is untrusted text: never a document that can run anything */
-	MHD_add_response_header(resp, "Content-Security-Policy", r->fd >= 0 ?
-				"sandbox; default-src 'none'" : csp_page);
+	MHD_add_response_header(resp, "Content-Security-Policy",
+				r->fd >= 0 ? "sandbox; default-src 'none'" : csp_page);
 	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
 	MHD_add_response_header(resp, "X-Frame-Options", "DENY");
@@ -378,7 +391,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 
 	(void)version;
 	(void)upload;
-	if (!*ctx) {		/* headers only so far: answer on the next call */
+	if (!*ctx) { /* headers only so far: answer on the next call */
 		*ctx = c;
 		return MHD_YES;
 	}
@@ -420,9 +433,12 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 char *web_conninfo_ro(const char *conninfo)
 {
 	if (!strncmp(conninfo, "postgresql://", 13) || !strncmp(conninfo, "postgres://", 11))
-		return xasprintf("%s%coptions=-c%%20default_transaction_read_only%%3Don&application_name=ablab-serve", conninfo,
-				 strchr(conninfo, '?') ? '&' : '?');
-	return xasprintf("%s options='-c default_transaction_read_only=on' application_name=ablab-serve", conninfo);
+		return xasprintf(
+			"%s%coptions=-c%%20default_transaction_read_only%%3Don&application_name=ablab-serve",
+			conninfo, strchr(conninfo, '?') ? '&' : '?');
+	return xasprintf(
+		"%s options='-c default_transaction_read_only=on' application_name=ablab-serve",
+		conninfo);
 }
 
 static int parse_listen(const char *s, struct sockaddr_storage *ss, bool *v6)
@@ -476,12 +492,13 @@ int web_serve(const struct web_opts *o)
 	int ret;
 
 	if (parse_listen(listen, &ss, &v6)) {
-		err_msg("serve: --listen \"%s\" is not ADDR:PORT (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:8080 for every interface)", listen);
+		err_msg("serve: --listen \"%s\" is not ADDR:PORT (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:8080 for every interface)",
+			listen);
 		return -EINVAL;
 	}
 	if (!realpath(o->results, w.root)) {
-		info_msg("serve: results directory %s: %s; transcripts are not served",
-			 o->results, strerror(errno));
+		info_msg("serve: results directory %s: %s; transcripts are not served", o->results,
+			 strerror(errno));
 		w.root[0] = 0;
 	}
 	/* a normal session first: starts the private cluster and applies migrations, so
@@ -502,10 +519,10 @@ int web_serve(const struct web_opts *o)
 		goto out;
 	}
 	PQclear(res);
-	opt_db = w.conninfo;	/* the commands the API runs connect read-only too */
+	opt_db = w.conninfo; /* the commands the API runs connect read-only too */
 	install_signal_handlers();
-	d = MHD_start_daemon(MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL,
-			     handler, &w, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+	d = MHD_start_daemon(MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL, handler,
+			     &w, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 			     MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_CONNECTION_LIMIT, 64u,
 			     MHD_OPTION_END);
 	if (!d) {

@@ -14,9 +14,9 @@
  */
 
 struct web_opts {
-	const char *listen;	/* "ADDR:PORT" or "[ADDR6]:PORT"; default 127.0.0.1:8080 */
-	const char *results;	/* the results directory transcripts are served from */
-	const char *db;		/* conninfo (NULL: ABLAB_DB or the private cluster) */
+	const char *listen; /* "ADDR:PORT" or "[ADDR6]:PORT"; default 127.0.0.1:8080 */
+	const char *results; /* the results directory transcripts are served from */
+	const char *db; /* conninfo (NULL: ABLAB_DB or the private cluster) */
 };
 
 /* Serves until SIGINT/SIGTERM: 0, or a negative errno (printed). */

@@ -49,34 +49,55 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define MODULE_PATH	"/lib/modules/dmabench.ko"
-#define PRESERVE_SIZE	409600
-#define LINE_MAX_IN	4096
-#define MAX_SCHED	32
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MODULE_PATH "/lib/modules/dmabench.ko"
+#define PRESERVE_SIZE 409600
+#define LINE_MAX_IN 4096
+#define MAX_SCHED 32
 
 enum fault {
-	F_UBOOT_HANG, F_KERNEL_HANG, F_PANIC_BOOT, F_PANIC_RUN, F_OOPS, F_BUG, F_WARN,
-	F_RESET, F_GARBAGE, F_NUL, F_ANSI, F_CRLF, F_CR, F_SPLIT, F_BURST, F_VANISH,
-	F_SLOW, F_MODFAIL, F_CORRUPT, F_GLUE, F_FLOOD, F_FLOOD_NONL, F_NR
+	F_UBOOT_HANG,
+	F_KERNEL_HANG,
+	F_PANIC_BOOT,
+	F_PANIC_RUN,
+	F_OOPS,
+	F_BUG,
+	F_WARN,
+	F_RESET,
+	F_GARBAGE,
+	F_NUL,
+	F_ANSI,
+	F_CRLF,
+	F_CR,
+	F_SPLIT,
+	F_BURST,
+	F_VANISH,
+	F_SLOW,
+	F_MODFAIL,
+	F_CORRUPT,
+	F_GLUE,
+	F_FLOOD,
+	F_FLOOD_NONL,
+	F_NR
 };
 
 static const char *const fault_names[F_NR] = {
-	"uboot-hang", "kernel-hang", "panic-boot", "panic-run", "oops", "bug", "warn",
-	"reset", "garbage", "nul", "ansi", "crlf", "cr", "split", "burst", "vanish",
-	"slow", "modfail", "corrupt", "printk-glue", "flood", "flood-nonl",
+	"uboot-hang", "kernel-hang", "panic-boot", "panic-run",	 "oops", "bug",
+	"warn",	      "reset",	     "garbage",	   "nul",	 "ansi", "crlf",
+	"cr",	      "split",	     "burst",	   "vanish",	 "slow", "modfail",
+	"corrupt",    "printk-glue", "flood",	   "flood-nonl",
 };
 
 enum state { ST_OFF, ST_DEAD, ST_COUNTDOWN, ST_UBOOT, ST_SHELL };
 static const char *const state_names[] = { "off", "dead", "countdown", "uboot", "shell" };
 
-#define SIM_PATCHES 7	/* --patch-effect K:SCEN=F, K = 1..SIM_PATCHES */
+#define SIM_PATCHES 7 /* --patch-effect K:SCEN=F, K = 1..SIM_PATCHES */
 
 struct scen {
 	const char *name, *op, *state;
 	unsigned int size, reps;
 	double mean, effect;
-	double patch_effect[SIM_PATCHES];	/* of patch k + 1 of a series */
+	double patch_effect[SIM_PATCHES]; /* of patch k + 1 of a series */
 };
 
 static struct scen scens[] = {
@@ -92,7 +113,7 @@ struct buf {
 };
 
 struct sched {
-	unsigned int power_on;	/* 0: every power-on */
+	unsigned int power_on; /* 0: every power-on */
 	unsigned int faults;
 };
 
@@ -110,25 +131,25 @@ struct sim {
 	/* devices */
 	int ctl, master, slave, tcp_listen, tcp;
 	char pts[64];
-	struct buf tx, q_pty, q_tcp;	/* UART output, then per-sink queues */
+	struct buf tx, q_pty, q_tcp; /* UART output, then per-sink queues */
 	int64_t slow_t;
-	long baud;		/* --baud: `slow` at baud / 10 bytes/s, else 1 byte/ms */
-	double slow_credit;	/* bytes the line may send now (a 16-byte FIFO) */
+	long baud; /* --baud: `slow` at baud / 10 bytes/s, else 1 byte/ms */
+	double slow_credit; /* bytes the line may send now (a 16-byte FIFO) */
 	FILE *rec;
 	/* board */
 	enum state st;
 	unsigned int faults, power_on, boot;
-	int variant, variant0;		/* 0 control, 1 patched */
-	bool variant_fixed;		/* named by power-on, not by the TFTP file */
-	char release[64];		/* from the TFTP'd image, else 6.1.0-sim-VARIANT */
-	int patches;			/* a series kernel "...-sN": patches 1..N applied */
+	int variant, variant0; /* 0 control, 1 patched */
+	bool variant_fixed; /* named by power-on, not by the TFTP file */
+	char release[64]; /* from the TFTP'd image, else 6.1.0-sim-VARIANT */
+	int patches; /* a series kernel "...-sN": patches 1..N applied */
 	int countdown, console_level, status;
-	bool mute;	/* the command running has its output >/dev/null */
+	bool mute; /* the command running has its output >/dev/null */
 	int64_t next_tick;
-	struct buf line, env, ring, pending;	/* pending: a { } group being typed */
-	size_t flood_left, flood_n;		/* flood faults: bytes still to send */
+	struct buf line, env, ring, pending; /* pending: a { } group being typed */
+	size_t flood_left, flood_n; /* flood faults: bytes still to send */
 	bool last_cr, mod_loaded, kernel_loaded, split_done;
-	int sub, errexit, skip;		/* ( ) depth; set -e at depth; skipping to its ) */
+	int sub, errexit, skip; /* ( ) depth; set -e at depth; skipping to its ) */
 	uint64_t rng, noise, ktime_ns;
 	double boot_mean[ARRAY_SIZE(scens)];
 	long boot_lost;
@@ -333,8 +354,7 @@ static void klog(struct sim *s, int level, const char *fmt, ...)
 	buf_add(&s->ring, "\n", 1);
 	/* like log_buf_len: forget the oldest records (trimmed in bulk) */
 	if (s->ring.len > 2 * s->log_buf_len) {
-		char *nl = memchr(s->ring.d + s->ring.len - s->log_buf_len, '\n',
-				  s->log_buf_len);
+		char *nl = memchr(s->ring.d + s->ring.len - s->log_buf_len, '\n', s->log_buf_len);
 
 		if (nl)
 			buf_drop(&s->ring, (size_t)(nl + 1 - s->ring.d));
@@ -395,9 +415,12 @@ static void flood_fill(struct sim *s)
 		return;
 	while (s->flood_left && s->tx.len < 65536) {
 		int n = has(s, F_FLOOD_NONL) ?
-			snprintf(line, sizeof(line), "flood %08zu no newline in sight ", s->flood_n) :
-			snprintf(line, sizeof(line), "[%5zu.%06zu] sim: flood %08zu: a driver logging the same error again and again\r\n", s->flood_n / 100000,
-				 s->flood_n % 100000 * 10, s->flood_n);
+				snprintf(line, sizeof(line), "flood %08zu no newline in sight ",
+					 s->flood_n) :
+				snprintf(
+					line, sizeof(line),
+					"[%5zu.%06zu] sim: flood %08zu: a driver logging the same error again and again\r\n",
+					s->flood_n / 100000, s->flood_n % 100000 * 10, s->flood_n);
 		size_t k = (size_t)n < s->flood_left ? (size_t)n : s->flood_left;
 
 		out_raw(s, line, k);
@@ -423,7 +446,7 @@ static void flush_out(struct sim *s)
 
 		s->slow_credit += (double)(t - s->slow_t) * (double)s->baud / 10000.0;
 		s->slow_t = t;
-		if (s->slow_credit > 16)	/* idle time is not saved up beyond the FIFO */
+		if (s->slow_credit > 16) /* idle time is not saved up beyond the FIFO */
 			s->slow_credit = 16;
 		n = s->slow_credit < (double)n ? (size_t)s->slow_credit : n;
 		s->slow_credit -= (double)n;
@@ -529,7 +552,8 @@ static void boot_start(struct sim *s)
 		kernel_start(s);
 		return;
 	}
-	out(s, "\r\nU-Boot SPL 2023.01 (Jan 09 2023 - 12:00:00 +0000)\r\nTrying to boot from MMC1\r\n"
+	out(s,
+	    "\r\nU-Boot SPL 2023.01 (Jan 09 2023 - 12:00:00 +0000)\r\nTrying to boot from MMC1\r\n"
 	    "\r\n\r\nU-Boot 2023.01 (Jan 09 2023 - 12:00:00 +0000)\r\n\r\n"
 	    "CPU:   SAM9X75 (simulated by boardsim)\r\nDRAM:  256 MiB\r\n"
 	    "Core:  42 devices, 14 uclasses, devicetree: separate\r\nMMC:   mmc@f0008000: 0\r\n"
@@ -555,7 +579,8 @@ static void countdown_tick(struct sim *s)
 	s->next_tick = now_ms() + s->tick_ms;
 	if (s->countdown > 0)
 		return;
-	out(s, "\r\nLoading kernel from MMC1... 4718592 bytes read in 212 ms (21.2 MiB/s)\r\n"
+	out(s,
+	    "\r\nLoading kernel from MMC1... 4718592 bytes read in 212 ms (21.2 MiB/s)\r\n"
 	    "Kernel image @ 0x22000000 [ 0x000000 - 0x480000 ]\r\n\r\nStarting kernel ...\r\n\r\n");
 	s->kernel_loaded = true;
 	kernel_start(s);
@@ -626,11 +651,13 @@ static int uboot_tftp(struct sim *s, int argc, char **argv)
 		out(s, "tftpboot - load file via network using TFTP protocol\r\n");
 		return 1;
 	}
-	out(s, "Using ethernet@f802c000 device\r\n"
-	       "TFTP from server 192.168.0.1; our IP address is 192.168.0.100\r\n"
-	       "Filename '%s'.\r\n"
-	       "Load address: %s\r\n"
-	       "Loading: ", file, addr);
+	out(s,
+	    "Using ethernet@f802c000 device\r\n"
+	    "TFTP from server 192.168.0.1; our IP address is 192.168.0.100\r\n"
+	    "Filename '%s'.\r\n"
+	    "Load address: %s\r\n"
+	    "Loading: ",
+	    file, addr);
 	if (s->tftp_root) {
 		snprintf(path, sizeof(path), "%s/%s", s->tftp_root, file);
 		if (stat(path, &st) || !S_ISREG(st.st_mode)) {
@@ -639,8 +666,10 @@ static int uboot_tftp(struct sim *s, int argc, char **argv)
 		}
 		size = (long)st.st_size;
 	}
-	out(s, "##################################################\r\n\t 2.4 MiB/s\r\ndone\r\n"
-	    "Bytes transferred = %ld (%lx hex)\r\n", size, size);
+	out(s,
+	    "##################################################\r\n\t 2.4 MiB/s\r\ndone\r\n"
+	    "Bytes transferred = %ld (%lx hex)\r\n",
+	    size, size);
 	snprintf(hex, sizeof(hex), "%lx", size);
 	env_set(s, "filesize", hex);
 	/* the deployed kernel decides the variant unless power-on named one */
@@ -670,7 +699,8 @@ static void uboot_exec(struct sim *s, const char *line)
 		char *argv[16], *w, *save2 = NULL;
 		int argc = 0;
 
-		for (w = strtok_r(cmd, " \t", &save2); w && argc < 16; w = strtok_r(NULL, " \t", &save2))
+		for (w = strtok_r(cmd, " \t", &save2); w && argc < 16;
+		     w = strtok_r(NULL, " \t", &save2))
 			argv[argc++] = w;
 		if (!argc)
 			continue;
@@ -712,10 +742,10 @@ static void uboot_exec(struct sim *s, const char *line)
 				continue;
 			}
 			out(s, "Kernel image @ 0x22000000 [ 0x000000 - 0x480000 ]\r\n"
-			    "## Flattened Device Tree blob at 21000000\r\n"
-			    "   Booting using the fdt blob at 0x21000000\r\n"
-			    "   Loading Device Tree to 2fb2e000, end 2fb37c4f ... OK\r\n\r\n"
-			    "Starting kernel ...\r\n\r\n");
+			       "## Flattened Device Tree blob at 21000000\r\n"
+			       "   Booting using the fdt blob at 0x21000000\r\n"
+			       "   Loading Device Tree to 2fb2e000, end 2fb37c4f ... OK\r\n\r\n"
+			       "Starting kernel ...\r\n\r\n");
 			kernel_start(s);
 		} else if (!strcmp(argv[0], "reset")) {
 			out(s, "resetting ...\r\n");
@@ -746,7 +776,10 @@ static void proc_version(const struct sim *s, char *v, size_t len)
 	char r[64];
 
 	release(s, r, sizeof(r));
-	snprintf(v, len, "Linux version %s (boardsim@lab) (arm-linux-gnueabi-gcc (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 PREEMPT Mon Jan  9 12:00:00 UTC 2023", r);
+	snprintf(
+		v, len,
+		"Linux version %s (boardsim@lab) (arm-linux-gnueabi-gcc (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 PREEMPT Mon Jan  9 12:00:00 UTC 2023",
+		r);
 }
 
 static void panic(struct sim *s, const char *why)
@@ -766,12 +799,12 @@ static void shell_prompt(struct sim *s)
 {
 	out(s, "%s", s->prompt);
 	if (has(s, F_ANSI))
-		out(s, "\033[6n");	/* busybox cttyhack asks for the cursor position */
+		out(s, "\033[6n"); /* busybox cttyhack asks for the cursor position */
 }
 
 static const char *const klog_lines[] = {
 	"Booting Linux on physical CPU 0x0",
-	NULL,	/* Linux version */
+	NULL, /* Linux version */
 	"CPU: ARM926EJ-S [41069265] revision 5 (ARMv5TEJ), cr=00093177",
 	"CPU: VIVT data cache, VIVT instruction cache",
 	"OF: fdt: Machine model: Microchip SAM9X75 (boardsim)",
@@ -779,7 +812,7 @@ static const char *const klog_lines[] = {
 	"Zone ranges:",
 	"  Normal   [mem 0x0000000020000000-0x000000002fffffff]",
 	"Built 1 zonelists, mobility grouping on.  Total pages: 65024",
-	NULL,	/* Kernel command line */
+	NULL, /* Kernel command line */
 	"Memory: 245064K/262144K available (7168K kernel code, 412K rwdata)",
 	"NR_IRQS: 16, nr_irqs: 16, preallocated irqs: 16",
 	"clocksource: pit: mask: 0xffffffff max_cycles: 0xffffffff",
@@ -809,7 +842,7 @@ static void kernel_start(struct sim *s)
 		s->st = ST_DEAD;
 		return;
 	}
-	s->st = ST_DEAD;	/* not interactive until the shell runs */
+	s->st = ST_DEAD; /* not interactive until the shell runs */
 	buf_reset(&s->ring);
 	s->ktime_ns = 0;
 	s->console_level = 7;
@@ -837,8 +870,7 @@ static void kernel_start(struct sim *s)
 			proc_version(s, v, sizeof(v));
 			klog(s, 5, "%s", v);
 		} else if (i == 9) {
-			klog(s, 5, "Kernel command line: %s",
-			     env_get(s, "bootargs", v, sizeof(v)));
+			klog(s, 5, "Kernel command line: %s", env_get(s, "bootargs", v, sizeof(v)));
 		} else {
 			klog(s, 6, "%s", klog_lines[i]);
 		}
@@ -855,14 +887,16 @@ static void kernel_start(struct sim *s)
 		}
 		if (n == 12 && has(s, F_NUL))
 			noise_bytes(s, 8, true);
-		klog(s, 6, "sim: probe %u: platform device sim%u.%u bound to driver simdrv%u (dma mask 0xffffffff)", n, n % 97, n % 13, n % 7);
+		klog(s, 6,
+		     "sim: probe %u: platform device sim%u.%u bound to driver simdrv%u (dma mask 0xffffffff)",
+		     n, n % 97, n % 13, n % 7);
 		total += 80;
 	}
 	if (has(s, F_FLOOD) || has(s, F_FLOOD_NONL)) {
 		record(s, "fault %s", has(s, F_FLOOD) ? "flood" : "flood-nonl");
 		s->flood_left = s->flood_bytes;
 		s->flood_n = 0;
-		return;		/* flood_fill() finishes the boot */
+		return; /* flood_fill() finishes the boot */
 	}
 	kernel_finish(s);
 }
@@ -892,13 +926,14 @@ static void result_line(struct sim *s, size_t i, unsigned int batch, unsigned in
 	size_t l;
 
 	l = (size_t)snprintf(ms, sizeof(ms), "%llu", mean);
-	if (corrupt) {		/* 353 -> 35x3 */
+	if (corrupt) { /* 353 -> 35x3 */
 		memmove(ms + l, ms + l - 1, 2);
 		ms[l - 1] = 'x';
 		record(s, "fault corrupt");
 	}
 	s->ktime_ns += mean * reps;
-	klog(s, 6, "dmabench: v1 result scenario=%s batch=%u size=%u reps=%u dir=from op=%s state=%s timing=iter mean_ns=%s min_ns=%llu max_ns=%llu ns_per_KiB=%llu",
+	klog(s, 6,
+	     "dmabench: v1 result scenario=%s batch=%u size=%u reps=%u dir=from op=%s state=%s timing=iter mean_ns=%s min_ns=%llu max_ns=%llu ns_per_KiB=%llu",
 	     sc->name, batch, sc->size, reps, sc->op, sc->state, ms, min, max,
 	     sc->size ? mean * 1024 / sc->size : 0);
 }
@@ -909,7 +944,8 @@ static bool midrun_faults(struct sim *s)
 	if (has(s, F_WARN)) {
 		record(s, "fault warn");
 		klog(s, 4, "------------[ cut here ]------------");
-		klog(s, 4, "WARNING: CPU: 0 PID: 93 at kernel/dma/debug.c:1032 check_unmap+0x5c4/0x8a0");
+		klog(s, 4,
+		     "WARNING: CPU: 0 PID: 93 at kernel/dma/debug.c:1032 check_unmap+0x5c4/0x8a0");
 		klog(s, 4, "---[ end trace 0000000000000000 ]---");
 	}
 	if (has(s, F_BUG)) {
@@ -924,7 +960,8 @@ static bool midrun_faults(struct sim *s)
 	if (has(s, F_PANIC_RUN)) {
 		record(s, "fault panic-run");
 		klog(s, 1, "8<--- cut here ---");
-		klog(s, 1, "Unable to handle kernel NULL pointer dereference at virtual address 00000000");
+		klog(s, 1,
+		     "Unable to handle kernel NULL pointer dereference at virtual address 00000000");
 		klog(s, 0, "Internal error: Oops: 817 [#1] ARM");
 		panic(s, "Fatal exception");
 		return true;
@@ -959,7 +996,8 @@ static int sh_insmod(struct sim *s, int argc, char **argv)
 	int k;
 
 	if (argc < 2) {
-		out(s, "BusyBox v1.35.0 multi-call binary.\r\n\r\nUsage: insmod FILE [SYMBOL=VALUE]...\r\n");
+		out(s,
+		    "BusyBox v1.35.0 multi-call binary.\r\n\r\nUsage: insmod FILE [SYMBOL=VALUE]...\r\n");
 		return 1;
 	}
 	if (strcmp(argv[1], MODULE_PATH)) {
@@ -987,7 +1025,9 @@ static int sh_insmod(struct sim *s, int argc, char **argv)
 		else if (strncmp(argv[k], "timing", kl) && strncmp(argv[k], "scenarios", kl))
 			klog(s, 4, "dmabench: unknown parameter '%.*s' ignored", (int)kl, argv[k]);
 		if (bad) {
-			klog(s, 3, "dmabench: v1 done status=-22 results=0 error=EINVAL scenario=none %.*s=%s", (int)kl, argv[k], v);
+			klog(s, 3,
+			     "dmabench: v1 done status=-22 results=0 error=EINVAL scenario=none %.*s=%s",
+			     (int)kl, argv[k], v);
 			out(s, "insmod: can't insert '%s': Invalid argument\r\n", argv[1]);
 			return 1;
 		}
@@ -998,8 +1038,8 @@ static int sh_insmod(struct sim *s, int argc, char **argv)
 		out(s, "insmod: can't insert '%s': Cannot allocate memory\r\n", argv[1]);
 		return 1;
 	}
-	klog(s, 6, "dmabench: v1 start clock_res_ns=1 timing=auto batches=%u scenarios=%u",
-	     batches, null ? 4 : 3);
+	klog(s, 6, "dmabench: v1 start clock_res_ns=1 timing=auto batches=%u scenarios=%u", batches,
+	     null ? 4 : 3);
 	mid = (batches + 1) / 2;
 	for (b = 1; b <= batches; b++) {
 		for (i = null ? 0 : 1; i < ARRAY_SIZE(scens); i++) {
@@ -1015,7 +1055,9 @@ static int sh_insmod(struct sim *s, int argc, char **argv)
 			if (lost)
 				lost += lround(s->lost_sd / 4.0 * rnd_normal(&s->rng));
 			lost = lost < 0 ? 0 : lost > PRESERVE_SIZE ? PRESERVE_SIZE : lost;
-			klog(s, 6, "dmabench: v1 preserve scenario=preserve-%uB batch=%u size=%u lost=%ld", PRESERVE_SIZE, b, PRESERVE_SIZE, lost);
+			klog(s, 6,
+			     "dmabench: v1 preserve scenario=preserve-%uB batch=%u size=%u lost=%ld",
+			     PRESERVE_SIZE, b, PRESERVE_SIZE, lost);
 			results++;
 		}
 	}
@@ -1037,10 +1079,13 @@ static void sh_dmesg_print(struct sim *s)
 	}
 	for (; p && p < end; i++) {
 		size_t l = strcspn(p, "\n");
-		bool last = p + l + 1 >= end, res = strstr(p, "dmabench: v1 result") &&
-			    (size_t)(strstr(p, "dmabench: v1 result") - p) < l;
-		const char *eol = last ? "\r\n" : has(s, F_CR) && i % 2 ? "\r" :
-				  has(s, F_CRLF) ? "\r\r\n" : "\r\n";
+		bool last = p + l + 1 >= end,
+		     res = strstr(p, "dmabench: v1 result") &&
+			   (size_t)(strstr(p, "dmabench: v1 result") - p) < l;
+		const char *eol = last			? "\r\n" :
+				  has(s, F_CR) && i % 2 ? "\r" :
+				  has(s, F_CRLF)	? "\r\r\n" :
+							  "\r\n";
 		size_t cut = l;
 		bool here = false;
 
@@ -1060,7 +1105,7 @@ static void sh_dmesg_print(struct sim *s)
 		p += l + 1;
 	}
 	if (split) {
-		s->split_done = true;	/* a one-off interleave: a second read is clean */
+		s->split_done = true; /* a one-off interleave: a second read is clean */
 		record(s, "fault split");
 		klog(s, 7, "usb 1-1: USB disconnect, device number 2");
 	}
@@ -1094,7 +1139,7 @@ static int sh_words(struct sim *s, const char *p, char **argv, int max, char *st
 			} else if (!q && (*p == '\'' || *p == '"')) {
 				q = *p++;
 			} else if (q != '\'' && p[0] == '$' && p[1] == '?') {
-				if (k + 16 < len)	/* else the word is cut short */
+				if (k + 16 < len) /* else the word is cut short */
 					k += (size_t)snprintf(store + k, len - k, "%d", s->status);
 				p += 2;
 			} else if (k + 16 < len) {
@@ -1134,7 +1179,9 @@ static int sh_cmd(struct sim *s, int argc, char **argv)
 		if (has(s, F_GLUE) && argc > 1 && !strncmp(argv[1], "ABLAB_E_", 8)) {
 			/* a console printk whose newline has not come yet */
 			s->ktime_ns += 1000000;
-			out(s, "[%5llu.%06llu] usb 1-1: new high-speed USB device number 3 using atmel-ehci", (unsigned long long)(s->ktime_ns / 1000000000),
+			out(s,
+			    "[%5llu.%06llu] usb 1-1: new high-speed USB device number 3 using atmel-ehci",
+			    (unsigned long long)(s->ktime_ns / 1000000000),
 			    (unsigned long long)(s->ktime_ns / 1000 % 1000000));
 			record(s, "fault printk-glue");
 		}
@@ -1151,8 +1198,11 @@ static int sh_cmd(struct sim *s, int argc, char **argv)
 		for (; *f; f++) {
 			if (f[0] == '\\' && f[1]) {
 				f++;
-				out(s, "%c", *f == 'n' ? '\n' : *f == 'r' ? '\r' : *f == 't' ? '\t' :
-				    *f);
+				out(s, "%c",
+				    *f == 'n' ? '\n' :
+				    *f == 'r' ? '\r' :
+				    *f == 't' ? '\t' :
+						*f);
 			} else if (f[0] == '%' && f[1] == '%') {
 				out(s, "%%");
 				f++;
@@ -1174,7 +1224,9 @@ static int sh_cmd(struct sim *s, int argc, char **argv)
 		if (argc > 1 && !strcmp(argv[1], "-r"))
 			out(s, "%s\r\n", v);
 		else if (argc > 1 && !strcmp(argv[1], "-a"))
-			out(s, "Linux lab %s #1 PREEMPT Mon Jan  9 12:00:00 UTC 2023 armv5tejl GNU/Linux\r\n", v);
+			out(s,
+			    "Linux lab %s #1 PREEMPT Mon Jan  9 12:00:00 UTC 2023 armv5tejl GNU/Linux\r\n",
+			    v);
 		else
 			out(s, "Linux\r\n");
 		return 0;
@@ -1307,7 +1359,7 @@ static void sh_exec(struct sim *s, const char *line)
 		if (argc <= k || s->skip)
 			continue;
 		if (argc - k == 2 && !strcmp(argv[k], "set") && !strcmp(argv[k + 1], "-e")) {
-			if (s->sub)	/* only in a subshell: the login shell stays */
+			if (s->sub) /* only in a subshell: the login shell stays */
 				s->errexit = s->sub;
 			s->status = 0;
 			continue;
@@ -1336,7 +1388,7 @@ static void input(struct sim *s, const char *p, size_t n)
 
 		if (s->st == ST_OFF || s->st == ST_DEAD)
 			return;
-		if (s->st == ST_COUNTDOWN) {	/* any key stops autoboot */
+		if (s->st == ST_COUNTDOWN) { /* any key stops autoboot */
 			out(s, "\b\b\b%2d \r\n=> ", 0);
 			s->st = ST_UBOOT;
 			continue;
@@ -1359,7 +1411,7 @@ static void input(struct sim *s, const char *p, size_t n)
 				buf_add(&s->pending, line, strlen(line));
 				buf_add(&s->pending, "\n", 1);
 				if (sh_group_open(s->pending.d)) {
-					out(s, "> ");	/* PS2 */
+					out(s, "> "); /* PS2 */
 				} else {
 					char *all = strdup(s->pending.d);
 
@@ -1398,7 +1450,7 @@ static void power_off(struct sim *s)
 	s->st = ST_OFF;
 	s->tx.len = s->q_pty.len = s->q_tcp.len = s->line.len = s->pending.len = 0;
 	s->flood_left = 0;
-	if (has(s, F_VANISH)) {		/* the USB serial adapter loses power too */
+	if (has(s, F_VANISH)) { /* the USB serial adapter loses power too */
 		pty_close(s);
 		if (s->tcp >= 0)
 			close(s->tcp);
@@ -1471,7 +1523,10 @@ static void ctl_handle(struct sim *s, int fd)
 					continue;
 				snprintf(reply, sizeof(reply), "error %s", fs);
 			} else {
-				snprintf(reply, sizeof(reply), "error bad argument '%.64s' (variant=control|patched, fault=K[,K])", a);
+				snprintf(
+					reply, sizeof(reply),
+					"error bad argument '%.64s' (variant=control|patched, fault=K[,K])",
+					a);
 			}
 			goto done;
 		}
@@ -1489,13 +1544,16 @@ static void ctl_handle(struct sim *s, int fd)
 		power_off(s);
 	} else if (w && !strcmp(w, "status")) {
 		faults_str(s->faults, fs, sizeof(fs));
-		snprintf(reply, sizeof(reply), "ok state=%s power_on=%u boot=%u variant=%s faults=%s pty=%s tcp=%d", state_names[s->st], s->power_on, s->boot,
-			 variant_name(s->variant), fs, s->master >= 0 ? s->pts : "none",
-			 s->tcp_port);
+		snprintf(reply, sizeof(reply),
+			 "ok state=%s power_on=%u boot=%u variant=%s faults=%s pty=%s tcp=%d",
+			 state_names[s->st], s->power_on, s->boot, variant_name(s->variant), fs,
+			 s->master >= 0 ? s->pts : "none", s->tcp_port);
 	} else if (w && !strcmp(w, "quit")) {
 		quit_sig = 1;
 	} else {
-		snprintf(reply, sizeof(reply), "error unknown request '%.64s' (on, off, cycle, arm, status, quit)", w ? w : "");
+		snprintf(reply, sizeof(reply),
+			 "error unknown request '%.64s' (on, off, cycle, arm, status, quit)",
+			 w ? w : "");
 	}
 done:
 	strcat(reply, "\n");
@@ -1560,8 +1618,10 @@ static int ctl_main(int argc, char **argv)
 	reply[n] = '\0';
 	reply[strcspn(reply, "\n")] = '\0';
 	if (strncmp(reply, "ok", 2)) {
-		fprintf(stderr, "boardsim ctl: %s\n", !strncmp(reply, "error ", 6) ? reply + 6 :
-			reply[0] ? reply : "no reply");
+		fprintf(stderr, "boardsim ctl: %s\n",
+			!strncmp(reply, "error ", 6) ? reply + 6 :
+			reply[0]		     ? reply :
+						       "no reply");
 		return 1;
 	}
 	if (reply[2])
@@ -1663,14 +1723,14 @@ static void loop(struct sim *s)
 					ctl_handle(s, fd);
 					continue;
 				}
-				if (s->tcp >= 0)	/* the newest client wins */
+				if (s->tcp >= 0) /* the newest client wins */
 					close(s->tcp);
 				s->tcp = fd;
 				s->q_tcp.len = 0;
 				continue;
 			}
 			if (pf[i].fd != (i == 1 ? s->master : s->tcp))
-				continue;	/* closed by a request handled above */
+				continue; /* closed by a request handled above */
 			r = read(pf[i].fd, data, sizeof(data));
 			if (r > 0) {
 				input(s, data, (size_t)r);
@@ -1712,7 +1772,8 @@ static void usage(void)
 	      "  --prompt STR        shell prompt (default \"lab# \")\n"
 	      "  --no-timestamps     dmesg without [    1.234567] times\n"
 	      "  --on                start powered on\n"
-	      "  --daemon            fork once ready; --pid-file FILE gets the pid\n", stderr);
+	      "  --daemon            fork once ready; --pid-file FILE gets the pid\n",
+	      stderr);
 	exit(2);
 }
 
@@ -1734,22 +1795,36 @@ static struct scen *scen_opt(const char *name, const char *v, const char **val)
 	size_t i;
 
 	for (i = 0; eq && i < ARRAY_SIZE(scens); i++)
-		if (strlen(scens[i].name) == (size_t)(eq - v) && !strncmp(v, scens[i].name,
-									 (size_t)(eq - v))) {
+		if (strlen(scens[i].name) == (size_t)(eq - v) &&
+		    !strncmp(v, scens[i].name, (size_t)(eq - v))) {
 			*val = eq + 1;
 			return &scens[i];
 		}
-	die("--%s %s: expected SCENARIO=VALUE, SCENARIO one of null, small-dirty-256B, large-dirty-1MiB, large-clean-1MiB", name, v);
+	die("--%s %s: expected SCENARIO=VALUE, SCENARIO one of null, small-dirty-256B, large-dirty-1MiB, large-clean-1MiB",
+	    name, v);
 }
 
 int main(int argc, char **argv)
 {
 	static struct sim sim = {
-		.seed = 1, .tick_ms = 50, .countdown0 = 3, .tcp_port = -1, .lost_sd = 5000,
-		.klog_bytes = 8192, .log_buf_len = 131072, .flood_bytes = 200u << 20,
+		.seed = 1,
+		.tick_ms = 50,
+		.countdown0 = 3,
+		.tcp_port = -1,
+		.lost_sd = 5000,
+		.klog_bytes = 8192,
+		.log_buf_len = 131072,
+		.flood_bytes = 200u << 20,
 		.timestamps = true,
-		.between = 0.01, .within = 0.005, .lost = { 340000, 0 }, .prompt = "lab# ",
-		.ctl = -1, .master = -1, .slave = -1, .tcp_listen = -1, .tcp = -1,
+		.between = 0.01,
+		.within = 0.005,
+		.lost = { 340000, 0 },
+		.prompt = "lab# ",
+		.ctl = -1,
+		.master = -1,
+		.slave = -1,
+		.tcp_listen = -1,
+		.tcp = -1,
 	};
 	struct sim *s = &sim;
 	const char *pid_file = NULL, *val;
@@ -1845,7 +1920,8 @@ int main(int argc, char **argv)
 			struct scen *sc;
 
 			if (k < 1 || k > SIM_PATCHES || *colon != ':')
-				die("--patch-effect %s: expected K:SCEN=F with K 1..%d", v, SIM_PATCHES);
+				die("--patch-effect %s: expected K:SCEN=F with K 1..%d", v,
+				    SIM_PATCHES);
 			sc = scen_opt(o, colon + 1, &val);
 			sc->patch_effect[k - 1] = num_opt(o, val, -0.9, 10);
 		} else if (!strcmp(o, "lost")) {
@@ -1889,7 +1965,7 @@ int main(int argc, char **argv)
 	s->ctl = listen_unix(s->ctl_path);
 	if (s->tcp_port >= 0)
 		s->tcp_listen = listen_tcp(&s->tcp_port);
-	for (i = 0; i < (int)s->nsched; i++)	/* the adapter is unplugged while off */
+	for (i = 0; i < (int)s->nsched; i++) /* the adapter is unplugged while off */
 		if (!s->sched[i].power_on && (s->sched[i].faults & (1u << F_VANISH)))
 			break;
 	if (i == (int)s->nsched || s->start_on)
@@ -1901,7 +1977,7 @@ int main(int argc, char **argv)
 		if (!pidf)
 			die("%s: %s", pid_file, strerror(errno));
 	}
-	if (daemon) {	/* the parent returns once the board is ready */
+	if (daemon) { /* the parent returns once the board is ready */
 		pid_t pid = fork();
 		int null = open("/dev/null", O_RDWR);
 

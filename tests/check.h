@@ -8,33 +8,32 @@
 
 static int t_passed, t_failed;
 
-#define CHECK(cond)                                                                 \
-	do {                                                                        \
-		if (cond) {                                                         \
-			t_passed++;                                                 \
-		} else {                                                            \
-			t_failed++;                                                 \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                             \
-		}                                                                   \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (cond) {                                                                      \
+			t_passed++;                                                              \
+		} else {                                                                         \
+			t_failed++;                                                              \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+		}                                                                                \
 	} while (0)
 
-#define CHECK_STR(got, want)                                                        \
-	do {                                                                        \
-		const char *g_ = (got), *w_ = (want);                               \
-		if (g_ && !strcmp(g_, w_)) {                                        \
-			t_passed++;                                                 \
-		} else {                                                            \
-			t_failed++;                                                 \
-			fprintf(stderr, "%s:%d: got \"%s\", want \"%s\"\n", __FILE__, \
-				__LINE__, g_ ? g_ : "(null)", w_);                  \
-		}                                                                   \
+#define CHECK_STR(got, want)                                                                    \
+	do {                                                                                    \
+		const char *g_ = (got), *w_ = (want);                                           \
+		if (g_ && !strcmp(g_, w_)) {                                                    \
+			t_passed++;                                                             \
+		} else {                                                                        \
+			t_failed++;                                                             \
+			fprintf(stderr, "%s:%d: got \"%s\", want \"%s\"\n", __FILE__, __LINE__, \
+				g_ ? g_ : "(null)", w_);                                        \
+		}                                                                               \
 	} while (0)
 
-#define CHECK_DONE(name)                                                            \
-	do {                                                                        \
-		printf("%s: %d passed, %d failed\n", name, t_passed, t_failed);    \
-		return t_failed ? 1 : 0;                                            \
+#define CHECK_DONE(name)                                                        \
+	do {                                                                    \
+		printf("%s: %d passed, %d failed\n", name, t_passed, t_failed); \
+		return t_failed ? 1 : 0;                                        \
 	} while (0)
 
 #endif

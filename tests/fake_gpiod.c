@@ -25,7 +25,7 @@ struct gpiod_line {
 	unsigned int offset;
 	bool requested, active_low, output;
 	char consumer[32];
-	int level;		/* physical */
+	int level; /* physical */
 };
 
 struct fake_event {
@@ -51,8 +51,8 @@ static int64_t fake_now(void)
 static void fake_record(struct gpiod_line *l, bool release)
 {
 	if (fake_nev < FAKE_EVENTS)
-		fake_ev[fake_nev++] = (struct fake_event){ l->offset, l->level, fake_now(),
-							    release };
+		fake_ev[fake_nev++] =
+			(struct fake_event){ l->offset, l->level, fake_now(), release };
 }
 
 static void fake_reset(void)
@@ -168,7 +168,7 @@ void gpiod_line_release_bulk(struct gpiod_line_bulk *bulk)
 
 		l->requested = false;
 		l->consumer[0] = '\0';
-		l->level = 1;	/* floats back to the pull-up */
+		l->level = 1; /* floats back to the pull-up */
 		fake_record(l, true);
 	}
 }

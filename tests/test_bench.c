@@ -9,9 +9,12 @@
 #include <string.h>
 
 static const struct bench_def lat = {
-	.kind = BENCH_REGEX, .command = "true",
+	.kind = BENCH_REGEX,
+	.command = "true",
 	.regex = "^lat ([a-z]+) ([0-9.e+-]+) (ns|us|ms|s)$",
-	.g_scenario = 1, .g_value = 2, .g_unit = 3,
+	.g_scenario = 1,
+	.g_value = 2,
+	.g_unit = 3,
 };
 
 int main(void)
@@ -23,9 +26,10 @@ int main(void)
 
 	/* units converted to ns, batch = n-th occurrence of its scenario,
 	 * other lines (and CRs) ignored */
-	ret = bench_regex_parse(&lat, "boot noise\r\nlat small 353 ns\r\nlat big 1.5 us\n"
-				"lat small 2 ms\nlat big 0.25 s\nlatency 9 ns\n", &r, why,
-				sizeof(why));
+	ret = bench_regex_parse(&lat,
+				"boot noise\r\nlat small 353 ns\r\nlat big 1.5 us\n"
+				"lat small 2 ms\nlat big 0.25 s\nlatency 9 ns\n",
+				&r, why, sizeof(why));
 	CHECK(ret == 0);
 	CHECK(r.n == 4);
 	if (r.n == 4) {
@@ -91,7 +95,9 @@ int main(void)
 	d.g_unit = 0;
 	ret = bench_regex_parse(&d, "small mean_ns=123abc\n", &r, why, sizeof(why));
 	CHECK(ret == -EINVAL && r.n == 0);
-	CHECK(strstr(why, "value \"123\" in \"small mean_ns=123abc\" is followed by more of its token \"abc\"") != NULL);
+	CHECK(strstr(why,
+		     "value \"123\" in \"small mean_ns=123abc\" is followed by more of its token \"abc\"") !=
+	      NULL);
 	run_result_free(&r);
 	ret = bench_regex_parse(&d, "small mean_ns=1.5\n", &r, why, sizeof(why));
 	CHECK(ret == -EINVAL && strstr(why, "followed by more of its token \".5\"") != NULL);
@@ -114,14 +120,18 @@ int main(void)
 	run_result_free(&r);
 
 	/* the batches that ran: every scenario's count, or -1 when they differ */
-	ret = bench_regex_parse(&lat, "lat small 1 ns\nlat big 2 ns\nlat small 1 ns\n"
-				"lat big 2 ns\nlat small 1 ns\nlat big 2 ns\n", &r, why, sizeof(why));
+	ret = bench_regex_parse(&lat,
+				"lat small 1 ns\nlat big 2 ns\nlat small 1 ns\n"
+				"lat big 2 ns\nlat small 1 ns\nlat big 2 ns\n",
+				&r, why, sizeof(why));
 	CHECK(ret == 0 && bench_batches(&r, why, sizeof(why)) == 3);
 	run_result_free(&r);
 	ret = bench_regex_parse(&lat, "lat small 1 ns\nlat big 2 ns\nlat small 1 ns\n", &r, why,
 				sizeof(why));
 	CHECK(ret == 0 && bench_batches(&r, why, sizeof(why)) == -1);
-	CHECK_STR(why, "scenario small ran 2 batch(es), scenario big 1: every scenario must run the same number");
+	CHECK_STR(
+		why,
+		"scenario small ran 2 batch(es), scenario big 1: every scenario must run the same number");
 	run_result_free(&r);
 
 	/* a list runs under set -e, in a subshell (the login shell stays) */
@@ -146,20 +156,24 @@ int main(void)
 		parse_log(seed, sizeof(seed) - 1, &r);
 		CHECK(bench_format_check(&r, 0, NULL, why, sizeof(why)) == 0);
 		CHECK(bench_format_check(&r, 1, "use --parser seed", why, sizeof(why)) == -EINVAL);
-		CHECK_STR(why, "expected dmabench v1 lines, saw seed-format lines (1 of 1 samples): use --parser seed");
+		CHECK_STR(
+			why,
+			"expected dmabench v1 lines, saw seed-format lines (1 of 1 samples): use --parser seed");
 		CHECK(bench_batches(&r, why, sizeof(why)) == 1);
 		run_result_free(&r);
 		parse_log(v1, sizeof(v1) - 1, &r);
 		CHECK(bench_format_check(&r, 1, NULL, why, sizeof(why)) == 0);
 		CHECK(bench_format_check(&r, 0, NULL, why, sizeof(why)) == -EINVAL);
-		CHECK_STR(why, "expected seed-format lines, saw dmabench v1 lines (1 of 1 samples)");
+		CHECK_STR(why,
+			  "expected seed-format lines, saw dmabench v1 lines (1 of 1 samples)");
 		run_result_free(&r);
 	}
 
 	/* modinfo: vermagic's release and the name; not a module: -EINVAL */
 	{
 		char img[128] = "\177ELF", *rel, *name;
-		static const char mi[] = "license=GPL\0vermagic=6.1.192-ablab-control mod_unload ARMv5 p2v8 \0name=mybench";
+		static const char mi[] =
+			"license=GPL\0vermagic=6.1.192-ablab-control mod_unload ARMv5 p2v8 \0name=mybench";
 
 		memcpy(img + 40, "\0", 1);
 		memcpy(img + 41, mi, sizeof(mi));
@@ -176,7 +190,8 @@ int main(void)
 	/* the module file of a variant: the job's (with {board}), or NAME.ko in
 	 * the kernel directory */
 	{
-		struct bench_def m = { .kind = BENCH_MODULE, .module = "mybench",
+		struct bench_def m = { .kind = BENCH_MODULE,
+				       .module = "mybench",
 				       .ko = { "/srv/{board}/c.ko", NULL } };
 		char *f = bench_module_file(&m, "pi400", "/k/control", 0);
 
@@ -203,11 +218,12 @@ int main(void)
 	CHECK(bench_dma_map_params("seconds=2x", &d, why, sizeof(why)) == -EINVAL);
 	bench_dma_map_params("granule=16 dir=to", &d, why, sizeof(why));
 	memset(&r, 0, sizeof(r));
-	ret = bench_dma_map_parse(&d, "dma mapping benchmark: threads:1 seconds:1 node:-1 "
+	ret = bench_dma_map_parse(&d,
+				  "dma mapping benchmark: threads:1 seconds:1 node:-1 "
 				  "dir:TO_DEVICE granule: 16\n"
 				  "average map latency(us):3.4 standard deviation:1.0\n"
-				  "average unmap latency(us):2.1 standard deviation:0.5\n", 1, &r,
-				  why, sizeof(why));
+				  "average unmap latency(us):2.1 standard deviation:0.5\n",
+				  1, &r, why, sizeof(why));
 	CHECK(ret == 0 && r.n == 2);
 	if (r.n == 2) {
 		CHECK_STR(r.v[0].scenario, "map-16");
@@ -216,9 +232,10 @@ int main(void)
 		CHECK_STR(r.v[1].scenario, "unmap-16");
 		CHECK(r.v[1].mean_ns == 2100);
 	}
-	ret = bench_dma_map_parse(&d, "average map latency(us):3.4 standard deviation:1.0\n"
-				  "average unmap latency(us):nan standard deviation:0.5\n", 2, &r,
-				  why, sizeof(why));
+	ret = bench_dma_map_parse(&d,
+				  "average map latency(us):3.4 standard deviation:1.0\n"
+				  "average unmap latency(us):nan standard deviation:0.5\n",
+				  2, &r, why, sizeof(why));
 	CHECK(ret == -EINVAL && r.malformed == 1);
 	CHECK(strstr(why, "average unmap latency(us):") != NULL);
 	run_result_free(&r);

@@ -29,7 +29,8 @@ static size_t brute_split(const double *x, size_t n, size_t lo, size_t hi, doubl
 			m2 += x[i] / (double)(n - m);
 		for (size_t i = 0; i < n; i++)
 			ss += (x[i] - (i < m ? m1 : m2)) * (x[i] - (i < m ? m1 : m2));
-		t = fabs(m1 - m2) / sqrt(ss / (double)(n - 2) * (1.0 / (double)m + 1.0 / (double)(n - m)));
+		t = fabs(m1 - m2) /
+		    sqrt(ss / (double)(n - 2) * (1.0 / (double)m + 1.0 / (double)(n - m)));
 		if (t > *tbest) {
 			*tbest = t;
 			best = m;
@@ -75,8 +76,8 @@ static void test_split_vs_brute(void)
 
 static void test_simple(void)
 {
-	const double step[] = { 100, 101, 99, 100, 101, 99, 100, 101, 99, 100,
-				105, 106, 104, 105, 106, 104 };
+	const double step[] = { 100, 101, 99,  100, 101, 99,  100, 101,
+				99,  100, 105, 106, 104, 105, 106, 104 };
 	const double flat[] = { 100, 101, 99, 100, 101, 99, 100, 101, 99, 100, 101, 99 };
 	struct cp_point cp[4];
 
@@ -90,8 +91,8 @@ static void test_simple(void)
 	/* the step as the last value alone: a new segment of one value */
 	CHECK(cp_new_last(step, 11, 0.01, 3, 0.03, cp) == 1);
 	CHECK(cp[0].index == 10);
-	CHECK(cp_new_last(step, 11, 0.01, 3, 0.06, cp) == 0);	/* below min_rel */
-	CHECK(cp_new_last(step, 12, 0.01, 3, 0.03, cp) == 0);	/* not new any more */
+	CHECK(cp_new_last(step, 11, 0.01, 3, 0.06, cp) == 0); /* below min_rel */
+	CHECK(cp_new_last(step, 12, 0.01, 3, 0.03, cp) == 0); /* not new any more */
 	CHECK(cp_new_last(step, 10, 0.01, 3, 0.03, cp) == 0);
 	CHECK(cp_detect(step, 2, 0.01, 3, cp, 4) == 0);
 	CHECK(cp_detect(NULL, 3, 0.01, 3, cp, 4) == -EINVAL);
@@ -125,7 +126,8 @@ static int alerts(const double *x, int nights, int *first)
 
 	*first = 0;
 	for (int n = 3; n <= nights; n++) {
-		if (cp_new_last(x, (size_t)n, CP_DEFAULT_P_MAX, CP_DEFAULT_MIN_SIZE, 0.03, &cp) == 1) {
+		if (cp_new_last(x, (size_t)n, CP_DEFAULT_P_MAX, CP_DEFAULT_MIN_SIZE, 0.03, &cp) ==
+		    1) {
 			count++;
 			if (!*first)
 				*first = n;
@@ -164,9 +166,10 @@ static void test_nightly_rule(void)
 		}
 	}
 	if (getenv("CP_VERBOSE"))
-		fprintf(stderr, "step: alert on night 11 %d/%d, only there %d/%d, other alerts %d; "
-			"no step: a series with any alert %d/%d\n", hit11, reps, only11, reps,
-			false_step, false_flat, reps);
+		fprintf(stderr,
+			"step: alert on night 11 %d/%d, only there %d/%d, other alerts %d; "
+			"no step: a series with any alert %d/%d\n",
+			hit11, reps, only11, reps, false_step, false_flat, reps);
 	/* measured 850/1000, 846/1000 and 29/1000 (seed above); MC SE ~ 1.1 % */
 	CHECK(hit11 >= reps * 80 / 100);
 	CHECK(only11 >= reps * 80 / 100);

@@ -20,7 +20,7 @@ static void setup(struct console *c)
 	console_expect_begin(c);
 }
 
-static size_t fed;	/* bytes feed() took */
+static size_t fed; /* bytes feed() took */
 
 /* Feeds p in chunks of `step` bytes, scanning after each; returns the index
  * of the first match (m set) or -1; a final forced scan like the engine's
@@ -163,9 +163,10 @@ static void test_window_edge(void)
 	buf_append(&in, "END\n", 4);
 	setup(&c);
 	CHECK(feed(&c, res, 1, in.data, in.len, 65536, m) == 0);
-	CHECK(c.in_base > 0);	/* the window did slide */
+	CHECK(c.in_base > 0); /* the window did slide */
 	CHECK(m[0].rm_eo - m[0].rm_so == (regoff_t)(n + 9));
-	CHECK(c.in_base + (size_t)m[0].rm_so == CONSOLE_WINDOW + (in.len - n - 10 - CONSOLE_WINDOW));
+	CHECK(c.in_base + (size_t)m[0].rm_so ==
+	      CONSOLE_WINDOW + (in.len - n - 10 - CONSOLE_WINDOW));
 	console_close(&c);
 	buf_free(&in);
 	regfree(&re);
@@ -212,17 +213,17 @@ static void test_markers(void)
 {
 	static const struct {
 		const char *in;
-		int status;	/* -1: no match */
+		int status; /* -1: no match */
 	} cases[] = {
 		{ "ABLAB_E_id_3 0\r\nlab# ", 0 },
 		{ "output without a final newlineABLAB_E_id_3 1\r\n", 1 },
 		{ "10%\r50%\r100%\rABLAB_E_id_3 0\r\n", 0 },
 		{ "[    3.1] usb 1-1: new high-speed USB deviceABLAB_E_id_3 127\r\n", 127 },
 		{ "ABLAB_E_id_3 2[    3.1] usb 1-1: glued after\r\n", 2 },
-		{ "ABLAB_E_id_3 0", -1 },		/* its end has not arrived */
-		{ "ABLAB_E_id_31 0\r\n", -1 },		/* another command's marker */
-		{ "echo ABLAB''_E_id_3 $?\r\n", -1 },	/* the typed line's echo */
-		{ "ABLAB_E_id_3 1234\r\n", -1 },	/* not an exit status */
+		{ "ABLAB_E_id_3 0", -1 }, /* its end has not arrived */
+		{ "ABLAB_E_id_31 0\r\n", -1 }, /* another command's marker */
+		{ "echo ABLAB''_E_id_3 $?\r\n", -1 }, /* the typed line's echo */
+		{ "ABLAB_E_id_3 1234\r\n", -1 }, /* not an exit status */
 	};
 	char *pat = target_marker_re("id", "E", 3, true), *line;
 	struct console c;

@@ -27,7 +27,8 @@ static int load(struct board *b, const char *name, const char *power)
 			       "  \"console\": { \"type\": \"tty\", \"device\": \"/dev/null\" },\n"
 			       "  \"power\": %s,\n"
 			       "  \"boot\": { \"method\": \"command\", \"deploy\": [\"true\"] },\n"
-			       "  \"shell\": { \"prompt\": \"# \" } }\n", name, power);
+			       "  \"shell\": { \"prompt\": \"# \" } }\n",
+			       name, power);
 	int ret = write_file_atomic(path, text, strlen(text));
 
 	if (!ret)
@@ -55,8 +56,9 @@ int main(void)
 
 	/* active-low relay on lines 3 and 5: on = level 0, off = level 1 */
 	fake_reset();
-	CHECK(load(&b, "relay", "{ \"type\": \"gpiod\", \"chip\": \"gpiochip0\", \"lines\": [3, "
-				"5], "
+	CHECK(load(&b, "relay",
+		   "{ \"type\": \"gpiod\", \"chip\": \"gpiochip0\", \"lines\": [3, "
+		   "5], "
 		   "\"active_low\": true, \"off_ms\": 150 }") == 0);
 	CHECK(power_init(&p, &b, dir) == 0);
 	CHECK_STR(p.ops->name, "gpiod");
@@ -104,7 +106,8 @@ int main(void)
 
 	/* active high, chip by label: on = level 1 */
 	fake_reset();
-	CHECK(load(&b, "high", "{ \"type\": \"gpiod\", \"chip\": \"fake-relay\", \"lines\": [0], "
+	CHECK(load(&b, "high",
+		   "{ \"type\": \"gpiod\", \"chip\": \"fake-relay\", \"lines\": [0], "
 		   "\"off_ms\": 0 }") == 0);
 	power_init(&p, &b, dir);
 	CHECK(p.ops->on(&p, NULL) == 0);
@@ -116,8 +119,8 @@ int main(void)
 
 	/* unknown chip: the error names the board, the field and the chip */
 	fake_reset();
-	CHECK(load(&b, "nochip", "{ \"type\": \"gpiod\", \"chip\": \"gpiochip9\", \"lines\": [1] }")
-	      == 0);
+	CHECK(load(&b, "nochip",
+		   "{ \"type\": \"gpiod\", \"chip\": \"gpiochip9\", \"lines\": [1] }") == 0);
 	power_init(&p, &b, dir);
 	CHECK(p.ops->on(&p, NULL) < 0);
 	CHECK(p.error && strstr(p.error, "nochip: power.chip gpiochip9"));
@@ -132,8 +135,8 @@ int main(void)
 
 	/* a line the chip does not have; a line someone else holds */
 	fake_reset();
-	CHECK(load(&b, "range", "{ \"type\": \"gpiod\", \"chip\": \"gpiochip0\", \"lines\": [42] }")
-	      == 0);
+	CHECK(load(&b, "range",
+		   "{ \"type\": \"gpiod\", \"chip\": \"gpiochip0\", \"lines\": [42] }") == 0);
 	power_init(&p, &b, dir);
 	CHECK(p.ops->off(&p) < 0);
 	CHECK(p.error && strstr(p.error, "line 42 does not exist on gpiochip0"));
@@ -147,14 +150,15 @@ int main(void)
 	power_init(&p, &b, dir);
 	CHECK(p.ops->on(&p, NULL) < 0);
 	CHECK(p.error && strstr(p.error, "another program holds them"));
-	CHECK(!fake_line[2].requested);		/* nothing half-requested */
+	CHECK(!fake_line[2].requested); /* nothing half-requested */
 	power_free(&p);
 	board_free(&b);
 
 	/* a good configuration passes the dry run and switches nothing */
 	fake_reset();
-	CHECK(load(&b, "good", "{ \"type\": \"gpiod\", \"chip\": \"/dev/gpiochip0\", \"lines\": "
-			       "[1], "
+	CHECK(load(&b, "good",
+		   "{ \"type\": \"gpiod\", \"chip\": \"/dev/gpiochip0\", \"lines\": "
+		   "[1], "
 		   "\"active_low\": true }") == 0);
 	CHECK(power_check(&b, &out) == 0);
 	CHECK(out.data && strstr(out.data, "ok    power.chip: /dev/gpiochip0 lines 1 exist and are "
@@ -164,12 +168,14 @@ int main(void)
 	board_free(&b);
 
 	/* board file errors for gpiod */
-	CHECK(load(&b, "dup", "{ \"type\": \"gpiod\", \"chip\": \"gpiochip0\", \"lines\": [1, 1] }")
-	      == -EINVAL);
+	CHECK(load(&b, "dup",
+		   "{ \"type\": \"gpiod\", \"chip\": \"gpiochip0\", \"lines\": [1, 1] }") ==
+	      -EINVAL);
 	board_free(&b);
 	CHECK(load(&b, "nolines", "{ \"type\": \"gpiod\", \"chip\": \"gpiochip0\" }") == -EINVAL);
 	board_free(&b);
-	CHECK(load(&b, "stray", "{ \"type\": \"gpiod\", \"chip\": \"gpiochip0\", \"lines\": [1], "
+	CHECK(load(&b, "stray",
+		   "{ \"type\": \"gpiod\", \"chip\": \"gpiochip0\", \"lines\": [1], "
 		   "\"on\": [\"x\"] }") == -EINVAL);
 	board_free(&b);
 

@@ -63,8 +63,8 @@ static int do_load(void *a)
 
 /* loads (and validates) text (len 0: strlen); checks the one line printed is want after
  * "PATH:" */
-static void check_error(const char *name, const char *text, size_t len,
-			const struct jfield *fields, const char *want)
+static void check_error(const char *name, const char *text, size_t len, const struct jfield *fields,
+			const char *want)
 {
 	struct load_arg l = { .fields = fields };
 	char *path = write_file(name, text, len ? len : strlen(text)), *exp, *got;
@@ -73,7 +73,7 @@ static void check_error(const char *name, const char *text, size_t len,
 	l.path = path;
 	got = captured(do_load, &l, &ret);
 	exp = xasprintf("ablab: %s:%s\n", path, want);
-	for (char *q; (q = strstr(exp, "PATH"));) {	/* a second line's path */
+	for (char *q; (q = strstr(exp, "PATH"));) { /* a second line's path */
 		char *e = xasprintf("%.*s%s%s", (int)(q - exp), exp, path, q + 4);
 
 		free(exp);
@@ -123,11 +123,14 @@ int main(void)
 		    "3:5: retires: unknown key; did you mean \"retries\"?");
 	check_error("type.json", "{\n  \"name\": \"a\",\n  \"retries\": \"two\"\n}\n", 0, fields,
 		    "3:3: retries: must be an integer");
-	check_error("missing.json", "{\n  \"name\": \"a\",\n  \"shell\": {\n    \"x\": 1 }\n}\n",
-		    0, fields, "4:5: shell.x: unknown key; expected one of: prompt\n"
+	check_error("missing.json", "{\n  \"name\": \"a\",\n  \"shell\": {\n    \"x\": 1 }\n}\n", 0,
+		    fields,
+		    "4:5: shell.x: unknown key; expected one of: prompt\n"
 		    "ablab: PATH:3:3: shell.prompt: required key missing (a string)");
-	check_error("eof.json", "{\n  \"name\": ", 0, NULL, "2:11: invalid JSON: unexpected end of data");
-	check_error("literal.json", "{ \"name\": tru }", 0, NULL, "1:14: invalid JSON: boolean expected");
+	check_error("eof.json", "{\n  \"name\": ", 0, NULL,
+		    "2:11: invalid JSON: unexpected end of data");
+	check_error("literal.json", "{ \"name\": tru }", 0, NULL,
+		    "1:14: invalid JSON: boolean expected");
 	check_error("array.json", "[ 1 ]\n", 0, NULL, "1:1: top level must be a JSON object");
 	p = xasprintf("%s/stderr", dir);
 	unlink(p);

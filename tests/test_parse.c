@@ -25,8 +25,8 @@ static void test_seed_line(void)
 	CHECK_STR(li.s.state, "dirty");
 	/* printk prefixes and CR */
 	CHECK(parse_line("[   12.345678] dmabench: large-clean-1MiB size= 1048576 reps=300 "
-			 "mean_ns=73108 min_ns=72000 max_ns=80000 ns_per_KiB=71\r", &li) ==
-	      LINE_SAMPLE);
+			 "mean_ns=73108 min_ns=72000 max_ns=80000 ns_per_KiB=71\r",
+			 &li) == LINE_SAMPLE);
 	CHECK_STR(li.s.state, "clean");
 	CHECK(li.s.size == 1048576);
 	CHECK(parse_line("<6>dmabench: START", &li) == LINE_OTHER);
@@ -37,7 +37,8 @@ static void test_seed_line(void)
 	/* the kernel's own messages about the module are not data */
 	CHECK(parse_line("dmabench: loading out-of-tree module taints kernel.", &li) == LINE_OTHER);
 	CHECK(parse_line("[    3.1] dmabench: module verification failed: signature and/or required "
-			 "key missing - tainting kernel", &li) == LINE_OTHER);
+			 "key missing - tainting kernel",
+			 &li) == LINE_OTHER);
 	CHECK(parse_line("", &li) == LINE_NONE);
 }
 
@@ -47,19 +48,25 @@ static void test_seed_malformed(void)
 
 	/* a corrupted number must fail, never be stored as something else */
 	CHECK(parse_line("dmabench: small-dirty-256B size=256 reps=5000 mean_ns=35x3 min_ns=300 "
-			 "max_ns=900 ns_per_KiB=1412", &li) == -EINVAL);
+			 "max_ns=900 ns_per_KiB=1412",
+			 &li) == -EINVAL);
 	CHECK(strstr(li.error, "mean_ns") != NULL);
 	CHECK(parse_line("dmabench: small-dirty-256B size=256 mean_ns=353 min_ns=300 max_ns=900 "
-			 "ns_per_KiB=1412", &li) == -EINVAL);
+			 "ns_per_KiB=1412",
+			 &li) == -EINVAL);
 	CHECK(strstr(li.error, "reps") != NULL);
 	CHECK(parse_line("dmabench: small-dirty-256B size=256 reps=5000 mean_ns=353 min_ns=400 "
-			 "max_ns=900 ns_per_KiB=1412", &li) == -EINVAL);
+			 "max_ns=900 ns_per_KiB=1412",
+			 &li) == -EINVAL);
 	CHECK(parse_line("dmabench: small-dirty-256B size=256 reps=0 mean_ns=353 min_ns=300 "
-			 "max_ns=900 ns_per_KiB=1412", &li) == -EINVAL);
+			 "max_ns=900 ns_per_KiB=1412",
+			 &li) == -EINVAL);
 	CHECK(parse_line("dmabench: small-dirty-256B size=256 reps=5000 mean_ns=99999999999999999999"
-			 " min_ns=300 max_ns=900 ns_per_KiB=1412", &li) == -EINVAL);
+			 " min_ns=300 max_ns=900 ns_per_KiB=1412",
+			 &li) == -EINVAL);
 	CHECK(parse_line("dmabench: small-dirty-256B size=256 reps=5000 mean_ns=-3 min_ns=300 "
-			 "max_ns=900 ns_per_KiB=1412", &li) == -EINVAL);
+			 "max_ns=900 ns_per_KiB=1412",
+			 &li) == -EINVAL);
 }
 
 static void test_v1(void)
@@ -71,26 +78,32 @@ static void test_v1(void)
 	CHECK(li.clock_res_ns == 1000);
 	CHECK(parse_line("dmabench: v1 result scenario=large-dirty-1MiB batch=3 size=1048576 "
 			 "reps=300 dir=from op=map_unmap state=dirty timing=iter mean_ns=656888 "
-			 "min_ns=650000 max_ns=700000 ns_per_KiB=641", &li) == LINE_SAMPLE);
+			 "min_ns=650000 max_ns=700000 ns_per_KiB=641",
+			 &li) == LINE_SAMPLE);
 	CHECK(li.s.batch == 3 && li.s.kind == SAMPLE_RESULT && li.s.fmt == 1);
 	CHECK_STR(li.s.timing, "iter");
 	CHECK(parse_line("dmabench: v1 result scenario=small-dirty-256B batch=1 size=256 reps=5000 "
 			 "dir=from op=map_unmap state=dirty timing=batch mean_ns=-2 raw_ns=100 "
-			 "base_ns=110 ns_per_KiB=-8", &li) == LINE_SAMPLE);
+			 "base_ns=110 ns_per_KiB=-8",
+			 &li) == LINE_SAMPLE);
 	CHECK(li.s.mean_ns == -2 && li.s.min_ns == -1 && li.s.raw_ns == 100 && li.s.base_ns == 110);
 	CHECK(parse_line("dmabench: v1 preserve scenario=preserve-409600B batch=2 size=409600 "
-			 "lost=402080", &li) == LINE_SAMPLE);
+			 "lost=402080",
+			 &li) == LINE_SAMPLE);
 	CHECK(li.s.kind == SAMPLE_PRESERVE && li.s.lost == 402080);
 	CHECK(parse_line("dmabench: v1 preserve scenario=preserve-409600B batch=2 size=409600 "
-			 "lost=409601", &li) == -EINVAL);
+			 "lost=409601",
+			 &li) == -EINVAL);
 	CHECK(parse_line("dmabench: v1 done status=0 results=25", &li) == LINE_DONE);
 	CHECK(li.done_status == 0);
 	CHECK(parse_line("dmabench: v1 done status=-12 results=7 error=ENOMEM "
-			 "scenario=large-dirty-1MiB", &li) == LINE_DONE);
+			 "scenario=large-dirty-1MiB",
+			 &li) == LINE_DONE);
 	CHECK(li.done_status == -12);
 	CHECK_STR(li.error, "ENOMEM in scenario large-dirty-1MiB");
-	CHECK(parse_line("dmabench: v1 done status=-22 results=0 error=EINVAL scenario=bad field=size",
-			 &li) == LINE_DONE);
+	CHECK(parse_line(
+		      "dmabench: v1 done status=-22 results=0 error=EINVAL scenario=bad field=size",
+		      &li) == LINE_DONE);
 	CHECK_STR(li.error, "EINVAL in scenario bad (field size)");
 	CHECK(parse_line("dmabench: v1 result scenario=x batch=1 size=256 reps=5 dir=sideways "
 			 "op=map state=dirty timing=iter mean_ns=1 min_ns=1 max_ns=1 ns_per_KiB=4",
@@ -135,7 +148,7 @@ static void test_log_dmesg_twice(void)
 		"[   41.684512] dmabench: large-dirty-1MiB size= 1048576 reps=300 mean_ns=73840 "
 		"min_ns=72911 max_ns=91022 ns_per_KiB=72\n"
 		"[   85.991820] dmabench: DONE\r\n";
-	static const char again[] =	/* the module loaded again: new timestamps */
+	static const char again[] = /* the module loaded again: new timestamps */
 		"[   90.000001] dmabench: small-dirty-256B size=     256 reps=5000 mean_ns=353 "
 		"min_ns=314 max_ns=9260 ns_per_KiB=1412\n"
 		"dmabench: small-dirty-256B size=256 reps=5000 mean_ns=353 min_ns=314 max_ns=9260 "
@@ -176,13 +189,13 @@ static void test_log_dmesg_twice(void)
 static void test_log_rejected_lines(void)
 {
 	static const char log[] =
-		"Booting Linux\r\n\r\n"				/* lines 1, 2 */
-		"dmabench: START\n"					/* 3 */
+		"Booting Linux\r\n\r\n" /* lines 1, 2 */
+		"dmabench: START\n" /* 3 */
 		"dmabench: small-dirty-256B size=256 reps=5000 mean_ns=35[ 3.1] usb 1-1\n" /* 4 */
-		"\n"							/* 5 */
+		"\n" /* 5 */
 		"dmabench: large-dirty-1MiB size=1048576 reps=300 mean_ns=73840 min_ns=72911 "
-		"max_ns=91022 ns_per_KiB=72\n"				/* 6 */
-		"dmabench: large-clean-1MiB size=1048576 reps=0\n";	/* 7 */
+		"max_ns=91022 ns_per_KiB=72\n" /* 6 */
+		"dmabench: large-clean-1MiB size=1048576 reps=0\n"; /* 7 */
 	struct run_result r;
 	char why[256];
 

@@ -15,8 +15,8 @@
 struct karl_row {
 	int board;
 	const char *label, *ctl, *pat, *change;
-	double ctl_ns, pat_ns;	/* the printed value in ns */
-	double half_ulp;	/* half a unit of the printed value's last digit, in ns */
+	double ctl_ns, pat_ns; /* the printed value in ns */
+	double half_ulp; /* half a unit of the printed value's last digit, in ns */
 	int64_t size;
 	const char *state;
 };
@@ -24,26 +24,27 @@ struct karl_row {
 static const struct karl_row karl[] = {
 	{ 0, "Cortex-A72, v7, 256 B dirty", "353 ns", "376 ns", "+6.3%", 353, 376, 0.5, 256,
 	  "dirty" },
-	{ 0, "Cortex-A72, v7, 1 MiB dirty", "73.840 us", "73.994 us", "+0.21%", 73840, 73994,
-	  0.5, 1 << 20, "dirty" },
-	{ 0, "Cortex-A72, v7, 1 MiB clean", "73.108 us", "73.115 us", "+0.01%", 73108, 73115,
-	  0.5, 1 << 20, "clean" },
-	{ 1, "ARM926EJ-S, legacy, 256 B dirty", "1.208 us", "1.203 us", "-0.4%", 1208, 1203,
-	  0.5, 256, "dirty" },
+	{ 0, "Cortex-A72, v7, 1 MiB dirty", "73.840 us", "73.994 us", "+0.21%", 73840, 73994, 0.5,
+	  1 << 20, "dirty" },
+	{ 0, "Cortex-A72, v7, 1 MiB clean", "73.108 us", "73.115 us", "+0.01%", 73108, 73115, 0.5,
+	  1 << 20, "clean" },
+	{ 1, "ARM926EJ-S, legacy, 256 B dirty", "1.208 us", "1.203 us", "-0.4%", 1208, 1203, 0.5,
+	  256, "dirty" },
 	{ 1, "ARM926EJ-S, legacy, 1 MiB dirty", "656.888 us", "656.827 us", "-0.009%", 656888,
 	  656827, 0.5, 1 << 20, "dirty" },
 	{ 1, "ARM926EJ-S, legacy, 1 MiB clean", "656.608 us", "656.601 us", "-0.001%", 656608,
 	  656601, 0.5, 1 << 20, "clean" },
 	{ 2, "ARM11 MPCore, v6, 256 B dirty", "4.639 us", "3.095 us", "-33.3%", 4639, 3095, 0.5,
 	  256, "dirty" },
-	{ 2, "ARM11 MPCore, v6, 1 MiB dirty", "16.380 ms", "15.550 ms", "-5.1%", 16380000,
-	  15550000, 500, 1 << 20, "dirty" },
-	{ 2, "ARM11 MPCore, v6, 1 MiB clean", "16.380 ms", "15.560 ms", "-5.0%", 16380000,
-	  15560000, 500, 1 << 20, "clean" },
+	{ 2, "ARM11 MPCore, v6, 1 MiB dirty", "16.380 ms", "15.550 ms", "-5.1%", 16380000, 15550000,
+	  500, 1 << 20, "dirty" },
+	{ 2, "ARM11 MPCore, v6, 1 MiB clean", "16.380 ms", "15.560 ms", "-5.0%", 16380000, 15560000,
+	  500, 1 << 20, "clean" },
 };
 
-static const char *const cpus[3][2] = {
-	{ "Cortex-A72", "v7" }, { "ARM926EJ-S", "legacy" }, { "ARM11 MPCore", "v6" } };
+static const char *const cpus[3][2] = { { "Cortex-A72", "v7" },
+					{ "ARM926EJ-S", "legacy" },
+					{ "ARM11 MPCore", "v6" } };
 /* three boots per kernel on Pi 400 and SAM9X75, five on ARM11 (seed 000) */
 static const int boots_per_kernel[3] = { 3, 3, 5 };
 
@@ -152,14 +153,16 @@ static void test_karl(void)
 			double unit = pow(10.0, -dec);
 
 			mismatches++;
-			fprintf(stderr, "  %s: ours %s, seed %s; printed means allow "
-				"[%+.3f%%, %+.3f%%]\n", karl[i].label, ours, theirs, lo, hi);
+			fprintf(stderr,
+				"  %s: ours %s, seed %s; printed means allow "
+				"[%+.3f%%, %+.3f%%]\n",
+				karl[i].label, ours, theirs, lo, hi);
 			CHECK(shown >= lo && shown <= hi);
 			CHECK(hi - lo > unit);
 		}
 	}
 	CHECK(mismatches == 1);
-	CHECK(rep.rows[0].verdict == -1);	/* 3+3: p >= 0.1 */
+	CHECK(rep.rows[0].verdict == -1); /* 3+3: p >= 0.1 */
 	/* 5+5 separated: p = 2/252, but Holm over the table's 9 timing rows (the three
 	 * ARM11 rows share the smallest p): 9 x 2/252 = 0.071 > 0.05, so undecided */
 	CHECK(fabs(rep.rows[6].sr.p - 2.0 / 252.0) < 1e-12);

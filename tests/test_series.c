@@ -23,11 +23,13 @@ int main(int argc, char **argv)
 	if (!mkdtemp(dir))
 		return 1;
 	path = xasprintf("%s/series.json", dir);
-	text = xasprintf("{ \"boards\": [\"qemu-sam9x75\"],\n"
-			 "  \"variants\": { \"control\": { \"source\": { \"type\": \"recipe\" } },\n"
-			 "    \"patched\": { \"source\": { \"type\": \"recipe\" },\n"
-			 "      \"patches\": { \"mbox\": \"%s\" } } },\n"
-			 "  \"benchmark\": { \"name\": \"dmabench\" } }\n", argv[1]);
+	text = xasprintf(
+		"{ \"boards\": [\"qemu-sam9x75\"],\n"
+		"  \"variants\": { \"control\": { \"source\": { \"type\": \"recipe\" } },\n"
+		"    \"patched\": { \"source\": { \"type\": \"recipe\" },\n"
+		"      \"patches\": { \"mbox\": \"%s\" } } },\n"
+		"  \"benchmark\": { \"name\": \"dmabench\" } }\n",
+		argv[1]);
 	CHECK(write_file_atomic(path, text, strlen(text)) == 0);
 	CHECK(job_load(&j, path) == 0);
 	CHECK(j.v[1].patches && j.v[1].series.dir && !strcmp(j.v[1].patches, j.v[1].series.dir));

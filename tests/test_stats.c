@@ -19,29 +19,27 @@
 
 static int passed, failed;
 
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (cond) {                                                    \
-			passed++;                                              \
-		} else {                                                       \
-			failed++;                                              \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-		}                                                              \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (cond) {                                                                      \
+			passed++;                                                                \
+		} else {                                                                         \
+			failed++;                                                                \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+		}                                                                                \
 	} while (0)
 
 /* |got - want| <= tol, reporting both values on failure */
-#define CHECK_NEAR(got, want, tol)                                                    \
-	do {                                                                          \
-		double g_ = (got), w_ = (want);                                       \
-		if (fabs(g_ - w_) <= (tol)) {                                         \
-			passed++;                                                     \
-		} else {                                                              \
-			failed++;                                                     \
-			fprintf(stderr,                                               \
-				"%s:%d: CHECK_NEAR failed: %s = %.10g, want %.10g\n", \
-				__FILE__, __LINE__, #got, g_, w_);                    \
-		}                                                                     \
+#define CHECK_NEAR(got, want, tol)                                                            \
+	do {                                                                                  \
+		double g_ = (got), w_ = (want);                                               \
+		if (fabs(g_ - w_) <= (tol)) {                                                 \
+			passed++;                                                             \
+		} else {                                                                      \
+			failed++;                                                             \
+			fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.10g, want %.10g\n", \
+				__FILE__, __LINE__, #got, g_, w_);                            \
+		}                                                                             \
 	} while (0)
 
 #define N_OF(arr) (sizeof(arr) / sizeof((arr)[0]))
@@ -78,8 +76,7 @@ static void test_mwu_exact(void)
 	const double lo5[] = { 1, 2, 3, 4, 5 }, hi5[] = { 6, 7, 8, 9, 10 };
 	const double lo3[] = { 1, 2, 3 }, hi3[] = { 4, 5, 6 };
 	const double odd[] = { 1, 3, 5, 7, 9 }, even[] = { 2, 4, 6, 8, 10 };
-	const double x7[] = { 1.5, 2.5, 3.1, 0.2, 9, 4.4, 7 },
-		     y6[] = { 5, 6, 8, 10, 11, 12 };
+	const double x7[] = { 1.5, 2.5, 3.1, 0.2, 9, 4.4, 7 }, y6[] = { 5, 6, 8, 10, 11, 12 };
 	const double one_a[] = { 1 }, one_b[] = { 2 };
 	struct ab_result r;
 
@@ -147,8 +144,7 @@ static void test_mwu_large_and_ties(void)
 	CHECK(r.p_exact == 1);
 	CHECK_NEAR(r.u, 23, 0);
 	CHECK_NEAR(r.p_mwu, 5.0 / 126.0, 1e-12);
-	CHECK_NEAR(r.p_min, 2.0 / 252.0,
-		   1e-12); /* still defined from n alone */
+	CHECK_NEAR(r.p_min, 2.0 / 252.0, 1e-12); /* still defined from n alone */
 	CHECK(r.sep == SEP_OVERLAP);
 
 	/* all values identical: zero variance, p = 1 */
@@ -228,13 +224,13 @@ static void test_mwu_enumeration(void)
 					double v;
 
 					st = st * 6364136223846793005ULL + 1442695040888963407ULL;
-					if (kind == 0)		/* distinct values */
+					if (kind == 0) /* distinct values */
 						v = (double)(st >> 11) / 9007199254740992.0;
-					else if (kind == 1)	/* three levels: many ties */
+					else if (kind == 1) /* three levels: many ties */
 						v = (double)((st >> 33) % 3);
-					else if (kind == 2)	/* a few ties */
+					else if (kind == 2) /* a few ties */
 						v = (double)((st >> 33) % 6);
-					else			/* shifted b, ties: small p */
+					else /* shifted b, ties: small p */
 						v = (double)((st >> 33) % 4) + (i >= na ? 3 : 0);
 					if (i < na)
 						a[i] = v;
@@ -246,9 +242,10 @@ static void test_mwu_enumeration(void)
 				    !r.p_exact || fabs(r.p_mwu - want) > 1e-12) {
 					failed++;
 					if (worst_bad++ < 5)
-						fprintf(stderr, "MWU %d+%d kind %d: p %.15g, "
-							"enumeration %.15g\n", na, nb, kind,
-							r.p_mwu, want);
+						fprintf(stderr,
+							"MWU %d+%d kind %d: p %.15g, "
+							"enumeration %.15g\n",
+							na, nb, kind, r.p_mwu, want);
 				} else {
 					passed++;
 				}
@@ -314,14 +311,12 @@ static void test_seed_scenario(void)
 	CHECK(r.sep == SEP_B_ABOVE);
 	CHECK_NEAR(r.p_mwu, 0.1, 1e-12);
 	CHECK(stats_verdict(&r, 0.05) == -1); /* 3+3 can never reach 0.05 */
-	CHECK(r.seed == 42 && r.resamples == 10000 &&
-	      r.resamples_used == 10000);
+	CHECK(r.seed == 42 && r.resamples == 10000 && r.resamples_used == 10000);
 
 	/* bootstrap: CI contains the point estimate, lies within the resample range */
 	CHECK(r.ci_lo <= r.rel_change && r.rel_change <= r.ci_hi);
 	CHECK(r.ci_lo < r.ci_hi);
-	CHECK(r.ci_lo >=
-	      (375.0 - 355.0) / 355.0 - 1e-12); /* most extreme resamples */
+	CHECK(r.ci_lo >= (375.0 - 355.0) / 355.0 - 1e-12); /* most extreme resamples */
 	CHECK(r.ci_hi <= (377.0 - 351.0) / 351.0 + 1e-12);
 
 	/* determinism: same seed -> identical CI; another seed -> (almost surely) different */
@@ -349,8 +344,7 @@ static void test_bootstrap_zero_control(void)
 	struct ab_result r;
 
 	CHECK(stats_ab(a, 3, b, 3, 7, 2000, &r) == 0);
-	CHECK(r.resamples_used > 1200 &&
-	      r.resamples_used < 1600); /* ~19/27 kept */
+	CHECK(r.resamples_used > 1200 && r.resamples_used < 1600); /* ~19/27 kept */
 	CHECK(isfinite(r.ci_lo) && isfinite(r.ci_hi));
 
 	/* control mean 0: rel_change NAN and every resample skipped */
@@ -523,9 +517,9 @@ static void brute_dist(int na, int nb, double *cnt)
 			continue;
 		for (int i = 0; i < n; i++) {
 			if (m & (1u << i))
-				below++;	/* a control value */
+				below++; /* a control value */
 			else
-				u += below;	/* a patched value above 'below' control values */
+				u += below; /* a patched value above 'below' control values */
 		}
 		cnt[u]++;
 	}
@@ -569,7 +563,7 @@ static void test_mwu_dist(void)
 	/* 3+3: P(U <= 0) = 1 / 20 > 0.025: no critical value */
 	CHECK(stats_mwu_crit(3, 3, 0.025, &ach) == -1);
 	CHECK(ach == 0);
-	CHECK(stats_mwu_crit(3, 3, 0.05, &ach) == 0);	/* exactly reachable */
+	CHECK(stats_mwu_crit(3, 3, 0.05, &ach) == 0); /* exactly reachable */
 	CHECK_NEAR(ach, 0.05, 1e-15);
 	CHECK(stats_mwu_crit(0, 3, 0.05, &ach) == -2);
 	CHECK(stats_mwu_crit(3, 3, 0.0, &ach) == -2);
@@ -736,7 +730,7 @@ static void test_row(void)
 	CHECK(stats_row(a, 5, b, 5, 0.05, 0.01, &r) == 0);
 	CHECK(r.verdict == VERDICT_DIFFERENT);
 	CHECK_NEAR(r.p, 2.0 / 252.0, 1e-12);
-	CHECK_NEAR(r.rel.shift, 0.05, 1e-12);	/* b = 1.05 a exactly: every log ratio pairs up */
+	CHECK_NEAR(r.rel.shift, 0.05, 1e-12); /* b = 1.05 a exactly: every log ratio pairs up */
 	CHECK(r.rel.lo > 0.0 && r.rel.hi > r.rel.lo);
 	CHECK_NEAR(r.rel.conf, 1 - 8.0 / 252.0, 1e-12);
 	CHECK_NEAR(r.cliff, 1.0, 0);
@@ -806,7 +800,7 @@ static void test_rng(void)
 		ss += z * z;
 	}
 	CHECK(mn > 0 && mx < 1);
-	CHECK(fabs(s / 100000) < 0.02);	/* 5 sigma */
+	CHECK(fabs(s / 100000) < 0.02); /* 5 sigma */
 	CHECK(fabs(ss / 100000 - 1) < 0.03);
 }
 

@@ -40,10 +40,16 @@ int main(int argc, char **argv)
 {
 	struct campaign_def cd = { "cli", "abab", 1, 3, 2, "{\"test\": true}" };
 	struct kernel_art k[2] = {
-		{ .label = "control", .release = "6.1.0-test-control", .zimage_sha256 = "aa",
-		  .config_sha256 = "cc", .manifest_json = "{}" },
-		{ .label = "patched", .release = "6.1.0-test-patched", .zimage_sha256 = "bb",
-		  .config_sha256 = "cc", .manifest_json = "{}" },
+		{ .label = "control",
+		  .release = "6.1.0-test-control",
+		  .zimage_sha256 = "aa",
+		  .config_sha256 = "cc",
+		  .manifest_json = "{}" },
+		{ .label = "patched",
+		  .release = "6.1.0-test-patched",
+		  .zimage_sha256 = "bb",
+		  .config_sha256 = "cc",
+		  .manifest_json = "{}" },
 	};
 	struct store st;
 	struct board b;
@@ -106,8 +112,10 @@ int main(int argc, char **argv)
 		run_result_free(&res);
 	}
 	CHECK(count(&st, "SELECT count(*) FROM boots WHERE campaign_id = $1::int", cids) == 6);
-	CHECK(count(&st, "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id "
-			 "WHERE b.campaign_id = $1::int", cids) == 24);
+	CHECK(count(&st,
+		    "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id "
+		    "WHERE b.campaign_id = $1::int",
+		    cids) == 24);
 	CHECK(count(&st, "SELECT count(DISTINCT kernel_id) FROM boots WHERE campaign_id = $1::int",
 		    cids) == 2);
 
@@ -120,7 +128,7 @@ int main(int argc, char **argv)
 		if (asprintf(&log, v1_log, 1, 2, 3, 4) < 0)
 			return 1;
 		parse_log(log, strlen(log), &res);
-		res.v[1].batch = 1;	/* duplicate primary key inside COPY */
+		res.v[1].batch = 1; /* duplicate primary key inside COPY */
 		uuid_v4(rec.uuid);
 		rec.campaign = cid;
 		rec.board = &b;
@@ -132,7 +140,8 @@ int main(int argc, char **argv)
 		rec.boot_ms = rec.run_ms = -1;
 		rec.res = &res;
 		CHECK(store_boot(&st, &rec) != 0);
-		CHECK(count(&st, "SELECT count(*) FROM boots WHERE uuid = $1::uuid", rec.uuid) == 0);
+		CHECK(count(&st, "SELECT count(*) FROM boots WHERE uuid = $1::uuid", rec.uuid) ==
+		      0);
 		free(log);
 		run_result_free(&res);
 	}
@@ -159,12 +168,15 @@ int main(int argc, char **argv)
 		rec.boot_ms = rec.run_ms = -1;
 		rec.res = &res;
 		CHECK(store_boot(&st, &rec) == -EEXIST);
-		CHECK(count(&st, "SELECT count(*) FROM boots WHERE uuid = $1::uuid", rec.uuid) == 0);
+		CHECK(count(&st, "SELECT count(*) FROM boots WHERE uuid = $1::uuid", rec.uuid) ==
+		      0);
 		rec.status = "failed";
 		rec.error = "test";
 		CHECK(store_boot(&st, &rec) == 0);
-		CHECK(count(&st, "SELECT count(*) FROM boots WHERE campaign_id = $1::int AND seq = 1 "
-				 "AND status = 'ok'", cids) == 1);
+		CHECK(count(&st,
+			    "SELECT count(*) FROM boots WHERE campaign_id = $1::int AND seq = 1 "
+			    "AND status = 'ok'",
+			    cids) == 1);
 		free(log);
 		run_result_free(&res);
 	}
@@ -194,8 +206,10 @@ int main(int argc, char **argv)
 			rec.lava_job_id = 1;
 			CHECK(store_boot(&st, &rec) == want[i]);
 		}
-		CHECK(count(&st, "SELECT count(*) FROM boots WHERE lava_job_id = 1 AND campaign_id = "
-				 "$1::int", cids) == 2);
+		CHECK(count(&st,
+			    "SELECT count(*) FROM boots WHERE lava_job_id = 1 AND campaign_id = "
+			    "$1::int",
+			    cids) == 2);
 	}
 
 	/* COPY text: tab, backslash, newline and CR in text fields round-trip */
@@ -228,9 +242,11 @@ int main(int argc, char **argv)
 		rec.boot_ms = rec.run_ms = -1;
 		rec.res = &res;
 		CHECK(store_boot(&st, &rec) == 0);
-		r = store_query(&st, "SELECT s.scenario, s.op, s.batch FROM samples s JOIN boots b ON "
+		r = store_query(&st,
+				"SELECT s.scenario, s.op, s.batch FROM samples s JOIN boots b ON "
 				"b.id = s.boot_id WHERE b.uuid = $1::uuid AND s.kind = 'result' "
-				"ORDER BY s.batch", 1, p);
+				"ORDER BY s.batch",
+				1, p);
 		CHECK(r && PQntuples(r) == 2);
 		if (r && PQntuples(r) == 2) {
 			CHECK(!strcmp(PQgetvalue(r, 0, 0), "a\tb\\c\nd\re"));

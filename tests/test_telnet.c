@@ -60,21 +60,21 @@ int main(void)
 	ssize_t n;
 
 	setup(true);
-	{	/* plain bytes pass, IAC IAC is one 0xff */
+	{ /* plain bytes pass, IAC IAC is one 0xff */
 		const unsigned char in[] = { 'o', 'k', IAC, IAC, '\n' };
 
 		n = feed(in, sizeof(in), out, sizeof(out));
 		CHECK(n == 4 && !memcmp(out, "ok\xff\n", 4));
 		CHECK(answered(NULL, 0));
 	}
-	{	/* the server's echo: accepted (DO ECHO) */
+	{ /* the server's echo: accepted (DO ECHO) */
 		const unsigned char in[] = { 'a', IAC, WILL, 1, 'b' }, ans[] = { IAC, DO, 1 };
 
 		n = feed(in, sizeof(in), out, sizeof(out));
 		CHECK(n == 2 && !memcmp(out, "ab", 2));
 		CHECK(answered(ans, sizeof(ans)));
 	}
-	{	/* terminal type asked of us: refused (WONT); the server's status: DONT */
+	{ /* terminal type asked of us: refused (WONT); the server's status: DONT */
 		const unsigned char in[] = { IAC, DO, 24, IAC, WILL, 5, 'x' };
 		const unsigned char ans[] = { IAC, WONT, 24, IAC, DONT, 5 };
 
@@ -82,20 +82,20 @@ int main(void)
 		CHECK(n == 1 && out[0] == 'x');
 		CHECK(answered(ans, sizeof(ans)));
 	}
-	{	/* binary and suppress-go-ahead: ours, no answer (we offered them) */
+	{ /* binary and suppress-go-ahead: ours, no answer (we offered them) */
 		const unsigned char in[] = { IAC, DO, 0, IAC, WILL, 3, IAC, WILL, 0, 'y' };
 
 		n = feed(in, sizeof(in), out, sizeof(out));
 		CHECK(n == 1 && out[0] == 'y');
 		CHECK(answered(NULL, 0));
 	}
-	{	/* a subnegotiation (with an IAC IAC inside) is skipped whole */
+	{ /* a subnegotiation (with an IAC IAC inside) is skipped whole */
 		const unsigned char in[] = { 'p', IAC, SB, 24, 0, IAC, IAC, 'v', 't', IAC, SE, 'q' };
 
 		n = feed(in, sizeof(in), out, sizeof(out));
 		CHECK(n == 2 && !memcmp(out, "pq", 2));
 	}
-	{	/* a command cut across three reads; reads of commands only: EAGAIN */
+	{ /* a command cut across three reads; reads of commands only: EAGAIN */
 		const unsigned char a[] = { 'm', IAC }, b[] = { DO }, c[] = { 31, 'n' };
 		const unsigned char ans[] = { IAC, WONT, 31 };
 
@@ -108,15 +108,18 @@ int main(void)
 		CHECK(n == 1 && out[0] == 'n');
 		CHECK(answered(ans, sizeof(ans)));
 	}
-	{	/* writing: a 0xff byte is doubled, others pass */
+	{ /* writing: a 0xff byte is doubled, others pass */
 		unsigned char got[16];
 		const unsigned char want[] = { 'a', IAC, IAC, 'b' };
 
-		CHECK(console_tcp_ops.write(&con, "a\xff" "b", 3) == 3);
+		CHECK(console_tcp_ops.write(&con,
+					    "a\xff"
+					    "b",
+					    3) == 3);
 		CHECK(read(peer, got, sizeof(got)) == 4 && !memcmp(got, want, 4));
 	}
 	setup(false);
-	{	/* raw tcp: every byte passes, nothing is answered */
+	{ /* raw tcp: every byte passes, nothing is answered */
 		const unsigned char in[] = { 'r', IAC, DO, 24, IAC, IAC };
 		unsigned char got[16];
 

@@ -79,8 +79,7 @@ struct fixed_out {
 	long boot_n;
 };
 
-static void fixed(uint64_t seed, size_t n, double delta, long reps, bool boot,
-		  struct fixed_out *o)
+static void fixed(uint64_t seed, size_t n, double delta, long reps, bool boot, struct fixed_out *o)
 {
 	struct stats_rng g;
 	double a[MAXN], b[MAXN];
@@ -213,12 +212,14 @@ static void nightly(uint64_t seed, long reps, double *hit11, double *other, doub
 		for (size_t n = 3; n <= 20; n++) {
 			struct cp_point cp;
 
-			if (cp_new_last(x, n, CP_DEFAULT_P_MAX, CP_DEFAULT_MIN_SIZE, 0.03, &cp) == 1) {
+			if (cp_new_last(x, n, CP_DEFAULT_P_MAX, CP_DEFAULT_MIN_SIZE, 0.03, &cp) ==
+			    1) {
 				n_alert++;
 				if (!first)
 					first = (int)n;
 			}
-			any |= cp_new_last(y, n, CP_DEFAULT_P_MAX, CP_DEFAULT_MIN_SIZE, 0.03, &cp) == 1;
+			any |= cp_new_last(y, n, CP_DEFAULT_P_MAX, CP_DEFAULT_MIN_SIZE, 0.03,
+					   &cp) == 1;
 		}
 		h += first == 11;
 		o += n_alert - (first == 11) > 0;
@@ -244,8 +245,8 @@ int main(int argc, char **argv)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	nl = seq_schedule_balanced(3, BUDGET, na, nb, SEQ_MAX_LOOKS);
-	if (nl < 0 || seq_design_init(&d, na, nb, (size_t)nl, ALPHA, ALPHA, MARGIN, 0,
-				      SEQ_DEFAULT_SEED)) {
+	if (nl < 0 ||
+	    seq_design_init(&d, na, nb, (size_t)nl, ALPHA, ALPHA, MARGIN, 0, SEQ_DEFAULT_SEED)) {
 		fprintf(stderr, "validate: cannot build the sequential design\n");
 		return 1;
 	}
@@ -254,15 +255,16 @@ int main(int argc, char **argv)
 	       CV_B * 100, CV_W * 100, M_BATCH, ALPHA, MARGIN * 100, R);
 	printf("sequential design: looks 3+3 .. %zu+%zu (%d looks, budget %d boots), two-sided p "
 	       "threshold %.5f per look (null simulation: FPR %.4f +- %.4f, %lu sims), "
-	       "equivalence one-sided threshold %.5f (same-error %.4f)\n", na[nl - 1], nb[nl - 1],
-	       nl, BUDGET, d.p_diff, d.fpr, d.fpr_se, d.sims, d.p_eq, d.same_err);
+	       "equivalence one-sided threshold %.5f (same-error %.4f)\n",
+	       na[nl - 1], nb[nl - 1], nl, BUDGET, d.p_diff, d.fpr, d.fpr_se, d.sims, d.p_eq,
+	       d.same_err);
 	printf("boundaries (different iff U <= u or U >= n^2 - u; same needs the interval of rank "
 	       "u_eq + 1 inside the margin):");
 	for (int k = 0; k < nl; k++)
 		printf(" %zu+%zu:%ld/%ld", d.look[k].na, d.look[k].nb, d.look[k].u_diff,
 		       d.look[k].u_eq);
-	printf("\n\n| %-48s | %-22s | %8s | %7s | %6s | %-8s | %-6s |\n", "figure", "design", "value",
-	       "MC SE", "N", "target", "");
+	printf("\n\n| %-48s | %-22s | %8s | %7s | %6s | %-8s | %-6s |\n", "figure", "design",
+	       "value", "MC SE", "N", "target", "");
 	printf("|%s|%s|%s|%s|%s|%s|%s|\n", "----------------------------------------------",
 	       "------------------------", "----------", "---------", "--------", "----------",
 	       "--------");
@@ -321,18 +323,18 @@ int main(int argc, char **argv)
 	fwer(500, 10, R / 4, &raw, &holm, &bh);
 	line("FWER of 15 rows, no change, unadjusted", "fixed 10+10 x 15", raw, se_p(raw, R / 4),
 	     R / 4, ' ', 0, "");
-	line("FWER of 15 rows, no change, Holm", "fixed 10+10 x 15", holm, se_p(holm, R / 4),
+	line("FWER of 15 rows, no change, Holm", "fixed 10+10 x 15", holm, se_p(holm, R / 4), R / 4,
+	     'u', ALPHA, "");
+	line("FWER of 15 rows, no change, BH (= FDR here)", "fixed 10+10 x 15", bh, se_p(bh, R / 4),
 	     R / 4, 'u', ALPHA, "");
-	line("FWER of 15 rows, no change, BH (= FDR here)", "fixed 10+10 x 15", bh,
-	     se_p(bh, R / 4), R / 4, 'u', ALPHA, "");
 
 	/* nightly change points */
 	{
 		double hit, other, flat;
 
 		nightly(700, R / 4, &hit, &other, &flat);
-		line("nightly: +5 % step after night 10, alert on 11", "change point, 20 nights", hit,
-		     se_p(hit, R / 4), R / 4, ' ', 0, "");
+		line("nightly: +5 % step after night 10, alert on 11", "change point, 20 nights",
+		     hit, se_p(hit, R / 4), R / 4, ' ', 0, "");
 		line("nightly: +5 % step, an alert on another night", "change point, 20 nights",
 		     other, se_p(other, R / 4), R / 4, ' ', 0, "");
 		line("nightly: no step, any alert in 20 nights", "change point, 20 nights", flat,
@@ -366,7 +368,7 @@ int main(int argc, char **argv)
 	printf("\n");
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("\n%d target(s) missed (the percentile bootstrap's shortfall is reported, not "
-	       "counted); %.1f s (seeded: the same table on every run)\n", nfail,
-	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	       "counted); %.1f s (seeded: the same table on every run)\n",
+	       nfail, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	return nfail ? 1 : 0;
 }
