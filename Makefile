@@ -38,8 +38,8 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 	    scdoc debhelper fakeroot man-db qemu-system-x86 gpiod \
 	    meson ninja-build b4 git clang-format
 
-.PHONY: all deps kernels demo check unit clean distclean gpiod-v2 man install uninstall format \
-	format-check
+.PHONY: all deps kernels board-kernels demo check unit clean distclean gpiod-v2 man install \
+	uninstall format format-check
 
 all: ablab
 
@@ -85,17 +85,19 @@ deps:
 
 # Control and patched kernels, module and initramfs per emulated board,
 # cached outside the repo (ABLAB_CACHE, default ~/.cache/ablab).
-# Plus the virtual lab's x86_64 guest kernel (tests/vlab/, tests/t86-vlab.sh).
-kernels: deps
-	@for b in $(BOARDS); do bash boards/kernel/build.sh $$b || exit 1; done
+# Plus the virtual lab's x86_64 guest kernel (tests/vlab/, tests/t86-vlab.sh),
+# which only the tests use: `make demo` builds the boards' kernels alone.
+kernels: board-kernels
 	@bash tests/vlab/build-kernel.sh >/dev/null
+board-kernels: deps
+	@for b in $(BOARDS); do bash boards/kernel/build.sh $$b || exit 1; done
 
 # The main job: an A/A calibration of the three emulated boards (each
 # scenario's noise, for the minimum detectable effect per row), then one A/B
 # campaign on all three at once in a sequential design: rounds of one control
 # and one patched boot with 3 batches, a look after each round from 3+3 on,
 # every board stopping when its rows are decided, at most 5+5; prints the report.
-demo: deps ablab kernels
+demo: deps ablab board-kernels
 	./ablab calibrate qemu-sam9x75 qemu-arm11 qemu-pi400 --boots 3 --batches 3
 	./ablab run jobs/dma-from-device.json --budget 5 --first 3 --batches 3 --order abab
 

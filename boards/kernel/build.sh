@@ -15,7 +15,7 @@
 #   CACHE=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}
 # and an artefact set is keyed by the sha256 of all of its inputs:
 #   $CACHE/kernels/BOARD/VARIANT-<key16>/   zImage dtb dmabench.ko
-#                                           initramfs.cpio.gz config manifest.json
+#                                           initramfs.cpio.gz config System.map manifest.json
 #   $CACHE/kernels/BOARD/VARIANT -> VARIANT-<key16>
 # manifest.json is written last: a directory that has it is complete, and
 # asking for it again is a no-op.
@@ -80,7 +80,7 @@ ARCH=arm
 CROSS_COMPILE=arm-linux-gnueabi-
 KIMAGE=zImage
 DTB=
-DEFCONFIG='' FRAGMENT='' CONSOLE='' CMDLINE='' PATCHES_DIR=${PATCHES_DIR:-}
+DEFCONFIG='' FRAGMENT='' KEEP_SYMBOLS='' CONSOLE='' CMDLINE='' PATCHES_DIR=${PATCHES_DIR:-}
 BUSYBOX_ARCH=armel
 QEMU_SYSTEM='' QEMU_MACHINE='' QEMU_CPU='' QEMU_MEM='' QEMU_EXTRA=''
 KMOD_DIR=kmod
@@ -362,16 +362,35 @@ verify_config() {
 	[[ $bad -eq 0 ]] || die "$BOARD: the final .config does not honour $(basename "$frag") (entries above); fix the fragment (missing dependency?)"
 }
 
-# configure TREE VARIANT: defconfig + fragment, checked.
+# configure TREE VARIANT: defconfig + fragment, checked. DEFCONFIG=allnoconfig
+# makes the fragment the whole config: every option it does not name (or
+# that what it names does not select) is off, also those a plain merge would
+# have turned on by their defaults (KCONFIG_ALLCONFIG).
 configure() {
 	local tree=$1 variant=$2
 	step "configure ($DEFCONFIG + $(basename "$FRAGMENT"))"
 	mkdir -p "$tree/out"
-	logged "defconfig" kmake "$tree" "$variant" "$DEFCONFIG"
-	logged "merge fragment" "$tree/scripts/kconfig/merge_config.sh" -m -O "$tree/out" \
-		"$tree/out/.config" "$FRAGMENT"
+	if [[ $DEFCONFIG == allnoconfig ]]; then
+		logged "allnoconfig" kmake "$tree" "$variant" KCONFIG_ALLCONFIG="$FRAGMENT" allnoconfig
+	else
+		logged "defconfig" kmake "$tree" "$variant" "$DEFCONFIG"
+		logged "merge fragment" "$tree/scripts/kconfig/merge_config.sh" -m -O "$tree/out" \
+			"$tree/out/.config" "$FRAGMENT"
+	fi
 	logged "olddefconfig" kmake "$tree" "$variant" olddefconfig
 	verify_config "$FRAGMENT" "$tree/out/.config"
+}
+
+# check_symbols SYSTEM.MAP: the code paths the board exists to run
+# (KEEP_SYMBOLS of the .conf) are in the kernel, named in the error if not.
+check_symbols() {
+	local map=$1 s missing=()
+	[[ -f $map ]] || die "$BOARD/$VARIANT: no $map"
+	for s in $KEEP_SYMBOLS; do
+		grep -q " $s\$" "$map" || missing+=("$s")
+	done
+	[[ ${#missing[@]} -eq 0 ]] ||
+		die "$BOARD/$VARIANT: $map lacks ${missing[*]} (KEEP_SYMBOLS in $CONF): the fragment $(basename "$FRAGMENT") lost the code path they are part of"
 }
 
 build_kernel() { # TREE VARIANT
@@ -509,7 +528,7 @@ write_manifest() { # TREE VARIANT ADIR KEY RELEASE T0
 	local tree=$1 variant=$2 adir=$3 key=$4 release=$5 t0=$6 f sep m
 	local files=(zImage)
 	if [[ -n $DTB ]]; then files+=("$DTB"); fi
-	files+=(dmabench.ko dma_map_benchmark initramfs.cpio.gz)
+	files+=(dmabench.ko dma_map_benchmark initramfs.cpio.gz System.map)
 	if [[ -n $MOD_NAME ]]; then files+=("$MOD_NAME.ko"); fi
 	m=$adir/manifest.json.tmp
 	{
@@ -651,6 +670,8 @@ build_variant() {
 		"$tree/tools/testing/selftests/dma/dma_map_benchmark.c"
 	rm -rf "$ub"
 
+	check_symbols "$tree/out/System.map"
+	cp "$tree/out/System.map" "$adir/System.map"
 	cp "$tree/out/arch/$ARCH/boot/$KIMAGE" "$adir/$KIMAGE"
 	if [[ -n $DTB ]]; then
 		local dtb
