@@ -531,6 +531,9 @@ write_manifest() { # TREE VARIANT ADIR KEY RELEASE T0
 	files+=(dmabench.ko dma_map_benchmark initramfs.cpio.gz System.map)
 	if [[ -n $MOD_NAME ]]; then files+=("$MOD_NAME.ko"); fi
 	m=$adir/manifest.json.tmp
+	for f in "${files[@]}"; do	# a file missing here would leave a manifest that is not JSON
+		[[ -f $adir/$f ]] || die "$BOARD/$variant: $adir/$f was not built"
+	done
 	{
 		echo "{"
 		echo "  \"board\": $(json_str "$BOARD"),"
@@ -770,6 +773,8 @@ build_git() {
 	logged "dma_map_benchmark (needs libc6-dev-armel-cross)" "${CROSS_COMPILE}gcc" -static -O2 \
 		-I"$ub" -o "$adir/dma_map_benchmark" "$wt/tools/testing/selftests/dma/dma_map_benchmark.c"
 	rm -rf "$ub"
+	check_symbols "$wt/out/System.map"
+	cp "$wt/out/System.map" "$adir/System.map"
 	cp "$wt/out/arch/$ARCH/boot/$KIMAGE" "$adir/$KIMAGE"
 	if [[ -n $DTB ]]; then
 		local dtb
