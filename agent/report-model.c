@@ -353,16 +353,21 @@ int report_find(const struct report *rep, const char *board, const char *scenari
 
 /* ------------------------------------------------------------------ analysis */
 
-/* boot means of one variant (caller frees) */
-static double *variant_means(const struct rep_row *r, int var, size_t *n)
+double *report_boot_means(const struct rep_row *r, int var, bool by_position, size_t *n)
 {
 	double *v = xcalloc(r->nboots + 1, sizeof(double));
 
 	*n = 0;
 	for (size_t i = 0; i < r->nboots; i++)
-		if (r->boots[i].variant == var)
+		if ((by_position ? r->boots[i].vi : r->boots[i].variant) == var)
 			v[(*n)++] = r->boots[i].s.mean;
 	return v;
+}
+
+/* boot means of one side of the A/B table (caller frees) */
+static double *variant_means(const struct rep_row *r, int var, size_t *n)
+{
+	return report_boot_means(r, var, false, n);
 }
 
 bool rep_design_row(const struct rep_row *r)

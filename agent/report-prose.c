@@ -171,7 +171,7 @@ char *report_wrap(const char *text, size_t width, const char *indent)
 
 void xml_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
+	for (; s && *s; s++) {
 		switch (*s) {
 		case '&':
 			fputs("&amp;", f);
@@ -184,6 +184,9 @@ void xml_escape(FILE *f, const char *s)
 			break;
 		case '"':
 			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
 			break;
 		case NBSP:
 			fputc(' ', f);

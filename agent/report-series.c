@@ -25,13 +25,7 @@ static bool series_row(const struct rep_row *r)
 /* boot means of the variant at position vi (caller frees) */
 static double *means_of(const struct rep_row *r, int vi, size_t *n)
 {
-	double *v = xcalloc(r->nboots + 1, sizeof(double));
-
-	*n = 0;
-	for (size_t i = 0; i < r->nboots; i++)
-		if (r->boots[i].vi == vi)
-			v[(*n)++] = r->boots[i].s.mean;
-	return v;
+	return report_boot_means(r, vi, true, n);
 }
 
 /* The comparisons of nv variants, in the order the table shows them: each variant against

@@ -187,13 +187,18 @@ void fmt_change(char *out, size_t len, double rel);
 /* "[+5.1%, +7.4%]" from two changes; "-" when lo is NaN. */
 void fmt_ci(char *out, size_t len, double lo, double hi);
 /* "256 B dirty", "1 MiB clean map", "null call", "lost of 400 KiB": a row without its board */
+/* The boot means of a row's boots of one variant: by its position in the campaign's
+ * variants (by_position), else by its side of the A/B table (0 control, 1 the last
+ * variant, 2 a series' middle variants).  Caller frees; *n is their number. */
+double *report_boot_means(const struct rep_row *r, int var, bool by_position, size_t *n);
 void report_row_label(const struct rep_row *r, char *out, size_t len);
 /* The same prefixed with "CPU, family, " as in the seed's table. */
 void report_row_label_full(const struct report *rep, const struct rep_row *r, char *out,
 			   size_t len);
 /* Wraps text at width columns (words never split); returns a malloc'd string. */
 char *report_wrap(const char *text, size_t width, const char *indent);
-/* Writes s with &, <, >, " escaped for XML/HTML. */
+/* Writes s (NULL: nothing) with &, <, >, " and ' escaped for XML/HTML; the report's
+ * non-breaking marker becomes a space. */
 void xml_escape(FILE *f, const char *s);
 
 #endif

@@ -7,6 +7,7 @@
 #include "web.h"
 #include "web-int.h"
 #include "cmds.h"
+#include "report.h"
 #include "store.h"
 #include "util.h"
 
@@ -29,30 +30,10 @@
 
 /* ------------------------------------------------------------------ output helpers */
 
-/* HTML-escaped text (&, <, >, ", ') */
+/* HTML-escaped text (&, <, >, ", '): the report's escaper (report-prose.c) */
 void web_h(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
+	xml_escape(f, s);
 }
 
 /* percent-encoded (keep: unreserved characters, and '/' when path) */

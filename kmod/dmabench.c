@@ -32,17 +32,17 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
-#define DB_MAX_SCENARIOS 16
-#define DB_NAME_MAX 40
-#define DB_MAX_REPS 10000000U
-#define DB_MAX_BATCHES 1000U
-#define DB_NULL_REPS 5000U
-#define DB_CAL_REPS 16U
-#define DB_ITER_FACTOR 100U
-#define DB_RES_TRIES 20U
-#define DB_RES_SPIN_MAX 50000000U
-#define DB_PRESERVE_SIZE 409600U
-#define DB_PRESERVE_NAME "preserve-409600B"
+#define DB_MAX_SCENARIOS	16
+#define DB_NAME_MAX		40
+#define DB_MAX_REPS		10000000U
+#define DB_MAX_BATCHES		1000U
+#define DB_NULL_REPS		5000U
+#define DB_CAL_REPS		16U
+#define DB_ITER_FACTOR		100U
+#define DB_RES_TRIES		20U
+#define DB_RES_SPIN_MAX		50000000U
+#define DB_PRESERVE_SIZE	409600U
+#define DB_PRESERVE_NAME	"preserve-409600B"
 
 enum db_op {
 	DB_OP_MAP_UNMAP,
@@ -58,28 +58,29 @@ enum db_timing {
 	DB_TIMING_BATCH,
 };
 
-static const char *const db_op_names[] = {
-	[DB_OP_MAP_UNMAP] = "map_unmap", [DB_OP_MAP] = "map",	[DB_OP_UNMAP] = "unmap",
-	[DB_OP_SYNC] = "sync",		 [DB_OP_NULL] = "null",
+static const char * const db_op_names[] = {
+	[DB_OP_MAP_UNMAP]	= "map_unmap",
+	[DB_OP_MAP]		= "map",
+	[DB_OP_UNMAP]		= "unmap",
+	[DB_OP_SYNC]		= "sync",
+	[DB_OP_NULL]		= "null",
 };
 
-static const char *const db_timing_names[] = {
-	[DB_TIMING_AUTO] = "auto",
-	[DB_TIMING_ITER] = "iter",
-	[DB_TIMING_BATCH] = "batch",
+static const char * const db_timing_names[] = {
+	[DB_TIMING_AUTO]	= "auto",
+	[DB_TIMING_ITER]	= "iter",
+	[DB_TIMING_BATCH]	= "batch",
 };
 
-static const char *const db_state_names[] = { "clean", "dirty" };
+static const char * const db_state_names[] = { "clean", "dirty" };
 
-static const char *const db_dir_names[] = { "from", "to", "bidi" };
+static const char * const db_dir_names[] = { "from", "to", "bidi" };
 
 static const enum dma_data_direction db_dir_values[] = {
-	DMA_FROM_DEVICE,
-	DMA_TO_DEVICE,
-	DMA_BIDIRECTIONAL,
+	DMA_FROM_DEVICE, DMA_TO_DEVICE, DMA_BIDIRECTIONAL,
 };
 
-static const char *const db_default_specs[] = {
+static const char * const db_default_specs[] = {
 	"small-dirty-256B:256:dirty:from:map_unmap:5000",
 	"large-dirty-1MiB:1M:dirty:from:map_unmap:300",
 	"large-clean-1MiB:1M:clean:from:map_unmap:300",
@@ -114,14 +115,12 @@ struct db_error {
 
 static char *db_scenarios_param;
 module_param_named(scenarios, db_scenarios_param, charp, 0444);
-MODULE_PARM_DESC(
-	scenarios,
-	"Comma-separated name:size:dirty|clean:from|to|bidi:map_unmap|map|unmap|sync:reps specs (default: the three seed scenarios)");
+MODULE_PARM_DESC(scenarios,
+		 "Comma-separated name:size:dirty|clean:from|to|bidi:map_unmap|map|unmap|sync:reps specs (default: the three seed scenarios)");
 
 static unsigned int db_reps;
 module_param_named(reps, db_reps, uint, 0444);
-MODULE_PARM_DESC(reps,
-		 "Override every scenario's reps, null baseline included (0 = per-scenario value)");
+MODULE_PARM_DESC(reps, "Override every scenario's reps, null baseline included (0 = per-scenario value)");
 
 static unsigned int db_batches = 5;
 module_param_named(batches, db_batches, uint, 0444);
@@ -133,14 +132,12 @@ MODULE_PARM_DESC(timing, "auto|iter|batch (default auto)");
 
 static char *db_pin_param;
 module_param_named(pin_timing, db_pin_param, charp, 0444);
-MODULE_PARM_DESC(
-	pin_timing,
-	"Comma-separated name:iter|batch pairs: these scenarios' timing mode, as an earlier load chose it (default: none)");
+MODULE_PARM_DESC(pin_timing,
+		 "Comma-separated name:iter|batch pairs: these scenarios' timing mode, as an earlier load chose it (default: none)");
 
 static bool db_null_baseline = true;
 module_param_named(null_baseline, db_null_baseline, bool, 0444);
-MODULE_PARM_DESC(null_baseline,
-		 "Add the 'null' scenario timing an empty function call (default Y)");
+MODULE_PARM_DESC(null_baseline, "Add the 'null' scenario timing an empty function call (default Y)");
 
 static bool db_preserve = true;
 module_param_named(preserve, db_preserve, bool, 0444);
@@ -157,11 +154,21 @@ static const struct {
 	int err;
 	const char *name;
 } db_errnames[] = {
-	{ -EINVAL, "EINVAL" }, { -ENOMEM, "ENOMEM" }, { -EIO, "EIO" },
-	{ -ENODEV, "ENODEV" }, { -EBUSY, "EBUSY" },   { -EEXIST, "EEXIST" },
-	{ -EFAULT, "EFAULT" }, { -ENOSPC, "ENOSPC" }, { -ERANGE, "ERANGE" },
-	{ -EINTR, "EINTR" },   { -EAGAIN, "EAGAIN" }, { -ENOENT, "ENOENT" },
-	{ -EPERM, "EPERM" },   { -ENXIO, "ENXIO" },   { -EOPNOTSUPP, "EOPNOTSUPP" },
+	{ -EINVAL, "EINVAL" },
+	{ -ENOMEM, "ENOMEM" },
+	{ -EIO, "EIO" },
+	{ -ENODEV, "ENODEV" },
+	{ -EBUSY, "EBUSY" },
+	{ -EEXIST, "EEXIST" },
+	{ -EFAULT, "EFAULT" },
+	{ -ENOSPC, "ENOSPC" },
+	{ -ERANGE, "ERANGE" },
+	{ -EINTR, "EINTR" },
+	{ -EAGAIN, "EAGAIN" },
+	{ -ENOENT, "ENOENT" },
+	{ -EPERM, "EPERM" },
+	{ -ENXIO, "ENXIO" },
+	{ -EOPNOTSUPP, "EOPNOTSUPP" },
 };
 
 static const char *db_errname(int err)
@@ -174,8 +181,8 @@ static const char *db_errname(int err)
 	return "EUNKNOWN";
 }
 
-static void db_set_error(struct db_error *e, const char *scenario, const char *key,
-			 const char *value)
+static void db_set_error(struct db_error *e, const char *scenario,
+			 const char *key, const char *value)
 {
 	e->scenario = scenario;
 	e->key = key;
@@ -230,7 +237,8 @@ static bool db_name_taken(const char *s, unsigned int count)
 {
 	unsigned int i;
 
-	if (!strcmp(s, "null") || !strcmp(s, "none") || !strcmp(s, DB_PRESERVE_NAME))
+	if (!strcmp(s, "null") || !strcmp(s, "none") ||
+	    !strcmp(s, DB_PRESERVE_NAME))
 		return true;
 	for (i = 0; i < count; i++)
 		if (!strcmp(db_scen[i].name, s))
@@ -317,7 +325,8 @@ static int db_parse_spec(char *spec, unsigned int idx, struct db_error *e)
 	}
 	sc->op = i;
 
-	if (kstrtouint(f[5], 10, &sc->reps) || !sc->reps || sc->reps > DB_MAX_REPS) {
+	if (kstrtouint(f[5], 10, &sc->reps) || !sc->reps ||
+	    sc->reps > DB_MAX_REPS) {
 		db_set_error(e, label, "field", "reps");
 		return -EINVAL;
 	}
@@ -394,7 +403,8 @@ static int db_parse_pins(struct db_error *e)
 		int t;
 
 		strsep(&mode, ":");
-		t = mode ? match_string(db_timing_names, ARRAY_SIZE(db_timing_names), mode) :
+		t = mode ? match_string(db_timing_names,
+					ARRAY_SIZE(db_timing_names), mode) :
 			   -EINVAL;
 		ret = -EINVAL;
 		if (t != DB_TIMING_ITER && t != DB_TIMING_BATCH)
@@ -421,7 +431,8 @@ static int db_parse_params(enum db_timing *timing, struct db_error *e)
 
 	*timing = DB_TIMING_AUTO;
 	if (db_timing_param) {
-		ret = match_string(db_timing_names, ARRAY_SIZE(db_timing_names), db_timing_param);
+		ret = match_string(db_timing_names, ARRAY_SIZE(db_timing_names),
+				   db_timing_param);
 		if (ret < 0) {
 			db_set_error(e, "none", "param", "timing");
 			return -EINVAL;
@@ -462,7 +473,8 @@ static int db_parse_params(enum db_timing *timing, struct db_error *e)
 	return db_parse_pins(e);
 }
 
-static inline void db_dirty(const struct db_scenario *sc, void *buf, unsigned int i)
+static inline void db_dirty(const struct db_scenario *sc, void *buf,
+			    unsigned int i)
 {
 	memset(buf, (u8)(i | 1), sc->size);
 	/* Keep every memset: the compiler must not merge dead stores. */
@@ -475,8 +487,8 @@ static inline void db_dirty(const struct db_scenario *sc, void *buf, unsigned in
  * mapped once for the whole batch and handed to the CPU, so that each
  * iteration's write happens while the CPU owns it.
  */
-static int db_prepare(struct device *dev, const struct db_scenario *sc, void *buf,
-		      dma_addr_t *handle)
+static int db_prepare(struct device *dev, const struct db_scenario *sc,
+		      void *buf, dma_addr_t *handle)
 {
 	dma_addr_t dma;
 
@@ -501,7 +513,8 @@ static int db_prepare(struct device *dev, const struct db_scenario *sc, void *bu
 	return 0;
 }
 
-static void db_finish(struct device *dev, const struct db_scenario *sc, dma_addr_t handle)
+static void db_finish(struct device *dev, const struct db_scenario *sc,
+		      dma_addr_t handle)
 {
 	if (sc->op == DB_OP_SYNC && !dma_mapping_error(dev, handle))
 		dma_unmap_single(dev, handle, sc->size, sc->dir);
@@ -512,8 +525,8 @@ static void db_finish(struct device *dev, const struct db_scenario *sc, dma_addr
  * dirtying write and, for op=map/unmap, the other half of the pair happen
  * outside the timed region.
  */
-static int db_step(struct device *dev, const struct db_scenario *sc, void *buf, dma_addr_t handle,
-		   bool irqoff, u64 *delta)
+static int db_step(struct device *dev, const struct db_scenario *sc,
+		   void *buf, dma_addr_t handle, bool irqoff, u64 *delta)
 {
 	dma_addr_t dma = DMA_MAPPING_ERROR;
 	unsigned long flags = 0;
@@ -562,8 +575,9 @@ static int db_step(struct device *dev, const struct db_scenario *sc, void *buf, 
 	return 0;
 }
 
-static int db_time_iter(struct device *dev, const struct db_scenario *sc, void *buf,
-			dma_addr_t handle, unsigned int reps, bool irqoff, struct db_stats *st)
+static int db_time_iter(struct device *dev, const struct db_scenario *sc,
+			void *buf, dma_addr_t handle, unsigned int reps,
+			bool irqoff, struct db_stats *st)
 {
 	unsigned int i;
 	u64 d;
@@ -592,8 +606,8 @@ static int db_time_iter(struct device *dev, const struct db_scenario *sc, void *
  * instead sum per-operation clock deltas (each quantisation error averages
  * out over many reps) and report base_ns=0.
  */
-static int db_time_batch(struct device *dev, const struct db_scenario *sc, void *buf,
-			 dma_addr_t handle, struct db_stats *st)
+static int db_time_batch(struct device *dev, const struct db_scenario *sc,
+			 void *buf, dma_addr_t handle, struct db_stats *st)
 {
 	unsigned int i;
 	dma_addr_t dma;
@@ -642,8 +656,8 @@ static int db_time_batch(struct device *dev, const struct db_scenario *sc, void 
 }
 
 /* Allocate, prepare, time @reps iterations and tear down one batch. */
-static int db_run(struct device *dev, const struct db_scenario *sc, unsigned int reps,
-		  bool batch_timing, struct db_stats *st)
+static int db_run(struct device *dev, const struct db_scenario *sc,
+		  unsigned int reps, bool batch_timing, struct db_stats *st)
 {
 	dma_addr_t handle;
 	void *buf = NULL;
@@ -686,7 +700,8 @@ static int db_calibrate(struct device *dev, struct db_scenario *sc, bool decide)
 	mean = div_u64(st.sum, reps);
 	if (decide)
 		sc->batch_timing = db_clock_res_ns * DB_ITER_FACTOR > mean;
-	pr_debug("calibrate scenario=%s mean_ns=%llu batch=%d\n", sc->name, mean, sc->batch_timing);
+	pr_debug("calibrate scenario=%s mean_ns=%llu batch=%d\n",
+		 sc->name, mean, sc->batch_timing);
 	return 0;
 }
 
@@ -702,15 +717,15 @@ static void db_print_result(const struct db_scenario *sc, unsigned int batch,
 		s64 per_kib = sc->size ? div64_s64(mean * 1024, sc->size) : 0;
 
 		pr_info("v1 result scenario=%s batch=%u size=%zu reps=%u dir=%s op=%s state=%s timing=batch mean_ns=%lld raw_ns=%llu base_ns=%llu ns_per_KiB=%lld\n",
-			sc->name, batch, sc->size, sc->reps, dir, op, state, mean, st->raw,
-			st->base, per_kib);
+			sc->name, batch, sc->size, sc->reps, dir, op, state,
+			mean, st->raw, st->base, per_kib);
 	} else {
 		u64 mean = div_u64(st->sum, sc->reps);
 		u64 per_kib = sc->size ? div64_u64(mean * 1024, sc->size) : 0;
 
 		pr_info("v1 result scenario=%s batch=%u size=%zu reps=%u dir=%s op=%s state=%s timing=iter mean_ns=%llu min_ns=%llu max_ns=%llu ns_per_KiB=%llu\n",
-			sc->name, batch, sc->size, sc->reps, dir, op, state, mean, st->min, st->max,
-			per_kib);
+			sc->name, batch, sc->size, sc->reps, dir, op, state,
+			mean, st->min, st->max, per_kib);
 	}
 	db_results++;
 }
@@ -743,14 +758,15 @@ static int db_check_preserve(struct device *dev, unsigned int batch)
 			lost++;
 	kfree(buf);
 
-	pr_info("v1 preserve scenario=%s batch=%u size=%u lost=%u\n", DB_PRESERVE_NAME, batch,
-		DB_PRESERVE_SIZE, lost);
+	pr_info("v1 preserve scenario=%s batch=%u size=%u lost=%u\n",
+		DB_PRESERVE_NAME, batch, DB_PRESERVE_SIZE, lost);
 	db_results++;
 	return 0;
 }
 
 /* Batches are the outer loop so that slow drift hits every scenario alike. */
-static int db_run_all(struct device *dev, enum db_timing timing, struct db_error *e)
+static int db_run_all(struct device *dev, enum db_timing timing,
+		      struct db_error *e)
 {
 	struct db_stats st;
 	unsigned int b, i;
@@ -796,14 +812,16 @@ static void db_print_done(int status, const struct db_error *e)
 		pr_info("v1 done status=0 results=%u\n", db_results);
 		return;
 	}
-	pr_info("v1 done status=%d results=%u error=%s scenario=%s%s%s%s%s\n", status, db_results,
-		db_errname(status), e->scenario ? e->scenario : "none", e->key ? " " : "",
-		e->key ? e->key : "", e->key ? "=" : "", e->value ? e->value : "");
+	pr_info("v1 done status=%d results=%u error=%s scenario=%s%s%s%s%s\n",
+		status, db_results, db_errname(status),
+		e->scenario ? e->scenario : "none",
+		e->key ? " " : "", e->key ? e->key : "",
+		e->key ? "=" : "", e->value ? e->value : "");
 }
 
 static int __init dmabench_init(void)
 {
-	struct db_error e = {};
+	struct db_error e = { };
 	enum db_timing timing;
 	int ret;
 
@@ -819,7 +837,8 @@ static int __init dmabench_init(void)
 	if (ret)
 		goto out_done;
 
-	db_pdev = platform_device_register_simple("dmabench", PLATFORM_DEVID_NONE, NULL, 0);
+	db_pdev = platform_device_register_simple("dmabench", PLATFORM_DEVID_NONE,
+						  NULL, 0);
 	if (IS_ERR(db_pdev)) {
 		ret = PTR_ERR(db_pdev);
 		db_pdev = NULL;
@@ -832,8 +851,8 @@ static int __init dmabench_init(void)
 		goto out_unregister;
 	}
 
-	pr_info("v1 start clock_res_ns=%llu timing=%s batches=%u scenarios=%u\n", db_clock_res_ns,
-		db_timing_names[timing], db_batches, db_nscen);
+	pr_info("v1 start clock_res_ns=%llu timing=%s batches=%u scenarios=%u\n",
+		db_clock_res_ns, db_timing_names[timing], db_batches, db_nscen);
 
 	ret = db_run_all(&db_pdev->dev, timing, &e);
 	if (ret)
