@@ -145,8 +145,7 @@ static int load_git_source(struct job *j, int v, const char *name, json_object *
 	if (!tree) {
 		job_error(
 			j, path,
-			"required for source type \"git\": the kernel git tree "
-			"(a work tree or a bare repository; relative to the job file's directory)");
+			"required for source type \"git\": the kernel git tree (a work tree or a bare repository; relative to the job file's directory)");
 		bad = 1;
 	} else {
 		p = tree[0] == '/' ? xstrdup(tree) : xasprintf("%s/%s", jobdir, tree);
@@ -161,9 +160,9 @@ static int load_git_source(struct job *j, int v, const char *name, json_object *
 	free(path);
 	path = xasprintf("variants.%s.source.ref", name);
 	if (!ref || !*ref) {
-		job_error(j, path,
-			  "required for source type \"git\": the commit to build (a "
-			  "branch, tag or commit id)");
+		job_error(
+			j, path,
+			"required for source type \"git\": the commit to build (a branch, tag or commit id)");
 		bad = 1;
 	}
 	j->v[v].git_ref = ref;
