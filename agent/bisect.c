@@ -4,6 +4,7 @@
  * campaign engine), the verdict of a step (the report's comparison rule) and the step
  * table.  The state of a bisect is its stored steps: bisect_resume() replays them. */
 #include "bisect.h"
+#include "bisect-int.h"
 #include "board.h"
 #include "recipe.h"
 #include "report-int.h"
@@ -19,76 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { C_UNKNOWN = -1, C_SAME = 0, C_DIFFERENT = 1, C_SKIPPED = 2 };
-/* the check of bad against good, before the search */
-enum { CHECK_TODO = -1, CHECK_SAME, CHECK_DIFFERENT, CHECK_UNDECIDED, CHECK_NOBUILD };
-
-struct bcommit {
-	char id[41];
-	char *subject;
-	int state; /* C_* */
-	int undecided; /* campaigns that ended undecided */
-};
-
-struct bisect {
-	int64_t id;
-	struct store *st;
-	const char *db;
-	char *board, *board_file, *scenario, *tree, *good, *bad;
-	struct bcommit *c; /* good..bad on bad's first parents, oldest first; c[n - 1] is bad */
-	size_t n;
-	int budget, first, batches;
-	double margin_pct;
-	enum order_kind order;
-	char *params, *results;
-	double alpha;
-	int nsteps; /* rows stored */
-	int check, check_undecided;
-	double effect; /* bad against good: the check's change on the deciding row */
-};
-
-struct step_result {
-	const char *verdict; /* same, different, undecided */
-	char scenario[64];
-	double change, ci_lo, ci_hi, ci_conf;
-};
-
-static char *i64s(char *buf, size_t len, int64_t v)
+char *i64s(char *buf, size_t len, int64_t v)
 {
 	snprintf(buf, len, "%" PRId64, v);
 	return buf;
-}
-
-/* git -C tree ARGS...: its stdout (trailing newline removed) in out.  0 or -EIO (git
- * printed why on stderr). */
-static int git_capture(const char *tree, struct buf *out, char *const args[])
-{
-	char *argv[16] = { "git", "-C", (char *)tree };
-	size_t i;
-	int r;
-
-	for (i = 0; args[i] && i < 12; i++)
-		argv[3 + i] = args[i];
-	argv[3 + i] = NULL;
-	r = run_argv(argv, out);
-	if (r)
-		return -EIO;
-	while (out->len && (out->data[out->len - 1] == '\n'))
-		out->data[--out->len] = '\0';
-	return 0;
-}
-
-static char *git_commit(const char *tree, const char *ref)
-{
-	char *spec = xasprintf("%s^{commit}", ref), *s = NULL;
-	char *args[] = { "rev-parse", "-q", "--verify", spec, NULL };
-	struct buf out = { 0 };
-
-	if (!git_capture(tree, &out, args) && out.len == 40)
-		s = xstrdup(out.data);
-	buf_free(&out);
-	free(spec);
-	return s;
 }
 
 static void bisect_free(struct bisect *b)
@@ -189,13 +124,10 @@ static int next_commit(const struct bisect *b)
 	return best;
 }
 
-/* The comparison rule's equivalence margin is below 100 %: a step's at most this. */
-#define STEP_MARGIN_MAX_PCT 90.0
-
 /* "Same" in a step: within +-max(--margin, half the change bad showed against good, at most
  * STEP_MARGIN_MAX_PCT): a commit that carries less than half of the change is on good's
  * side (the check of bad itself uses --margin). */
-static double step_margin_pct(double margin_pct, double effect, bool check)
+double step_margin_pct(double margin_pct, double effect, bool check)
 {
 	double m = margin_pct > 0 ? margin_pct : 1.0, h = 50.0 * fabs(effect);
 
@@ -205,54 +137,6 @@ static double step_margin_pct(double margin_pct, double effect, bool check)
 }
 
 /* ---- one step ---- */
-
-/* The first compiler error lines of a failed build's log (at most three, " | " between). */
-static char *log_errors(const char *log)
-{
-	FILE *f = log ? fopen(log, "r") : NULL;
-	struct buf b = { 0 };
-	char *line = NULL;
-	size_t cap = 0;
-	int n = 0;
-
-	if (!f)
-		return xstrdup("(no build log)");
-	while (getline(&line, &cap, f) > 0 && n < 3) {
-		if (!strstr(line, "error:"))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		buf_printf(&b, "%s%s", n++ ? " | " : "", line);
-	}
-	free(line);
-	fclose(f);
-	if (!n)
-		return xstrdup("(the log names no error line)");
-	return b.data;
-}
-
-/* Builds commit through the board's recipe: 0 with *dir, -ENOEXEC when the commit does not
- * build (*why: its compiler errors, *log: the log), else -errno. */
-static int build_commit(const struct bisect *b, const char *commit, char **dir, char **state,
-			char **log, char **why)
-{
-	struct recipe rc;
-	int ret = recipe_of_board(b->board_file, &rc);
-
-	*dir = *state = *log = *why = NULL;
-	if (ret)
-		return ret;
-	rc.git_tree = b->tree;
-	rc.git_ref = commit;
-	info_msg("bisect %" PRId64 ": kernel of %.12s for %s", b->id, commit, b->board);
-	ret = recipe_build(&rc, NULL, "git", dir, state);
-	if (ret == -EIO && !stop_requested) {
-		*log = recipe_git_log(&rc, commit);
-		*why = log_errors(*log);
-		ret = -ENOEXEC;
-	}
-	recipe_free(&rc);
-	return ret;
-}
 
 /* The verdict of a step's campaign: the scenario's row on the board, or with no scenario
  * every timing row of the board (different when one is, same when all are). */
@@ -886,136 +770,4 @@ int64_t bisect_of_campaign(struct store *st, int64_t cid)
 		id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
 	PQclear(r);
 	return id;
-}
-
-/* ---- the step table ---- */
-
-static void pct(char *out, size_t len, PGresult *r, int row, int col)
-{
-	if (PQgetisnull(r, row, col))
-		snprintf(out, len, "-");
-	else
-		snprintf(out, len, "%+.1f%%", 100.0 * strtod(PQgetvalue(r, row, col), NULL));
-}
-
-int bisect_report(struct store *st, int64_t id, FILE *f)
-{
-	char ids[32];
-	const char *p[1] = { i64s(ids, sizeof(ids), id) };
-	double build_s = 0, camp_s = 0;
-	int nsteps, ncamp = 0, i;
-	PGresult *h, *r;
-
-	h = store_query(
-		st,
-		"SELECT board, coalesce(scenario, 'any timing row'), tree, good, bad, coalesce(good_ref, ''), coalesce(bad_ref, ''), jsonb_array_length(commits), status, coalesce(result, ''), to_char(created, 'YYYY-MM-DD HH24:MI'), settings->>'budget', settings->>'first', settings->>'margin_pct' FROM bisects WHERE id = $1::int",
-		1, p);
-	if (!h)
-		return -EIO;
-	if (PQntuples(h) != 1) {
-		err_msg("no bisect %" PRId64 " in the database", id);
-		PQclear(h);
-		return -ENOENT;
-	}
-	r = store_query(
-		st,
-		"SELECT s.n, s.role, s.commit, coalesce(s.build, '-'), coalesce(s.campaign_id::text, '-'), coalesce(s.verdict, 'running'), s.change, s.ci_lo, s.ci_hi, coalesce(s.build_s, 0), coalesce(s.campaign_s, 0), coalesce(s.note, ''), coalesce(s.log_path, ''), coalesce(s.scenario, ''), (SELECT count(*) FILTER (WHERE b.variant = 'control') || '+' || count(*) FILTER (WHERE b.variant = 'patched') FROM boots b WHERE b.campaign_id = s.campaign_id AND b.status = 'ok'), s.try, coalesce(c.status, ''), s.ci_conf FROM bisect_steps s LEFT JOIN campaigns c ON c.id = s.campaign_id WHERE s.bisect_id = $1::int ORDER BY s.n",
-		1, p);
-	if (!r) {
-		PQclear(h);
-		return -EIO;
-	}
-	fprintf(f, "Bisect %" PRId64 " (%s): board %s, %s, tree %s\n", id, PQgetvalue(h, 0, 10),
-		PQgetvalue(h, 0, 0), PQgetvalue(h, 0, 1), PQgetvalue(h, 0, 2));
-	fprintf(f, "good %.12s (%s), bad %.12s (%s): %s commits on the first-parent history\n",
-		PQgetvalue(h, 0, 3), PQgetvalue(h, 0, 5), PQgetvalue(h, 0, 4), PQgetvalue(h, 0, 6),
-		PQgetvalue(h, 0, 7));
-	fprintf(f,
-		"each step: the commit's kernel (patched) against good's (control), a sequential campaign of at most %s+%s boots from %s+%s on\n",
-		PQgetvalue(h, 0, 11), PQgetvalue(h, 0, 11), PQgetvalue(h, 0, 12),
-		PQgetvalue(h, 0, 12));
-	{
-		double m = strtod(PQgetvalue(h, 0, 13), NULL), e = NAN;
-
-		for (i = 0; i < PQntuples(r); i++)
-			if (!strcmp(PQgetvalue(r, i, 1), "check") &&
-			    !strcmp(PQgetvalue(r, i, 5), "different") && !PQgetisnull(r, i, 6))
-				e = strtod(PQgetvalue(r, i, 6), NULL);
-		fprintf(f, "\"same\": within +-%g%% for bad against good", m);
-		if (isfinite(e))
-			fprintf(f,
-				", within +-%g%% for the steps (half of bad's change %+.1f%%, at most %g%%: a commit with less of it is on good's side)",
-				step_margin_pct(m, e, false), 100.0 * e, STEP_MARGIN_MAX_PCT);
-		fprintf(f, "\n\n");
-	}
-	fprintf(f, "%4s  %-12s  %-5s  %-12s  %8s  %5s  %-12s  %8s  %-19s  %7s  %7s\n", "step",
-		"commit", "role", "build", "campaign", "boots", "verdict", "change", "CI",
-		"build s", "camp s");
-	nsteps = PQntuples(r);
-	for (i = 0; i < nsteps; i++) {
-		char ch[24], lo[24], hi[24], ci[48], verdict[32];
-		const char *v = PQgetvalue(r, i, 5);
-
-		pct(ch, sizeof(ch), r, i, 6);
-		pct(lo, sizeof(lo), r, i, 7);
-		pct(hi, sizeof(hi), r, i, 8);
-		if (PQgetisnull(r, i, 7))
-			snprintf(ci, sizeof(ci), "-");
-		else
-			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-		if (!strcmp(v, "build-failed"))
-			snprintf(verdict, sizeof(verdict), "skip: no build");
-		else if (!strcmp(v, "running") && !strcmp(PQgetvalue(r, i, 16), "interrupted"))
-			snprintf(verdict, sizeof(verdict), "interrupted");
-		else
-			snprintf(verdict, sizeof(verdict), "%s", v);
-		if (!strcmp(v, "undecided") && atoi(PQgetvalue(r, i, 15)) >= 2)
-			snprintf(verdict, sizeof(verdict), "skip: undecided");
-		fprintf(f, "%4s  %.12s  %-5s  %-12s  %8s  %5s  %-12s  %8s  %-19s  %7.1f  %7.1f\n",
-			PQgetvalue(r, i, 0), PQgetvalue(r, i, 2), PQgetvalue(r, i, 1),
-			PQgetvalue(r, i, 3), PQgetvalue(r, i, 4),
-			strcmp(PQgetvalue(r, i, 4), "-") ? PQgetvalue(r, i, 14) : "-", verdict, ch,
-			ci, strtod(PQgetvalue(r, i, 9), NULL), strtod(PQgetvalue(r, i, 10), NULL));
-		if (*PQgetvalue(r, i, 11))
-			fprintf(f, "      %s (log %s)\n", PQgetvalue(r, i, 11),
-				PQgetvalue(r, i, 12));
-		build_s += strtod(PQgetvalue(r, i, 9), NULL);
-		camp_s += strtod(PQgetvalue(r, i, 10), NULL);
-		ncamp += strcmp(PQgetvalue(r, i, 4), "-") != 0;
-	}
-	fprintf(f,
-		"\n%d step%s (%d with a campaign): builds %.1f s, campaigns %.1f s, total %.1f s\n",
-		nsteps, nsteps == 1 ? "" : "s", ncamp, build_s, camp_s, build_s + camp_s);
-	fprintf(f, "status: %s\n", PQgetvalue(h, 0, 8));
-	if (*PQgetvalue(h, 0, 9))
-		fprintf(f, "%s\n", PQgetvalue(h, 0, 9));
-	/* the effect of the first changed commit: its campaign against good */
-	for (i = nsteps - 1; i >= 0 && !strcmp(PQgetvalue(h, 0, 8), "found"); i--) {
-		PGresult *fc = store_query(
-			st, "SELECT first_changed FROM bisects WHERE id = $1::int", 1, p);
-		bool hit = fc && !strcmp(PQgetvalue(fc, 0, 0), PQgetvalue(r, i, 2)) &&
-			   !strcmp(PQgetvalue(r, i, 5), "different");
-
-		PQclear(fc);
-		if (hit) {
-			char ch[24], lo[24], hi[24];
-
-			pct(ch, sizeof(ch), r, i, 6);
-			pct(lo, sizeof(lo), r, i, 7);
-			pct(hi, sizeof(hi), r, i, 8);
-			fprintf(f, "its effect against good: %s %s", PQgetvalue(r, i, 13), ch);
-			if (!PQgetisnull(r, i, 7))
-				fprintf(f, " (%.0f%% CI %s .. %s)",
-					PQgetisnull(r, i, 17) ?
-						95.0 :
-						100.0 * strtod(PQgetvalue(r, i, 17), NULL),
-					lo, hi);
-			fprintf(f, ", campaign %s (`ablab report %s`)\n", PQgetvalue(r, i, 4),
-				PQgetvalue(r, i, 4));
-			break;
-		}
-	}
-	PQclear(r);
-	PQclear(h);
-	return 0;
 }
