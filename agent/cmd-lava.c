@@ -44,19 +44,9 @@ static int load_boards(const struct job *j, const struct job_run_opts *o, struct
 	int ret = 0, v;
 
 	for (i = 0; i < j->nboards && !ret; i++) {
-		char *bp;
-
 		if (o->boards && !o->boards[i])
 			continue;
-		bp = job_board_path(j->boards[i]);
-		if (!is_file(bp)) {
-			job_error(
-				j, "boards",
-				"board \"%s\": %s does not exist (add the board file, or leave the board out with --boards)",
-				j->boards[i], bp);
-			ret = -ENOENT;
-		}
-		free(bp);
+		ret = job_board_check(j, i);
 		if (ret || (ret = board_load_by_name(&lb[i].b, j->boards[i])))
 			break;
 		lb[i].loaded = true;

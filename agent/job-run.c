@@ -74,21 +74,12 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 	for (v = 0; v < j->vs.n; v++)
 		patch[v] = j->v[v].adds;
 	for (i = 0; i < j->nboards; i++) {
-		char *bp;
-
 		if (o->boards && !o->boards[i])
 			continue; /* not selected */
-		bp = job_board_path(j->boards[i]);
-		if (!is_file(bp)) {
-			job_error(
-				j, "boards",
-				"board \"%s\": %s does not exist (add the board file, or leave the board out with --boards)",
-				j->boards[i], bp);
-			free(bp);
+		if (job_board_check(j, i)) {
 			ret = -ENOENT;
 			continue;
 		}
-		free(bp);
 		cb[nb].board = j->boards[i];
 		for (v = 0; v < j->vs.n && !ret; v++) {
 			ret = job_kernel(j, j->boards[i], v, !o->dry_run, &k[nb][v]);

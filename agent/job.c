@@ -587,6 +587,22 @@ char *job_board_path(const char *board)
 	return xasprintf("%s/%s.json", d && *d ? d : "boards", board);
 }
 
+int job_board_check(const struct job *j, size_t i)
+{
+	char *bp = job_board_path(j->boards[i]);
+	int ret = 0;
+
+	if (!is_file(bp)) {
+		job_error(
+			j, "boards",
+			"board \"%s\": %s does not exist (add the board file, or leave the board out with --boards)",
+			j->boards[i], bp);
+		ret = -ENOENT;
+	}
+	free(bp);
+	return ret;
+}
+
 /* ---- kernels ---- */
 
 void job_kernel_free(struct job_kernel *k)

@@ -76,6 +76,8 @@ void job_kernel_free(struct job_kernel *k);
 
 /* The boards directory used for board names (ABLAB_BOARDS or ./boards). */
 char *job_board_path(const char *board);
+/* 0 if the job's board i has a board file, else -ENOENT with a job error naming it. */
+int job_board_check(const struct job *j, size_t i);
 
 /* One run of a job (`ablab run`, `ablab nightly`, `ablab lava`). */
 struct job_run_opts {
