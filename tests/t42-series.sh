@@ -48,3 +48,47 @@ got = sorted({(x['board'], x['variant'], x['position']) for x in q})
 want = sorted((b, v, p) for b in ('qemu-sam9x75', 'qemu-arm11', 'qemu-pi400') for v, p in (('control', 0), ('+1', 1), ('+1-2', 2)))
 assert got == want, got
 " "$tmp/series.q.json"
+
+# Kernels built incrementally along a series (issue 15, item 1): a prefix is built over
+# the tree the previous prefix left, not over control again.  build.sh builds control +
+# patches 1-3 (patch 3 a comment in lib/sort.c), then control + patches 1-4 (patch 4 a
+# comment in lib/bsearch.c): the second build applies only patch 4 in the +1-3 tree and
+# recompiles lib/bsearch.c, not the files patches 1-3 touched.  The two kernels are this
+# test's own: they are removed from the cache after it (so the next run builds them
+# again), and build.sh's patched link is put back.
+b=qemu-sam9x75 bt=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}/build/qemu-sam9x75
+if [ -f "$bt/control/out/lib/sort.o" ] && [ -f "$bt/control/out/lib/bsearch.o" ]; then
+	mkdir -p "$tmp/s3" "$tmp/s4" "$tmp/a/lib" "$tmp/b/lib"
+	for f in sort bsearch; do
+		cp "$bt/control/lib/$f.c" "$tmp/a/lib/$f.c"
+		{ cat "$bt/control/lib/$f.c"; echo "/* ablab t42: a series' next patch, in lib/$f.c */"; } >"$tmp/b/lib/$f.c"
+	done
+	(cd "$tmp" && diff -u a/lib/sort.c b/lib/sort.c) >"$tmp/0003-t42-sort.patch"
+	(cd "$tmp" && diff -u a/lib/bsearch.c b/lib/bsearch.c) >"$tmp/0004-t42-bsearch.patch"
+	for p in jobs/dma-from-device/patches/*.patch "$tmp/0003-t42-sort.patch"; do ln -s "$(readlink -f "$p")" "$tmp/s3/"; done
+	cp -P "$tmp"/s3/* "$tmp/s4/" && ln -s "$tmp/0004-t42-bsearch.patch" "$tmp/s4/"
+	# what a run killed before its cleanup left: this test's kernels must be built, not cached
+	for d in "$kc/$b"/patched-*; do
+		if grep -q '"0003-t42-sort.patch"' "$d/manifest.json" 2>/dev/null; then rm -rf "$d"; fi
+	done
+	was=$(readlink "$kc/$b/patched")
+	PATCHES_DIR=$tmp/s3 JOBS=${JOBS:-2} bash boards/kernel/build.sh $b patched >"$tmp/b3.out" 2>&1; rc3=$?
+	t4=$SECONDS
+	PATCHES_DIR=$tmp/s4 JOBS=${JOBS:-2} bash boards/kernel/build.sh $b patched >"$tmp/b4.out" 2>&1; rc4=$?
+	t4=$((SECONDS - t4))
+	cp "${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}/logs/$b-patched.log" "$tmp/b4.log" 2>/dev/null
+	a3=$(readlink -f "$kc/$b/patched")
+	ln -sfn "$was" "$kc/$b/patched"
+	grep -E 'apply|copy control|done' "$tmp/b3.out" "$tmp/b4.out" | sed 's/^/   /'
+	echo "   +1-4 after +1-3: ${t4} s; compiled: $(grep -E '^ +(CC|AS) ' "$tmp/b4.log" | awk '$2 != "[M]" { print $2 }' | tr '\n' ' ')"
+	check "control + patches 1-3, then 1-4: both build (exit $rc3, $rc4)" test "$rc3/$rc4" = 0/0
+	check "+1-4 applies only patch 4, over the +1-3 tree" grep -q 'apply patches 4-4 of .* over the tree of the first 3 (incremental along the series)' "$tmp/b4.out"
+	check "+1-4 recompiles lib/bsearch.c, not the files of patches 1-3" bash -c "grep -Eq '^ +CC +lib/bsearch.o' '$tmp/b4.log' && ! grep -Eq '^ +(CC|AS) +(lib/sort.o|arch/arm/mm/(dma-mapping|proc-arm926|cache-v4wb)\.o)' '$tmp/b4.log'"
+	check "build.sh's patched link is back where it was" test "$(readlink "$kc/$b/patched")" = "$was"
+	for p in "$tmp"/b3.out "$tmp"/b4.out; do
+		d=$(sed -n 's/.*done: .* -> \(.*\)$/\1/p' "$p" | tail -n 1)
+		case $d in "$kc/$b/patched-"*) rm -rf "$d" ;; esac
+	done
+else
+	skip "no control objects lib/sort.o and lib/bsearch.o in $bt/control/out (make kernels)"
+fi

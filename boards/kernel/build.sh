@@ -27,7 +27,11 @@
 #                                           incrementally
 #   $CACHE/build/BOARD/patched/{.,out}      control's objects copied (cp -a,
 #                                           mtimes kept) + patches: only what
-#                                           the patches touch is rebuilt
+#                                           the patches touch is rebuilt; a
+#                                           series' next prefix is built over
+#                                           the previous one in place (only the
+#                                           new patch's files are rebuilt):
+#                                           .ablab-applied lists what it holds
 # Logs of make & co: $CACHE/logs/BOARD-VARIANT.log
 #
 # Environment: ABLAB_CACHE, JOBS (default: nproc), PATCHES_DIR (see the
@@ -420,20 +424,37 @@ ensure_tree() {
 		configure "$tree" control
 		build_kernel "$tree" control
 	else
-		# patched = control's tree (objects copied with their mtimes) + patches.
+		# patched = control's tree (objects copied with their mtimes) + patches; or, along
+		# a series, the patched tree as the last build left it when that held a prefix of
+		# these patches over the same control tree: then only the rest is applied there
 		local saved=$VARIANT
 		VARIANT=control ensure_tree control
 		VARIANT=$saved
-		local ctree=$CACHE/build/$BOARD/control p f files
-		step "copy control tree + apply ${#PATCHES[@]} patch(es) from ${PATCHES_DIR#"$REPO"/}"
-		new_tree "$tree"
-		cp -a "$ctree/out" "$tree/out"
-		for p in "${PATCHES[@]}"; do
+		local ctree=$CACHE/build/$BOARD/control p f files want held n=0 i
+		want=$(patches_list)
+		if [[ -f $tree/.ablab-applied && -f $tree/.ablab-base &&
+			$(<"$tree/.ablab-base") == "$(<"$ctree/.ablab-tree-key")" ]]; then
+			held=$(<"$tree/.ablab-applied")
+			n=$(grep -c . <<<"$held" || true)
+			if ((n == 0 || n >= ${#PATCHES[@]})) || [[ $(head -n "$n" <<<"$want") != "$held" ]]; then
+				n=0
+			fi
+		fi
+		rm -f "$tree/.ablab-tree-key" "$tree/.ablab-applied"
+		if ((n > 0)); then
+			step "apply patches $((n + 1))-${#PATCHES[@]} of ${PATCHES_DIR#"$REPO"/} over the tree of the first $n (incremental along the series)"
+		else
+			step "copy control tree + apply ${#PATCHES[@]} patch(es) from ${PATCHES_DIR#"$REPO"/}"
+			new_tree "$tree"
+			cp -a "$ctree/out" "$tree/out"
+		fi
+		for ((i = n; i < ${#PATCHES[@]}; i++)); do
+			p=${PATCHES[i]}
 			# Files the patch touches get their own copy first: the other
 			# files stay hard links to the pristine source.
 			files=$(sed -n -E 's#^(---|\+\+\+) [ab]/([^[:space:]]+).*#\2#p' "$p" | sort -u)
 			for f in $files; do
-				if [[ -f $tree/$f ]]; then
+				if [[ -f $tree/$f && $(stat -c %h "$tree/$f") -gt 1 ]]; then
 					cp -p "$tree/$f" "$tree/$f.ablab-tmp"
 					mv -f "$tree/$f.ablab-tmp" "$tree/$f"
 				fi
@@ -441,7 +462,6 @@ ensure_tree() {
 			echo "== $(basename "$p")" >>"$LOG"
 			if ! patch -d "$tree" -p1 --batch --forward --no-backup-if-mismatch -r - --dry-run <"$p" >>"$LOG" 2>&1; then
 				tail -n 20 "$LOG" >&2
-				rm -f "$tree/.ablab-tree-key"
 				die "$BOARD/patched: patch $(basename "$p") does not apply to $(basename "$SOURCE_TARBALL") (+ the patches before it); see $LOG"
 			fi
 			patch -d "$tree" -p1 --batch --forward --no-backup-if-mismatch -r - <"$p" >>"$LOG" 2>&1 ||
@@ -452,6 +472,8 @@ ensure_tree() {
 		cmp -s "$ctree/out/.config" "$tree/out/.config" ||
 			die "$BOARD/patched: .config differs from control after olddefconfig (a patch touched Kconfig?)"
 		build_kernel "$tree" patched
+		echo "$want" >"$tree/.ablab-applied"
+		cp "$ctree/.ablab-tree-key" "$tree/.ablab-base"
 	fi
 	echo "$key" >"$tree/.ablab-tree-key"
 }
@@ -607,9 +629,67 @@ publish() { # VARIANT DIR
 	mv -T "$tmp" "$link"
 }
 
+# artefacts TREE VARIANT ADIR: from a built tree, everything but the manifest into ADIR
+# (emptied first): dmabench.ko (+ a job's own module), dma_map_benchmark, System.map, the
+# image, the DTB, the config, the initramfs.  Sets RELEASE.
+artefacts() {
+	local tree=$1 variant=$2 adir=$3 kb ub f dtb
+	RELEASE=$(kmake "$tree" "$variant" -s kernelrelease)
+	rm -rf "$adir"
+	mkdir -p "$adir"
+
+	step "modules (dmabench.ko from ${KMOD_DIR#"$REPO"/}, kernel $RELEASE)"
+	kb=$CACHE/build/$BOARD/kmod-$variant
+	rm -rf "$kb"
+	mkdir -p "$kb"
+	for f in "${KMOD_FILES[@]}"; do cp -p "$f" "$kb/"; done
+	logged "modules" kmake "$tree" "$variant" M="$kb" modules
+	[[ -f $kb/dmabench.ko ]] || fail_log "modules (no dmabench.ko)"
+	grep -aq "vermagic=$RELEASE " "$kb/dmabench.ko" ||
+		die "$BOARD/$VARIANT: dmabench.ko vermagic does not match $RELEASE"
+	cp "$kb/dmabench.ko" "$adir/dmabench.ko"
+	if [[ -n $MOD_NAME ]]; then
+		step "modules ($MOD_NAME.ko from $MOD_SRC)"
+		kb=$CACHE/build/$BOARD/module-$variant
+		rm -rf "$kb"
+		mkdir -p "$kb"
+		for f in "${MOD_FILES[@]}"; do cp -p "$f" "$kb/"; done
+		logged "modules ($MOD_NAME)" kmake "$tree" "$variant" M="$kb" modules
+		[[ -f $kb/$MOD_NAME.ko ]] || fail_log "modules (no $MOD_NAME.ko)"
+		grep -aq "vermagic=$RELEASE " "$kb/$MOD_NAME.ko" ||
+			die "$BOARD/$VARIANT: $MOD_NAME.ko vermagic does not match $RELEASE"
+		cp "$kb/$MOD_NAME.ko" "$adir/$MOD_NAME.ko"
+		rm -rf "$kb"
+	fi
+
+	# the kernel's own DMA mapping benchmark tool (CONFIG_DMA_MAP_BENCHMARK),
+	# static against the cross libc; its header is kernel-internal, so only
+	# that one file goes on the include path
+	step "dma_map_benchmark (tools/testing/selftests/dma, static)"
+	ub=$CACHE/build/$BOARD/dmb-$variant
+	rm -rf "$ub"
+	mkdir -p "$ub/linux"
+	cp "$tree/include/linux/map_benchmark.h" "$ub/linux/"
+	logged "dma_map_benchmark (needs libc6-dev-armel-cross)" "${CROSS_COMPILE}gcc" -static -O2 \
+		-I"$ub" -o "$adir/dma_map_benchmark" \
+		"$tree/tools/testing/selftests/dma/dma_map_benchmark.c"
+	rm -rf "$ub"
+
+	check_symbols "$tree/out/System.map"
+	cp "$tree/out/System.map" "$adir/System.map"
+	cp "$tree/out/arch/$ARCH/boot/$KIMAGE" "$adir/$KIMAGE"
+	if [[ -n $DTB ]]; then
+		dtb=$(find "$tree/out/arch/$ARCH/boot/dts" -name "$DTB" -print -quit)
+		[[ -n $dtb ]] || fail_log "DTB $DTB not built"
+		cp "$dtb" "$adir/$DTB"
+	fi
+	cp "$tree/out/.config" "$adir/config"
+	build_initramfs "$tree" "$variant" "$adir"
+}
+
 # ---- one variant -------------------------------------------------------------
 build_variant() {
-	local variant=$1 key adir tree t0=$EPOCHREALTIME release
+	local variant=$1 key adir tree t0=$EPOCHREALTIME
 	VARIANT=$variant
 	if [[ $variant == patched && ${#PATCHES[@]} -eq 0 ]]; then
 		die "$BOARD/patched: no *.patch in $PATCHES_DIR"
@@ -632,62 +712,10 @@ build_variant() {
 
 	[[ -n $KMOD_LIST ]] ||
 		die "$BOARD/$variant: kernel tree is built, but the benchmark module source $KMOD_DIR/dmabench.c does not exist (yet); run again when it does"
-	release=$(kmake "$tree" "$variant" -s kernelrelease)
-	rm -rf "$adir"
-	mkdir -p "$adir"
-
-	step "modules (dmabench.ko from ${KMOD_DIR#"$REPO"/}, kernel $release)"
-	local kb=$CACHE/build/$BOARD/kmod-$variant f
-	rm -rf "$kb"
-	mkdir -p "$kb"
-	for f in "${KMOD_FILES[@]}"; do cp -p "$f" "$kb/"; done
-	logged "modules" kmake "$tree" "$variant" M="$kb" modules
-	[[ -f $kb/dmabench.ko ]] || fail_log "modules (no dmabench.ko)"
-	grep -aq "vermagic=$release " "$kb/dmabench.ko" ||
-		die "$BOARD/$variant: dmabench.ko vermagic does not match $release"
-	cp "$kb/dmabench.ko" "$adir/dmabench.ko"
-	if [[ -n $MOD_NAME ]]; then
-		step "modules ($MOD_NAME.ko from $MOD_SRC)"
-		kb=$CACHE/build/$BOARD/module-$variant
-		rm -rf "$kb"
-		mkdir -p "$kb"
-		for f in "${MOD_FILES[@]}"; do cp -p "$f" "$kb/"; done
-		logged "modules ($MOD_NAME)" kmake "$tree" "$variant" M="$kb" modules
-		[[ -f $kb/$MOD_NAME.ko ]] || fail_log "modules (no $MOD_NAME.ko)"
-		grep -aq "vermagic=$release " "$kb/$MOD_NAME.ko" ||
-			die "$BOARD/$variant: $MOD_NAME.ko vermagic does not match $release"
-		cp "$kb/$MOD_NAME.ko" "$adir/$MOD_NAME.ko"
-		rm -rf "$kb"
-	fi
-
-	# the kernel's own DMA mapping benchmark tool (CONFIG_DMA_MAP_BENCHMARK),
-	# static against the cross libc; its header is kernel-internal, so only
-	# that one file goes on the include path
-	step "dma_map_benchmark (tools/testing/selftests/dma, static)"
-	local ub=$CACHE/build/$BOARD/dmb-$variant
-	rm -rf "$ub"
-	mkdir -p "$ub/linux"
-	cp "$tree/include/linux/map_benchmark.h" "$ub/linux/"
-	logged "dma_map_benchmark (needs libc6-dev-armel-cross)" "${CROSS_COMPILE}gcc" -static -O2 \
-		-I"$ub" -o "$adir/dma_map_benchmark" \
-		"$tree/tools/testing/selftests/dma/dma_map_benchmark.c"
-	rm -rf "$ub"
-
-	check_symbols "$tree/out/System.map"
-	cp "$tree/out/System.map" "$adir/System.map"
-	cp "$tree/out/arch/$ARCH/boot/$KIMAGE" "$adir/$KIMAGE"
-	if [[ -n $DTB ]]; then
-		local dtb
-		dtb=$(find "$tree/out/arch/$ARCH/boot/dts" -name "$DTB" -print -quit)
-		[[ -n $dtb ]] || fail_log "DTB $DTB not built"
-		cp "$dtb" "$adir/$DTB"
-	fi
-	cp "$tree/out/.config" "$adir/config"
-
-	build_initramfs "$tree" "$variant" "$adir"
-	write_manifest "$tree" "$variant" "$adir" "$key" "$release" "$t0"
+	artefacts "$tree" "$variant" "$adir"
+	write_manifest "$tree" "$variant" "$adir" "$key" "$RELEASE" "$t0"
 	publish "$variant" "$adir"
-	step "done: $release -> $adir"
+	step "done: $RELEASE -> $adir"
 }
 
 # ---- a commit of a git tree ----------------------------------------------------
@@ -706,7 +734,7 @@ build_variant() {
 # not build fails with the compiler's messages on stderr and in
 #   $CACHE/logs/BOARD-git-<commit12>.log
 build_git() {
-	local t0=$EPOCHREALTIME key adir wt root gitdir cfgkey release
+	local t0=$EPOCHREALTIME key adir wt root gitdir cfgkey
 	GIT_TREE=${ABLAB_GIT_TREE:-} GIT_REF=${ABLAB_GIT_REF:-}
 	VARIANT=git
 	[[ -n $GIT_TREE && -n $GIT_REF ]] ||
@@ -752,40 +780,9 @@ build_git() {
 		verify_config "$FRAGMENT" "$wt/out/.config"
 	fi
 	build_kernel "$wt" git
-	release=$(kmake "$wt" git -s kernelrelease)
-	rm -rf "$adir"
-	mkdir -p "$adir"
-	step "modules (dmabench.ko from ${KMOD_DIR#"$REPO"/}, kernel $release)"
-	local kb=$CACHE/build/$BOARD/kmod-git f ub=$CACHE/build/$BOARD/dmb-git
-	rm -rf "$kb"
-	mkdir -p "$kb"
-	for f in "${KMOD_FILES[@]}"; do cp -p "$f" "$kb/"; done
-	logged "modules" kmake "$wt" git M="$kb" modules
-	[[ -f $kb/dmabench.ko ]] || fail_log "modules (no dmabench.ko)"
-	grep -aq "vermagic=$release " "$kb/dmabench.ko" ||
-		die "$BOARD/$VARIANT: dmabench.ko vermagic does not match $release"
-	cp "$kb/dmabench.ko" "$adir/dmabench.ko"
-	[[ -z $MOD_NAME ]] || die "$BOARD/git: a job's own benchmark module is not built for git sources yet"
-	step "dma_map_benchmark (tools/testing/selftests/dma, static)"
-	rm -rf "$ub"
-	mkdir -p "$ub/linux"
-	cp "$wt/include/linux/map_benchmark.h" "$ub/linux/"
-	logged "dma_map_benchmark (needs libc6-dev-armel-cross)" "${CROSS_COMPILE}gcc" -static -O2 \
-		-I"$ub" -o "$adir/dma_map_benchmark" "$wt/tools/testing/selftests/dma/dma_map_benchmark.c"
-	rm -rf "$ub"
-	check_symbols "$wt/out/System.map"
-	cp "$wt/out/System.map" "$adir/System.map"
-	cp "$wt/out/arch/$ARCH/boot/$KIMAGE" "$adir/$KIMAGE"
-	if [[ -n $DTB ]]; then
-		local dtb
-		dtb=$(find "$wt/out/arch/$ARCH/boot/dts" -name "$DTB" -print -quit)
-		[[ -n $dtb ]] || fail_log "DTB $DTB not built"
-		cp "$dtb" "$adir/$DTB"
-	fi
-	cp "$wt/out/.config" "$adir/config"
-	build_initramfs "$wt" git "$adir"
-	write_manifest "$wt" git "$adir" "$key" "$release" "$t0"
-	step "done: $release -> $adir"
+	artefacts "$wt" git "$adir"
+	write_manifest "$wt" git "$adir" "$key" "$RELEASE" "$t0"
+	step "done: $RELEASE -> $adir"
 }
 
 # One build per board at a time.
