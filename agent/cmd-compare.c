@@ -76,7 +76,8 @@ int cmd_compare(int argc, char **argv)
 	struct report rep[2];
 	json_object *jroot = NULL, *jrows = NULL;
 	struct store st;
-	int c, ret = 0, matched = 0;
+	int c, ret = 0, matched = 0, np, pa[VARIANTS_MAX], pb[VARIANTS_MAX];
+	char abl[VARIANT_LABEL_MAX + 16];
 	long v;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -94,7 +95,8 @@ int cmd_compare(int argc, char **argv)
 		case 'h':
 			printf("usage: ablab compare A B | ablab compare A --previous [--format text|json] [--alpha A]\n"
 			       "Per board and scenario: each kernel's boot means in campaign A against campaign B (change from A to B,\n"
-			       "Mann-Whitney p), and the patched-vs-control change of both. --previous: B = A, and A = the\n"
+			       "Mann-Whitney p; a series: each variant B has against the same label in A), and the\n"
+			       "patched-vs-control change of both (a series: its last variant's). --previous: B = A, and A = the\n"
 			       "previous nightly campaign of the same job.\n");
 			return 0;
 		default:
@@ -144,12 +146,15 @@ int cmd_compare(int argc, char **argv)
 		       alpha);
 		printf("  %-36s %11s %11s %9s p\n", "", "A", "B", "change");
 	}
+	/* each variant of B against the same label in A (control, patched; a series' +1, ...) */
+	np = cmp_variant_pairs(&rep[0], &rep[1], pa, pb);
+	snprintf(abl, sizeof(abl), "%s vs control", rep[1].vs.label[rep[1].vs.n - 1]);
 	for (size_t i = 0; i < rep[0].nrows; i++) {
 		const struct rep_row *ra = &rep[0].rows[i], *rb;
 		const char *bname = rep[0].boards[ra->board].name;
 		int j = report_find(&rep[1], bname, ra->scenario);
 		char l[160];
-		json_object *jo = NULL;
+		json_object *jo = NULL, *jv = NULL;
 
 		if (j < 0)
 			continue;
@@ -162,10 +167,18 @@ int cmd_compare(int argc, char **argv)
 			json_object_object_add(jo, "scenario",
 					       json_object_new_string(ra->scenario));
 			json_object_object_add(jo, "label", json_object_new_string(l));
+			/* an A/B campaign's "control" and "patched" beside the row's keys (as
+			 * always); any other variant set's labels in "variants" */
+			jv = jo;
+			if (!variant_set_is_pair(&rep[1].vs)) {
+				jv = json_object_new_object();
+				json_object_object_add(jo, "variants", jv);
+			}
 		} else {
 			printf("  %s\n", l);
 		}
-		for (int var = 0; var < 2; var++) {
+		for (int var = 0; var < np; var++) {
+			const char *label = rep[1].vs.label[pb[var]];
 			struct stats_row_result sr;
 			struct ab_result ab;
 			char va[32], vb[32], ch[32], p[40];
@@ -176,7 +189,7 @@ int cmd_compare(int argc, char **argv)
 			 * means; verdict -1 when no p these n allow reaches alpha */
 			memset(&ab, 0, sizeof(ab));
 			ab.a.mean = ab.b.mean = ab.rel_change = ab.p_mwu = NAN;
-			if (!cmp_rows(ra, rb, var, alpha, 0.01, &sr)) {
+			if (!cmp_rows(ra, pa[var], rb, pb[var], alpha, 0.01, &sr)) {
 				ab.a.mean = sr.mean_a;
 				ab.b.mean = sr.mean_b;
 				ab.rel_change = sr.mean_a != 0.0 ? sr.mean_b / sr.mean_a - 1.0 :
@@ -212,7 +225,7 @@ int cmd_compare(int argc, char **argv)
 					json_object_new_string(verdict == 1 ? "significant" :
 							       verdict == 0 ? "not significant" :
 									      "too few boots"));
-				json_object_object_add(jo, var ? "patched" : "control", o);
+				json_object_object_add(jv, label, o);
 				continue;
 			}
 			fmt_v(ra, va, sizeof(va), ab.a.mean);
@@ -222,9 +235,8 @@ int cmd_compare(int argc, char **argv)
 				snprintf(p, sizeof(p), "too few boots");
 			else
 				snprintf(p, sizeof(p), "%.3f%s", ab.p_mwu, verdict ? "" : " ~");
-			printf("    %-34s %11s %11s %9s %-13s  (n %zu, %zu)\n",
-			       var ? "patched" : "control", va, vb, verdict == 0 ? "~" : ch, p, na,
-			       nb);
+			printf("    %-34s %11s %11s %9s %-13s  (n %zu, %zu)\n", label, va, vb,
+			       verdict == 0 ? "~" : ch, p, na, nb);
 		}
 		if (jo) {
 			json_object_object_add(jo, "ab_change_a",
@@ -243,8 +255,7 @@ int cmd_compare(int argc, char **argv)
 			fmt_change(cb, sizeof(cb), rb->ab.rel_change);
 			fmt_ci(cia, sizeof(cia), ra->ab.ci_lo, ra->ab.ci_hi);
 			fmt_ci(cib, sizeof(cib), rb->ab.ci_lo, rb->ab.ci_hi);
-			printf("    %-34s %11s %11s   95%% CI %s -> %s\n", "patched vs control", ca,
-			       cb, cia, cib);
+			printf("    %-34s %11s %11s   95%% CI %s -> %s\n", abl, ca, cb, cia, cib);
 		}
 	}
 	if (jroot) {

@@ -14,30 +14,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const *const vnames = variant_names;
-
 /* The equivalence margin stats_row() is given: night against night, only the p and the
  * change are used (a job's threshold is no margin: it may be any size, e.g. 500 %). */
 #define CMP_MARGIN 0.01
 
-double *cmp_boot_means(const struct rep_row *r, int var, size_t *n)
+int cmp_rows(const struct rep_row *a, int pa, const struct rep_row *b, int pb, double alpha,
+	     double margin, struct stats_row_result *r)
 {
-	double *v = xcalloc(r->nboots + 1, sizeof(double));
-
-	*n = 0;
-	for (size_t i = 0; i < r->nboots; i++)
-		if (r->boots[i].variant == var && isfinite(r->boots[i].s.mean))
-			v[(*n)++] = r->boots[i].s.mean;
-	return v;
-}
-
-int cmp_rows(const struct rep_row *a, const struct rep_row *b, int var, double alpha, double margin,
-	     struct stats_row_result *r)
-{
-	size_t na, nb;
-	double *x = cmp_boot_means(a, var, &na), *y = cmp_boot_means(b, var, &nb);
+	size_t na, nb, i, k;
+	double *x = report_boot_means(a, pa, true, &na), *y = report_boot_means(b, pb, true, &nb);
 	int ret = -ENODATA;
 
+	for (i = k = 0; i < na; i++) /* a boot without a figure for the row is no boot of it */
+		if (isfinite(x[i]))
+			x[k++] = x[i];
+	na = k;
+	for (i = k = 0; i < nb; i++)
+		if (isfinite(y[i]))
+			y[k++] = y[i];
+	nb = k;
 	memset(r, 0, sizeof(*r));
 	if (na && nb)
 		ret = stats_row(x, na, y, nb, alpha, margin, r);
@@ -46,6 +41,21 @@ int cmp_rows(const struct rep_row *a, const struct rep_row *b, int var, double a
 	free(x);
 	free(y);
 	return ret;
+}
+
+int cmp_variant_pairs(const struct report *a, const struct report *b, int pa[], int pb[])
+{
+	int n = 0;
+
+	for (int v = 0; v < b->vs.n && n < VARIANTS_MAX; v++) {
+		int k = variant_set_find(&a->vs, b->vs.label[v]);
+
+		if (k >= 0) {
+			pa[n] = k;
+			pb[n++] = v;
+		}
+	}
+	return n;
 }
 
 static struct night_row *night_push(struct night_family *night)
@@ -89,7 +99,10 @@ static int history_rows(struct night_family *night, struct store *st, int ji, co
 			w->job = ji;
 			snprintf(w->board, sizeof(w->board), "%s", PQgetvalue(r, i, 1));
 			snprintf(w->scenario, sizeof(w->scenario), "%s", PQgetvalue(r, i, 2));
-			w->variant = !strcmp(PQgetvalue(r, i, 3), "patched");
+			snprintf(w->label, sizeof(w->label), "%s", PQgetvalue(r, i, 3));
+			w->variant = !strcmp(w->label, "control") ? 0 :
+				     !strcmp(w->label, "patched") ? 1 :
+								    2;
 			w->baseline = !strcmp(w->scenario, "null");
 			w->cp = true;
 			w->prev = cp.mean_before;
@@ -113,6 +126,7 @@ int night_add_job(struct night_family *night, struct store *st, int ji, const ch
 		  double alpha, double threshold, int64_t prev, int64_t cid)
 {
 	struct report a, b;
+	int pa[VARIANTS_MAX], pb[VARIANTS_MAX], np = 0;
 	size_t i;
 	int v;
 
@@ -125,6 +139,9 @@ int night_add_job(struct night_family *night, struct store *st, int ji, const ch
 			report_free(&a);
 			return -EIO;
 		}
+		/* each variant against the same label the night before (a series: control, +1,
+		 * +1-2, ...; a variant new tonight has nothing to be compared with) */
+		np = cmp_variant_pairs(&a, &b, pa, pb);
 		for (i = 0; i < b.nrows; i++) {
 			const struct rep_row *w = &b.rows[i];
 			const char *board = b.boards[w->board].name;
@@ -132,24 +149,27 @@ int night_add_job(struct night_family *night, struct store *st, int ji, const ch
 
 			if (k < 0)
 				continue;
-			for (v = 0; v < 2; v++) {
+			for (v = 0; v < np; v++) {
+				const char *label = b.vs.label[pb[v]];
 				struct stats_row_result sr;
 				struct night_row *c;
 
-				int r = cmp_rows(&a.rows[k], w, v, alpha, CMP_MARGIN, &sr);
+				int r = cmp_rows(&a.rows[k], pa[v], w, pb[v], alpha, CMP_MARGIN,
+						 &sr);
 
 				if (r == -ENODATA)
 					continue;
 				if (r) {
 					err_msg("nightly %s: %s %s %s: cannot compare the nights: %s",
-						job, board, w->scenario, vnames[v], strerror(-r));
+						job, board, w->scenario, label, strerror(-r));
 					continue;
 				}
 				c = night_push(night);
 				c->job = ji;
 				snprintf(c->board, sizeof(c->board), "%s", board);
 				snprintf(c->scenario, sizeof(c->scenario), "%s", w->scenario);
-				c->variant = v;
+				c->variant = pb[v] == 0 ? 0 : pb[v] == b.vs.n - 1 ? 1 : 2;
+				snprintf(c->label, sizeof(c->label), "%s", label);
 				c->pres = !strcmp(w->kind, "preserve");
 				c->baseline = !strcmp(w->op, "null") ||
 					      !strcmp(w->scenario, "null");
@@ -249,12 +269,12 @@ int night_write_job(const struct night_family *night, int ji, const char *job, d
 		snprintf(ps, sizeof(ps), isfinite(c->p) ? "%.4f" : "-", c->p);
 		snprintf(pq, sizeof(pq), isfinite(c->p_adj) ? "%.4f" : "-", c->p_adj);
 		buf_printf(&txt, "  %-14s %-28s %-8s %-7s %12s %12s %+8.1f%% %7s %7s  %s\n",
-			   c->board, c->scenario, vnames[c->variant], c->cp ? "history" : "night",
-			   pa, pb, isfinite(c->rel) ? c->rel * 100 : 0.0, ps, pq, c->verdict);
+			   c->board, c->scenario, c->label, c->cp ? "history" : "night", pa, pb,
+			   isfinite(c->rel) ? c->rel * 100 : 0.0, ps, pq, c->verdict);
 		o2 = json_object_new_object();
 		json_object_object_add(o2, "board", json_object_new_string(c->board));
 		json_object_object_add(o2, "scenario", json_object_new_string(c->scenario));
-		json_object_object_add(o2, "variant", json_object_new_string(vnames[c->variant]));
+		json_object_object_add(o2, "variant", json_object_new_string(c->label));
 		json_object_object_add(o2, "against",
 				       json_object_new_string(c->cp ? "history" :
 								      "previous night"));

@@ -17,21 +17,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The finite boot means of variant var (0 control, 1 patched) in row r; caller frees. */
-double *cmp_boot_means(const struct rep_row *r, int var, size_t *n);
+/* The boot means of the variant at position pa of row a's campaign (before) against those of
+ * position pb of row b's (after): stats_row() at alpha and margin, over the finite means
+ * (report_boot_means() by position; for an A/B campaign 0 is control, 1 patched).  0,
+ * -ENODATA when a side has no boot mean, or a negative errno; r->na and r->nb (the boots of
+ * each side) are set in every case. */
+int cmp_rows(const struct rep_row *a, int pa, const struct rep_row *b, int pb, double alpha,
+	     double margin, struct stats_row_result *r);
 
-/* Variant var's boot means in row a (before) against row b (after): stats_row() at alpha and
- * margin.  0, -ENODATA when a side has no boot mean, or a negative errno; r->na and r->nb
- * (the boots of each side) are set in every case. */
-int cmp_rows(const struct rep_row *a, const struct rep_row *b, int var, double alpha, double margin,
-	     struct stats_row_result *r);
+/* The comparisons of two campaigns' variants: every variant of b whose label a has too, in
+ * b's order (control, patched; or control, +1, +1-2, ... of a series), with its position in
+ * each.  Returns their number (at most VARIANTS_MAX). */
+int cmp_variant_pairs(const struct report *a, const struct report *b, int pa[], int pb[]);
 
 /* One row of a night: tonight against the previous night, or tonight as a new change point
  * of the job's nightly history. */
 struct night_row {
 	int job; /* index of the job in the night */
 	char board[64], scenario[64];
-	int variant;
+	int variant; /* its side: 0 control, 1 patched (a series: the last variant), 2 between */
+	char label[VARIANT_LABEL_MAX]; /* the variant's label: control, patched, +1, ... */
 	bool cp; /* a change-point row */
 	bool pres; /* lost bytes: any change is one, no test */
 	bool baseline; /* the null-call baseline: shown, not tested */

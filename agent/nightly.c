@@ -248,24 +248,26 @@ static int night_bisects(struct store *st, const struct night_family *night, int
 		bool seen = false;
 		int64_t id = 0;
 
-		if (r->job != ji || !r->change || r->cp)
+		/* the job's control or patched variant (a series' +1, +1-2 are recipe builds) */
+		int side = !strcmp(r->label, "control") ? 0 : !strcmp(r->label, "patched") ? 1 : -1;
+
+		if (r->job != ji || !r->change || r->cp || side < 0)
 			continue;
 		for (size_t k = 0; k < i; k++) /* one bisect per board and variant */
 			seen = seen ||
 			       (night->rows[k].job == ji && night->rows[k].change &&
-				!night->rows[k].cp && night->rows[k].variant == r->variant &&
+				!night->rows[k].cp && !strcmp(night->rows[k].label, r->label) &&
 				!strcmp(night->rows[k].board, r->board));
 		if (seen)
 			continue;
-		if (!w->git_tree[r->variant] ||
-		    !git_commit_of(st, w->prev, r->board, r->variant, &c0) ||
-		    !git_commit_of(st, w->cid, r->board, r->variant, &c1) || !strcmp(c0, c1)) {
+		if (!w->git_tree[side] || !git_commit_of(st, w->prev, r->board, side, &c0) ||
+		    !git_commit_of(st, w->cid, r->board, side, &c1) || !strcmp(c0, c1)) {
 			info_msg(
 				"nightly: %s: %s %s changed, but its %s kernel did not move between two commits of the job's git tree since campaign %" PRId64
 				"; no bisect",
-				w->name, r->board, r->scenario, variant_names[r->variant], w->prev);
+				w->name, r->board, r->scenario, variant_names[side], w->prev);
 		} else {
-			o.tree = w->git_tree[r->variant];
+			o.tree = w->git_tree[side];
 			o.good = c0;
 			o.bad = c1;
 			o.board = r->board;

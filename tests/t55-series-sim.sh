@@ -32,10 +32,19 @@ cat >"$sd/job.json" <<JOB
   "batches": 3
 }
 JOB
-ser_sim() {
+ser_sim() {	# SEED [more simulator options]
+	local seed=$1
+	shift
 	"$bs" run --ctl "$sd/ctl" --pty-link "$sd/console" --tftp-root "$sd/tftp" \
-		--record "$sd/record" --tick-ms 5 --autoboot 10 --seed "$1" --between 0.003 \
-		--patch-effect 2:small-dirty-256B=0.05 --daemon --pid-file "$sd/pid" 2>"$sd/sim.err"
+		--record "$sd/record" --tick-ms 5 --autoboot 10 --seed "$seed" --between 0.003 \
+		--patch-effect 2:small-dirty-256B=0.05 "$@" --daemon --pid-file "$sd/pid" 2>"$sd/sim.err"
+}
+# sim_quit: stop the simulator and wait (10 s at most) until it has gone, socket and all
+sim_quit() {
+	local pid end=$((SECONDS + 10))
+	pid=$(cat "$sd/pid" 2>/dev/null)
+	"$bs" ctl "$sd/ctl" quit >/dev/null 2>&1
+	while [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.1; done
 }
 if ! ser_sim 55; then
 	bad "t55: cannot start the simulator: $(cat "$sd/sim.err")"
@@ -43,7 +52,7 @@ else
 	out=$("$ablab" run "$sd/job.json" --dry-run 2>&1)
 	check "dry run lists the three variants in series order" grep -q '3 variants, in series order: control +1 +1-2' <<<"$out"
 	"$ablab" run "$sd/job.json" --results "$sd/res" --format text >"$sd/out" 2>"$sd/err"; rc=$?
-	"$bs" ctl "$sd/ctl" quit >/dev/null 2>&1
+	sim_quit
 	cid=$(psql_q "SELECT max(id) FROM campaigns")
 	check "series: exit 0, campaign complete" test "$rc/$(psql_q "SELECT status FROM campaigns WHERE id = $cid")" = 0/complete
 	check "series: the engine says rounds of 3 variants, order williams" grep -q "6 rounds of 3 variants (control, +1, +1-2) each, order williams" "$sd/err"
@@ -87,7 +96,7 @@ if ! ser_sim 56; then
 	bad "t55: cannot start the simulator: $(cat "$sd/sim.err")"
 else
 	"$ablab" run "$sd/job.json" --budget 8 --first 4 --results "$sd/res" >"$sd/out2" 2>"$sd/err2"; rc=$?
-	"$bs" ctl "$sd/ctl" quit >/dev/null 2>&1
+	sim_quit
 	cid=$(psql_q "SELECT max(id) FROM campaigns")
 	nb=$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $cid AND status = 'ok'")
 	grep -E 'rounds of 3 boots|every row decided' "$sd/err2"
@@ -96,3 +105,41 @@ else
 	check "series sequential: stopped before the budget when all 9 were decided, else ran it out" bash -c "if [ $nb -lt 24 ]; then grep -q 'every row decided after .* (9 comparisons: .* 0 open)' '$sd/err2'; else ! grep -q 'every row decided' '$sd/err2'; fi"
 	check "series sequential: the report decides patch 2 different on 256 B dirty" bash -c "grep -A3 '^256 B dirty' '$sd/out2' | grep -Eq '^  \+1-2 vs \+1 .* different$'"
 fi
+
+# Two series campaigns compared, and a series job's nights: every variant is compared with
+# the same label (control, +1, +1-2), not only control and the last one.
+c1=$(psql_q "SELECT min(id) FROM campaigns WHERE job->>'job' = 'series-sim'")
+c2=$(psql_q "SELECT max(id) FROM campaigns WHERE job->>'job' = 'series-sim'")
+"$ablab" compare "$c1" "$c2" >"$sd/cmp.txt" 2>&1
+"$ablab" compare "$c1" "$c2" --format json >"$sd/cmp.json" 2>&1
+check "compare of two series campaigns: a line per variant (control, +1, +1-2) per row" bash -c "for v in control '\\+1' '\\+1-2'; do [ \$(grep -cE \"^    \$v +[0-9]\" '$sd/cmp.txt') = 5 ] || exit 1; done; grep -q '^    +1-2 vs control ' '$sd/cmp.txt'"
+check "compare json: the series' variants under \"variants\"" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r['rows']) == 5 and all(sorted(x['variants']) == ['+1', '+1-2', 'control'] for x in r['rows']), r['rows'][0]
+assert all(x['variants']['+1']['n_a'] > 0 and x['variants']['+1']['n_b'] > 0 for x in r['rows'])
+" "$sd/cmp.json"
+# nightly: night 2's simulator makes patch 1 cost +30 % on 1 MiB dirty, so +1 and +1-2 (which
+# carry patch 1) change against night 1 there, control does not
+nj=$sd/nightly
+mkdir -p "$nj"
+sed -e 's/"name": "series-sim"/"name": "series-night"/' -e 's/"boots": 6/"boots": 6, "nightly": true/' "$sd/job.json" >"$nj/series-night.json"
+night=0
+for d in 2026-02-01 2026-02-02; do
+	night=$((night + 1))
+	if [ $night = 1 ]; then ser_sim 57; else ser_sim 58 --patch-effect 1:large-dirty-1MiB=0.30; fi || bad "t55: cannot start the simulator: $(cat "$sd/sim.err")"
+	"$ablab" nightly --jobs "$nj" --reports "$sd/nrep" --results "$sd/nres" --date $d >"$sd/n$night.out" 2>"$sd/n$night.err"
+	echo "   night $night: exit $?"
+	sim_quit
+done
+cj=$(ls "$sd"/nrep/2026-02-02/*/compare.json 2>/dev/null | head -n 1)
+grep -E '^  sim-ser .*large-dirty' "$(dirname "${cj:-/nonexistent}")/compare.txt" 2>/dev/null | sed 's/^/   /'
+check "night 2: +1 and +1-2 changed on 1 MiB dirty against night 1, control did not" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+night = [x for x in r['rows'] if x['against'] == 'previous night']
+got = {(x['scenario'], x['variant']): x['change'] for x in night}
+assert {v for (s, v) in got} == {'control', '+1', '+1-2'}, got
+assert got[('large-dirty-1MiB', '+1')] and got[('large-dirty-1MiB', '+1-2')], got
+assert not got[('large-dirty-1MiB', 'control')], got
+" "${cj:-/nonexistent}"
