@@ -383,7 +383,7 @@ int cmd_campaigns_to(FILE *out, int argc, char **argv)
 			break;
 		case 'h':
 			printf("usage: ablab campaigns [--trigger T] [--job NAME] [--limit N] [--format table|json|csv]\n"
-			       "Campaigns, newest first, with their boards and successful boots per kernel.  Status: running, complete, failed, interrupted, or stale (running, but its agent died: `ablab resume ID` continues it).\n");
+			       "Campaigns, newest first, with their boards and successful boots per kernel (\"patched\": every variant but control, so a series campaign's +1, +1-2, ... together).  Status: running, complete, failed, interrupted, or stale (running, but its agent died: `ablab resume ID` continues it).\n");
 			return 0;
 		default:
 			return 2;
@@ -405,7 +405,7 @@ int cmd_campaigns_to(FILE *out, int argc, char **argv)
 			     "(SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'ok' "
 			     "  AND b.variant = 'control'), "
 			     "(SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'ok' "
-			     "  AND b.variant = 'patched'), "
+			     "  AND b.variant <> 'control'), "
 			     "(SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND "
 			     "  b.status = 'failed'), "
 			     "(SELECT count(DISTINCT s.scenario) FROM boots b JOIN samples s ON "

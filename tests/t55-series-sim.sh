@@ -113,6 +113,7 @@ c2=$(psql_q "SELECT max(id) FROM campaigns WHERE job->>'job' = 'series-sim'")
 "$ablab" compare "$c1" "$c2" >"$sd/cmp.txt" 2>&1
 "$ablab" compare "$c1" "$c2" --format json >"$sd/cmp.json" 2>&1
 check "compare of two series campaigns: a line per variant (control, +1, +1-2) per row" bash -c "for v in control '\\+1' '\\+1-2'; do [ \$(grep -cE \"^    \$v +[0-9]\" '$sd/cmp.txt') = 5 ] || exit 1; done; grep -q '^    +1-2 vs control ' '$sd/cmp.txt'"
+check "campaigns: a series campaign's boots counted (control 6, the other variants 12)" test "$("$ablab" campaigns --format csv | awk -F, -v c="$c1" '$1 == c { print $9 "," $10 }')" = 6,12
 check "compare json: the series' variants under \"variants\"" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))
