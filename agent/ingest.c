@@ -354,10 +354,10 @@ static void keep_valid(const char *file, const struct run_result *in, struct run
 
 /*
  * What ingest_file() needs from a file before it talks to the database: read,
- * hashed, parsed and checked.  No output, no database: the next file is
- * prepared on a thread while the current one is stored (the server's COPY and
- * the client's parse overlap), and every message is printed in file order by
- * ingest_file().
+ * hashed, parsed and checked.  No output, no database: the next files are
+ * prepared on threads while boots are stored (the server's COPY and the
+ * client's parse overlap), and every message is printed in file order by
+ * ingest_file() and ingest_done().
  */
 struct prepared {
 	const char *file;
@@ -381,7 +381,7 @@ static void prepare(const struct ingest_ctx *c, const char *file, struct prepare
 	ingest_uuid(c->b.name, c->variant, p->data, p->len, p->uuid);
 	parse_log(p->data, p->len, &p->res);
 	p->check = run_check(&p->res, p->why, sizeof(p->why));
-	/* all that is needed of the text is taken: up to five files are held */
+	/* all that is needed of the text is taken: up to seven files are held */
 	free(p->data);
 	p->data = NULL;
 }
@@ -396,8 +396,10 @@ static void prepared_free(struct prepared *p)
 }
 
 /*
- * Files prepared in order on a thread, one ahead of the file being checked
- * (without the thread, each when it is taken).
+ * Files prepared on two threads, one ahead each: thread k the files k, k + 2,
+ * ...  The first two files are parsed at once (the first two boots then start
+ * together, on both cores), the next while boots are stored.  Without a
+ * thread, a file is prepared when it is taken.
  */
 struct prep_queue {
 	const struct ingest_ctx *c;
@@ -405,7 +407,7 @@ struct prep_queue {
 	pthread_cond_t cv;
 	struct prepared slot;
 	bool full, quit, threaded;
-	int next; /* without the thread: the next file to prepare */
+	int next; /* the next file it prepares */
 	pthread_t th;
 };
 
@@ -413,7 +415,7 @@ static void *prep_thread(void *arg)
 {
 	struct prep_queue *q = arg;
 
-	for (int i = 0; i < q->c->nfiles; i++) {
+	for (int i = q->next; i < q->c->nfiles; i += 2) {
 		struct prepared p;
 
 		prepare(q->c, q->c->files[i], &p);
@@ -433,10 +435,11 @@ static void *prep_thread(void *arg)
 	return NULL;
 }
 
-static void prep_start(struct prep_queue *q, const struct ingest_ctx *c)
+static void prep_start(struct prep_queue *q, const struct ingest_ctx *c, int first)
 {
 	memset(q, 0, sizeof(*q));
 	q->c = c;
+	q->next = first;
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->cv, NULL);
 	q->threaded = !pthread_create(&q->th, NULL, prep_thread, q);
@@ -446,7 +449,8 @@ static void prep_start(struct prep_queue *q, const struct ingest_ctx *c)
 static void prep_take(struct prep_queue *q, struct prepared *out)
 {
 	if (!q->threaded) {
-		prepare(q->c, q->c->files[q->next++], out);
+		prepare(q->c, q->c->files[q->next], out);
+		q->next += 2;
 		return;
 	}
 	pthread_mutex_lock(&q->mu);
@@ -748,7 +752,7 @@ int cmd_ingest(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ingest_ctx c = { 0 };
-	struct prep_queue q;
+	struct prep_queue q[2];
 	const char *board = NULL, *cpu = NULL, *family = NULL;
 	int opt;
 	long v;
@@ -835,20 +839,22 @@ int cmd_ingest(int argc, char **argv)
 	/* a second connection to store two boots at once; without it, one at a time */
 	c.two = c.nfiles > 1 && !store_open(&c.st2, opt_db);
 	c.fl = xcalloc(2, sizeof(*c.fl));
-	prep_start(&q, &c);
+	prep_start(&q[0], &c, 0);
+	prep_start(&q[1], &c, 1);
 	for (int i = 0; i < c.nfiles && !stop_requested; i++) {
 		struct prepared pf;
 		int ret;
 
 		if (c.nfl == (c.two ? 2 : 1))
 			ingest_done(&c);
-		prep_take(&q, &pf);
+		prep_take(&q[i % 2], &pf);
 		ret = ingest_file(&c, &pf);
 		if (ret != 2)
 			tally(&c, ret);
 	}
 	settle(&c);
-	prep_stop(&q);
+	prep_stop(&q[0]);
+	prep_stop(&q[1]);
 	if (c.created)
 		store_campaign_set_status(&c.st, c.campaign, "complete");
 	if (c.campaign)
