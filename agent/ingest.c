@@ -80,6 +80,8 @@ static void find_linux_version(const char *text, size_t len, char **line, char *
 		*release = strndup(r, (size_t)(e - r));
 }
 
+struct inflight;
+
 struct ingest_ctx {
 	struct store st;
 	struct board b;
@@ -88,6 +90,14 @@ struct ingest_ctx {
 	bool created, partial; /* partial: --partial */
 	char **files;
 	int nfiles;
+	/* two boots stored at once (ingest_file()): st2 is the second connection
+	 * (two: it is open); fl the boots being stored, oldest at head */
+	struct store st2;
+	bool two;
+	char *board_json;
+	struct inflight *fl;
+	int head, nfl;
+	int stored, dup, bad;
 };
 
 /* The board: its file, else its row in the database, else --cpu/--family make one. */
@@ -161,7 +171,7 @@ static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu,
 	return 0;
 }
 
-static int ingest_campaign(struct ingest_ctx *c, int batches)
+static int ingest_campaign(struct ingest_ctx *c, struct store *db, int batches)
 {
 	json_object *j = json_object_new_object(), *fa = json_object_new_array();
 	struct campaign_def cd = { .trigger = "ingest",
@@ -182,21 +192,21 @@ static int ingest_campaign(struct ingest_ctx *c, int batches)
 	}
 	json_object_object_add(j, "files", fa);
 	cd.job_json = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
-	ret = store_campaign_new(&c->st, &cd, &c->campaign);
+	ret = store_campaign_new(db, &cd, &c->campaign);
 	json_object_put(j);
 	if (!ret)
 		c->created = true;
 	return ret;
 }
 
-static int next_seq(struct ingest_ctx *c, int *seq)
+static int next_seq(struct ingest_ctx *c, struct store *db, int *seq)
 {
 	char ids[32];
 	const char *p[1] = { ids };
 	PGresult *r;
 
 	snprintf(ids, sizeof(ids), "%" PRId64, c->campaign);
-	r = store_query(&c->st,
+	r = store_query(db,
 			"SELECT coalesce(max(seq), 0) + 1 FROM boots WHERE "
 			"campaign_id = $1::int",
 			1, p);
@@ -344,10 +354,10 @@ static void keep_valid(const char *file, const struct run_result *in, struct run
 
 /*
  * What ingest_file() needs from a file before it talks to the database: read,
- * hashed, parsed and checked.  No output, no database: the next file is
- * prepared on a thread while the current one is stored (the server's COPY and
- * the client's parse overlap), and every message is printed in file order by
- * ingest_file().
+ * hashed, parsed and checked.  No output, no database: the next files are
+ * prepared on threads while boots are stored (the server's COPY and the
+ * client's parse overlap), and every message is printed in file order by
+ * ingest_file() and ingest_done().
  */
 struct prepared {
 	const char *file;
@@ -371,6 +381,9 @@ static void prepare(const struct ingest_ctx *c, const char *file, struct prepare
 	ingest_uuid(c->b.name, c->variant, p->data, p->len, p->uuid);
 	parse_log(p->data, p->len, &p->res);
 	p->check = run_check(&p->res, p->why, sizeof(p->why));
+	/* all that is needed of the text is taken: up to seven files are held */
+	free(p->data);
+	p->data = NULL;
 }
 
 static void prepared_free(struct prepared *p)
@@ -382,53 +395,216 @@ static void prepared_free(struct prepared *p)
 	memset(p, 0, sizeof(*p));
 }
 
-struct prep_job {
+/*
+ * Files prepared on two threads, one ahead each: thread k the files k, k + 2,
+ * ...  The first two files are parsed at once (the first two boots then start
+ * together, on both cores), the next while boots are stored.  Without a
+ * thread, a file is prepared when it is taken.
+ */
+struct prep_queue {
 	const struct ingest_ctx *c;
-	const char *file;
-	struct prepared *p;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct prepared slot;
+	bool full, quit, threaded;
+	int next; /* the next file it prepares */
+	pthread_t th;
 };
 
-static void *prepare_thread(void *arg)
+static void *prep_thread(void *arg)
 {
-	struct prep_job *j = arg;
+	struct prep_queue *q = arg;
 
-	prepare(j->c, j->file, j->p);
+	for (int i = q->next; i < q->c->nfiles; i += 2) {
+		struct prepared p;
+
+		prepare(q->c, q->c->files[i], &p);
+		pthread_mutex_lock(&q->mu);
+		while (q->full && !q->quit)
+			pthread_cond_wait(&q->cv, &q->mu);
+		if (q->quit) {
+			pthread_mutex_unlock(&q->mu);
+			prepared_free(&p);
+			break;
+		}
+		q->slot = p;
+		q->full = true;
+		pthread_cond_broadcast(&q->cv);
+		pthread_mutex_unlock(&q->mu);
+	}
 	return NULL;
 }
 
-/* 1: stored, 0: already stored, < 0: error (printed) */
+static void prep_start(struct prep_queue *q, const struct ingest_ctx *c, int first)
+{
+	memset(q, 0, sizeof(*q));
+	q->c = c;
+	q->next = first;
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->cv, NULL);
+	q->threaded = !pthread_create(&q->th, NULL, prep_thread, q);
+}
+
+/* The next file, in file order. */
+static void prep_take(struct prep_queue *q, struct prepared *out)
+{
+	if (!q->threaded) {
+		prepare(q->c, q->c->files[q->next], out);
+		q->next += 2;
+		return;
+	}
+	pthread_mutex_lock(&q->mu);
+	while (!q->full)
+		pthread_cond_wait(&q->cv, &q->mu);
+	*out = q->slot;
+	q->full = false;
+	pthread_cond_broadcast(&q->cv);
+	pthread_mutex_unlock(&q->mu);
+}
+
+static void prep_stop(struct prep_queue *q)
+{
+	if (q->threaded) {
+		pthread_mutex_lock(&q->mu);
+		q->quit = true;
+		pthread_cond_broadcast(&q->cv);
+		pthread_mutex_unlock(&q->mu);
+		pthread_join(q->th, NULL);
+	}
+	if (q->full)
+		prepared_free(&q->slot);
+	pthread_cond_destroy(&q->cv);
+	pthread_mutex_destroy(&q->mu);
+}
+
+/*
+ * A boot being stored: store_boot() on a thread, on a connection of its own.
+ * The server's COPY of a boot's samples keeps one core busy; two boots, each
+ * in its own transaction on its own connection, keep two busy.  What ablab
+ * says about it waits for ingest_done(), in file order.
+ */
+struct inflight {
+	struct prepared pf;
+	struct kernel_art k;
+	struct boot_rec rec;
+	char rp[PATH_MAX];
+	size_t nscen;
+	int maxb, dups;
+	struct store *st;
+	pthread_t th;
+	bool threaded;
+	int ret;
+};
+
+static void *store_thread(void *arg)
+{
+	struct inflight *j = arg;
+
+	j->ret = store_boot(j->st, &j->rec);
+	return NULL;
+}
+
+/* 1: stored, 0: already stored, < 0: error */
+static void tally(struct ingest_ctx *c, int ret)
+{
+	if (ret > 0)
+		c->stored++;
+	else if (ret == 0)
+		c->dup++;
+	else
+		c->bad++;
+}
+
+/* The oldest boot being stored: waited for, said, counted. */
+static void ingest_done(struct ingest_ctx *c)
+{
+	struct inflight *j = &c->fl[c->head];
+	const struct boot_rec *rec = &j->rec;
+	const char *file = j->pf.file;
+
+	if (j->threaded)
+		pthread_join(j->th, NULL);
+	if (j->ret) {
+		err_msg("%s: not stored (database error above)", file);
+		tally(c, j->ret);
+	} else {
+		printf("%s: stored as %s boot %d of campaign %" PRId64
+		       " (%zu scenarios x %d batches, kernel %s%s%s)\n",
+		       file, c->variant, rec->seq, c->campaign, j->nscen, j->maxb, rec->uname_r,
+		       rec->partial ? "; " : "", rec->partial ? j->pf.why : "");
+		if (j->dups)
+			printf("%s: %d repeated line(s) (same timestamp and text: printk output and a dmesg of it) counted once\n",
+			       file, j->dups);
+		tally(c, 1);
+	}
+	prepared_free(&j->pf);
+	c->head = (c->head + 1) % 2;
+	c->nfl--;
+}
+
+/* Every boot being stored said (before what comes after them). */
+static void settle(struct ingest_ctx *c)
+{
+	while (c->nfl)
+		ingest_done(c);
+}
+
+static bool in_flight(const struct ingest_ctx *c, const char *uuid)
+{
+	for (int i = 0; i < c->nfl; i++)
+		if (!strcmp(c->fl[(c->head + i) % 2].pf.uuid, uuid))
+			return true;
+	return false;
+}
+
+/*
+ * One file: checked, then stored on a thread next to the boot before it (which
+ * is still being stored), or refused.  The caller leaves a connection free:
+ * fewer than two boots (one without st2) being stored.  Whatever is said about
+ * the file comes after what is said about the files before it: a file with
+ * something to say before it is stored waits for them (settle()).  0: already
+ * stored, < 0: error (printed), 2: being stored (ingest_done() says and counts
+ * it).  pf is taken.
+ */
 static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 {
-	const char *file = pf->file, *uuid = pf->uuid, *vline = pf->vline, *vrel = pf->vrel;
-	char rp[PATH_MAX];
+	int f = (c->head + c->nfl) % 2;
+	struct store *db = c->two && f == 1 ? &c->st2 : &c->st;
+	const char *file = pf->file, *uuid = pf->uuid, *vrel = pf->vrel;
 	char *why = pf->why;
 	const char *p[1] = { uuid };
-	struct kernel_art k = { 0 };
-	struct boot_rec rec = { 0 };
 	struct run_result *res = &pf->res, part = { 0 };
-	const char *release;
+	struct inflight *j;
+	struct boot_rec *rec;
 	struct stat sb;
-	size_t nscen = 0;
+	bool partial = false;
 	PGresult *r;
-	int ret, seq, maxb = 0, dups;
+	int ret, seq;
+	bool kernel_differs = !pf->read_err && c->kernel && vrel && strcmp(c->kernel, vrel);
 
+	/* a message of this file's own before it is stored, or a boot of the same
+	 * content being stored: the boots before it first */
+	if (pf->read_err || kernel_differs || (!res->n && !res->malformed) || pf->check ||
+	    in_flight(c, uuid))
+		settle(c);
 	ret = pf->read_err;
 	if (ret) {
 		err_msg("%s: cannot read: %s", file, strerror(-ret));
-		return ret;
+		goto out;
 	}
-	if (c->kernel && vrel && strcmp(c->kernel, vrel)) {
+	if (kernel_differs) {
 		err_msg("%s: the log says \"Linux version %s\" but --kernel is %s: wrong file or wrong option",
 			file, vrel, c->kernel);
 		ret = -EINVAL;
 		goto out;
 	}
-	r = store_query(&c->st, "SELECT seq, campaign_id FROM boots WHERE uuid = $1::uuid", 1, p);
+	r = store_query(db, "SELECT seq, campaign_id FROM boots WHERE uuid = $1::uuid", 1, p);
 	if (!r) {
 		ret = -EIO;
 		goto out;
 	}
 	if (PQntuples(r)) {
+		settle(c);
 		printf("%s: already stored (boot %s of campaign %s)\n", file, PQgetvalue(r, 0, 0),
 		       PQgetvalue(r, 0, 1));
 		PQclear(r);
@@ -436,7 +612,6 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 		goto out;
 	}
 	PQclear(r);
-	dups = res->duplicates;
 	if (!res->n && !res->malformed) {
 		err_msg("%s: no dmabench result lines (expected the seed module's \"dmabench: NAME size=N reps=N mean_ns=N ...\" or dmabench v1 lines)",
 			file);
@@ -469,60 +644,80 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 		snprintf(why, sizeof(pf->why),
 			 "partial: %s%d rejected line(s), %zu scenario(s) dropped",
 			 res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
+		part.duplicates = res->duplicates;
 		run_result_free(res);
 		*res = part;
 		memset(&part, 0, sizeof(part));
-		rec.partial = true;
+		partial = true;
 	}
-	release = c->kernel ? c->kernel : vrel ? vrel : "unknown";
+	/* from here the file is the slot's */
+	j = &c->fl[f];
+	memset(j, 0, sizeof(*j));
+	j->pf = *pf;
+	memset(pf, 0, sizeof(*pf));
+	pf = &j->pf;
+	res = &pf->res;
+	rec = &j->rec;
+	j->dups = res->duplicates;
 	for (size_t i = 0; i < res->n; i++) {
-		if (res->v[i].batch > maxb)
-			maxb = res->v[i].batch;
+		if (res->v[i].batch > j->maxb)
+			j->maxb = res->v[i].batch;
 		if (res->v[i].batch == 1)
-			nscen++;
+			j->nscen++;
 	}
-	if (!c->campaign && ingest_campaign(c, maxb)) {
+	if (!c->campaign && ingest_campaign(c, db, j->maxb)) {
 		ret = -EIO;
-		goto out;
+		goto out_slot;
 	}
-	ret = next_seq(c, &seq);
+	ret = next_seq(c, db, &seq);
 	if (ret)
-		goto out;
-	k.label = (char *)c->variant;
-	k.release = (char *)release;
-	k.zimage_sha256 = "";
-	memcpy(rec.uuid, uuid, sizeof(rec.uuid));
-	rec.campaign = c->campaign;
-	rec.board = &c->b;
-	rec.variant = c->variant;
-	rec.seq = seq;
-	rec.attempt = 1;
-	rec.status = "ok";
-	rec.k = &k;
-	rec.uname_r = release;
-	rec.proc_version = vline;
+		goto out_slot;
+	/* the boot before it is not committed yet: its seq is taken */
+	for (int i = 0; i < c->nfl; i++)
+		if (c->fl[(c->head + i) % 2].rec.seq >= seq)
+			seq = c->fl[(c->head + i) % 2].rec.seq + 1;
+	j->k.label = (char *)c->variant;
+	j->k.release = (char *)(c->kernel ? c->kernel : pf->vrel ? pf->vrel : "unknown");
+	j->k.zimage_sha256 = "";
+	memcpy(rec->uuid, pf->uuid, sizeof(rec->uuid));
+	rec->campaign = c->campaign;
+	rec->board = &c->b;
+	rec->board_json = c->board_json;
+	rec->variant = c->variant;
+	rec->seq = seq;
+	rec->attempt = 1;
+	rec->status = "ok";
+	rec->k = &j->k;
+	rec->uname_r = j->k.release;
+	rec->proc_version = pf->vline;
+	rec->partial = partial;
 	/* the log's own time is not known: the file's modification time stands in */
-	rec.started_wall_ms =
-		stat(file, &sb) ? wall_ms() :
-				  (int64_t)sb.st_mtim.tv_sec * 1000 + sb.st_mtim.tv_nsec / 1000000;
-	rec.boot_ms = rec.run_ms = -1;
-	rec.log_path = realpath(file, rp) ? rp : file;
-	rec.res = res;
-	ret = store_boot(&c->st, &rec);
-	if (ret) {
-		err_msg("%s: not stored (database error above)", file);
-		goto out;
+	rec->started_wall_ms = stat(pf->file, &sb) ? wall_ms() :
+						     (int64_t)sb.st_mtim.tv_sec * 1000 +
+							     sb.st_mtim.tv_nsec / 1000000;
+	rec->boot_ms = rec->run_ms = -1;
+	rec->log_path = realpath(pf->file, j->rp) ? j->rp : pf->file;
+	rec->res = res;
+	/* the board's and kernel's rows committed first: the two transactions then
+	 * wait for no row of each other's */
+	if (c->two && store_boot_refs(db, rec)) {
+		settle(c);
+		err_msg("%s: not stored (database error above)", pf->file);
+		ret = -EIO;
+		goto out_slot;
 	}
-	printf("%s: stored as %s boot %d of campaign %" PRId64
-	       " (%zu scenarios x %d batches, kernel %s%s%s)\n",
-	       file, c->variant, seq, c->campaign, nscen, maxb, release, rec.partial ? "; " : "",
-	       rec.partial ? why : "");
-	if (dups)
-		printf("%s: %d repeated line(s) (same timestamp and text: printk output and a dmesg of it) counted once\n",
-		       file, dups);
-	ret = 1;
+	j->st = db;
+	j->threaded = !pthread_create(&j->th, NULL, store_thread, j);
+	if (!j->threaded)
+		j->ret = store_boot(db, rec);
+	c->nfl++;
+	return 2;
+out_slot:
+	prepared_free(&j->pf);
+	return ret;
 out:
 	run_result_free(&part);
+	prepared_free(pf);
 	return ret;
 }
 
@@ -557,10 +752,9 @@ int cmd_ingest(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct ingest_ctx c = { 0 };
-	struct prepared pf[2] = { 0 };
-	pthread_t th;
+	struct prep_queue q[2];
 	const char *board = NULL, *cpu = NULL, *family = NULL;
-	int opt, stored = 0, dup = 0, bad = 0;
+	int opt;
 	long v;
 
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -641,39 +835,38 @@ int cmd_ingest(int argc, char **argv)
 		}
 		PQclear(r);
 	}
-	prepare(&c, c.files[0], &pf[0]);
+	c.board_json = xstrdup(json_object_to_json_string_ext(c.b.jf.root, JSON_C_TO_STRING_PLAIN));
+	/* a second connection to store two boots at once; without it, one at a time */
+	c.two = c.nfiles > 1 && !store_open(&c.st2, opt_db);
+	c.fl = xcalloc(2, sizeof(*c.fl));
+	prep_start(&q[0], &c, 0);
+	prep_start(&q[1], &c, 1);
 	for (int i = 0; i < c.nfiles && !stop_requested; i++) {
-		struct prep_job job = { &c, c.files[i + 1], &pf[(i + 1) % 2] };
-		bool ahead = false;
+		struct prepared pf;
 		int ret;
 
-		/* the next file is read and parsed while this one is stored; where no
-		 * thread can start, it is prepared after */
-		if (i + 1 < c.nfiles)
-			ahead = !pthread_create(&th, NULL, prepare_thread, &job);
-		ret = ingest_file(&c, &pf[i % 2]);
-		prepared_free(&pf[i % 2]);
-		if (ahead)
-			pthread_join(th, NULL);
-		else if (i + 1 < c.nfiles)
-			prepare(&c, job.file, job.p);
-		if (ret > 0)
-			stored++;
-		else if (ret == 0)
-			dup++;
-		else
-			bad++;
+		if (c.nfl == (c.two ? 2 : 1))
+			ingest_done(&c);
+		prep_take(&q[i % 2], &pf);
+		ret = ingest_file(&c, &pf);
+		if (ret != 2)
+			tally(&c, ret);
 	}
-	prepared_free(&pf[0]);
-	prepared_free(&pf[1]);
+	settle(&c);
+	prep_stop(&q[0]);
+	prep_stop(&q[1]);
 	if (c.created)
 		store_campaign_set_status(&c.st, c.campaign, "complete");
 	if (c.campaign)
 		printf("campaign %" PRId64 ": %d boot(s) stored, %d already stored, %d failed\n",
-		       c.campaign, stored, dup, bad);
+		       c.campaign, c.stored, c.dup, c.bad);
 	else
-		printf("%d boot(s) stored, %d already stored, %d failed\n", stored, dup, bad);
+		printf("%d boot(s) stored, %d already stored, %d failed\n", c.stored, c.dup, c.bad);
+	free(c.fl);
+	free(c.board_json);
+	if (c.two)
+		store_close(&c.st2);
 	board_free(&c.b);
 	store_close(&c.st);
-	return bad ? 1 : 0;
+	return c.bad ? 1 : 0;
 }

@@ -215,12 +215,81 @@ static int boot_conflict(struct store *st, const struct boot_rec *b, const char 
 	return ret;
 }
 
+/*
+ * The board's and the kernel's rows of boot b: ids into board_id and kernel_id
+ * ("" without a kernel).  Each row is written only when it is new or differs:
+ * an upsert that writes the same values still locks the row until the commit,
+ * and a second boot of the board stored at the same time on another
+ * connection (`ablab ingest`, a campaign's boards sharing a kernel row) would
+ * wait for the whole first transaction.
+ */
+static int boot_refs(struct store *st, const struct boot_rec *b, char board_id[32],
+		     char kernel_id[32])
+{
+	const char *defn = b->board_json ? b->board_json :
+					   json_object_to_json_string_ext(b->board->jf.root,
+									  JSON_C_TO_STRING_PLAIN);
+	PGresult *r;
+
+	*kernel_id = '\0';
+	{
+		const char *p[4] = { b->board->name, b->board->cpu, b->board->family, defn };
+
+		r = store_query(
+			st,
+			"WITH o AS (SELECT id FROM boards WHERE name = $1 AND cpu IS NOT "
+			"DISTINCT FROM $2 AND family IS NOT DISTINCT FROM $3 AND definition IS "
+			"NOT DISTINCT FROM $4::jsonb), u AS (INSERT INTO boards (name, cpu, "
+			"family, definition) SELECT $1, $2, $3, $4::jsonb WHERE NOT EXISTS "
+			"(SELECT 1 FROM o) ON CONFLICT (name) DO UPDATE SET cpu = $2, "
+			"family = $3, definition = $4::jsonb RETURNING id) "
+			"SELECT id FROM o UNION ALL SELECT id FROM u",
+			4, p);
+		if (!r)
+			return -EIO;
+		snprintf(board_id, 32, "%s", PQgetvalue(r, 0, 0));
+		PQclear(r);
+	}
+	if (b->k) {
+		const char *rel = b->uname_r && *b->uname_r ? b->uname_r : b->k->release;
+		const char *p[7] = { board_id,
+				     b->k->label,
+				     rel,
+				     b->proc_version ? b->proc_version : "",
+				     b->k->zimage_sha256 ? b->k->zimage_sha256 : "",
+				     b->k->config_sha256,
+				     b->k->manifest_json };
+
+		r = store_query(
+			st,
+			"WITH o AS (SELECT id FROM kernels WHERE board_id = $1::int AND label ="
+			" $2 AND release = $3 AND proc_version = $4 AND image_sha256 = $5 AND "
+			"manifest IS NOT DISTINCT FROM $7::jsonb), u AS (INSERT INTO kernels "
+			"(board_id, label, release, proc_version, image_sha256, config_sha256, "
+			"manifest) SELECT $1::int, $2, $3, $4, $5, $6, $7::jsonb WHERE NOT "
+			"EXISTS (SELECT 1 FROM o) ON CONFLICT (board_id, label, release, "
+			"proc_version, image_sha256) DO UPDATE SET manifest = $7::jsonb "
+			"RETURNING id) SELECT id FROM o UNION ALL SELECT id FROM u",
+			7, p);
+		if (!r)
+			return -EIO;
+		snprintf(kernel_id, 32, "%s", PQgetvalue(r, 0, 0));
+		PQclear(r);
+	}
+	return 0;
+}
+
+int store_boot_refs(struct store *st, const struct boot_rec *b)
+{
+	char board_id[32], kernel_id[32];
+
+	return boot_refs(st, b, board_id, kernel_id);
+}
+
 int store_boot(struct store *st, const struct boot_rec *b)
 {
 	char campaign[32], seq[16], attempt[16], started[32], boot_ms[32], run_ms[32], cres[32];
 	char board_id[32] = "", kernel_id[32] = "", boot_id[32] = "", lava_id[32];
-	const char *defn =
-		json_object_to_json_string_ext(b->board->jf.root, JSON_C_TO_STRING_PLAIN);
 	PGresult *r;
 	int ret;
 
@@ -237,43 +306,8 @@ int store_boot(struct store *st, const struct boot_rec *b)
 		if (store_exec(st, "BEGIN"))
 			return PQstatus(st->conn) != CONNECTION_OK ? -ENOTCONN : -EIO;
 	}
-	{
-		const char *p[4] = { b->board->name, b->board->cpu, b->board->family, defn };
-
-		r = store_query(
-			st,
-			"INSERT INTO boards (name, cpu, family, definition) VALUES ($1, $2, "
-			"$3, $4::jsonb) ON CONFLICT (name) DO UPDATE SET cpu = $2, "
-			"family = $3, definition = $4::jsonb RETURNING id",
-			4, p);
-		if (!r)
-			goto fail;
-		snprintf(board_id, sizeof(board_id), "%s", PQgetvalue(r, 0, 0));
-		PQclear(r);
-	}
-	if (b->k) {
-		const char *rel = b->uname_r && *b->uname_r ? b->uname_r : b->k->release;
-		const char *p[7] = { board_id,
-				     b->k->label,
-				     rel,
-				     b->proc_version ? b->proc_version : "",
-				     b->k->zimage_sha256 ? b->k->zimage_sha256 : "",
-				     b->k->config_sha256,
-				     b->k->manifest_json };
-
-		r = store_query(
-			st,
-			"INSERT INTO kernels (board_id, label, release, proc_version, "
-			"image_sha256, config_sha256, manifest) VALUES ($1::int, $2, $3, $4,"
-			" $5, $6, $7::jsonb) ON CONFLICT (board_id, label, release, "
-			"proc_version, image_sha256) DO UPDATE SET manifest = $7::jsonb "
-			"RETURNING id",
-			7, p);
-		if (!r)
-			goto fail;
-		snprintf(kernel_id, sizeof(kernel_id), "%s", PQgetvalue(r, 0, 0));
-		PQclear(r);
-	}
+	if (boot_refs(st, b, board_id, kernel_id))
+		goto fail;
 	snprintf(campaign, sizeof(campaign), "%" PRId64, b->campaign);
 	snprintf(seq, sizeof(seq), "%d", b->seq);
 	snprintf(attempt, sizeof(attempt), "%d", b->attempt);

@@ -84,6 +84,9 @@ struct boot_rec {
 	const char *lava_server; /* with lava_job_id: --server URL or "local:..." */
 	int64_t lava_job_id; /* 0: not a LAVA boot */
 	bool partial; /* ingest --partial: some scenarios or lines missing */
+	/* the board's definition as JSON, or NULL: made from board->jf.root (json-c writes
+	 * its text into the object: threads sharing a board pass it made once) */
+	const char *board_json;
 };
 /* One transaction: board + kernel upserts, the boot, all its samples.
  * Idempotent on uuid (a second insert of the same boot is a no-op).
@@ -92,6 +95,11 @@ struct boot_rec {
  * -ENOTCONN when the server is unreachable (nothing stored: spool it);
  * -EBUSY when a reconnect could not take the board's lock again. */
 int store_boot(struct store *st, const struct boot_rec *b);
+/* The board's and the kernel's rows of b as store_boot() writes them, committed
+ * on their own (outside a transaction): boots of the same board then stored at
+ * once on other connections lock no row that another's transaction holds
+ * (`ablab ingest`).  0 or -EIO (printed). */
+int store_boot_refs(struct store *st, const struct boot_rec *b);
 
 /* Latest campaign id, or -ENOENT. */
 int store_latest_campaign(struct store *st, int64_t *id);

@@ -120,3 +120,50 @@ check "3 files + one again: exit 1 (one failed), the others stored in order, the
 check "the file without results is named" grep -qF "$d/many2.txt: no dmabench result lines" "$d/many.err"
 check "boots 1 and 2 of the campaign, 2 samples each" test \
 	"$(psql_q "SELECT string_agg(b.seq || ':' || (SELECT count(*) FROM samples s WHERE s.boot_id = b.id), ',' ORDER BY b.seq) FROM boots b WHERE b.campaign_id = $(last)")" = "1:2,2:2"
+
+echo "== two boots stored at once, on two connections; said in file order"
+# 40,000 samples a file: a boot is still being stored while the next files are
+# checked.  stdout line-buffered: the order of stdout and stderr lines together
+big() {	# FILE SEED
+	python3 - "$1" "$2" <<'PY'
+import sys
+f, k = sys.argv[1], int(sys.argv[2])
+with open(f, 'w') as o:
+    o.write('[    1.000000] dmabench: v1 start clock_res_ns=1\n')
+    for b in range(1, 10001):
+        for s in ('p', 'q', 'r', 's'):
+            o.write(f'dmabench: v1 result scenario={s} batch={b} size=64 reps=10 dir=from op=map_unmap state=dirty timing=iter mean_ns={k * 100 + b % 7} min_ns=1 max_ns=99999 ns_per_KiB=4\n')
+    o.write('dmabench: v1 done status=0\n')
+PY
+}
+big "$d/two1.txt" 1; big "$d/two2.txt" 2; big "$d/two3.txt" 3
+cp "$d/two2.txt" "$d/two2-copy.txt"
+ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0 stdbuf -oL "$ablab" ingest "$d/two1.txt" "$d/many2.txt" \
+	"$d/two2.txt" "$d/two2-copy.txt" "$d/two3.txt" --board pi400-t52 --variant control >"$d/two.out" 2>&1; rc=$?
+cat "$d/two.out"
+two=$(last)
+check "exit 1 (one file failed); stdout and stderr together in file order: stored, refused, stored, already stored (the copy of the boot just before, still being stored), stored" \
+	test "$rc|$(sed -e 's/^ablab: //' -e "s|$d/||" -e 's/ (.*//' -e 's/ of campaign [0-9]*//' "$d/two.out" | tr '\n' '|')" = \
+	"1|two1.txt: stored as control boot 1|many2.txt: no dmabench result lines|two2.txt: stored as control boot 2|two2-copy.txt: already stored|two3.txt: stored as control boot 3|campaign $two: 3 boot(s) stored, 1 already stored, 1 failed|"
+check "every sample and boot mean of the 3 boots stored, boot seq in file order" test \
+	"$(psql_q "SELECT string_agg(b.seq || ':' || regexp_replace(b.log_path, '.*/', '') || ':' || (SELECT count(*) FROM samples s WHERE s.boot_id = b.id) || ':' || (SELECT count(*) FROM boot_means m WHERE m.boot_id = b.id), ',' ORDER BY b.seq) FROM boots b WHERE b.campaign_id = $two")" = \
+	"1:two1.txt:40000:4,2:two2.txt:40000:4,3:two3.txt:40000:4"
+check "the values are each file's own (boot 3: mean of p = 300 + mean of b % 7)" test \
+	"$(psql_q "SELECT round(m.mean::numeric, 4) FROM boot_means m JOIN boots b ON b.id = m.boot_id WHERE b.campaign_id = $two AND b.seq = 3 AND m.scenario = 'p'")" = \
+	"$(python3 -c 'print(f"{300 + sum(b % 7 for b in range(1, 10001)) / 10000:.4f}")')"
+
+echo "== the board's row: written when new or changed, not rewritten by every boot"
+python3 -c 'import json, sys; b = json.load(open(sys.argv[1])); b["name"] = "t52-brd"; b["cpu"] = sys.argv[3]; json.dump(b, open(sys.argv[2], "w"))' \
+	boards/pi400.json "$d/brd1.json" Cortex-A72
+python3 -c 'import json, sys; b = json.load(open(sys.argv[1])); b["name"] = "t52-brd"; b["cpu"] = sys.argv[3]; json.dump(b, open(sys.argv[2], "w"))' \
+	boards/pi400.json "$d/brd2.json" Cortex-A72-r1
+"$ablab" ingest "$d/many1.txt" --board "$d/brd1.json" --variant control >/dev/null 2>&1
+x1=$(psql_q "SELECT xmin || '/' || cpu FROM boards WHERE name = 't52-brd'")
+"$ablab" ingest "$d/many3.txt" --board "$d/brd1.json" --variant control >/dev/null 2>&1
+x2=$(psql_q "SELECT xmin || '/' || cpu FROM boards WHERE name = 't52-brd'")
+check "a second boot of the same board definition leaves its row as it was ($x1, $x2)" test "$x1" = "$x2"
+"$ablab" ingest "$d/v1.txt" --partial --board "$d/brd2.json" --variant control >/dev/null 2>&1
+x3=$(psql_q "SELECT count(*) || '/' || max(cpu) FROM boards WHERE name = 't52-brd'")
+check "a changed definition updates the row ($x3)" test "$x3" = 1/Cortex-A72-r1
+check "... and one kernel row serves the boots of the same kernel" test \
+	"$(psql_q "SELECT count(DISTINCT b.kernel_id) || '/' || count(*) FROM boots b JOIN boards o ON o.id = b.board_id WHERE o.name = 't52-brd'")" = 1/3
