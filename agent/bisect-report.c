@@ -72,7 +72,7 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 		"build s", "camp s");
 	nsteps = PQntuples(r);
 	for (i = 0; i < nsteps; i++) {
-		char ch[24], lo[24], hi[24], ci[48], verdict[32];
+		char ch[24], lo[24], hi[24], ci[sizeof(lo) + sizeof(hi) + 4], verdict[32];
 		const char *v = PQgetvalue(r, i, 5);
 
 		pct(ch, sizeof(ch), r, i, 6);
