@@ -58,12 +58,7 @@ static void backend_summary(const struct board *b, char *out, size_t len)
 {
 	char con[120];
 
-	if (backend_has(BACKEND_CONSOLE, b->console_type, CAP_NETWORK))
-		snprintf(con, sizeof(con), "tcp %s:%ld%s", b->console_host, b->console_port,
-			 b->console_telnet ? " telnet" : "");
-	else
-		snprintf(con, sizeof(con), "%s %s", b->console_type,
-			 b->console_device ? b->console_device : b->console_usb_serial);
+	console_describe(b, con, sizeof(con));
 	snprintf(out, len, "console %s; power %s; boot %s", con, b->power_type, b->boot_method);
 }
 
@@ -385,6 +380,8 @@ int cmd_console(int argc, char **argv)
 	struct termios saved, raw;
 	struct console con;
 	struct board b;
+	char where[256];
+	const char *at;
 	bool tty = isatty(0);
 	int ret;
 
@@ -418,6 +415,7 @@ int cmd_console(int argc, char **argv)
 		board_free(&b);
 		return 1;
 	}
+	at = con.device;
 	install_signal_handlers();
 	if (tty) { /* raw before the banner: what is typed after it goes through as is */
 		tcgetattr(0, &saved);
@@ -425,8 +423,11 @@ int cmd_console(int argc, char **argv)
 		cfmakeraw(&raw);
 		tcsetattr(0, TCSANOW, &raw);
 	}
-	info_msg("%s: connected to %s%s; ~. quits\r", b.name, con.device ? con.device : "",
-		 backend_has(BACKEND_CONSOLE, b.console_type, CAP_NETWORK) ? b.console_host : "");
+	if (!at) { /* a network console: where it is */
+		console_describe(&b, where, sizeof(where));
+		at = where;
+	}
+	info_msg("%s: connected to %s; ~. quits\r", b.name, at);
 	ret = passthrough(&con);
 	if (tty)
 		tcsetattr(0, TCSANOW, &saved);
