@@ -40,17 +40,6 @@ static const char *dblp(char buf[32], double v)
 	return buf;
 }
 
-/* a statement whose rows are not read */
-static int exec_params(struct store *st, const char *sql, int n, const char *const *p)
-{
-	PGresult *r = store_query(st, sql, n, p);
-
-	if (!r)
-		return -EIO;
-	PQclear(r);
-	return 0;
-}
-
 /* a query whose one parameter is an id */
 static PGresult *by_id(struct store *st, const char *sql, int64_t id)
 {
@@ -113,7 +102,7 @@ int store_bisect_set_status(struct store *st, int64_t id, const char *status, co
 	char ids[24];
 	const char *p[4] = { i64p(ids, id), status, result, first };
 
-	return exec_params(
+	return store_command(
 		st,
 		"UPDATE bisects SET status = $2, result = coalesce($3, result), first_changed = coalesce($4, first_changed), finished = CASE WHEN $2 IN ('running', 'interrupted', 'failed') THEN NULL ELSE now() END WHERE id = $1::int",
 		4, p);
@@ -192,7 +181,7 @@ int store_bisect_step_add(struct store *st, int64_t id, int n, const char *commi
 		i64p(ids, id), intp(ns, n), commit, intp(ps, pos), role, intp(ts, try)
 	};
 
-	return exec_params(
+	return store_command(
 		st,
 		"INSERT INTO bisect_steps (bisect_id, n, commit, position, role, try) VALUES ($1::int, $2::int, $3, $4::int, $5, $6::int)",
 		6, p);
@@ -203,7 +192,7 @@ int store_bisect_step_built(struct store *st, int64_t id, int n, const char *bui
 	char ids[24], ns[24], bs[32];
 	const char *p[4] = { i64p(ids, id), intp(ns, n), build, secp(bs, build_s) };
 
-	return exec_params(
+	return store_command(
 		st,
 		"UPDATE bisect_steps SET build = $3, build_s = coalesce(build_s, 0) + $4::float8 WHERE bisect_id = $1::int AND n = $2::int",
 		4, p);
@@ -215,7 +204,7 @@ int store_bisect_step_unbuilt(struct store *st, int64_t id, int n, double build_
 	char ids[24], ns[24], bs[32];
 	const char *p[5] = { i64p(ids, id), intp(ns, n), secp(bs, build_s), log, why };
 
-	return exec_params(
+	return store_command(
 		st,
 		"UPDATE bisect_steps SET build = 'build failed', build_s = $3::float8, log_path = $4, verdict = 'build-failed', note = $5, finished = now() WHERE bisect_id = $1::int AND n = $2::int",
 		5, p);
@@ -226,7 +215,7 @@ int store_bisect_step_campaign(struct store *st, int64_t id, int n, int64_t cid,
 	char ids[24], ns[24], cids[24], cs[32];
 	const char *p[4] = { i64p(ids, id), intp(ns, n), i64p(cids, cid), secp(cs, campaign_s) };
 
-	return exec_params(
+	return store_command(
 		st,
 		"UPDATE bisect_steps SET campaign_id = $3::int, campaign_s = coalesce(campaign_s, 0) + $4::float8 WHERE bisect_id = $1::int AND n = $2::int",
 		4, p);
@@ -240,7 +229,7 @@ int store_bisect_step_verdict(struct store *st, int64_t id, int n, const char *v
 	const char *p[8] = { i64p(ids, id),    intp(ns, n),	verdict,	 scenario,
 			     dblp(c1, change), dblp(c2, ci_lo), dblp(c3, ci_hi), dblp(c4, ci_conf) };
 
-	return exec_params(
+	return store_command(
 		st,
 		"UPDATE bisect_steps SET verdict = $3, scenario = $4, change = $5::float8, ci_lo = $6::float8, ci_hi = $7::float8, ci_conf = $8::float8, finished = now() WHERE bisect_id = $1::int AND n = $2::int",
 		8, p);
