@@ -14,7 +14,7 @@ CFLAGS  ?= -O2 -g
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 ABLAB_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
-	   -Wshadow -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation \
+	   -Wshadow -Wformat=2 -Wno-format-nonliteral \
 	   $(shell pkg-config --cflags $(PKGS_C) 2>/dev/null) $(if $(GPIOD_V2),-DHAVE_GPIOD_V2=1)
 ALL_CFLAGS = $(ABLAB_CFLAGS) $(CFLAGS)
 LDLIBS  += -pthread $(shell pkg-config --libs $(PKGS_C) 2>/dev/null) -lm

@@ -49,7 +49,6 @@ struct step_result {
 #define STEP_MARGIN_MAX_PCT 90.0
 
 /* bisect.c */
-char *i64s(char *buf, size_t len, int64_t v);
 double step_margin_pct(double margin_pct, double effect, bool check);
 
 /* bisect-git.c */

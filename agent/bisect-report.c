@@ -3,6 +3,7 @@
  * verdict, and the closing result. */
 #include "bisect.h"
 #include "bisect-int.h"
+#include "store-bisect.h"
 #include "store.h"
 #include "util.h"
 
@@ -25,16 +26,12 @@ static void pct(char *out, size_t len, PGresult *r, int row, int col)
 
 int bisect_report(struct store *st, int64_t id, FILE *f)
 {
-	char ids[32];
-	const char *p[1] = { i64s(ids, sizeof(ids), id) };
 	double build_s = 0, camp_s = 0;
 	int nsteps, ncamp = 0, i;
+	char *first = NULL;
 	PGresult *h, *r;
 
-	h = store_query(
-		st,
-		"SELECT board, coalesce(scenario, 'any timing row'), tree, good, bad, coalesce(good_ref, ''), coalesce(bad_ref, ''), jsonb_array_length(commits), status, coalesce(result, ''), to_char(created, 'YYYY-MM-DD HH24:MI'), settings->>'budget', settings->>'first', settings->>'margin_pct' FROM bisects WHERE id = $1::int",
-		1, p);
+	h = store_bisect_header(st, id);
 	if (!h)
 		return -EIO;
 	if (PQntuples(h) != 1) {
@@ -42,10 +39,7 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 		PQclear(h);
 		return -ENOENT;
 	}
-	r = store_query(
-		st,
-		"SELECT s.n, s.role, s.commit, coalesce(s.build, '-'), coalesce(s.campaign_id::text, '-'), coalesce(s.verdict, 'running'), s.change, s.ci_lo, s.ci_hi, coalesce(s.build_s, 0), coalesce(s.campaign_s, 0), coalesce(s.note, ''), coalesce(s.log_path, ''), coalesce(s.scenario, ''), (SELECT count(*) FILTER (WHERE b.variant = 'control') || '+' || count(*) FILTER (WHERE b.variant = 'patched') FROM boots b WHERE b.campaign_id = s.campaign_id AND b.status = 'ok'), s.try, coalesce(c.status, ''), s.ci_conf FROM bisect_steps s LEFT JOIN campaigns c ON c.id = s.campaign_id WHERE s.bisect_id = $1::int ORDER BY s.n",
-		1, p);
+	r = store_bisect_step_table(st, id);
 	if (!r) {
 		PQclear(h);
 		return -EIO;
@@ -78,7 +72,7 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 		"build s", "camp s");
 	nsteps = PQntuples(r);
 	for (i = 0; i < nsteps; i++) {
-		char ch[24], lo[24], hi[24], ci[48], verdict[32];
+		char ch[24], lo[24], hi[24], ci[sizeof(lo) + sizeof(hi) + 4], verdict[32];
 		const char *v = PQgetvalue(r, i, 5);
 
 		pct(ch, sizeof(ch), r, i, 6);
@@ -115,14 +109,11 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 	if (*PQgetvalue(h, 0, 9))
 		fprintf(f, "%s\n", PQgetvalue(h, 0, 9));
 	/* the effect of the first changed commit: its campaign against good */
-	for (i = nsteps - 1; i >= 0 && !strcmp(PQgetvalue(h, 0, 8), "found"); i--) {
-		PGresult *fc = store_query(
-			st, "SELECT first_changed FROM bisects WHERE id = $1::int", 1, p);
-		bool hit = fc && !strcmp(PQgetvalue(fc, 0, 0), PQgetvalue(r, i, 2)) &&
-			   !strcmp(PQgetvalue(r, i, 5), "different");
-
-		PQclear(fc);
-		if (hit) {
+	if (!strcmp(PQgetvalue(h, 0, 8), "found"))
+		store_bisect_first_changed(st, id, &first);
+	for (i = nsteps - 1; i >= 0 && first; i--) {
+		if (!strcmp(first, PQgetvalue(r, i, 2)) &&
+		    !strcmp(PQgetvalue(r, i, 5), "different")) {
 			char ch[24], lo[24], hi[24];
 
 			pct(ch, sizeof(ch), r, i, 6);
@@ -140,6 +131,7 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 			break;
 		}
 	}
+	free(first);
 	PQclear(r);
 	PQclear(h);
 	return 0;

@@ -9,6 +9,7 @@
 #include "recipe.h"
 #include "report-int.h"
 #include "report.h"
+#include "store-bisect.h"
 #include "util.h"
 
 #include <errno.h>
@@ -20,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *i64s(char *buf, size_t len, int64_t v)
+static char *i64s(char *buf, size_t len, int64_t v)
 {
 	snprintf(buf, len, "%" PRId64, v);
 	return buf;
@@ -45,13 +46,7 @@ static void bisect_free(struct bisect *b)
 
 static void set_status(struct bisect *b, const char *status, const char *result, const char *first)
 {
-	char ids[32];
-	const char *p[4] = { i64s(ids, sizeof(ids), b->id), status, result, first };
-
-	PQclear(store_query(
-		b->st,
-		"UPDATE bisects SET status = $2, result = coalesce($3, result), first_changed = coalesce($4, first_changed), finished = CASE WHEN $2 IN ('running', 'interrupted', 'failed') THEN NULL ELSE now() END WHERE id = $1::int",
-		4, p));
+	store_bisect_set_status(b->st, b->id, status, result, first);
 }
 
 /* ---- the search ---- */
@@ -187,42 +182,11 @@ static int campaign_verdict(const struct bisect *b, int64_t cid, struct step_res
 	return 0;
 }
 
-static char *dbl(char *buf, size_t len, double v)
-{
-	if (!isfinite(v))
-		return NULL;
-	snprintf(buf, len, "%.17g", v);
-	return buf;
-}
-
-/* The campaign of step n, if one was created (also when the agent died before it could
- * record it: the campaign's job names its bisect and step). */
-static int64_t step_campaign(const struct bisect *b, int n, bool *complete)
-{
-	char ids[32], ns[16];
-	const char *p[2] = { i64s(ids, sizeof(ids), b->id), ns };
-	int64_t cid = 0;
-	PGresult *r;
-
-	snprintf(ns, sizeof(ns), "%d", n);
-	r = store_query(
-		b->st,
-		"SELECT id, status FROM campaigns WHERE jsonb_typeof(job->'bisect') = 'string' AND job->>'bisect' = $1 AND job->>'step' = $2 ORDER BY id DESC LIMIT 1",
-		2, p);
-	*complete = false;
-	if (r && PQntuples(r) == 1) {
-		cid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-		*complete = !strcmp(PQgetvalue(r, 0, 1), "complete");
-	}
-	PQclear(r);
-	return cid;
-}
-
 /* Runs step n (pending: already stored, its campaign maybe started) of commit c[pos]. */
 static int run_step(struct bisect *b, int n, bool pending, const char *role, int pos, int try)
 {
 	const char *commit = b->c[pos].id;
-	char ids[32], ns[16], ps[16], ts[16], bs[32], cs_[32], cids[32];
+	char ids[32], ns[16];
 	char *gdir = NULL, *pdir = NULL, *gstate = NULL, *pstate = NULL, *log = NULL, *why = NULL;
 	char *ldummy = NULL, *wdummy = NULL, *job = NULL;
 	struct campaign_board cb = { 0 };
@@ -236,18 +200,8 @@ static int run_step(struct bisect *b, int n, bool pending, const char *role, int
 	i64s(ids, sizeof(ids), b->id);
 	snprintf(ns, sizeof(ns), "%d", n);
 	if (!pending) {
-		const char *p[6] = { ids, ns, commit, ps, role, ts };
-		PGresult *r;
-
-		snprintf(ps, sizeof(ps), "%d", pos);
-		snprintf(ts, sizeof(ts), "%d", try);
-		r = store_query(
-			b->st,
-			"INSERT INTO bisect_steps (bisect_id, n, commit, position, role, try) VALUES ($1::int, $2::int, $3, $4::int, $5, $6::int)",
-			6, p);
-		if (!r)
+		if (store_bisect_step_add(b->st, b->id, n, commit, pos, role, try))
 			return -EIO;
-		PQclear(r);
 		b->nsteps = n;
 	}
 	bounds(b, &lo, &hi);
@@ -265,35 +219,22 @@ static int run_step(struct bisect *b, int n, bool pending, const char *role, int
 		ret = build_commit(b, commit, &pdir, &pstate, &log, &why);
 	}
 	t1 = now_ms();
-	snprintf(bs, sizeof(bs), "%.1f", (double)(t1 - t0) / 1000.0);
 	if (ret == -ENOEXEC) {
-		const char *p[6] = { ids, ns, "build failed", bs, log, why };
-
 		err_msg("bisect %" PRId64 ": %.12s does not build, skipped: %s (log %s)", b->id,
 			commit, why, log);
-		PQclear(store_query(
-			b->st,
-			"UPDATE bisect_steps SET build = $3, build_s = $4::float8, log_path = $5, verdict = 'build-failed', note = $6, finished = now() WHERE bisect_id = $1::int AND n = $2::int",
-			6, p));
+		store_bisect_step_unbuilt(b->st, b->id, n, (double)(t1 - t0) / 1000.0, log, why);
 		apply_step(b, role, pos, "build-failed", NAN);
 		ret = 0;
 		goto out;
 	}
 	if (ret)
 		goto out;
-	{
-		const char *p[4] = { ids, ns, pstate, bs };
-
-		PQclear(store_query(
-			b->st,
-			"UPDATE bisect_steps SET build = $3, build_s = coalesce(build_s, 0) + $4::float8 WHERE bisect_id = $1::int AND n = $2::int",
-			4, p));
-	}
+	store_bisect_step_built(b->st, b->id, n, pstate, (double)(t1 - t0) / 1000.0);
 	if (stop_requested) {
 		ret = -EINTR;
 		goto out;
 	}
-	cid = pending ? step_campaign(b, n, &complete) : 0;
+	cid = pending ? store_bisect_step_find_campaign(b->st, b->id, n, &complete) : 0;
 	if (!complete) {
 		json_object *j = json_object_new_object();
 
@@ -328,37 +269,17 @@ static int run_step(struct bisect *b, int n, bool pending, const char *role, int
 				 b->id, n, cid);
 		t1 = now_ms();
 		ret = campaign_run(&cs, &cid);
-		snprintf(cs_, sizeof(cs_), "%.1f", (double)(now_ms() - t1) / 1000.0);
-		if (cid) {
-			const char *p[4] = { ids, ns, i64s(cids, sizeof(cids), cid), cs_ };
-
-			PQclear(store_query(
-				b->st,
-				"UPDATE bisect_steps SET campaign_id = $3::int, campaign_s = coalesce(campaign_s, 0) + $4::float8 WHERE bisect_id = $1::int AND n = $2::int",
-				4, p));
-		}
+		if (cid)
+			store_bisect_step_campaign(b->st, b->id, n, cid,
+						   (double)(now_ms() - t1) / 1000.0);
 		if (ret)
 			goto out;
 	}
 	ret = campaign_verdict(b, cid, &sr);
 	if (ret)
 		goto out;
-	{
-		char c1[40], c2[40], c3[40], c4[40];
-		const char *p[8] = { ids,
-				     ns,
-				     sr.verdict,
-				     sr.scenario,
-				     dbl(c1, sizeof(c1), sr.change),
-				     dbl(c2, sizeof(c2), sr.ci_lo),
-				     dbl(c3, sizeof(c3), sr.ci_hi),
-				     dbl(c4, sizeof(c4), sr.ci_conf) };
-
-		PQclear(store_query(
-			b->st,
-			"UPDATE bisect_steps SET verdict = $3, scenario = $4, change = $5::float8, ci_lo = $6::float8, ci_hi = $7::float8, ci_conf = $8::float8, finished = now() WHERE bisect_id = $1::int AND n = $2::int",
-			8, p));
-	}
+	store_bisect_step_verdict(b->st, b->id, n, sr.verdict, sr.scenario, sr.change, sr.ci_lo,
+				  sr.ci_hi, sr.ci_conf);
 	info_msg("bisect %" PRId64 ": step %d: %.12s is %s (%s %+.1f%%, campaign %" PRId64 ")",
 		 b->id, n, commit,
 		 !strcmp(sr.verdict, "undecided") ? "undecided" :
@@ -426,8 +347,6 @@ static void finish(struct bisect *b)
 /* Loads bisect id with its finished steps; *pending: the step to continue (0: none). */
 static int load(struct bisect *b, int64_t id, int *pending)
 {
-	char ids[32];
-	const char *p[1] = { i64s(ids, sizeof(ids), id) };
 	json_object *commits = NULL, *set = NULL;
 	PGresult *r;
 	size_t i;
@@ -436,10 +355,7 @@ static int load(struct bisect *b, int64_t id, int *pending)
 	*pending = 0;
 	b->id = id;
 	b->check = CHECK_TODO;
-	r = store_query(
-		b->st,
-		"SELECT board, scenario, tree, good, bad, commits, settings, status FROM bisects WHERE id = $1::int",
-		1, p);
+	r = store_bisect_get(b->st, id);
 	if (!r)
 		return -EIO;
 	if (PQntuples(r) != 1) {
@@ -477,10 +393,7 @@ static int load(struct bisect *b, int64_t id, int *pending)
 		b->order = ORDER_ABAB;
 	b->params = jstr(set, "params") ? xstrdup(jstr(set, "params")) : NULL;
 	b->results = xstrdup(jstr(set, "results") ? jstr(set, "results") : "results");
-	r = store_query(
-		b->st,
-		"SELECT n, role, position, verdict, change FROM bisect_steps WHERE bisect_id = $1::int ORDER BY n",
-		1, p);
+	r = store_bisect_steps(b->st, b->id);
 	if (!r)
 		goto out;
 	for (i = 0; i < (size_t)PQntuples(r); i++) {
@@ -514,29 +427,17 @@ static int drive(struct bisect *b, int pending)
 
 	set_status(b, "running", NULL, NULL);
 	while (!stop_requested) {
-		char ns[16], ids[32];
 		const char *role = "step";
 		int pos, n = pending ? pending : b->nsteps + 1, try;
 
 		if (pending) {
 			/* the step an interrupted run left: its commit and role as stored */
-			const char *p[2] = { i64s(ids, sizeof(ids), b->id), ns };
-			PGresult *r;
+			bool check;
 
-			snprintf(ns, sizeof(ns), "%d", pending);
-			r = store_query(
-				b->st,
-				"SELECT role, position, try FROM bisect_steps WHERE bisect_id = $1::int AND n = $2::int",
-				2, p);
-			if (!r || PQntuples(r) != 1) {
-				PQclear(r);
-				ret = -EIO;
+			ret = store_bisect_step(b->st, b->id, pending, &check, &pos, &try);
+			if (ret)
 				break;
-			}
-			role = !strcmp(PQgetvalue(r, 0, 0), "check") ? "check" : "step";
-			pos = atoi(PQgetvalue(r, 0, 1));
-			try = atoi(PQgetvalue(r, 0, 2));
-			PQclear(r);
+			role = check ? "check" : "step";
 		} else if (b->check == CHECK_TODO) {
 			role = "check";
 			pos = (int)b->n - 1;
@@ -664,30 +565,12 @@ int bisect_run(const struct bisect_opts *o, int64_t *idp)
 	ret = store_open(&st, o->db);
 	if (ret)
 		goto out;
-	{
-		const char *p[9] = { bd.name,
-				     o->scenario,
-				     tree,
-				     good,
-				     bad,
-				     o->good,
-				     o->bad,
-				     json_object_to_json_string_ext(commits,
-								    JSON_C_TO_STRING_PLAIN),
-				     json_object_to_json_string_ext(set, JSON_C_TO_STRING_PLAIN) };
-		PGresult *r;
-
-		r = store_query(
-			&st,
-			"INSERT INTO bisects (board, scenario, tree, good, bad, good_ref, bad_ref, commits, settings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb) RETURNING id",
-			9, p);
-		if (!r) {
-			store_close(&st);
-			ret = -EIO;
-			goto out;
-		}
-		b.id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-		PQclear(r);
+	ret = store_bisect_new(&st, bd.name, o->scenario, tree, good, bad, o->good, o->bad,
+			       json_object_to_json_string_ext(commits, JSON_C_TO_STRING_PLAIN),
+			       json_object_to_json_string_ext(set, JSON_C_TO_STRING_PLAIN), &b.id);
+	if (ret) {
+		store_close(&st);
+		goto out;
 	}
 	if (idp)
 		*idp = b.id;
@@ -729,22 +612,20 @@ int bisect_resume(const char *db, int64_t id)
 	b.db = db;
 	ret = load(&b, id, &pending);
 	if (!ret) {
-		char ids[32];
-		const char *p[1] = { i64s(ids, sizeof(ids), id) };
-		PGresult *r = store_query(
-			&st, "SELECT status, result FROM bisects WHERE id = $1::int", 1, p);
+		char *status, *result;
 
-		if (r && PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "running") &&
-		    strcmp(PQgetvalue(r, 0, 0), "interrupted") &&
-		    strcmp(PQgetvalue(r, 0, 0), "failed")) {
+		if (!store_bisect_state(&st, id, &status, &result) && strcmp(status, "running") &&
+		    strcmp(status, "interrupted") && strcmp(status, "failed")) {
 			info_msg("bisect %" PRId64 " has ended (%s); nothing to resume", id,
-				 PQgetvalue(r, 0, 1));
-			PQclear(r);
+				 result);
+			free(status);
+			free(result);
 			bisect_free(&b);
 			store_close(&st);
 			return 0;
 		}
-		PQclear(r);
+		free(status);
+		free(result);
 		info_msg("bisect %" PRId64 ": continuing after %d stored step%s%s", id,
 			 b.nsteps - (pending != 0), b.nsteps - (pending != 0) == 1 ? "" : "s",
 			 pending ? " (the unfinished one goes on)" : "");
@@ -753,21 +634,4 @@ int bisect_resume(const char *db, int64_t id)
 	bisect_free(&b);
 	store_close(&st);
 	return ret;
-}
-
-int64_t bisect_of_campaign(struct store *st, int64_t cid)
-{
-	char ids[32];
-	const char *p[1] = { i64s(ids, sizeof(ids), cid) };
-	/* a bisect's campaign has {"bisect": "ID"} (a job file's "bisect" is a boolean) */
-	PGresult *r = store_query(
-		st,
-		"SELECT job->>'bisect' FROM campaigns WHERE id = $1::int AND jsonb_typeof(job) = 'object' AND jsonb_typeof(job->'bisect') = 'string'",
-		1, p);
-	int64_t id = 0;
-
-	if (r && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0))
-		id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-	PQclear(r);
-	return id;
 }

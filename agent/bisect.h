@@ -43,9 +43,6 @@ int bisect_run(const struct bisect_opts *o, int64_t *id);
  * resumed, not run again.  Return values as bisect_run's. */
 int bisect_resume(const char *db, int64_t id);
 
-/* The bisect a campaign belongs to (0: none). */
-int64_t bisect_of_campaign(struct store *st, int64_t cid);
-
 /* The step table and the result of bisect id (`ablab report --bisect ID`).  0, -ENOENT
  * (no such bisect, printed) or -EIO. */
 int bisect_report(struct store *st, int64_t id, FILE *out);

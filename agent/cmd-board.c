@@ -9,6 +9,7 @@
 #include "power_gpiod.h"
 #include "kernel.h"
 #include "power.h"
+#include "store-board.h"
 #include "store.h"
 #include "util.h"
 
@@ -58,12 +59,7 @@ static void backend_summary(const struct board *b, char *out, size_t len)
 {
 	char con[120];
 
-	if (backend_has(BACKEND_CONSOLE, b->console_type, CAP_NETWORK))
-		snprintf(con, sizeof(con), "tcp %s:%ld%s", b->console_host, b->console_port,
-			 b->console_telnet ? " telnet" : "");
-	else
-		snprintf(con, sizeof(con), "%s %s", b->console_type,
-			 b->console_device ? b->console_device : b->console_usb_serial);
+	console_describe(b, con, sizeof(con));
 	snprintf(out, len, "console %s; power %s; boot %s", con, b->power_type, b->boot_method);
 }
 
@@ -78,12 +74,7 @@ static void print_board(struct store *st, const struct board *b, const char *fil
 	backend_summary(b, sum, sizeof(sum));
 	board_lock_holder(b, who, sizeof(who));
 	if (st) {
-		const char *p[] = { b->name };
-		PGresult *r = store_query(st,
-					  "SELECT ok, to_char(checked, 'YYYY-MM-DD HH24:MI'), "
-					  "coalesce(uname_r, ''), coalesce(error, '') FROM health "
-					  "WHERE board = $1 ORDER BY checked DESC, id DESC LIMIT 1",
-					  1, p);
+		PGresult *r = store_health_last(st, b->name);
 
 		if (r && PQntuples(r) == 1) {
 			bool ok = !strcmp(PQgetvalue(r, 0, 0), "t");
@@ -128,15 +119,7 @@ static void print_board(struct store *st, const struct board *b, const char *fil
  * path (`ablab ab --board FILE`); the newest campaign says which file. */
 static size_t boards_by_path(struct store *st, char **names, size_t n, FILE *out, json_object *arr)
 {
-	PGresult *r = store_query(
-		st,
-		"SELECT bo.name, coalesce(bo.cpu, ''), (SELECT e->>'board_file' FROM campaigns c, "
-		" jsonb_array_elements(CASE WHEN jsonb_typeof(c.run->'boards') = 'array' THEN "
-		" c.run->'boards' ELSE '[]' END) e WHERE e->>'board' = bo.name ORDER BY c.id DESC "
-		" LIMIT 1), coalesce((SELECT to_char(max(coalesce(b.started, b.inserted)), "
-		" 'YYYY-MM-DD HH24:MI') FROM boots b WHERE b.board_id = bo.id), '') "
-		"FROM boards bo ORDER BY bo.name",
-		0, NULL);
+	PGresult *r = store_boards_known(st);
 	size_t shown = 0;
 	int i;
 
@@ -385,6 +368,8 @@ int cmd_console(int argc, char **argv)
 	struct termios saved, raw;
 	struct console con;
 	struct board b;
+	char where[256];
+	const char *at;
 	bool tty = isatty(0);
 	int ret;
 
@@ -418,6 +403,7 @@ int cmd_console(int argc, char **argv)
 		board_free(&b);
 		return 1;
 	}
+	at = con.device;
 	install_signal_handlers();
 	if (tty) { /* raw before the banner: what is typed after it goes through as is */
 		tcgetattr(0, &saved);
@@ -425,8 +411,11 @@ int cmd_console(int argc, char **argv)
 		cfmakeraw(&raw);
 		tcsetattr(0, TCSANOW, &raw);
 	}
-	info_msg("%s: connected to %s%s; ~. quits\r", b.name, con.device ? con.device : "",
-		 backend_has(BACKEND_CONSOLE, b.console_type, CAP_NETWORK) ? b.console_host : "");
+	if (!at) { /* a network console: where it is */
+		console_describe(&b, where, sizeof(where));
+		at = where;
+	}
+	info_msg("%s: connected to %s; ~. quits\r", b.name, at);
 	ret = passthrough(&con);
 	if (tty)
 		tcsetattr(0, TCSANOW, &saved);
@@ -462,27 +451,15 @@ static int dry_run(const struct board *b)
 static void store_health(const struct board *b, bool ok, const char *uname_r, int64_t boot_ms,
 			 const char *error, const char *log)
 {
-	char host[256] = "?", ms[32];
+	char host[256] = "?";
 	struct store st;
-	PGresult *r;
 
 	gethostname(host, sizeof(host) - 1);
-	snprintf(ms, sizeof(ms), "%lld", (long long)boot_ms);
 	if (store_open(&st, opt_db)) {
 		err_msg("%s: health result not stored: database unreachable", b->name);
 		return;
 	}
-	{
-		const char *p[] = { b->name, ok ? "t" : "f", uname_r, boot_ms >= 0 ? ms : NULL,
-				    error,   host,	     log };
-
-		r = store_query(&st,
-				"INSERT INTO health (board, ok, uname_r, boot_ms, error, "
-				"host, "
-				"log_path) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-				7, p);
-	}
-	PQclear(r);
+	store_health_add(&st, b->name, ok, uname_r, boot_ms, error, host, log);
 	store_close(&st);
 }
 

@@ -81,7 +81,7 @@ static int store_rows(struct store *st, int64_t cid, const struct report *rep, i
 		const struct rep_row *r = &rep->rows[i];
 		const struct rep_board *b = &rep->boards[r->board];
 		struct design_advice d;
-		char mean[32], vw[32], vb[32], bt[16], mde_s[48];
+		char mean[32], vw[32], vb[32], bt[DEC_LEN(size_t)], mde_s[48];
 		const char *p[9] = { ids, b->name, r->scenario, mean, vw, vb, bt, NULL, NULL };
 		size_t m, n;
 		double mde;
@@ -94,7 +94,7 @@ static int store_rows(struct store *st, int64_t cid, const struct report *rep, i
 		snprintf(vb, sizeof(vb), "%.17g", d.var_between);
 		snprintf(bt, sizeof(bt), "%zu", m);
 		{
-			char nb[16];
+			char nb[DEC_LEN(size_t)];
 
 			snprintf(nb, sizeof(nb), "%zu", n);
 			p[7] = nb;

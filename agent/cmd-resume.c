@@ -7,6 +7,7 @@
 #include "cmds.h"
 #include "runner.h"
 #include "spool.h"
+#include "store-bisect.h"
 #include "store.h"
 #include "util.h"
 
@@ -77,8 +78,8 @@ int cmd_resume(int argc, char **argv)
 	if (store_open(&st, opt_db))
 		return 1;
 	snprintf(ids, sizeof(ids), "%ld", id);
-	if (bisect_of_campaign(&st, id)) {
-		int64_t bid = bisect_of_campaign(&st, id);
+	if (store_bisect_of_campaign(&st, id)) {
+		int64_t bid = store_bisect_of_campaign(&st, id);
 
 		store_close(&st);
 		info_msg("campaign %ld is a step of bisect %" PRId64 ": continuing the bisect", id,

@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -14,18 +16,30 @@ enum { IAC = 255, DONT = 254, DO = 253, WONT = 252, WILL = 251, SB = 250, SE = 2
 enum { OPT_BINARY = 0, OPT_ECHO = 1, OPT_SGA = 3 };
 enum { TN_DATA, TN_IAC, TN_OPT, TN_SB, TN_SB_IAC };
 
+/* console.* of this backend (board->console_priv) */
+struct tcp_conf {
+	const char *host; /* the board file's string */
+	long port;
+	bool telnet; /* RFC 854 (ser2net "telnet"), else raw */
+};
+
+static const struct tcp_conf *conf_of(const struct board *b)
+{
+	return b->console_priv;
+}
+
 static int tcp_open(struct console *c)
 {
 	const struct board *b = c->board;
+	const struct tcp_conf *t = conf_of(b);
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL, *a;
 	char port[16];
 	int r, e = ECONNREFUSED;
 
-	snprintf(port, sizeof(port), "%ld", b->console_port);
-	r = getaddrinfo(b->console_host, port, &hints, &ai);
+	snprintf(port, sizeof(port), "%ld", t->port);
+	r = getaddrinfo(t->host, port, &hints, &ai);
 	if (r) {
-		console_set_err(c, "%s: console.host %s: %s", b->name, b->console_host,
-				gai_strerror(r));
+		console_set_err(c, "%s: console.host %s: %s", b->name, t->host, gai_strerror(r));
 		return -EHOSTUNREACH;
 	}
 	for (a = ai; a; a = a->ai_next) {
@@ -54,19 +68,19 @@ static int tcp_open(struct console *c)
 	}
 	freeaddrinfo(ai);
 	if (c->fd < 0) {
-		console_set_err(c, "%s: console.host/port %s:%ld: %s", b->name, b->console_host,
-				b->console_port, strerror(e));
+		console_set_err(c, "%s: console.host/port %s:%ld: %s", b->name, t->host, t->port,
+				strerror(e));
 		return -e;
 	}
 	c->telnet_state = TN_DATA;
-	if (b->console_telnet) {
+	if (t->telnet) {
 		const unsigned char hello[] = { IAC, WILL, OPT_BINARY, IAC, DO, OPT_BINARY,
 						IAC, WILL, OPT_SGA,    IAC, DO, OPT_SGA };
 
 		if (write(c->fd, hello, sizeof(hello)) < 0) {
 			e = errno;
-			console_set_err(c, "%s: console %s:%ld: %s", b->name, b->console_host,
-					b->console_port, strerror(e));
+			console_set_err(c, "%s: console %s:%ld: %s", b->name, t->host, t->port,
+					strerror(e));
 			close(c->fd);
 			c->fd = -1;
 			return -e;
@@ -84,7 +98,7 @@ static ssize_t telnet_read(struct console *c, char *p, size_t n)
 	ssize_t got, i;
 	size_t out = 0;
 
-	if (!c->board->console_telnet)
+	if (!conf_of(c->board)->telnet)
 		return read(c->fd, p, n);
 	got = read(c->fd, raw, n < sizeof(raw) ? n : sizeof(raw));
 	if (got <= 0)
@@ -147,7 +161,7 @@ static ssize_t telnet_write(struct console *c, const char *p, size_t n)
 {
 	size_t i;
 
-	if (!c->board->console_telnet || !memchr(p, IAC, n))
+	if (!conf_of(c->board)->telnet || !memchr(p, IAC, n))
 		return write(c->fd, p, n);
 	for (i = 0; i < n; i++) { /* rare: double every 0xff byte */
 		unsigned char two[2] = { (unsigned char)p[i], IAC };
@@ -162,8 +176,18 @@ static ssize_t telnet_write(struct console *c, const char *p, size_t n)
 /* dry run: no connection (it could steal the port from a user) */
 static int tcp_check(const struct board *b, struct buf *out)
 {
+	const struct tcp_conf *t = conf_of(b);
+
 	return check_line(out, true, "console.host", "%s:%ld (%s); not connected in a dry run",
-			  b->console_host, b->console_port, b->console_telnet ? "telnet" : "raw");
+			  t->host, t->port, t->telnet ? "telnet" : "raw");
+}
+
+/* "host:port", " telnet" after it */
+static void tcp_describe(const struct board *b, char *out, size_t len)
+{
+	const struct tcp_conf *t = conf_of(b);
+
+	snprintf(out, len, "%s:%ld%s", t->host, t->port, t->telnet ? " telnet" : "");
 }
 
 static const struct jfield tcp_fields[] = { { "host", J_STRING },
@@ -173,28 +197,36 @@ static const struct jfield tcp_fields[] = { { "host", J_STRING },
 
 static int tcp_parse(struct board *b, json_object *o)
 {
+	struct tcp_conf *t = xcalloc(1, sizeof(*t));
 	const char *proto;
 
-	b->console_host = jstr(o, "host");
-	b->console_port = jint(o, "port", 0);
-	if (!b->console_host || !b->console_port)
+	b->console_priv = t;
+	t->host = jstr(o, "host");
+	t->port = jint(o, "port", 0);
+	if (!t->host || !t->port)
 		return board_field_error(b, "console", "type",
 					 "console type tcp needs \"host\" and \"port\"");
 	proto = jstr(o, "protocol");
 	if (proto && strcmp(proto, "raw") && strcmp(proto, "telnet"))
 		return board_field_error(b, "console", "protocol",
 					 "\"%s\" is not one of raw, telnet", proto);
-	b->console_telnet = proto && !strcmp(proto, "telnet");
+	t->telnet = proto && !strcmp(proto, "telnet");
 	return 0;
+}
+
+static void tcp_free(struct board *b)
+{
+	free(b->console_priv);
+	b->console_priv = NULL;
 }
 
 static char *tcp_lock_key(const struct board *b)
 {
-	return xasprintf("tcp:%s:%ld", b->console_host, b->console_port);
+	return xasprintf("tcp:%s:%ld", conf_of(b)->host, conf_of(b)->port);
 }
 
 const struct console_ops console_tcp_ops = {
-	.conf = { .fields = tcp_fields, .parse = tcp_parse },
+	.conf = { .fields = tcp_fields, .parse = tcp_parse, .free = tcp_free },
 	.name = "tcp",
 	.open = tcp_open,
 	.read = telnet_read,
@@ -202,4 +234,5 @@ const struct console_ops console_tcp_ops = {
 	.close = console_fd_close,
 	.check = tcp_check,
 	.lock_key = tcp_lock_key,
+	.describe = tcp_describe,
 };

@@ -111,6 +111,20 @@ void console_close(struct console *c)
 	c->ops = NULL;
 }
 
+void console_describe(const struct board *b, char *out, size_t len)
+{
+	const struct backend *bk = backend_find(BACKEND_CONSOLE, b->console_type);
+	const struct console_ops *ops = bk ? bk->ops : NULL;
+	char where[200];
+
+	if (ops && ops->describe)
+		ops->describe(b, where, sizeof(where));
+	else
+		snprintf(where, sizeof(where), "%s",
+			 b->console_device ? b->console_device : b->console_usb_serial);
+	snprintf(out, len, "%s %s", b->console_type, where);
+}
+
 int console_reopen(struct console *c, int64_t deadline)
 {
 	int64_t t0 = now_ms();

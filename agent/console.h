@@ -25,6 +25,9 @@ struct console_ops {
 	/* what identifies this console across board files, for its lock (caller frees);
 	 * NULL: nothing to lock (a QEMU pty, an adapter not plugged in) */
 	char *(*lock_key)(const struct board *b);
+	/* where the console is, as `ablab boards` shows it after the type ("host:port");
+	 * NULL: console.device, else console.usb_serial */
+	void (*describe)(const struct board *b, char *out, size_t len);
 };
 
 /* The console backends (console-tty.c, console-serial.c, console-tcp.c), listed in
@@ -85,6 +88,8 @@ struct console {
 int console_open(struct console *c, const struct board *b, const char *device,
 		 const char *transcript);
 void console_close(struct console *c);
+/* "TYPE WHERE": the board's console type and where it is (console_ops.describe) */
+void console_describe(const struct board *b, char *out, size_t len);
 /* Closes and opens again until it works or the deadline passes (a USB serial
  * adapter powered by the board vanishes at power off; ser2net drops). */
 int console_reopen(struct console *c, int64_t deadline);

@@ -182,11 +182,11 @@ static int lava_job(struct lava_runner *lr, const struct runner_slot *s, const c
 	lava_output_parse(r->log ? r->log : "", out);
 	ret = run_check(&out->res, error, elen);
 	if (ret) {
-		char tmp[400];
+		char *m = xasprintf("LAVA job %" PRId64 ": benchmark output rejected: %s", r->id,
+				    error);
 
-		snprintf(tmp, sizeof(tmp), "LAVA job %" PRId64 ": benchmark output rejected: %s",
-			 r->id, error);
-		snprintf(error, elen, "%s", tmp);
+		snprintf(error, elen, "%s", m);
+		free(m);
 		return ret;
 	}
 	if (!out->uname_r || strcmp(out->uname_r, s->k->release)) {

@@ -276,8 +276,8 @@ static int parse_seed(const char *p, struct line_info *li)
 	     (kv[0].vlen == 4 && !strncmp(kv[0].v, "DONE", 4))))
 		return LINE_OTHER;
 	if (n >= 1 && !kv[0].k && kv[0].vlen > 1 && kv[0].v[kv[0].vlen - 1] == ':') {
-		/* "dmabench: NAME: dma_map_single failed" */
-		snprintf(li->error, sizeof(li->error), "%s", p);
+		/* "dmabench: NAME: dma_map_single failed" (a longer line is cut to fit) */
+		snprintf(li->error, sizeof(li->error), "%.*s", (int)sizeof(li->error) - 1, p);
 		li->done_status = -EIO;
 		return LINE_DONE;
 	}
@@ -449,7 +449,8 @@ static void add_rejected(struct run_result *r, int lineno, const char *error, co
 	struct rejected_line *x;
 
 	if (!r->malformed)
-		snprintf(r->first_error, sizeof(r->first_error), "%s: \"%.100s\"", error, line);
+		snprintf(r->first_error, sizeof(r->first_error), "%s: \"%.*s\"", error,
+			 PARSE_EXCERPT, line);
 	/* the array grows in powers of two: malformed is its length */
 	if (!(r->malformed & (r->malformed - 1)))
 		r->rejected = xrealloc(r->rejected, (size_t)(r->malformed ? 2 * r->malformed : 1) *
@@ -457,7 +458,7 @@ static void add_rejected(struct run_result *r, int lineno, const char *error, co
 	x = &r->rejected[r->malformed++];
 	x->lineno = lineno;
 	snprintf(x->error, sizeof(x->error), "%s", error);
-	snprintf(x->text, sizeof(x->text), "%s", line);
+	snprintf(x->text, sizeof(x->text), "%.*s", (int)sizeof(x->text) - 1, line);
 }
 
 void parse_log(const char *text, size_t len, struct run_result *r)

@@ -37,12 +37,15 @@ enum line_kind {
 	LINE_OTHER, /* a dmabench line with no data (seed START/DONE) */
 };
 
+/* an error text of the parser: why a line is malformed, a LINE_DONE error= */
+#define PARSE_ERROR_LEN 96
+
 struct line_info {
 	enum line_kind kind;
 	struct sample s;
 	int64_t clock_res_ns;
 	int done_status; /* LINE_DONE */
-	char error[96]; /* LINE_DONE error=, or why a line is malformed */
+	char error[PARSE_ERROR_LEN]; /* LINE_DONE error=, or why a line is malformed */
 };
 
 /* Parses one console line (prefixes such as "[   1.23] " or "<6>" and
@@ -50,10 +53,13 @@ struct line_info {
  * whose values do not parse (li->error says which). */
 int parse_line(const char *line, struct line_info *li);
 
+/* A refused line is quoted in first_error cut to PARSE_EXCERPT bytes. */
+#define PARSE_EXCERPT 100
+
 /* A benchmark line the parser refused: where and why (`ablab ingest` names each). */
 struct rejected_line {
 	int lineno; /* 1-based, as grep -n counts them (a line ends at \n) */
-	char error[96];
+	char error[PARSE_ERROR_LEN];
 	char text[112]; /* the line, cut to fit */
 };
 
@@ -63,10 +69,11 @@ struct run_result {
 	size_t n, cap;
 	bool have_start, have_done;
 	int done_status;
-	char done_error[96];
+	char done_error[PARSE_ERROR_LEN];
 	int64_t clock_res_ns;
 	int malformed; /* number of malformed dmabench lines */
-	char first_error[160];
+	/* the first malformed line: its error, then `: "` the line's first PARSE_EXCERPT bytes `"` */
+	char first_error[PARSE_ERROR_LEN + PARSE_EXCERPT + 4];
 	int fmt;
 	struct rejected_line *rejected; /* the malformed lines, in log order */
 	int duplicates; /* timestamped lines seen before, skipped (printk + dmesg) */

@@ -18,6 +18,19 @@
 
 /* report-model.c */
 bool rep_design_row(const struct rep_row *r); /* a timing row that design advice covers */
+/* one sequential test: the boots of variants a and b of rows[row] (by_position: positions
+ * in report.vs, else control 0 / patched 1); out: the look its boots reached (1-based, 0:
+ * none, the rest unset), the enum seq_decision there (SEQ_UNDECIDED after the last look),
+ * the verdict (1 different, 0 same, -1) and the repeated CI (lo NAN: none) */
+struct rep_seq_test {
+	size_t row;
+	int a, b;
+	bool by_position;
+	int look, seq, verdict;
+	double lo, hi, conf;
+};
+void rep_seq_decide(struct report *rep, bool (*in_family)(const struct rep_row *), size_t per_row,
+		    struct rep_seq_test *t, size_t nt);
 
 /* report-prose.c */
 bool rep_is_pres(const struct rep_row *r); /* the preservation check (bytes lost) */

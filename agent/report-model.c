@@ -478,16 +478,24 @@ static bool family_row(const struct rep_row *r)
 	return !rep_is_pres(r) && !rep_is_null(r) && r->have_sr && !r->mixed_timing;
 }
 
-/* Sequential campaigns: the decision at the look the row's boots reached.  Each row is
- * tested at alpha / (boards x timing rows of its board), so the campaign's false-alarm
- * rate stays <= alpha (Bonferroni: the engine decides with the same numbers before the
- * other boards' rows exist). */
-static void analyse_seq(struct report *rep)
+/* Sequential campaigns: the decision at the look each test's boots reached.  One design
+ * per board: each test of board bi is made at alpha / (boards x per_row x rows of bi that
+ * in_family() takes), so the campaign's false-alarm rate stays <= alpha (Bonferroni: the
+ * engine decides a board with the same numbers before the other boards' rows exist).
+ * rep->seq gets the schedule and the last board's design. */
+void rep_seq_decide(struct report *rep, bool (*in_family)(const struct rep_row *), size_t per_row,
+		    struct rep_seq_test *t, size_t nt)
 {
 	size_t na[SEQ_MAX_LOOKS], nb[SEQ_MAX_LOOKS];
 	int nl = seq_schedule_balanced((size_t)rep->seq.first, 2 * (size_t)rep->seq.budget, na, nb,
 				       SEQ_MAX_LOOKS);
 
+	for (size_t j = 0; j < nt; j++) {
+		t[j].look = 0;
+		t[j].seq = -1;
+		t[j].verdict = -1;
+		t[j].lo = t[j].hi = t[j].conf = NAN;
+	}
 	if (nl <= 0)
 		return;
 	for (size_t bi = 0; bi < rep->nboards; bi++) {
@@ -496,11 +504,10 @@ static void analyse_seq(struct report *rep)
 		       nboards = rep->seq.boards > 0 ? (size_t)rep->seq.boards : rep->nboards;
 
 		for (size_t i = 0; i < rep->nrows; i++)
-			m += rep->rows[i].board == (int)bi && family_row(&rep->rows[i]);
-		if (!m)
-			continue;
-		if (seq_design_init(&d, na, nb, (size_t)nl, rep->seq.alpha / (double)(m * nboards),
-				    rep->seq.beta, rep->margin, 0, SEQ_DEFAULT_SEED))
+			m += rep->rows[i].board == (int)bi && in_family(&rep->rows[i]);
+		if (!m || seq_design_init(&d, na, nb, (size_t)nl,
+					  rep->seq.alpha / (double)(m * per_row * nboards),
+					  rep->seq.beta, rep->margin, 0, SEQ_DEFAULT_SEED))
 			continue;
 		rep->seq.nlooks = (size_t)nl;
 		rep->seq.row_alpha = d.alpha;
@@ -509,45 +516,72 @@ static void analyse_seq(struct report *rep)
 		rep->seq.same_err = d.same_err;
 		rep->seq.p_diff = d.p_diff;
 		rep->seq.p_eq = d.p_eq;
-		rep->seq.nrows_tested = m * nboards;
+		rep->seq.nrows_tested = m * per_row * nboards;
 		rep->seq.bounds[0] = '\0';
 		for (size_t k = 0, len = 0; k < d.nlooks && len < sizeof(rep->seq.bounds); k++)
 			len += (size_t)snprintf(rep->seq.bounds + len,
 						sizeof(rep->seq.bounds) - len, "%s%zu+%zu:%ld/%ld",
 						k ? " " : "", d.look[k].na, d.look[k].nb,
 						d.look[k].u_diff, d.look[k].u_eq);
-		for (size_t i = 0; i < rep->nrows; i++) {
-			struct rep_row *r = &rep->rows[i];
+		for (size_t j = 0; j < nt; j++) {
+			const struct rep_row *r = &rep->rows[t[j].row];
 			struct seq_result sr;
 			size_t n1, n2;
 			double *a, *b;
 
-			if (r->board != (int)bi || !family_row(r))
+			if (r->board != (int)bi)
 				continue;
-			a = variant_means(r, 0, &n1);
-			b = variant_means(r, 1, &n2);
+			a = report_boot_means(r, t[j].a, t[j].by_position, &n1);
+			b = report_boot_means(r, t[j].b, t[j].by_position, &n2);
 			for (size_t k = 0; k < (size_t)nl; k++) {
 				if (na[k] != n1 || nb[k] != n2 ||
 				    seq_decide(&d, k, a, n1, b, n2, &sr))
 					continue;
-				r->seq_look = (int)k + 1;
-				r->seq = sr.decision == SEQ_CONTINUE && k + 1 == (size_t)nl ?
-						 SEQ_UNDECIDED :
-						 (int)sr.decision;
-				r->verdict = r->seq == SEQ_DIFFERENT ? 1 :
-					     r->seq == SEQ_SAME	     ? 0 :
-								       -1;
+				t[j].look = (int)k + 1;
+				t[j].seq = sr.decision == SEQ_CONTINUE && k + 1 == (size_t)nl ?
+						   SEQ_UNDECIDED :
+						   (int)sr.decision;
+				t[j].verdict = t[j].seq == SEQ_DIFFERENT ? 1 :
+					       t[j].seq == SEQ_SAME	 ? 0 :
+									   -1;
 				if (!isnan(sr.rci_rel.lo)) {
 					/* the repeated CI keeps its promise at a data-dependent stop */
-					r->ab.ci_lo = sr.rci_rel.lo;
-					r->ab.ci_hi = sr.rci_rel.hi;
-					r->ci_conf = 1.0 - d.fpr;
+					t[j].lo = sr.rci_rel.lo;
+					t[j].hi = sr.rci_rel.hi;
+					t[j].conf = 1.0 - d.fpr;
 				}
 			}
 			free(a);
 			free(b);
 		}
 	}
+}
+
+/* The A/B table's sequential decisions: one test a row of the Holm family */
+static void analyse_seq(struct report *rep)
+{
+	struct rep_seq_test *t = xcalloc(rep->nrows + 1, sizeof(*t));
+	size_t nt = 0;
+
+	for (size_t i = 0; i < rep->nrows; i++)
+		if (family_row(&rep->rows[i]))
+			t[nt++] = (struct rep_seq_test){ .row = i, .a = 0, .b = 1 };
+	rep_seq_decide(rep, family_row, 1, t, nt);
+	for (size_t j = 0; j < nt; j++) {
+		struct rep_row *r = &rep->rows[t[j].row];
+
+		if (!t[j].look)
+			continue;
+		r->seq_look = t[j].look;
+		r->seq = t[j].seq;
+		r->verdict = t[j].verdict;
+		if (!isnan(t[j].lo)) {
+			r->ab.ci_lo = t[j].lo;
+			r->ab.ci_hi = t[j].hi;
+			r->ci_conf = t[j].conf;
+		}
+	}
+	free(t);
 }
 
 int report_seq_board(struct store *st, int64_t campaign, const char *board, char *why, size_t len)

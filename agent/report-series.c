@@ -46,63 +46,32 @@ static size_t comparisons(int nv, int (*ab)[2])
 	return n;
 }
 
+/* The sequential decisions of every comparison (Bonferroni over boards x rows x
+ * comparisons) */
 static void seq_decisions(struct report *rep, size_t per_row)
 {
-	size_t na[SEQ_MAX_LOOKS], nb[SEQ_MAX_LOOKS];
-	int nl = seq_schedule_balanced((size_t)rep->seq.first, 2 * (size_t)rep->seq.budget, na, nb,
-				       SEQ_MAX_LOOKS);
+	struct rep_seq_test *t = xcalloc(rep->ncmp + 1, sizeof(*t));
 
-	if (nl <= 0)
-		return;
-	for (size_t bi = 0; bi < rep->nboards; bi++) {
-		size_t m = 0,
-		       nboards = rep->seq.boards > 0 ? (size_t)rep->seq.boards : rep->nboards;
-		struct seq_design d;
+	for (size_t c = 0; c < rep->ncmp; c++)
+		t[c] = (struct rep_seq_test){ .row = rep->cmp[c].row,
+					      .a = rep->cmp[c].a,
+					      .b = rep->cmp[c].b,
+					      .by_position = true };
+	rep_seq_decide(rep, series_row, per_row, t, rep->ncmp);
+	for (size_t c = 0; c < rep->ncmp; c++) {
+		struct rep_cmp *x = &rep->cmp[c];
 
-		for (size_t i = 0; i < rep->nrows; i++)
-			m += rep->rows[i].board == (int)bi && series_row(&rep->rows[i]);
-		/* Bonferroni over boards x rows x comparisons: the engine decides each board
-		 * with the same numbers before the other boards' rows exist */
-		if (!m || seq_design_init(&d, na, nb, (size_t)nl,
-					  rep->seq.alpha / (double)(m * per_row * nboards),
-					  rep->seq.beta, rep->margin, 0, SEQ_DEFAULT_SEED))
+		if (!t[c].look)
 			continue;
-		rep->seq.nlooks = (size_t)nl;
-		rep->seq.row_alpha = d.alpha;
-		rep->seq.fpr = d.fpr;
-		rep->seq.fpr_se = d.fpr_se;
-		rep->seq.nrows_tested = m * per_row * nboards;
-		for (size_t c = 0; c < rep->ncmp; c++) {
-			struct rep_cmp *x = &rep->cmp[c];
-			const struct rep_row *r = &rep->rows[x->row];
-			struct seq_result sr;
-			size_t n1, n2;
-			double *a, *b;
-
-			if (r->board != (int)bi)
-				continue;
-			a = means_of(r, x->a, &n1);
-			b = means_of(r, x->b, &n2);
-			for (size_t k = 0; k < (size_t)nl; k++) {
-				if (na[k] != n1 || nb[k] != n2 ||
-				    seq_decide(&d, k, a, n1, b, n2, &sr))
-					continue;
-				x->seq = sr.decision == SEQ_CONTINUE && k + 1 == (size_t)nl ?
-						 SEQ_UNDECIDED :
-						 (int)sr.decision;
-				x->verdict = x->seq == SEQ_DIFFERENT ? 1 :
-					     x->seq == SEQ_SAME	     ? 0 :
-								       -1;
-				if (!isnan(sr.rci_rel.lo)) {
-					x->lo = sr.rci_rel.lo;
-					x->hi = sr.rci_rel.hi;
-					x->conf = 1.0 - d.fpr;
-				}
-			}
-			free(a);
-			free(b);
+		x->seq = t[c].seq;
+		x->verdict = t[c].verdict;
+		if (!isnan(t[c].lo)) {
+			x->lo = t[c].lo;
+			x->hi = t[c].hi;
+			x->conf = t[c].conf;
 		}
 	}
+	free(t);
 }
 
 void rep_series_analyse(struct report *rep, const struct report_opts *o)

@@ -228,6 +228,16 @@ PGresult *store_query(struct store *st, const char *sql, int nparams, const char
 	return r;
 }
 
+int store_command(struct store *st, const char *sql, int nparams, const char *const *params)
+{
+	PGresult *r = store_query(st, sql, nparams, params);
+
+	if (!r)
+		return -EIO;
+	PQclear(r);
+	return 0;
+}
+
 int store_exec(struct store *st, const char *sql)
 {
 	PGresult *r = PQexec(st->conn, sql);

@@ -109,6 +109,8 @@ int store_timing_pin(struct store *st, int64_t cid, const char *board, char **pi
 
 /* Runs a parameterised query; returns the result or NULL (error printed). */
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params);
+/* The same for a statement whose rows are not read: 0 or -EIO (error printed). */
+int store_command(struct store *st, const char *sql, int nparams, const char *const *params);
 
 /* The nightly history (store-nightly.c).  The previous night of campaign cid: the latest
  * complete nightly campaign of the same job before it; job (if not NULL) gets the job's name.

@@ -10,6 +10,8 @@
 #include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* room for any integer of type t in decimal, its sign and the NUL (a byte: < 3 digits) */
+#define DEC_LEN(t) (3 * sizeof(t) + 2)
 
 /* Messages: "ablab: ..." on stderr.  Progress lines go to stderr too, so that
  * stdout carries only the requested output (reports, JSON). */

@@ -3,12 +3,14 @@
  * stripped from the stream, IAC IAC kept as one 0xff byte, options answered
  * (binary and suppress-go-ahead accepted, the server's echo accepted, the rest
  * refused), subnegotiations skipped, a command cut across reads kept whole; a raw
- * tcp console passes every byte. */
+ * tcp console passes every byte.  The board's console section is parsed by the
+ * backend's own parser (console_tcp_ops.conf). */
 #include "check.h"
 #include "console.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <json-c/json.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -16,6 +18,7 @@ enum { IAC = 255, DONT = 254, DO = 253, WONT = 252, WILL = 251, SB = 250, SE = 2
 
 static struct board brd;
 static struct console con;
+static json_object *section; /* brd's console section: the parsed host points into it */
 static int peer;
 
 static void setup(bool telnet)
@@ -26,9 +29,14 @@ static void setup(bool telnet)
 		close(con.fd);
 	if (peer > 0)
 		close(peer);
+	console_tcp_ops.conf.free(&brd);
+	json_object_put(section);
 	memset(&brd, 0, sizeof(brd));
 	brd.name = "t";
-	brd.console_telnet = telnet;
+	section = json_tokener_parse(
+		telnet ? "{\"host\": \"localhost\", \"port\": 2000, \"protocol\": \"telnet\"}" :
+			 "{\"host\": \"localhost\", \"port\": 2000, \"protocol\": \"raw\"}");
+	CHECK(section && console_tcp_ops.conf.parse(&brd, section) == 0);
 	memset(&con, 0, sizeof(con));
 	con.board = &brd;
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) == 0);
@@ -118,6 +126,13 @@ int main(void)
 					    3) == 3);
 		CHECK(read(peer, got, sizeof(got)) == 4 && !memcmp(got, want, 4));
 	}
+	{
+		char where[64];
+
+		brd.console_type = "tcp";
+		console_describe(&brd, where, sizeof(where));
+		CHECK(!strcmp(where, "tcp localhost:2000 telnet"));
+	}
 	setup(false);
 	{ /* raw tcp: every byte passes, nothing is answered */
 		const unsigned char in[] = { 'r', IAC, DO, 24, IAC, IAC };
@@ -129,7 +144,16 @@ int main(void)
 		CHECK(console_tcp_ops.write(&con, "\xff", 1) == 1);
 		CHECK(read(peer, got, sizeof(got)) == 1 && got[0] == IAC);
 	}
+	{ /* what `ablab boards` shows of it */
+		char where[64];
+
+		brd.console_type = "tcp";
+		console_describe(&brd, where, sizeof(where));
+		CHECK(!strcmp(where, "tcp localhost:2000"));
+	}
 	close(con.fd);
 	close(peer);
+	console_tcp_ops.conf.free(&brd);
+	json_object_put(section);
 	CHECK_DONE("test_telnet");
 }
