@@ -704,11 +704,11 @@ out:
 	free(run_js);
 	if (have_store)
 		store_close(&st);
-	if (have_rundir) {
-		/* QEMU boards leave their QMP socket and QEMU log in it */
-		char *rm[] = { "rm", "-rf", "--", rundir, NULL };
+	if (have_rundir) { /* QMP sockets, QEMU logs, TFTP copies: no `rm` started */
+		int e = remove_tree(rundir);
 
-		run_argv(rm, NULL);
+		if (e)
+			err_msg("cannot remove the run directory %s: %s", rundir, strerror(-e));
 	}
 	for (i = 0; i < nb; i++) {
 		int v;

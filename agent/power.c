@@ -4,7 +4,7 @@
  * deadline.  The backends, one file each:
  *   power-qemu.c:    "power on" starts QEMU paused (-S) with a QMP socket,
  *                    release() sends "cont" once the console is attached,
- *                    "off" is QMP quit, then the process is reaped.
+ *                    "off" is SIGKILL (a power cut), then the reap.
  *   power-gpiod.c:   relay lines on a GPIO chip (power_gpiod.c); the line
  *                    request is taken at the first switch and held until
  *                    power_free().

@@ -17,7 +17,8 @@
 /* Plain statements (may hold several commands, as migrations do): 0 or -EIO (said). */
 int store_exec(struct store *st, const char *sql);
 /* The private cluster, created and started when needed: *conninfo its conninfo
- * (malloc'd), or a negative errno (said). */
-int store_private_start(char **conninfo);
+ * (malloc'd), or a negative errno (said).  *conn: a connection to it when the
+ * first try found it running with its database (else NULL: connect then). */
+int store_private_start(char **conninfo, PGconn **conn);
 
 #endif

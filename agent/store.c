@@ -389,12 +389,13 @@ int store_open(struct store *st, const char *conninfo)
 		}
 		st->conninfo = xstrdup(conninfo);
 	} else {
-		ret = store_private_start(&st->conninfo);
+		ret = store_private_start(&st->conninfo, &st->conn);
 		if (ret)
 			return ret;
 		masked = xstrdup(st->conninfo);
 	}
-	st->conn = PQconnectdb(st->conninfo);
+	if (!st->conn)
+		st->conn = PQconnectdb(st->conninfo);
 	if (PQstatus(st->conn) != CONNECTION_OK) {
 		err_msg("cannot connect to the results database (%s): %s", masked,
 			PQerrorMessage(st->conn));

@@ -3,6 +3,8 @@
 #include "util.h"
 
 #include <errno.h>
+#include <ftw.h>
+#include <pthread.h>
 #include <libgen.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -421,6 +423,31 @@ fail:
 	e = errno;
 	free(p);
 	return -e;
+}
+
+static int rm_err;
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT && !rm_err)
+		rm_err = -errno;
+	return 0;
+}
+
+int remove_tree(const char *path)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* nftw's callback has no arg */
+	int ret;
+
+	pthread_mutex_lock(&lock);
+	rm_err = 0;
+	if (nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)
+		rm_err = -errno;
+	ret = rm_err;
+	pthread_mutex_unlock(&lock);
+	return ret;
 }
 
 int mkdir_p(const char *path, mode_t mode)

@@ -68,6 +68,9 @@ int copy_file_atomic_at(const char *src, int dirfd, const char *name);
  * that is a symlink (caller frees). */
 int open_dir_nofollow(const char *path, char **link);
 int mkdir_p(const char *path, mode_t mode);
+/* rm -rf PATH in this process (symlinks removed, never followed): 0 or the
+ * first -errno; a missing PATH is 0. */
+int remove_tree(const char *path);
 bool is_dir(const char *path);
 bool is_file(const char *path);
 /* The directory part of path (dirname(3) on a copy), malloc'd. */

@@ -12,7 +12,7 @@
  * with an autoboot countdown; a key gives the `=> ` prompt (dhcp, tftpboot,
  * setenv, printenv, bootz, reset); autoboot or bootz start a kernel whose
  * log comes in one burst, then a busybox-like shell (`lab# `) that echoes
- * its input and runs echo, true, false, uname, cat /proc/version, dmesg,
+ * its input and runs echo, true, false, uname, cat /proc/version, read, dmesg,
  * insmod/rmmod dmabench.ko (dmabench v1 lines from a seeded distribution)
  * in `;` sequences with $? and '' quote removal.
  *
@@ -29,6 +29,7 @@
  * A single-threaded poll loop; the only timers are the autoboot countdown
  * and the 1 byte/ms pacing of the `slow` fault.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -145,6 +146,7 @@ struct sim {
 	int patches; /* a series kernel "...-sN": patches 1..N applied */
 	int countdown, console_level, status;
 	bool mute; /* the command running has its output >/dev/null */
+	char var_name[32], var_val[512]; /* the one shell variable `read` set */
 	int64_t next_tick;
 	struct buf line, env, ring, pending; /* pending: a { } group being typed */
 	size_t flood_left, flood_n; /* flood faults: bytes still to send */
@@ -1142,6 +1144,14 @@ static int sh_words(struct sim *s, const char *p, char **argv, int max, char *st
 				if (k + 16 < len) /* else the word is cut short */
 					k += (size_t)snprintf(store + k, len - k, "%d", s->status);
 				p += 2;
+			} else if (q != '\'' && p[0] == '$' && s->var_name[0] &&
+				   !strncmp(p + 1, s->var_name, strlen(s->var_name)) &&
+				   !(isalnum((unsigned char)p[1 + strlen(s->var_name)]) ||
+				     p[1 + strlen(s->var_name)] == '_')) {
+				/* the variable `read` set; any other $NAME stays as typed */
+				if (k + strlen(s->var_val) + 16 < len)
+					k += (size_t)snprintf(store + k, len - k, "%s", s->var_val);
+				p += 1 + strlen(s->var_name);
 			} else if (k + 16 < len) {
 				store[k++] = *p++;
 			} else {
@@ -1229,6 +1239,22 @@ static int sh_cmd(struct sim *s, int argc, char **argv)
 			    v);
 		else
 			out(s, "Linux\r\n");
+		return 0;
+	}
+	if (!strcmp(argv[0], "read") && argc == 4 && !strcmp(argv[1], "-r") && argv[3][0] == '<') {
+		/* read -r NAME <FILE: the first line of /proc/version or /proc/cmdline */
+		const char *f = argv[3] + 1;
+
+		if (!strcmp(f, "/proc/version")) {
+			proc_version(s, v, sizeof(v));
+		} else if (!strcmp(f, "/proc/cmdline")) {
+			env_get(s, "bootargs", v, sizeof(v));
+		} else {
+			out(s, "-sh: can't open '%s': No such file or directory\r\n", f);
+			return 2;
+		}
+		snprintf(s->var_name, sizeof(s->var_name), "%s", argv[2]);
+		snprintf(s->var_val, sizeof(s->var_val), "%s", v);
 		return 0;
 	}
 	if (!strcmp(argv[0], "cat") && argc == 2) {

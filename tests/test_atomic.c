@@ -149,6 +149,27 @@ int main(void)
 	close(dfd);
 	unlink(ssrc);
 	rmdir(sdir);
+	/* remove_tree: a tree with a symlink to a directory outside it goes, the
+	 * directory the link names stays with its file; a missing path is 0 */
+	{
+		char t[600], p[700], ext[600];
+
+		snprintf(t, sizeof(t), "%s/tree", dir);
+		snprintf(ext, sizeof(ext), "%s/outside", dir);
+		snprintf(p, sizeof(p), "%s/a/b", t);
+		CHECK(mkdir_p(p, 0755) == 0 && mkdir_p(ext, 0755) == 0);
+		snprintf(p, sizeof(p), "%s/a/b/f", t);
+		make_file(p, 10);
+		snprintf(p, sizeof(p), "%s/keep", ext);
+		make_file(p, 10);
+		snprintf(p, sizeof(p), "%s/a/link", t);
+		CHECK(symlink(ext, p) == 0);
+		CHECK(remove_tree(t) == 0);
+		CHECK(access(t, F_OK) < 0 && errno == ENOENT);
+		snprintf(p, sizeof(p), "%s/keep", ext);
+		CHECK(access(p, F_OK) == 0);
+		CHECK(remove_tree(t) == 0);
+	}
 	snprintf(rm, sizeof(rm), "rm -rf %s", dir);
 	CHECK(system(rm) == 0);
 	CHECK_DONE("test_atomic");

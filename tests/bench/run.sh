@@ -66,7 +66,8 @@ calc() { python3 -c "print(round($1, ${2:-1}))"; }
 want() { [[ " $BENCH " == *" $1 "* ]]; }
 # BENCH_BASE=DIR: an older tree's ablab (DIR/ablab, e.g. `git archive main | tar -x`
 # and `make ablab` there) measured next to this one in the same run, in a database
-# of its own (its schema may be older): P4 and the console bytes have before/after
+# of its own (its schema may be older): P4 and the console bytes have before/after,
+# and P1 on qemu-sam9x75 too when DIR/build/bench/campaign_bench is built
 base=
 if [ -n "${BENCH_BASE:-}" ]; then
 	base=$BENCH_BASE/ablab
@@ -139,12 +140,23 @@ if want p1; then
 	r p1 sim_off_ms_1000_wall_ms_per_boot "$(calc "($t1 - $t0) / 4")" ms \
 		"ablab ab on the simulator with power.off_ms 1000 (the default), 2+2 boots"
 
+	# BENCH_BASE: the older tree's campaign_bench (make build/bench/campaign_bench
+	# there) on the same board, in its own database, just before this one
+	bcb=${BENCH_BASE:+$BENCH_BASE/build/bench/campaign_bench}
+	if [ -n "$base" ] && [ -x "$bcb" ]; then
+		say "P1: 4 boots on qemu-sam9x75 (before: $bcb)"
+		(ABLAB_DATA=$tmp/data-base cb=$bcb; p1_campaign before_qemu_sam9x75 2 qemu-sam9x75 >/dev/null)
+		r p1 before_qemu_sam9x75_loadavg_1min "$(cut -d' ' -f1 /proc/loadavg)" "" "/proc/loadavg after the campaign"
+	elif [ -n "$base" ]; then
+		say "BENCH_BASE: no $bcb (make build/bench/campaign_bench there): no P1 before figure"
+	fi
 	say "P1: 4 boots on qemu-sam9x75"
 	qboard=0	# LAVA overheads below subtract this board time
 	if p1_campaign qemu_sam9x75 2 qemu-sam9x75 >/dev/null; then
 		qcid=$(psql_q "SELECT max(id) FROM campaigns")
 		qboard=$(calc "$(board_ms "$qcid") / $(ok_boots "$qcid")")
 	fi
+	r p1 qemu_sam9x75_loadavg_1min "$(cut -d' ' -f1 /proc/loadavg)" "" "/proc/loadavg after the campaign"
 
 	# LAVA: the same boot + module run (2 batches) of the same kernels
 	# (BENCH_LAVA=0: not, e.g. for a quick before/after of ablab alone)
@@ -531,7 +543,7 @@ machine = {
 }
 targets = {
     'sim_overhead_ms_per_boot': ('<=', 50), 'qemu_sam9x75_overhead_ms_per_boot': ('<=', 50),
-    'sim_cli_overhead_ms_per_boot': ('<=', 50),
+    'sim_cli_overhead_ms_per_boot': ('<=', 50), 'before_qemu_sam9x75_overhead_ms_per_boot': ('<=', 50),
     'qemu_2_boards_vs_slowest_alone': ('<=', 1.1), 'qemu_3_boards_vs_slowest_alone': ('<=', 1.1),
     'qemu_2_boards_vs_slowest_board_same_run': ('<=', 1.1), 'qemu_3_boards_vs_slowest_board_same_run': ('<=', 1.1),
     'sim_slow_10_vs_one_alone': ('<=', 1.1), 'sim_slow_50_vs_one_alone': ('<=', 1.1),
