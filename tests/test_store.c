@@ -57,9 +57,9 @@ int main(int argc, char **argv)
 	char cids[32];
 	int i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: test_store BOARD.json\n");
-		return 2;
+	if (argc != 2) { /* tests/t30-db.sh runs it with a board file; `make unit` without */
+		printf("SKIP: test_store needs BOARD.json (tests/t30-db.sh gives it one)\n");
+		CHECK_DONE("test_store");
 	}
 	CHECK(board_load(&b, argv[1]) == 0);
 	CHECK(store_open(&st, NULL) == 0);
