@@ -569,11 +569,7 @@ static int health_check(const struct board *b, const char *kdir_opt)
 	buf_free(&out);
 	unlink(log);
 	free(log);
-	{
-		char *cmd[] = { "rm", "-rf", rundir, NULL }; /* the run dir and its TFTP copy */
-
-		run_argv(cmd, NULL);
-	}
+	remove_tree(rundir); /* the run dir and its TFTP copy */
 	board_unlock(&lock);
 	kernel_free(&k);
 	return ret ? 1 : 0;

@@ -18,21 +18,26 @@
  * change are used (a job's threshold is no margin: it may be any size, e.g. 500 %). */
 #define CMP_MARGIN 0.01
 
+/* Drops the NaN means (a boot without a figure for the row is no boot of it); the count kept. */
+static size_t keep_finite(double *v, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			v[k++] = v[i];
+	return k;
+}
+
 int cmp_rows(const struct rep_row *a, int pa, const struct rep_row *b, int pb, double alpha,
 	     double margin, struct stats_row_result *r)
 {
-	size_t na, nb, i, k;
+	size_t na, nb;
 	double *x = report_boot_means(a, pa, true, &na), *y = report_boot_means(b, pb, true, &nb);
 	int ret = -ENODATA;
 
-	for (i = k = 0; i < na; i++) /* a boot without a figure for the row is no boot of it */
-		if (isfinite(x[i]))
-			x[k++] = x[i];
-	na = k;
-	for (i = k = 0; i < nb; i++)
-		if (isfinite(y[i]))
-			y[k++] = y[i];
-	nb = k;
+	na = keep_finite(x, na);
+	nb = keep_finite(y, nb);
 	memset(r, 0, sizeof(*r));
 	if (na && nb)
 		ret = stats_row(x, na, y, nb, alpha, margin, r);

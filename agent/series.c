@@ -149,13 +149,6 @@ static char *sha256_file(const char *path)
 	return s;
 }
 
-static void rm_rf(const char *path)
-{
-	char *argv[] = { "rm", "-rf", "--", (char *)path, NULL };
-
-	run_argv(argv, NULL);
-}
-
 /* b4's am-ready mbox split into its messages (separated by "From git@z ..." lines). */
 static char **mbx_messages(char *text, size_t *n)
 {
@@ -347,7 +340,7 @@ out:
 	if (msgs)
 		strv_free(msgs);
 	if (work)
-		rm_rf(work);
+		remove_tree(work);
 	if (ret)
 		series_free(s);
 	buf_free(&b4out);
