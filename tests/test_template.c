@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const keys[] = { "kernel", "dtb", "board", "empty", "none" };
 static const char *const vals[] = { "/k/zImage", "/k/x.dtb", "pi", "", NULL };
@@ -71,6 +72,26 @@ int main(void)
 		free(out);
 		snprintf(buf, sizeof(buf), "ERR %d args", ENOENT);
 		check_expand("${args}", buf);
+	}
+	/* util's error carrier: set returns ret; a prefix keeps the message, cut at the size */
+	{
+		struct errtext e = { "" };
+		char big[2 * ERRTEXT_LEN];
+
+		CHECK(!errtext_isset(&e));
+		CHECK(errtext_set(&e, -EINVAL, "%s: console.baud %ld: not a rate", "pi", 12L) ==
+		      -EINVAL);
+		CHECK_STR(e.msg, "pi: console.baud 12: not a rate");
+		errtext_prefix(&e, "boot %d", 3);
+		CHECK_STR(e.msg, "boot 3: pi: console.baud 12: not a rate");
+		memset(big, 'x', sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		errtext_set(&e, 0, "%s", big);
+		CHECK(strlen(e.msg) == ERRTEXT_LEN - 1);
+		errtext_prefix(&e, "p");
+		CHECK(strlen(e.msg) == ERRTEXT_LEN - 1 && !strncmp(e.msg, "p: xx", 5));
+		errtext_clear(&e);
+		CHECK(!errtext_isset(&e));
 	}
 	CHECK_DONE("test_template");
 }
