@@ -11,6 +11,12 @@
 # exits non-zero on any failure.
 #   TESTS='t10 t40' bash tests/run.sh   runs only the parts whose names start so
 # `make check FRESH=1` first runs tests/fresh.sh (the state earlier runs leave).
+# Two lanes (TEST_JOBS=2, the default on a machine with 2 or more CPUs): the parts
+# with a line "# lane: side" (long QEMU parts that share nothing with the others: no
+# LAVA, no ports, no packages) run one after another beside the main lane, their
+# output shown whole when each ends; the parts with "# lane: alone" (timing on QEMU
+# boards: load beside them widens their intervals) run after the side lane has ended.
+# TEST_JOBS=1: every part in turn, in name order, as before.
 set -u
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -18,13 +24,20 @@ res=$(mktemp -d /tmp/ablab-results.XXXXXX)
 trap 'rm -rf "$res"' EXIT
 pass=0 fail=0 skipped=0 t_all=$(date +%s)
 set -m	# each part in its own process group: a deadline kills all of it
-for part in tests/t[0-9][0-9]-*.sh; do
+jobs=${TEST_JOBS:-$(n=$(nproc 2>/dev/null || echo 1); [ "$n" -ge 2 ] && echo 2 || echo 1)}
+
+selected() {
+	local t
+	[ -n "${TESTS:-}" ] || return 0
+	for t in $TESTS; do case $1 in "$t"*) return 0 ;; esac; done
+	return 1
+}
+
+# run_part PART: one part in its own process group under its deadline; its counts in
+# $res/NAME, its time in $res/NAME.time
+run_part() {
+	local part=$1 name limit t0 pid wd rc
 	name=$(basename "$part" .sh)
-	if [ -n "${TESTS:-}" ]; then
-		sel=0
-		for t in $TESTS; do case $name in "$t"*) sel=1 ;; esac; done
-		[ $sel = 1 ] || continue
-	fi
 	limit=$(sed -n 's/^# timeout: *\([0-9][0-9]*\).*/\1/p' "$part" | head -n 1)
 	limit=${limit:-${PART_TIMEOUT:-1200}}
 	echo "== $name"
@@ -38,15 +51,47 @@ for part in tests/t[0-9][0-9]-*.sh; do
 	wd=$!
 	wait "$pid"; rc=$?
 	kill -TERM -- -"$wd" 2>/dev/null; wait "$wd" 2>/dev/null
-	if [ -s "$res/$name" ]; then
-		read -r p f s <"$res/$name"
-	else
+	if [ ! -s "$res/$name" ]; then
 		echo "FAIL: $name: ended (exit $rc) without reporting its counts"
 		echo "$name: ended (exit $rc) without reporting its counts" >>"$res/fails"
-		p=0 f=1 s=0
+		echo "0 1 0" >"$res/$name"
 	fi
-	pass=$((pass + p)) fail=$((fail + f)) skipped=$((skipped + s))
+	read -r p f s <"$res/$name"
 	echo "-- $name: $p passed, $f failed, $s skipped in $(($(date +%s) - t0)) s"
+}
+
+main=() side=() alone=()
+for part in tests/t[0-9][0-9]-*.sh; do
+	selected "$(basename "$part" .sh)" || continue
+	if [ "$jobs" -ge 2 ] && grep -q '^# lane: side' "$part"; then
+		side+=("$part")
+	elif [ "$jobs" -ge 2 ] && grep -q '^# lane: alone' "$part"; then
+		alone+=("$part")
+	else
+		main+=("$part")
+	fi
+done
+side_pid=
+if [ ${#side[@]} -gt 0 ]; then
+	echo "side lane (beside the others, output when each ends): ${side[*]}"
+	( for part in "${side[@]}"; do
+		run_part "$part" >"$res/side.log" 2>&1
+		sed 's/^/[side] /' "$res/side.log"
+	  done ) &
+	side_pid=$!
+fi
+for part in "${main[@]}"; do
+	run_part "$part"
+done
+[ -z "$side_pid" ] || wait "$side_pid"
+[ ${#alone[@]} = 0 ] || echo "after the side lane, alone: ${alone[*]}"
+for part in "${alone[@]}"; do
+	run_part "$part"
+done
+pass=0 fail=0 skipped=0
+for part in "${main[@]}" "${side[@]}" "${alone[@]}"; do
+	read -r p f s <"$res/$(basename "$part" .sh)"
+	pass=$((pass + p)) fail=$((fail + f)) skipped=$((skipped + s))
 done
 if [ -s "$res/faults" ]; then
 	echo

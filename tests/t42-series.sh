@@ -1,3 +1,4 @@
+# lane: alone
 # The project's own two-patch series, patch by patch (issue 15, acceptance 1): the job
 # jobs/dma-from-device-series.json ("series": "prefixes") on the three emulated boards,
 # one round (control, +1, +1-2 on each board, real kernels and the real module).  The

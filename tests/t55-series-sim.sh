@@ -1,3 +1,4 @@
+# lane: side
 # Series campaigns (issue 15 items 1, 2) on the board simulator, through the real data
 # path: a job of three variants (control, +1, +1-2: prebuilt kernels whose release says
 # how many patches they carry, "-sN"), booted in rounds of one boot of each, in the rows

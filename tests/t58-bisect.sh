@@ -1,3 +1,4 @@
+# lane: alone
 # `ablab bisect` on qemu-sam9x75 over a real kernel history (issue 15 items 3, 4): the
 # pristine linux-source-6.1 tree as one commit (tests/linux-git-base.sh: made once per
 # tarball in the cache, minutes), then this test's own commits in a cheap

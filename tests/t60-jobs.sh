@@ -1,3 +1,4 @@
+# lane: alone
 # Job files: validation with file:line:col errors, `ablab run` (dry run and a
 # real 1+1 campaign on qemu-sam9x75), and `ablab nightly` with two nightly
 # jobs over two nights, the second with a planted regression (a patch that

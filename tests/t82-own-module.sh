@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # timeout: 600
+# lane: alone
 # Your own module on prebuilt kernels, no job file: the seed's
 # dma_from_device_benchmark.c, taken at test time from the mailing-list thread
 # it was posted in ($ABLAB_SEEDS, default ../shared/seeds: the seeds' code is

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # timeout: 900
+# lane: side
 # The virtual lab (tests/vlab/README.md): the real-board backends against real
 # kernel drivers. An x86_64 guest (KVM, else TCG) runs this machine's root
 # read-only over 9p, udev, PostgreSQL and build/asan/ablab; its FTDI USB
