@@ -4,6 +4,7 @@
  * target, its errors, the checks of a run's result lines, and the ops table. */
 #include "bench.h"
 #include "bench-int.h"
+#include "boot.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -43,21 +44,15 @@ int bench_prologue(struct target *t, const struct board *b, int64_t deadline, st
 
 	if (!t->nfail) {
 		/* a panic, or a reset (a new boot banner) while the benchmark runs */
-		static const char *const dflt_reset[] = { "^U-Boot SPL ", "^U-Boot 20[0-9][0-9]",
-							  NULL };
+		char *const *reset = boot_reset_patterns(b, true);
 		const char **all;
 		size_t n = 0, i;
 
-		for (i = 0; b->fail_patterns && b->fail_patterns[i]; i++)
-			n++;
-		for (i = 0; b->ub_reset ? b->ub_reset[i] != NULL : dflt_reset[i] != NULL; i++)
-			n++;
-		all = xcalloc(n + 1, sizeof(*all));
-		n = 0;
+		all = xcalloc(strv_len(b->fail_patterns) + strv_len(reset) + 1, sizeof(*all));
 		for (i = 0; b->fail_patterns && b->fail_patterns[i]; i++)
 			all[n++] = b->fail_patterns[i];
-		for (i = 0; b->ub_reset ? b->ub_reset[i] != NULL : dflt_reset[i] != NULL; i++)
-			all[n++] = b->ub_reset ? b->ub_reset[i] : dflt_reset[i];
+		for (i = 0; reset[i]; i++)
+			all[n++] = reset[i];
 		ret = target_set_fail_patterns(t, (char *const *)all);
 		t->fail_src = NULL;
 		free(all);

@@ -32,23 +32,10 @@ struct board {
 	bool gpio_active_low; /* gpiod: relay closes (board on) at level 0 */
 	long off_ms; /* minimum off time of a cycle */
 
-	/* boot: "direct" | "uboot" | "command" */
+	/* boot: "direct" | "uboot" | "command" (a method's own boot.* keys: boot_priv) */
 	const char *boot_method;
 	const char *append; /* kernel command line */
 	char **fail_patterns; /* console regexes that fail a boot at once */
-	/* uboot */
-	const char *tftp_root; /* NULL: a per-session directory (QEMU only) */
-	const char *server_ip;
-	const char *ub_autoboot; /* regex of the autoboot countdown line */
-	const char *ub_interrupt; /* what to type to stop it */
-	const char *ub_prompt; /* literal U-Boot prompt, e.g. "=> " */
-	char **ub_commands; /* typed in order; the last one boots */
-	char **ub_errors; /* regexes that fail a U-Boot command */
-	char **ub_reset; /* regexes meaning "the board reset" after boot */
-	const char *ub_started; /* regex: the kernel was entered */
-	char **addr_keys, **addr_vals; /* boot.addrs: {kernel_addr} ... */
-	/* command */
-	char **deploy; /* argv with {kernel} {dtb} {initrd} {module} {board} */
 
 	const char *prompt; /* shell prompt on the target */
 	const char *module_path; /* where the initramfs keeps dmabench.ko */

@@ -15,20 +15,19 @@
 /* Copies src to name in the directory dirfd through a uniquely named
  * temporary file and rename(), so that a board fetching it sees the old or
  * the new file, never half of one.  dir is for messages. */
-static int copy_atomic(const char *src, int dirfd, const char *dir, const char *name, char *err,
-		       size_t elen)
+static int copy_atomic(const char *src, int dirfd, const char *dir, const char *name,
+		       struct errtext *err)
 {
 	int ret;
 
 	if (!*name || !strcmp(name, ".") || !strcmp(name, "..") || strchr(name, '/')) {
-		snprintf(err, elen, "refusing artefact name \"%s\"", name);
-		return -EINVAL;
+		return errtext_set(err, -EINVAL, "refusing artefact name \"%s\"", name);
 	}
 	ret = copy_file_atomic_at(src, dirfd, name);
 	if (ret == -ENOENT || ret == -EACCES || ret == -EISDIR)
-		snprintf(err, elen, "cannot read %s: %s", src, strerror(-ret));
+		errtext_set(err, 0, "cannot read %s: %s", src, strerror(-ret));
 	else if (ret)
-		snprintf(err, elen, "cannot write %s/%s: %s", dir, name, strerror(-ret));
+		errtext_set(err, 0, "cannot write %s/%s: %s", dir, name, strerror(-ret));
 	return ret;
 }
 
@@ -36,7 +35,7 @@ static int copy_atomic(const char *src, int dirfd, const char *dir, const char *
  * symlink, so nothing planted in the TFTP root (or on the way to it) can
  * redirect a write elsewhere. */
 int tftp_deploy(const struct board *b, const char *root, const struct kernel_art *k, char *rel[3],
-		char *err, size_t elen)
+		struct errtext *err)
 {
 	const char *src[3] = { k->zimage, k->initrd, k->dtb };
 	int rootfd, subfd, ret = 0;
@@ -46,33 +45,32 @@ int tftp_deploy(const struct board *b, const char *root, const struct kernel_art
 	rel[0] = rel[1] = rel[2] = NULL;
 	rootfd = open_dir_nofollow(root, &link);
 	if (rootfd == -ELOOP && link) {
-		snprintf(
-			err, elen,
+		ret = errtext_set(
+			err, -ELOOP,
 			"%s: boot.tftp_root %s: %s is a symbolic link; set boot.tftp_root to the real directory (`realpath %s`)",
 			b->name, root, link, root);
 		free(link);
-		return -ELOOP;
+		return ret;
 	}
 	if (rootfd < 0) {
-		snprintf(err, elen, "%s: boot.tftp_root %s: %s", b->name, root,
-			 rootfd == -ENOTDIR ? "not a directory" : strerror(-rootfd));
-		return rootfd;
+		return errtext_set(err, rootfd, "%s: boot.tftp_root %s: %s", b->name, root,
+				   rootfd == -ENOTDIR ? "not a directory" : strerror(-rootfd));
 	}
 	if (faccessat(rootfd, ".", W_OK, 0) < 0) {
-		snprintf(
-			err, elen,
+		ret = errtext_set(
+			err, -EACCES,
 			"%s: boot.tftp_root %s: not writable (%s); give this user write access or choose another directory",
 			b->name, root, strerror(errno));
 		close(rootfd);
-		return -EACCES;
+		return ret;
 	}
 	sub = xasprintf("%s/%s", root, b->name); /* name has no '/' (board_load) */
 	if (mkdirat(rootfd, b->name, 0755) == 0) {
 		fsync(rootfd);
 	} else if (errno != EEXIST) {
 		ret = -errno;
-		snprintf(err, elen, "%s: boot.tftp_root: cannot create %s: %s", b->name, sub,
-			 strerror(-ret));
+		errtext_set(err, 0, "%s: boot.tftp_root: cannot create %s: %s", b->name, sub,
+			    strerror(-ret));
 		goto out;
 	}
 	/* the board's directory itself, not where a symlink there points */
@@ -82,13 +80,13 @@ int tftp_deploy(const struct board *b, const char *root, const struct kernel_art
 
 		ret = -errno;
 		if (fstatat(rootfd, b->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-			snprintf(
-				err, elen,
+			errtext_set(
+				err, 0,
 				"%s: boot.tftp_root: %s is a symbolic link; refusing to write through it (remove it: ablab creates the directory)",
 				b->name, sub);
 		else
-			snprintf(err, elen, "%s: boot.tftp_root: cannot open %s: %s", b->name, sub,
-				 strerror(-ret));
+			errtext_set(err, 0, "%s: boot.tftp_root: cannot open %s: %s", b->name, sub,
+				    strerror(-ret));
 		goto out;
 	}
 	for (i = 0; i < 3 && !ret; i++) {
@@ -97,7 +95,7 @@ int tftp_deploy(const struct board *b, const char *root, const struct kernel_art
 		if (!src[i])
 			continue; /* no .dtb */
 		name = strrchr(src[i], '/') ? strrchr(src[i], '/') + 1 : src[i];
-		ret = copy_atomic(src[i], subfd, sub, name, err, elen);
+		ret = copy_atomic(src[i], subfd, sub, name, err);
 		if (!ret)
 			rel[i] = xasprintf("%s/%s", b->name, name);
 	}

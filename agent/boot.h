@@ -8,30 +8,33 @@
 #include "power.h"
 #include "target.h"
 
-/* One boot of a board: power, console and shell, from off to a prompt.
- * Methods (board boot.method): direct (QEMU -kernel), uboot (interrupt
- * autoboot, type the board's commands, TFTP), command (a user command
- * deploys, e.g. to an SD mux, then power on). */
+/* One boot of a board: power, console and shell, from off to a prompt (boot.c).  The
+ * methods (boot.method) are backends, one file each: boot-direct.c (QEMU -kernel),
+ * boot-uboot.c (interrupt autoboot, type the board's commands, TFTP), boot-command.c (a
+ * user command deploys, e.g. to an SD mux, then power on); listed in backends.c. */
 struct boot_session {
 	const struct board *board;
 	struct power pw;
 	struct console con;
 	struct target tgt;
 	bool powered, con_open, tgt_ready;
-	char *tftp_dir; /* uboot: the TFTP root used */
+	char *tftp_dir; /* the TFTP root a method's deploy() used (power's {tftp_root}) */
 	int64_t t_on, t_prompt; /* monotonic ms */
 	bool fatal; /* a setup error retrying cannot fix */
-	char error[512];
+	struct errtext error;
 };
 
-/* A boot method (boot.method), listed in backends.c.  deploy() (NULL: nothing) puts
- * the kernel where the board finds it, before power on (rel: the files' names for
- * interact, if it names any); interact() (NULL: nothing) talks to the boot loader
- * after power on, before the kernel's prompt; check() is the dry run. */
 /* How LAVA boots a board of this method (lava-yaml.c): its QEMU device type, U-Boot over
  * TFTP, or a flasher command. */
 enum boot_lava { BOOT_LAVA_QEMU, BOOT_LAVA_UBOOT, BOOT_LAVA_FLASHER };
 
+/* A boot method (boot.method), one file agent/boot-NAME.c defining boot_NAME_ops, one
+ * line in backends.c.  Its own boot.* values go to a private struct in board->boot_priv
+ * that conf.parse fills and conf.free frees.  deploy() (NULL: nothing) puts the kernel
+ * where the board finds it, before power on (rel: the files' names for interact, if it
+ * names any); interact() (NULL: nothing) talks to the boot loader after power on, before
+ * the kernel's prompt; check() is the dry run; reset_patterns() (NULL: none) the console
+ * regexes meaning the board reset once the kernel was started. */
 struct boot_ops {
 	struct backend_conf conf; /* its boot.* keys (backends.h) */
 	const char *name;
@@ -40,16 +43,8 @@ struct boot_ops {
 		      const char *rundir);
 	int (*interact)(struct boot_session *s, char *const rel[3], const char *const src[3]);
 	int (*check)(const struct board *b, struct buf *out);
+	char *const *(*reset_patterns)(const struct board *b);
 };
-extern const struct boot_ops boot_direct_ops, boot_uboot_ops, boot_command_ops;
-
-/* The methods' boot.* keys and parsers (boot-conf.c), their ops' .conf. */
-extern const struct jfield boot_uboot_fields[], boot_command_fields[];
-int boot_direct_parse(struct board *b, json_object *o);
-int boot_uboot_parse(struct board *b, json_object *o);
-void boot_uboot_free(struct board *b);
-int boot_command_parse(struct board *b, json_object *o);
-void boot_command_free(struct board *b);
 
 /* Boots kernel k; the transcript goes to `transcript`.  On failure returns
  * -errno with s->error set (and s->fatal when a retry cannot help). */
@@ -64,9 +59,28 @@ void boot_end(struct boot_session *s);
 int console_check(const struct board *b, struct buf *out);
 int boot_check(const struct board *b, struct buf *out);
 
-/* uboot: copies the artefacts into TFTP_ROOT/BOARD/ atomically; rel[] get
- * the names relative to the TFTP root ("BOARD/zImage").  Exposed for tests. */
+/* The console regexes (NULL-terminated) that mean "the board reset" once its kernel runs:
+ * the method's own (uboot: boot.reset_patterns), else with fallback the boot banners of
+ * U-Boot (boot_reset_banners: what a benchmark watches on any board), else NULL. */
+char *const *boot_reset_patterns(const struct board *b, bool fallback);
+extern char *const boot_reset_banners[];
+
+/* For the methods' files (boot-*.c): s->error set (s->fatal when a retry cannot help);
+ * returns ret. */
+int boot_fail(struct boot_session *s, int ret, bool fatal, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The text of the console line around input offsets so..eo. */
+void boot_line_at(const struct console *c, size_t so, size_t eo, char *out, size_t len);
+/* The console vanished (an unplugged adapter, a board-powered one at power off) and did
+ * not come back in time: c->error says which and how long. */
+bool boot_console_gone(const struct console *c);
+/* Compiles extra[] (validated at load) into res[from..] / frees res[0..n) and res. */
+void boot_add_res(regex_t **res, size_t from, char *const *extra);
+void boot_free_res(regex_t **res, size_t n);
+
+/* uboot: copies the artefacts into ROOT/BOARD/ atomically; rel[] get the names relative
+ * to the TFTP root ("BOARD/zImage").  On failure -errno and err says why (boot-tftp.c). */
 int tftp_deploy(const struct board *b, const char *root, const struct kernel_art *k, char *rel[3],
-		char *err, size_t elen);
+		struct errtext *err);
 
 #endif

@@ -518,11 +518,11 @@ static int health_check(const struct board *b, const char *kdir_opt)
 		while (out.len && (out.data[out.len - 1] == '\n' || out.data[out.len - 1] == '\r'))
 			out.data[--out.len] = '\0';
 		if (ret)
-			snprintf(s.error, sizeof(s.error),
-				 "%s: `uname -r` failed on the target (%s)", b->name,
-				 ret == -EIO   ? "exit status" :
-				 ret == -EFBIG ? s.con.error :
-						 strerror(-ret));
+			errtext_set(&s.error, ret, "%s: `uname -r` failed on the target (%s)",
+				    b->name,
+				    ret == -EIO	  ? "exit status" :
+				    ret == -EFBIG ? s.con.error :
+						    strerror(-ret));
 	}
 	{
 		/* keep the transcript where the results live */
@@ -546,8 +546,9 @@ static int health_check(const struct board *b, const char *kdir_opt)
 		}
 	}
 	if (ret) {
-		err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s.error, abs_log);
-		store_health(b, false, NULL, -1, s.error, abs_log[0] == '/' ? abs_log : NULL);
+		err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s.error.msg,
+			abs_log);
+		store_health(b, false, NULL, -1, s.error.msg, abs_log[0] == '/' ? abs_log : NULL);
 	} else {
 		bool match = !k.release || !strcmp(out.data ? out.data : "", k.release);
 
@@ -555,15 +556,16 @@ static int health_check(const struct board *b, const char *kdir_opt)
 			printf("%s: ok: booted to the shell in %.1f s, uname -r = %s\n", b->name,
 			       (double)(s.t_prompt - s.t_on) / 1000.0, out.data ? out.data : "");
 		} else {
-			snprintf(
-				s.error, sizeof(s.error),
+			errtext_set(
+				&s.error, -EIO,
 				"wrong kernel: uname -r = %s, the kernel deployed is %s (a stale kernel on the board's boot medium, or boot.commands that load another image?)",
 				out.data ? out.data : "", k.release);
-			err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s.error,
+			err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s.error.msg,
 				abs_log);
 			ret = -EIO;
 		}
-		store_health(b, !ret, out.data, s.t_prompt - s.t_on, ret ? s.error : NULL, abs_log);
+		store_health(b, !ret, out.data, s.t_prompt - s.t_on, ret ? s.error.msg : NULL,
+			     abs_log);
 	}
 	boot_end(&s);
 	buf_free(&out);

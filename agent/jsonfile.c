@@ -332,3 +332,12 @@ void strv_free(char **v)
 		free(v[i]);
 	free(v);
 }
+
+size_t strv_len(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}

@@ -44,6 +44,7 @@ bool jbool(json_object *obj, const char *key, bool dflt);
 json_object *jobj(json_object *obj, const char *key);
 char **jstrv(json_object *obj, const char *key, size_t *n); /* NULL-terminated copy */
 void strv_free(char **v);
+size_t strv_len(char *const *v); /* NULL: 0 */
 
 /* 1-based line:col of byte offset `off` in text. */
 void jfile_offset_linecol(const char *text, size_t off, int *line, int *col);

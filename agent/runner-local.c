@@ -38,7 +38,7 @@ static int local_attempt(void *priv, const struct runner_slot *sl, struct runner
 	r->log_written = true;
 	ret = boot_start(&s, sl->b, sl->k, sl->rundir, sl->transcript);
 	if (ret) {
-		snprintf(bo->error, sizeof(bo->error), "%s", s.error);
+		snprintf(bo->error, sizeof(bo->error), "%s", s.error.msg);
 		bo->fatal = s.fatal;
 		boot_end(&s);
 		return ret;
