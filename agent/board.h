@@ -21,15 +21,8 @@ struct board {
 	long console_transcript_mb; /* a boot sending more is a console flood (0: 64) */
 	long baud;
 
-	/* power: "qemu" | "gpiod" | "command" | "manual" */
+	/* power: "qemu" | "gpiod" | "command" | "manual" (their own keys: power_priv) */
 	const char *power_type;
-	const char *qemu_binary;
-	char **qemu_args; /* with {kernel} {dtb} {initrd} {append} {tftp_root} */
-	const char *gpio_chip; /* gpiod: gpiochip0, /dev/gpiochip0 or a chip label */
-	long *gpio_lines; /* gpiod: line offsets (NULL with line_names) */
-	size_t n_gpio_lines;
-	char **gpio_line_names; /* gpiod: line names, resolved at use (NULL with lines) */
-	bool gpio_active_low; /* gpiod: relay closes (board on) at level 0 */
 	long off_ms; /* minimum off time of a cycle */
 
 	/* boot: "direct" | "uboot" | "command" (a method's own boot.* keys: boot_priv) */

@@ -13,6 +13,7 @@
 #include "lava.h"
 #include "backends.h"
 #include "boot.h"
+#include "power.h"
 #include "util.h"
 #include "variant.h"
 
@@ -58,18 +59,6 @@ static char *artefact_url(const struct lava_boot *lb, const char *path)
 	if (!lb->url_base)
 		return xasprintf("file://%s", path);
 	return xasprintf("%s/%s/%s/%s", lb->url_base, lb->b->name, dir, file);
-}
-
-/* value of "-M x" / "-machine x" / "-m 256M" ... in the board's QEMU args */
-static const char *qemu_arg(const struct board *b, const char *const *names)
-{
-	size_t i, k;
-
-	for (i = 0; b->qemu_args && b->qemu_args[i]; i++)
-		for (k = 0; names[k]; k++)
-			if (!strcmp(b->qemu_args[i], names[k]) && b->qemu_args[i + 1])
-				return b->qemu_args[i + 1];
-	return NULL;
 }
 
 /* The boot method's ops (it says how LAVA boots it), or NULL with *why its name. */
@@ -158,7 +147,8 @@ char *lava_job_yaml(const struct lava_boot *lb)
 		static const char *const mach[] = { "-M", "-machine", NULL };
 		static const char *const mem[] = { "-m", NULL };
 		static const char *const cpu[] = { "-cpu", NULL };
-		const char *m = qemu_arg(b, mach), *mm = qemu_arg(b, mem), *c = qemu_arg(b, cpu);
+		const char *m = power_machine_arg(b, mach), *mm = power_machine_arg(b, mem);
+		const char *c = power_machine_arg(b, cpu);
 
 		buf_printf(&y, "context:\n  arch: arm\n");
 		if (m && !jobj(ctx, "machine"))

@@ -20,6 +20,7 @@
 #include "cmds.h"
 #include "compare.h"
 #include "job.h"
+#include "power.h"
 #include "report.h"
 #include "stats.h"
 #include "store.h"
@@ -42,6 +43,7 @@
 static char *board_unhealthy(const char *name, struct store *st)
 {
 	char holder[256] = "";
+	struct errtext e;
 	struct board b;
 	char *why = NULL, *path = job_board_path(name);
 
@@ -55,13 +57,8 @@ static char *board_unhealthy(const char *name, struct store *st)
 		board_free(&b);
 		return xstrdup("its board file does not validate (errors above)");
 	}
-	if (b.qemu_binary) {
-		char *argv[] = { "sh", "-c", "command -v \"$0\" >/dev/null", (char *)b.qemu_binary,
-				 NULL };
-
-		if (run_argv(argv, NULL) != 0)
-			why = xasprintf("%s not found (install qemu-system-arm)", b.qemu_binary);
-	}
+	if (power_preflight(&b, &e))
+		why = xstrdup(e.msg);
 	if (!why && b.console_device && b.console_device[0] == '/' && !b.emulated &&
 	    !is_file(b.console_device)) {
 		char *argv[] = { "test", "-c", (char *)b.console_device, NULL };

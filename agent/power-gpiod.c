@@ -10,18 +10,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* power.* of this backend (board->power_priv) */
+struct gpiod_conf {
+	const char *chip; /* gpiochip0, /dev/gpiochip0 or a chip label */
+	long *lines; /* power.lines: offsets (NULL with line_names) */
+	size_t n_lines;
+	char **line_names; /* power.line_names, resolved at use (NULL with lines) */
+	bool active_low; /* the relay closes (board on) at level 0 */
+};
+
+static const struct gpiod_conf *conf_of(const struct board *b)
+{
+	return b->power_priv;
+}
+
 /* The board's line offsets: power.lines, or power.line_names looked up on
  * the chip now (*offs is then allocated). */
-static int gpiod_offsets(const struct board *b, long **offs, char *err, size_t elen)
+static int gpiod_offsets(const struct gpiod_conf *g, long **offs, char *err, size_t elen)
 {
 	int ret;
 
-	*offs = b->gpio_lines;
-	if (!b->gpio_line_names)
+	*offs = g->lines;
+	if (!g->line_names)
 		return 0;
-	*offs = xcalloc(b->n_gpio_lines, sizeof(**offs));
-	ret = gpio_line_offsets(b->gpio_chip, b->gpio_line_names, b->n_gpio_lines, *offs, err,
-				elen);
+	*offs = xcalloc(g->n_lines, sizeof(**offs));
+	ret = gpio_line_offsets(g->chip, g->line_names, g->n_lines, *offs, err, elen);
 	if (ret) {
 		free(*offs);
 		*offs = NULL;
@@ -29,15 +42,16 @@ static int gpiod_offsets(const struct board *b, long **offs, char *err, size_t e
 	return ret;
 }
 
-static void gpiod_offsets_free(const struct board *b, long *offs)
+static void gpiod_offsets_free(const struct gpiod_conf *g, long *offs)
 {
-	if (offs != b->gpio_lines)
+	if (offs != g->lines)
 		free(offs);
 }
 
 static int gpiod_set(struct power *p, int on)
 {
 	const struct board *b = p->board;
+	const struct gpiod_conf *g = conf_of(b);
 	char err[300];
 	int ret;
 
@@ -45,22 +59,22 @@ static int gpiod_set(struct power *p, int on)
 		char *consumer = xasprintf("ablab:%s", b->name);
 		long *offs;
 
-		ret = gpiod_offsets(b, &offs, err, sizeof(err));
+		ret = gpiod_offsets(g, &offs, err, sizeof(err));
 		if (!ret)
-			ret = gpio_relay_open(&p->relay, b->gpio_chip, offs, b->n_gpio_lines,
-					      b->gpio_active_low, on, consumer, err, sizeof(err));
-		gpiod_offsets_free(b, offs);
+			ret = gpio_relay_open(&p->relay, g->chip, offs, g->n_lines, g->active_low,
+					      on, consumer, err, sizeof(err));
+		gpiod_offsets_free(g, offs);
 		free(consumer);
 		if (ret) {
-			power_set_error(p, "%s: power.chip %s / power.lines: %s", b->name,
-					b->gpio_chip, err);
+			power_set_error(p, "%s: power.chip %s / power.lines: %s", b->name, g->chip,
+					err);
 			return ret;
 		}
 	} else {
 		ret = gpio_relay_set(p->relay, on);
 		if (ret) {
 			power_set_error(p, "%s: power.chip %s: cannot set lines: %s", b->name,
-					b->gpio_chip, strerror(-ret));
+					g->chip, strerror(-ret));
 			return ret;
 		}
 	}
@@ -90,28 +104,28 @@ static void gpiod_close(struct power *p)
 
 static int gpiod_check(const struct board *b, struct buf *out)
 {
+	const struct gpiod_conf *g = conf_of(b);
 	char err[300];
 	struct buf lines = { 0 };
 	long *offs;
 	size_t i;
 	int bad;
 
-	for (i = 0; i < b->n_gpio_lines; i++) {
-		if (b->gpio_line_names)
-			buf_printf(&lines, "%s%s", i ? "," : "", b->gpio_line_names[i]);
+	for (i = 0; i < g->n_lines; i++) {
+		if (g->line_names)
+			buf_printf(&lines, "%s%s", i ? "," : "", g->line_names[i]);
 		else
-			buf_printf(&lines, "%s%ld", i ? "," : "", b->gpio_lines[i]);
+			buf_printf(&lines, "%s%ld", i ? "," : "", g->lines[i]);
 	}
-	if (gpiod_offsets(b, &offs, err, sizeof(err)) ||
-	    gpio_relay_check(b->gpio_chip, offs, b->n_gpio_lines, err, sizeof(err)))
-		bad = check_line(out, false, "power.chip", "%s (lines %s): %s", b->gpio_chip,
-				 lines.data, err);
+	if (gpiod_offsets(g, &offs, err, sizeof(err)) ||
+	    gpio_relay_check(g->chip, offs, g->n_lines, err, sizeof(err)))
+		bad = check_line(out, false, "power.chip", "%s (lines %s): %s", g->chip, lines.data,
+				 err);
 	else
 		bad = check_line(out, true, "power.chip", "%s lines %s exist and are free (%s, %s)",
-				 b->gpio_chip, lines.data,
-				 b->gpio_active_low ? "active low" : "active high",
+				 g->chip, lines.data, g->active_low ? "active low" : "active high",
 				 gpio_api_version());
-	gpiod_offsets_free(b, offs);
+	gpiod_offsets_free(g, offs);
 	buf_free(&lines);
 	return bad;
 }
@@ -123,56 +137,58 @@ static const struct jfield gpiod_fields[] = { { "chip", J_STRING },
 					      { NULL } };
 
 /* power.line_names: not empty, no empty or repeated name */
-static int gpiod_parse_names(struct board *b, json_object *o)
+static int gpiod_parse_names(struct board *b, struct gpiod_conf *g, json_object *o)
 {
 	size_t i, j;
 
 	if (json_object_object_get_ex(o, "lines", NULL))
 		return board_field_error(b, "power", "line_names",
 					 "give \"lines\" (offsets) or \"line_names\", not both");
-	b->gpio_line_names = jstrv(o, "line_names", &b->n_gpio_lines);
-	if (!b->n_gpio_lines)
+	g->line_names = jstrv(o, "line_names", &g->n_lines);
+	if (!g->n_lines)
 		return board_field_error(b, "power", "line_names", "must not be empty");
-	for (i = 0; i < b->n_gpio_lines; i++) {
-		if (!*b->gpio_line_names[i])
+	for (i = 0; i < g->n_lines; i++) {
+		if (!*g->line_names[i])
 			return board_field_error(b, "power", "line_names", "an empty line name");
 		for (j = 0; j < i; j++)
-			if (!strcmp(b->gpio_line_names[i], b->gpio_line_names[j]))
+			if (!strcmp(g->line_names[i], g->line_names[j]))
 				return board_field_error(b, "power", "line_names",
 							 "line \"%s\" is listed twice",
-							 b->gpio_line_names[i]);
+							 g->line_names[i]);
 	}
 	return 0;
 }
 
 static int gpiod_parse(struct board *b, json_object *o)
 {
+	struct gpiod_conf *g = xcalloc(1, sizeof(*g));
 	json_object *a;
 	size_t i, j;
 
-	b->gpio_chip = jstr(o, "chip");
-	b->gpio_active_low = jbool(o, "active_low", false);
-	if (!b->gpio_chip || !*b->gpio_chip)
+	b->power_priv = g;
+	g->chip = jstr(o, "chip");
+	g->active_low = jbool(o, "active_low", false);
+	if (!g->chip || !*g->chip)
 		return board_field_error(b, "power", "type",
 					 "power type gpiod needs \"chip\" (e.g. \"gpiochip0\")");
 	if (json_object_object_get_ex(o, "line_names", NULL))
-		return gpiod_parse_names(b, o);
+		return gpiod_parse_names(b, g, o);
 	if (!json_object_object_get_ex(o, "lines", &a) || !json_object_array_length(a))
 		return board_field_error(
 			b, "power", "type",
 			"power type gpiod needs \"lines\": [OFFSET, ...] or \"line_names\": [NAME, ...]");
-	b->n_gpio_lines = json_object_array_length(a);
-	b->gpio_lines = xcalloc(b->n_gpio_lines, sizeof(*b->gpio_lines));
-	for (i = 0; i < b->n_gpio_lines; i++) {
+	g->n_lines = json_object_array_length(a);
+	g->lines = xcalloc(g->n_lines, sizeof(*g->lines));
+	for (i = 0; i < g->n_lines; i++) {
 		int64_t v = json_object_get_int64(json_object_array_get_idx(a, i));
 
 		if (v < 0 || v > 65535)
 			return board_field_error(b, "power", "lines",
 						 "line offset %lld out of range 0..65535",
 						 (long long)v);
-		b->gpio_lines[i] = (long)v;
+		g->lines[i] = (long)v;
 		for (j = 0; j < i; j++)
-			if (b->gpio_lines[j] == v)
+			if (g->lines[j] == v)
 				return board_field_error(b, "power", "lines",
 							 "line %lld is listed twice", (long long)v);
 	}
@@ -181,8 +197,14 @@ static int gpiod_parse(struct board *b, json_object *o)
 
 static void gpiod_free(struct board *b)
 {
-	free(b->gpio_lines);
-	strv_free(b->gpio_line_names);
+	struct gpiod_conf *g = b->power_priv;
+
+	if (!g)
+		return;
+	free(g->lines);
+	strv_free(g->line_names);
+	free(g);
+	b->power_priv = NULL;
 }
 
 const struct power_ops power_gpiod_ops = {

@@ -20,6 +20,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* power.* of this backend (board->power_priv) */
+struct qemu_conf {
+	const char *binary; /* power.binary: the emulator, a name in PATH or a path */
+	char **args; /* power.args, with {kernel} {dtb} {initrd} {append} {tftp_root} */
+};
+
+static const struct qemu_conf *conf_of(const struct board *b)
+{
+	return b->power_priv;
+}
+
 /* The last two non-empty lines of QEMU's log, for error messages (QEMU
  * often follows its complaint with a hint such as "Use -machine help"). */
 static char *log_tail(const char *path)
@@ -202,6 +213,7 @@ static int qemu_find_pty(struct power *p, int64_t deadline)
 
 static int qemu_on(struct power *p, const struct kernel_art *k)
 {
+	const struct qemu_conf *q = conf_of(p->board);
 	const char *keys[] = { "kernel", "dtb", "initrd", "append", "module", "tftp_root" };
 	const char *vals[] = { k ? k->zimage : "", k ? k->dtb : NULL,
 			       k ? k->initrd : "", p->board->append,
@@ -218,15 +230,14 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 			p->board->name, p->board->name);
 		return -EOPNOTSUPP;
 	}
-	for (n = 0; p->board->qemu_args[n]; n++)
+	for (n = 0; q->args[n]; n++)
 		;
 	argv = xcalloc(n + 8, sizeof(*argv));
-	argv[a++] = xstrdup(p->board->qemu_binary);
+	argv[a++] = xstrdup(q->binary);
 	for (i = 0; i < n; i++) {
 		char *bad = NULL;
 
-		r = expand_template(p->board->qemu_args[i], keys, vals, ARRAY_SIZE(keys), &argv[a],
-				    &bad);
+		r = expand_template(q->args[i], keys, vals, ARRAY_SIZE(keys), &argv[a], &bad);
 		if (r) {
 			if (r == -ENODATA)
 				power_set_error(
@@ -329,11 +340,37 @@ static const char *qemu_console_path(struct power *p, const char *label)
 
 static int qemu_check(const struct board *b, struct buf *out)
 {
-	return check_line(out, program_exists(b->qemu_binary), "power.binary", "%s%s",
-			  b->qemu_binary,
-			  program_exists(b->qemu_binary) ?
-				  " found" :
+	const char *bin = conf_of(b)->binary;
+	bool found = program_exists(bin);
+
+	return check_line(out, found, "power.binary", "%s%s", bin,
+			  found ? " found" :
 				  ": not found in PATH (install qemu-system-arm: make deps)");
+}
+
+/* Before a campaign or a night: the emulator is on this host. */
+static int qemu_preflight(const struct board *b, struct errtext *e)
+{
+	const char *bin = conf_of(b)->binary;
+
+	if (program_exists(bin))
+		return 0;
+	return errtext_set(e, -ENOENT,
+			   "%s: %s not found (power.binary; install qemu-system-arm: make deps)",
+			   b->jf.path, bin);
+}
+
+/* The word after the first of names ("-M", "-machine") in power.args, or NULL. */
+static const char *qemu_machine_arg(const struct board *b, const char *const *names)
+{
+	char **v = conf_of(b)->args;
+	size_t i, k;
+
+	for (i = 0; v[i]; i++)
+		for (k = 0; names[k]; k++)
+			if (!strcmp(v[i], names[k]) && v[i + 1])
+				return v[i + 1];
+	return NULL;
 }
 
 static const struct jfield qemu_fields[] = { { "binary", J_STRING },
@@ -342,18 +379,27 @@ static const struct jfield qemu_fields[] = { { "binary", J_STRING },
 
 static int qemu_parse(struct board *b, json_object *o)
 {
-	b->qemu_binary = jstr(o, "binary");
-	if (!b->qemu_binary)
+	struct qemu_conf *q = xcalloc(1, sizeof(*q));
+
+	b->power_priv = q;
+	q->binary = jstr(o, "binary");
+	q->args = jstrv(o, "args", NULL);
+	if (!q->binary)
 		return board_field_error(
 			b, "power", "type",
 			"power type qemu needs \"binary\" (e.g. \"qemu-system-arm\")");
-	b->qemu_args = jstrv(o, "args", NULL);
 	return 0;
 }
 
 static void qemu_free(struct board *b)
 {
-	strv_free(b->qemu_args);
+	struct qemu_conf *q = b->power_priv;
+
+	if (!q)
+		return;
+	strv_free(q->args);
+	free(q);
+	b->power_priv = NULL;
 }
 
 const struct power_ops power_qemu_ops = {
@@ -364,4 +410,6 @@ const struct power_ops power_qemu_ops = {
 	.off = qemu_off,
 	.console_path = qemu_console_path,
 	.check = qemu_check,
+	.preflight = qemu_preflight,
+	.machine_arg = qemu_machine_arg,
 };

@@ -260,7 +260,6 @@ int run_argv_deadline(char *const argv[], int64_t deadline, struct buf *out, int
 	return 128 + WTERMSIG(status);
 }
 
-/* Last non-empty line of a command's output. */
 static const struct power_ops *find_backend(const char *name)
 {
 	const struct backend *bk = backend_find(BACKEND_POWER, name);
@@ -285,6 +284,20 @@ int power_check(const struct board *b, struct buf *out)
 	if (!ops)
 		return check_line(out, false, "power.type", "%s: unsupported", b->power_type);
 	return ops->check ? ops->check(b, out) : 0;
+}
+
+int power_preflight(const struct board *b, struct errtext *e)
+{
+	const struct power_ops *ops = find_backend(b->power_type);
+
+	return ops && ops->preflight ? ops->preflight(b, e) : 0;
+}
+
+const char *power_machine_arg(const struct board *b, const char *const *names)
+{
+	const struct power_ops *ops = find_backend(b->power_type);
+
+	return ops && ops->machine_arg ? ops->machine_arg(b, names) : NULL;
 }
 
 void power_free(struct power *p)

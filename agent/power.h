@@ -27,6 +27,12 @@ struct power_ops {
 	/* path of a console the backend created (QEMU pty), or NULL */
 	const char *(*console_path)(struct power *p, const char *label);
 	int (*check)(const struct board *b, struct buf *out);
+	/* optional: what must hold on this host before a campaign or a night uses the
+	 * board (QEMU: its binary is on PATH); e says why not */
+	int (*preflight)(const struct board *b, struct errtext *e);
+	/* optional, a backend that makes the machine: the value after the first of
+	 * names ("-M", "-machine") in the machine's command line, or NULL */
+	const char *(*machine_arg)(const struct board *b, const char *const *names);
 	void (*close)(struct power *p); /* end of session: let go */
 };
 
@@ -65,6 +71,12 @@ size_t power_left_on(struct buf *out);
 void power_free(struct power *p);
 /* Dry-run check of the board's power configuration (see power_ops.check). */
 int power_check(const struct board *b, struct buf *out);
+
+/* Pre-flight before a campaign or a night (power_ops.preflight): 0, or a negative
+ * errno with e saying why (file, field, fix). */
+int power_preflight(const struct board *b, struct errtext *e);
+/* The machine's option value (power_ops.machine_arg), NULL when the backend has none. */
+const char *power_machine_arg(const struct board *b, const char *const *names);
 
 /* For the backends: p->error = the message (naming the board and the field). */
 void power_set_error(struct power *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -4,27 +4,24 @@
  * board off.  Today's `ablab ab` / `ablab run` path. */
 #include "runner.h"
 #include "boot.h"
+#include "power.h"
 #include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-/* A QEMU board needs its emulator on this host. */
+/* What the board's power backend needs on this host (QEMU: its emulator). */
 static int local_check(void *priv, const struct board *b)
 {
-	(void)priv;
-	if (b->qemu_binary) {
-		char *argv[] = { "sh", "-c", "command -v \"$0\" >/dev/null", (char *)b->qemu_binary,
-				 NULL };
+	struct errtext e;
+	int ret;
 
-		if (run_argv(argv, NULL) != 0) {
-			err_msg("%s: %s not found (power.binary; install qemu-system-arm: make deps)",
-				b->jf.path, b->qemu_binary);
-			return -ENOENT;
-		}
-	}
-	return 0;
+	(void)priv;
+	ret = power_preflight(b, &e);
+	if (ret)
+		err_msg("%s", e.msg);
+	return ret;
 }
 
 /* One attempt at one slot: boot, benchmark, power off. */
