@@ -182,7 +182,7 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 		/* a known state, and the board off while its kernel is replaced */
 		ret = power_off(&s->pw);
 		if (ret)
-			return boot_fail(s, ret, true, "%s", s->pw.error);
+			return boot_fail(s, ret, true, "%s", power_error(&s->pw, ret));
 	}
 	if (bo->deploy) {
 		ret = bo->deploy(s, k, rel, rundir);
@@ -205,8 +205,7 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 		ret = boot_fail(s, ret,
 				ret == -ECHILD || ret == -EINVAL || ret == -ENOENT ||
 					ret == -ENOTTY || ret == -ENODEV,
-				"%s: power on: %s", b->name,
-				s->pw.error ? s->pw.error : strerror(-ret));
+				"%s: power on: %s", b->name, power_error(&s->pw, ret));
 		goto out;
 	}
 	if (makes) {
@@ -218,7 +217,7 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 		ret = s->pw.ops->release(&s->pw);
 		if (ret) {
 			ret = boot_fail(s, ret, false, "%s: power release: %s", b->name,
-					s->pw.error ? s->pw.error : strerror(-ret));
+					power_error(&s->pw, ret));
 			goto out;
 		}
 	}
@@ -261,7 +260,7 @@ void boot_end(struct boot_session *s)
 	if (s->con_open)
 		console_close(&s->con);
 	if (s->powered && s->pw.ops && power_off(&s->pw))
-		err_msg("%s", s->pw.error ? s->pw.error : "power off failed");
+		err_msg("%s", errtext_isset(&s->pw.error) ? s->pw.error.msg : "power off failed");
 	power_free(&s->pw);
 	free(s->tftp_dir);
 	s->tftp_dir = NULL;

@@ -298,7 +298,7 @@ int cmd_power(int argc, char **argv)
 	else
 		ret = power_cycle(&pw);
 	if (ret)
-		err_msg("%s", pw.error ? pw.error : strerror(-ret));
+		err_msg("%s", power_error(&pw, ret));
 	else
 		info_msg("%s: power %s", b.name, op);
 	if (!ret && pw.relay && strcmp(op, "off"))

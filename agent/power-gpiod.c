@@ -26,7 +26,7 @@ static const struct gpiod_conf *conf_of(const struct board *b)
 
 /* The board's line offsets: power.lines, or power.line_names looked up on
  * the chip now (*offs is then allocated). */
-static int gpiod_offsets(const struct gpiod_conf *g, long **offs, char *err, size_t elen)
+static int gpiod_offsets(const struct gpiod_conf *g, long **offs, struct errtext *err)
 {
 	int ret;
 
@@ -34,7 +34,7 @@ static int gpiod_offsets(const struct gpiod_conf *g, long **offs, char *err, siz
 	if (!g->line_names)
 		return 0;
 	*offs = xcalloc(g->n_lines, sizeof(**offs));
-	ret = gpio_line_offsets(g->chip, g->line_names, g->n_lines, *offs, err, elen);
+	ret = gpio_line_offsets(g->chip, g->line_names, g->n_lines, *offs, err);
 	if (ret) {
 		free(*offs);
 		*offs = NULL;
@@ -52,22 +52,21 @@ static int gpiod_set(struct power *p, int on)
 {
 	const struct board *b = p->board;
 	const struct gpiod_conf *g = conf_of(b);
-	char err[300];
 	int ret;
 
 	if (!p->relay) {
 		char *consumer = xasprintf("ablab:%s", b->name);
 		long *offs;
 
-		ret = gpiod_offsets(g, &offs, err, sizeof(err));
+		ret = gpiod_offsets(g, &offs, &p->error);
 		if (!ret)
 			ret = gpio_relay_open(&p->relay, g->chip, offs, g->n_lines, g->active_low,
-					      on, consumer, err, sizeof(err));
+					      on, consumer, &p->error);
 		gpiod_offsets_free(g, offs);
 		free(consumer);
 		if (ret) {
-			power_set_error(p, "%s: power.chip %s / power.lines: %s", b->name, g->chip,
-					err);
+			errtext_prefix(&p->error, "%s: power.chip %s / power.lines", b->name,
+				       g->chip);
 			return ret;
 		}
 	} else {
@@ -105,7 +104,7 @@ static void gpiod_close(struct power *p)
 static int gpiod_check(const struct board *b, struct buf *out)
 {
 	const struct gpiod_conf *g = conf_of(b);
-	char err[300];
+	struct errtext err;
 	struct buf lines = { 0 };
 	long *offs;
 	size_t i;
@@ -117,10 +116,9 @@ static int gpiod_check(const struct board *b, struct buf *out)
 		else
 			buf_printf(&lines, "%s%ld", i ? "," : "", g->lines[i]);
 	}
-	if (gpiod_offsets(g, &offs, err, sizeof(err)) ||
-	    gpio_relay_check(g->chip, offs, g->n_lines, err, sizeof(err)))
+	if (gpiod_offsets(g, &offs, &err) || gpio_relay_check(g->chip, offs, g->n_lines, &err))
 		bad = check_line(out, false, "power.chip", "%s (lines %s): %s", g->chip, lines.data,
-				 err);
+				 err.msg);
 	else
 		bad = check_line(out, true, "power.chip", "%s lines %s exist and are free (%s, %s)",
 				 g->chip, lines.data, g->active_low ? "active low" : "active high",

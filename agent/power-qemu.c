@@ -176,7 +176,7 @@ static int qmp_connect(struct power *p, int64_t deadline)
 	buf_free(&line);
 	if (!r)
 		r = qmp_cmd(p, "{\"execute\":\"qmp_capabilities\"}", NULL, deadline);
-	if (r && !p->error)
+	if (r && !errtext_isset(&p->error))
 		power_set_error(p, "QMP handshake failed: %s", strerror(-r));
 	return r;
 }

@@ -30,13 +30,15 @@
 void power_set_error(struct power *p, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	s = xvasprintf(NULL, fmt, ap);
+	errtext_vset(&p->error, 0, fmt, ap);
 	va_end(ap);
-	free(p->error);
-	p->error = s;
+}
+
+const char *power_error(const struct power *p, int ret)
+{
+	return errtext_isset(&p->error) ? p->error.msg : strerror(-ret);
 }
 
 bool program_exists(const char *prog)
@@ -129,6 +131,7 @@ int power_on(struct power *p, const struct kernel_art *k)
 
 	note_power(p->board->name, why); /* a failed on may still have switched it */
 	free(why);
+	errtext_clear(&p->error);
 	return p->ops->on(p, k);
 }
 
@@ -142,13 +145,11 @@ int power_off(struct power *p)
 			"%s: stopping (signal %d): switching the board off; another signal aborts that and may leave it ON",
 			name, (int)stop_requested);
 	power_off_begin();
+	errtext_clear(&p->error);
 	ret = p->ops->off(p);
 	power_off_end();
 	if (ret) {
-		char *why = xasprintf("%s", p->error ? p->error : strerror(-ret));
-
-		note_power(name, why);
-		free(why);
+		note_power(name, power_error(p, ret));
 	} else {
 		note_power(name, NULL);
 	}
@@ -164,6 +165,7 @@ int power_cycle(struct power *p)
 
 		note_power(p->board->name, why);
 		free(why);
+		errtext_clear(&p->error);
 		return p->ops->cycle(p);
 	}
 	ret = power_off(p);
@@ -310,6 +312,5 @@ void power_free(struct power *p)
 	free(p->qmp_path);
 	free(p->log_path);
 	free(p->pty_path);
-	free(p->error);
 	memset(p, 0, sizeof(*p));
 }

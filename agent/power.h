@@ -52,7 +52,7 @@ struct power {
 	char *qmp_path, *log_path, *pty_path;
 	/* gpiod: the line request, held for the whole session */
 	struct gpio_relay *relay;
-	char *error; /* last error, human readable, naming board and field */
+	struct errtext error; /* the last power_on/off/cycle's error: board, field, fix */
 };
 
 int power_init(struct power *p, const struct board *b, const char *rundir);
@@ -80,6 +80,8 @@ const char *power_machine_arg(const struct board *b, const char *const *names);
 
 /* For the backends: p->error = the message (naming the board and the field). */
 void power_set_error(struct power *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* For the callers: p->error's message, or strerror(-ret) when the backend set none. */
+const char *power_error(const struct power *p, int ret);
 
 /* Runs argv (no shell) with a deadline; output (stdout+stderr) into out.
  * Returns the exit status (>= 0), -ENOENT when the program cannot be

@@ -33,13 +33,13 @@ static void list_chips(char *out, size_t len)
 		snprintf(out, len, "none: this machine has no /dev/gpiochip*");
 }
 
-static int unknown_chip(const char *chip, int e, char *err, size_t elen)
+static int unknown_chip(const char *chip, int e, struct errtext *err)
 {
 	char chips[200];
 
 	list_chips(chips, sizeof(chips));
-	snprintf(err, elen, "unknown GPIO chip \"%s\" (%s; chips: %s)", chip, strerror(e), chips);
-	return -ENODEV;
+	return errtext_set(err, -ENODEV, "unknown GPIO chip \"%s\" (%s; chips: %s)", chip,
+			   strerror(e), chips);
 }
 
 #ifndef HAVE_GPIOD_V2
@@ -59,33 +59,32 @@ const char *gpio_api_version(void)
 }
 
 static int get_lines(struct gpiod_chip *c, const char *chip, const long *lines, size_t n,
-		     struct gpiod_line_bulk *bulk, char *err, size_t elen)
+		     struct gpiod_line_bulk *bulk, struct errtext *err)
 {
 	unsigned int offs[GPIOD_LINE_BULK_MAX_LINES], num = gpiod_chip_num_lines(c);
 	size_t i;
 
 	if (n > GPIOD_LINE_BULK_MAX_LINES) {
-		snprintf(err, elen, "too many lines (%zu; at most %d)", n,
-			 GPIOD_LINE_BULK_MAX_LINES);
+		errtext_set(err, 0, "too many lines (%zu; at most %d)", n,
+			    GPIOD_LINE_BULK_MAX_LINES);
 		return -EINVAL;
 	}
 	for (i = 0; i < n; i++) {
 		if (lines[i] < 0 || (unsigned long)lines[i] >= num) {
-			snprintf(err, elen, "line %ld does not exist on %s (%s has lines 0..%u)",
-				 lines[i], chip, gpiod_chip_name(c), num ? num - 1 : 0);
+			errtext_set(err, 0, "line %ld does not exist on %s (%s has lines 0..%u)",
+				    lines[i], chip, gpiod_chip_name(c), num ? num - 1 : 0);
 			return -ERANGE;
 		}
 		offs[i] = (unsigned int)lines[i];
 	}
-	if (gpiod_chip_get_lines(c, offs, (unsigned int)n, bulk) < 0) {
-		snprintf(err, elen, "cannot get lines of %s: %s", chip, strerror(errno));
-		return -errno;
-	}
+	if (gpiod_chip_get_lines(c, offs, (unsigned int)n, bulk) < 0)
+		return errtext_set(err, -errno, "cannot get lines of %s: %s", chip,
+				   strerror(errno));
 	return 0;
 }
 
 int gpio_relay_open(struct gpio_relay **rp, const char *chip, const long *lines, size_t n,
-		    bool active_low, int initial, const char *consumer, char *err, size_t elen)
+		    bool active_low, int initial, const char *consumer, struct errtext *err)
 {
 	struct gpio_relay *r = xcalloc(1, sizeof(*r));
 	int vals[GPIOD_LINE_BULK_MAX_LINES];
@@ -95,12 +94,12 @@ int gpio_relay_open(struct gpio_relay **rp, const char *chip, const long *lines,
 	*rp = NULL;
 	r->chip = gpiod_chip_open_lookup(chip);
 	if (!r->chip) {
-		ret = unknown_chip(chip, errno, err, elen);
+		ret = unknown_chip(chip, errno, err);
 		free(r);
 		return ret;
 	}
 	gpiod_line_bulk_init(&r->bulk);
-	ret = get_lines(r->chip, chip, lines, n, &r->bulk, err, elen);
+	ret = get_lines(r->chip, chip, lines, n, &r->bulk, err);
 	if (ret)
 		goto fail;
 	for (i = 0; i < n; i++)
@@ -108,11 +107,11 @@ int gpio_relay_open(struct gpio_relay **rp, const char *chip, const long *lines,
 	flags = active_low ? GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW : 0;
 	if (gpiod_line_request_bulk_output_flags(&r->bulk, consumer, flags, vals) < 0) {
 		ret = -errno;
-		snprintf(err, elen, "cannot request lines of %s as outputs: %s%s", chip,
-			 strerror(errno),
-			 errno == EBUSY ?
-				 " (another program holds them: gpioinfo shows the consumer)" :
-				 "");
+		errtext_set(err, 0, "cannot request lines of %s as outputs: %s%s", chip,
+			    strerror(errno),
+			    errno == EBUSY ?
+				    " (another program holds them: gpioinfo shows the consumer)" :
+				    "");
 		goto fail;
 	}
 	r->n = n;
@@ -143,7 +142,7 @@ void gpio_relay_close(struct gpio_relay *r)
 	free(r);
 }
 
-int gpio_relay_check(const char *chip, const long *lines, size_t n, char *err, size_t elen)
+int gpio_relay_check(const char *chip, const long *lines, size_t n, struct errtext *err)
 {
 	struct gpiod_line_bulk bulk;
 	struct gpiod_chip *c = gpiod_chip_open_lookup(chip);
@@ -151,15 +150,15 @@ int gpio_relay_check(const char *chip, const long *lines, size_t n, char *err, s
 	int ret;
 
 	if (!c)
-		return unknown_chip(chip, errno, err, elen);
+		return unknown_chip(chip, errno, err);
 	gpiod_line_bulk_init(&bulk);
-	ret = get_lines(c, chip, lines, n, &bulk, err, elen);
+	ret = get_lines(c, chip, lines, n, &bulk, err);
 	for (i = 0; !ret && i < n; i++) {
 		struct gpiod_line *l = bulk.lines[i];
 
 		if (gpiod_line_is_used(l)) {
-			snprintf(err, elen, "line %ld of %s is in use by \"%s\"", lines[i], chip,
-				 gpiod_line_consumer(l) ? gpiod_line_consumer(l) : "the kernel");
+			errtext_set(err, 0, "line %ld of %s is in use by \"%s\"", lines[i], chip,
+				    gpiod_line_consumer(l) ? gpiod_line_consumer(l) : "the kernel");
 			ret = -EBUSY;
 		}
 	}
@@ -167,24 +166,24 @@ int gpio_relay_check(const char *chip, const long *lines, size_t n, char *err, s
 	return ret;
 }
 
-int gpio_line_offsets(const char *chip, char *const *names, size_t n, long *offs, char *err,
-		      size_t elen)
+int gpio_line_offsets(const char *chip, char *const *names, size_t n, long *offs,
+		      struct errtext *err)
 {
 	struct gpiod_chip *c = gpiod_chip_open_lookup(chip);
 	size_t i;
 	int ret = 0;
 
 	if (!c)
-		return unknown_chip(chip, errno, err, elen);
+		return unknown_chip(chip, errno, err);
 	for (i = 0; i < n && !ret; i++) {
 		struct gpiod_line *l = gpiod_chip_find_line(c, names[i]);
 
 		if (l) {
 			offs[i] = (long)gpiod_line_offset(l);
 		} else {
-			snprintf(err, elen,
-				 "no line named \"%s\" on %s (gpioinfo %s lists the line names)",
-				 names[i], chip, gpiod_chip_name(c));
+			errtext_set(err, 0,
+				    "no line named \"%s\" on %s (gpioinfo %s lists the line names)",
+				    names[i], chip, gpiod_chip_name(c));
 			ret = -ENOENT;
 		}
 	}
@@ -252,7 +251,7 @@ static struct gpiod_chip *open_chip(const char *chip)
 }
 
 static int check_lines(struct gpiod_chip *c, const char *chip, const long *lines, size_t n,
-		       bool busy, char *err, size_t elen)
+		       bool busy, struct errtext *err)
 {
 	struct gpiod_chip_info *info = gpiod_chip_get_info(c);
 	size_t num = info ? gpiod_chip_info_get_num_lines(info) : 0, i;
@@ -260,9 +259,9 @@ static int check_lines(struct gpiod_chip *c, const char *chip, const long *lines
 
 	for (i = 0; i < n && !ret; i++) {
 		if (lines[i] < 0 || (size_t)lines[i] >= num) {
-			snprintf(err, elen, "line %ld does not exist on %s (%s has lines 0..%zu)",
-				 lines[i], chip, info ? gpiod_chip_info_get_name(info) : "?",
-				 num ? num - 1 : 0);
+			errtext_set(err, 0, "line %ld does not exist on %s (%s has lines 0..%zu)",
+				    lines[i], chip, info ? gpiod_chip_info_get_name(info) : "?",
+				    num ? num - 1 : 0);
 			ret = -ERANGE;
 		} else if (busy) {
 			unsigned int off = (unsigned int)lines[i];
@@ -271,8 +270,8 @@ static int check_lines(struct gpiod_chip *c, const char *chip, const long *lines
 			if (li && gpiod_line_info_is_used(li)) {
 				const char *who = gpiod_line_info_get_consumer(li);
 
-				snprintf(err, elen, "line %ld of %s is in use by \"%s\"", lines[i],
-					 chip, who ? who : "the kernel");
+				errtext_set(err, 0, "line %ld of %s is in use by \"%s\"", lines[i],
+					    chip, who ? who : "the kernel");
 				ret = -EBUSY;
 			}
 			gpiod_line_info_free(li);
@@ -283,7 +282,7 @@ static int check_lines(struct gpiod_chip *c, const char *chip, const long *lines
 }
 
 int gpio_relay_open(struct gpio_relay **rp, const char *chip, const long *lines, size_t n,
-		    bool active_low, int initial, const char *consumer, char *err, size_t elen)
+		    bool active_low, int initial, const char *consumer, struct errtext *err)
 {
 	struct gpiod_chip *c = open_chip(chip);
 	struct gpiod_line_settings *ls = NULL;
@@ -295,8 +294,8 @@ int gpio_relay_open(struct gpio_relay **rp, const char *chip, const long *lines,
 
 	*rp = NULL;
 	if (!c)
-		return unknown_chip(chip, errno, err, elen);
-	ret = check_lines(c, chip, lines, n, false, err, elen);
+		return unknown_chip(chip, errno, err);
+	ret = check_lines(c, chip, lines, n, false, err);
 	if (ret)
 		goto out;
 	offs = xcalloc(n, sizeof(*offs));
@@ -310,14 +309,14 @@ int gpio_relay_open(struct gpio_relay **rp, const char *chip, const long *lines,
 	    gpiod_line_settings_set_output_value(ls, initial ? GPIOD_LINE_VALUE_ACTIVE :
 							       GPIOD_LINE_VALUE_INACTIVE) < 0) {
 		ret = -ENOMEM;
-		snprintf(err, elen, "libgpiod: %s", strerror(errno));
+		errtext_set(err, 0, "libgpiod: %s", strerror(errno));
 		goto out;
 	}
 	gpiod_line_settings_set_active_low(ls, active_low);
 	gpiod_request_config_set_consumer(rc, consumer);
 	if (gpiod_line_config_add_line_settings(lc, offs, n, ls) < 0) {
 		ret = -errno;
-		snprintf(err, elen, "libgpiod line config: %s", strerror(errno));
+		errtext_set(err, 0, "libgpiod line config: %s", strerror(errno));
 		goto out;
 	}
 	*rp = xcalloc(1, sizeof(**rp));
@@ -325,11 +324,11 @@ int gpio_relay_open(struct gpio_relay **rp, const char *chip, const long *lines,
 	(*rp)->n = n;
 	if (!(*rp)->req) {
 		ret = -errno;
-		snprintf(err, elen, "cannot request lines of %s as outputs: %s%s", chip,
-			 strerror(errno),
-			 errno == EBUSY ?
-				 " (another program holds them: gpioinfo shows the consumer)" :
-				 "");
+		errtext_set(err, 0, "cannot request lines of %s as outputs: %s%s", chip,
+			    strerror(errno),
+			    errno == EBUSY ?
+				    " (another program holds them: gpioinfo shows the consumer)" :
+				    "");
 		free(*rp);
 		*rp = NULL;
 	}
@@ -363,36 +362,36 @@ void gpio_relay_close(struct gpio_relay *r)
 	free(r);
 }
 
-int gpio_relay_check(const char *chip, const long *lines, size_t n, char *err, size_t elen)
+int gpio_relay_check(const char *chip, const long *lines, size_t n, struct errtext *err)
 {
 	struct gpiod_chip *c = open_chip(chip);
 	int ret;
 
 	if (!c)
-		return unknown_chip(chip, errno, err, elen);
-	ret = check_lines(c, chip, lines, n, true, err, elen);
+		return unknown_chip(chip, errno, err);
+	ret = check_lines(c, chip, lines, n, true, err);
 	gpiod_chip_close(c);
 	return ret;
 }
 
-int gpio_line_offsets(const char *chip, char *const *names, size_t n, long *offs, char *err,
-		      size_t elen)
+int gpio_line_offsets(const char *chip, char *const *names, size_t n, long *offs,
+		      struct errtext *err)
 {
 	struct gpiod_chip *c = open_chip(chip);
 	size_t i;
 	int ret = 0;
 
 	if (!c)
-		return unknown_chip(chip, errno, err, elen);
+		return unknown_chip(chip, errno, err);
 	for (i = 0; i < n && !ret; i++) {
 		int off = gpiod_chip_get_line_offset_from_name(c, names[i]);
 
 		if (off >= 0) {
 			offs[i] = off;
 		} else {
-			snprintf(err, elen,
-				 "no line named \"%s\" on %s (gpioinfo lists the line names)",
-				 names[i], chip);
+			errtext_set(err, 0,
+				    "no line named \"%s\" on %s (gpioinfo lists the line names)",
+				    names[i], chip);
 			ret = -ENOENT;
 		}
 	}

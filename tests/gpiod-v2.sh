@@ -44,11 +44,11 @@ cat >"$out/drv.c" <<'C'
 int main(void)
 {
 	long lines[] = { 17 };
-	char err[300] = "";
-	int r = gpio_relay_check("gpiochip0", lines, 1, err, sizeof(err));
+	struct errtext err = { "" };
+	int r = gpio_relay_check("gpiochip0", lines, 1, &err);
 
-	printf("%s: %d: %s\n", gpio_api_version(), r, err);
-	return r < 0 && strstr(err, "unknown GPIO chip") && strstr(gpio_api_version(), "v2") ? 0 : 1;
+	printf("%s: %d: %s\n", gpio_api_version(), r, err.msg);
+	return r < 0 && strstr(err.msg, "unknown GPIO chip") && strstr(gpio_api_version(), "v2") ? 0 : 1;
 }
 C
 ${CC:-cc} $CF -Iagent -c "$out/drv.c" -o "$out/drv.o"

@@ -123,8 +123,8 @@ int main(void)
 		   "{ \"type\": \"gpiod\", \"chip\": \"gpiochip9\", \"lines\": [1] }") == 0);
 	power_init(&p, &b, dir);
 	CHECK(p.ops->on(&p, NULL) < 0);
-	CHECK(p.error && strstr(p.error, "nochip: power.chip gpiochip9"));
-	CHECK(p.error && strstr(p.error, "unknown GPIO chip \"gpiochip9\""));
+	CHECK(strstr(p.error.msg, "nochip: power.chip gpiochip9"));
+	CHECK(strstr(p.error.msg, "unknown GPIO chip \"gpiochip9\""));
 	CHECK(fake_requests == 0);
 	power_free(&p);
 	CHECK(power_check(&b, &out) == 1);
@@ -139,7 +139,7 @@ int main(void)
 		   "{ \"type\": \"gpiod\", \"chip\": \"gpiochip0\", \"lines\": [42] }") == 0);
 	power_init(&p, &b, dir);
 	CHECK(p.ops->off(&p) < 0);
-	CHECK(p.error && strstr(p.error, "line 42 does not exist on gpiochip0"));
+	CHECK(strstr(p.error.msg, "line 42 does not exist on gpiochip0"));
 	power_free(&p);
 	board_free(&b);
 	fake_reset();
@@ -149,7 +149,7 @@ int main(void)
 	buf_free(&out);
 	power_init(&p, &b, dir);
 	CHECK(p.ops->on(&p, NULL) < 0);
-	CHECK(p.error && strstr(p.error, "another program holds them"));
+	CHECK(strstr(p.error.msg, "another program holds them"));
 	CHECK(!fake_line[2].requested); /* nothing half-requested */
 	power_free(&p);
 	board_free(&b);

@@ -16,7 +16,8 @@
 int main(int argc, char **argv)
 {
 	struct gpio_relay *r = NULL;
-	char err[300] = "", cmd[16];
+	struct errtext err = { "" };
+	char cmd[16];
 	long off;
 	int ret;
 
@@ -25,13 +26,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("%s\n", gpio_api_version());
-	ret = gpio_line_offsets(argv[1], &argv[2], 1, &off, err, sizeof(err));
+	ret = gpio_line_offsets(argv[1], &argv[2], 1, &off, &err);
 	if (!ret)
-		ret = gpio_relay_check(argv[1], &off, 1, err, sizeof(err));
+		ret = gpio_relay_check(argv[1], &off, 1, &err);
 	if (!ret)
-		ret = gpio_relay_open(&r, argv[1], &off, 1, true, 0, "ablab-v2", err, sizeof(err));
+		ret = gpio_relay_open(&r, argv[1], &off, 1, true, 0, "ablab-v2", &err);
 	if (ret) {
-		fprintf(stderr, "gpiod-drv: %s line %s: %s\n", argv[1], argv[2], err);
+		fprintf(stderr, "gpiod-drv: %s line %s: %s\n", argv[1], argv[2], err.msg);
 		return 1;
 	}
 	printf("%s line %s is offset %ld, requested\n", argv[1], argv[2], off);
