@@ -17,7 +17,7 @@
 	X(console, tcp, CAP_NETWORK, "host:port, raw or telnet (ser2net, QEMU)")                   \
 	X(power, qemu, CAP_MAKES_MACHINE | CAP_LOADS_KERNEL | CAP_SERVES_TFTP | CAP_MAKES_CONSOLE, \
 	  "an emulated board: one QEMU process per boot")                                          \
-	X(power, gpiod, 0, "a relay on GPIO lines (libgpiod)")                                     \
+	X(power, gpiod, CAP_HOLDS_STATE, "a relay on GPIO lines (libgpiod)")                       \
 	X(power, command, 0, "your commands switch it (a PDU, a USB relay)")                       \
 	X(power, manual, 0, "an operator switches it when asked")                                  \
 	X(boot, direct, 0, "QEMU -kernel (power type qemu)")                                       \

@@ -301,7 +301,7 @@ int cmd_power(int argc, char **argv)
 		err_msg("%s", power_error(&pw, ret));
 	else
 		info_msg("%s: power %s", b.name, op);
-	if (!ret && pw.relay && strcmp(op, "off"))
+	if (!ret && backend_has(BACKEND_POWER, b.power_type, CAP_HOLDS_STATE) && strcmp(op, "off"))
 		hold_until_interrupted(&b);
 	power_free(&pw);
 	board_unlock(&lock);

@@ -54,23 +54,25 @@ static int gpiod_set(struct power *p, int on)
 	const struct gpiod_conf *g = conf_of(b);
 	int ret;
 
-	if (!p->relay) {
+	if (!p->priv) {
 		char *consumer = xasprintf("ablab:%s", b->name);
+		struct gpio_relay *relay = NULL;
 		long *offs;
 
 		ret = gpiod_offsets(g, &offs, &p->error);
 		if (!ret)
-			ret = gpio_relay_open(&p->relay, g->chip, offs, g->n_lines, g->active_low,
-					      on, consumer, &p->error);
+			ret = gpio_relay_open(&relay, g->chip, offs, g->n_lines, g->active_low, on,
+					      consumer, &p->error);
 		gpiod_offsets_free(g, offs);
 		free(consumer);
+		p->priv = relay;
 		if (ret) {
 			errtext_prefix(&p->error, "%s: power.chip %s / power.lines", b->name,
 				       g->chip);
 			return ret;
 		}
 	} else {
-		ret = gpio_relay_set(p->relay, on);
+		ret = gpio_relay_set(p->priv, on);
 		if (ret) {
 			power_set_error(p, "%s: power.chip %s: cannot set lines: %s", b->name,
 					g->chip, strerror(-ret));
@@ -97,8 +99,8 @@ static int gpiod_off(struct power *p)
 
 static void gpiod_close(struct power *p)
 {
-	gpio_relay_close(p->relay);
-	p->relay = NULL;
+	gpio_relay_close(p->priv);
+	p->priv = NULL;
 }
 
 static int gpiod_check(const struct board *b, struct buf *out)

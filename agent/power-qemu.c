@@ -31,6 +31,26 @@ static const struct qemu_conf *conf_of(const struct board *b)
 	return b->power_priv;
 }
 
+/* The session's machine: its process, QMP socket and files (struct power's priv, freed by
+ * qemu_close). */
+struct qemu_state {
+	pid_t pid;
+	int qmp;
+	char *qmp_path, *log_path, *pty_path;
+};
+
+static struct qemu_state *state_of(struct power *p)
+{
+	struct qemu_state *q = p->priv;
+
+	if (!q) {
+		q = xcalloc(1, sizeof(*q));
+		q->qmp = -1;
+		p->priv = q;
+	}
+	return q;
+}
+
 /* The last two non-empty lines of QEMU's log, for error messages (QEMU
  * often follows its complaint with a hint such as "Use -machine help"). */
 static char *log_tail(const char *path)
@@ -57,13 +77,14 @@ static char *log_tail(const char *path)
 
 static bool child_exited(struct power *p, int *status)
 {
+	struct qemu_state *q = state_of(p);
 	pid_t r;
 
-	if (p->pid <= 0)
+	if (q->pid <= 0)
 		return true;
-	r = waitpid(p->pid, status, WNOHANG);
-	if (r == p->pid) {
-		p->pid = 0;
+	r = waitpid(q->pid, status, WNOHANG);
+	if (r == q->pid) {
+		q->pid = 0;
 		return true;
 	}
 	return false;
@@ -72,11 +93,12 @@ static bool child_exited(struct power *p, int *status)
 /* Reads one QMP message (a line) with a deadline. */
 static int qmp_read(struct power *p, struct buf *line, int64_t deadline)
 {
+	struct qemu_state *q = state_of(p);
 	char c;
 
 	line->len = 0;
 	for (;;) {
-		struct pollfd pf = { .fd = p->qmp, .events = POLLIN };
+		struct pollfd pf = { .fd = q->qmp, .events = POLLIN };
 		int64_t left = deadline - now_ms();
 		ssize_t n;
 
@@ -87,7 +109,7 @@ static int qmp_read(struct power *p, struct buf *line, int64_t deadline)
 				continue;
 			continue;
 		}
-		n = read(p->qmp, &c, 1);
+		n = read(q->qmp, &c, 1);
 		if (n == 0)
 			return -EPIPE;
 		if (n < 0) {
@@ -104,10 +126,11 @@ static int qmp_read(struct power *p, struct buf *line, int64_t deadline)
 /* Sends a command and waits for its return; *ret gets the "return" value. */
 static int qmp_cmd(struct power *p, const char *cmd, json_object **ret, int64_t deadline)
 {
+	struct qemu_state *q = state_of(p);
 	struct buf line = { 0 };
 	int r;
 
-	if (write(p->qmp, cmd, strlen(cmd)) < 0 || write(p->qmp, "\n", 1) < 0)
+	if (write(q->qmp, cmd, strlen(cmd)) < 0 || write(q->qmp, "\n", 1) < 0)
 		return -errno;
 	for (;;) {
 		json_object *o, *v;
@@ -138,25 +161,26 @@ static int qmp_cmd(struct power *p, const char *cmd, json_object **ret, int64_t 
 
 static int qmp_connect(struct power *p, int64_t deadline)
 {
+	struct qemu_state *q = state_of(p);
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct buf line = { 0 };
 	int status, r;
 
-	if (strlen(p->qmp_path) >= sizeof(sa.sun_path)) {
-		power_set_error(p, "QMP socket path too long: %s", p->qmp_path);
+	if (strlen(q->qmp_path) >= sizeof(sa.sun_path)) {
+		power_set_error(p, "QMP socket path too long: %s", q->qmp_path);
 		return -ENAMETOOLONG;
 	}
-	strcpy(sa.sun_path, p->qmp_path);
+	strcpy(sa.sun_path, q->qmp_path);
 	for (;;) {
-		p->qmp = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (p->qmp < 0)
+		q->qmp = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (q->qmp < 0)
 			return -errno;
-		if (connect(p->qmp, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+		if (connect(q->qmp, (struct sockaddr *)&sa, sizeof(sa)) == 0)
 			break;
-		close(p->qmp);
-		p->qmp = -1;
+		close(q->qmp);
+		q->qmp = -1;
 		if (child_exited(p, &status)) {
-			char *t = log_tail(p->log_path);
+			char *t = log_tail(q->log_path);
 
 			power_set_error(p, "QEMU exited at start: %s", t);
 			free(t);
@@ -183,6 +207,7 @@ static int qmp_connect(struct power *p, int64_t deadline)
 
 static int qemu_find_pty(struct power *p, int64_t deadline)
 {
+	struct qemu_state *q = state_of(p);
 	json_object *list = NULL;
 	size_t i;
 	int r;
@@ -196,12 +221,12 @@ static int qemu_find_pty(struct power *p, int64_t deadline)
 
 		if (label && fn && !strncmp(fn, "pty:", 4) &&
 		    !strcmp(label, p->board->console_device + 5)) {
-			p->pty_path = xstrdup(fn + 4);
+			q->pty_path = xstrdup(fn + 4);
 			break;
 		}
 	}
 	json_object_put(list);
-	if (!p->pty_path) {
+	if (!q->pty_path) {
 		power_set_error(
 			p,
 			"QEMU has no pty chardev \"%s\" (board console.device %s: add \"-serial\", \"pty\" to power.args)",
@@ -213,7 +238,8 @@ static int qemu_find_pty(struct power *p, int64_t deadline)
 
 static int qemu_on(struct power *p, const struct kernel_art *k)
 {
-	const struct qemu_conf *q = conf_of(p->board);
+	struct qemu_state *q = state_of(p);
+	const struct qemu_conf *qc = conf_of(p->board);
 	const char *keys[] = { "kernel", "dtb", "initrd", "append", "module", "tftp_root" };
 	const char *vals[] = { k ? k->zimage : "", k ? k->dtb : NULL,
 			       k ? k->initrd : "", p->board->append,
@@ -230,14 +256,14 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 			p->board->name, p->board->name);
 		return -EOPNOTSUPP;
 	}
-	for (n = 0; q->args[n]; n++)
+	for (n = 0; qc->args[n]; n++)
 		;
 	argv = xcalloc(n + 8, sizeof(*argv));
-	argv[a++] = xstrdup(q->binary);
+	argv[a++] = xstrdup(qc->binary);
 	for (i = 0; i < n; i++) {
 		char *bad = NULL;
 
-		r = expand_template(q->args[i], keys, vals, ARRAY_SIZE(keys), &argv[a], &bad);
+		r = expand_template(qc->args[i], keys, vals, ARRAY_SIZE(keys), &argv[a], &bad);
 		if (r) {
 			if (r == -ENODATA)
 				power_set_error(
@@ -254,26 +280,26 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 		}
 		a++;
 	}
-	free(p->qmp_path);
-	free(p->log_path);
+	free(q->qmp_path);
+	free(q->log_path);
 	/* per board: the boards of one campaign share the run directory */
-	p->qmp_path = xasprintf("%s/%s.qmp", p->rundir, p->board->name);
-	p->log_path = xasprintf("%s/%s.qemu.log", p->rundir, p->board->name);
-	unlink(p->qmp_path);
+	q->qmp_path = xasprintf("%s/%s.qmp", p->rundir, p->board->name);
+	q->log_path = xasprintf("%s/%s.qemu.log", p->rundir, p->board->name);
+	unlink(q->qmp_path);
 	argv[a++] = xstrdup("-S");
 	argv[a++] = xstrdup("-qmp");
-	argv[a++] = xasprintf("unix:%s,server=on,wait=off", p->qmp_path);
+	argv[a++] = xasprintf("unix:%s,server=on,wait=off", q->qmp_path);
 	argv[a] = NULL;
 
-	logfd = open(p->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	logfd = open(q->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (logfd < 0) {
 		r = -errno;
-		power_set_error(p, "cannot create %s: %s", p->log_path, strerror(-r));
+		power_set_error(p, "cannot create %s: %s", q->log_path, strerror(-r));
 		strv_free(argv);
 		return r;
 	}
-	p->pid = fork();
-	if (p->pid == 0) {
+	q->pid = fork();
+	if (q->pid == 0) {
 		int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC); /* dup2: 0 stays */
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the agent */
@@ -286,9 +312,9 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 	}
 	close(logfd);
 	strv_free(argv);
-	if (p->pid < 0) {
+	if (q->pid < 0) {
 		r = -errno;
-		p->pid = 0;
+		q->pid = 0;
 		power_set_error(p, "fork: %s", strerror(-r));
 		return r;
 	}
@@ -311,31 +337,54 @@ static int qemu_release(struct power *p)
  * gone: waitpid() blocks until the kernel has torn it down. */
 static int qemu_off(struct power *p)
 {
+	struct qemu_state *q = state_of(p);
 	int status;
 
-	if (p->qmp >= 0) {
-		close(p->qmp);
-		p->qmp = -1;
+	if (q->qmp >= 0) {
+		close(q->qmp);
+		q->qmp = -1;
 	}
-	if (p->pid > 0) {
-		kill(p->pid, SIGKILL);
-		while (waitpid(p->pid, &status, 0) < 0 && errno == EINTR)
+	if (q->pid > 0) {
+		kill(q->pid, SIGKILL);
+		while (waitpid(q->pid, &status, 0) < 0 && errno == EINTR)
 			;
-		p->pid = 0;
+		q->pid = 0;
 	}
-	free(p->pty_path);
-	p->pty_path = NULL;
-	if (p->qmp_path)
-		unlink(p->qmp_path);
-	if (p->log_path) /* errors quoted it already; the run directory goes */
-		unlink(p->log_path);
+	free(q->pty_path);
+	q->pty_path = NULL;
+	if (q->qmp_path)
+		unlink(q->qmp_path);
+	if (q->log_path) /* errors quoted it already; the run directory goes */
+		unlink(q->log_path);
 	return 0;
+}
+
+static bool qemu_running(struct power *p)
+{
+	return p->priv && ((struct qemu_state *)p->priv)->pid > 0;
+}
+
+static void qemu_close(struct power *p)
+{
+	struct qemu_state *q = p->priv;
+
+	if (!q)
+		return;
+	if (q->qmp >= 0)
+		close(q->qmp);
+	free(q->qmp_path);
+	free(q->log_path);
+	free(q->pty_path);
+	free(q);
+	p->priv = NULL;
 }
 
 static const char *qemu_console_path(struct power *p, const char *label)
 {
+	struct qemu_state *q = state_of(p);
+
 	(void)label;
-	return p->pty_path;
+	return q->pty_path;
 }
 
 static int qemu_check(const struct board *b, struct buf *out)
@@ -408,6 +457,8 @@ const struct power_ops power_qemu_ops = {
 	.on = qemu_on,
 	.release = qemu_release,
 	.off = qemu_off,
+	.running = qemu_running,
+	.close = qemu_close,
 	.console_path = qemu_console_path,
 	.check = qemu_check,
 	.preflight = qemu_preflight,

@@ -273,7 +273,6 @@ int power_init(struct power *p, const struct board *b, const char *rundir)
 {
 	memset(p, 0, sizeof(*p));
 	p->board = b;
-	p->qmp = -1;
 	p->rundir = xstrdup(rundir ? rundir : "/tmp");
 	p->ops = find_backend(b->power_type);
 	return p->ops ? 0 : -EPROTONOSUPPORT;
@@ -304,13 +303,10 @@ const char *power_machine_arg(const struct board *b, const char *const *names)
 
 void power_free(struct power *p)
 {
-	if (p->ops && p->pid > 0)
+	if (p->ops && p->ops->running && p->ops->running(p))
 		power_off(p);
 	if (p->ops && p->ops->close)
 		p->ops->close(p);
 	free(p->rundir);
-	free(p->qmp_path);
-	free(p->log_path);
-	free(p->pty_path);
 	memset(p, 0, sizeof(*p));
 }

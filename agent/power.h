@@ -33,7 +33,10 @@ struct power_ops {
 	/* optional, a backend that makes the machine: the value after the first of
 	 * names ("-M", "-machine") in the machine's command line, or NULL */
 	const char *(*machine_arg)(const struct board *b, const char *const *names);
-	void (*close)(struct power *p); /* end of session: let go */
+	/* optional: the machine is still on as far as the backend knows (QEMU: its process
+	 * lives); power_free() switches it off first */
+	bool (*running)(struct power *p);
+	void (*close)(struct power *p); /* end of session: let go, free priv */
 };
 
 /* The power backends (power-qemu.c, power-gpiod.c, power-command.c, power-manual.c),
@@ -46,12 +49,9 @@ struct power {
 	char *rundir; /* per-boot scratch (QMP socket, QEMU log) */
 	const char *tftp_dir; /* qemu: {tftp_root} in power.args */
 	int64_t t_off; /* when the board was last switched off (0: unknown) */
-	/* qemu */
-	pid_t pid;
-	int qmp;
-	char *qmp_path, *log_path, *pty_path;
-	/* gpiod: the line request, held for the whole session */
-	struct gpio_relay *relay;
+	/* the backend's session state, private to it (qemu: its process and QMP socket;
+	 * gpiod: the line request, held for the whole session); ops->close frees it */
+	void *priv;
 	struct errtext error; /* the last power_on/off/cycle's error: board, field, fix */
 };
 
