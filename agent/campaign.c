@@ -6,6 +6,7 @@
 #include "boot.h"
 #include "spool.h"
 #include "report.h"
+#include "store-campaign.h"
 #include "store.h"
 #include "runner.h"
 #include "timing.h"
@@ -152,32 +153,6 @@ static bool transcript_exists(const char *resdir, const char *board, int seq, co
 	return e;
 }
 
-/* Where a resumed board continues: the slot after its last stored ok boot,
- * and how many attempts that slot already had. */
-static int resume_point(struct store *st, int64_t cid, const char *board, int *slot, int *attempts)
-{
-	char ids[32];
-	const char *p[2] = { ids, board };
-	PGresult *r;
-
-	snprintf(ids, sizeof(ids), "%" PRId64, cid);
-	r = store_query(
-		st,
-		"SELECT coalesce(max(b.seq) FILTER (WHERE b.status = 'ok'), 0), "
-		" (SELECT count(*) FROM boots b2 JOIN boards o2 ON o2.id = b2.board_id "
-		"  WHERE b2.campaign_id = $1::int AND o2.name = $2 AND b2.seq = coalesce(max(b.seq)"
-		"  FILTER (WHERE b.status = 'ok'), 0) + 1) "
-		"FROM boots b JOIN boards o ON o.id = b.board_id "
-		"WHERE b.campaign_id = $1::int AND o.name = $2",
-		2, p);
-	if (!r)
-		return -EIO;
-	*slot = atoi(PQgetvalue(r, 0, 0));
-	*attempts = atoi(PQgetvalue(r, 0, 1));
-	PQclear(r);
-	return 0;
-}
-
 /* After the ok boot of slot `done` (1-based): is this board's part decided?
  * The one place that says when a board stops before its last slot: a
  * sequential campaign (cs->first > 0) looks after every round of one boot
@@ -278,7 +253,7 @@ static void *board_thread(void *arg)
 	if (br->ret)
 		goto out;
 	if (br->cs->resume_id) {
-		br->ret = resume_point(&st, br->cid, b->name, &first, &done_attempts);
+		br->ret = store_resume_point(&st, br->cid, b->name, &first, &done_attempts);
 		if (br->ret)
 			goto out;
 		if (first >= br->nslots)
@@ -418,23 +393,11 @@ out:
 static int store_variants(struct store *st, int64_t cid, const struct variant_set *vs,
 			  const char *const *patch)
 {
-	char ids[32], pos[16];
 	int v;
 
-	snprintf(ids, sizeof(ids), "%" PRId64, cid);
-	for (v = 0; v < vs->n; v++) {
-		const char *p[4] = { ids, pos, vs->label[v], patch ? patch[v] : NULL };
-		PGresult *r;
-
-		snprintf(pos, sizeof(pos), "%d", v);
-		r = store_query(
-			st,
-			"INSERT INTO campaign_variants (campaign_id, position, label, patch) VALUES ($1::int, $2::int, $3, $4)",
-			4, p);
-		if (!r)
+	for (v = 0; v < vs->n; v++)
+		if (store_campaign_variant_add(st, cid, v, vs->label[v], patch ? patch[v] : NULL))
 			return -EIO;
-		PQclear(r);
-	}
 	return 0;
 }
 
@@ -664,18 +627,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	buf_free(&left_why);
 	/* the batches that ran (a regex command or the seed module decides
 	 * them), when every ok boot and scenario ran the same number */
-	{
-		char ids[32];
-		const char *pa[1] = { ids };
-		PGresult *r;
-
-		snprintf(ids, sizeof(ids), "%" PRId64, cid);
-		r = store_query(
-			&st,
-			"UPDATE campaigns c SET batches = x.n FROM (SELECT CASE WHEN count(DISTINCT n) = 1 THEN min(n) END AS n FROM (SELECT max(s.batch) AS n FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $1::int AND b.status = 'ok' GROUP BY b.id, s.scenario) y HAVING count(*) > 0) x WHERE c.id = $1::int AND c.batches IS DISTINCT FROM x.n",
-			1, pa);
-		PQclear(r);
-	}
+	store_campaign_set_batches(&st, cid);
 	if (stop_requested) {
 		store_campaign_set_status(&st, cid, "interrupted");
 		ret = -EINTR;

@@ -3,9 +3,11 @@
  * its reason and whether it was retried; the place to look when a campaign
  * failed (`ablab query` shows only ok boots). */
 #include "cmds.h"
+#include "store-campaign.h"
 #include "store.h"
 #include "util.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <json-c/json.h>
@@ -104,12 +106,11 @@ int cmd_attempts(int argc, char **argv)
 					    { NULL, 0, NULL, 0 } };
 	const char *format = "table";
 	bool failed_only = false;
-	char ids[32], status[32];
-	const char *p[1] = { ids };
+	char status[32];
 	struct store st;
-	PGresult *r = NULL, *c = NULL;
+	PGresult *r = NULL;
 	int64_t id = 0;
-	int i, n, nfail = 0, nlast = 0, ret = 1, opt;
+	int i, n, nfail = 0, nlast = 0, ret = 1, opt, c;
 
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
@@ -139,19 +140,12 @@ int cmd_attempts(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = 1;
-	snprintf(ids, sizeof(ids), "%" PRId64, id);
-	c = store_query(
-		&st,
-		"SELECT " STORE_CAMPAIGN_STATUS_SQL("c") " FROM campaigns c WHERE c.id = $1::int",
-		1, p);
-	if (!c)
-		goto out;
-	if (PQntuples(c) != 1) {
+	c = store_campaign_status(&st, id, status, sizeof(status));
+	if (c == -ENOENT)
 		err_msg("no campaign %" PRId64 " in the database (`ablab campaigns` lists them)",
 			id);
+	if (c)
 		goto out;
-	}
-	snprintf(status, sizeof(status), "%s", PQgetvalue(c, 0, 0));
 	r = store_campaign_attempts(&st, id);
 	if (!r)
 		goto out;
@@ -175,8 +169,6 @@ int cmd_attempts(int argc, char **argv)
 out:
 	if (r)
 		PQclear(r);
-	if (c)
-		PQclear(c);
 	store_close(&st);
 	return ret;
 }

@@ -9,6 +9,7 @@
 #include "kernel.h"
 #include "report.h"
 #include "stats.h"
+#include "store-campaign.h"
 #include "store.h"
 #include "util.h"
 
@@ -70,10 +71,8 @@ static int row_design(const struct rep_row *r, struct design_advice *d, size_t *
 
 static int store_rows(struct store *st, int64_t cid, const struct report *rep, int boots)
 {
-	char ids[32];
 	int ret = 0;
 
-	snprintf(ids, sizeof(ids), "%" PRId64, cid);
 	printf("\nA/A calibration, campaign %" PRId64 " (the same kernel on both sides):\n", cid);
 	printf("  %-12s %-20s %12s %9s %9s %6s  %s\n", "board", "scenario", "mean", "cv boot",
 	       "cv batch", "A/A", "MDE at these boots (alpha 0.05, power 0.8)");
@@ -81,40 +80,16 @@ static int store_rows(struct store *st, int64_t cid, const struct report *rep, i
 		const struct rep_row *r = &rep->rows[i];
 		const struct rep_board *b = &rep->boards[r->board];
 		struct design_advice d;
-		char mean[32], vw[32], vb[32], bt[DEC_LEN(size_t)], mde_s[48];
-		const char *p[9] = { ids, b->name, r->scenario, mean, vw, vb, bt, NULL, NULL };
+		char mde_s[48];
 		size_t m, n;
 		double mde;
-		PGresult *q;
 
 		if (!strcmp(r->kind, "preserve") || row_design(r, &d, &m, &n))
 			continue;
-		snprintf(mean, sizeof(mean), "%.17g", d.grand_mean);
-		snprintf(vw, sizeof(vw), "%.17g", d.var_within);
-		snprintf(vb, sizeof(vb), "%.17g", d.var_between);
-		snprintf(bt, sizeof(bt), "%zu", m);
-		{
-			char nb[DEC_LEN(size_t)];
-
-			snprintf(nb, sizeof(nb), "%zu", n);
-			p[7] = nb;
-			q = store_query(
-				st,
-				"INSERT INTO calibrations (campaign_id, board, scenario, mean,"
-				" var_within, var_between, batches, boots, release, image_sha256)"
-				" SELECT $1::int, $2, $3, $4::float8, $5::float8, $6::float8,"
-				" $7::int, $8::int, k.release, k.image_sha256 FROM boots bo"
-				" JOIN boards o ON o.id = bo.board_id LEFT JOIN kernels k ON"
-				" k.id = bo.kernel_id WHERE bo.campaign_id = $1::int AND o.name = $2"
-				" AND bo.status = 'ok' ORDER BY bo.seq LIMIT 1"
-				" ON CONFLICT (campaign_id, board, scenario) DO NOTHING",
-				8, p);
-			if (!q) {
-				ret = -EIO;
-				break;
-			}
-			PQclear(q);
-		}
+		ret = store_calibration_add(st, cid, b->name, r->scenario, d.grand_mean,
+					    d.var_within, d.var_between, m, n);
+		if (ret)
+			break;
 		mde = stats_mde(d.var_between, d.var_within, m, (size_t)boots, d.grand_mean, 0.05,
 				0.8);
 		if (isinf(mde))

@@ -8,6 +8,7 @@
 #include "runner.h"
 #include "spool.h"
 #include "store-bisect.h"
+#include "store-campaign.h"
 #include "store.h"
 #include "util.h"
 
@@ -48,9 +49,7 @@ int cmd_resume(int argc, char **argv)
 	struct variant_set vs = { 0 };
 	json_object *run = NULL, *boards, *va;
 	struct store st;
-	char ids[32];
-	const char *p[1] = { ids };
-	PGresult *r;
+	char *runtext = NULL, status[32];
 	size_t i, n;
 	long id;
 	int c, ret = 1;
@@ -77,7 +76,6 @@ int cmd_resume(int argc, char **argv)
 	}
 	if (store_open(&st, opt_db))
 		return 1;
-	snprintf(ids, sizeof(ids), "%ld", id);
 	if (store_bisect_of_campaign(&st, id)) {
 		int64_t bid = store_bisect_of_campaign(&st, id);
 
@@ -92,17 +90,18 @@ int cmd_resume(int argc, char **argv)
 		}
 		return c == -EINTR ? 130 : c ? 1 : 0;
 	}
-	r = store_query(&st, "SELECT run, status FROM campaigns WHERE id = $1::int", 1, p);
-	if (!r || PQntuples(r) != 1) {
+	if (store_campaign_run(&st, id, &runtext, status, sizeof(status))) {
 		err_msg("no campaign %ld in the database (`ablab campaigns` lists them)", id);
 		goto out;
 	}
-	if (!strcmp(PQgetvalue(r, 0, 1), "complete")) {
+	if (!strcmp(status, "complete")) {
 		info_msg("campaign %ld is already complete; nothing to resume", id);
 		ret = 0;
 		goto out;
 	}
-	run = PQgetisnull(r, 0, 0) ? NULL : json_tokener_parse(PQgetvalue(r, 0, 0));
+	run = runtext ? json_tokener_parse(runtext) : NULL;
+	free(runtext);
+	runtext = NULL;
 	boards = jobj(run, "boards");
 	if (!run || !boards || !json_object_is_type(boards, json_type_array)) {
 		err_msg("campaign %ld has no resume data (made by an older ablab or by ingest)",
@@ -220,8 +219,6 @@ int cmd_resume(int argc, char **argv)
 	if (runner_from_run(run, &rn))
 		goto out;
 	cs.runner = &rn;
-	PQclear(r);
-	r = NULL;
 	store_close(&st);
 	install_signal_handlers();
 	c = campaign_run(&cs, NULL);
@@ -232,8 +229,7 @@ int cmd_resume(int argc, char **argv)
 	free(dirs);
 	return ret;
 out:
-	if (r)
-		PQclear(r);
+	free(runtext);
 	runner_release(&rn);
 	json_object_put(run);
 	free(cb);

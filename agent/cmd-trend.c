@@ -5,6 +5,7 @@
 #include "cmds.h"
 #include "report.h"
 #include "stats.h"
+#include "store-trend.h"
 #include "store.h"
 #include "util.h"
 
@@ -305,21 +306,14 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 	static const struct option lo[] = { { "scenario", 1, NULL, 's' }, { "board", 1, NULL, 'b' },
 					    { "format", 1, NULL, 'f' },	  { "alpha", 1, NULL, 'a' },
 					    { "help", 0, NULL, 'h' },	  { NULL, 0, NULL, 0 } };
-	/* per boot: its mean over the batches, as store_boot wrote it (boot_means: one row
-	 * per boot, not every batch); campaigns and boards are read apart */
-	static const char *const q =
-		"SELECT b.campaign_id, b.board_id, b.id, b.variant, m.mean "
-		"FROM boots b JOIN boot_means m ON m.boot_id = b.id AND m.scenario = $2 "
-		"WHERE b.campaign_id IN (SELECT id FROM campaigns WHERE trigger = 'nightly' AND "
-		" job->>'job' = $1) AND b.status = 'ok' "
-		" AND b.variant IN ('control', 'patched') "
-		" AND ($3 = '' OR b.board_id IN (SELECT id FROM boards WHERE name = $3))";
 	const char *format = "text", *scen = NULL, *board = NULL, *job;
 	struct night *n = NULL;
 	char label[160] = "";
 	double alpha = 0.05;
 	struct store st;
-	PGresult *r;
+	struct store_night *sn;
+	struct store_board_id *sb;
+	struct store_trend_boot *sv;
 	size_t nn = 0, have = 0, first = 0, nc = 0, nbd = 0, nt = 0;
 	struct tcamp *camp = NULL;
 	struct tboard *bd = NULL;
@@ -360,28 +354,17 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 	job = argv[optind];
 	if (store_open(&st, opt_db))
 		return 1;
-	{
-		const char *p[1] = { job };
-
-		r = store_query(
-			&st,
-			"SELECT id, to_char(created, 'YYYY-MM-DD') FROM campaigns "
-			"WHERE trigger = 'nightly' AND job->>'job' = $1 ORDER BY created, id",
-			1, p);
-		if (!r) {
-			store_close(&st);
-			return 1;
-		}
-		nc = (size_t)PQntuples(r);
-		camp = xcalloc(nc + 1, sizeof(*camp));
-		for (size_t i = 0; i < nc; i++) {
-			camp[i].id = strtoll(PQgetvalue(r, (int)i, 0), NULL, 10);
-			camp[i].rank = i;
-			snprintf(camp[i].date, sizeof(camp[i].date), "%s",
-				 PQgetvalue(r, (int)i, 1));
-		}
-		PQclear(r);
+	if (store_trend_nights(&st, job, &sn, &nc)) {
+		store_close(&st);
+		return 1;
 	}
+	camp = xcalloc(nc + 1, sizeof(*camp));
+	for (size_t i = 0; i < nc; i++) {
+		camp[i].id = sn[i].id;
+		camp[i].rank = i;
+		snprintf(camp[i].date, sizeof(camp[i].date), "%s", sn[i].date);
+	}
+	free(sn);
 	if (!nc) {
 		err_msg("trend: no nightly campaigns of job \"%s\" (ablab campaigns --trigger nightly lists them)",
 			job);
@@ -390,46 +373,37 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 		return 1;
 	}
 	qsort(camp, nc, sizeof(*camp), cmp_tcamp);
-	r = store_query(&st, "SELECT id, name FROM boards ORDER BY id", 0, NULL);
-	if (!r) {
+	if (store_board_ids(&st, &sb, &nbd)) {
 		free(camp);
 		store_close(&st);
 		return 1;
 	}
-	nbd = (size_t)PQntuples(r);
 	bd = xcalloc(nbd + 1, sizeof(*bd));
 	for (size_t i = 0; i < nbd; i++) {
-		bd[i].id = strtoll(PQgetvalue(r, (int)i, 0), NULL, 10);
-		snprintf(bd[i].name, sizeof(bd[i].name), "%s", PQgetvalue(r, (int)i, 1));
+		bd[i].id = sb[i].id;
+		snprintf(bd[i].name, sizeof(bd[i].name), "%s", sb[i].name);
 	}
-	PQclear(r);
-	{
-		const char *p[3] = { job, scen, board ? board : "" };
-
-		r = store_query(&st, q, 3, p);
-	}
-	if (!r) {
+	free(sb);
+	if (store_trend_boots(&st, job, scen, board, &sv, &nt)) {
 		free(camp);
 		free(bd);
 		store_close(&st);
 		return 1;
 	}
-	nt = (size_t)PQntuples(r);
 	tb = xcalloc(nt + 1, sizeof(*tb));
 	for (size_t i = 0; i < nt; i++) {
-		struct tcamp key = { .id = strtoll(PQgetvalue(r, (int)i, 0), NULL, 10) };
+		struct tcamp key = { .id = sv[i].campaign };
 		const struct tcamp *tc = bsearch(&key, camp, nc, sizeof(*camp), cmp_tcamp);
-		int64_t bid = strtoll(PQgetvalue(r, (int)i, 1), NULL, 10);
 
 		tb[i].camp = tc;
 		for (size_t k = 0; k < nbd; k++)
-			if (bd[k].id == bid)
+			if (bd[k].id == sv[i].board)
 				tb[i].board = bd[k].name;
-		tb[i].boot = strtoll(PQgetvalue(r, (int)i, 2), NULL, 10);
-		tb[i].var = !strcmp(PQgetvalue(r, (int)i, 3), "patched");
-		tb[i].v = strtod(PQgetvalue(r, (int)i, 4), NULL);
+		tb[i].boot = sv[i].boot;
+		tb[i].var = sv[i].patched;
+		tb[i].v = sv[i].mean;
 	}
-	PQclear(r);
+	free(sv);
 	/* per board, nights oldest first */
 	qsort(tb, nt, sizeof(*tb), cmp_tboot);
 	for (size_t i = 0; i < nt; i++) {

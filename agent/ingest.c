@@ -2,10 +2,11 @@
 /* `ablab ingest`: existing results (hand-captured dmesg, console logs in the
  * seed module's format or dmabench v1) join the database, one file per boot,
  * idempotently. */
-#include "ingest.h"
+#include "ingest-int.h"
 #include "board.h"
 #include "cmds.h"
 #include "parse.h"
+#include "store-campaign.h"
 #include "store.h"
 #include "util.h"
 
@@ -15,37 +16,11 @@
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-void ingest_uuid(const char *board, const char *variant, const char *data, size_t len, char out[37])
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-
-	if (!ctx) {
-		err_msg("out of memory");
-		abort();
-	}
-	/* the NULs keep ("ab", "c") and ("a", "bc") apart */
-	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
-	EVP_DigestUpdate(ctx, INGEST_UUID_NS, sizeof(INGEST_UUID_NS));
-	EVP_DigestUpdate(ctx, board, strlen(board) + 1);
-	EVP_DigestUpdate(ctx, variant, strlen(variant) + 1);
-	EVP_DigestUpdate(ctx, data, len);
-	EVP_DigestFinal_ex(ctx, md, &mdlen);
-	EVP_MD_CTX_free(ctx);
-	md[6] = (unsigned char)((md[6] & 0x0f) | 0x80); /* version 8 */
-	md[8] = (unsigned char)((md[8] & 0x3f) | 0x80); /* RFC 9562 variant */
-	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 md[0], md[1], md[2], md[3], md[4], md[5], md[6], md[7], md[8], md[9], md[10],
-		 md[11], md[12], md[13], md[14], md[15]);
-}
 
 static bool valid_word(const char *s, size_t max)
 {
@@ -57,27 +32,6 @@ static bool valid_word(const char *s, size_t max)
 		if (!isalnum((unsigned char)*s) && !strchr("._+-", *s))
 			return false;
 	return true;
-}
-
-/* "Linux version 6.1.0-ablab (gcc ...) #1 ..." anywhere in the log: the whole line from
- * "Linux version" and the release word. */
-static void find_linux_version(const char *text, size_t len, char **line, char **release)
-{
-	const char *p = memmem(text, len, "Linux version ", 14), *e, *r;
-
-	*line = *release = NULL;
-	if (!p)
-		return;
-	e = p;
-	while (e < text + len && *e != '\n' && *e != '\r' && *e)
-		e++;
-	*line = strndup(p, (size_t)(e - p));
-	r = p + 14;
-	e = r;
-	while (e < text + len && !isspace((unsigned char)*e) && *e)
-		e++;
-	if (e > r)
-		*release = strndup(r, (size_t)(e - r));
 }
 
 struct inflight;
@@ -104,30 +58,26 @@ struct ingest_ctx {
 static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu, const char *family)
 {
 	char *path = NULL;
-	const char *p[1] = { name };
+	char *def, *dcpu, *dfamily;
 	json_object *root = NULL;
-	PGresult *r;
+	int ret;
 
 	memset(&c->b, 0, sizeof(c->b));
 	if (strchr(name, '/') || strstr(name, ".json"))
 		return board_load(&c->b, name) ? -EINVAL : 0;
 	path = xasprintf("%s/%s.json", board_dir(), name);
 	if (is_file(path)) {
-		int ret = board_load(&c->b, path);
-
+		ret = board_load(&c->b, path);
 		free(path);
 		return ret ? -EINVAL : 0;
 	}
-	r = store_query(&c->st,
-			"SELECT coalesce(definition::text, '{}'), coalesce(cpu, ''), "
-			"coalesce(family, '') FROM boards WHERE name = $1",
-			1, p);
-	if (!r) {
+	ret = store_board_row(&c->st, name, &def, &dcpu, &dfamily);
+	if (ret == -EIO) {
 		free(path);
 		return -EIO;
 	}
-	if (PQntuples(r) == 1) {
-		root = json_tokener_parse(PQgetvalue(r, 0, 0));
+	if (!ret) {
+		root = json_tokener_parse(def);
 		if (!json_object_is_type(root, json_type_object)) {
 			json_object_put(root);
 			root = json_object_new_object();
@@ -135,16 +85,16 @@ static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu,
 		if (!jstr(root, "name"))
 			json_object_object_add(root, "name", json_object_new_string(name));
 		if (!jstr(root, "cpu"))
-			json_object_object_add(root, "cpu",
-					       json_object_new_string(PQgetvalue(r, 0, 1)));
+			json_object_object_add(root, "cpu", json_object_new_string(dcpu));
 		if (!jstr(root, "family"))
-			json_object_object_add(root, "family",
-					       json_object_new_string(PQgetvalue(r, 0, 2)));
+			json_object_object_add(root, "family", json_object_new_string(dfamily));
+		free(def);
+		free(dcpu);
+		free(dfamily);
 	} else if (cpu && family) {
 		if (!valid_word(name, 63)) {
 			err_msg("--board: \"%s\" is not a board name (letters, digits, . _ + -)",
 				name);
-			PQclear(r);
 			free(path);
 			return -EINVAL;
 		}
@@ -157,11 +107,9 @@ static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu,
 	} else {
 		err_msg("ingest: no board \"%s\": %s does not exist and the database has no such board; pass a board file (--board PATH.json), or --cpu CPU --family FAMILY to record it (e.g. --cpu Cortex-A72 --family v7)",
 			name, path);
-		PQclear(r);
 		free(path);
 		return -ENOENT;
 	}
-	PQclear(r);
 	free(path);
 	c->b.jf.root = root;
 	c->b.name = jstr(root, "name");
@@ -199,202 +147,6 @@ static int ingest_campaign(struct ingest_ctx *c, struct store *db, int batches)
 	return ret;
 }
 
-static int next_seq(struct ingest_ctx *c, struct store *db, int *seq)
-{
-	char ids[32];
-	const char *p[1] = { ids };
-	PGresult *r;
-
-	snprintf(ids, sizeof(ids), "%" PRId64, c->campaign);
-	r = store_query(db,
-			"SELECT coalesce(max(seq), 0) + 1 FROM boots WHERE "
-			"campaign_id = $1::int",
-			1, p);
-	if (!r)
-		return -EIO;
-	*seq = atoi(PQgetvalue(r, 0, 0));
-	PQclear(r);
-	return 0;
-}
-
-/* The scenario (and v1 batch, else -1) a rejected line was about, if it names one. */
-static bool rejected_names(const struct rejected_line *x, char *scen, size_t len, int *batch)
-{
-	const char *p = strstr(x->text, "dmabench:"), *e;
-
-	*batch = -1;
-	if (!p)
-		return false;
-	p += strlen("dmabench:");
-	while (*p == ' ')
-		p++;
-	if (!strncmp(p, "v1 ", 3)) {
-		const char *b = strstr(p, " batch=");
-
-		p = strstr(p, " scenario=");
-		if (!p)
-			return false;
-		p += strlen(" scenario=");
-		if (b)
-			*batch = atoi(b + strlen(" batch="));
-	}
-	for (e = p; *e && (isalnum((unsigned char)*e) || strchr("-_.+", *e)); e++)
-		;
-	/* a name ends at a space ("size=1 ..." names no scenario) */
-	if (e == p || (size_t)(e - p) >= len || (*e && *e != ' '))
-		return false;
-	memcpy(scen, p, (size_t)(e - p));
-	scen[e - p] = '\0';
-	return true;
-}
-
-/*
- * The scenarios of a run that stand on their own: batches 1..N each once (the
- * seed format numbers them in order of appearance) and no rejected line about
- * them (a v1 line whose batch arrived intact elsewhere, e.g. in a dmesg typed
- * afterwards, does not count).  out gets their samples; every dropped scenario
- * is named on stderr.  Returns how many scenarios were kept and dropped.
- */
-static void keep_valid(const char *file, const struct run_result *in, struct run_result *out,
-		       size_t *kept, size_t *dropped)
-{
-	struct {
-		char name[64];
-		int count, maxb, dup, bad_line;
-		bool drop;
-	} * sc;
-	const struct sample **by;
-	size_t nsc = 0, i, j;
-
-	*kept = *dropped = 0;
-	memset(out, 0, sizeof(*out));
-	out->have_start = in->have_start;
-	out->have_done = in->have_done;
-	out->clock_res_ns = in->clock_res_ns;
-	out->fmt = in->fmt;
-	sc = xcalloc(in->n + (size_t)in->malformed + 1, sizeof(*sc));
-	for (i = 0; i < in->n; i++) {
-		const struct sample *s = &in->v[i];
-
-		for (j = 0; j < nsc && strcmp(sc[j].name, s->scenario); j++)
-			;
-		if (j == nsc)
-			snprintf(sc[nsc++].name, sizeof(sc->name), "%s", s->scenario);
-		sc[j].count++;
-		if (s->batch > sc[j].maxb)
-			sc[j].maxb = s->batch;
-	}
-	/* a batch twice: neighbours once sorted by scenario and batch */
-	by = xcalloc(in->n + 1, sizeof(*by));
-	for (i = 0; i < in->n; i++)
-		by[i] = &in->v[i];
-	qsort(by, in->n, sizeof(*by), sample_cmp_batch);
-	for (i = 1; i < in->n; i++) {
-		if (strcmp(by[i]->scenario, by[i - 1]->scenario) ||
-		    by[i]->batch != by[i - 1]->batch)
-			continue;
-		for (j = 0; strcmp(sc[j].name, by[i]->scenario); j++)
-			;
-		if (!sc[j].dup)
-			sc[j].dup = by[i]->batch;
-	}
-	free(by);
-	for (i = 0; i < (size_t)in->malformed; i++) {
-		char name[64];
-		int b;
-
-		if (!rejected_names(&in->rejected[i], name, sizeof(name), &b))
-			continue;
-		for (j = 0; j < nsc && strcmp(sc[j].name, name); j++)
-			;
-		if (j == nsc) /* its only lines were rejected */
-			snprintf(sc[nsc++].name, sizeof(sc->name), "%s", name);
-		if (sc[j].bad_line)
-			continue;
-		if (b > 0) {
-			bool have = false;
-
-			for (size_t k = 0; k < in->n && !have; k++)
-				have = !strcmp(in->v[k].scenario, name) && in->v[k].batch == b;
-			if (have)
-				continue;
-		}
-		sc[j].bad_line = in->rejected[i].lineno;
-	}
-	for (j = 0; j < nsc; j++) {
-		if (!sc[j].count)
-			err_msg("%s: scenario %s lost: its line %d was rejected and no other line of it is valid",
-				file, sc[j].name, sc[j].bad_line);
-		else if (sc[j].dup)
-			err_msg("%s: scenario %s dropped: batch %d reported twice", file,
-				sc[j].name, sc[j].dup);
-		else if (sc[j].count != sc[j].maxb)
-			err_msg("%s: scenario %s dropped: batches missing (%d of %d)", file,
-				sc[j].name, sc[j].count, sc[j].maxb);
-		else if (sc[j].bad_line)
-			err_msg("%s: scenario %s dropped: its line %d was rejected", file,
-				sc[j].name, sc[j].bad_line);
-		else {
-			(*kept)++;
-			continue;
-		}
-		(*dropped)++;
-		sc[j].drop = true;
-	}
-	out->v = xcalloc(in->n + 1, sizeof(*out->v));
-	for (i = 0; i < in->n; i++) {
-		for (j = 0; j < nsc && strcmp(sc[j].name, in->v[i].scenario); j++)
-			;
-		if (!sc[j].drop)
-			out->v[out->n++] = in->v[i];
-	}
-	out->cap = in->n + 1;
-	free(sc);
-}
-
-/*
- * What ingest_file() needs from a file before it talks to the database: read,
- * hashed, parsed and checked.  No output, no database: the next files are
- * prepared on threads while boots are stored (the server's COPY and the
- * client's parse overlap), and every message is printed in file order by
- * ingest_file() and ingest_done().
- */
-struct prepared {
-	const char *file;
-	int read_err; /* read_file()'s error, else 0 */
-	char *data, *vline, *vrel;
-	size_t len;
-	char uuid[37];
-	struct run_result res;
-	int check; /* run_check() */
-	char why[256];
-};
-
-static void prepare(const struct ingest_ctx *c, const char *file, struct prepared *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->file = file;
-	p->read_err = read_file(file, &p->data, &p->len);
-	if (p->read_err)
-		return;
-	find_linux_version(p->data, p->len, &p->vline, &p->vrel);
-	ingest_uuid(c->b.name, c->variant, p->data, p->len, p->uuid);
-	parse_log(p->data, p->len, &p->res);
-	p->check = run_check(&p->res, p->why, sizeof(p->why));
-	/* all that is needed of the text is taken: up to seven files are held */
-	free(p->data);
-	p->data = NULL;
-}
-
-static void prepared_free(struct prepared *p)
-{
-	free(p->vline);
-	free(p->vrel);
-	free(p->data);
-	run_result_free(&p->res);
-	memset(p, 0, sizeof(*p));
-}
-
 /*
  * Files prepared on two threads, one ahead each: thread k the files k, k + 2,
  * ...  The first two files are parsed at once (the first two boots then start
@@ -405,7 +157,7 @@ struct prep_queue {
 	const struct ingest_ctx *c;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct prepared slot;
+	struct ingest_prepared slot;
 	bool full, quit, threaded;
 	int next; /* the next file it prepares */
 	pthread_t th;
@@ -416,15 +168,15 @@ static void *prep_thread(void *arg)
 	struct prep_queue *q = arg;
 
 	for (int i = q->next; i < q->c->nfiles; i += 2) {
-		struct prepared p;
+		struct ingest_prepared p;
 
-		prepare(q->c, q->c->files[i], &p);
+		ingest_prepare(q->c->b.name, q->c->variant, q->c->files[i], &p);
 		pthread_mutex_lock(&q->mu);
 		while (q->full && !q->quit)
 			pthread_cond_wait(&q->cv, &q->mu);
 		if (q->quit) {
 			pthread_mutex_unlock(&q->mu);
-			prepared_free(&p);
+			ingest_prepared_free(&p);
 			break;
 		}
 		q->slot = p;
@@ -446,10 +198,10 @@ static void prep_start(struct prep_queue *q, const struct ingest_ctx *c, int fir
 }
 
 /* The next file, in file order. */
-static void prep_take(struct prep_queue *q, struct prepared *out)
+static void prep_take(struct prep_queue *q, struct ingest_prepared *out)
 {
 	if (!q->threaded) {
-		prepare(q->c, q->c->files[q->next], out);
+		ingest_prepare(q->c->b.name, q->c->variant, q->c->files[q->next], out);
 		q->next += 2;
 		return;
 	}
@@ -472,7 +224,7 @@ static void prep_stop(struct prep_queue *q)
 		pthread_join(q->th, NULL);
 	}
 	if (q->full)
-		prepared_free(&q->slot);
+		ingest_prepared_free(&q->slot);
 	pthread_cond_destroy(&q->cv);
 	pthread_mutex_destroy(&q->mu);
 }
@@ -484,7 +236,7 @@ static void prep_stop(struct prep_queue *q)
  * says about it waits for ingest_done(), in file order.
  */
 struct inflight {
-	struct prepared pf;
+	struct ingest_prepared pf;
 	struct kernel_art k;
 	struct boot_rec rec;
 	char rp[PATH_MAX];
@@ -537,7 +289,7 @@ static void ingest_done(struct ingest_ctx *c)
 			       file, j->dups);
 		tally(c, 1);
 	}
-	prepared_free(&j->pf);
+	ingest_prepared_free(&j->pf);
 	c->head = (c->head + 1) % 2;
 	c->nfl--;
 }
@@ -566,19 +318,18 @@ static bool in_flight(const struct ingest_ctx *c, const char *uuid)
  * stored, < 0: error (printed), 2: being stored (ingest_done() says and counts
  * it).  pf is taken.
  */
-static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
+static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 {
 	int f = (c->head + c->nfl) % 2;
 	struct store *db = c->two && f == 1 ? &c->st2 : &c->st;
 	const char *file = pf->file, *uuid = pf->uuid, *vrel = pf->vrel;
 	char *why = pf->why;
-	const char *p[1] = { uuid };
 	struct run_result *res = &pf->res, part = { 0 };
 	struct inflight *j;
 	struct boot_rec *rec;
 	struct stat sb;
 	bool partial = false;
-	PGresult *r;
+	int64_t had_cid;
 	int ret, seq;
 	bool kernel_differs = !pf->read_err && c->kernel && vrel && strcmp(c->kernel, vrel);
 
@@ -598,20 +349,15 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 		ret = -EINVAL;
 		goto out;
 	}
-	r = store_query(db, "SELECT seq, campaign_id FROM boots WHERE uuid = $1::uuid", 1, p);
-	if (!r) {
-		ret = -EIO;
+	ret = store_boot_find(db, uuid, &seq, &had_cid);
+	if (ret != -ENOENT) {
+		if (!ret) {
+			settle(c);
+			printf("%s: already stored (boot %d of campaign %" PRId64 ")\n", file, seq,
+			       had_cid);
+		}
 		goto out;
 	}
-	if (PQntuples(r)) {
-		settle(c);
-		printf("%s: already stored (boot %s of campaign %s)\n", file, PQgetvalue(r, 0, 0),
-		       PQgetvalue(r, 0, 1));
-		PQclear(r);
-		ret = 0;
-		goto out;
-	}
-	PQclear(r);
 	if (!res->n && !res->malformed) {
 		err_msg("%s: no dmabench result lines (expected the seed module's \"dmabench: NAME size=N reps=N mean_ns=N ...\" or dmabench v1 lines)",
 			file);
@@ -629,7 +375,7 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 		for (int i = 0; i < res->malformed; i++)
 			err_msg("%s:%d: rejected: %s: \"%s\"", file, res->rejected[i].lineno,
 				res->rejected[i].error, res->rejected[i].text);
-		keep_valid(file, res, &part, &kept, &dropped);
+		ingest_keep_valid(file, res, &part, &kept, &dropped);
 		if (!kept) {
 			err_msg("%s: %s; no valid scenario to keep: not stored", file, why);
 			ret = -EINVAL;
@@ -669,7 +415,7 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 		ret = -EIO;
 		goto out_slot;
 	}
-	ret = next_seq(c, db, &seq);
+	ret = store_next_seq(db, c->campaign, &seq);
 	if (ret)
 		goto out_slot;
 	/* the boot before it is not committed yet: its seq is taken */
@@ -713,11 +459,11 @@ static int ingest_file(struct ingest_ctx *c, struct prepared *pf)
 	c->nfl++;
 	return 2;
 out_slot:
-	prepared_free(&j->pf);
+	ingest_prepared_free(&j->pf);
 	return ret;
 out:
 	run_result_free(&part);
-	prepared_free(pf);
+	ingest_prepared_free(pf);
 	return ret;
 }
 
@@ -817,23 +563,17 @@ int cmd_ingest(int argc, char **argv)
 		return 1;
 	}
 	if (c.campaign) {
-		char ids[32];
-		const char *p[1] = { ids };
-		PGresult *r;
+		int ret = store_campaign_exists(&c.st, c.campaign);
 
-		snprintf(ids, sizeof(ids), "%" PRId64, c.campaign);
-		r = store_query(&c.st, "SELECT 1 FROM campaigns WHERE id = $1::int", 1, p);
-		if (!r || PQntuples(r) == 0) {
-			if (r)
+		if (ret) {
+			if (ret == -ENOENT)
 				err_msg("--campaign: no campaign %" PRId64
 					" in the database (omit --campaign to create one)",
 					c.campaign);
-			PQclear(r);
 			board_free(&c.b);
 			store_close(&c.st);
 			return 1;
 		}
-		PQclear(r);
 	}
 	c.board_json = xstrdup(json_object_to_json_string_ext(c.b.jf.root, JSON_C_TO_STRING_PLAIN));
 	/* a second connection to store two boots at once; without it, one at a time */
@@ -842,7 +582,7 @@ int cmd_ingest(int argc, char **argv)
 	prep_start(&q[0], &c, 0);
 	prep_start(&q[1], &c, 1);
 	for (int i = 0; i < c.nfiles && !stop_requested; i++) {
-		struct prepared pf;
+		struct ingest_prepared pf;
 		int ret;
 
 		if (c.nfl == (c.two ? 2 : 1))

@@ -211,22 +211,7 @@ struct night_job {
  * from); false when it is not a git build. */
 static bool git_commit_of(struct store *st, int64_t cid, const char *board, int v, char **commit)
 {
-	char ids[32];
-	const char *p[3] = { ids, board, variant_names[v] };
-	PGresult *r;
-	bool ok = false;
-
-	snprintf(ids, sizeof(ids), "%" PRId64, cid);
-	r = store_query(
-		st,
-		"SELECT k.manifest->'source'->>'commit' FROM boots b JOIN kernels k ON k.id = b.kernel_id JOIN boards o ON o.id = b.board_id WHERE b.campaign_id = $1::int AND o.name = $2 AND b.variant = $3 AND b.status = 'ok' AND k.manifest->'source' ? 'commit' ORDER BY b.seq LIMIT 1",
-		3, p);
-	if (r && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
-		*commit = xstrdup(PQgetvalue(r, 0, 0));
-		ok = true;
-	}
-	PQclear(r);
-	return ok;
+	return !store_kernel_commit(st, cid, board, variant_names[v], commit);
 }
 
 /* "bisect": true: for every board and variant with a change tonight whose kernel moved

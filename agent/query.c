@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `ablab query`, `ablab campaigns`: the results database for people (`ablab compare`:
- * cmd-compare.c, `ablab trend`: cmd-trend.c).  Only parameterised SQL: a filter value is
- * always a $n parameter. */
+ * cmd-compare.c, `ablab trend`: cmd-trend.c); their SQL is store-query.c's. */
 #include "query.h"
 #include "cmds.h"
+#include "store-query.h"
 #include "store.h"
 #include "util.h"
 
@@ -15,8 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define MAX_PARAMS 16
 
 /* ------------------------------------------------------------------ tables */
 
@@ -154,17 +152,6 @@ static void query_usage(FILE *f)
 		"LAVA names its job as SERVER#ID (lava_job): an id alone is not unique.\n");
 }
 
-/* " AND expr" with the value as the next parameter; expr holds one "$%d" */
-static void add_filter(struct buf *sql, const char **params, int *np, const char *val,
-		       const char *expr)
-{
-	if (!val || *np >= MAX_PARAMS)
-		return;
-	params[(*np)++] = val;
-	buf_append(sql, " AND ", 5);
-	buf_printf(sql, expr, *np);
-}
-
 static const char *const triggers[] = { "cli", "nightly", "lava", "ingest" };
 
 static bool trigger_ok(const char *t)
@@ -176,57 +163,50 @@ static bool trigger_ok(const char *t)
 	return false;
 }
 
-/* Runs the built query against the results database and prints it; frees sql. */
-static int run_and_print(struct buf *sql, int np, const char *const *params,
+/* Runs the query (made by fn from arg) against the results database and prints it. */
+static int run_and_print(PGresult *(*fn)(struct store *, const void *), const void *arg,
 			 const char *const *names, const bool *numeric, const char *format,
-			 FILE *out)
-{
-	struct store st;
-	PGresult *r;
-	int ret = 0;
-
-	if (store_open(&st, opt_db)) {
-		buf_free(sql);
-		return 1;
-	}
-	r = store_query(&st, sql->data, np, params);
-	if (r) {
-		print_result(r, names, numeric, format, out);
-		PQclear(r);
-	} else {
-		ret = 1;
-	}
-	buf_free(sql);
-	store_close(&st);
-	return ret;
-}
-
-/* `query`: its last column (a series campaign's variant position) only when a row has one,
- * so that the rows of A/B campaigns read as they always have. */
-static int run_query(struct buf *sql, int np, const char *const *params, const char *const *names,
-		     const bool *numeric, const char *format, FILE *out)
+			 FILE *out, bool drop_empty_last)
 {
 	struct store st;
 	PGresult *r;
 	int ret = 0, nc, i;
 
-	if (store_open(&st, opt_db)) {
-		buf_free(sql);
+	if (store_open(&st, opt_db))
 		return 1;
-	}
-	r = store_query(&st, sql->data, np, params);
+	r = fn(&st, arg);
 	if (r) {
 		nc = PQnfields(r);
-		for (i = 0; i < PQntuples(r) && PQgetisnull(r, i, nc - 1); i++)
+		/* `query`: its last column (a series campaign's variant position) only when a
+		 * row has one, so that the rows of A/B campaigns read as they always have */
+		for (i = 0; drop_empty_last && i < PQntuples(r) && PQgetisnull(r, i, nc - 1); i++)
 			;
-		print_cols(r, i < PQntuples(r) ? nc : nc - 1, names, numeric, format, out);
+		if (drop_empty_last)
+			print_cols(r, i < PQntuples(r) ? nc : nc - 1, names, numeric, format, out);
+		else
+			print_result(r, names, numeric, format, out);
 		PQclear(r);
 	} else {
 		ret = 1;
 	}
-	buf_free(sql);
 	store_close(&st);
 	return ret;
+}
+
+static PGresult *samples_of(struct store *st, const void *f)
+{
+	return store_query_samples(st, f);
+}
+
+struct campaigns_arg {
+	const char *trigger, *job, *limit;
+};
+
+static PGresult *campaigns_of(struct store *st, const void *arg)
+{
+	const struct campaigns_arg *a = arg;
+
+	return store_query_campaigns(st, a->trigger, a->job, a->limit);
 }
 
 int cmd_query_to(FILE *out, int argc, char **argv)
@@ -247,9 +227,8 @@ int cmd_query_to(FILE *out, int argc, char **argv)
 	const char *format = "table", *board = NULL, *scen = NULL, *var = NULL, *kern = NULL;
 	const char *since = NULL, *until = NULL, *trig = NULL;
 	char sincev[64], untilv[64], camp[32] = "";
-	const char *params[MAX_PARAMS];
-	struct buf sql = { 0 };
-	int np = 0, c, s_age = 0, u_age = 0, s_d, u_d = 0;
+	struct store_query_filter f;
+	int c, s_age = 0, u_age = 0, s_d, u_d = 0;
 	long v;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -308,43 +287,18 @@ int cmd_query_to(FILE *out, int argc, char **argv)
 			until);
 		return 2;
 	}
-	buf_printf(
-		&sql,
-		"SELECT c.id, c.trigger, to_char(coalesce(b.started, b.inserted), "
-		"'YYYY-MM-DD HH24:MI:SS'), bo.name, b.variant, coalesce(b.uname_r, k.release), "
-		"b.id, b.seq, s.scenario, count(*), "
-		"round(avg(coalesce(s.mean_ns, s.lost_bytes))::numeric, 1), "
-		"round(min(coalesce(s.mean_ns, s.lost_bytes))::numeric, 1), "
-		"round(max(coalesce(s.mean_ns, s.lost_bytes))::numeric, 1), "
-		"CASE WHEN s.kind = 'preserve' THEN 'bytes lost' ELSE 'ns' END, "
-		/* a LAVA job id is only unique on its server: both, "SERVER#ID" */
-		"CASE WHEN b.lava_job_id IS NOT NULL THEN coalesce(b.lava_server, "
-		"'(server not recorded)') || '#' || b.lava_job_id ELSE '' END, "
-		/* a series campaign's variant: its position (0 control) */
-		"cv.position "
-		"FROM boots b JOIN campaigns c ON c.id = b.campaign_id "
-		"JOIN boards bo ON bo.id = b.board_id LEFT JOIN kernels k ON k.id = b.kernel_id "
-		"LEFT JOIN campaign_variants cv ON cv.campaign_id = c.id AND cv.label = b.variant "
-		"JOIN samples s ON s.boot_id = b.id WHERE b.status = 'ok'");
-	add_filter(&sql, params, &np, board, "bo.name = $%d");
-	add_filter(&sql, params, &np, scen, "s.scenario = $%d");
-	add_filter(&sql, params, &np, var, "b.variant = $%d");
-	add_filter(&sql, params, &np, kern, "coalesce(b.uname_r, k.release) = $%d");
-	add_filter(&sql, params, &np, camp[0] ? camp : NULL, "c.id = $%d::int");
-	add_filter(&sql, params, &np, trig, "c.trigger = $%d");
-	if (since)
-		add_filter(&sql, params, &np, sincev,
-			   s_age ? "coalesce(b.started, b.inserted) >= now() - $%d::interval" :
-				   "coalesce(b.started, b.inserted) >= $%d::timestamptz");
-	if (until) /* a date alone: up to the end of that day */
-		add_filter(&sql, params, &np, untilv,
-			   u_age ? "coalesce(b.started, b.inserted) < now() - $%d::interval" :
-			   u_d	 ? "coalesce(b.started, b.inserted) < $%d::date + 1" :
-				   "coalesce(b.started, b.inserted) <= $%d::timestamptz");
-	buf_printf(&sql,
-		   " GROUP BY c.id, b.id, bo.name, k.release, s.scenario, s.kind, cv.position "
-		   "ORDER BY coalesce(b.started, b.inserted), c.id, b.seq, b.id, s.scenario");
-	return run_query(&sql, np, params, names, numeric, format, out);
+	f = (struct store_query_filter){ .board = board,
+					 .scenario = scen,
+					 .variant = var,
+					 .kernel = kern,
+					 .trigger = trig,
+					 .campaign = camp[0] ? camp : NULL,
+					 .since = since ? sincev : NULL,
+					 .until = until ? untilv : NULL,
+					 .since_age = s_age,
+					 .until_age = u_age,
+					 .until_date = u_d };
+	return run_and_print(samples_of, &f, names, numeric, format, out, true);
 }
 
 /* ------------------------------------------------------------------ campaigns */
@@ -360,9 +314,8 @@ int cmd_campaigns_to(FILE *out, int argc, char **argv)
 	static const bool numeric[] = { 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1 };
 	const char *format = "table", *trig = NULL, *job = NULL;
 	char limit[16] = "50";
-	const char *params[3];
-	struct buf sql = { 0 };
-	int np = 0, c;
+	struct campaigns_arg a;
+	int c;
 	long v;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -395,33 +348,8 @@ int cmd_campaigns_to(FILE *out, int argc, char **argv)
 	}
 	if (!format_ok(format, "campaigns") || (trig && !trigger_ok(trig)))
 		return 2;
-	buf_printf(
-		&sql,
-		"SELECT c.id, to_char(c.created, 'YYYY-MM-DD HH24:MI'), c.trigger, "
-		"c.job->>'job', " STORE_CAMPAIGN_STATUS_SQL(
-			"c") ", c.order_kind, c.batches, "
-			     "(SELECT string_agg(DISTINCT bo.name, ',') FROM boots b JOIN boards bo "
-			     "  ON bo.id = b.board_id WHERE b.campaign_id = c.id), "
-			     "(SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'ok' "
-			     "  AND b.variant = 'control'), "
-			     "(SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND b.status = 'ok' "
-			     "  AND b.variant <> 'control'), "
-			     "(SELECT count(*) FROM boots b WHERE b.campaign_id = c.id AND "
-			     "  b.status = 'failed'), "
-			     "(SELECT count(DISTINCT s.scenario) FROM boots b JOIN samples s ON "
-			     "  s.boot_id = b.id WHERE b.campaign_id = c.id) "
-			     "FROM campaigns c WHERE true");
-	if (trig) {
-		params[np++] = trig;
-		buf_printf(&sql, " AND c.trigger = $%d", np);
-	}
-	if (job) {
-		params[np++] = job;
-		buf_printf(&sql, " AND c.job->>'job' = $%d", np);
-	}
-	params[np++] = limit;
-	buf_printf(&sql, " ORDER BY c.id DESC LIMIT $%d::int", np);
-	return run_and_print(&sql, np, params, names, numeric, format, out);
+	a = (struct campaigns_arg){ .trigger = trig, .job = job, .limit = limit };
+	return run_and_print(campaigns_of, &a, names, numeric, format, out, false);
 }
 
 int cmd_query(int argc, char **argv)

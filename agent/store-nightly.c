@@ -84,3 +84,26 @@ PGresult *store_nightly_history(struct store *st, const char *job, int64_t cid)
 	snprintf(ids, sizeof(ids), "%" PRId64, cid);
 	return store_query(st, q, 2, p);
 }
+
+int store_kernel_commit(struct store *st, int64_t cid, const char *board, const char *variant,
+			char **commit)
+{
+	char ids[DEC_LEN(int64_t)];
+	const char *p[3] = { ids, board, variant };
+	PGresult *r;
+	int ret = -ENOENT;
+
+	snprintf(ids, sizeof(ids), "%" PRId64, cid);
+	r = store_query(
+		st,
+		"SELECT k.manifest->'source'->>'commit' FROM boots b JOIN kernels k ON k.id = b.kernel_id JOIN boards o ON o.id = b.board_id WHERE b.campaign_id = $1::int AND o.name = $2 AND b.variant = $3 AND b.status = 'ok' AND k.manifest->'source' ? 'commit' ORDER BY b.seq LIMIT 1",
+		3, p);
+	if (!r)
+		return -EIO;
+	if (PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
+		*commit = xstrdup(PQgetvalue(r, 0, 0));
+		ret = 0;
+	}
+	PQclear(r);
+	return ret;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ABLAB_STORE_QUERY_H
+#define ABLAB_STORE_QUERY_H
+
+/* `ablab query`'s and `ablab campaigns`' SQL (store-query.c).  Every filter value reaches
+ * PostgreSQL as a $n parameter, never as SQL text.  A PGresult: NULL on a database error
+ * (printed), the caller PQclear()s and prints its columns as they come. */
+#include "store.h"
+
+#include <stdbool.h>
+
+struct store_query_filter {
+	const char *board, *scenario, *variant, *kernel, *trigger; /* NULL: any */
+	const char *campaign; /* its id as text, NULL: any */
+	/* as query_parse_when() made them (NULL: no bound): an age ("30 days") or a date/time;
+	 * until_date: a date alone, up to the end of that day */
+	const char *since, *until;
+	bool since_age, until_age, until_date;
+};
+/* One row per ok boot and scenario, by start time: campaign, trigger, started, board,
+ * variant, kernel, boot, seq, scenario, batches, mean, min, max, unit, lava_job
+ * ("SERVER#ID", ''), position (a series campaign's variant position, else NULL). */
+PGresult *store_query_samples(struct store *st, const struct store_query_filter *f);
+/* Campaigns newest first, at most limit (text) of them, of trigger and job (NULL: any): id,
+ * created, trigger, job, status (as shown), order, batches, boards, control, patched (ok
+ * boots), failed, scenarios. */
+PGresult *store_query_campaigns(struct store *st, const char *trigger, const char *job,
+				const char *limit);
+
+#endif
