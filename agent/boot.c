@@ -71,7 +71,7 @@ static void free_res(regex_t **res, size_t n)
  * off) and did not come back in time: c->error says which and how long. */
 static bool console_gone(const struct console *c)
 {
-	return c->fd < 0 && c->error[0];
+	return c->fd < 0 && errtext_isset(&c->error);
 }
 
 /* Compiles extra[] (validated at load) into res[from..]. */
@@ -131,14 +131,14 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 			b->name, b->prompt, b->t_kernel_s,
 			(double)(now_ms() - s->con.t_last_rx) / 1000.0, last);
 	} else if (ret == -EPIPE && console_gone(&s->con)) {
-		ret = fail(s, ret, false, "%s (waiting for the kernel)", s->con.error);
+		ret = fail(s, ret, false, "%s (waiting for the kernel)", s->con.error.msg);
 	} else if (ret == -EPIPE) {
 		ret = fail(s, ret, false,
 			   "console closed while booting (board reset or QEMU exited)");
 	} else if (ret == -EINTR) {
 		ret = fail(s, ret, true, "interrupted (signal %d)", (int)stop_requested);
 	} else if (ret == -EFBIG) {
-		ret = fail(s, ret, false, "%s", s->con.error);
+		ret = fail(s, ret, false, "%s", s->con.error.msg);
 	}
 	free_res(res, nfail + nreset + 1);
 	return ret < 0 ? ret : 0;
@@ -198,9 +198,9 @@ static int ub_wait(struct boot_session *s, const char *type, regex_t *re, regmat
 	if (!ret)
 		ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
 	if (ret == -EFBIG)
-		return fail(s, ret, false, "%s", c->error);
+		return fail(s, ret, false, "%s", c->error.msg);
 	if (ret == -EPIPE && console_gone(c))
-		return fail(s, ret, false, "%s (waiting for U-Boot's %s)", c->error, noun);
+		return fail(s, ret, false, "%s (waiting for U-Boot's %s)", c->error.msg, noun);
 	if (ret < 0) {
 		last_output(c, last, sizeof(last));
 		/* a board-powered adapter: the console came back during the wait */
@@ -298,7 +298,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 				   "%s: U-Boot command `%s` (boot.commands[%zu]) failed: %s",
 				   b->name, cmd, i, line);
 		} else if (ret == -EFBIG) {
-			ret = fail(s, ret, false, "%s", c->error);
+			ret = fail(s, ret, false, "%s", c->error.msg);
 		} else if (ret < 0) {
 			last_output(c, last, sizeof(last));
 			ret = fail(
@@ -479,7 +479,7 @@ static int open_console(struct boot_session *s, const char *transcript)
 		ret = console_open(&s->con, b, dev, transcript);
 	}
 	if (ret)
-		return fail(s, ret, true, "%s", s->con.error);
+		return fail(s, ret, true, "%s", s->con.error.msg);
 	s->con_open = true;
 	ret = target_init(&s->tgt, &s->con, b->prompt);
 	if (ret)
@@ -573,7 +573,7 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 	}
 	if (ret) {
 		ret = fail(s, ret, false, "%s: shell did not answer after the prompt: %s", b->name,
-			   ret == -EFBIG ? s->con.error : strerror(-ret));
+			   ret == -EFBIG ? s->con.error.msg : strerror(-ret));
 		goto out;
 	}
 	s->t_prompt = now_ms();

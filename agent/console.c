@@ -23,7 +23,7 @@ void console_set_err(struct console *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(c->error, sizeof(c->error), fmt, ap);
+	errtext_vset(&c->error, 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -134,7 +134,7 @@ int console_reopen(struct console *c, int64_t deadline)
 	for (;;) {
 		ret = c->ops->open(c);
 		if (!ret) {
-			c->error[0] = '\0';
+			errtext_clear(&c->error);
 			c->reopens++;
 			if (c->log) {
 				fprintf(c->log, "\n[ablab: console reopened after it vanished]\n");
@@ -147,14 +147,14 @@ int console_reopen(struct console *c, int64_t deadline)
 		if (now_ms() >= deadline) {
 			/* the open's own error names the board and the device; c->fd < 0
 			 * with c->error set tells the caller it did not come back */
-			char why[sizeof(c->error)];
+			struct errtext why = c->error;
 
-			snprintf(why, sizeof(why), "%s", c->error[0] ? c->error : strerror(-ret));
-			console_set_err(
-				c,
+			if (!errtext_isset(&why))
+				errtext_set(&why, ret, "%s", strerror(-ret));
+			return errtext_set(
+				&c->error, ret,
 				"%s; still absent after %.1f s of waiting (console.reopen_s %ld)",
-				why, (double)(now_ms() - t0) / 1000.0, c->reopen_ms / 1000);
-			return ret;
+				why.msg, (double)(now_ms() - t0) / 1000.0, c->reopen_ms / 1000);
 		}
 		/* the device node or the ser2net port comes back by itself: retry */
 		poll(NULL, 0, 50);

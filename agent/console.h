@@ -81,7 +81,7 @@ struct console {
 	int reopens;
 	int64_t t_open;
 	int64_t t_last_rx;
-	char error[300]; /* why open failed or the console flooded, naming the board */
+	struct errtext error; /* why open failed or the console flooded, naming the board */
 };
 
 /* Opens the board's console (console.type); `device` overrides
@@ -174,6 +174,6 @@ char *re_quote(const char *s);
 
 /* serial: resolves console.device / console.usb_serial to a device path
  * (caller frees); -ENOENT with err naming the field when there is none. */
-int serial_resolve(const struct board *b, char **path, char *err, size_t elen);
+int serial_resolve(const struct board *b, char **path, struct errtext *err);
 
 #endif

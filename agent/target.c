@@ -198,10 +198,9 @@ int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *
 	ret = expect_marker(t, "E", t->seq, deadline, m, true);
 	d = ret ? NULL : console_pinned(t->con, (size_t)m[0].rm_so, &len);
 	if (!ret && !d) {
-		snprintf(t->con->error, sizeof(t->con->error),
-			 "%s: the output of `%.80s` is larger than %u MiB", t->con->board->name,
-			 cmd, CONSOLE_PIN_MAX >> 20);
-		ret = -EMSGSIZE;
+		ret = errtext_set(&t->con->error, -EMSGSIZE,
+				  "%s: the output of `%.80s` is larger than %u MiB",
+				  t->con->board->name, cmd, CONSOLE_PIN_MAX >> 20);
 	}
 	if (ret) {
 		console_unpin(t->con);

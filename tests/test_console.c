@@ -207,7 +207,7 @@ static void test_cap_and_pin(void)
 	CHECK(!c.flooded);
 	console_take(&c, big, 600u << 10);
 	CHECK(c.flooded && c.rx_bytes == c.rx_max);
-	CHECK(strstr(c.error, "unit: console flood: more than 1 MiB") != NULL);
+	CHECK(strstr(c.error.msg, "unit: console flood: more than 1 MiB") != NULL);
 	console_close(&c);
 	/* a pinned command output is kept up to CONSOLE_PIN_MAX */
 	setup(&c);
