@@ -123,7 +123,7 @@ void io_error(struct target *t, const struct board *b, int ret, struct bench_out
 		snprintf(o->error, sizeof(o->error),
 			 "console closed during the benchmark (board reset?)");
 	else if (ret == -EFBIG || ret == -EMSGSIZE)
-		snprintf(o->error, sizeof(o->error), "%s", t->con->error);
+		snprintf(o->error, sizeof(o->error), "%s", t->con->error.msg);
 	else if (!o->error[0])
 		snprintf(o->error, sizeof(o->error), "target I/O: %s", strerror(-ret));
 }

@@ -84,9 +84,9 @@ static int ub_wait(struct boot_session *s, const char *type, regex_t *re, regmat
 	if (!ret)
 		ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
 	if (ret == -EFBIG)
-		return boot_fail(s, ret, false, "%s", c->error);
+		return boot_fail(s, ret, false, "%s", c->error.msg);
 	if (ret == -EPIPE && boot_console_gone(c))
-		return boot_fail(s, ret, false, "%s (waiting for U-Boot's %s)", c->error, noun);
+		return boot_fail(s, ret, false, "%s (waiting for U-Boot's %s)", c->error.msg, noun);
 	if (ret < 0) {
 		console_last_line(c, last, sizeof(last));
 		/* a board-powered adapter: the console came back during the wait */
@@ -184,7 +184,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 					"%s: U-Boot command `%s` (boot.commands[%zu]) failed: %s",
 					b->name, cmd, i, line);
 		} else if (ret == -EFBIG) {
-			ret = boot_fail(s, ret, false, "%s", c->error);
+			ret = boot_fail(s, ret, false, "%s", c->error.msg);
 		} else if (ret < 0) {
 			console_last_line(c, last, sizeof(last));
 			ret = boot_fail(

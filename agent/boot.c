@@ -50,7 +50,7 @@ void boot_free_res(regex_t **res, size_t n)
 
 bool boot_console_gone(const struct console *c)
 {
-	return c->fd < 0 && c->error[0];
+	return c->fd < 0 && errtext_isset(&c->error);
 }
 
 void boot_add_res(regex_t **res, size_t from, char *const *extra)
@@ -118,14 +118,14 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 			b->name, b->prompt, b->t_kernel_s,
 			(double)(now_ms() - s->con.t_last_rx) / 1000.0, last);
 	} else if (ret == -EPIPE && boot_console_gone(&s->con)) {
-		ret = boot_fail(s, ret, false, "%s (waiting for the kernel)", s->con.error);
+		ret = boot_fail(s, ret, false, "%s (waiting for the kernel)", s->con.error.msg);
 	} else if (ret == -EPIPE) {
 		ret = boot_fail(s, ret, false,
 				"console closed while booting (board reset or QEMU exited)");
 	} else if (ret == -EINTR) {
 		ret = boot_fail(s, ret, true, "interrupted (signal %d)", (int)stop_requested);
 	} else if (ret == -EFBIG) {
-		ret = boot_fail(s, ret, false, "%s", s->con.error);
+		ret = boot_fail(s, ret, false, "%s", s->con.error.msg);
 	}
 	boot_free_res(res, nfail + nreset + 1);
 	return ret < 0 ? ret : 0;
@@ -148,7 +148,7 @@ static int open_console(struct boot_session *s, const char *transcript)
 		ret = console_open(&s->con, b, dev, transcript);
 	}
 	if (ret)
-		return boot_fail(s, ret, true, "%s", s->con.error);
+		return boot_fail(s, ret, true, "%s", s->con.error.msg);
 	s->con_open = true;
 	ret = target_init(&s->tgt, &s->con, b->prompt);
 	if (ret)
@@ -242,7 +242,7 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 	}
 	if (ret) {
 		ret = boot_fail(s, ret, false, "%s: shell did not answer after the prompt: %s",
-				b->name, ret == -EFBIG ? s->con.error : strerror(-ret));
+				b->name, ret == -EFBIG ? s->con.error.msg : strerror(-ret));
 		goto out;
 	}
 	s->t_prompt = now_ms();

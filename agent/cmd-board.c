@@ -398,7 +398,7 @@ int cmd_console(int argc, char **argv)
 	}
 	ret = console_open(&con, &b, NULL, NULL);
 	if (ret) {
-		err_msg("%s", con.error);
+		err_msg("%s", con.error.msg);
 		board_unlock(&lock);
 		board_free(&b);
 		return 1;
@@ -521,7 +521,7 @@ static int health_check(const struct board *b, const char *kdir_opt)
 			errtext_set(&s.error, ret, "%s: `uname -r` failed on the target (%s)",
 				    b->name,
 				    ret == -EIO	  ? "exit status" :
-				    ret == -EFBIG ? s.con.error :
+				    ret == -EFBIG ? s.con.error.msg :
 						    strerror(-ret));
 	}
 	{

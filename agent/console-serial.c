@@ -14,7 +14,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-int serial_resolve(const struct board *b, char **path, char *err, size_t elen)
+int serial_resolve(const struct board *b, char **path, struct errtext *err)
 {
 	const char *d = b->console_device;
 	char real[PATH_MAX], *cand = NULL;
@@ -36,8 +36,8 @@ int serial_resolve(const struct board *b, char **path, char *err, size_t elen)
 			}
 		}
 		if (!realpath(cand, real)) {
-			snprintf(
-				err, elen,
+			errtext_set(
+				err, -ENOENT,
 				"%s: console.device %s: %s (is the adapter plugged in and powered? `ablab ports` lists the serial adapters found)",
 				b->name, cand, strerror(errno));
 			free(cand);
@@ -51,9 +51,9 @@ int serial_resolve(const struct board *b, char **path, char *err, size_t elen)
 		size_t i;
 
 		if (sp_list_ports(&list) != SP_OK) {
-			snprintf(err, elen, "%s: console.usb_serial: cannot list serial ports: %s",
-				 b->name, sp_last_error_message());
-			return -EIO;
+			return errtext_set(err, -EIO,
+					   "%s: console.usb_serial: cannot list serial ports: %s",
+					   b->name, sp_last_error_message());
 		}
 		for (i = 0; list[i]; i++) {
 			const char *sn = sp_get_port_usb_serial(list[i]);
@@ -65,11 +65,10 @@ int serial_resolve(const struct board *b, char **path, char *err, size_t elen)
 		}
 		sp_free_port_list(list);
 		if (!*path) {
-			snprintf(
-				err, elen,
+			return errtext_set(
+				err, -ENOENT,
 				"%s: console.usb_serial \"%s\": no USB serial adapter with this serial number (%zu serial port%s found; see `ablab ports`)",
 				b->name, b->console_usb_serial, i, i == 1 ? "" : "s");
-			return -ENOENT;
 		}
 		return 0;
 	}
@@ -82,7 +81,7 @@ static int serial_open(struct console *c)
 	int fd = -1, fl;
 
 	if (!c->device) {
-		int ret = serial_resolve(c->board, &c->device, c->error, sizeof(c->error));
+		int ret = serial_resolve(c->board, &c->device, &c->error);
 
 		if (ret)
 			return ret;
@@ -147,17 +146,18 @@ static void serial_close(struct console *c)
 /* dry run: the adapter is plugged in (resolved to its device) */
 static int serial_check(const struct board *b, struct buf *out)
 {
-	char err[400], *path = NULL;
+	struct errtext err = { "" };
+	char *path = NULL;
 	int bad;
 
-	if (serial_resolve(b, &path, err, sizeof(err))) {
+	if (serial_resolve(b, &path, &err)) {
 		/* "BOARD: console.FIELD X: why" -> "X: why" under the field */
-		const char *why = strstr(err, ": console.");
+		const char *why = strstr(err.msg, ": console.");
 
 		why = why ? strchr(why + 2, ' ') : NULL;
 		return check_line(out, false,
 				  b->console_device ? "console.device" : "console.usb_serial", "%s",
-				  why ? why + 1 : err);
+				  why ? why + 1 : err.msg);
 	}
 	bad = check_line(out, true, b->console_device ? "console.device" : "console.usb_serial",
 			 "%s -> %s, %ld baud",
@@ -188,9 +188,10 @@ static int serial_parse(struct board *b, json_object *o)
 /* the resolved device */
 static char *serial_lock_key(const struct board *b)
 {
-	char real[PATH_MAX], err[400], *path = NULL, *k;
+	struct errtext err;
+	char real[PATH_MAX], *path = NULL, *k;
 
-	if (serial_resolve(b, &path, err, sizeof(err)))
+	if (serial_resolve(b, &path, &err))
 		return NULL; /* not plugged in: the open fails later, clearly */
 	k = xstrdup(realpath(path, real) ? real : path);
 	free(path);

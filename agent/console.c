@@ -23,7 +23,7 @@ void console_set_err(struct console *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(c->error, sizeof(c->error), fmt, ap);
+	errtext_vset(&c->error, 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -134,7 +134,7 @@ int console_reopen(struct console *c, int64_t deadline)
 	for (;;) {
 		ret = c->ops->open(c);
 		if (!ret) {
-			c->error[0] = '\0';
+			errtext_clear(&c->error);
 			c->reopens++;
 			if (c->log) {
 				fprintf(c->log, "\n[ablab: console reopened after it vanished]\n");
@@ -147,14 +147,14 @@ int console_reopen(struct console *c, int64_t deadline)
 		if (now_ms() >= deadline) {
 			/* the open's own error names the board and the device; c->fd < 0
 			 * with c->error set tells the caller it did not come back */
-			char why[sizeof(c->error)];
+			struct errtext why = c->error;
 
-			snprintf(why, sizeof(why), "%s", c->error[0] ? c->error : strerror(-ret));
-			console_set_err(
-				c,
+			if (!errtext_isset(&why))
+				errtext_set(&why, ret, "%s", strerror(-ret));
+			return errtext_set(
+				&c->error, ret,
 				"%s; still absent after %.1f s of waiting (console.reopen_s %ld)",
-				why, (double)(now_ms() - t0) / 1000.0, c->reopen_ms / 1000);
-			return ret;
+				why.msg, (double)(now_ms() - t0) / 1000.0, c->reopen_ms / 1000);
 		}
 		/* the device node or the ser2net port comes back by itself: retry */
 		poll(NULL, 0, 50);
@@ -259,7 +259,8 @@ static void take_input(struct console *c, const char *p, size_t n, bool keep)
 				"\n"
 				"[ablab: console flood: more than %zu MiB in this boot (console.transcript_mb); nothing more recorded]\n",
 				c->rx_max >> 20);
-		fflush(c->log);
+		if (!keep || flood)
+			fflush(c->log);
 	}
 	c->t_last_rx = now_ms();
 	if (flood) {
@@ -399,37 +400,144 @@ void console_take(struct console *c, const char *p, size_t n)
 	take_input(c, p, n, true);
 }
 
-int console_scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m, bool force)
+struct console_pat console_pat_re(const regex_t *re)
 {
-	size_t from = scan_start(c), end = c->in_base + c->in.len, off, i;
+	return (struct console_pat){ .re = re };
+}
+
+struct console_pat console_pat_lit(const char *lit, enum console_tail tail)
+{
+	return (struct console_pat){ .lit = lit, .len = strlen(lit), .tail = tail };
+}
+
+bool console_is_literal(const char *pattern)
+{
+	return *pattern && !strpbrk(pattern, "\\^$.|?*+()[]{}");
+}
+
+/* The most bytes a literal's tail adds: \r\n, or 3 digits and the byte after */
+#define TAIL_MAX 4u
+
+static bool is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+/* The literal of pt found at d[p], its tail checked in d[.. e): 1 matched (m set,
+ * offsets into d), 0 no match here, -1 the input ends inside the tail (not yet). */
+static int lit_match(const char *d, size_t p, size_t e, const struct console_pat *pt, regmatch_t *m)
+{
+	size_t q = p + pt->len, k;
+
+	for (k = 0; k < 10; k++)
+		m[k].rm_so = m[k].rm_eo = -1;
+	m[0].rm_so = (regoff_t)p;
+	switch (pt->tail) {
+	case CONSOLE_TAIL_NONE:
+		break;
+	case CONSOLE_TAIL_EOL:
+		if (q < e && d[q] == '\r')
+			q++;
+		if (q >= e)
+			return -1;
+		if (d[q] != '\n')
+			return 0;
+		q++;
+		break;
+	case CONSOLE_TAIL_STATUS:
+		for (k = 0; k < 3 && q + k < e && is_digit(d[q + k]); k++)
+			;
+		if (q + k >= e)
+			return -1;
+		if (!k || is_digit(d[q + k]))
+			return 0;
+		m[1].rm_so = (regoff_t)q;
+		m[1].rm_eo = (regoff_t)(q + k);
+		m[2].rm_so = (regoff_t)(q + k);
+		m[2].rm_eo = (regoff_t)(q + k + 1);
+		q += k + 1;
+		break;
+	}
+	m[0].rm_eo = (regoff_t)q;
+	return 1;
+}
+
+/* The earliest match of literal pt from stream offset `from` on (offsets into
+ * c->in.data), if it starts before `before`; false when none. */
+static bool lit_find(struct console *c, const struct console_pat *pt, size_t from, size_t before,
+		     regmatch_t *m)
+{
+	const char *d = c->in.data, *hit;
+	size_t p = from - c->in_base, e = c->in.len;
+
+	c->lit_bytes += e - p;
+	while (pt->len && p + pt->len <= e && p < before) {
+		hit = memmem(d + p, e - p, pt->lit, pt->len);
+		if (!hit || (size_t)(hit - d) >= before)
+			return false;
+		switch (lit_match(d, (size_t)(hit - d), e, pt, m)) {
+		case 1:
+			return true;
+		case -1:
+			return false; /* its end has not arrived: found again next scan */
+		}
+		p = (size_t)(hit - d) + 1;
+	}
+	return false;
+}
+
+int console_scan_pats(struct console *c, const struct console_pat *pats, size_t n, regmatch_t *m,
+		      bool force)
+{
+	size_t from = scan_start(c), end = c->in_base + c->in.len, off, i, prev, best_so = SIZE_MAX;
 	const char *base, *nl;
 	int best = -1, eflags = 0;
-	regoff_t best_so = 0;
+	bool any_re = false;
 
-	if (!c->in.data || end <= from || end <= c->scanned || (!force && scan_deferred(c)))
+	for (i = 0; i < n; i++)
+		any_re = any_re || pats[i].re;
+	if (!c->in.data || end <= c->scanned ||
+	    (any_re && (end <= from || (!force && scan_deferred(c)))))
 		return -1; /* nothing new, or a long line's rescan can wait */
+	if (from > end)
+		from = end;
 	off = from - c->in_base;
 	base = c->in.data + off;
 	/* the middle of a line (a long one's tail, a dropped window start):
 	 * no ^ there; at the end of the last match ^ matches, as always */
 	if (from != c->consumed && (off ? base[-1] != '\n' : c->in_base > 0))
 		eflags = REG_NOTBOL;
-	c->scan_bytes += end - from;
+	if (any_re)
+		c->scan_bytes += end - from;
 	for (i = 0; i < n; i++) {
 		regmatch_t mm[10];
+		size_t k;
 
-		if (regexec(res[i], base, 10, mm, eflags) == 0 &&
-		    (best < 0 || mm[0].rm_so < best_so)) {
-			size_t k;
+		if (!pats[i].re) {
+			/* a match not complete at the last scan ends after it */
+			size_t lf = c->scanned > c->consumed + pats[i].len + TAIL_MAX ?
+					    c->scanned - pats[i].len - TAIL_MAX :
+					    c->consumed;
 
-			best = (int)i;
-			best_so = mm[0].rm_so;
-			for (k = 0; k < 10; k++) {
-				m[k] = mm[k];
-				if (m[k].rm_so >= 0) {
-					m[k].rm_so += (regoff_t)off;
-					m[k].rm_eo += (regoff_t)off;
-				}
+			if (lf < c->in_base)
+				lf = c->in_base;
+			if (lit_find(c, &pats[i], lf, best_so, mm)) {
+				best = (int)i;
+				best_so = (size_t)mm[0].rm_so;
+				memcpy(m, mm, sizeof(mm));
+			}
+			continue;
+		}
+		if (regexec(pats[i].re, base, 10, mm, eflags) ||
+		    off + (size_t)mm[0].rm_so >= best_so)
+			continue;
+		best = (int)i;
+		best_so = off + (size_t)mm[0].rm_so;
+		for (k = 0; k < 10; k++) {
+			m[k] = mm[k];
+			if (m[k].rm_so >= 0) {
+				m[k].rm_so += (regoff_t)off;
+				m[k].rm_eo += (regoff_t)off;
 			}
 		}
 	}
@@ -440,18 +548,55 @@ int console_scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m
 		c->scanned = c->consumed;
 		return best;
 	}
-	/* the next scan starts at the line still partial here */
-	nl = memrchr(base, '\n', end - from);
+	/* the next scan starts at the line still partial here: the input before
+	 * `scanned` has no newline after the partial line's start */
+	prev = c->scanned > from ? c->scanned : from;
+	nl = memrchr(c->in.data + (prev - c->in_base), '\n', end - prev);
 	c->scan_from = nl ? c->in_base + (size_t)(nl + 1 - c->in.data) : from;
 	c->scanned = end;
 	return -1;
 }
 
+/* console_expect()'s regexes as patterns (pats: room for `room`, else allocated) */
+static struct console_pat *re_pats(regex_t *const *res, size_t n, struct console_pat *pats,
+				   size_t room)
+{
+	size_t i;
+
+	if (n > room)
+		pats = xcalloc(n, sizeof(*pats));
+	for (i = 0; i < n; i++)
+		pats[i] = console_pat_re(res[i]);
+	return pats;
+}
+
+int console_scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m, bool force)
+{
+	struct console_pat room[16], *pats = re_pats(res, n, room, ARRAY_SIZE(room));
+	int ret = console_scan_pats(c, pats, n, m, force);
+
+	if (pats != room)
+		free(pats);
+	return ret;
+}
+
 int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t deadline,
 		   regmatch_t *m)
 {
+	struct console_pat room[16], *pats = re_pats(res, n, room, ARRAY_SIZE(room));
+	int ret = console_expect_pats(c, pats, n, deadline, m);
+
+	if (pats != room)
+		free(pats);
+	return ret;
+}
+
+int console_expect_pats(struct console *c, const struct console_pat *pats, size_t n,
+			int64_t deadline, regmatch_t *m)
+{
 	char chunk[16384]; /* on each board thread's stack: RSS per board */
 	bool force = true, trickle = false;
+	int ret;
 
 	/* input not consumed yet was scanned for other patterns, if at all: scan
 	 * it once for these (then only new lines, within this call) */
@@ -460,23 +605,32 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 		struct pollfd p = { .fd = c->fd, .events = POLLIN };
 		int64_t left;
 		size_t round = 0;
+		bool paced = false;
 		int idx, r;
 
 		if (c->fd < 0 && c->reopen_ms > 0 && !c->flooded) {
 			int64_t d = now_ms() + c->reopen_ms;
 
-			if (console_reopen(c, d < deadline ? d : deadline))
-				return -EPIPE;
+			if (console_reopen(c, d < deadline ? d : deadline)) {
+				ret = -EPIPE;
+				break;
+			}
 			p.fd = c->fd;
 		}
-		idx = console_scan(c, res, n, m, force);
-		if (idx >= 0)
-			return idx;
+		idx = console_scan_pats(c, pats, n, m, force);
+		if (idx >= 0) {
+			ret = idx;
+			break;
+		}
 		force = false;
-		if (c->flooded)
-			return -EFBIG;
-		if (stop_requested)
-			return -EINTR;
+		if (c->flooded) {
+			ret = -EFBIG;
+			break;
+		}
+		if (stop_requested) {
+			ret = -EINTR;
+			break;
+		}
 		left = deadline - now_ms();
 		if (left <= 0) {
 			if (c->scanned < c->in_base + c->in.len) {
@@ -484,29 +638,37 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 				deadline = now_ms();
 				continue;
 			}
-			return -ETIMEDOUT;
+			ret = -ETIMEDOUT;
+			break;
 		}
 		if (c->scanned < c->in_base + c->in.len && left > 20)
 			left = 20; /* a deferred scan once the input pauses */
 		if (trickle && c->pace_us && left * 1000 > c->pace_us) {
 			/* the last read got a byte or two of a slow line (9600 baud: one
 			 * per ms) and nothing matched: let a few more arrive before the
-			 * next poll, read, transcript write and scan (the per-byte cost
-			 * of P3 in docs/BENCHMARKS.md); the match comes at most
-			 * CONSOLE_PACE_BYTES byte times later */
+			 * next read, transcript write and scan (the per-byte cost of P3
+			 * in docs/BENCHMARKS.md); the match comes at most
+			 * CONSOLE_PACE_BYTES byte times later.  Then read at once: the
+			 * bytes are there (a poll would only say so). */
 			struct timespec ts = { 0, c->pace_us * 1000L };
 
 			nanosleep(&ts, NULL);
+			paced = true;
 		}
-		r = poll(&p, 1, left > 1000 ? 1000 : (int)left);
-		if (r < 0) {
-			if (errno == EINTR)
+		if (!paced) {
+			r = poll(&p, 1, left > 1000 ? 1000 : (int)left);
+			if (r < 0) {
+				if (errno == EINTR)
+					continue;
+				ret = -errno;
+				break;
+			}
+			if (r == 0) {
+				if (c->log)
+					fflush(c->log); /* a pause: the transcript is up to date */
+				force = true;
 				continue;
-			return -errno;
-		}
-		if (r == 0) {
-			force = true;
-			continue;
+			}
 		}
 		/* what is there, but scan at least every half window */
 		while (round < CONSOLE_WINDOW / 2 && !c->flooded) {
@@ -516,6 +678,8 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 				break;
 			if (got > 0) {
 				round += (size_t)got;
+				if ((size_t)got < sizeof(chunk))
+					break; /* drained (else the next poll says so) */
 				continue;
 			}
 			if (c->reopen_ms > 0) {
@@ -524,10 +688,15 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 				if (!console_reopen(c, d < deadline ? d : deadline))
 					break;
 			}
-			return -EPIPE;
+			ret = -EPIPE;
+			goto out;
 		}
-		trickle = round < 2 * CONSOLE_PACE_BYTES;
+		trickle = round && round < 2 * CONSOLE_PACE_BYTES;
 	}
+out:
+	if (c->log)
+		fflush(c->log);
+	return ret;
 }
 
 int console_complete_line(struct console *c, size_t pos, int64_t deadline)
@@ -556,5 +725,7 @@ int console_complete_line(struct console *c, size_t pos, int64_t deadline)
 		}
 	}
 	c->hold = false;
+	if (c->log)
+		fflush(c->log);
 	return ret;
 }

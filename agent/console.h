@@ -75,12 +75,13 @@ struct console {
 	int64_t t_scan; /* last scan, for the lazy rescan of a long line */
 	long pace_us; /* a trickle is read this often at most (console.baud) */
 	size_t scan_bytes; /* bytes handed to regexec (per pattern), for tests */
+	size_t lit_bytes; /* bytes searched for literals (per pattern), for tests */
 	FILE *log;
 	long reopen_ms; /* > 0: a vanished console is reopened within this */
 	int reopens;
 	int64_t t_open;
 	int64_t t_last_rx;
-	char error[300]; /* why open failed or the console flooded, naming the board */
+	struct errtext error; /* why open failed or the console flooded, naming the board */
 };
 
 /* Opens the board's console (console.type); `device` overrides
@@ -109,6 +110,28 @@ ssize_t console_read(struct console *c, char *p, size_t n, bool keep);
 int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t deadline,
 		   regmatch_t *m);
 
+/* A pattern of console_expect_pats(): a regex (as console_expect()), or a
+ * literal found anywhere in a line by memmem, then its tail: nothing, the
+ * line's end (\r?\n, in the match), or an exit status (group 1: 1-3 digits;
+ * group 2: the byte after them, any but a digit, in the match).  A literal
+ * is searched in the new bytes and the last (its length + 4) bytes before
+ * them only: no compiled tables, no rescan of a partial line. */
+enum console_tail { CONSOLE_TAIL_NONE, CONSOLE_TAIL_EOL, CONSOLE_TAIL_STATUS };
+struct console_pat {
+	const regex_t *re; /* a REG_NEWLINE regex; NULL: the literal */
+	const char *lit;
+	size_t len;
+	enum console_tail tail;
+};
+/* The pattern of a regex, and of a literal (lit must stay valid) */
+struct console_pat console_pat_re(const regex_t *re);
+struct console_pat console_pat_lit(const char *lit, enum console_tail tail);
+/* A REG_NEWLINE regex source that is a plain string (no ERE special byte)
+ * matches where memmem finds it: true. */
+bool console_is_literal(const char *pattern);
+int console_expect_pats(struct console *c, const struct console_pat *pats, size_t n,
+			int64_t deadline, regmatch_t *m);
+
 /* After a match inside a line (an error message), waits up to the deadline
  * for the rest of that line (at most 4 KiB more), so that the message is
  * quoted whole; offsets into c->in.data stay valid. */
@@ -121,6 +144,8 @@ void console_init(struct console *c, const struct board *b);
 void console_expect_begin(struct console *c);
 void console_take(struct console *c, const char *p, size_t n);
 int console_scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m, bool force);
+int console_scan_pats(struct console *c, const struct console_pat *pats, size_t n, regmatch_t *m,
+		      bool force);
 
 /* Keeps the input from c->in.data offset `off` on across later reads (up to
  * CONSOLE_PIN_MAX), for a command's output between two markers. */
@@ -149,6 +174,6 @@ char *re_quote(const char *s);
 
 /* serial: resolves console.device / console.usb_serial to a device path
  * (caller frees); -ENOENT with err naming the field when there is none. */
-int serial_resolve(const struct board *b, char **path, char *err, size_t elen);
+int serial_resolve(const struct board *b, char **path, struct errtext *err);
 
 #endif

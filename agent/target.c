@@ -36,30 +36,50 @@ int target_init(struct target *t, struct console *con, const char *prompt)
 	return ret;
 }
 
-void target_free(struct target *t)
+static void fail_free(struct target *t)
 {
 	size_t i;
 
-	regfree(&t->prompt_re);
-	for (i = 0; i < t->nfail; i++)
-		regfree(&t->fail_res[i]);
+	for (i = 0; i < t->nfail; i++) {
+		if (t->fail_pats[i].re)
+			regfree(&t->fail_res[i]);
+		else
+			free((char *)t->fail_pats[i].lit);
+	}
 	free(t->fail_res);
+	free(t->fail_pats);
 	t->fail_res = NULL;
+	t->fail_pats = NULL;
 	t->nfail = 0;
+}
+
+void target_free(struct target *t)
+{
+	regfree(&t->prompt_re);
+	fail_free(t);
 }
 
 int target_set_fail_patterns(struct target *t, char *const *patterns)
 {
 	size_t n = 0, i;
 
+	fail_free(t);
 	while (patterns && patterns[n])
 		n++;
 	t->fail_res = xcalloc(n, sizeof(regex_t));
+	t->fail_pats = xcalloc(n + 1, sizeof(*t->fail_pats)); /* + a marker, expect_marker() */
 	for (i = 0; i < n; i++) {
-		if (re_compile(&t->fail_res[i], patterns[i])) {
+		/* a plain string (most are: "Kernel panic - not syncing") is a
+		 * literal: no tables, no rescan of a partial line */
+		if (console_is_literal(patterns[i])) {
+			t->fail_pats[i] = console_pat_lit(xstrdup(patterns[i]), CONSOLE_TAIL_NONE);
+		} else if (re_compile(&t->fail_res[i], patterns[i])) {
 			t->nfail = i;
 			return -EINVAL;
+		} else {
+			t->fail_pats[i] = console_pat_re(&t->fail_res[i]);
 		}
+		t->nfail = i + 1;
 	}
 	t->nfail = n;
 	t->fail_src = patterns;
@@ -70,34 +90,26 @@ int target_set_fail_patterns(struct target *t, char *const *patterns)
  * matches the marker the command prints; so it is recognised anywhere in a
  * line: after output without a final newline, a \r progress line or a
  * printk without its newline.  The status is 1-3 digits ended by anything
- * else (CR, LF, a printk glued after it). */
-char *target_marker_re(const char *id, const char *what, unsigned int n, bool with_status)
+ * else (CR, LF, a printk glued after it).  A literal (memmem), not a regex:
+ * the id is random per boot, so compiled tables could not be shared. */
+struct console_pat target_marker(char *buf, size_t len, const char *id, const char *what,
+				 unsigned int n, bool with_status)
 {
-	return xasprintf("ABLAB_%s_%s_%u%s", what, id, n,
-			 with_status ? " ([0-9]{1,3})([^0-9]|\n)" : "\r?\n");
+	snprintf(buf, len, "ABLAB_%s_%s_%u%s", what, id, n, with_status ? " " : "");
+	return console_pat_lit(buf, with_status ? CONSOLE_TAIL_STATUS : CONSOLE_TAIL_EOL);
 }
 
 static int expect_marker(struct target *t, const char *what, unsigned int n, int64_t deadline,
 			 regmatch_t *m, bool with_status)
 {
-	char *pat = target_marker_re(t->id, what, n, with_status);
-	regex_t re, **res = xcalloc(t->nfail + 1, sizeof(*res));
-	size_t i;
+	struct console_pat one[1], *pats = t->fail_pats ? t->fail_pats : one;
+	char marker[64];
 	int ret;
 
-	ret = re_compile(&re, pat);
-	free(pat);
-	if (ret) {
-		free(res);
-		return ret;
-	}
-	res[0] = &re;
-	for (i = 0; i < t->nfail; i++)
-		res[i + 1] = &t->fail_res[i];
-	ret = console_expect(t->con, res, t->nfail + 1, deadline, m);
-	regfree(&re);
-	free(res);
-	if (ret > 0) {
+	/* the marker after the fail patterns: index nfail (the room is there) */
+	pats[t->nfail] = target_marker(marker, sizeof(marker), t->id, what, n, with_status);
+	ret = console_expect_pats(t->con, pats, t->nfail + 1, deadline, m);
+	if (ret >= 0 && (size_t)ret < t->nfail) {
 		size_t a = (size_t)m[0].rm_so, b = (size_t)m[0].rm_so, len;
 		const char *d;
 
@@ -116,9 +128,19 @@ static int expect_marker(struct target *t, const char *what, unsigned int n, int
 	return ret < 0 ? ret : 0;
 }
 
+/* The prompt: a literal (re_escape()d for prompt_re, which boot.c uses) */
+static int expect_prompt(struct target *t, int64_t deadline, regmatch_t *m)
+{
+	struct console_pat p = console_pat_lit(t->prompt, CONSOLE_TAIL_NONE);
+	regex_t *res[1] = { &t->prompt_re };
+
+	if (!*t->prompt)
+		return console_expect(t->con, res, 1, deadline, m);
+	return console_expect_pats(t->con, &p, 1, deadline, m);
+}
+
 int target_sync(struct target *t, int64_t deadline)
 {
-	regex_t *res[1] = { &t->prompt_re };
 	regmatch_t m[10];
 	char *cmd;
 	int ret;
@@ -130,7 +152,7 @@ int target_sync(struct target *t, int64_t deadline)
 	if (!ret)
 		ret = expect_marker(t, "S", t->seq, deadline, m, false);
 	if (!ret)
-		ret = console_expect(t->con, res, 1, deadline, m);
+		ret = expect_prompt(t, deadline, m);
 	return ret < 0 ? ret : 0;
 }
 
@@ -157,7 +179,6 @@ void target_output(struct buf *out, const char *d, size_t len)
 
 int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *out, int *status)
 {
-	regex_t *res[1] = { &t->prompt_re };
 	regmatch_t m[10];
 	const char *d;
 	size_t len;
@@ -177,10 +198,9 @@ int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *
 	ret = expect_marker(t, "E", t->seq, deadline, m, true);
 	d = ret ? NULL : console_pinned(t->con, (size_t)m[0].rm_so, &len);
 	if (!ret && !d) {
-		snprintf(t->con->error, sizeof(t->con->error),
-			 "%s: the output of `%.80s` is larger than %u MiB", t->con->board->name,
-			 cmd, CONSOLE_PIN_MAX >> 20);
-		ret = -EMSGSIZE;
+		ret = errtext_set(&t->con->error, -EMSGSIZE,
+				  "%s: the output of `%.80s` is larger than %u MiB",
+				  t->con->board->name, cmd, CONSOLE_PIN_MAX >> 20);
 	}
 	if (ret) {
 		console_unpin(t->con);
@@ -191,6 +211,6 @@ int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *
 		target_output(out, d, len);
 	console_unpin(t->con);
 	/* consume the prompt that follows, so the next command starts clean */
-	ret = console_expect(t->con, res, 1, deadline, m);
+	ret = expect_prompt(t, deadline, m);
 	return ret < 0 ? ret : 0;
 }

@@ -14,6 +14,7 @@ struct target {
 	regex_t prompt_re;
 	/* console patterns that fail any command at once (panic, reset) */
 	regex_t *fail_res;
+	struct console_pat *fail_pats; /* nfail + 1: a literal or &fail_res[i] */
 	char *const *fail_src;
 	size_t nfail;
 	char fail_line[200]; /* the line that matched, after -EIO */
@@ -36,8 +37,10 @@ int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *
  * `#` comment in it ends at its newline, not at the end marker; $? after
  * the group is cmd's status (caller frees). */
 char *target_command_line(const char *id, unsigned int seq, const char *cmd);
-/* The regex of marker `what` (S, B, E) number n; E: group 1 is the status. */
-char *target_marker_re(const char *id, const char *what, unsigned int n, bool with_status);
+/* The pattern of marker `what` (S, B, E) number n, its literal in buf; E:
+ * group 1 is the status. */
+struct console_pat target_marker(char *buf, size_t len, const char *id, const char *what,
+				 unsigned int n, bool with_status);
 /* Appends a command's raw console output to out: CR LF and a lone CR -> LF. */
 void target_output(struct buf *out, const char *d, size_t len);
 

@@ -42,6 +42,24 @@ static int feed(struct console *c, regex_t *const *res, size_t n, const char *p,
 	return console_scan(c, res, n, m, true);
 }
 
+/* feed() for console_scan_pats() */
+static int feed_pats(struct console *c, const struct console_pat *pats, size_t n, const char *p,
+		     size_t len, size_t step, regmatch_t *m)
+{
+	int idx;
+
+	for (fed = 0; fed < len;) {
+		size_t k = len - fed < step ? len - fed : step;
+
+		console_take(c, p + fed, k);
+		fed += k;
+		idx = console_scan_pats(c, pats, n, m, false);
+		if (idx >= 0)
+			return idx;
+	}
+	return console_scan_pats(c, pats, n, m, true);
+}
+
 static char *text_at(const struct console *c, const regmatch_t *m)
 {
 	return strndup(c->in.data + m->rm_so, (size_t)(m->rm_eo - m->rm_so));
@@ -189,7 +207,7 @@ static void test_cap_and_pin(void)
 	CHECK(!c.flooded);
 	console_take(&c, big, 600u << 10);
 	CHECK(c.flooded && c.rx_bytes == c.rx_max);
-	CHECK(strstr(c.error, "unit: console flood: more than 1 MiB") != NULL);
+	CHECK(strstr(c.error.msg, "unit: console flood: more than 1 MiB") != NULL);
 	console_close(&c);
 	/* a pinned command output is kept up to CONSOLE_PIN_MAX */
 	setup(&c);
@@ -225,26 +243,82 @@ static void test_markers(void)
 		{ "echo ABLAB''_E_id_3 $?\r\n", -1 }, /* the typed line's echo */
 		{ "ABLAB_E_id_3 1234\r\n", -1 }, /* not an exit status */
 	};
-	char *pat = target_marker_re("id", "E", 3, true), *line;
+	char mk[64], *line;
+	struct console_pat pat = target_marker(mk, sizeof(mk), "id", "E", 3, true), pats[2];
 	struct console c;
-	regex_t re, *res[1] = { &re };
+	regex_t panic;
 	regmatch_t m[10];
 	struct buf out = { 0 };
-	size_t i;
+	size_t i, step;
 
-	CHECK(re_compile(&re, pat) == 0);
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		int idx;
+	CHECK_STR(mk, "ABLAB_E_id_3 ");
+	for (step = 1; step <= 7; step += 6) {
+		for (i = 0; i < ARRAY_SIZE(cases); i++) {
+			int idx;
+
+			setup(&c);
+			idx = feed_pats(&c, &pat, 1, cases[i].in, strlen(cases[i].in), step, m);
+			CHECK(cases[i].status < 0 ? idx < 0 : idx == 0);
+			if (idx == 0 && cases[i].status >= 0) {
+				CHECK(strtol(c.in.data + m[1].rm_so, NULL, 10) == cases[i].status);
+				/* the match ends after the byte that ends the status */
+				CHECK(m[2].rm_eo == m[0].rm_eo && m[2].rm_so == m[1].rm_eo);
+			}
+			console_close(&c);
+		}
+	}
+	/* the begin marker: its line's end (CR LF or LF), not a longer number */
+	pats[0] = target_marker(mk, sizeof(mk), "id", "B", 4, false);
+	{
+		static const char *const in[] = { "x\r\nABLAB_B_id_4\r\n", "ABLAB_B_id_4\n",
+						  "ABLAB_B_id_41\r\nABLAB_B_id_4\r",
+						  "ABLAB_B_id_4\r\r\n" };
+		static const int want[] = { 3, 0, -1, -1 }; /* where it starts; -1: none */
+
+		for (i = 0; i < ARRAY_SIZE(in); i++) {
+			int idx;
+
+			setup(&c);
+			idx = feed_pats(&c, pats, 1, in[i], strlen(in[i]), 1, m);
+			CHECK(want[i] < 0 ? idx < 0 : idx == 0 && m[0].rm_so == want[i]);
+			console_close(&c);
+		}
+	}
+	/* a line without an end, 16 bytes a read (a slow console): the literal is
+	 * searched in the new bytes and its own length before them, not the line */
+	{
+		size_t len = 64u << 10;
+		char *x = malloc(len + 16);
+
+		memset(x, 'x', len);
+		memcpy(x + len, "ABLAB_B_id_4\r\n", 14);
+		setup(&c);
+		CHECK(feed_pats(&c, pats, 1, x, len + 14, 16, m) == 0 &&
+		      m[0].rm_so == (regoff_t)len);
+		printf("markers: %zu bytes searched for a %zu-byte line in 16-byte reads\n",
+		       c.lit_bytes, len + 14);
+		CHECK(c.lit_bytes < 3 * len && c.scan_bytes == 0);
+		console_close(&c);
+		free(x);
+	}
+	/* a marker and a regex: the earlier match wins, whichever kind */
+	CHECK(re_compile(&panic, "Kernel panic - not [a-z]+") == 0);
+	pats[1] = console_pat_re(&panic);
+	for (step = 1; step <= 64; step *= 4) {
+		static const char a[] = "Kernel panic - not syncing\nABLAB_B_id_4\n";
+		static const char b[] = "ABLAB_B_id_4\nKernel panic - not syncing\n";
 
 		setup(&c);
-		idx = feed(&c, res, 1, cases[i].in, strlen(cases[i].in), 7, m);
-		CHECK(cases[i].status < 0 ? idx < 0 : idx == 0);
-		if (idx == 0 && cases[i].status >= 0)
-			CHECK(strtol(c.in.data + m[1].rm_so, NULL, 10) == cases[i].status);
+		CHECK(feed_pats(&c, pats, 2, a, strlen(a), step, m) == 1 && m[0].rm_so == 0);
+		console_close(&c);
+		setup(&c);
+		CHECK(feed_pats(&c, pats, 2, b, strlen(b), step, m) == 0 && m[0].rm_so == 0);
 		console_close(&c);
 	}
-	regfree(&re);
-	free(pat);
+	regfree(&panic);
+	CHECK(console_is_literal("Kernel panic - not syncing"));
+	CHECK(!console_is_literal("^U-Boot SPL "));
+	CHECK(!console_is_literal(""));
 	/* a # in the command cannot reach the end marker */
 	line = target_command_line("id", 3, "echo x # a comment");
 	CHECK_STR(line, "{ echo ABLAB''_B_id_3; echo x # a comment\n}; echo ABLAB''_E_id_3 $?\n");
