@@ -152,8 +152,8 @@ int bench_dma_map(struct target *t, const struct board *b, const struct bench_pa
 	if (ret)
 		goto io;
 	if (status) {
-		snprintf(
-			o->error, sizeof(o->error),
+		errtext_set(
+			&o->error, 0,
 			"dma_map_benchmark: no device could be bound (kernel without CONFIG_DMA_MAP_BENCHMARK, or no free platform device)");
 		o->fatal = true;
 		buf_free(&out);
@@ -176,8 +176,8 @@ int bench_dma_map(struct target *t, const struct board *b, const struct bench_pa
 		if (status) {
 			char *msg = first_line(out.data ? out.data : "");
 
-			snprintf(o->error, sizeof(o->error),
-				 "dma_map_benchmark exited with status %d: %s", status, msg);
+			errtext_set(&o->error, 0, "dma_map_benchmark exited with status %d: %s",
+				    status, msg);
 			free(msg);
 			free(cmd);
 			buf_free(&out);
@@ -186,7 +186,7 @@ int bench_dma_map(struct target *t, const struct board *b, const struct bench_pa
 		ret = bench_dma_map_parse(d, out.data ? out.data : "", i, &o->res, why,
 					  sizeof(why));
 		if (ret) {
-			snprintf(o->error, sizeof(o->error), "benchmark output rejected: %s", why);
+			errtext_set(&o->error, 0, "benchmark output rejected: %s", why);
 			free(cmd);
 			buf_free(&out);
 			return ret;

@@ -157,7 +157,7 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 	path = bench_module_file(p->def, b->name, p->kernel->dir, p->variant);
 	ret = read_file(path, &data, &len);
 	if (ret) {
-		snprintf(o->error, sizeof(o->error), "module %s: %s", path, strerror(-ret));
+		errtext_set(&o->error, 0, "module %s: %s", path, strerror(-ret));
 		o->fatal = true;
 		free(path);
 		return ret;
@@ -191,8 +191,8 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 	if (ret)
 		goto out;
 	if (status) {
-		snprintf(
-			o->error, sizeof(o->error),
+		errtext_set(
+			&o->error, 0,
 			"%s: the target cannot take %s over the console: it needs base64, sha256sum and a writable /tmp (busybox has them), or the file as /lib/modules/%s in its root filesystem",
 			b->name, base, base);
 		o->fatal = true;
@@ -218,8 +218,8 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 		buf_reset(&out);
 		ret = target_run(t, c.data, deadline, &out, &status);
 		if (!ret && status) {
-			snprintf(
-				o->error, sizeof(o->error),
+			errtext_set(
+				&o->error, 0,
 				"copying %s to the target: base64 -d exited with status %d at byte %zu",
 				base, status, off);
 			ret = -EIO;
@@ -234,8 +234,8 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 	if (ret)
 		goto out;
 	if (status || !out.data || strncmp(out.data, sha, 64)) {
-		snprintf(
-			o->error, sizeof(o->error),
+		errtext_set(
+			&o->error, 0,
 			"copying %s to the target: its sha256 there is %.64s, expected %s (bytes lost on the console?)",
 			base, out.data && !status ? out.data : "unknown", sha);
 		ret = -EIO;
@@ -264,8 +264,9 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 
 	memset(o, 0, sizeof(*o));
 	if (p->modparams && !param_ok(p->modparams)) {
-		snprintf(o->error, sizeof(o->error),
-			 "module parameters may only contain letters, digits, spaces and =,:._-+");
+		errtext_set(
+			&o->error, 0,
+			"module parameters may only contain letters, digits, spaces and =,:._-+");
 		return -EINVAL;
 	}
 	/*
@@ -290,7 +291,7 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 
 		ret = module_on_target(t, b, p, deadline, o, &tpath, probed);
 		if (ret) {
-			if (!o->error[0])
+			if (!errtext_isset(&o->error))
 				goto io;
 			buf_free(&out);
 			return ret;
@@ -322,9 +323,8 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 		} else {
 			why[0] = '\0';
 		}
-		snprintf(o->error, sizeof(o->error),
-			 "module failed to load (insmod exit %d: %s)%s%s", insmod_status, msg,
-			 why[0] ? "; " : "", why);
+		errtext_set(&o->error, 0, "module failed to load (insmod exit %d: %s)%s%s",
+			    insmod_status, msg, why[0] ? "; " : "", why);
 		free(msg);
 		buf_free(&out);
 		o->fatal = true;

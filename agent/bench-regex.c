@@ -243,8 +243,8 @@ int bench_regex(struct target *t, const struct board *b, const struct bench_para
 	if (status) {
 		char *msg = first_line(out.data ? out.data : "");
 
-		snprintf(
-			o->error, sizeof(o->error),
+		errtext_set(
+			&o->error, 0,
 			"benchmark command exited with status %d (it runs under set -e: the first failing command ends it; %s%s)",
 			status, msg[0] ? "first line: " : "no output", msg);
 		free(msg);

@@ -57,7 +57,7 @@ int bench_prologue(struct target *t, const struct board *b, int64_t deadline, st
 		t->fail_src = NULL;
 		free(all);
 		if (ret) {
-			snprintf(o->error, sizeof(o->error), "invalid boot.fail_patterns");
+			errtext_set(&o->error, 0, "invalid boot.fail_patterns");
 			return -EINVAL;
 		}
 	}
@@ -82,8 +82,8 @@ int bench_prologue(struct target *t, const struct board *b, int64_t deadline, st
 		if (!v) {
 			char *l = first_line(out->data);
 
-			snprintf(
-				o->error, sizeof(o->error),
+			errtext_set(
+				&o->error, 0,
 				"%s: the target shell could not read /proc/version (is /proc mounted?): %.160s",
 				b->name, l);
 			free(l);
@@ -103,8 +103,8 @@ static void timed_out(struct target *t, const struct board *b, struct bench_out 
 	char last[160];
 
 	console_last_line(t->con, last, sizeof(last));
-	snprintf(
-		o->error, sizeof(o->error),
+	errtext_set(
+		&o->error, 0,
 		"%s: benchmark: target command timed out after %ld s (timeouts_s.command); last output %.1f s ago: %s",
 		b->name, b->t_command_s, (double)(now_ms() - t->con->t_last_rx) / 1000.0, last);
 }
@@ -112,20 +112,17 @@ static void timed_out(struct target *t, const struct board *b, struct bench_out 
 void io_error(struct target *t, const struct board *b, int ret, struct bench_out *o)
 {
 	if (ret == -EIO && t->fail_line[0])
-		snprintf(o->error, sizeof(o->error), "board failed during the benchmark: %s",
-			 t->fail_line);
+		errtext_set(&o->error, 0, "board failed during the benchmark: %s", t->fail_line);
 	else if (ret == -ETIMEDOUT)
 		timed_out(t, b, o);
 	else if (ret == -EINTR)
-		snprintf(o->error, sizeof(o->error), "interrupted (signal %d)",
-			 (int)stop_requested);
+		errtext_set(&o->error, 0, "interrupted (signal %d)", (int)stop_requested);
 	else if (ret == -EPIPE)
-		snprintf(o->error, sizeof(o->error),
-			 "console closed during the benchmark (board reset?)");
+		errtext_set(&o->error, 0, "console closed during the benchmark (board reset?)");
 	else if (ret == -EFBIG || ret == -EMSGSIZE)
-		snprintf(o->error, sizeof(o->error), "%s", t->con->error.msg);
-	else if (!o->error[0])
-		snprintf(o->error, sizeof(o->error), "target I/O: %s", strerror(-ret));
+		errtext_set(&o->error, 0, "%s", t->con->error.msg);
+	else if (!errtext_isset(&o->error))
+		errtext_set(&o->error, 0, "target I/O: %s", strerror(-ret));
 }
 
 int bench_format_check(const struct run_result *r, int expect_fmt, const char *hint, char *why,
@@ -198,7 +195,7 @@ int bench_accept(const struct board *b, const struct bench_params *p, struct ben
 	char why[384];
 
 	if (ret) {
-		snprintf(o->error, sizeof(o->error), "benchmark output rejected: %s", why_kind);
+		errtext_set(&o->error, 0, "benchmark output rejected: %s", why_kind);
 		return ret;
 	}
 	ret = run_check(&o->res, why, sizeof(why));
@@ -206,7 +203,7 @@ int bench_accept(const struct board *b, const struct bench_params *p, struct ben
 	if (!ret && bench_batches(&o->res, why, sizeof(why)) < 0)
 		ret = -EINVAL;
 	if (ret) {
-		snprintf(o->error, sizeof(o->error), "benchmark output rejected: %s", why);
+		errtext_set(&o->error, 0, "benchmark output rejected: %s", why);
 		return ret;
 	}
 	note_batches(b, p, o);

@@ -5,6 +5,7 @@
 #include "board.h"
 #include "kernel.h"
 #include "parse.h"
+#include "util.h"
 #include "target.h"
 
 /* What runs on the target (the job file's "benchmark" section). */
@@ -49,7 +50,7 @@ struct bench_out {
 			 * another format than the parser's) */
 	int batches; /* batches per scenario that ran (every scenario the same),
 			 * 0 when unknown */
-	char error[512];
+	struct errtext error; /* why the run failed: board, what, the fix */
 };
 
 /* Runs dmabench on a booted target: records uname -r and /proc/version,

@@ -288,8 +288,8 @@ static void *board_thread(void *arg)
 			struct runner_result res = { .boot_ms = -1, .bo.run_ms = -1 };
 			struct runner_slot sl = { b,	      kv,      &bp,	   v,	 i + 1,
 						  br->nslots, attempt, br->rundir, NULL, label };
-			char *error = res.bo.error, *transcript;
-			size_t elen = sizeof(res.bo.error);
+			char *error = res.bo.error.msg, *transcript;
+			size_t elen = sizeof(res.bo.error.msg);
 			bool fatal;
 			int r, sr;
 

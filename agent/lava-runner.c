@@ -211,12 +211,11 @@ static int lava_attempt(void *priv, const struct runner_slot *s, struct runner_r
 
 	res->no_data = true; /* a failed LAVA job is infrastructure, not data */
 	if (!yaml) {
-		snprintf(res->bo.error, sizeof(res->bo.error), "no LAVA job definition for %s",
-			 s->b->name);
+		errtext_set(&res->bo.error, 0, "no LAVA job definition for %s", s->b->name);
 		res->bo.fatal = true;
 		return -EINVAL;
 	}
-	ret = lava_job(lr, s, yaml, &r, &out, res->bo.error, sizeof(res->bo.error));
+	ret = lava_job(lr, s, yaml, &r, &out, res->bo.error.msg, sizeof(res->bo.error.msg));
 	free(yaml);
 	if (r.log && !write_file_atomic(s->transcript, r.log, strlen(r.log)))
 		res->log_written = true;

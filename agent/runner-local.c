@@ -35,7 +35,7 @@ static int local_attempt(void *priv, const struct runner_slot *sl, struct runner
 	r->log_written = true;
 	ret = boot_start(&s, sl->b, sl->k, sl->rundir, sl->transcript);
 	if (ret) {
-		snprintf(bo->error, sizeof(bo->error), "%s", s.error.msg);
+		errtext_set(&bo->error, 0, "%s", s.error.msg);
 		bo->fatal = s.fatal;
 		boot_end(&s);
 		return ret;
@@ -45,9 +45,8 @@ static int local_attempt(void *priv, const struct runner_slot *sl, struct runner
 	ret = bench_run(&s.tgt, sl->b, sl->bp, bo);
 	if (!ret && bo->uname_r && sl->k->release && strcmp(bo->uname_r, sl->k->release)) {
 		/* the board did not run the kernel we deployed */
-		snprintf(bo->error, sizeof(bo->error),
-			 "wrong kernel: target runs %s, expected %s (%s)", bo->uname_r,
-			 sl->k->release, sl->k->dir);
+		errtext_set(&bo->error, 0, "wrong kernel: target runs %s, expected %s (%s)",
+			    bo->uname_r, sl->k->release, sl->k->dir);
 		ret = -EIO;
 	}
 	boot_end(&s);
