@@ -23,6 +23,7 @@
 #include "power.h"
 #include "report.h"
 #include "stats.h"
+#include "store-board.h"
 #include "store.h"
 #include "util.h"
 #include "variant.h"
@@ -70,17 +71,12 @@ static char *board_unhealthy(const char *name, struct store *st)
 		why = xasprintf("busy: locked by %s", holder);
 	if (!why && st) {
 		/* the last `ablab check` of the board, if any, must have passed */
-		const char *p[1] = { b.name };
-		PGresult *r = store_query(st,
-					  "SELECT ok, to_char(checked, 'YYYY-MM-DD HH24:MI'), "
-					  "coalesce(error, '') FROM health WHERE board = $1 "
-					  "ORDER BY checked DESC, id DESC LIMIT 1",
-					  1, p);
+		PGresult *r = store_health_last(st, b.name);
 
 		if (r && PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t"))
 			why = xasprintf(
 				"its last health check (%s) failed: %s; run `ablab check %s` once it is fixed",
-				PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2), b.name);
+				PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 3), b.name);
 		if (r)
 			PQclear(r);
 	}

@@ -4,6 +4,7 @@
 #include "web-int.h"
 #include "cmds.h"
 #include "report.h"
+#include "store-web.h"
 #include "store.h"
 
 #include <microhttpd.h>
@@ -88,7 +89,7 @@ void web_metrics(struct web *w, struct reply *r)
 	FILE *f = r->f;
 	int counts[3] = { 0, 0, 0 };
 
-	res = web_q(w, r, "SELECT current_setting('transaction_read_only')", 0, NULL);
+	res = web_q(w, r, store_web_read_only, 0, NULL);
 	if (!res)
 		return;
 	fprintf(f,
@@ -97,13 +98,7 @@ void web_metrics(struct web *w, struct reply *r)
 		"ablab_serve_read_only %d\n",
 		!strcmp(PQgetvalue(res, 0, 0), "on"));
 	PQclear(res);
-	res = web_q(
-		w, r,
-		"SELECT n.name, coalesce(h.ok::text, ''), coalesce(extract(epoch FROM "
-		"h.checked)::bigint, 0) FROM (SELECT name FROM boards UNION SELECT board FROM "
-		"health) n LEFT JOIN LATERAL (SELECT ok, checked FROM health WHERE board = n.name "
-		"ORDER BY checked DESC, id DESC LIMIT 1) h ON true ORDER BY n.name",
-		0, NULL);
+	res = web_q(w, r, store_web_metrics_health, 0, NULL);
 	if (!res)
 		return;
 	fputs("# HELP ablab_board_health_ok Last health check of the board: 1 ok, 0 failed, -1 never checked\n"
@@ -133,13 +128,7 @@ void web_metrics(struct web *w, struct reply *r)
 		"ablab_boards{health=\"failed\"} %d\nablab_boards{health=\"unchecked\"} %d\n",
 		counts[0], counts[1], counts[2]);
 	PQclear(res);
-	res = web_q(
-		w, r,
-		"SELECT DISTINCT ON (c.job->>'job') c.job->>'job', " STORE_CAMPAIGN_STATUS_SQL(
-			"c") ", extract(epoch FROM c.created)::bigint, c.id "
-			     "FROM campaigns c WHERE c.trigger = 'nightly' AND c.job->>'job' IS NOT NULL "
-			     "ORDER BY c.job->>'job', c.created DESC, c.id DESC",
-		0, NULL);
+	res = web_q(w, r, store_web_metrics_nightly, 0, NULL);
 	if (!res)
 		return;
 	fputs("# HELP ablab_nightly_last_timestamp_seconds Start of the job's last nightly campaign\n"
@@ -160,10 +149,7 @@ void web_metrics(struct web *w, struct reply *r)
 			PQgetvalue(res, i, 3));
 	}
 	PQclear(res);
-	res = web_q(w, r,
-		    "SELECT st, count(*) FROM (SELECT " STORE_CAMPAIGN_STATUS_SQL(
-			    "c") " AS st FROM campaigns c) x GROUP BY st ORDER BY st",
-		    0, NULL);
+	res = web_q(w, r, store_web_metrics_campaigns, 0, NULL);
 	if (!res)
 		return;
 	fputs("# HELP ablab_campaigns Campaigns by status\n# TYPE ablab_campaigns gauge\n", f);

@@ -7,6 +7,7 @@
 #include "cmds.h"
 #include "jsonfile.h"
 #include "report.h"
+#include "store-web.h"
 #include "store.h"
 #include "util.h"
 
@@ -67,23 +68,6 @@ static bool is_date(const char *s)
 
 void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r)
 {
-	static const char sql[] =
-		/* the page's ids first (OFFSET ... LIMIT), then the per-campaign figures for
-		 * those rows only: 10,000 campaigns list in milliseconds (docs/API.md) */
-		"SELECT p.id, to_char(p.created, 'YYYY-MM-DD HH24:MI'), p.trigger, p.job, p.st, "
-		"coalesce((SELECT string_agg(DISTINCT bo.name, ',') FROM boots b JOIN boards bo "
-		"ON bo.id = b.board_id WHERE b.campaign_id = p.id), ''), "
-		"(SELECT count(*) FILTER (WHERE status = 'ok' AND variant = 'control') || '/' || "
-		"count(*) FILTER (WHERE status = 'ok' AND variant = 'patched') || '/' || "
-		"count(*) FILTER (WHERE status = 'failed') FROM boots WHERE campaign_id = p.id) "
-		"FROM (SELECT c.id, c.created, c.trigger, coalesce(c.job->>'job', '') AS job, " STORE_CAMPAIGN_STATUS_SQL(
-			"c") " AS st FROM campaigns c WHERE "
-			     "($1 = '' OR EXISTS (SELECT 1 FROM boots b JOIN boards bo ON bo.id = b.board_id "
-			     "WHERE b.campaign_id = c.id AND bo.name = $1)) AND ($2 = '' OR c.job->>'job' = $2) "
-			     "AND ($3 = '' OR c.trigger = $3) AND ($4 = '' OR " STORE_CAMPAIGN_STATUS_SQL(
-				     "c") " = $4) AND ($5 = '' OR c.created >= NULLIF($5, '')::date) "
-					  "AND ($6 = '' OR c.created < NULLIF($6, '')::date + 1) "
-					  "ORDER BY c.id DESC LIMIT 51 OFFSET $7::int) p ORDER BY p.id DESC";
 	static const char *const keys[] = { "board", "job", "trigger", "status", "since", "until" };
 	static const char *const trig[] = { "", "cli", "nightly", "lava", "ingest" };
 	static const char *const stat[] = { "",	      "running",     "complete",
@@ -110,7 +94,7 @@ void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r
 	}
 	snprintf(off, sizeof(off), "%ld", (page - 1) * PAGE_ROWS);
 	p[6] = off;
-	res = web_q(w, r, sql, 7, p);
+	res = web_q(w, r, store_web_campaigns, 7, p);
 	if (!res)
 		return;
 	web_page_head(f, "campaigns");
@@ -309,12 +293,6 @@ static void attempts_table(struct web *w, struct reply *r, const char *sql, cons
 	PQclear(res);
 }
 
-#define ATTEMPT_COLS                                                                              \
-	"SELECT bo.name, b.seq, b.variant, b.attempt, b.status, coalesce(b.uname_r, k.release, "  \
-	"''), coalesce(to_char(b.started, 'YYYY-MM-DD HH24:MI:SS'), ''), coalesce(b.error, ''), " \
-	"coalesce(b.log_path, ''), b.campaign_id FROM boots b JOIN boards bo ON bo.id = "         \
-	"b.board_id LEFT JOIN kernels k ON k.id = b.kernel_id "
-
 void web_campaign_page(struct web *w, struct reply *r, const char *id)
 {
 	char *js = NULL, *svg = NULL, *email = NULL;
@@ -377,10 +355,7 @@ void web_campaign_page(struct web *w, struct reply *r, const char *id)
 	fputs("<h2>method</h2>\n<p class=\"method\">", f);
 	web_h(f, jstr(root, "method"));
 	fputs("</p>\n<h2>attempts</h2>\n", f);
-	attempts_table(w, r,
-		       ATTEMPT_COLS "WHERE b.campaign_id = $1::int ORDER BY bo.name, b.seq, "
-				    "b.attempt, b.id",
-		       id, false);
+	attempts_table(w, r, store_web_campaign_attempts, id, false);
 	email = report_text(w, id, "email");
 	if (email && *email) {
 		fputs("<h2>email</h2>\n<p><button type=\"button\" class=\"copy\" "
@@ -410,16 +385,7 @@ static bool name_ok(const char *s)
 
 void web_boards_page(struct web *w, struct reply *r)
 {
-	PGresult *res =
-		web_q(w, r,
-		      "SELECT n.name, coalesce(h.ok::text, ''), coalesce(to_char("
-		      "h.checked, 'YYYY-MM-DD HH24:MI'), ''), (SELECT count(DISTINCT "
-		      "campaign_id) FROM boots b JOIN boards bo ON bo.id = b.board_id WHERE "
-		      "bo.name = n.name) FROM (SELECT name FROM boards UNION SELECT board FROM "
-		      "health) n LEFT JOIN LATERAL (SELECT ok, checked FROM health WHERE "
-		      "board = n.name ORDER BY checked DESC, id DESC LIMIT 1) h ON true "
-		      "ORDER BY n.name",
-		      0, NULL);
+	PGresult *res = web_q(w, r, store_web_boards, 0, NULL);
 	FILE *f = r->f;
 
 	if (!res)
@@ -460,10 +426,7 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 		web_fail_page(r, 404, "no such board");
 		return;
 	}
-	res = web_q(w, r,
-		    "SELECT (SELECT count(*) FROM boards WHERE name = $1) + (SELECT count(*) "
-		    "FROM health WHERE board = $1)",
-		    1, p);
+	res = web_q(w, r, store_web_board_known, 1, p);
 	if (!res)
 		return;
 	file = !board_load_by_name(&b, name);
@@ -492,12 +455,7 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	web_u(f, name);
 	fputs("\">its campaigns</a></p>\n<h2>health checks</h2>\n", f);
 	board_free(&b);
-	res = web_q(w, r,
-		    "SELECT to_char(checked, 'YYYY-MM-DD HH24:MI:SS'), CASE WHEN ok THEN 'ok' "
-		    "ELSE 'FAILED' END, coalesce(uname_r, ''), coalesce(boot_ms::text, ''), "
-		    "coalesce(host, ''), coalesce(error, ''), coalesce(log_path, '') FROM health "
-		    "WHERE board = $1 ORDER BY checked DESC, id DESC LIMIT 50",
-		    1, p);
+	res = web_q(w, r, store_web_board_health, 1, p);
 	if (!res)
 		return;
 	fputs("<table class=\"sortable\"><thead><tr><th>checked</th><th>result</th>"
@@ -513,14 +471,7 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	if (!PQntuples(res))
 		fputs("<p>never checked</p>\n", f);
 	PQclear(res);
-	res = web_q(
-		w, r,
-		"SELECT c.id, to_char(c.created, 'YYYY-MM-DD HH24:MI'), c.trigger, "
-		"coalesce(c.job->>'job', ''), " STORE_CAMPAIGN_STATUS_SQL(
-			"c") " FROM campaigns c "
-			     "WHERE c.id IN (SELECT b.campaign_id FROM boots b JOIN boards bo ON bo.id = "
-			     "b.board_id WHERE bo.name = $1) ORDER BY c.id DESC LIMIT 50",
-		1, p);
+	res = web_q(w, r, store_web_board_campaigns, 1, p);
 	if (!res)
 		return;
 	fputs("<h2>campaigns (latest 50)</h2>\n<table class=\"sortable\"><thead><tr><th>id</th>"
@@ -538,10 +489,7 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	}
 	fputs("</tbody></table>\n<h2>failed attempts (latest 100)</h2>\n", f);
 	PQclear(res);
-	attempts_table(w, r,
-		       ATTEMPT_COLS "WHERE bo.name = $1 AND b.status = 'failed' ORDER BY "
-				    "b.id DESC LIMIT 100",
-		       name, true);
+	attempts_table(w, r, store_web_board_failed, name, true);
 	web_page_foot(f);
 }
 
@@ -566,13 +514,7 @@ void web_trend_page(struct web *w, struct MHD_Connection *c, struct reply *r)
 	FILE *f = r->f;
 
 	if (!job || !scen) {
-		PGresult *res =
-			web_q(w, r,
-			      "SELECT DISTINCT c.job->>'job', s.scenario FROM "
-			      "campaigns c JOIN boots b ON b.campaign_id = c.id JOIN "
-			      "boot_means s ON s.boot_id = b.id WHERE c.trigger = 'nightly' "
-			      "ORDER BY 1, 2",
-			      0, NULL);
+		PGresult *res = web_q(w, r, store_web_trend_list, 0, NULL);
 
 		if (!res)
 			return;

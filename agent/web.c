@@ -8,6 +8,7 @@
 #include "web-int.h"
 #include "cmds.h"
 #include "report.h"
+#include "store-web.h"
 #include "store.h"
 #include "util.h"
 
@@ -211,12 +212,6 @@ bool web_digits(const char *s)
 int web_campaign_state(struct web *w, struct reply *r, const char *id, const char *kind,
 		       bool *finished)
 {
-	static const char sql[] = "SELECT " STORE_CAMPAIGN_STATUS_SQL(
-		"c") ", coalesce(extract(epoch FROM "
-		     "c.finished)::bigint, 0), (SELECT count(*) || '-' || coalesce(max(id), 0) FROM "
-		     "boots WHERE campaign_id = c.id), (SELECT coalesce(max(id), 0) FROM "
-		     "calibrations), (SELECT max(version) FROM schema_version) "
-		     "FROM campaigns c WHERE c.id = $1::int";
 	const char *p[1] = { id };
 	PGresult *res;
 	const char *s;
@@ -225,7 +220,7 @@ int web_campaign_state(struct web *w, struct reply *r, const char *id, const cha
 		web_fail_page(r, 404, "no such campaign");
 		return -ENOENT;
 	}
-	res = web_q(w, r, sql, 1, p);
+	res = web_q(w, r, store_web_campaign_state, 1, p);
 	if (!res)
 		return -EIO;
 	if (!PQntuples(res)) {
@@ -492,7 +487,7 @@ int web_serve(const struct web_opts *o)
 	ret = store_open(&w.st, w.conninfo);
 	if (ret)
 		goto out;
-	res = store_query(&w.st, "SELECT current_setting('transaction_read_only')", 0, NULL);
+	res = store_query(&w.st, store_web_read_only, 0, NULL);
 	if (!res || strcmp(PQgetvalue(res, 0, 0), "on")) {
 		err_msg("serve: the database session is not read-only (default_transaction_read_only was not applied): not serving");
 		PQclear(res);

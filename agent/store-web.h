@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ABLAB_STORE_WEB_H
+#define ABLAB_STORE_WEB_H
+
+/* `ablab serve`'s SQL (store-web.c): the statements the pages, the API and the metrics pass
+ * to web_q() (store_query() on the pages' read-only connection, a 503 page when the
+ * database does not answer).  Each comment gives the parameters and the columns. */
+
+/* no parameter: "on" when the session is read-only */
+extern const char store_web_read_only[];
+/* $1 a campaign id: status (as shown), finished (epoch, 0), "boots-maxid",
+ * max calibration id, schema version; no row: no such campaign */
+extern const char store_web_campaign_state[];
+/* the campaigns list, newest first, 51 rows from offset $7: $1 board, $2 job, $3 trigger,
+ * $4 status, $5 since, $6 until (dates; '' any of them: any): id, created, trigger, job,
+ * status, boards (comma-separated), "control/patched/failed" boots */
+extern const char store_web_campaigns[];
+/* $1 a campaign id: every attempt by board, slot, attempt: board, seq, variant, attempt,
+ * status, uname -r, started, error, log_path, campaign */
+extern const char store_web_campaign_attempts[];
+/* every board (known or health-checked) by name: name, ok ("t", "f", '': never checked),
+ * checked (YYYY-MM-DD HH24:MI, ''), its campaigns (count) */
+extern const char store_web_boards[];
+/* $1 a board name: its rows in boards and health (one count) */
+extern const char store_web_board_known[];
+/* $1 a board name: its latest 50 health checks: checked, "ok"/"FAILED", uname_r, boot_ms,
+ * host, error, log_path ('' for none) */
+extern const char store_web_board_health[];
+/* $1 a board name: the latest 50 campaigns that booted it: id, created, trigger, job,
+ * status */
+extern const char store_web_board_campaigns[];
+/* $1 a board name: its latest 100 failed attempts, columns as store_web_campaign_attempts */
+extern const char store_web_board_failed[];
+/* the nightly jobs and their scenarios: job, scenario */
+extern const char store_web_trend_list[];
+/* the metrics: every board by name: name, ok ("t", "f", ''), checked (epoch, 0) */
+extern const char store_web_metrics_health[];
+/* the metrics: each job's last nightly campaign: job, status, created (epoch), id */
+extern const char store_web_metrics_nightly[];
+/* the metrics: campaigns by status: status, count */
+extern const char store_web_metrics_campaigns[];
+
+#endif
