@@ -178,4 +178,14 @@ else
 	out=$("$ablab" nightly --jobs "$nj" --only b-dma --dry-run 2>&1); rc=$?
 	check "a board without a board file is skipped with the reason, exit 1" bash -c \
 		"[ $rc = 1 ] && echo '$out' | grep -q 'b-dma: skipping board qemu-gone: no board file'"
+	# a board whose last health check failed is skipped with that check's error; a
+	# later ok check brings it back (nightly reads the row through store_health_last)
+	psql_q "INSERT INTO health (board, checked, ok, error) VALUES ('qemu-sam9x75', now() - interval '2 hours', false, 'older failure'), ('qemu-sam9x75', now() - interval '1 hour', false, 'no prompt in 60 s')" >/dev/null
+	out=$("$ablab" nightly --jobs "$nj" --only b-dma --dry-run 2>&1)
+	check "a board whose last health check failed is skipped with its newest error" bash -c \
+		"echo '$out' | grep -q 'skipping board qemu-sam9x75: its last health check (.*) failed: no prompt in 60 s'"
+	psql_q "INSERT INTO health (board, checked, ok) VALUES ('qemu-sam9x75', now(), true)" >/dev/null
+	out=$("$ablab" nightly --jobs "$nj" --only b-dma --dry-run 2>&1)
+	check "after an ok health check the board is no longer skipped" bash -c \
+		"! echo '$out' | grep -q 'skipping board qemu-sam9x75'"
 fi
