@@ -49,21 +49,17 @@ int store_previous_nightly(struct store *st, int64_t cid, char *job, size_t jobl
 int store_nightly_on(struct store *st, const char *job, const char *date, int64_t *cid)
 {
 	const char *p[2] = { job, date };
-	PGresult *r;
-	int ret = -ENOENT;
+	char *v;
+	int ret;
 
 	*cid = 0;
-	r = store_query(st,
-			"SELECT max(id) FROM campaigns WHERE trigger = 'nightly' AND "
-			"job->>'job' = $1 AND created::date = $2::date",
-			2, p);
-	if (!r)
-		return -EIO;
-	if (PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
-		*cid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-		ret = 0;
-	}
-	PQclear(r);
+	ret = store_value(st,
+			  "SELECT max(id) FROM campaigns WHERE trigger = 'nightly' AND "
+			  "job->>'job' = $1 AND created::date = $2::date",
+			  2, p, &v);
+	if (!ret)
+		*cid = strtoll(v, NULL, 10);
+	free(v);
 	return ret;
 }
 
@@ -90,20 +86,10 @@ int store_kernel_commit(struct store *st, int64_t cid, const char *board, const 
 {
 	char ids[DEC_LEN(int64_t)];
 	const char *p[3] = { ids, board, variant };
-	PGresult *r;
-	int ret = -ENOENT;
 
 	snprintf(ids, sizeof(ids), "%" PRId64, cid);
-	r = store_query(
+	return store_value(
 		st,
 		"SELECT k.manifest->'source'->>'commit' FROM boots b JOIN kernels k ON k.id = b.kernel_id JOIN boards o ON o.id = b.board_id WHERE b.campaign_id = $1::int AND o.name = $2 AND b.variant = $3 AND b.status = 'ok' AND k.manifest->'source' ? 'commit' ORDER BY b.seq LIMIT 1",
-		3, p);
-	if (!r)
-		return -EIO;
-	if (PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
-		*commit = xstrdup(PQgetvalue(r, 0, 0));
-		ret = 0;
-	}
-	PQclear(r);
-	return ret;
+		3, p, commit);
 }

@@ -228,6 +228,23 @@ PGresult *store_query(struct store *st, const char *sql, int nparams, const char
 	return r;
 }
 
+int store_value(struct store *st, const char *sql, int nparams, const char *const *params,
+		char **out)
+{
+	PGresult *r = store_query(st, sql, nparams, params);
+	int ret = -ENOENT;
+
+	*out = NULL;
+	if (!r)
+		return -EIO;
+	if (PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
+		*out = xstrdup(PQgetvalue(r, 0, 0));
+		ret = 0;
+	}
+	PQclear(r);
+	return ret;
+}
+
 int store_command(struct store *st, const char *sql, int nparams, const char *const *params)
 {
 	PGresult *r = store_query(st, sql, nparams, params);

@@ -109,6 +109,10 @@ int store_timing_pin(struct store *st, int64_t cid, const char *board, char **pi
 
 /* Runs a parameterised query; returns the result or NULL (error printed). */
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params);
+/* The first column of the one row a query returns, allocated into *out: 0; -ENOENT when
+ * it returns no row or NULL; -EIO when it fails (error printed). */
+int store_value(struct store *st, const char *sql, int nparams, const char *const *params,
+		char **out);
 /* The same for a statement whose rows are not read: 0 or -EIO (error printed). */
 int store_command(struct store *st, const char *sql, int nparams, const char *const *params);
 
