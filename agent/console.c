@@ -572,7 +572,7 @@ static struct console_pat *re_pats(regex_t *const *res, size_t n, struct console
 
 int console_scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m, bool force)
 {
-	struct console_pat room[16], *pats = re_pats(res, n, room, ARRAY_SIZE(room));
+	struct console_pat room[16] = { 0 }, *pats = re_pats(res, n, room, ARRAY_SIZE(room));
 	int ret = console_scan_pats(c, pats, n, m, force);
 
 	if (pats != room)
@@ -583,7 +583,7 @@ int console_scan(struct console *c, regex_t *const *res, size_t n, regmatch_t *m
 int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t deadline,
 		   regmatch_t *m)
 {
-	struct console_pat room[16], *pats = re_pats(res, n, room, ARRAY_SIZE(room));
+	struct console_pat room[16] = { 0 }, *pats = re_pats(res, n, room, ARRAY_SIZE(room));
 	int ret = console_expect_pats(c, pats, n, deadline, m);
 
 	if (pats != room)
