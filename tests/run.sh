@@ -74,7 +74,10 @@ done
 side_pid=
 if [ ${#side[@]} -gt 0 ]; then
 	echo "side lane (beside the others, output when each ends): ${side[*]}"
-	( for part in "${side[@]}"; do
+	# set -m again: a subshell starts without job control, and without it the part and
+	# its deadline would not get process groups of their own (kill -- -PID)
+	( set -m
+	  for part in "${side[@]}"; do
 		run_part "$part" >"$res/side.log" 2>&1
 		sed 's/^/[side] /' "$res/side.log"
 	  done ) &
