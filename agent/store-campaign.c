@@ -30,21 +30,17 @@ int store_campaign_status(struct store *st, int64_t id, char *status, size_t len
 {
 	char ids[DEC_LEN(int64_t)];
 	const char *p[1] = { ids };
-	PGresult *r;
-	int ret = -ENOENT;
+	char *v;
+	int ret;
 
 	snprintf(ids, sizeof(ids), "%" PRId64, id);
-	r = store_query(
+	ret = store_value(
 		st,
 		"SELECT " STORE_CAMPAIGN_STATUS_SQL("c") " FROM campaigns c WHERE c.id = $1::int",
-		1, p);
-	if (!r)
-		return -EIO;
-	if (PQntuples(r) == 1) {
-		snprintf(status, len, "%s", PQgetvalue(r, 0, 0));
-		ret = 0;
-	}
-	PQclear(r);
+		1, p, &v);
+	if (!ret)
+		snprintf(status, len, "%s", v);
+	free(v);
 	return ret;
 }
 
