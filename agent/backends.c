@@ -12,7 +12,7 @@
 /* One line a backend: kind, type name (its ops are KIND_NAME_ops, defined in its own
  * file), capabilities, help.  The order is the order of the error messages and --help. */
 #define BACKENDS(X)                                                                                \
-	X(console, tty, CAP_DEVICE_PATH, "a tty device, or qemu:LABEL (a pty QEMU makes)")         \
+	X(console, tty, 0, "a tty device, or qemu:LABEL (a pty QEMU makes)")                       \
 	X(console, serial, 0, "a serial adapter by device or usb_serial (libserialport)")          \
 	X(console, tcp, CAP_NETWORK, "host:port, raw or telnet (ser2net, QEMU)")                   \
 	X(power, qemu, CAP_MAKES_MACHINE | CAP_LOADS_KERNEL | CAP_SERVES_TFTP | CAP_MAKES_CONSOLE, \

@@ -22,7 +22,8 @@ enum backend_kind { BACKEND_CONSOLE, BACKEND_POWER, BACKEND_BOOT };
 #define CAP_LOADS_KERNEL (1u << 1)
 /* power: serves a per-boot TFTP root itself (boot method uboot needs no tftp_root) */
 #define CAP_SERVES_TFTP (1u << 2)
-/* power: makes the consoles a console.device "qemu:LABEL" names */
+/* power: makes the consoles a console backend's machine_label() names (tty: console.device
+ * "qemu:LABEL"), at power_ops.console_path() */
 #define CAP_MAKES_CONSOLE (1u << 3)
 /* power: the board stays as switched only while this process holds the backend's handle
  * (a GPIO line request: released, the line may fall back); `ablab power on` holds it until
@@ -30,8 +31,6 @@ enum backend_kind { BACKEND_CONSOLE, BACKEND_POWER, BACKEND_BOOT };
 #define CAP_HOLDS_STATE (1u << 6)
 /* console: a network endpoint (console.host, console.port), not a device */
 #define CAP_NETWORK (1u << 4)
-/* console: console.device is the path opened, as given */
-#define CAP_DEVICE_PATH (1u << 5)
 
 struct board;
 

@@ -21,8 +21,7 @@
  * documents them. */
 static const struct jfield console_head[] = { { "type", J_STRING, true }, { NULL } };
 
-static const struct jfield console_tail[] = { { "baud", J_INT, false, NULL, 50, 4000000 },
-					      { "reopen_s", J_INT, false, NULL, 0, 600 },
+static const struct jfield console_tail[] = { { "reopen_s", J_INT, false, NULL, 0, 600 },
 					      { "transcript_mb", J_INT, false, NULL, 1, 4096 },
 					      { NULL } };
 
@@ -198,7 +197,6 @@ static int load_console(struct board *b, json_object *o)
 	char names[128];
 
 	b->console_type = jstr(o, "type");
-	b->baud = jint(o, "baud", 115200);
 	b->console_reopen_ms = jint(o, "reopen_s", 0) * 1000;
 	b->console_transcript_mb = jint(o, "transcript_mb", 0); /* 0: the default */
 	bk = backend_find(BACKEND_CONSOLE, b->console_type);
@@ -273,10 +271,6 @@ static int board_load_one(struct board *b, const char *path)
 	ret = load_power(b, jobj(r, "power"));
 	if (ret)
 		return ret;
-	if (b->console_device && !strncmp(b->console_device, "qemu:", 5) &&
-	    !backend_has(BACKEND_POWER, b->power_type, CAP_MAKES_CONSOLE))
-		return board_field_error(b, "console", "device",
-					 "\"qemu:LABEL\" needs power type qemu");
 
 	o = jobj(r, "boot");
 	b->boot_method = jstr(o, "method");

@@ -13,13 +13,10 @@ struct board {
 	const char *name, *cpu, *family, *description;
 	bool emulated;
 
-	/* console: "tty" | "serial" | "tcp" (tcp's host, port, protocol: console_priv) */
+	/* console: "tty" | "serial" | "tcp" (a backend's own keys, device, baud...: console_priv) */
 	const char *console_type;
-	const char *console_device; /* tty/serial: path, by-id name, "qemu:LABEL" */
-	const char *console_usb_serial; /* serial: USB serial number of the adapter */
 	long console_reopen_ms; /* reconnect a vanished console within this */
 	long console_transcript_mb; /* a boot sending more is a console flood (0: 64) */
-	long baud;
 
 	/* power: "qemu" | "gpiod" | "command" | "manual" (their own keys: power_priv) */
 	const char *power_type;

@@ -136,11 +136,11 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 static int open_console(struct boot_session *s, const char *transcript)
 {
 	const struct board *b = s->board;
-	const char *dev = NULL;
+	const char *dev = NULL, *label = console_machine_label(b);
 	int ret;
 
-	if (b->console_device && !strncmp(b->console_device, "qemu:", 5))
-		dev = s->pw.ops->console_path(&s->pw, b->console_device + 5);
+	if (label) /* a console the machine makes (QEMU's pty): where it is now */
+		dev = s->pw.ops->console_path(&s->pw, label);
 	ret = console_open(&s->con, b, dev, transcript);
 	if (ret && backend_has(BACKEND_CONSOLE, b->console_type, CAP_NETWORK) &&
 	    backend_has(BACKEND_POWER, b->power_type, CAP_MAKES_MACHINE)) {
@@ -277,6 +277,21 @@ int console_check(const struct board *b, struct buf *out)
 	if (!co)
 		return check_line(out, false, "console.type", "%s: unsupported", b->console_type);
 	return co->check ? co->check(b, out) : 0;
+}
+
+int console_preflight(const struct board *b, struct errtext *e)
+{
+	const struct backend *bk = backend_find(BACKEND_CONSOLE, b->console_type);
+	const struct console_ops *co = bk ? bk->ops : NULL;
+
+	return co && co->preflight ? co->preflight(b, e) : 0;
+}
+
+int boot_preflight(const struct board *b, struct errtext *e)
+{
+	int ret = power_preflight(b, e);
+
+	return ret ? ret : console_preflight(b, e);
 }
 
 int boot_check(const struct board *b, struct buf *out)

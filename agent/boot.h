@@ -59,6 +59,13 @@ void boot_end(struct boot_session *s);
 int console_check(const struct board *b, struct buf *out);
 int boot_check(const struct board *b, struct buf *out);
 
+/* Pre-flight before a campaign or a night uses the board, nothing opened or switched:
+ * each backend's own (power_ops.preflight: QEMU's binary is on PATH; console_ops.preflight:
+ * a console device given by its path is present).  0, or a negative errno with e saying
+ * why (the first problem found). */
+int console_preflight(const struct board *b, struct errtext *e);
+int boot_preflight(const struct board *b, struct errtext *e);
+
 /* The console regexes (NULL-terminated) that mean "the board reset" once its kernel runs:
  * the method's own (uboot: boot.reset_patterns), else with fallback the boot banners of
  * U-Boot (boot_reset_banners: what a benchmark watches on any board), else NULL. */

@@ -386,9 +386,9 @@ int cmd_console(int argc, char **argv)
 		board_free(&b);
 		return 1;
 	}
-	if (b.console_device && !strncmp(b.console_device, "qemu:", 5)) {
-		err_msg("%s: console.device %s is a pty QEMU creates during a boot; there is nothing to attach to now",
-			b.name, b.console_device);
+	if (console_machine_label(&b)) {
+		err_msg("%s: console.device qemu:%s is a pty QEMU creates during a boot; there is nothing to attach to now",
+			b.name, console_machine_label(&b));
 		board_free(&b);
 		return 1;
 	}

@@ -8,15 +8,31 @@
 #include <fcntl.h>
 #include <libserialport.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
-int serial_resolve(const struct board *b, char **path, struct errtext *err)
+/* console.* of this backend (board->console_priv) */
+struct serial_conf {
+	const char *device; /* path or /dev/serial/by-id name */
+	const char *usb_serial; /* instead of device: the adapter's USB serial number */
+	long baud;
+};
+
+static const struct serial_conf *conf_of(const struct board *b)
 {
-	const char *d = b->console_device;
+	return b->console_priv;
+}
+
+/* console.device / console.usb_serial to a device path (caller frees); -ENOENT with err
+ * naming the field when there is none. */
+static int serial_resolve(const struct board *b, char **path, struct errtext *err)
+{
+	const struct serial_conf *sc = conf_of(b);
+	const char *d = sc->device;
 	char real[PATH_MAX], *cand = NULL;
 
 	*path = NULL;
@@ -58,7 +74,7 @@ int serial_resolve(const struct board *b, char **path, struct errtext *err)
 		for (i = 0; list[i]; i++) {
 			const char *sn = sp_get_port_usb_serial(list[i]);
 
-			if (sn && !strcmp(sn, b->console_usb_serial)) {
+			if (sn && !strcmp(sn, sc->usb_serial)) {
 				*path = xstrdup(sp_get_port_name(list[i]));
 				break;
 			}
@@ -68,7 +84,7 @@ int serial_resolve(const struct board *b, char **path, struct errtext *err)
 			return errtext_set(
 				err, -ENOENT,
 				"%s: console.usb_serial \"%s\": no USB serial adapter with this serial number (%zu serial port%s found; see `ablab ports`)",
-				b->name, b->console_usb_serial, i, i == 1 ? "" : "s");
+				b->name, sc->usb_serial, i, i == 1 ? "" : "s");
 		}
 		return 0;
 	}
@@ -99,12 +115,13 @@ static int serial_open(struct console *c)
 		sp_free_port(port);
 		return -EIO;
 	}
-	if (sp_set_baudrate(port, (int)c->board->baud) != SP_OK || sp_set_bits(port, 8) != SP_OK ||
-	    sp_set_parity(port, SP_PARITY_NONE) != SP_OK || sp_set_stopbits(port, 1) != SP_OK ||
+	if (sp_set_baudrate(port, (int)conf_of(c->board)->baud) != SP_OK ||
+	    sp_set_bits(port, 8) != SP_OK || sp_set_parity(port, SP_PARITY_NONE) != SP_OK ||
+	    sp_set_stopbits(port, 1) != SP_OK ||
 	    sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE) != SP_OK ||
 	    sp_get_port_handle(port, &fd) != SP_OK) {
-		console_set_err(c, "%s: console.baud %ld on %s: %s", c->board->name, c->board->baud,
-				c->device, sp_last_error_message());
+		console_set_err(c, "%s: console.baud %ld on %s: %s", c->board->name,
+				conf_of(c->board)->baud, c->device, sp_last_error_message());
 		sp_close(port);
 		sp_free_port(port);
 		return -EINVAL;
@@ -146,6 +163,8 @@ static void serial_close(struct console *c)
 /* dry run: the adapter is plugged in (resolved to its device) */
 static int serial_check(const struct board *b, struct buf *out)
 {
+	const struct serial_conf *sc = conf_of(b);
+	const char *field = sc->device ? "console.device" : "console.usb_serial";
 	struct errtext err = { "" };
 	char *path = NULL;
 	int bad;
@@ -155,34 +174,58 @@ static int serial_check(const struct board *b, struct buf *out)
 		const char *why = strstr(err.msg, ": console.");
 
 		why = why ? strchr(why + 2, ' ') : NULL;
-		return check_line(out, false,
-				  b->console_device ? "console.device" : "console.usb_serial", "%s",
-				  why ? why + 1 : err.msg);
+		return check_line(out, false, field, "%s", why ? why + 1 : err.msg);
 	}
-	bad = check_line(out, true, b->console_device ? "console.device" : "console.usb_serial",
-			 "%s -> %s, %ld baud",
-			 b->console_device ? b->console_device : b->console_usb_serial, path,
-			 b->baud);
+	bad = check_line(out, true, field, "%s -> %s, %ld baud",
+			 sc->device ? sc->device : sc->usb_serial, path, sc->baud);
 	free(path);
 	return bad;
 }
 
+static int serial_preflight(const struct board *b, struct errtext *e)
+{
+	return console_device_present(b, conf_of(b)->device, e);
+}
+
+static void serial_describe(const struct board *b, char *out, size_t len)
+{
+	const struct serial_conf *sc = conf_of(b);
+
+	snprintf(out, len, "%s", sc->device ? sc->device : sc->usb_serial);
+}
+
+static long serial_baud(const struct board *b)
+{
+	return conf_of(b)->baud;
+}
+
 static const struct jfield serial_fields[] = { { "device", J_STRING },
 					       { "usb_serial", J_STRING },
+					       CONSOLE_BAUD_FIELD,
 					       { NULL } };
 
 static int serial_parse(struct board *b, json_object *o)
 {
-	b->console_device = jstr(o, "device");
-	b->console_usb_serial = jstr(o, "usb_serial");
-	if (!b->console_device && !b->console_usb_serial)
+	struct serial_conf *sc = xcalloc(1, sizeof(*sc));
+
+	b->console_priv = sc;
+	sc->device = jstr(o, "device");
+	sc->usb_serial = jstr(o, "usb_serial");
+	sc->baud = jint(o, "baud", CONSOLE_BAUD);
+	if (!sc->device && !sc->usb_serial)
 		return board_field_error(
 			b, "console", "type",
 			"console type serial needs \"device\" (path or /dev/serial/by-id name) or \"usb_serial\" (see `ablab ports`)");
-	if (b->console_device && !strncmp(b->console_device, "qemu:", 5))
+	if (sc->device && !strncmp(sc->device, "qemu:", 5))
 		return board_field_error(b, "console", "device",
 					 "\"qemu:LABEL\" is a pty: use console type tty");
 	return 0;
+}
+
+static void serial_free(struct board *b)
+{
+	free(b->console_priv);
+	b->console_priv = NULL;
 }
 
 /* the resolved device */
@@ -199,10 +242,13 @@ static char *serial_lock_key(const struct board *b)
 }
 
 const struct console_ops console_serial_ops = {
-	.conf = { .fields = serial_fields, .parse = serial_parse },
+	.conf = { .fields = serial_fields, .parse = serial_parse, .free = serial_free },
 	.name = "serial",
 	.open = serial_open,
 	.close = serial_close,
 	.check = serial_check,
 	.lock_key = serial_lock_key,
+	.describe = serial_describe,
+	.baud = serial_baud,
+	.preflight = serial_preflight,
 };

@@ -21,6 +21,7 @@ struct tcp_conf {
 	const char *host; /* the board file's string */
 	long port;
 	bool telnet; /* RFC 854 (ser2net "telnet"), else raw */
+	long baud; /* the line behind the server (ser2net sets it): paces only */
 };
 
 static const struct tcp_conf *conf_of(const struct board *b)
@@ -190,9 +191,15 @@ static void tcp_describe(const struct board *b, char *out, size_t len)
 	snprintf(out, len, "%s:%ld%s", t->host, t->port, t->telnet ? " telnet" : "");
 }
 
+static long tcp_baud(const struct board *b)
+{
+	return conf_of(b)->baud;
+}
+
 static const struct jfield tcp_fields[] = { { "host", J_STRING },
 					    { "port", J_INT, false, NULL, 1, 65535 },
 					    { "protocol", J_STRING },
+					    CONSOLE_BAUD_FIELD,
 					    { NULL } };
 
 static int tcp_parse(struct board *b, json_object *o)
@@ -203,6 +210,7 @@ static int tcp_parse(struct board *b, json_object *o)
 	b->console_priv = t;
 	t->host = jstr(o, "host");
 	t->port = jint(o, "port", 0);
+	t->baud = jint(o, "baud", CONSOLE_BAUD);
 	if (!t->host || !t->port)
 		return board_field_error(b, "console", "type",
 					 "console type tcp needs \"host\" and \"port\"");
@@ -235,4 +243,5 @@ const struct console_ops console_tcp_ops = {
 	.check = tcp_check,
 	.lock_key = tcp_lock_key,
 	.describe = tcp_describe,
+	.baud = tcp_baud,
 };

@@ -6,43 +6,47 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
-static speed_t baud_to_speed(long baud)
+/* console.* of this backend (board->console_priv) */
+struct tty_conf {
+	const char *device; /* the board file's string: a path or "qemu:LABEL" */
+	long baud;
+	speed_t speed; /* baud as termios has it */
+};
+
+static const struct tty_conf *conf_of(const struct board *b)
 {
-	switch (baud) {
-	case 9600:
-		return B9600;
-	case 19200:
-		return B19200;
-	case 38400:
-		return B38400;
-	case 57600:
-		return B57600;
-	case 230400:
-		return B230400;
-	case 460800:
-		return B460800;
-	case 921600:
-		return B921600;
-	case 1500000:
-		return B1500000;
-	case 3000000:
-		return B3000000;
-	default:
-		return B115200;
-	}
+	return b->console_priv;
 }
+
+/* The rates termios sets (Linux), in the order the error lists them. */
+static const struct {
+	long baud;
+	speed_t speed;
+} speeds[] = {
+	{ 50, B50 },	       { 75, B75 },	      { 110, B110 },	     { 134, B134 },
+	{ 150, B150 },	       { 200, B200 },	      { 300, B300 },	     { 600, B600 },
+	{ 1200, B1200 },       { 1800, B1800 },	      { 2400, B2400 },	     { 4800, B4800 },
+	{ 9600, B9600 },       { 19200, B19200 },     { 38400, B38400 },     { 57600, B57600 },
+	{ 115200, B115200 },   { 230400, B230400 },   { 460800, B460800 },   { 500000, B500000 },
+	{ 576000, B576000 },   { 921600, B921600 },   { 1000000, B1000000 }, { 1152000, B1152000 },
+	{ 1500000, B1500000 }, { 2000000, B2000000 }, { 2500000, B2500000 }, { 3000000, B3000000 },
+	{ 3500000, B3500000 }, { 4000000, B4000000 },
+};
 
 static int tty_open(struct console *c)
 {
 	struct termios t;
 	int e;
 
+	if (!c->device) /* else the pty QEMU made for "qemu:LABEL" */
+		c->device = xstrdup(conf_of(c->board)->device);
 	c->fd = open(c->device, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (c->fd < 0) {
 		e = errno;
@@ -54,8 +58,8 @@ static int tty_open(struct console *c)
 		goto fail;
 	cfmakeraw(&t);
 	t.c_cflag |= CLOCAL | CREAD;
-	cfsetispeed(&t, baud_to_speed(c->board->baud));
-	cfsetospeed(&t, baud_to_speed(c->board->baud));
+	cfsetispeed(&t, conf_of(c->board)->speed);
+	cfsetospeed(&t, conf_of(c->board)->speed);
 	if (tcsetattr(c->fd, TCSANOW, &t) < 0)
 		goto fail;
 	ioctl(c->fd, TIOCEXCL); /* a second open (cu, screen, another agent) gets EBUSY */
@@ -69,45 +73,105 @@ fail:
 	return -e;
 }
 
+/* LABEL of "qemu:LABEL", else NULL */
+static const char *tty_machine_label(const struct board *b)
+{
+	const char *d = conf_of(b)->device;
+
+	return !strncmp(d, "qemu:", 5) ? d + 5 : NULL;
+}
+
 /* dry run: the device exists (a qemu: pty is made at power on) */
 static int tty_check(const struct board *b, struct buf *out)
 {
-	if (!strncmp(b->console_device, "qemu:", 5))
+	const char *d = conf_of(b)->device;
+
+	if (tty_machine_label(b))
 		return check_line(out, true, "console.device", "%s: a pty QEMU creates at power on",
-				  b->console_device);
-	if (!access(b->console_device, R_OK | W_OK))
-		return check_line(out, true, "console.device", "%s exists", b->console_device);
-	return check_line(out, false, "console.device", "%s: %s", b->console_device,
-			  strerror(errno));
+				  d);
+	if (!access(d, R_OK | W_OK))
+		return check_line(out, true, "console.device", "%s exists", d);
+	return check_line(out, false, "console.device", "%s: %s", d, strerror(errno));
 }
 
-static const struct jfield tty_fields[] = { { "device", J_STRING }, { NULL } };
+static int tty_preflight(const struct board *b, struct errtext *e)
+{
+	return tty_machine_label(b) ? 0 : console_device_present(b, conf_of(b)->device, e);
+}
+
+static void tty_describe(const struct board *b, char *out, size_t len)
+{
+	snprintf(out, len, "%s", conf_of(b)->device);
+}
+
+static long tty_baud(const struct board *b)
+{
+	return conf_of(b)->baud;
+}
+
+static const struct jfield tty_fields[] = { { "device", J_STRING }, CONSOLE_BAUD_FIELD, { NULL } };
 
 static int tty_parse(struct board *b, json_object *o)
 {
-	b->console_device = jstr(o, "device");
-	if (!b->console_device)
+	struct tty_conf *t = xcalloc(1, sizeof(*t));
+	const struct backend *power;
+	struct buf rates = { 0 };
+	size_t i;
+
+	b->console_priv = t;
+	t->device = jstr(o, "device");
+	if (!t->device)
 		return board_field_error(
 			b, "console", "type",
 			"console type tty needs \"device\" (a tty path or \"qemu:LABEL\")");
-	return 0;
+	/* the pty of "qemu:LABEL" is made by the power backend (its section is validated,
+	 * not parsed yet: an unknown type is its own error) */
+	power = backend_find(BACKEND_POWER, jstr(jobj(b->jf.root, "power"), "type"));
+	if (tty_machine_label(b) && power && !(power->caps & CAP_MAKES_CONSOLE))
+		return board_field_error(b, "console", "device",
+					 "\"qemu:LABEL\" needs power type qemu");
+	t->baud = jint(o, "baud", CONSOLE_BAUD);
+	for (i = 0; i < ARRAY_SIZE(speeds); i++)
+		if (speeds[i].baud == t->baud) {
+			t->speed = speeds[i].speed;
+			return 0;
+		}
+	for (i = 0; i < ARRAY_SIZE(speeds); i++)
+		buf_printf(&rates, "%s%ld", i ? ", " : "", speeds[i].baud);
+	board_field_error(
+		b, "console", "baud",
+		"%ld is not a rate termios sets (one of: %s); console type serial sets others",
+		t->baud, rates.data);
+	buf_free(&rates);
+	return -EINVAL;
+}
+
+static void tty_free(struct board *b)
+{
+	free(b->console_priv);
+	b->console_priv = NULL;
 }
 
 /* the resolved device; a qemu: pty exists only inside its own QEMU */
 static char *tty_lock_key(const struct board *b)
 {
 	char real[PATH_MAX];
+	const char *d = conf_of(b)->device;
 
-	if (!b->console_device || !strncmp(b->console_device, "qemu:", 5))
+	if (tty_machine_label(b))
 		return NULL;
-	return xstrdup(realpath(b->console_device, real) ? real : b->console_device);
+	return xstrdup(realpath(d, real) ? real : d);
 }
 
 const struct console_ops console_tty_ops = {
-	.conf = { .fields = tty_fields, .parse = tty_parse },
+	.conf = { .fields = tty_fields, .parse = tty_parse, .free = tty_free },
 	.name = "tty",
 	.open = tty_open,
 	.close = console_fd_close,
 	.check = tty_check,
 	.lock_key = tty_lock_key,
+	.describe = tty_describe,
+	.baud = tty_baud,
+	.machine_label = tty_machine_label,
+	.preflight = tty_preflight,
 };

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +37,10 @@ void console_fd_close(struct console *c)
 
 void console_init(struct console *c, const struct board *b)
 {
+	const struct backend *bk;
+	const struct console_ops *ops;
+	long baud;
+
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
 	c->board = b;
@@ -44,8 +49,11 @@ void console_init(struct console *c, const struct board *b)
 	c->rx_max = (size_t)(b->console_transcript_mb > 0 ? b->console_transcript_mb :
 							    CONSOLE_TRANSCRIPT_MB)
 		    << 20;
-	/* 10 bits a byte on the line */
-	c->pace_us = b->baud > 0 ? (long)(CONSOLE_PACE_BYTES * 10 * 1000000L / b->baud) : 0;
+	/* 10 bits a byte on the line, at the backend's rate */
+	bk = backend_find(BACKEND_CONSOLE, b->console_type);
+	ops = bk ? bk->ops : NULL;
+	baud = ops && ops->baud ? ops->baud(b) : CONSOLE_BAUD;
+	c->pace_us = baud > 0 ? (long)(CONSOLE_PACE_BYTES * 10 * 1000000L / baud) : 0;
 }
 
 int console_open(struct console *c, const struct board *b, const char *device,
@@ -63,8 +71,6 @@ int console_open(struct console *c, const struct board *b, const char *device,
 	}
 	if (device)
 		c->device = xstrdup(device);
-	else if (bk->caps & CAP_DEVICE_PATH)
-		c->device = xstrdup(b->console_device);
 	if (transcript) {
 		c->log = fopen(transcript, "ae");
 		if (!c->log) {
@@ -117,12 +123,31 @@ void console_describe(const struct board *b, char *out, size_t len)
 	const struct console_ops *ops = bk ? bk->ops : NULL;
 	char where[200];
 
+	where[0] = '\0';
 	if (ops && ops->describe)
 		ops->describe(b, where, sizeof(where));
-	else
-		snprintf(where, sizeof(where), "%s",
-			 b->console_device ? b->console_device : b->console_usb_serial);
 	snprintf(out, len, "%s %s", b->console_type, where);
+}
+
+const char *console_machine_label(const struct board *b)
+{
+	const struct backend *bk = backend_find(BACKEND_CONSOLE, b->console_type);
+	const struct console_ops *ops = bk ? bk->ops : NULL;
+
+	return ops && ops->machine_label ? ops->machine_label(b) : NULL;
+}
+
+int console_device_present(const struct board *b, const char *device, struct errtext *e)
+{
+	struct stat st;
+
+	/* a by-id name or a USB serial number is resolved at open; an adapter powered by
+	 * the board appears at power on (console.reopen_s: console_open() waits for it) */
+	if (!device || device[0] != '/' || b->emulated || b->console_reopen_ms > 0)
+		return 0;
+	if (!stat(device, &st) && (S_ISCHR(st.st_mode) || S_ISREG(st.st_mode)))
+		return 0;
+	return errtext_set(e, -ENODEV, "console device %s is not present", device);
 }
 
 int console_reopen(struct console *c, int64_t deadline)

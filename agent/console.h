@@ -25,9 +25,18 @@ struct console_ops {
 	/* what identifies this console across board files, for its lock (caller frees);
 	 * NULL: nothing to lock (a QEMU pty, an adapter not plugged in) */
 	char *(*lock_key)(const struct board *b);
-	/* where the console is, as `ablab boards` shows it after the type ("host:port");
-	 * NULL: console.device, else console.usb_serial */
+	/* where the console is, as `ablab boards` shows it after the type ("host:port") */
 	void (*describe)(const struct board *b, char *out, size_t len);
+	/* the rate its bytes arrive at, in bits/s (console.baud): the engine reads a line
+	 * that trickles once per CONSOLE_PACE_BYTES byte times; NULL: CONSOLE_BAUD */
+	long (*baud)(const struct board *b);
+	/* optional: the label of a console the board's machine makes (a power backend with
+	 * CAP_MAKES_CONSOLE: its power_ops.console_path), NULL when the console exists
+	 * without it (tty: console.device "qemu:LABEL") */
+	const char *(*machine_label)(const struct board *b);
+	/* optional: what must hold on this host before a campaign or a night uses the board
+	 * (tty, serial: a device given by its path is present); e says why not */
+	int (*preflight)(const struct board *b, struct errtext *e);
 };
 
 /* The console backends (console-tty.c, console-serial.c, console-tcp.c), listed in
@@ -39,6 +48,12 @@ extern const struct console_ops console_tty_ops, console_serial_ops, console_tcp
 #define CONSOLE_PIN_MAX (16u << 20) /* a command's output kept, at most */
 #define CONSOLE_LONG_LINE 4096u /* longer partial lines: rescanned lazily */
 #define CONSOLE_TRANSCRIPT_MB 64 /* default console.transcript_mb */
+#define CONSOLE_BAUD 115200L /* default console.baud */
+/* console.baud in a backend's jfield table */
+#define CONSOLE_BAUD_FIELD                              \
+	{                                               \
+		"baud", J_INT, false, NULL, 50, 4000000 \
+	}
 
 /* A console: one fd, the bytes received written to the transcript (up to
  * console.transcript_mb per boot, then the boot fails as a console flood)
@@ -172,8 +187,10 @@ int re_compile(regex_t *re, const char *pattern);
 /* Escapes a literal string for re_compile (caller frees). */
 char *re_quote(const char *s);
 
-/* serial: resolves console.device / console.usb_serial to a device path
- * (caller frees); -ENOENT with err naming the field when there is none. */
-int serial_resolve(const struct board *b, char **path, struct errtext *err);
+/* The board's console's machine_label() (console_ops), or NULL. */
+const char *console_machine_label(const struct board *b);
+/* tty, serial: a device given by an absolute path, on a board that is not emulated, is a
+ * character device or a file (console_ops.preflight); 0, or -ENODEV with e saying so. */
+int console_device_present(const struct board *b, const char *device, struct errtext *e);
 
 #endif

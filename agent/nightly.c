@@ -17,10 +17,10 @@
  */
 #include "bisect.h"
 #include "board.h"
+#include "boot.h"
 #include "cmds.h"
 #include "compare.h"
 #include "job.h"
-#include "power.h"
 #include "report.h"
 #include "stats.h"
 #include "store-board.h"
@@ -58,15 +58,8 @@ static char *board_unhealthy(const char *name, struct store *st)
 		board_free(&b);
 		return xstrdup("its board file does not validate (errors above)");
 	}
-	if (power_preflight(&b, &e))
+	if (boot_preflight(&b, &e))
 		why = xstrdup(e.msg);
-	if (!why && b.console_device && b.console_device[0] == '/' && !b.emulated &&
-	    !is_file(b.console_device)) {
-		char *argv[] = { "test", "-c", (char *)b.console_device, NULL };
-
-		if (run_argv(argv, NULL) != 0)
-			why = xasprintf("console device %s is not present", b.console_device);
-	}
 	if (!why && board_lock_holder(&b, holder, sizeof(holder)) >= 0 && holder[0])
 		why = xasprintf("busy: locked by %s", holder);
 	if (!why && st) {

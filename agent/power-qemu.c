@@ -2,6 +2,7 @@
 /* Power backend qemu: "power on" starts QEMU paused (-S) with a QMP socket,
  * release() sends "cont" once the console is attached, "off" is SIGKILL
  * (a power cut) and the reap. */
+#include "console.h"
 #include "power.h"
 #include "util.h"
 
@@ -220,7 +221,7 @@ static int qemu_find_pty(struct power *p, int64_t deadline)
 		const char *label = jstr(e, "label"), *fn = jstr(e, "filename");
 
 		if (label && fn && !strncmp(fn, "pty:", 4) &&
-		    !strcmp(label, p->board->console_device + 5)) {
+		    !strcmp(label, console_machine_label(p->board))) {
 			q->pty_path = xstrdup(fn + 4);
 			break;
 		}
@@ -229,8 +230,8 @@ static int qemu_find_pty(struct power *p, int64_t deadline)
 	if (!q->pty_path) {
 		power_set_error(
 			p,
-			"QEMU has no pty chardev \"%s\" (board console.device %s: add \"-serial\", \"pty\" to power.args)",
-			p->board->console_device + 5, p->board->console_device);
+			"QEMU has no pty chardev \"%s\" (board console.device qemu:%s: add \"-serial\", \"pty\" to power.args)",
+			console_machine_label(p->board), console_machine_label(p->board));
 		return -ENOENT;
 	}
 	return 0;
@@ -319,7 +320,7 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 		return r;
 	}
 	r = qmp_connect(p, deadline);
-	if (!r && p->board->console_device && !strncmp(p->board->console_device, "qemu:", 5))
+	if (!r && console_machine_label(p->board)) /* a console "qemu:LABEL": its pty */
 		r = qemu_find_pty(p, deadline);
 	return r;
 }

@@ -11,14 +11,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* What the board's power backend needs on this host (QEMU: its emulator). */
+/* What the board's backends need on this host (QEMU: its emulator; a console device). */
 static int local_check(void *priv, const struct board *b)
 {
 	struct errtext e;
 	int ret;
 
 	(void)priv;
-	ret = power_preflight(b, &e);
+	ret = boot_preflight(b, &e);
 	if (ret)
 		err_msg("%s", e.msg);
 	return ret;

@@ -350,7 +350,8 @@ static void *trickle(void *arg)
 static void test_trickle(void)
 {
 	static char line[300];
-	struct board b = { .name = "unit-9600", .console_type = "tty", .baud = 9600 };
+	struct board b = { .name = "unit-9600", .console_type = "tty" };
+	json_object *section;
 	struct console c;
 	regex_t prompt, *res[1] = { &prompt };
 	regmatch_t m[10];
@@ -361,8 +362,14 @@ static void test_trickle(void)
 	memset(line, 'x', 200);
 	strcpy(line + 200, "lab# ");
 	CHECK(openpty(&master, &slave, name, NULL, NULL) == 0);
-	b.console_device = name;
+	/* the section as the tty backend's own parser reads it (console_tty_ops.conf) */
+	section = json_object_new_object();
+	json_object_object_add(section, "device", json_object_new_string(name));
+	json_object_object_add(section, "baud", json_object_new_int(9600));
+	CHECK(console_tty_ops.conf.parse(&b, section) == 0);
 	CHECK(console_open(&c, &b, NULL, NULL) == 0);
+	/* 16 byte times at 9600 baud, 10 bits a byte: 16.7 ms */
+	CHECK(c.pace_us == 16666);
 	trickle_fd = master;
 	re_compile(&prompt, "lab# ");
 	CHECK(pthread_create(&th, NULL, trickle, line) == 0);
@@ -376,6 +383,8 @@ static void test_trickle(void)
 	close(master);
 	close(slave);
 	regfree(&prompt);
+	console_tty_ops.conf.free(&b);
+	json_object_put(section);
 }
 
 int main(void)
