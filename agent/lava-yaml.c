@@ -89,11 +89,11 @@ char *lava_job_yaml(const struct lava_boot *lb)
 	long t_boot = b->t_kernel_s / 60 + 2, t_test = b->t_command_s / 60 + 1;
 	long tmo = jint(j->lava, "job_timeout_min", 5 + t_boot + 2 + t_test);
 	struct buf y = { 0 };
-	char *u;
+	char *u, names[128];
 
 	if (!bo && !b->emulated) {
-		err_msg("%s: boot method \"%s\" has no LAVA equivalent here (uboot, command, direct)",
-			b->jf.path, why);
+		err_msg("%s: boot method \"%s\" has no LAVA equivalent here (%s)", b->jf.path, why,
+			backend_names(BACKEND_BOOT, names, sizeof(names)));
 		return NULL;
 	}
 	if (!dt)
