@@ -130,7 +130,23 @@ expect_err "power key of another backend" 'straypower.json:[0-9]+:[0-9]+: power.
 board strayboot "$pty_console" "$true_power" '{ "method": "command", "deploy": ["true"], "autoboot": "Hit" }'
 expect_err "boot key of another method" 'strayboot.json:[0-9]+:[0-9]+: boot.autoboot: not used by method "command" \(only by: uboot\)' "$ablab" check-board "$bt/strayboot.json"
 board unknownkey '{ "type": "tty", "device": "/dev/null", "bogus": 1 }' "$true_power" "$cmd_boot"
-expect_err "unknown console key: every backend's keys listed" 'console.bogus: unknown key; expected one of: type, device, usb_serial, host, port, protocol, baud, reopen_s, transcript_mb$' "$ablab" check-board "$bt/unknownkey.json"
+expect_err "unknown console key: every backend's keys listed" 'console.bogus: unknown key; expected one of: type, device, baud, usb_serial, host, port, protocol, reopen_s, transcript_mb$' "$ablab" check-board "$bt/unknownkey.json"
+# each console backend parses its own keys (console-tty.c, console-serial.c: console_priv)
+board ttyserial '{ "type": "tty", "device": "/dev/null", "usb_serial": "A1" }' "$true_power" "$cmd_boot"
+expect_err "serial key under a tty console" 'ttyserial.json:2:[0-9]+: console.usb_serial: not used by type "tty" \(only by: serial\)' "$ablab" check-board "$bt/ttyserial.json"
+board ttybaud '{ "type": "tty", "device": "/dev/null", "baud": 12345 }' "$true_power" "$cmd_boot"
+expect_err "tty baud termios has no rate for" 'ttybaud.json:2:[0-9]+: console.baud: 12345 is not a rate termios sets \(one of: 50, .*, 115200, .*4000000\); console type serial sets others$' "$ablab" check-board "$bt/ttybaud.json"
+board serialbaud '{ "type": "serial", "device": "/dev/null", "baud": 12345 }' "$true_power" "$cmd_boot"
+check "  ... a serial console takes that rate (libserialport sets any)" "$ablab" check-board "$bt/serialbaud.json"
+board ttybaudlow '{ "type": "tty", "device": "/dev/null", "baud": 10 }' "$true_power" "$cmd_boot"
+expect_err "baud out of range (every backend's table)" 'ttybaudlow.json:2:[0-9]+: console.baud: ' "$ablab" check-board "$bt/ttybaudlow.json"
+board tcpbaud '{ "type": "tcp", "host": "127.0.0.1", "port": 9, "baud": 9600 }' "$true_power" "$cmd_boot"
+check "a tcp console takes baud (the line behind ser2net: the reads' pacing)" "$ablab" check-board "$bt/tcpbaud.json"
+board qemutty '{ "type": "tty", "device": "qemu:serial0" }' "$true_power" "$cmd_boot"
+expect_err "qemu:LABEL without a power backend that makes it" 'qemutty.json:2:[0-9]+: console.device: "qemu:LABEL" needs power type qemu$' "$ablab" check-board "$bt/qemutty.json"
+board qemuserial '{ "type": "serial", "device": "qemu:serial0" }' "$true_power" "$cmd_boot"
+expect_err "qemu:LABEL under a serial console" 'qemuserial.json:2:[0-9]+: console.device: "qemu:LABEL" is a pty: use console type tty$' "$ablab" check-board "$bt/qemuserial.json"
+expect_err "ablab console of a qemu:LABEL board" '^ablab: qemu-sam9x75: console.device qemu:serial0 is a pty QEMU creates during a boot' "$ablab" console qemu-sam9x75
 board typokey "$pty_console" '{ "type": "gpiod", "chip": "gpiochip0", "line": [1] }' "$cmd_boot"
 expect_err "misspelt key of a backend" 'power.line: unknown key; did you mean "lines"\?$' "$ablab" check-board "$bt/typokey.json"
 board directreal "$pty_console" "$true_power" '{ "method": "direct" }'

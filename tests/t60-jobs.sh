@@ -173,11 +173,21 @@ else
 	bash boards/kernel/build.sh qemu-sam9x75 >/dev/null 2>&1
 	case $planted in "$(readlink -f "$kdir/patched")" | "$kc" | "$kp") ;; *) rm -rf "$planted" ;; esac
 	echo "== unhealthy board skipped"
-	sed 's/"qemu-sam9x75"\]/"qemu-sam9x75", "qemu-gone"]/' "$nj/b-dma.json" >"$nj/b-dma.json.new"
+	# a real board whose UART is not plugged in: the one pre-flight over the backends'
+	# checks (boot_preflight: console_ops.preflight) says so before the night uses it
+	cat >"$nj/gone-uart.json" <<-EOF
+	{ "name": "gone-uart", "cpu": "test", "family": "v7",
+	  "console": { "type": "serial", "device": "/dev/ttyABLAB-gone0" },
+	  "power": { "type": "command", "on": ["true"], "off": ["true"] },
+	  "boot": { "method": "command", "deploy": ["true"] }, "shell": { "prompt": "lab# " } }
+	EOF
+	sed 's|"qemu-sam9x75"\]|"qemu-sam9x75", "qemu-gone", "'"$nj"'/gone-uart.json"]|' "$nj/b-dma.json" >"$nj/b-dma.json.new"
 	mv "$nj/b-dma.json.new" "$nj/b-dma.json"
 	out=$("$ablab" nightly --jobs "$nj" --only b-dma --dry-run 2>&1); rc=$?
 	check "a board without a board file is skipped with the reason, exit 1" bash -c \
 		"[ $rc = 1 ] && echo '$out' | grep -q 'b-dma: skipping board qemu-gone: no board file'"
+	check "a board whose console device is absent is skipped with the reason" bash -c \
+		"echo '$out' | grep -q 'b-dma: skipping board $nj/gone-uart.json: console device /dev/ttyABLAB-gone0 is not present'"
 	# a board whose last health check failed is skipped with that check's error; a
 	# later ok check brings it back (nightly reads the row through store_health_last)
 	psql_q "INSERT INTO health (board, checked, ok, error) VALUES ('qemu-sam9x75', now() - interval '2 hours', false, 'older failure'), ('qemu-sam9x75', now() - interval '1 hour', false, 'no prompt in 60 s')" >/dev/null

@@ -34,9 +34,12 @@ static void setup(bool telnet)
 	memset(&brd, 0, sizeof(brd));
 	brd.name = "t";
 	section = json_tokener_parse(
-		telnet ? "{\"host\": \"localhost\", \"port\": 2000, \"protocol\": \"telnet\"}" :
-			 "{\"host\": \"localhost\", \"port\": 2000, \"protocol\": \"raw\"}");
+		telnet ?
+			"{\"host\": \"localhost\", \"port\": 2000, \"protocol\": \"telnet\"}" :
+			"{\"host\": \"localhost\", \"port\": 2000, \"protocol\": \"raw\", \"baud\": 9600}");
 	CHECK(section && console_tcp_ops.conf.parse(&brd, section) == 0);
+	/* the line behind the server paces the engine's reads; the default 115200 */
+	CHECK(console_tcp_ops.baud(&brd) == (telnet ? 115200 : 9600));
 	memset(&con, 0, sizeof(con));
 	con.board = &brd;
 	CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) == 0);
