@@ -5,6 +5,7 @@
 #include "console.h"
 #include "target.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <pty.h>
 #include <stdio.h>
@@ -387,8 +388,29 @@ static void test_trickle(void)
 	json_object_put(section);
 }
 
+/* The console pre-flight's device rule (console_ops.preflight of tty and serial): a
+ * device given by its path must be there, unless the board is emulated or
+ * console.reopen_s waits for it to appear at power on. */
+static void test_device_present(void)
+{
+	struct board b = { .name = "unit-pre" };
+	struct errtext e = { "" };
+
+	CHECK(console_device_present(&b, "/dev/null", &e) == 0);
+	CHECK(console_device_present(&b, "usb-FTDI-if00-port0", &e) == 0); /* by-id: at open */
+	CHECK(console_device_present(&b, NULL, &e) == 0); /* usb_serial: at open */
+	CHECK(console_device_present(&b, "/dev/ttyABLAB-gone0", &e) == -ENODEV);
+	CHECK_STR(e.msg, "console device /dev/ttyABLAB-gone0 is not present");
+	b.console_reopen_ms = 5000;
+	CHECK(console_device_present(&b, "/dev/ttyABLAB-gone0", &e) == 0);
+	b.console_reopen_ms = 0;
+	b.emulated = true;
+	CHECK(console_device_present(&b, "/dev/ttyABLAB-gone0", &e) == 0);
+}
+
 int main(void)
 {
+	test_device_present();
 	test_trickle();
 	test_chunks();
 	test_nul_and_bol();
