@@ -49,10 +49,11 @@ void console_init(struct console *c, const struct board *b)
 	c->rx_max = (size_t)(b->console_transcript_mb > 0 ? b->console_transcript_mb :
 							    CONSOLE_TRANSCRIPT_MB)
 		    << 20;
-	/* 10 bits a byte on the line, at the backend's rate */
+	/* 10 bits a byte on the line, at the backend's rate (no backend, a test's board:
+	 * not paced) */
 	bk = backend_find(BACKEND_CONSOLE, b->console_type);
 	ops = bk ? bk->ops : NULL;
-	baud = ops && ops->baud ? ops->baud(b) : CONSOLE_BAUD;
+	baud = !ops ? 0 : ops->baud ? ops->baud(b) : CONSOLE_BAUD;
 	c->pace_us = baud > 0 ? (long)(CONSOLE_PACE_BYTES * 10 * 1000000L / baud) : 0;
 }
 
