@@ -76,11 +76,16 @@ bool backend_has(enum backend_kind kind, const char *name, unsigned int caps)
 
 char *backend_names(enum backend_kind kind, char *buf, size_t len)
 {
+	return backend_names_with(kind, 0, buf, len);
+}
+
+char *backend_names_with(enum backend_kind kind, unsigned int caps, char *buf, size_t len)
+{
 	size_t n = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < ARRAY_SIZE(backends) && n < len; i++)
-		if (backends[i].kind == kind)
+		if (backends[i].kind == kind && (backends[i].caps & caps) == caps)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
 					      backends[i].name);
 	return buf;

@@ -65,6 +65,8 @@ const struct backend_conf *backend_conf(const struct backend *bk);
 bool backend_has(enum backend_kind kind, const char *name, unsigned int caps);
 /* "tty, serial, tcp": the names of a kind, for an error message; returns buf. */
 char *backend_names(enum backend_kind kind, char *buf, size_t len);
+/* The same, of the backends with every capability in caps. */
+char *backend_names_with(enum backend_kind kind, unsigned int caps, char *buf, size_t len);
 /* The backends, one line each, for `ablab --help`. */
 void backend_help(FILE *f);
 

@@ -116,6 +116,7 @@ static int tty_parse(struct board *b, json_object *o)
 	struct tty_conf *t = xcalloc(1, sizeof(*t));
 	const struct backend *power;
 	struct buf rates = { 0 };
+	char names[64];
 	size_t i;
 
 	b->console_priv = t;
@@ -128,8 +129,9 @@ static int tty_parse(struct board *b, json_object *o)
 	 * not parsed yet: an unknown type is its own error) */
 	power = backend_find(BACKEND_POWER, jstr(jobj(b->jf.root, "power"), "type"));
 	if (tty_machine_label(b) && power && !(power->caps & CAP_MAKES_CONSOLE))
-		return board_field_error(b, "console", "device",
-					 "\"qemu:LABEL\" needs power type qemu");
+		return board_field_error(
+			b, "console", "device", "\"qemu:LABEL\" needs power type %s",
+			backend_names_with(BACKEND_POWER, CAP_MAKES_CONSOLE, names, sizeof(names)));
 	t->baud = jint(o, "baud", CONSOLE_BAUD);
 	for (i = 0; i < ARRAY_SIZE(speeds); i++)
 		if (speeds[i].baud == t->baud) {
