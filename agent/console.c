@@ -148,7 +148,10 @@ int console_device_present(const struct board *b, const char *device, struct err
 		return 0;
 	if (!stat(device, &st) && (S_ISCHR(st.st_mode) || S_ISREG(st.st_mode)))
 		return 0;
-	return errtext_set(e, -ENODEV, "console device %s is not present", device);
+	return errtext_set(
+		e, -ENODEV,
+		"%s: console.device %s is not present (is the adapter plugged in? console.reopen_s waits for one the board powers)",
+		b->jf.path, device);
 }
 
 int console_reopen(struct console *c, int64_t deadline)

@@ -189,8 +189,9 @@ char *re_quote(const char *s);
 
 /* The board's console's machine_label() (console_ops), or NULL. */
 const char *console_machine_label(const struct board *b);
-/* tty, serial: a device given by an absolute path, on a board that is not emulated, is a
- * character device or a file (console_ops.preflight); 0, or -ENODEV with e saying so. */
+/* tty, serial: a device given by an absolute path, on a board that is not emulated and
+ * has no console.reopen_s, is a character device or a file (console_ops.preflight); 0,
+ * or -ENODEV with e saying so (the board file, the field). */
 int console_device_present(const struct board *b, const char *device, struct errtext *e);
 
 #endif

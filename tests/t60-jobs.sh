@@ -187,7 +187,7 @@ else
 	check "a board without a board file is skipped with the reason, exit 1" bash -c \
 		"[ $rc = 1 ] && echo '$out' | grep -q 'b-dma: skipping board qemu-gone: no board file'"
 	check "a board whose console device is absent is skipped with the reason" bash -c \
-		"echo '$out' | grep -q 'b-dma: skipping board $nj/gone-uart.json: console device /dev/ttyABLAB-gone0 is not present'"
+		"echo '$out' | grep -q 'b-dma: skipping board $nj/gone-uart.json: $nj/gone-uart.json: console.device /dev/ttyABLAB-gone0 is not present (is the adapter plugged in'"
 	# a board whose last health check failed is skipped with that check's error; a
 	# later ok check brings it back (nightly reads the row through store_health_last)
 	psql_q "INSERT INTO health (board, checked, ok, error) VALUES ('qemu-sam9x75', now() - interval '2 hours', false, 'older failure'), ('qemu-sam9x75', now() - interval '1 hour', false, 'no prompt in 60 s')" >/dev/null

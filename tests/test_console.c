@@ -10,6 +10,7 @@
 #include <pty.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -393,14 +394,16 @@ static void test_trickle(void)
  * console.reopen_s waits for it to appear at power on. */
 static void test_device_present(void)
 {
-	struct board b = { .name = "unit-pre" };
+	static char path[] = "pre.json";
+	struct board b = { .name = "unit-pre", .jf = { .path = path } };
 	struct errtext e = { "" };
 
 	CHECK(console_device_present(&b, "/dev/null", &e) == 0);
 	CHECK(console_device_present(&b, "usb-FTDI-if00-port0", &e) == 0); /* by-id: at open */
 	CHECK(console_device_present(&b, NULL, &e) == 0); /* usb_serial: at open */
 	CHECK(console_device_present(&b, "/dev/ttyABLAB-gone0", &e) == -ENODEV);
-	CHECK_STR(e.msg, "console device /dev/ttyABLAB-gone0 is not present");
+	CHECK(strstr(e.msg, "pre.json: console.device /dev/ttyABLAB-gone0 is not present (") ==
+	      e.msg);
 	b.console_reopen_ms = 5000;
 	CHECK(console_device_present(&b, "/dev/ttyABLAB-gone0", &e) == 0);
 	b.console_reopen_ms = 0;
