@@ -162,22 +162,23 @@ static int board_decided(const struct board_run *br, struct store *st, int done)
 	const struct campaign_spec *cs = br->cs;
 	const char *name = br->b->name;
 	int nv = br->vs->n, rounds = done / nv, d;
-	char why[256] = "", each[32];
+	struct errtext why = { "" };
+	char each[32];
 
 	if (cs->first <= 0 || done % nv || rounds < cs->first || rounds >= cs->boots)
 		return 0;
-	d = report_seq_board(st, br->cid, name, why, sizeof(why));
+	d = report_seq_board(st, br->cid, name, &why);
 	if (nv == NVARIANTS)
 		snprintf(each, sizeof(each), "%d+%d", rounds, rounds);
 	else
 		snprintf(each, sizeof(each), "%d rounds of %d", rounds, nv);
 	if (d > 0) {
 		info_msg("%s: every row decided after %s boots (%s); this board stops", name, each,
-			 why);
+			 why.msg);
 		return 1;
 	}
 	if (d == 0)
-		info_msg("%s: after %s boots: %s", name, each, why);
+		info_msg("%s: after %s boots: %s", name, each, why.msg);
 	else
 		err_msg("%s: cannot look at the boots so far (%s); the board goes on to its budget",
 			name, strerror(-d));

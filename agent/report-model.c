@@ -584,7 +584,7 @@ static void analyse_seq(struct report *rep)
 	free(t);
 }
 
-int report_seq_board(struct store *st, int64_t campaign, const char *board, char *why, size_t len)
+int report_seq_board(struct store *st, int64_t campaign, const char *board, struct errtext *why)
 {
 	struct report rep;
 	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
@@ -598,9 +598,9 @@ int report_seq_board(struct store *st, int64_t campaign, const char *board, char
 		size_t tot, nd, ns;
 		int open = rep_series_open(&rep, board, &tot, &nd, &ns);
 
-		snprintf(why, len,
-			 "%zu comparison%s: %zu different, %zu same within \u00b1%g%%, %d open",
-			 tot, tot == 1 ? "" : "s", nd, ns, rep.margin * 100.0, open);
+		errtext_set(why, 0,
+			    "%zu comparison%s: %zu different, %zu same within \u00b1%g%%, %d open",
+			    tot, tot == 1 ? "" : "s", nd, ns, rep.margin * 100.0, open);
 		report_free(&rep);
 		return !tot ? -ENODATA : open == 0;
 	}
@@ -612,9 +612,9 @@ int report_seq_board(struct store *st, int64_t campaign, const char *board, char
 		total++;
 		n[r->seq >= 0 && r->seq < 4 ? r->seq : SEQ_CONTINUE]++;
 	}
-	snprintf(why, len, "%zu row%s: %zu different, %zu same within \u00b1%g%%, %zu open", total,
-		 total == 1 ? "" : "s", n[SEQ_DIFFERENT], n[SEQ_SAME], rep.margin * 100.0,
-		 n[SEQ_CONTINUE] + n[SEQ_UNDECIDED]);
+	errtext_set(why, 0, "%zu row%s: %zu different, %zu same within \u00b1%g%%, %zu open", total,
+		    total == 1 ? "" : "s", n[SEQ_DIFFERENT], n[SEQ_SAME], rep.margin * 100.0,
+		    n[SEQ_CONTINUE] + n[SEQ_UNDECIDED]);
 	report_free(&rep);
 	if (!total)
 		return -ENODATA;
