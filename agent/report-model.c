@@ -153,29 +153,28 @@ static int board_index(const struct report *rep, const char *name)
  * campaign (or a board's part of it) stopped. */
 static int load_not_retried(struct store *st, struct report *rep)
 {
-	PGresult *r = store_campaign_attempts(st, rep->campaign);
-	int i, n;
+	struct store_attempt *v;
+	size_t n;
 
-	if (!r)
+	if (store_campaign_attempts(st, rep->campaign, &v, &n))
 		return -EIO;
-	n = PQntuples(r);
-	for (i = 0; i < n; i++) {
-		int bi = board_index(rep, PQgetvalue(r, i, 0));
+	for (size_t i = 0; i < n; i++) {
+		int bi = board_index(rep, v[i].board);
 		struct rep_board *b;
 		struct buf w = { 0 };
 
-		if (bi < 0 || !strcmp(PQgetvalue(r, i, 4), "ok") || PQgetvalue(r, i, 5)[0] == 't')
+		if (bi < 0 || !strcmp(v[i].status, "ok") || v[i].retried)
 			continue;
 		b = &rep->boards[bi];
 		b->not_retried++;
 		if (b->not_retried_why)
 			buf_printf(&w, "%s; ", b->not_retried_why);
-		buf_printf(&w, "slot %s (%s) attempt %s: %s", PQgetvalue(r, i, 1),
-			   PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 6));
+		buf_printf(&w, "slot %d (%s) attempt %d: %s", v[i].seq, v[i].variant, v[i].attempt,
+			   v[i].error);
 		free(b->not_retried_why);
 		b->not_retried_why = w.data;
 	}
-	PQclear(r);
+	store_attempts_free(v, n);
 	return 0;
 }
 

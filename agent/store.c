@@ -508,22 +508,56 @@ int store_campaign_claim(struct store *st, int64_t id)
 	return store_campaign_set_status(st, id, "running");
 }
 
-PGresult *store_campaign_attempts(struct store *st, int64_t id)
+int store_campaign_attempts(struct store *st, int64_t id, struct store_attempt **v, size_t *n)
 {
 	char ids[32];
 	const char *p[1] = { ids };
+	PGresult *r;
 
 	snprintf(ids, sizeof(ids), "%" PRId64, id);
-	return store_query(st,
-			   "SELECT o.name, b.seq, b.variant, b.attempt, b.status, "
-			   " EXISTS (SELECT 1 FROM boots l WHERE l.campaign_id = b.campaign_id AND "
-			   "  l.board_id = b.board_id AND l.seq = b.seq AND (l.attempt, l.id) > "
-			   "  (b.attempt, b.id)), coalesce(b.error, ''), coalesce(b.log_path, ''), "
-			   " coalesce(to_char(b.started, 'YYYY-MM-DD HH24:MI:SS'), ''), "
-			   " coalesce(b.boot_ms::text, '') "
-			   "FROM boots b JOIN boards o ON o.id = b.board_id "
-			   "WHERE b.campaign_id = $1::int ORDER BY o.name, b.seq, b.attempt, b.id",
-			   1, p);
+	r = store_query(st,
+			"SELECT o.name, b.seq, b.variant, b.attempt, b.status, "
+			" EXISTS (SELECT 1 FROM boots l WHERE l.campaign_id = b.campaign_id AND "
+			"  l.board_id = b.board_id AND l.seq = b.seq AND (l.attempt, l.id) > "
+			"  (b.attempt, b.id)), coalesce(b.error, ''), coalesce(b.log_path, ''), "
+			" coalesce(to_char(b.started, 'YYYY-MM-DD HH24:MI:SS'), ''), "
+			" coalesce(b.boot_ms::text, '') "
+			"FROM boots b JOIN boards o ON o.id = b.board_id "
+			"WHERE b.campaign_id = $1::int ORDER BY o.name, b.seq, b.attempt, b.id",
+			1, p);
+	if (!r)
+		return -EIO;
+	*n = (size_t)PQntuples(r);
+	*v = xcalloc(*n + 1, sizeof(**v));
+	for (size_t i = 0; i < *n; i++) {
+		struct store_attempt *a = &(*v)[i];
+		int k = (int)i;
+
+		a->board = xstrdup(PQgetvalue(r, k, 0));
+		a->seq = atoi(PQgetvalue(r, k, 1));
+		a->variant = xstrdup(PQgetvalue(r, k, 2));
+		a->attempt = atoi(PQgetvalue(r, k, 3));
+		a->status = xstrdup(PQgetvalue(r, k, 4));
+		a->retried = PQgetvalue(r, k, 5)[0] == 't';
+		a->error = xstrdup(PQgetvalue(r, k, 6));
+		a->log_path = xstrdup(PQgetvalue(r, k, 7));
+		snprintf(a->started, sizeof(a->started), "%s", PQgetvalue(r, k, 8));
+		a->boot_ms = *PQgetvalue(r, k, 9) ? atoi(PQgetvalue(r, k, 9)) : -1;
+	}
+	PQclear(r);
+	return 0;
+}
+
+void store_attempts_free(struct store_attempt *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].board);
+		free(v[i].variant);
+		free(v[i].status);
+		free(v[i].error);
+		free(v[i].log_path);
+	}
+	free(v);
 }
 
 int store_campaign_set_status(struct store *st, int64_t id, const char *status)

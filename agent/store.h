@@ -63,10 +63,18 @@ int store_campaign_claim(struct store *st, int64_t id);
 	"WHERE l.locktype = 'advisory' AND l.classid = 4243 AND l.objid = " c ".id::oid " \
 	"AND l.objsubid = 2 AND l.granted AND l.database = (SELECT oid FROM pg_database " \
 	"WHERE datname = current_database())) THEN 'stale' ELSE " c ".status END"
-/* Every attempt of a campaign, in board and slot order: board, seq,
- * variant, attempt, status, retried (t/f: a later attempt of the slot
- * exists), error, log_path, started (YYYY-MM-DD HH24:MI:SS), boot_ms. */
-PGresult *store_campaign_attempts(struct store *st, int64_t id);
+/* One attempt of a campaign's slot (error, log_path, started: "" for none). */
+struct store_attempt {
+	char *board, *variant, *status, *error, *log_path;
+	int seq, attempt;
+	bool retried; /* a later attempt of the slot exists */
+	char started[24]; /* YYYY-MM-DD HH24:MI:SS */
+	int boot_ms; /* -1: not recorded */
+};
+/* Every attempt of a campaign, in board and slot order, into *v (malloc'd, at least one
+ * element; store_attempts_free()): 0 or -EIO (printed). */
+int store_campaign_attempts(struct store *st, int64_t id, struct store_attempt **v, size_t *n);
+void store_attempts_free(struct store_attempt *v, size_t n);
 
 struct boot_rec {
 	char uuid[37];
