@@ -14,6 +14,8 @@
 	"avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END), " BOOT_MEAN_N_SQL
 #define BOOT_MEAN_N_SQL "count(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END)"
 
+/* r's rows into t and r cleared: 0, or -EIO when r is NULL (a failed query, printed). */
+int store_rows_take(PGresult *r, struct store_rows *t);
 /* Plain statements (may hold several commands, as migrations do): 0 or -EIO (said). */
 int store_exec(struct store *st, const char *sql);
 /* The private cluster, created and started when needed: *conninfo its conninfo

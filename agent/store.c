@@ -228,6 +228,41 @@ PGresult *store_query(struct store *st, const char *sql, int nparams, const char
 	return r;
 }
 
+int store_rows_take(PGresult *r, struct store_rows *t)
+{
+	size_t len = 0, off = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!r)
+		return -EIO;
+	t->nrows = (size_t)PQntuples(r);
+	t->ncols = (size_t)PQnfields(r);
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t c = 0; c < t->ncols; c++)
+			len += (size_t)PQgetlength(r, (int)i, (int)c) + 1;
+	t->cell = xcalloc(t->nrows * t->ncols + 1, sizeof(*t->cell));
+	t->text = xmalloc(len + 1);
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t c = 0; c < t->ncols; c++) {
+			size_t n = (size_t)PQgetlength(r, (int)i, (int)c);
+
+			if (PQgetisnull(r, (int)i, (int)c))
+				continue;
+			memcpy(t->text + off, PQgetvalue(r, (int)i, (int)c), n + 1);
+			t->cell[i * t->ncols + c] = t->text + off;
+			off += n + 1;
+		}
+	PQclear(r);
+	return 0;
+}
+
+void store_rows_free(struct store_rows *t)
+{
+	free(t->cell);
+	free(t->text);
+	memset(t, 0, sizeof(*t));
+}
+
 int store_value(struct store *st, const char *sql, int nparams, const char *const *params,
 		char **out)
 {

@@ -115,6 +115,18 @@ int store_latest_campaign(struct store *st, int64_t *id);
  * NULL when it has none yet. */
 int store_timing_pin(struct store *st, int64_t cid, const char *board, char **pin);
 
+/* A query's rows as text, for callers that print them as they come: nrows x ncols cells,
+ * row by row (cell NULL: SQL NULL), in two allocations (store_rows_free()). */
+struct store_rows {
+	size_t nrows, ncols;
+	const char **cell;
+	char *text;
+};
+static inline const char *store_cell(const struct store_rows *t, size_t i, size_t c)
+{
+	return t->cell[i * t->ncols + c];
+}
+void store_rows_free(struct store_rows *t);
 /* Runs a parameterised query; returns the result or NULL (error printed). */
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params);
 /* The first column of the one row a query returns, allocated into *out: 0; -ENOENT when
