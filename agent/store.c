@@ -256,6 +256,21 @@ int store_rows_take(PGresult *r, struct store_rows *t)
 	return 0;
 }
 
+int store_rows_query(struct store *st, const char *sql, int nparams, const char *const *params,
+		     struct store_rows *t)
+{
+	return store_rows_take(store_query(st, sql, nparams, params), t);
+}
+
+bool store_alive(struct store *st)
+{
+	if (st->conn && PQstatus(st->conn) == CONNECTION_OK)
+		return true;
+	if (st->conn)
+		PQreset(st->conn);
+	return st->conn && PQstatus(st->conn) == CONNECTION_OK;
+}
+
 void store_rows_free(struct store_rows *t)
 {
 	free(t->cell);

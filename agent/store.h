@@ -127,6 +127,11 @@ static inline const char *store_cell(const struct store_rows *t, size_t i, size_
 	return t->cell[i * t->ncols + c];
 }
 void store_rows_free(struct store_rows *t);
+/* store_query() into *t: 0, or -EIO (printed). */
+int store_rows_query(struct store *st, const char *sql, int nparams, const char *const *params,
+		     struct store_rows *t);
+/* Whether the connection is up, reset once when the server went away. */
+bool store_alive(struct store *st);
 /* Runs a parameterised query; returns the result or NULL (error printed). */
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params);
 /* The first column of the one row a query returns, allocated into *out: 0; -ENOENT when
