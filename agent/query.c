@@ -18,14 +18,6 @@
 
 /* ------------------------------------------------------------------ tables */
 
-/* A cell's text, "" for NULL. */
-static const char *cell_text(const struct store_rows *r, int i, int c)
-{
-	const char *v = store_cell(r, (size_t)i, (size_t)c);
-
-	return v ? v : "";
-}
-
 /* Prints a result: table (aligned), csv (RFC 4180) or json (array of objects; columns
  * flagged numeric become numbers, NULL becomes null). */
 static void print_cols(const struct store_rows *r, int nc, const char *const *names,
@@ -61,7 +53,7 @@ static void print_cols(const struct store_rows *r, int nc, const char *const *na
 	} else if (!strcmp(format, "csv")) {
 		for (int i = -1; i < nr; i++) {
 			for (int c = 0; c < nc; c++) {
-				const char *v = i < 0 ? names[c] : cell_text(r, i, c);
+				const char *v = i < 0 ? names[c] : store_text(r, i, c);
 
 				if (strpbrk(v, ",\"\n\r")) {
 					fputc('"', out);
@@ -83,12 +75,12 @@ static void print_cols(const struct store_rows *r, int nc, const char *const *na
 		for (int c = 0; c < nc; c++) {
 			w[c] = strlen(names[c]);
 			for (int i = 0; i < nr; i++)
-				if (strlen(cell_text(r, i, c)) > w[c])
-					w[c] = strlen(cell_text(r, i, c));
+				if (strlen(store_text(r, i, c)) > w[c])
+					w[c] = strlen(store_text(r, i, c));
 		}
 		for (int i = -1; i < nr; i++) {
 			for (int c = 0; c < nc; c++) {
-				const char *v = i < 0 ? names[c] : cell_text(r, i, c);
+				const char *v = i < 0 ? names[c] : store_text(r, i, c);
 
 				if (i >= 0 && !store_cell(r, (size_t)i, (size_t)c))
 					v = "-";

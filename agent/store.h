@@ -126,6 +126,13 @@ static inline const char *store_cell(const struct store_rows *t, size_t i, size_
 {
 	return t->cell[i * t->ncols + c];
 }
+/* the same, "" for NULL (as libpq gives it) */
+static inline const char *store_text(const struct store_rows *t, size_t i, size_t c)
+{
+	const char *v = store_cell(t, i, c);
+
+	return v ? v : "";
+}
 void store_rows_free(struct store_rows *t);
 /* store_query() into *t: 0, or -EIO (printed). */
 int store_rows_query(struct store *st, const char *sql, int nparams, const char *const *params,

@@ -95,7 +95,7 @@ void web_metrics(struct web *w, struct reply *r)
 		"# HELP ablab_serve_read_only 1 when the server's database session is read-only (default_transaction_read_only)\n"
 		"# TYPE ablab_serve_read_only gauge\n"
 		"ablab_serve_read_only %d\n",
-		!strcmp(web_v(&res, 0, 0), "on"));
+		!strcmp(store_text(&res, 0, 0), "on"));
 	store_rows_free(&res);
 	if (web_q(w, r, store_web_metrics_health, 0, NULL, &res))
 		return;
@@ -103,22 +103,22 @@ void web_metrics(struct web *w, struct reply *r)
 	      "# TYPE ablab_board_health_ok gauge\n",
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
-		const char *ok = web_v(&res, i, 1);
+		const char *ok = store_text(&res, i, 1);
 
 		counts[*ok == 't' ? 0 : *ok == 'f' ? 1 : 2]++;
 		fputs("ablab_board_health_ok{board=\"", f);
-		plabel(f, web_v(&res, i, 0));
+		plabel(f, store_text(&res, i, 0));
 		fprintf(f, "\"} %d\n", *ok == 't' ? 1 : *ok == 'f' ? 0 : -1);
 	}
 	fputs("# HELP ablab_board_health_timestamp_seconds Time of the last health check\n"
 	      "# TYPE ablab_board_health_timestamp_seconds gauge\n",
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
-		if (!*web_v(&res, i, 1))
+		if (!*store_text(&res, i, 1))
 			continue;
 		fputs("ablab_board_health_timestamp_seconds{board=\"", f);
-		plabel(f, web_v(&res, i, 0));
-		fprintf(f, "\"} %s\n", web_v(&res, i, 2));
+		plabel(f, store_text(&res, i, 0));
+		fprintf(f, "\"} %s\n", store_text(&res, i, 2));
 	}
 	fprintf(f,
 		"# HELP ablab_boards Boards by the result of their last health check\n"
@@ -133,25 +133,25 @@ void web_metrics(struct web *w, struct reply *r)
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
 		fputs("ablab_nightly_last_timestamp_seconds{job=\"", f);
-		plabel(f, web_v(&res, i, 0));
-		fprintf(f, "\"} %s\n", web_v(&res, i, 2));
+		plabel(f, store_text(&res, i, 0));
+		fprintf(f, "\"} %s\n", store_text(&res, i, 2));
 	}
 	fputs("# HELP ablab_nightly_last_status Status of the job's last nightly campaign (1 for its status)\n"
 	      "# TYPE ablab_nightly_last_status gauge\n",
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
 		fputs("ablab_nightly_last_status{job=\"", f);
-		plabel(f, web_v(&res, i, 0));
-		fprintf(f, "\",status=\"%s\",campaign=\"%s\"} 1\n", web_v(&res, i, 1),
-			web_v(&res, i, 3));
+		plabel(f, store_text(&res, i, 0));
+		fprintf(f, "\",status=\"%s\",campaign=\"%s\"} 1\n", store_text(&res, i, 1),
+			store_text(&res, i, 3));
 	}
 	store_rows_free(&res);
 	if (web_q(w, r, store_web_metrics_campaigns, 0, NULL, &res))
 		return;
 	fputs("# HELP ablab_campaigns Campaigns by status\n# TYPE ablab_campaigns gauge\n", f);
 	for (int i = 0; i < (int)res.nrows; i++)
-		fprintf(f, "ablab_campaigns{status=\"%s\"} %s\n", web_v(&res, i, 0),
-			web_v(&res, i, 1));
+		fprintf(f, "ablab_campaigns{status=\"%s\"} %s\n", store_text(&res, i, 0),
+			store_text(&res, i, 1));
 	store_rows_free(&res);
 	r->type = "text/plain; version=0.0.4; charset=utf-8";
 }

@@ -54,13 +54,6 @@ struct store *web_db(struct web *w);
  * r a 503 page */
 int web_q(struct web *w, struct reply *r, const char *sql, int np, const char *const *p,
 	  struct store_rows *t);
-/* cell c of row i of a web_q() result, "" for NULL */
-static inline const char *web_v(const struct store_rows *t, int i, int c)
-{
-	const char *v = store_cell(t, (size_t)i, (size_t)c);
-
-	return v ? v : "";
-}
 /* a command's function (cmds.h: cmd_X_to) run on argv, its output the answer; its exit */
 int web_run_cmd(int (*fn)(FILE *, int, char **), struct reply *r, const char **argv);
 bool web_digits(const char *s); /* non-empty, only 0-9 */

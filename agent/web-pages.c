@@ -50,9 +50,9 @@ static void result_cells(struct web *w, FILE *f, const struct store_rows *res, i
 	for (int k = 0; k < n; k++) {
 		fputs(k == flag && failed ? "<td class=\"v-diff\">" : "<td>", f);
 		if (k < n - 1)
-			web_h(f, web_v(res, i, k));
+			web_h(f, store_text(res, i, k));
 		else
-			transcript_link(w, f, web_v(res, i, k));
+			transcript_link(w, f, store_text(res, i, k));
 		fputs("</td>", f);
 	}
 }
@@ -126,17 +126,17 @@ void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r
 	      "</tr></thead><tbody>\n",
 	      f);
 	for (int i = 0; i < n && i < PAGE_ROWS; i++) {
-		char *boards = xstrdup(web_v(&res, i, 5)), *save = NULL;
+		char *boards = xstrdup(store_text(&res, i, 5)), *save = NULL;
 
-		fprintf(f, "<tr><td><a href=\"/campaign/%s\">%s</a></td><td>", web_v(&res, i, 0),
-			web_v(&res, i, 0));
-		web_h(f, web_v(&res, i, 1));
+		fprintf(f, "<tr><td><a href=\"/campaign/%s\">%s</a></td><td>",
+			store_text(&res, i, 0), store_text(&res, i, 0));
+		web_h(f, store_text(&res, i, 1));
 		fputs("</td><td>", f);
-		web_h(f, web_v(&res, i, 2));
+		web_h(f, store_text(&res, i, 2));
 		fputs("</td><td>", f);
-		web_h(f, web_v(&res, i, 3));
-		fprintf(f, "</td><td class=\"st-%s\">", web_v(&res, i, 4));
-		web_h(f, web_v(&res, i, 4));
+		web_h(f, store_text(&res, i, 3));
+		fprintf(f, "</td><td class=\"st-%s\">", store_text(&res, i, 4));
+		web_h(f, store_text(&res, i, 4));
 		fputs("</td><td>", f);
 		for (char *b = strtok_r(boards, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
 			fputs("<a href=\"/board/", f);
@@ -147,7 +147,7 @@ void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r
 		}
 		free(boards);
 		fputs("</td><td>", f);
-		web_h(f, web_v(&res, i, 6));
+		web_h(f, store_text(&res, i, 6));
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
@@ -282,9 +282,9 @@ static void attempts_table(struct web *w, struct reply *r, const char *sql, cons
 	for (int i = 0; i < (int)res.nrows; i++) {
 		fputs("<tr>", f);
 		if (campaign_col)
-			fprintf(f, "<td><a href=\"/campaign/%s\">%s</a></td>", web_v(&res, i, 9),
-				web_v(&res, i, 9));
-		result_cells(w, f, &res, i, 9, 4, strcmp(web_v(&res, i, 4), "ok"));
+			fprintf(f, "<td><a href=\"/campaign/%s\">%s</a></td>",
+				store_text(&res, i, 9), store_text(&res, i, 9));
+		result_cells(w, f, &res, i, 9, 4, strcmp(store_text(&res, i, 4), "ok"));
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
@@ -395,18 +395,18 @@ void web_boards_page(struct web *w, struct reply *r)
 	      "<th>checked</th><th>campaigns</th></tr></thead><tbody>\n",
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
-		const char *ok = web_v(&res, i, 1);
+		const char *ok = store_text(&res, i, 1);
 
 		fputs("<tr><td><a href=\"/board/", f);
-		web_u(f, web_v(&res, i, 0));
+		web_u(f, store_text(&res, i, 0));
 		fputs("\">", f);
-		web_h(f, web_v(&res, i, 0));
+		web_h(f, store_text(&res, i, 0));
 		fprintf(f, "</a></td><td class=\"%s\">%s</td><td>", *ok == 'f' ? "v-diff" : "",
 			*ok == 't' ? "ok" :
 			*ok == 'f' ? "FAILED" :
 				     "never checked");
-		web_h(f, web_v(&res, i, 2));
-		fprintf(f, "</td><td>%s</td></tr>\n", web_v(&res, i, 3));
+		web_h(f, store_text(&res, i, 2));
+		fprintf(f, "</td><td>%s</td></tr>\n", store_text(&res, i, 3));
 	}
 	fputs("</tbody></table>\n", f);
 	store_rows_free(&res);
@@ -431,7 +431,7 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	file = !board_load_by_name(&b, name);
 	if (file)
 		board_lock_holder(&b, who, sizeof(who));
-	if (!file && !atoi(web_v(&res, 0, 0))) {
+	if (!file && !atoi(store_text(&res, 0, 0))) {
 		store_rows_free(&res);
 		board_free(&b);
 		web_fail_page(r, 404, "no such board");
@@ -462,7 +462,7 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
 		fputs("<tr>", f);
-		result_cells(w, f, &res, i, 7, 1, *web_v(&res, i, 1) == 'F');
+		result_cells(w, f, &res, i, 7, 1, *store_text(&res, i, 1) == 'F');
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
@@ -475,11 +475,11 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	      "<th>created</th><th>trigger</th><th>job</th><th>status</th></tr></thead><tbody>\n",
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
-		fprintf(f, "<tr><td><a href=\"/campaign/%s\">%s</a></td>", web_v(&res, i, 0),
-			web_v(&res, i, 0));
+		fprintf(f, "<tr><td><a href=\"/campaign/%s\">%s</a></td>", store_text(&res, i, 0),
+			store_text(&res, i, 0));
 		for (int k = 1; k < 5; k++) {
 			fputs("<td>", f);
-			web_h(f, web_v(&res, i, k));
+			web_h(f, store_text(&res, i, k));
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -519,13 +519,13 @@ void web_trend_page(struct web *w, struct MHD_Connection *c, struct reply *r)
 		fputs("<ul>\n", f);
 		for (int i = 0; i < (int)res.nrows; i++) {
 			fputs("<li><a href=\"/trend?job=", f);
-			web_u(f, web_v(&res, i, 0));
+			web_u(f, store_text(&res, i, 0));
 			fputs("&amp;scenario=", f);
-			web_u(f, web_v(&res, i, 1));
+			web_u(f, store_text(&res, i, 1));
 			fputs("\">", f);
-			web_h(f, web_v(&res, i, 0));
+			web_h(f, store_text(&res, i, 0));
 			fputs(": ", f);
-			web_h(f, web_v(&res, i, 1));
+			web_h(f, store_text(&res, i, 1));
 			fputs("</a></li>\n", f);
 		}
 		fputs("</ul>\n", f);

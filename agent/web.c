@@ -224,12 +224,12 @@ int web_campaign_state(struct web *w, struct reply *r, const char *id, const cha
 		web_fail_page(r, 404, "no such campaign");
 		return -ENOENT;
 	}
-	s = web_v(&res, 0, 0);
+	s = store_text(&res, 0, 0);
 	*finished = !strcmp(s, "complete") || !strcmp(s, "failed") || !strcmp(s, "interrupted");
 	if (*finished) {
 		snprintf(r->etag, sizeof(r->etag), "\"%s-%s-%s-%s-%s-%s\"", kind, id,
-			 web_v(&res, 0, 1), web_v(&res, 0, 2), web_v(&res, 0, 3),
-			 web_v(&res, 0, 4));
+			 store_text(&res, 0, 1), store_text(&res, 0, 2), store_text(&res, 0, 3),
+			 store_text(&res, 0, 4));
 		r->cache = "public, max-age=60, must-revalidate";
 	}
 	store_rows_free(&res);
@@ -484,7 +484,7 @@ int web_serve(const struct web_opts *o)
 	if (ret)
 		goto out;
 	if (store_rows_query(&w.st, store_web_read_only, 0, NULL, &res) || !res.nrows ||
-	    strcmp(web_v(&res, 0, 0), "on")) {
+	    strcmp(store_text(&res, 0, 0), "on")) {
 		err_msg("serve: the database session is not read-only (default_transaction_read_only was not applied): not serving");
 		store_rows_free(&res);
 		ret = -EPERM;
