@@ -157,8 +157,8 @@ int store_previous_nightly(struct store *st, int64_t cid, char *job, size_t jobl
 int store_nightly_on(struct store *st, const char *job, const char *date, int64_t *cid);
 /* Per night (campaign) up to cid, board, scenario and variant, the mean of the ok boots'
  * means: columns cid, board, scenario, variant, mean; ordered by board, scenario, variant,
- * night.  NULL on error (printed). */
-PGresult *store_nightly_history(struct store *st, const char *job, int64_t cid);
+ * night, into *t: 0 or -EIO (printed). */
+int store_nightly_history(struct store *st, const char *job, int64_t cid, struct store_rows *t);
 /* The git commit (its manifest's source.commit) of variant's kernel on board in campaign cid,
  * from the first ok boot: *commit malloc'd; 0, -ENOENT (not a git build), -EIO. */
 int store_kernel_commit(struct store *st, int64_t cid, const char *board, const char *variant,
