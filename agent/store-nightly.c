@@ -5,6 +5,7 @@
  * that stopped half-way is no baseline), for `ablab nightly` and `ablab compare --previous`.
  */
 #include "store.h"
+#include "store-int.h"
 #include "util.h"
 
 #include <errno.h>

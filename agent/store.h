@@ -5,13 +5,17 @@
 #include "kernel.h"
 #include "parse.h"
 
-#include <libpq-fe.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct board;
 
+/* libpq stays inside store*.c (store-int.h includes it): the connection is libpq's PGconn */
+struct pg_conn;
+
 struct store {
-	PGconn *conn;
+	struct pg_conn *conn;
 	char *conninfo;
 	char *lock_key; /* board of the session's advisory lock, or NULL */
 	int64_t campaign_key; /* campaign this session holds (shared advisory lock), or 0 */
@@ -139,8 +143,6 @@ int store_rows_query(struct store *st, const char *sql, int nparams, const char 
 		     struct store_rows *t);
 /* Whether the connection is up, reset once when the server went away. */
 bool store_alive(struct store *st);
-/* Runs a parameterised query; returns the result or NULL (error printed). */
-PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params);
 /* The first column of the one row a query returns, allocated into *out: 0; -ENOENT when
  * it returns no row or NULL; -EIO when it fails (error printed). */
 int store_value(struct store *st, const char *sql, int nparams, const char *const *params,

@@ -7,6 +7,7 @@
 #include "parse.h"
 #include "report.h"
 #include "store.h"
+#include "store-int.h" /* store_query(): a white-box test of the store */
 #include "util.h"
 
 #include <errno.h>
