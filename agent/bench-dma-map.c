@@ -14,7 +14,7 @@
 
 static const char *const dma_dirs[] = { "bidi", "to", "from" };
 
-int bench_dma_map_params(const char *s, struct bench_def *d, char *why, size_t whylen)
+int bench_dma_map_params(const char *s, struct bench_def *d, struct errtext *why)
 {
 	static const struct {
 		const char *key;
@@ -40,8 +40,8 @@ int bench_dma_map_params(const char *s, struct bench_def *d, char *why, size_t w
 			    !strncmp(w, keys[k].key, (size_t)(eq - w)))
 				break;
 		if (!eq || k == ARRAY_SIZE(keys)) {
-			snprintf(
-				why, whylen,
+			errtext_set(
+				why, 0,
 				"\"%s\": expected threads=N, seconds=N, granule=N or dir=bidi|to|from",
 				w);
 			ret = -EINVAL;
@@ -61,10 +61,10 @@ int bench_dma_map_params(const char *s, struct bench_def *d, char *why, size_t w
 		}
 		if (v < (k == 3 ? 0 : 1) || v > keys[k].max) {
 			if (k == 3)
-				snprintf(why, whylen, "\"%s\": dir is one of bidi, to, from", w);
+				errtext_set(why, 0, "\"%s\": dir is one of bidi, to, from", w);
 			else
-				snprintf(why, whylen, "\"%s\": %s must be 1..%d", w, keys[k].key,
-					 keys[k].max);
+				errtext_set(why, 0, "\"%s\": %s must be 1..%d", w, keys[k].key,
+					    keys[k].max);
 			ret = -EINVAL;
 			break;
 		}
@@ -82,7 +82,7 @@ int bench_dma_map_params(const char *s, struct bench_def *d, char *why, size_t w
 }
 
 int bench_dma_map_parse(const struct bench_def *d, const char *text, int batch,
-			struct run_result *r, char *why, size_t whylen)
+			struct run_result *r, struct errtext *why)
 {
 	static const char *const what[] = { "map", "unmap" };
 	int i;
@@ -98,11 +98,12 @@ int bench_dma_map_parse(const struct bench_def *d, const char *text, int batch,
 			p += strlen(pat);
 		if (!p || sscanf(p, "%lf standard deviation:%lf%n", &us, &sd, &n) != 2 || n < 0 ||
 		    !isfinite(us) || !isfinite(sd) || us < 0 || sd < 0) {
-			snprintf(why, whylen,
-				 "dma_map_benchmark: no valid \"%s\" line in its output", pat);
+			errtext_set(why, 0, "dma_map_benchmark: no valid \"%s\" line in its output",
+				    pat);
 			free(pat);
 			r->malformed++;
-			snprintf(r->first_error, sizeof(r->first_error), "%s", why);
+			snprintf(r->first_error, sizeof(r->first_error), "%.*s",
+				 (int)sizeof(r->first_error) - 1, why->msg);
 			return -EINVAL;
 		}
 		free(pat);
@@ -140,8 +141,9 @@ int bench_dma_map(struct target *t, const struct board *b, const struct bench_pa
 	int64_t deadline = now_ms() + b->t_command_s * 1000, t0;
 	const struct bench_def *d = p->def;
 	struct buf out = { 0 };
-	char why[256], *cmd;
+	struct errtext why = { "" };
 	int status, ret, i;
+	char *cmd;
 
 	memset(o, 0, sizeof(*o));
 	ret = bench_prologue(t, b, deadline, &out, o, NULL);
@@ -183,10 +185,9 @@ int bench_dma_map(struct target *t, const struct board *b, const struct bench_pa
 			buf_free(&out);
 			return -EIO;
 		}
-		ret = bench_dma_map_parse(d, out.data ? out.data : "", i, &o->res, why,
-					  sizeof(why));
+		ret = bench_dma_map_parse(d, out.data ? out.data : "", i, &o->res, &why);
 		if (ret) {
-			errtext_set(&o->error, 0, "benchmark output rejected: %s", why);
+			errtext_set(&o->error, 0, "benchmark output rejected: %s", why.msg);
 			free(cmd);
 			buf_free(&out);
 			return ret;

@@ -258,7 +258,8 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 	int64_t deadline = now_ms() + b->t_command_s * 1000;
 	bool module = p->def && p->def->kind == BENCH_MODULE;
 	struct buf out = { 0 };
-	char *cmd, why[384], *tpath = NULL, *probe, *extra;
+	char *cmd, *tpath = NULL, *probe, *extra;
+	struct errtext why = { "" };
 	const char *hint;
 	int status, ret, attempt;
 
@@ -319,12 +320,10 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 		/* the done line says why, when the module got that far */
 		if (!target_run(t, "dmesg", deadline, &out, &status)) {
 			parse_log(out.data, out.len, &o->res);
-			run_check(&o->res, why, sizeof(why));
-		} else {
-			why[0] = '\0';
+			run_check(&o->res, &why);
 		}
 		errtext_set(&o->error, 0, "module failed to load (insmod exit %d: %s)%s%s",
-			    insmod_status, msg, why[0] ? "; " : "", why);
+			    insmod_status, msg, errtext_isset(&why) ? "; " : "", why.msg);
 		free(msg);
 		buf_free(&out);
 		o->fatal = true;
@@ -354,9 +353,9 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 		hint = "use --parser seed (job file: \"parser\": \"seed\")";
 	else
 		hint = "use --parser dmabench (job file: \"parser\": \"dmabench\")";
-	ret = bench_format_check(&o->res, module ? p->def->parser_fmt : 1, hint, why, sizeof(why));
+	ret = bench_format_check(&o->res, module ? p->def->parser_fmt : 1, hint, &why);
 	o->fatal = ret != 0;
-	return bench_accept(b, p, o, ret, why);
+	return bench_accept(b, p, o, ret, why.msg);
 io:
 	buf_free(&out);
 	io_error(t, b, ret, o);

@@ -26,7 +26,7 @@ static bool scenario_ok(const char *s, size_t n)
 	return true;
 }
 
-int bench_def_check(const struct bench_def *d, char *why, size_t whylen)
+int bench_def_check(const struct bench_def *d, struct errtext *why)
 {
 	regex_t re;
 	int ret;
@@ -38,13 +38,13 @@ int bench_def_check(const struct bench_def *d, char *why, size_t whylen)
 		char msg[128];
 
 		regerror(ret, &re, msg, sizeof(msg));
-		snprintf(why, whylen, "invalid POSIX extended regular expression: %s", msg);
-		return -EINVAL;
+		return errtext_set(why, -EINVAL, "invalid POSIX extended regular expression: %s",
+				   msg);
 	}
 	if ((size_t)d->g_scenario > re.re_nsub || (size_t)d->g_value > re.re_nsub ||
 	    (size_t)d->g_unit > re.re_nsub) {
-		snprintf(why, whylen, "the regex has %zu group(s); groups must name one of them",
-			 re.re_nsub);
+		errtext_set(why, 0, "the regex has %zu group(s); groups must name one of them",
+			    re.re_nsub);
 		regfree(&re);
 		return -EINVAL;
 	}
@@ -95,24 +95,23 @@ static bool runs_on(const char *line, const regmatch_t *m0, const regmatch_t *g,
 }
 
 static int run_on_error(const char *what, const char *line, const regmatch_t *m0,
-			const regmatch_t *g, const char *extra, char *why, size_t whylen)
+			const regmatch_t *g, const char *extra, struct errtext *why)
 {
 	size_t tail;
 
 	if (!runs_on(line, m0, g, extra, &tail))
 		return 0;
-	snprintf(
-		why, whylen,
+	return errtext_set(
+		why, -EINVAL,
 		"%s \"%.*s\" in \"%.60s\" is %s more of its token%s%.*s%s: the group must capture a whole token (end the regex with $ or a separator)",
 		what, (int)(g->rm_eo - g->rm_so > 40 ? 40 : g->rm_eo - g->rm_so), line + g->rm_so,
 		line, tail ? "followed by" : "preceded by", tail ? " \"" : "",
 		(int)(tail > 20 ? 20 : tail), line + g->rm_eo, tail ? "\"" : "");
-	return -EINVAL;
 }
 
 /* One matching line into a sample; -EINVAL with why when it does not parse. */
 static int regex_sample(const struct bench_def *d, const char *line, const regmatch_t *m,
-			struct run_result *r, char *why, size_t whylen)
+			struct run_result *r, struct errtext *why)
 {
 	const regmatch_t *gs = &m[d->g_scenario], *gv = &m[d->g_value];
 	double v, scale = 1;
@@ -121,46 +120,41 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 	size_t n, i;
 	int batch = 1;
 
-	if (gs->rm_so < 0 || gv->rm_so < 0) {
-		snprintf(why, whylen,
-			 "a scenario or value group did not take part in the match of \"%.60s\"",
-			 line);
-		return -EINVAL;
-	}
-	if (run_on_error("scenario", line, m, gs, "._:+/-", why, whylen) ||
-	    run_on_error("value", line, m, gv, "._+-", why, whylen) ||
+	if (gs->rm_so < 0 || gv->rm_so < 0)
+		return errtext_set(
+			why, -EINVAL,
+			"a scenario or value group did not take part in the match of \"%.60s\"",
+			line);
+	if (run_on_error("scenario", line, m, gs, "._:+/-", why) ||
+	    run_on_error("value", line, m, gv, "._+-", why) ||
 	    (d->g_unit && m[d->g_unit].rm_so >= 0 &&
-	     run_on_error("unit", line, m, &m[d->g_unit], "._+-", why, whylen)))
+	     run_on_error("unit", line, m, &m[d->g_unit], "._+-", why)))
 		return -EINVAL;
 	n = (size_t)(gs->rm_eo - gs->rm_so);
-	if (!scenario_ok(line + gs->rm_so, n)) {
-		snprintf(why, whylen,
-			 "scenario \"%.*s\" in \"%.60s\": must be 1..63 letters, digits or ._:+/-",
-			 (int)(n > 63 ? 63 : n), line + gs->rm_so, line);
-		return -EINVAL;
-	}
+	if (!scenario_ok(line + gs->rm_so, n))
+		return errtext_set(
+			why, -EINVAL,
+			"scenario \"%.*s\" in \"%.60s\": must be 1..63 letters, digits or ._:+/-",
+			(int)(n > 63 ? 63 : n), line + gs->rm_so, line);
 	if (d->g_unit) {
 		const regmatch_t *gu = &m[d->g_unit];
 
 		if (gu->rm_so < 0 ||
-		    unit_scale(line + gu->rm_so, (size_t)(gu->rm_eo - gu->rm_so), &scale)) {
-			snprintf(why, whylen,
-				 "unit \"%.*s\" in \"%.60s\": expected ns, us, ms or s",
-				 gu->rm_so < 0 ? 0 : (int)(gu->rm_eo - gu->rm_so),
-				 gu->rm_so < 0 ? "" : line + gu->rm_so, line);
-			return -EINVAL;
-		}
+		    unit_scale(line + gu->rm_so, (size_t)(gu->rm_eo - gu->rm_so), &scale))
+			return errtext_set(why, -EINVAL,
+					   "unit \"%.*s\" in \"%.60s\": expected ns, us, ms or s",
+					   gu->rm_so < 0 ? 0 : (int)(gu->rm_eo - gu->rm_so),
+					   gu->rm_so < 0 ? "" : line + gu->rm_so, line);
 	}
 	n = (size_t)(gv->rm_eo - gv->rm_so);
 	snprintf(num, sizeof(num), "%.*s", (int)(n < sizeof(num) ? n : sizeof(num) - 1),
 		 line + gv->rm_so);
 	errno = 0;
 	v = strtod(num, &end);
-	if (n >= sizeof(num) || !n || *end || errno || !isfinite(v) || v < 0) {
-		snprintf(why, whylen, "value \"%s\" in \"%.60s\" is not a non-negative number", num,
-			 line);
-		return -EINVAL;
-	}
+	if (n >= sizeof(num) || !n || *end || errno || !isfinite(v) || v < 0)
+		return errtext_set(why, -EINVAL,
+				   "value \"%s\" in \"%.60s\" is not a non-negative number", num,
+				   line);
 	memset(&s, 0, sizeof(s));
 	s.kind = SAMPLE_RESULT;
 	s.fmt = 2;
@@ -181,8 +175,8 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 	return 0;
 }
 
-int bench_regex_parse(const struct bench_def *d, const char *text, struct run_result *r, char *why,
-		      size_t whylen)
+int bench_regex_parse(const struct bench_def *d, const char *text, struct run_result *r,
+		      struct errtext *why)
 {
 	regmatch_t m[10];
 	const char *p = text;
@@ -190,7 +184,7 @@ int bench_regex_parse(const struct bench_def *d, const char *text, struct run_re
 	int ret = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (bench_def_check(d, why, whylen))
+	if (bench_def_check(d, why))
 		return -EINVAL;
 	regcomp(&re, d->regex, REG_EXTENDED);
 	while (*p && !ret) {
@@ -200,7 +194,7 @@ int bench_regex_parse(const struct bench_def *d, const char *text, struct run_re
 		if (n && line[n - 1] == '\r')
 			line[n - 1] = '\0';
 		if (!regexec(&re, line, 10, m, 0))
-			ret = regex_sample(d, line, m, r, why, whylen);
+			ret = regex_sample(d, line, m, r, why);
 		free(line);
 		p += n;
 		if (*p)
@@ -209,7 +203,8 @@ int bench_regex_parse(const struct bench_def *d, const char *text, struct run_re
 	regfree(&re);
 	if (ret) {
 		r->malformed = 1;
-		snprintf(r->first_error, sizeof(r->first_error), "%s", why);
+		snprintf(r->first_error, sizeof(r->first_error), "%.*s",
+			 (int)sizeof(r->first_error) - 1, why->msg);
 		return ret;
 	}
 	r->have_start = r->have_done = true;
@@ -228,8 +223,9 @@ int bench_regex(struct target *t, const struct board *b, const struct bench_para
 {
 	int64_t deadline = now_ms() + b->t_command_s * 1000;
 	struct buf out = { 0 };
-	char why[256], *cmd;
+	struct errtext why = { "" };
 	int status, ret;
+	char *cmd;
 
 	memset(o, 0, sizeof(*o));
 	ret = bench_prologue(t, b, deadline, &out, o, NULL);
@@ -251,9 +247,9 @@ int bench_regex(struct target *t, const struct board *b, const struct bench_para
 		buf_free(&out);
 		return -EIO;
 	}
-	ret = bench_regex_parse(p->def, out.data ? out.data : "", &o->res, why, sizeof(why));
+	ret = bench_regex_parse(p->def, out.data ? out.data : "", &o->res, &why);
 	buf_free(&out);
-	return bench_accept(b, p, o, ret, why);
+	return bench_accept(b, p, o, ret, why.msg);
 io:
 	buf_free(&out);
 	io_error(t, b, ret, o);

@@ -125,8 +125,8 @@ void io_error(struct target *t, const struct board *b, int ret, struct bench_out
 		errtext_set(&o->error, 0, "target I/O: %s", strerror(-ret));
 }
 
-int bench_format_check(const struct run_result *r, int expect_fmt, const char *hint, char *why,
-		       size_t whylen)
+int bench_format_check(const struct run_result *r, int expect_fmt, const char *hint,
+		       struct errtext *why)
 {
 	static const char *const names[] = { "seed-format", "dmabench v1" };
 	size_t i, n[2] = { 0, 0 };
@@ -136,13 +136,12 @@ int bench_format_check(const struct run_result *r, int expect_fmt, const char *h
 			n[r->v[i].fmt]++;
 	if (!n[!expect_fmt])
 		return 0;
-	snprintf(why, whylen, "expected %s lines, saw %s lines (%zu of %zu samples)%s%s",
-		 names[expect_fmt], names[!expect_fmt], n[!expect_fmt], r->n, hint ? ": " : "",
-		 hint ? hint : "");
-	return -EINVAL;
+	return errtext_set(why, -EINVAL, "expected %s lines, saw %s lines (%zu of %zu samples)%s%s",
+			   names[expect_fmt], names[!expect_fmt], n[!expect_fmt], r->n,
+			   hint ? ": " : "", hint ? hint : "");
 }
 
-int bench_batches(const struct run_result *r, char *why, size_t whylen)
+int bench_batches(const struct run_result *r, struct errtext *why)
 {
 	struct {
 		const char *s;
@@ -166,8 +165,8 @@ int bench_batches(const struct run_result *r, char *why, size_t whylen)
 		ret = sc[0].max;
 	for (j = 1; j < n; j++)
 		if (sc[j].max != sc[0].max) {
-			snprintf(
-				why, whylen,
+			errtext_set(
+				why, 0,
 				"scenario %s ran %d batch(es), scenario %s %d: every scenario must run the same number",
 				sc[0].s, sc[0].max, sc[j].s, sc[j].max);
 			ret = -1;
@@ -180,9 +179,9 @@ int bench_batches(const struct run_result *r, char *why, size_t whylen)
 /* After a run: the batches that ran, said when they are not the ones asked for. */
 static void note_batches(const struct board *b, const struct bench_params *p, struct bench_out *o)
 {
-	char why[160];
+	struct errtext why;
 
-	o->batches = bench_batches(&o->res, why, sizeof(why));
+	o->batches = bench_batches(&o->res, &why);
 	if (o->batches > 0 && o->batches != p->batches)
 		info_msg(
 			"%s: the benchmark ran %d batch%s per scenario, not the %d asked for; the campaign records %d",
@@ -192,18 +191,18 @@ static void note_batches(const struct board *b, const struct bench_params *p, st
 int bench_accept(const struct board *b, const struct bench_params *p, struct bench_out *o, int ret,
 		 const char *why_kind)
 {
-	char why[384];
+	struct errtext why;
 
 	if (ret) {
 		errtext_set(&o->error, 0, "benchmark output rejected: %s", why_kind);
 		return ret;
 	}
-	ret = run_check(&o->res, why, sizeof(why));
+	ret = run_check(&o->res, &why);
 	/* one design per campaign: every scenario runs the same batches */
-	if (!ret && bench_batches(&o->res, why, sizeof(why)) < 0)
+	if (!ret && bench_batches(&o->res, &why) < 0)
 		ret = -EINVAL;
 	if (ret) {
-		errtext_set(&o->error, 0, "benchmark output rejected: %s", why);
+		errtext_set(&o->error, 0, "benchmark output rejected: %s", why.msg);
 		return ret;
 	}
 	note_batches(b, p, o);

@@ -65,11 +65,11 @@ int bench_run(struct target *t, const struct board *b, const struct bench_params
 const char *bench_kind_name(enum bench_kind k);
 /* "threads=1 seconds=1 granule=1 dir=from" (any order, any subset; defaults
  * 1, 1, 1, bidi) into d; -EINVAL with why. */
-int bench_dma_map_params(const char *s, struct bench_def *d, char *why, size_t whylen);
+int bench_dma_map_params(const char *s, struct bench_def *d, struct errtext *why);
 /* One run's output of tools/testing/selftests/dma/dma_map_benchmark: the map
  * and unmap samples (scenarios map-G / unmap-G, mean in ns) of batch. */
 int bench_dma_map_parse(const struct bench_def *d, const char *text, int batch,
-			struct run_result *r, char *why, size_t whylen);
+			struct run_result *r, struct errtext *why);
 /* The host file of a BENCH_MODULE benchmark's module for variant v of
  * board on kernel directory kdir (caller frees). */
 char *bench_module_file(const struct bench_def *d, const char *board, const char *kdir, int v);
@@ -82,23 +82,23 @@ int bench_check_kernel(const struct bench_def *d, const char *board, const struc
  * -EINVAL when it is not a module. */
 int bench_modinfo(const char *data, size_t len, char **release, char **name);
 /* 0, or -EINVAL with why: the definition's regex and groups. */
-int bench_def_check(const struct bench_def *d, char *why, size_t whylen);
+int bench_def_check(const struct bench_def *d, struct errtext *why);
 /* Parses a regex benchmark's output into r (have_done set): one sample per
  * match, batch = the n-th match of its scenario.  -EINVAL with why for a
  * match whose scenario, value or unit does not parse, or is not a whole
  * token: a group that ends (starts) the match must not be followed
  * (preceded) by more of its token ("mean_ns=123abc" with "mean_ns=([0-9]+)"
  * is rejected, not read as 123). */
-int bench_regex_parse(const struct bench_def *d, const char *text, struct run_result *r, char *why,
-		      size_t whylen);
+int bench_regex_parse(const struct bench_def *d, const char *text, struct run_result *r,
+		      struct errtext *why);
 /* The batches per scenario in r: every scenario's count when they agree,
  * else -1 (why says which differ); 0 without samples. */
-int bench_batches(const struct run_result *r, char *why, size_t whylen);
+int bench_batches(const struct run_result *r, struct errtext *why);
 /* The format check of a module's output: -EINVAL with why ("expected
  * dmabench v1 lines, saw seed-format lines ...") when r holds samples of
  * the other format (fmt 0 seed, 1 dmabench v1); hint is the fix to name. */
-int bench_format_check(const struct run_result *r, int expect_fmt, const char *hint, char *why,
-		       size_t whylen);
+int bench_format_check(const struct run_result *r, int expect_fmt, const char *hint,
+		       struct errtext *why);
 /* What runs on the target for a regex benchmark's command: in a subshell
  * with `set -e`, so that a list (`cmd; dmesg`) fails with its first failing
  * command's status (caller frees). */

@@ -348,29 +348,28 @@ static void finish(struct bisect *b)
 static int load(struct bisect *b, int64_t id, int *pending)
 {
 	json_object *commits = NULL, *set = NULL;
-	PGresult *r;
+	struct store_rows r;
 	size_t i;
 	int ret = -EIO;
 
 	*pending = 0;
 	b->id = id;
 	b->check = CHECK_TODO;
-	r = store_bisect_get(b->st, id);
-	if (!r)
+	if (store_bisect_get(b->st, id, &r))
 		return -EIO;
-	if (PQntuples(r) != 1) {
+	if (r.nrows != 1) {
 		err_msg("no bisect %" PRId64 " in the database", id);
-		PQclear(r);
+		store_rows_free(&r);
 		return -ENOENT;
 	}
-	b->board = xstrdup(PQgetvalue(r, 0, 0));
-	b->scenario = PQgetisnull(r, 0, 1) ? NULL : xstrdup(PQgetvalue(r, 0, 1));
-	b->tree = xstrdup(PQgetvalue(r, 0, 2));
-	b->good = xstrdup(PQgetvalue(r, 0, 3));
-	b->bad = xstrdup(PQgetvalue(r, 0, 4));
-	commits = json_tokener_parse(PQgetvalue(r, 0, 5));
-	set = json_tokener_parse(PQgetvalue(r, 0, 6));
-	PQclear(r);
+	b->board = xstrdup(store_text(&r, 0, 0));
+	b->scenario = !store_cell(&r, 0, 1) ? NULL : xstrdup(store_text(&r, 0, 1));
+	b->tree = xstrdup(store_text(&r, 0, 2));
+	b->good = xstrdup(store_text(&r, 0, 3));
+	b->bad = xstrdup(store_text(&r, 0, 4));
+	commits = json_tokener_parse(store_text(&r, 0, 5));
+	set = json_tokener_parse(store_text(&r, 0, 6));
+	store_rows_free(&r);
 	if (!commits || !json_object_is_type(commits, json_type_array) || !set)
 		goto out;
 	b->n = json_object_array_length(commits);
@@ -393,24 +392,22 @@ static int load(struct bisect *b, int64_t id, int *pending)
 		b->order = ORDER_ABAB;
 	b->params = jstr(set, "params") ? xstrdup(jstr(set, "params")) : NULL;
 	b->results = xstrdup(jstr(set, "results") ? jstr(set, "results") : "results");
-	r = store_bisect_steps(b->st, b->id);
-	if (!r)
+	if (store_bisect_steps(b->st, b->id, &r))
 		goto out;
-	for (i = 0; i < (size_t)PQntuples(r); i++) {
-		int pos = atoi(PQgetvalue(r, (int)i, 2));
+	for (i = 0; i < r.nrows; i++) {
+		int pos = atoi(store_text(&r, i, 2));
 
-		b->nsteps = atoi(PQgetvalue(r, (int)i, 0));
+		b->nsteps = atoi(store_text(&r, i, 0));
 		if (pos < 0 || (size_t)pos >= b->n)
 			continue;
-		if (PQgetisnull(r, (int)i, 3))
+		if (!store_cell(&r, i, 3))
 			*pending = b->nsteps;
 		else
-			apply_step(b, PQgetvalue(r, (int)i, 1), pos, PQgetvalue(r, (int)i, 3),
-				   PQgetisnull(r, (int)i, 4) ?
-					   NAN :
-					   strtod(PQgetvalue(r, (int)i, 4), NULL));
+			apply_step(b, store_text(&r, i, 1), pos, store_text(&r, i, 3),
+				   !store_cell(&r, i, 4) ? NAN :
+							   strtod(store_text(&r, i, 4), NULL));
 	}
-	PQclear(r);
+	store_rows_free(&r);
 	ret = 0;
 out:
 	if (ret)

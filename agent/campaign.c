@@ -162,22 +162,23 @@ static int board_decided(const struct board_run *br, struct store *st, int done)
 	const struct campaign_spec *cs = br->cs;
 	const char *name = br->b->name;
 	int nv = br->vs->n, rounds = done / nv, d;
-	char why[256] = "", each[32];
+	struct errtext why = { "" };
+	char each[32];
 
 	if (cs->first <= 0 || done % nv || rounds < cs->first || rounds >= cs->boots)
 		return 0;
-	d = report_seq_board(st, br->cid, name, why, sizeof(why));
+	d = report_seq_board(st, br->cid, name, &why);
 	if (nv == NVARIANTS)
 		snprintf(each, sizeof(each), "%d+%d", rounds, rounds);
 	else
 		snprintf(each, sizeof(each), "%d rounds of %d", rounds, nv);
 	if (d > 0) {
 		info_msg("%s: every row decided after %s boots (%s); this board stops", name, each,
-			 why);
+			 why.msg);
 		return 1;
 	}
 	if (d == 0)
-		info_msg("%s: after %s boots: %s", name, each, why);
+		info_msg("%s: after %s boots: %s", name, each, why.msg);
 	else
 		err_msg("%s: cannot look at the boots so far (%s); the board goes on to its budget",
 			name, strerror(-d));
@@ -186,13 +187,11 @@ static int board_decided(const struct board_run *br, struct store *st, int done)
 
 /* The reason of an attempt a signal cut short, whatever the wait it cut
  * short said (a timeout, EINTR from a read, a bootloader line "never seen"). */
-static int interrupted(char *error, size_t elen)
+static int interrupted(struct errtext *error)
 {
 	if (stop_requested)
-		snprintf(error, elen, "interrupted (signal %d)", (int)stop_requested);
-	else
-		snprintf(error, elen, "interrupted");
-	return -EINTR;
+		return errtext_set(error, -EINTR, "interrupted (signal %d)", (int)stop_requested);
+	return errtext_set(error, -EINTR, "interrupted");
 }
 
 /* Stores one attempt, or spools it when the database is away.  0, or the
@@ -289,7 +288,6 @@ static void *board_thread(void *arg)
 			struct runner_slot sl = { b,	      kv,      &bp,	   v,	 i + 1,
 						  br->nslots, attempt, br->rundir, NULL, label };
 			char *error = res.bo.error.msg, *transcript;
-			size_t elen = sizeof(res.bo.error.msg);
 			bool fatal;
 			int r, sr;
 
@@ -312,17 +310,17 @@ static void *board_thread(void *arg)
 			}
 			r = rn->ops->attempt(rn->priv, &sl, &res);
 			if (r && (r == -EINTR || stop_requested))
-				r = interrupted(error, elen);
+				r = interrupted(&res.bo.error);
 			fatal = res.bo.fatal;
 			if (!r && pinning && !pin) {
-				r = timing_pin_of(&res.bo.res, &pin, error, elen);
+				r = timing_pin_of(&res.bo.res, &pin, &res.bo.error);
 				if (!r && pin)
 					info_msg("%s: timing modes pinned for this campaign: %s",
 						 b->name, pin);
 				fatal = fatal || r;
 			} else if (!r && pinning) {
 				/* the module did not obey: retrying cannot help */
-				r = timing_pin_check(pin, &res.bo.res, error, elen);
+				r = timing_pin_check(pin, &res.bo.res, &res.bo.error);
 				fatal = fatal || r;
 			}
 			rec.boot_ms = res.boot_ms;

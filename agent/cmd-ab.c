@@ -50,7 +50,7 @@ static int ab_bench(struct bench_def *d, const char *name, const char *module, c
 		    const char *parser, const char *command, const char *regex, const char *groups,
 		    const char *params)
 {
-	char why[256];
+	struct errtext why;
 
 	if (!name)
 		name = module || ko[0] || ko[1] || parser ? "module" :
@@ -117,8 +117,8 @@ static int ab_bench(struct bench_def *d, const char *name, const char *module, c
 				groups);
 			return 2;
 		}
-		if (bench_def_check(d, why, sizeof(why))) {
-			err_msg("--regex: %s", why);
+		if (bench_def_check(d, &why)) {
+			err_msg("--regex: %s", why.msg);
 			return 2;
 		}
 		if (params) {
@@ -127,8 +127,8 @@ static int ab_bench(struct bench_def *d, const char *name, const char *module, c
 		}
 	} else if (!strcmp(name, "dma_map_benchmark")) {
 		d->kind = BENCH_DMA_MAP;
-		if (bench_dma_map_params(params, d, why, sizeof(why))) {
-			err_msg("--params: %s", why);
+		if (bench_dma_map_params(params, d, &why)) {
+			err_msg("--params: %s", why.msg);
 			return 2;
 		}
 	} else {

@@ -26,70 +26,62 @@ static void attempts_usage(FILE *f)
 		   "             the transcript of every attempt)\n");
 }
 
-static const char *reason(PGresult *r, int i, char *out, size_t len)
+static const char *reason(const struct store_attempt *a, char *out, size_t len)
 {
-	const char *e = PQgetvalue(r, i, 6);
-
-	if (!strcmp(PQgetvalue(r, i, 4), "ok"))
+	if (!strcmp(a->status, "ok"))
 		return "";
-	snprintf(out, len, "%s (%s)", *e ? e : "no reason recorded",
-		 PQgetvalue(r, i, 5)[0] == 't' ? "retried" : "not retried");
+	snprintf(out, len, "%s (%s)", *a->error ? a->error : "no reason recorded",
+		 a->retried ? "retried" : "not retried");
 	return out;
 }
 
-static void print_table(PGresult *r, bool failed_only)
+static void print_table(const struct store_attempt *v, size_t n, bool failed_only)
 {
-	int i, n = PQntuples(r), wb = (int)strlen("board");
+	int wb = (int)strlen("board");
+	size_t i;
 
 	for (i = 0; i < n; i++)
-		if ((int)strlen(PQgetvalue(r, i, 0)) > wb)
-			wb = (int)strlen(PQgetvalue(r, i, 0));
+		if ((int)strlen(v[i].board) > wb)
+			wb = (int)strlen(v[i].board);
 	printf("%-*s %4s %-8s %7s %-6s  %s\n", wb, "board", "slot", "variant", "attempt", "status",
 	       "reason");
 	for (i = 0; i < n; i++) {
 		char why[1200];
 
-		if (failed_only && !strcmp(PQgetvalue(r, i, 4), "ok"))
+		if (failed_only && !strcmp(v[i].status, "ok"))
 			continue;
-		printf("%-*s %4s %-8s %7s %-6s  %s\n", wb, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
-		       PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 4),
-		       reason(r, i, why, sizeof(why)));
+		printf("%-*s %4d %-8s %7d %-6s  %s\n", wb, v[i].board, v[i].seq, v[i].variant,
+		       v[i].attempt, v[i].status, reason(&v[i], why, sizeof(why)));
 	}
 }
 
-static void print_json(PGresult *r, int64_t id, const char *status, bool failed_only)
+static void print_json(const struct store_attempt *v, size_t n, int64_t id, const char *status,
+		       bool failed_only)
 {
 	json_object *root = json_object_new_object(), *a = json_object_new_array();
-	int i, n = PQntuples(r);
 
 	json_object_object_add(root, "campaign", json_object_new_int64(id));
 	json_object_object_add(root, "status", json_object_new_string(status));
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		json_object *o;
-		bool failed = strcmp(PQgetvalue(r, i, 4), "ok");
+		bool failed = strcmp(v[i].status, "ok");
 
 		if (failed_only && !failed)
 			continue;
 		o = json_object_new_object();
-		json_object_object_add(o, "board", json_object_new_string(PQgetvalue(r, i, 0)));
-		json_object_object_add(o, "slot", json_object_new_int(atoi(PQgetvalue(r, i, 1))));
-		json_object_object_add(o, "variant", json_object_new_string(PQgetvalue(r, i, 2)));
-		json_object_object_add(o, "attempt",
-				       json_object_new_int(atoi(PQgetvalue(r, i, 3))));
-		json_object_object_add(o, "status", json_object_new_string(PQgetvalue(r, i, 4)));
+		json_object_object_add(o, "board", json_object_new_string(v[i].board));
+		json_object_object_add(o, "slot", json_object_new_int(v[i].seq));
+		json_object_object_add(o, "variant", json_object_new_string(v[i].variant));
+		json_object_object_add(o, "attempt", json_object_new_int(v[i].attempt));
+		json_object_object_add(o, "status", json_object_new_string(v[i].status));
 		if (failed) {
-			json_object_object_add(o, "reason",
-					       json_object_new_string(PQgetvalue(r, i, 6)));
-			json_object_object_add(o, "retried",
-					       json_object_new_boolean(PQgetvalue(r, i, 5)[0] ==
-								       't'));
+			json_object_object_add(o, "reason", json_object_new_string(v[i].error));
+			json_object_object_add(o, "retried", json_object_new_boolean(v[i].retried));
 		}
-		json_object_object_add(o, "transcript",
-				       json_object_new_string(PQgetvalue(r, i, 7)));
-		json_object_object_add(o, "started", json_object_new_string(PQgetvalue(r, i, 8)));
-		if (*PQgetvalue(r, i, 9))
-			json_object_object_add(o, "boot_ms",
-					       json_object_new_int(atoi(PQgetvalue(r, i, 9))));
+		json_object_object_add(o, "transcript", json_object_new_string(v[i].log_path));
+		json_object_object_add(o, "started", json_object_new_string(v[i].started));
+		if (v[i].boot_ms >= 0)
+			json_object_object_add(o, "boot_ms", json_object_new_int(v[i].boot_ms));
 		json_object_array_add(a, o);
 	}
 	json_object_object_add(root, "attempts", a);
@@ -108,9 +100,10 @@ int cmd_attempts(int argc, char **argv)
 	bool failed_only = false;
 	char status[32];
 	struct store st;
-	PGresult *r = NULL;
+	struct store_attempt *v = NULL;
 	int64_t id = 0;
-	int i, n, nfail = 0, nlast = 0, ret = 1, opt, c;
+	size_t i, n = 0;
+	int nfail = 0, nlast = 0, ret = 1, opt, c;
 
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
@@ -146,29 +139,26 @@ int cmd_attempts(int argc, char **argv)
 			id);
 	if (c)
 		goto out;
-	r = store_campaign_attempts(&st, id);
-	if (!r)
+	if (store_campaign_attempts(&st, id, &v, &n))
 		goto out;
-	n = PQntuples(r);
 	for (i = 0; i < n; i++) {
-		if (strcmp(PQgetvalue(r, i, 4), "ok")) {
+		if (strcmp(v[i].status, "ok")) {
 			nfail++;
-			nlast += PQgetvalue(r, i, 5)[0] != 't';
+			nlast += !v[i].retried;
 		}
 	}
 	if (!strcmp(format, "json")) {
-		print_json(r, id, status, failed_only);
+		print_json(v, n, id, status, failed_only);
 	} else {
 		printf("campaign %" PRId64
-		       " (%s): %d attempt%s, %d ok, %d failed (%d not retried)\n",
-		       id, status, n, n == 1 ? "" : "s", n - nfail, nfail, nlast);
+		       " (%s): %zu attempt%s, %zu ok, %d failed (%d not retried)\n",
+		       id, status, n, n == 1 ? "" : "s", n - (size_t)nfail, nfail, nlast);
 		if (n)
-			print_table(r, failed_only);
+			print_table(v, n, failed_only);
 	}
 	ret = 0;
 out:
-	if (r)
-		PQclear(r);
+	store_attempts_free(v, n);
 	store_close(&st);
 	return ret;
 }

@@ -43,7 +43,7 @@ int cmd_resume(int argc, char **argv)
 	struct runner rn = { 0 };
 	const char *results_opt = NULL, *rec_results;
 	struct bench_def bd = { 0 };
-	char why[256];
+	struct errtext why;
 	struct campaign_board *cb = NULL;
 	const char *(*dirs)[VARIANTS_MAX] = NULL;
 	struct variant_set vs = { 0 };
@@ -170,7 +170,7 @@ int cmd_resume(int argc, char **argv)
 		bd.g_scenario = (int)jint(g, "scenario", 1);
 		bd.g_value = (int)jint(g, "value", 2);
 		bd.g_unit = (int)jint(g, "unit", 0);
-		if (!bd.command || !bd.regex || bench_def_check(&bd, why, sizeof(why))) {
+		if (!bd.command || !bd.regex || bench_def_check(&bd, &why)) {
 			err_msg("campaign %ld: its stored regex benchmark is incomplete or invalid",
 				id);
 			goto out;
@@ -190,8 +190,9 @@ int cmd_resume(int argc, char **argv)
 		cs.bench = &bd;
 	} else if (jstr(run, "benchmark") && !strcmp(jstr(run, "benchmark"), "dma_map_benchmark")) {
 		bd.kind = BENCH_DMA_MAP;
-		if (bench_dma_map_params(cs.modparams, &bd, why, sizeof(why))) {
-			err_msg("campaign %ld: stored dma_map_benchmark parameters: %s", id, why);
+		if (bench_dma_map_params(cs.modparams, &bd, &why)) {
+			err_msg("campaign %ld: stored dma_map_benchmark parameters: %s", id,
+				why.msg);
 			goto out;
 		}
 		cs.bench = &bd;

@@ -80,31 +80,31 @@ static struct night_row *night_push(struct night_family *night)
 static int history_rows(struct night_family *night, struct store *st, int ji, const char *job,
 			double alpha, double threshold, int64_t cid)
 {
-	PGresult *r = store_nightly_history(st, job, cid);
+	struct store_rows r;
 	double *x;
 	int n, i = 0;
 
-	if (!r)
+	if (store_nightly_history(st, job, cid, &r))
 		return -EIO;
-	n = PQntuples(r);
+	n = (int)r.nrows;
 	x = xcalloc((size_t)n + 1, sizeof(double));
 	while (i < n) {
 		int k = i, m = 0;
 		struct cp_point cp;
 
-		while (k < n && !strcmp(PQgetvalue(r, k, 1), PQgetvalue(r, i, 1)) &&
-		       !strcmp(PQgetvalue(r, k, 2), PQgetvalue(r, i, 2)) &&
-		       !strcmp(PQgetvalue(r, k, 3), PQgetvalue(r, i, 3)))
-			x[m++] = strtod(PQgetvalue(r, k++, 4), NULL);
-		if (strtoll(PQgetvalue(r, k - 1, 0), NULL, 10) == cid &&
+		while (k < n && !strcmp(store_text(&r, k, 1), store_text(&r, i, 1)) &&
+		       !strcmp(store_text(&r, k, 2), store_text(&r, i, 2)) &&
+		       !strcmp(store_text(&r, k, 3), store_text(&r, i, 3)))
+			x[m++] = strtod(store_text(&r, k++, 4), NULL);
+		if (strtoll(store_text(&r, k - 1, 0), NULL, 10) == cid &&
 		    cp_new_last(x, (size_t)m, CP_DEFAULT_P_MAX, CP_DEFAULT_MIN_SIZE, threshold,
 				&cp) == 1) {
 			struct night_row *w = night_push(night);
 
 			w->job = ji;
-			snprintf(w->board, sizeof(w->board), "%s", PQgetvalue(r, i, 1));
-			snprintf(w->scenario, sizeof(w->scenario), "%s", PQgetvalue(r, i, 2));
-			snprintf(w->label, sizeof(w->label), "%s", PQgetvalue(r, i, 3));
+			snprintf(w->board, sizeof(w->board), "%s", store_text(&r, i, 1));
+			snprintf(w->scenario, sizeof(w->scenario), "%s", store_text(&r, i, 2));
+			snprintf(w->label, sizeof(w->label), "%s", store_text(&r, i, 3));
 			w->variant = !strcmp(w->label, "control") ? 0 :
 				     !strcmp(w->label, "patched") ? 1 :
 								    2;
@@ -123,7 +123,7 @@ static int history_rows(struct night_family *night, struct store *st, int ji, co
 		i = k;
 	}
 	free(x);
-	PQclear(r);
+	store_rows_free(&r);
 	return 0;
 }
 

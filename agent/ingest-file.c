@@ -203,7 +203,7 @@ void ingest_prepare(const char *board, const char *variant, const char *file,
 	find_linux_version(p->data, p->len, &p->vline, &p->vrel);
 	ingest_uuid(board, variant, p->data, p->len, p->uuid);
 	parse_log(p->data, p->len, &p->res);
-	p->check = run_check(&p->res, p->why, sizeof(p->why));
+	p->check = run_check(&p->res, &p->why);
 	/* all that is needed of the text is taken: up to seven files are held */
 	free(p->data);
 	p->data = NULL;

@@ -6,6 +6,7 @@
  * hashed, parsed and checked) share and nothing else includes. */
 #include "ingest.h"
 #include "parse.h"
+#include "util.h"
 
 #include <stddef.h>
 
@@ -24,7 +25,7 @@ struct ingest_prepared {
 	char uuid[37];
 	struct run_result res;
 	int check; /* run_check() */
-	char why[256];
+	struct errtext why; /* run_check()'s reason, then what a partial boot lost */
 };
 
 /* file read, its Linux version line found, its uuid made (of board and variant), parsed and

@@ -283,7 +283,7 @@ static void ingest_done(struct ingest_ctx *c)
 		printf("%s: stored as %s boot %d of campaign %" PRId64
 		       " (%zu scenarios x %d batches, kernel %s%s%s)\n",
 		       file, c->variant, rec->seq, c->campaign, j->nscen, j->maxb, rec->uname_r,
-		       rec->partial ? "; " : "", rec->partial ? j->pf.why : "");
+		       rec->partial ? "; " : "", rec->partial ? j->pf.why.msg : "");
 		if (j->dups)
 			printf("%s: %d repeated line(s) (same timestamp and text: printk output and a dmesg of it) counted once\n",
 			       file, j->dups);
@@ -323,7 +323,7 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 	int f = (c->head + c->nfl) % 2;
 	struct store *db = c->two && f == 1 ? &c->st2 : &c->st;
 	const char *file = pf->file, *uuid = pf->uuid, *vrel = pf->vrel;
-	char *why = pf->why;
+	const char *why = pf->why.msg;
 	struct run_result *res = &pf->res, part = { 0 };
 	struct inflight *j;
 	struct boot_rec *rec;
@@ -387,9 +387,8 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 			ret = -EINVAL;
 			goto out;
 		}
-		snprintf(why, sizeof(pf->why),
-			 "partial: %s%d rejected line(s), %zu scenario(s) dropped",
-			 res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
+		errtext_set(&pf->why, 0, "partial: %s%d rejected line(s), %zu scenario(s) dropped",
+			    res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
 		part.duplicates = res->duplicates;
 		run_result_free(res);
 		*res = part;

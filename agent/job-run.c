@@ -49,7 +49,7 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 	bool pair = variant_set_is_pair(&j->vs);
 	struct campaign_spec cs = { 0 };
 	struct bench_def bd = j->bench;
-	char why[256];
+	struct errtext why;
 	size_t i, nb = 0;
 	char *js = NULL;
 	int ret = 0, v;
@@ -103,8 +103,8 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		}
 		goto out;
 	}
-	if (bd.kind == BENCH_DMA_MAP && bench_dma_map_params(o->params, &bd, why, sizeof(why))) {
-		err_msg("--params: %s", why);
+	if (bd.kind == BENCH_DMA_MAP && bench_dma_map_params(o->params, &bd, &why)) {
+		err_msg("--params: %s", why.msg);
 		ret = -EINVAL;
 		goto out;
 	}

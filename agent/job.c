@@ -309,7 +309,7 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 	static const char *const regex_only[] = { "command", "regex", "groups", NULL };
 	static const char *const module_only[] = { "src", "parser", "module", "ko", NULL };
 	json_object *g = jobj(t, "groups");
-	char why[256];
+	struct errtext why;
 	int bad = 0;
 
 	j->benchmark = jstr(t, "name");
@@ -349,8 +349,8 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 			job_error(j, "benchmark.groups",
 				  "scenario, value and unit must be different groups");
 			bad = 1;
-		} else if (bench_def_check(&j->bench, why, sizeof(why))) {
-			job_error(j, "benchmark.regex", "%s", why);
+		} else if (bench_def_check(&j->bench, &why)) {
+			job_error(j, "benchmark.regex", "%s", why.msg);
 			bad = 1;
 		}
 		if (j->params) {
@@ -363,8 +363,8 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 		j->bench.kind = BENCH_DMA_MAP;
 		if (reject_keys(j, t, regex_only, "regex"))
 			bad = 1;
-		if (bench_dma_map_params(j->params, &j->bench, why, sizeof(why))) {
-			job_error(j, "benchmark.params", "%s", why);
+		if (bench_dma_map_params(j->params, &j->bench, &why)) {
+			job_error(j, "benchmark.params", "%s", why.msg);
 			return -EINVAL;
 		}
 		return bad ? -EINVAL : 0;

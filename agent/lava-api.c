@@ -422,8 +422,7 @@ int lava_local_run(const struct lava_conn *c, const char *dev, const char *yaml,
 	return ret;
 }
 
-int lava_cross_check(const struct lava_result *r, const struct run_result *res, char *why,
-		     size_t wl)
+int lava_cross_check(const struct lava_result *r, const struct run_result *res, struct errtext *why)
 {
 	size_t i, n = 0, k;
 
@@ -474,14 +473,14 @@ int lava_cross_check(const struct lava_result *r, const struct run_result *res, 
 			}
 		}
 		if (k == res->n) {
-			snprintf(why, wl, "LAVA test case %s = %s has no matching line in the log",
-				 name, meas);
-			return -EINVAL;
+			return errtext_set(why, -EINVAL,
+					   "LAVA test case %s = %s has no matching line in the log",
+					   name, meas);
 		}
 	}
 	if (n != res->n) {
-		snprintf(why, wl, "LAVA recorded %zu measurements, the log has %zu", n, res->n);
-		return -EINVAL;
+		return errtext_set(why, -EINVAL, "LAVA recorded %zu measurements, the log has %zu",
+				   n, res->n);
 	}
 	return 0;
 }

@@ -52,7 +52,7 @@ char *lava_local_device(const struct lava_conn *c, const char *board);
 int lava_local_run(const struct lava_conn *c, const char *dev, const char *yaml,
 		   struct lava_result *r);
 /* LAVA's measurements must be the values ablab parsed from the log. */
-int lava_cross_check(const struct lava_result *r, const struct run_result *res, char *why,
-		     size_t wl);
+int lava_cross_check(const struct lava_result *r, const struct run_result *res,
+		     struct errtext *why);
 
 #endif

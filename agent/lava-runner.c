@@ -135,7 +135,7 @@ static int lava_prepare(void *priv, int64_t cid, const char *resdir)
 
 /* One LAVA job: run it, parse its log, check it. */
 static int lava_job(struct lava_runner *lr, const struct runner_slot *s, const char *yaml,
-		    struct lava_result *r, struct lava_output *out, char *error, size_t elen)
+		    struct lava_result *r, struct lava_output *out, struct errtext *error)
 {
 	const struct lava_conn *c = &lr->conn;
 	int64_t deadline = now_ms() + jint(lr->j->lava, "job_timeout_min", 15) * 60000 + 60000;
@@ -144,19 +144,16 @@ static int lava_job(struct lava_runner *lr, const struct runner_slot *s, const c
 	if (c->local) {
 		char *dev = lava_local_device(c, s->b->name);
 
-		if (!dev) {
-			snprintf(error, elen, "no LAVA device dictionary for %s", s->b->name);
-			return -ENOENT;
-		}
+		if (!dev)
+			return errtext_set(error, -ENOENT, "no LAVA device dictionary for %s",
+					   s->b->name);
 		r->id = __atomic_add_fetch(&lr->local_ids, 1, __ATOMIC_RELAXED);
 		ret = lava_local_run(c, dev, yaml, r);
 		free(dev);
 	} else {
 		ret = lava_submit(c, yaml, &r->id);
-		if (ret) {
-			snprintf(error, elen, "LAVA submission failed");
-			return ret;
-		}
+		if (ret)
+			return errtext_set(error, ret, "LAVA submission failed");
 		info_msg("  LAVA job %" PRId64 ": %s/scheduler/job/%" PRId64, r->id, c->server,
 			 r->id);
 		ret = lava_wait(c, r->id, deadline, r);
@@ -166,36 +163,28 @@ static int lava_job(struct lava_runner *lr, const struct runner_slot *s, const c
 				ret = 0; /* the health says it all */
 		}
 	}
-	if (ret) {
-		snprintf(error, elen, "LAVA job %" PRId64 ": %s", r->id,
-			 ret == -ETIMEDOUT ? "not finished before the job timeout" :
-			 ret == -EPERM	   ? "refused to follow a link or redirect off --server" :
-			 ret == -EFBIG	   ? "a response of the server was too large" :
-					     strerror(-ret));
-		return ret;
-	}
-	if (strcmp(r->health, "Complete")) {
-		snprintf(error, elen, "LAVA job %" PRId64 " %s (infrastructure): %s", r->id,
-			 r->health, r->failure ? r->failure : "no reason given");
-		return -EIO;
-	}
+	if (ret)
+		return errtext_set(
+			error, ret, "LAVA job %" PRId64 ": %s", r->id,
+			ret == -ETIMEDOUT ? "not finished before the job timeout" :
+			ret == -EPERM	  ? "refused to follow a link or redirect off --server" :
+			ret == -EFBIG	  ? "a response of the server was too large" :
+					    strerror(-ret));
+	if (strcmp(r->health, "Complete"))
+		return errtext_set(error, -EIO, "LAVA job %" PRId64 " %s (infrastructure): %s",
+				   r->id, r->health, r->failure ? r->failure : "no reason given");
 	lava_output_parse(r->log ? r->log : "", out);
-	ret = run_check(&out->res, error, elen);
+	ret = run_check(&out->res, error);
 	if (ret) {
-		char *m = xasprintf("LAVA job %" PRId64 ": benchmark output rejected: %s", r->id,
-				    error);
-
-		snprintf(error, elen, "%s", m);
-		free(m);
+		errtext_prefix(error, "LAVA job %" PRId64 ": benchmark output rejected", r->id);
 		return ret;
 	}
-	if (!out->uname_r || strcmp(out->uname_r, s->k->release)) {
-		snprintf(error, elen,
-			 "LAVA job %" PRId64 ": wrong kernel: target runs %s, expected %s", r->id,
-			 out->uname_r ? out->uname_r : "(unknown)", s->k->release);
-		return -EIO;
-	}
-	return lava_cross_check(r, &out->res, error, elen);
+	if (!out->uname_r || strcmp(out->uname_r, s->k->release))
+		return errtext_set(error, -EIO,
+				   "LAVA job %" PRId64
+				   ": wrong kernel: target runs %s, expected %s",
+				   r->id, out->uname_r ? out->uname_r : "(unknown)", s->k->release);
+	return lava_cross_check(r, &out->res, error);
 }
 
 static int lava_attempt(void *priv, const struct runner_slot *s, struct runner_result *res)
@@ -215,7 +204,7 @@ static int lava_attempt(void *priv, const struct runner_slot *s, struct runner_r
 		res->bo.fatal = true;
 		return -EINVAL;
 	}
-	ret = lava_job(lr, s, yaml, &r, &out, res->bo.error.msg, sizeof(res->bo.error.msg));
+	ret = lava_job(lr, s, yaml, &r, &out, &res->bo.error);
 	free(yaml);
 	if (r.log && !write_file_atomic(s->transcript, r.log, strlen(r.log)))
 		res->log_written = true;

@@ -549,29 +549,25 @@ static int cmp_sample(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int run_check(const struct run_result *r, char *why, size_t whylen)
+int run_check(const struct run_result *r, struct errtext *why)
 {
 	const struct sample **v, *bad = NULL;
 	int bad_count = 0, bad_max = 0, bad_dup = 0;
 	size_t i, j;
 
 	if (r->malformed) {
-		snprintf(why, whylen, "%d malformed benchmark line(s); first: %s", r->malformed,
-			 r->first_error);
-		return -EINVAL;
+		return errtext_set(why, -EINVAL, "%d malformed benchmark line(s); first: %s",
+				   r->malformed, r->first_error);
 	}
 	if (r->have_done && r->done_status) {
-		snprintf(why, whylen, "module reported status %d%s%s", r->done_status,
-			 r->done_error[0] ? ": " : "", r->done_error);
-		return -EIO;
+		return errtext_set(why, -EIO, "module reported status %d%s%s", r->done_status,
+				   r->done_error[0] ? ": " : "", r->done_error);
 	}
 	if (!r->have_done) {
-		snprintf(why, whylen, "no dmabench done line (output cut short?)");
-		return -EINVAL;
+		return errtext_set(why, -EINVAL, "no dmabench done line (output cut short?)");
 	}
 	if (!r->n) {
-		snprintf(why, whylen, "no benchmark samples");
-		return -EINVAL;
+		return errtext_set(why, -EINVAL, "no benchmark samples");
 	}
 	/* every scenario must have batches 1..N exactly once: sorted, one pass
 	 * (n log n: a long run has 100k samples); of several bad scenarios the
@@ -604,12 +600,10 @@ int run_check(const struct run_result *r, char *why, size_t whylen)
 	if (!bad)
 		return 0;
 	if (bad_dup)
-		snprintf(why, whylen, "scenario %s: batch %d reported twice", bad->scenario,
-			 bad_dup);
-	else
-		snprintf(why, whylen, "scenario %s: batches missing (%d of %d)", bad->scenario,
-			 bad_count, bad_max);
-	return -EINVAL;
+		return errtext_set(why, -EINVAL, "scenario %s: batch %d reported twice",
+				   bad->scenario, bad_dup);
+	return errtext_set(why, -EINVAL, "scenario %s: batches missing (%d of %d)", bad->scenario,
+			   bad_count, bad_max);
 }
 
 void run_result_free(struct run_result *r)

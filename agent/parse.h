@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct errtext; /* util.h */
+
 /* One measurement line of the benchmark module: a `result` (timing) or a
  * `preserve` (lost bytes) line, in dmabench's v1 format or the seed module's. */
 enum sample_kind { SAMPLE_RESULT = 1, SAMPLE_PRESERVE = 2 };
@@ -86,8 +88,9 @@ struct run_result {
  * timestamp and text is the same kernel message printed twice (the console's
  * printk output and a `dmesg` typed afterwards): it counts once. */
 void parse_log(const char *text, size_t len, struct run_result *r);
-/* 0 when the run is complete and clean; else -EINVAL with a reason. */
-int run_check(const struct run_result *r, char *why, size_t whylen);
+/* 0 when the run is complete and clean (why untouched); else -EINVAL (-EIO: the module's
+ * status) with the reason in why. */
+int run_check(const struct run_result *r, struct errtext *why);
 /* qsort() of struct sample pointers by scenario, then batch (0: the same batch). */
 int sample_cmp_batch(const void *a, const void *b);
 /* Appends a copy of s to r (grows r->v). */

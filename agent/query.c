@@ -20,10 +20,10 @@
 
 /* Prints a result: table (aligned), csv (RFC 4180) or json (array of objects; columns
  * flagged numeric become numbers, NULL becomes null). */
-static void print_cols(PGresult *r, int nc, const char *const *names, const bool *numeric,
-		       const char *format, FILE *out)
+static void print_cols(const struct store_rows *r, int nc, const char *const *names,
+		       const bool *numeric, const char *format, FILE *out)
 {
-	int nr = PQntuples(r);
+	int nr = (int)r->nrows;
 
 	if (!strcmp(format, "json")) {
 		json_object *a = json_object_new_array();
@@ -32,10 +32,10 @@ static void print_cols(PGresult *r, int nc, const char *const *names, const bool
 			json_object *o = json_object_new_object();
 
 			for (int c = 0; c < nc; c++) {
-				const char *v = PQgetvalue(r, i, c);
+				const char *v = store_cell(r, (size_t)i, (size_t)c);
 				json_object *jv = NULL;
 
-				if (!PQgetisnull(r, i, c))
+				if (v)
 					jv = numeric[c] ? (strchr(v, '.') || strchr(v, 'e') ?
 								   json_object_new_double(
 									   strtod(v, NULL)) :
@@ -53,7 +53,7 @@ static void print_cols(PGresult *r, int nc, const char *const *names, const bool
 	} else if (!strcmp(format, "csv")) {
 		for (int i = -1; i < nr; i++) {
 			for (int c = 0; c < nc; c++) {
-				const char *v = i < 0 ? names[c] : PQgetvalue(r, i, c);
+				const char *v = i < 0 ? names[c] : store_text(r, i, c);
 
 				if (strpbrk(v, ",\"\n\r")) {
 					fputc('"', out);
@@ -75,14 +75,15 @@ static void print_cols(PGresult *r, int nc, const char *const *names, const bool
 		for (int c = 0; c < nc; c++) {
 			w[c] = strlen(names[c]);
 			for (int i = 0; i < nr; i++)
-				if (strlen(PQgetvalue(r, i, c)) > w[c])
-					w[c] = strlen(PQgetvalue(r, i, c));
+				if (strlen(store_text(r, i, c)) > w[c])
+					w[c] = strlen(store_text(r, i, c));
 		}
 		for (int i = -1; i < nr; i++) {
 			for (int c = 0; c < nc; c++) {
-				const char *v = i < 0		     ? names[c] :
-						PQgetisnull(r, i, c) ? "-" :
-								       PQgetvalue(r, i, c);
+				const char *v = i < 0 ? names[c] : store_text(r, i, c);
+
+				if (i >= 0 && !store_cell(r, (size_t)i, (size_t)c))
+					v = "-";
 
 				fprintf(out, numeric[c] ? "%*s%s" : "%-*s%s", (int)w[c], v,
 					c + 1 < nc ? "  " : "\n");
@@ -92,12 +93,6 @@ static void print_cols(PGresult *r, int nc, const char *const *names, const bool
 			fprintf(out, "(no rows)\n");
 		free(w);
 	}
-}
-
-static void print_result(PGresult *r, const char *const *names, const bool *numeric,
-			 const char *format, FILE *out)
-{
-	print_cols(r, PQnfields(r), names, numeric, format, out);
 }
 
 static bool format_ok(const char *f, const char *what)
@@ -164,28 +159,26 @@ static bool trigger_ok(const char *t)
 }
 
 /* Runs the query (made by fn from arg) against the results database and prints it. */
-static int run_and_print(PGresult *(*fn)(struct store *, const void *), const void *arg,
-			 const char *const *names, const bool *numeric, const char *format,
-			 FILE *out, bool drop_empty_last)
+static int run_and_print(int (*fn)(struct store *, const void *, struct store_rows *),
+			 const void *arg, const char *const *names, const bool *numeric,
+			 const char *format, FILE *out, bool drop_empty_last)
 {
+	struct store_rows r;
 	struct store st;
-	PGresult *r;
-	int ret = 0, nc, i;
+	int ret = 0, nc;
+	size_t i;
 
 	if (store_open(&st, opt_db))
 		return 1;
-	r = fn(&st, arg);
-	if (r) {
-		nc = PQnfields(r);
+	if (!fn(&st, arg, &r)) {
+		nc = (int)r.ncols;
 		/* `query`: its last column (a series campaign's variant position) only when a
 		 * row has one, so that the rows of A/B campaigns read as they always have */
-		for (i = 0; drop_empty_last && i < PQntuples(r) && PQgetisnull(r, i, nc - 1); i++)
+		for (i = 0; drop_empty_last && i < r.nrows && !store_cell(&r, i, r.ncols - 1); i++)
 			;
-		if (drop_empty_last)
-			print_cols(r, i < PQntuples(r) ? nc : nc - 1, names, numeric, format, out);
-		else
-			print_result(r, names, numeric, format, out);
-		PQclear(r);
+		print_cols(&r, drop_empty_last && i == r.nrows ? nc - 1 : nc, names, numeric,
+			   format, out);
+		store_rows_free(&r);
 	} else {
 		ret = 1;
 	}
@@ -193,20 +186,20 @@ static int run_and_print(PGresult *(*fn)(struct store *, const void *), const vo
 	return ret;
 }
 
-static PGresult *samples_of(struct store *st, const void *f)
+static int samples_of(struct store *st, const void *f, struct store_rows *r)
 {
-	return store_query_samples(st, f);
+	return store_query_samples(st, f, r);
 }
 
 struct campaigns_arg {
 	const char *trigger, *job, *limit;
 };
 
-static PGresult *campaigns_of(struct store *st, const void *arg)
+static int campaigns_of(struct store *st, const void *arg, struct store_rows *r)
 {
 	const struct campaigns_arg *a = arg;
 
-	return store_query_campaigns(st, a->trigger, a->job, a->limit);
+	return store_query_campaigns(st, a->trigger, a->job, a->limit, r);
 }
 
 int cmd_query_to(FILE *out, int argc, char **argv)

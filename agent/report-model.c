@@ -17,9 +17,9 @@
 
 /* ------------------------------------------------------------------ loading */
 
-static double getd(PGresult *r, int i, int c)
+static double getd(const struct store_rows *r, int i, int c)
 {
-	return PQgetisnull(r, i, c) ? NAN : strtod(PQgetvalue(r, i, c), NULL);
+	return !store_cell(r, i, c) ? NAN : strtod(store_text(r, i, c), NULL);
 }
 
 static void copy_str(char *dst, size_t len, const char *src)
@@ -52,73 +52,72 @@ static int cmp_rows(const void *pa, const void *pb)
 
 static int load_campaign(struct store *st, struct report *rep)
 {
-	PGresult *r = store_report_campaign(st, rep->campaign);
+	struct store_rows r;
 
-	if (!r)
+	if (store_report_campaign(st, rep->campaign, &r))
 		return -EIO;
-	if (PQntuples(r) == 0) {
-		PQclear(r);
+	if (!r.nrows) {
+		store_rows_free(&r);
 		return -ENOENT;
 	}
-	copy_str(rep->trigger, sizeof(rep->trigger), PQgetvalue(r, 0, 0));
-	copy_str(rep->order_kind, sizeof(rep->order_kind), PQgetvalue(r, 0, 1));
-	copy_str(rep->status, sizeof(rep->status), PQgetvalue(r, 0, 2));
-	copy_str(rep->created, sizeof(rep->created), PQgetvalue(r, 0, 3));
-	copy_str(rep->job, sizeof(rep->job), PQgetvalue(r, 0, 4));
-	rep->batches = atoi(PQgetvalue(r, 0, 5));
-	rep->boots_per_variant = atoi(PQgetvalue(r, 0, 6));
-	rep->order_seed = strtoll(PQgetvalue(r, 0, 7), NULL, 10);
-	rep->seq.first = atoi(PQgetvalue(r, 0, 8));
-	rep->seq.budget = atoi(PQgetvalue(r, 0, 9));
-	rep->seq.alpha = atof(PQgetvalue(r, 0, 10));
-	rep->seq.beta = atof(PQgetvalue(r, 0, 11));
-	rep->seq.boards = atoi(PQgetvalue(r, 0, 12));
-	rep->margin = atof(PQgetvalue(r, 0, 13)) / 100.0;
-	copy_str(rep->series_msgid, sizeof(rep->series_msgid), PQgetvalue(r, 0, 14));
-	copy_str(rep->series_subject, sizeof(rep->series_subject), PQgetvalue(r, 0, 15));
-	rep->series_version = atoi(PQgetvalue(r, 0, 16));
-	rep->series_patches = xstrdup(PQgetvalue(r, 0, 17));
-	PQclear(r);
+	copy_str(rep->trigger, sizeof(rep->trigger), store_text(&r, 0, 0));
+	copy_str(rep->order_kind, sizeof(rep->order_kind), store_text(&r, 0, 1));
+	copy_str(rep->status, sizeof(rep->status), store_text(&r, 0, 2));
+	copy_str(rep->created, sizeof(rep->created), store_text(&r, 0, 3));
+	copy_str(rep->job, sizeof(rep->job), store_text(&r, 0, 4));
+	rep->batches = atoi(store_text(&r, 0, 5));
+	rep->boots_per_variant = atoi(store_text(&r, 0, 6));
+	rep->order_seed = strtoll(store_text(&r, 0, 7), NULL, 10);
+	rep->seq.first = atoi(store_text(&r, 0, 8));
+	rep->seq.budget = atoi(store_text(&r, 0, 9));
+	rep->seq.alpha = atof(store_text(&r, 0, 10));
+	rep->seq.beta = atof(store_text(&r, 0, 11));
+	rep->seq.boards = atoi(store_text(&r, 0, 12));
+	rep->margin = atof(store_text(&r, 0, 13)) / 100.0;
+	copy_str(rep->series_msgid, sizeof(rep->series_msgid), store_text(&r, 0, 14));
+	copy_str(rep->series_subject, sizeof(rep->series_subject), store_text(&r, 0, 15));
+	rep->series_version = atoi(store_text(&r, 0, 16));
+	rep->series_patches = xstrdup(store_text(&r, 0, 17));
+	store_rows_free(&r);
 	/* a series campaign's variants, in order; else control and patched */
 	rep->vs = variant_pair;
-	r = store_report_variants(st, rep->campaign);
-	if (!r)
+	if (store_report_variants(st, rep->campaign, &r))
 		return -EIO;
-	if (PQntuples(r) >= 2) {
+	if ((int)r.nrows >= 2) {
 		rep->vs.n = 0;
 		rep->series = true;
-		for (int i = 0; i < PQntuples(r) && rep->vs.n < VARIANTS_MAX; i++) {
+		for (int i = 0; i < (int)r.nrows && rep->vs.n < VARIANTS_MAX; i++) {
 			snprintf(rep->vs.label[rep->vs.n], VARIANT_LABEL_MAX, "%s",
-				 PQgetvalue(r, i, 1));
-			rep->vpatch[rep->vs.n++] = xstrdup(PQgetvalue(r, i, 2));
+				 store_text(&r, i, 1));
+			rep->vpatch[rep->vs.n++] = xstrdup(store_text(&r, i, 2));
 		}
 	}
-	PQclear(r);
+	store_rows_free(&r);
 	return 0;
 }
 
 static int load_boards(struct store *st, struct report *rep)
 {
-	PGresult *r = store_report_boards(st, rep->campaign);
+	struct store_rows r;
 	int i, n;
 
-	if (!r)
+	if (store_report_boards(st, rep->campaign, &r))
 		return -EIO;
-	n = PQntuples(r);
+	n = (int)r.nrows;
 	rep->boards = xcalloc((size_t)n + 1, sizeof(*rep->boards));
 	rep->nboards = (size_t)n;
 	for (i = 0; i < n; i++) {
 		struct rep_board *b = &rep->boards[i];
 
-		copy_str(b->name, sizeof(b->name), PQgetvalue(r, i, 0));
-		copy_str(b->cpu, sizeof(b->cpu), PQgetvalue(r, i, 1));
-		copy_str(b->family, sizeof(b->family), PQgetvalue(r, i, 2));
-		b->emulated = PQgetvalue(r, i, 3)[0] == 't';
-		b->description = xstrdup(PQgetvalue(r, i, 4));
-		b->lava_jobs = xstrdup(PQgetvalue(r, i, 10));
-		copy_str(b->order, sizeof(b->order), PQgetvalue(r, i, 5));
+		copy_str(b->name, sizeof(b->name), store_text(&r, i, 0));
+		copy_str(b->cpu, sizeof(b->cpu), store_text(&r, i, 1));
+		copy_str(b->family, sizeof(b->family), store_text(&r, i, 2));
+		b->emulated = store_text(&r, i, 3)[0] == 't';
+		b->description = xstrdup(store_text(&r, i, 4));
+		b->lava_jobs = xstrdup(store_text(&r, i, 10));
+		copy_str(b->order, sizeof(b->order), store_text(&r, i, 5));
 		if (rep->series) { /* A = control, B, C, ... in series order */
-			char *labels = xstrdup(PQgetvalue(r, i, 12)), *save = NULL, *l;
+			char *labels = xstrdup(store_text(&r, i, 12)), *save = NULL, *l;
 			size_t k = 0;
 
 			for (l = strtok_r(labels, " ", &save); l && k + 1 < sizeof(b->order);
@@ -130,14 +129,14 @@ static int load_boards(struct store *st, struct report *rep)
 			b->order[k] = '\0';
 			free(labels);
 		}
-		b->failed = (size_t)atol(PQgetvalue(r, i, 6));
-		b->boot_s = getd(r, i, 7) / 1000.0;
-		b->run_s = getd(r, i, 8) / 1000.0;
-		b->clock_res_ns = PQgetisnull(r, i, 9) ? -1 :
-							 strtoll(PQgetvalue(r, i, 9), NULL, 10);
-		b->partial = (size_t)atol(PQgetvalue(r, i, 11));
+		b->failed = (size_t)atol(store_text(&r, i, 6));
+		b->boot_s = getd(&r, i, 7) / 1000.0;
+		b->run_s = getd(&r, i, 8) / 1000.0;
+		b->clock_res_ns = !store_cell(&r, i, 9) ? -1 :
+							  strtoll(store_text(&r, i, 9), NULL, 10);
+		b->partial = (size_t)atol(store_text(&r, i, 11));
 	}
-	PQclear(r);
+	store_rows_free(&r);
 	return 0;
 }
 
@@ -153,29 +152,28 @@ static int board_index(const struct report *rep, const char *name)
  * campaign (or a board's part of it) stopped. */
 static int load_not_retried(struct store *st, struct report *rep)
 {
-	PGresult *r = store_campaign_attempts(st, rep->campaign);
-	int i, n;
+	struct store_attempt *v;
+	size_t n;
 
-	if (!r)
+	if (store_campaign_attempts(st, rep->campaign, &v, &n))
 		return -EIO;
-	n = PQntuples(r);
-	for (i = 0; i < n; i++) {
-		int bi = board_index(rep, PQgetvalue(r, i, 0));
+	for (size_t i = 0; i < n; i++) {
+		int bi = board_index(rep, v[i].board);
 		struct rep_board *b;
 		struct buf w = { 0 };
 
-		if (bi < 0 || !strcmp(PQgetvalue(r, i, 4), "ok") || PQgetvalue(r, i, 5)[0] == 't')
+		if (bi < 0 || !strcmp(v[i].status, "ok") || v[i].retried)
 			continue;
 		b = &rep->boards[bi];
 		b->not_retried++;
 		if (b->not_retried_why)
 			buf_printf(&w, "%s; ", b->not_retried_why);
-		buf_printf(&w, "slot %s (%s) attempt %s: %s", PQgetvalue(r, i, 1),
-			   PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 6));
+		buf_printf(&w, "slot %d (%s) attempt %d: %s", v[i].seq, v[i].variant, v[i].attempt,
+			   v[i].error);
 		free(b->not_retried_why);
 		b->not_retried_why = w.data;
 	}
-	PQclear(r);
+	store_attempts_free(v, n);
 	return 0;
 }
 
@@ -191,21 +189,21 @@ static void boot_finish(struct rep_boot *b, double raw_sum, double base_sum, siz
  * same control kernel image first */
 static int load_calibrations(struct store *st, struct report *rep)
 {
-	PGresult *r = store_report_calibrations(st, rep->campaign);
+	struct store_rows r;
 
-	if (!r)
+	if (store_report_calibrations(st, rep->campaign, &r))
 		return -EIO;
-	for (int i = 0; i < PQntuples(r); i++) {
-		int k = report_find(rep, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1));
+	for (int i = 0; i < (int)r.nrows; i++) {
+		int k = report_find(rep, store_text(&r, i, 0), store_text(&r, i, 1));
 
 		if (k < 0)
 			continue;
-		rep->rows[k].cal_campaign = strtoll(PQgetvalue(r, i, 2), NULL, 10);
-		rep->rows[k].cal_mean = atof(PQgetvalue(r, i, 3));
-		rep->rows[k].cal_vw = atof(PQgetvalue(r, i, 4));
-		rep->rows[k].cal_vb = atof(PQgetvalue(r, i, 5));
+		rep->rows[k].cal_campaign = strtoll(store_text(&r, i, 2), NULL, 10);
+		rep->rows[k].cal_mean = atof(store_text(&r, i, 3));
+		rep->rows[k].cal_vw = atof(store_text(&r, i, 4));
+		rep->rows[k].cal_vb = atof(store_text(&r, i, 5));
 	}
-	PQclear(r);
+	store_rows_free(&r);
 	return 0;
 }
 
@@ -215,7 +213,7 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 	struct rep_boot *bt = NULL;
 	double raw_sum = 0, base_sum = 0;
 	size_t nraw = 0;
-	PGresult *r;
+	struct store_rows r;
 	int ret, i, n;
 
 	memset(rep, 0, sizeof(*rep));
@@ -227,15 +225,14 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 		ret = load_not_retried(st, rep);
 	if (ret)
 		return ret;
-	r = store_report_samples(st, campaign);
-	if (!r)
+	if (store_report_samples(st, campaign, &r))
 		return -EIO;
-	n = PQntuples(r);
+	n = (int)r.nrows;
 	for (i = 0; i < n; i++) {
-		const char *var = PQgetvalue(r, i, 10);
-		int board = board_index(rep, PQgetvalue(r, i, 0));
-		int64_t boot = strtoll(PQgetvalue(r, i, 8), NULL, 10);
-		bool pres = !strcmp(PQgetvalue(r, i, 2), "preserve");
+		const char *var = store_text(&r, i, 10);
+		int board = board_index(rep, store_text(&r, i, 0));
+		int64_t boot = strtoll(store_text(&r, i, 8), NULL, 10);
+		bool pres = !strcmp(store_text(&r, i, 2), "preserve");
 		double v;
 
 		int vi = variant_set_find(&rep->vs, var);
@@ -244,7 +241,7 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 			rep->ignored++;
 			continue;
 		}
-		if (!w || w->board != board || strcmp(w->scenario, PQgetvalue(r, i, 1))) {
+		if (!w || w->board != board || strcmp(w->scenario, store_text(&r, i, 1))) {
 			if (bt)
 				boot_finish(bt, raw_sum, base_sum, nraw);
 			bt = NULL;
@@ -252,13 +249,13 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 			w = &rep->rows[rep->nrows++];
 			memset(w, 0, sizeof(*w));
 			w->board = board;
-			copy_str(w->scenario, sizeof(w->scenario), PQgetvalue(r, i, 1));
-			copy_str(w->kind, sizeof(w->kind), PQgetvalue(r, i, 2));
-			copy_str(w->op, sizeof(w->op), PQgetvalue(r, i, 3));
-			copy_str(w->state, sizeof(w->state), PQgetvalue(r, i, 4));
-			copy_str(w->timing, sizeof(w->timing), PQgetvalue(r, i, 5));
-			w->size = strtoll(PQgetvalue(r, i, 6), NULL, 10);
-			w->reps = strtoll(PQgetvalue(r, i, 7), NULL, 10);
+			copy_str(w->scenario, sizeof(w->scenario), store_text(&r, i, 1));
+			copy_str(w->kind, sizeof(w->kind), store_text(&r, i, 2));
+			copy_str(w->op, sizeof(w->op), store_text(&r, i, 3));
+			copy_str(w->state, sizeof(w->state), store_text(&r, i, 4));
+			copy_str(w->timing, sizeof(w->timing), store_text(&r, i, 5));
+			w->size = strtoll(store_text(&r, i, 6), NULL, 10);
+			w->reps = strtoll(store_text(&r, i, 7), NULL, 10);
 		}
 		if (!bt || bt->id != boot) {
 			if (bt)
@@ -267,39 +264,39 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 			bt = &w->boots[w->nboots++];
 			memset(bt, 0, sizeof(*bt));
 			bt->id = boot;
-			bt->seq = atoi(PQgetvalue(r, i, 9));
+			bt->seq = atoi(store_text(&r, i, 9));
 			bt->vi = vi;
 			/* the A/B table: control against the last variant (all of a series) */
 			bt->variant = vi == 0 ? 0 : vi == rep->vs.n - 1 ? 1 : 2;
 			bt->mod_min = bt->mod_max = NAN;
 			raw_sum = base_sum = 0;
 			nraw = 0;
-			if (!pres && strcmp(w->timing, PQgetvalue(r, i, 5))) {
+			if (!pres && strcmp(w->timing, store_text(&r, i, 5))) {
 				w->mixed_timing++;
 				copy_str(w->other_timing, sizeof(w->other_timing),
-					 PQgetvalue(r, i, 5));
+					 store_text(&r, i, 5));
 			}
 		}
-		v = getd(r, i, pres ? 16 : 11);
+		v = getd(&r, i, pres ? 16 : 11);
 		if (isnan(v))
 			continue;
 		bt->batch = xrealloc(bt->batch, (bt->nbatch + 1) * sizeof(double));
 		bt->batch[bt->nbatch++] = v;
-		if (!PQgetisnull(r, i, 12))
-			bt->mod_min = isnan(bt->mod_min) ? getd(r, i, 12) :
-							   fmin(bt->mod_min, getd(r, i, 12));
-		if (!PQgetisnull(r, i, 13))
-			bt->mod_max = isnan(bt->mod_max) ? getd(r, i, 13) :
-							   fmax(bt->mod_max, getd(r, i, 13));
-		if (!PQgetisnull(r, i, 14) && !PQgetisnull(r, i, 15) && w->reps > 0) {
-			raw_sum += getd(r, i, 14) / (double)w->reps;
-			base_sum += getd(r, i, 15) / (double)w->reps;
+		if (store_cell(&r, i, 12))
+			bt->mod_min = isnan(bt->mod_min) ? getd(&r, i, 12) :
+							   fmin(bt->mod_min, getd(&r, i, 12));
+		if (store_cell(&r, i, 13))
+			bt->mod_max = isnan(bt->mod_max) ? getd(&r, i, 13) :
+							   fmax(bt->mod_max, getd(&r, i, 13));
+		if (store_cell(&r, i, 14) && store_cell(&r, i, 15) && w->reps > 0) {
+			raw_sum += getd(&r, i, 14) / (double)w->reps;
+			base_sum += getd(&r, i, 15) / (double)w->reps;
 			nraw++;
 		}
 	}
 	if (bt)
 		boot_finish(bt, raw_sum, base_sum, nraw);
-	PQclear(r);
+	store_rows_free(&r);
 	ret = load_calibrations(st, rep);
 	if (ret)
 		return ret;
@@ -584,7 +581,7 @@ static void analyse_seq(struct report *rep)
 	free(t);
 }
 
-int report_seq_board(struct store *st, int64_t campaign, const char *board, char *why, size_t len)
+int report_seq_board(struct store *st, int64_t campaign, const char *board, struct errtext *why)
 {
 	struct report rep;
 	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
@@ -598,9 +595,9 @@ int report_seq_board(struct store *st, int64_t campaign, const char *board, char
 		size_t tot, nd, ns;
 		int open = rep_series_open(&rep, board, &tot, &nd, &ns);
 
-		snprintf(why, len,
-			 "%zu comparison%s: %zu different, %zu same within \u00b1%g%%, %d open",
-			 tot, tot == 1 ? "" : "s", nd, ns, rep.margin * 100.0, open);
+		errtext_set(why, 0,
+			    "%zu comparison%s: %zu different, %zu same within \u00b1%g%%, %d open",
+			    tot, tot == 1 ? "" : "s", nd, ns, rep.margin * 100.0, open);
 		report_free(&rep);
 		return !tot ? -ENODATA : open == 0;
 	}
@@ -612,9 +609,9 @@ int report_seq_board(struct store *st, int64_t campaign, const char *board, char
 		total++;
 		n[r->seq >= 0 && r->seq < 4 ? r->seq : SEQ_CONTINUE]++;
 	}
-	snprintf(why, len, "%zu row%s: %zu different, %zu same within \u00b1%g%%, %zu open", total,
-		 total == 1 ? "" : "s", n[SEQ_DIFFERENT], n[SEQ_SAME], rep.margin * 100.0,
-		 n[SEQ_CONTINUE] + n[SEQ_UNDECIDED]);
+	errtext_set(why, 0, "%zu row%s: %zu different, %zu same within \u00b1%g%%, %zu open", total,
+		    total == 1 ? "" : "s", n[SEQ_DIFFERENT], n[SEQ_SAME], rep.margin * 100.0,
+		    n[SEQ_CONTINUE] + n[SEQ_UNDECIDED]);
 	report_free(&rep);
 	if (!total)
 		return -ENODATA;

@@ -154,7 +154,7 @@ int report_find(const struct report *rep, const char *board, const char *scenari
 
 /* Sequential campaigns: 1 when every timing row of board is decided at the look its
  * boots reached, 0 when some row is open (why: the counts), -ENODATA without rows. */
-int report_seq_board(struct store *st, int64_t campaign, const char *board, char *why, size_t len);
+int report_seq_board(struct store *st, int64_t campaign, const char *board, struct errtext *why);
 /* load + analyse + write to stdout (alpha: the rest default). */
 int report_campaign(struct store *st, int64_t campaign, const char *format, double alpha);
 int report_campaign_opts(struct store *st, int64_t campaign, const char *format,

@@ -277,7 +277,7 @@ void spool_boot_free(struct spool_boot *sb)
 	memset(sb, 0, sizeof(*sb));
 }
 
-int spool_read(struct spool_boot *sb, const char *path, char *why, size_t wlen)
+int spool_read(struct spool_boot *sb, const char *path, struct errtext *why)
 {
 	struct boot_rec *rec = &sb->rec;
 	struct vctx v = { "", "" };
@@ -288,12 +288,11 @@ int spool_read(struct spool_boot *sb, const char *path, char *why, size_t wlen)
 	int ret, version;
 
 	memset(sb, 0, sizeof(*sb));
-	why[0] = '\0';
+	errtext_clear(why);
 	ret = jfile_load(&sb->jf, path); /* prints file:line:col */
-	if (ret) {
-		snprintf(why, wlen, "%s", ret == -EINVAL ? "not valid JSON" : strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return errtext_set(why, ret, "%s",
+				   ret == -EINVAL ? "not valid JSON" : strerror(-ret));
 	r = sb->jf.root;
 	ret = get_int(&v, r, "", "spool_version", 0, INT_MAX, &version);
 	if (!ret && version != 1)
@@ -417,10 +416,8 @@ int spool_read(struct spool_boot *sb, const char *path, char *why, size_t wlen)
 			}
 		free(p);
 	}
-	if (ret) {
-		snprintf(why, wlen, "field \"%s\" %s", v.field, v.why);
-		return ret;
-	}
+	if (ret)
+		return errtext_set(why, ret, "field \"%s\" %s", v.field, v.why);
 	sb->res.n = sb->res.cap = n;
 	rec->board = &sb->b;
 	rec->res = &sb->res;
@@ -445,13 +442,14 @@ static void set_aside(const char *dir, const char *path, const char *name, const
 
 static int load_one(struct store *st, const char *dir, const char *name)
 {
-	char *path = xasprintf("%s/%s", dir, name), why[320];
+	char *path = xasprintf("%s/%s", dir, name);
 	struct spool_boot sb;
+	struct errtext why;
 	int ret;
 
-	ret = spool_read(&sb, path, why, sizeof(why));
+	ret = spool_read(&sb, path, &why);
 	if (ret == -EINVAL) {
-		set_aside(dir, path, name, why);
+		set_aside(dir, path, name, why.msg);
 	} else if (!ret) {
 		ret = store_boot(st, &sb.rec);
 		if (ret == -EEXIST)

@@ -22,7 +22,7 @@ struct spool_boot {
 };
 /* 0, -EINVAL with why = "field \"samples[2].batch\" is not an integer"
  * (or "not valid JSON"), or -errno when the file cannot be read. */
-int spool_read(struct spool_boot *sb, const char *path, char *why, size_t wlen);
+int spool_read(struct spool_boot *sb, const char *path, struct errtext *why);
 void spool_boot_free(struct spool_boot *sb);
 /* Loads every DIR/ *.json (files refused go to DIR/rejected/); *loaded / *failed count files.  0 or -errno. */
 int spool_flush(struct store *st, const char *dir, int *loaded, int *failed);

@@ -2,6 +2,7 @@
 /* A bisect's SQL (store-bisect.h): the bisects and bisect_steps rows that bisect.c writes and
  * replays and bisect-report.c prints, and the campaigns a bisect's steps ran. */
 #include "store-bisect.h"
+#include "store-int.h"
 #include "util.h"
 
 #include <errno.h>
@@ -47,6 +48,12 @@ static PGresult *by_id(struct store *st, const char *sql, int64_t id)
 	const char *p[1] = { i64p(ids, id) };
 
 	return store_query(st, sql, 1, p);
+}
+
+/* the same into t: 0 or -EIO (printed) */
+static int rows_by_id(struct store *st, const char *sql, int64_t id, struct store_rows *t)
+{
+	return store_rows_take(by_id(st, sql, id), t);
 }
 
 /* a query whose parameters are a bisect's id and a step's n */
@@ -108,12 +115,12 @@ int store_bisect_set_status(struct store *st, int64_t id, const char *status, co
 		4, p);
 }
 
-PGresult *store_bisect_get(struct store *st, int64_t id)
+int store_bisect_get(struct store *st, int64_t id, struct store_rows *t)
 {
-	return by_id(
+	return rows_by_id(
 		st,
 		"SELECT board, scenario, tree, good, bad, commits, settings, status FROM bisects WHERE id = $1::int",
-		id);
+		id, t);
 }
 
 int store_bisect_state(struct store *st, int64_t id, char **status, char **result)
@@ -131,28 +138,28 @@ int store_bisect_first_changed(struct store *st, int64_t id, char **commit)
 	return one_row(st, "SELECT first_changed FROM bisects WHERE id = $1::int", id, commit, 1);
 }
 
-PGresult *store_bisect_header(struct store *st, int64_t id)
+int store_bisect_header(struct store *st, int64_t id, struct store_rows *t)
 {
-	return by_id(
+	return rows_by_id(
 		st,
 		"SELECT board, coalesce(scenario, 'any timing row'), tree, good, bad, coalesce(good_ref, ''), coalesce(bad_ref, ''), jsonb_array_length(commits), status, coalesce(result, ''), to_char(created, 'YYYY-MM-DD HH24:MI'), settings->>'budget', settings->>'first', settings->>'margin_pct' FROM bisects WHERE id = $1::int",
-		id);
+		id, t);
 }
 
-PGresult *store_bisect_steps(struct store *st, int64_t id)
+int store_bisect_steps(struct store *st, int64_t id, struct store_rows *t)
 {
-	return by_id(
+	return rows_by_id(
 		st,
 		"SELECT n, role, position, verdict, change FROM bisect_steps WHERE bisect_id = $1::int ORDER BY n",
-		id);
+		id, t);
 }
 
-PGresult *store_bisect_step_table(struct store *st, int64_t id)
+int store_bisect_step_table(struct store *st, int64_t id, struct store_rows *t)
 {
-	return by_id(
+	return rows_by_id(
 		st,
 		"SELECT s.n, s.role, s.commit, coalesce(s.build, '-'), coalesce(s.campaign_id::text, '-'), coalesce(s.verdict, 'running'), s.change, s.ci_lo, s.ci_hi, coalesce(s.build_s, 0), coalesce(s.campaign_s, 0), coalesce(s.note, ''), coalesce(s.log_path, ''), coalesce(s.scenario, ''), (SELECT count(*) FILTER (WHERE b.variant = 'control') || '+' || count(*) FILTER (WHERE b.variant = 'patched') FROM boots b WHERE b.campaign_id = s.campaign_id AND b.status = 'ok'), s.try, coalesce(c.status, ''), s.ci_conf FROM bisect_steps s LEFT JOIN campaigns c ON c.id = s.campaign_id WHERE s.bisect_id = $1::int ORDER BY s.n",
-		id);
+		id, t);
 }
 
 int store_bisect_step(struct store *st, int64_t id, int n, bool *check, int *pos, int *try)

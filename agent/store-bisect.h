@@ -3,9 +3,8 @@
 #define ABLAB_STORE_BISECT_H
 
 /* A bisect's SQL (store-bisect.c): the bisects and bisect_steps tables and a bisect's
- * campaigns.  int functions: 0 or -EIO (the database error printed) unless said; a
- * PGresult: NULL on a database error (printed), the caller PQclear()s, its columns as
- * listed.  Seconds are stored to 0.1 s; a non-finite double is stored as NULL. */
+ * campaigns.  int functions: 0 or -EIO (the database error printed) unless said; rows
+ * into a struct store_rows (the caller store_rows_free()s it), its columns as listed.  Seconds are stored to 0.1 s; a non-finite double is stored as NULL. */
 #include "store.h"
 
 #include <stdbool.h>
@@ -20,7 +19,7 @@ int store_bisect_new(struct store *st, const char *board, const char *scenario, 
 int store_bisect_set_status(struct store *st, int64_t id, const char *status, const char *result,
 			    const char *first);
 /* board, scenario (NULL: any), tree, good, bad, commits, settings, status */
-PGresult *store_bisect_get(struct store *st, int64_t id);
+int store_bisect_get(struct store *st, int64_t id, struct store_rows *t);
 /* the status and result (malloc'd, "" when NULL): 0, -ENOENT, -EIO */
 int store_bisect_state(struct store *st, int64_t id, char **status, char **result);
 /* the commit the bisect found (malloc'd, "" when none): 0, -ENOENT, -EIO */
@@ -28,14 +27,14 @@ int store_bisect_first_changed(struct store *st, int64_t id, char **commit);
 /* the header of the step table: board, scenario ('any timing row'), tree, good, bad,
  * good_ref, bad_ref ('' for NULL), number of commits, status, result (''), created
  * (YYYY-MM-DD HH24:MI), settings' budget, first and margin_pct */
-PGresult *store_bisect_header(struct store *st, int64_t id);
+int store_bisect_header(struct store *st, int64_t id, struct store_rows *t);
 
 /* the steps in order: n, role, position, verdict (NULL: not finished), change */
-PGresult *store_bisect_steps(struct store *st, int64_t id);
+int store_bisect_steps(struct store *st, int64_t id, struct store_rows *t);
 /* the step table, in order: n, role, commit, build ('-'), campaign_id ('-'), verdict
  * ('running'), change, ci_lo, ci_hi, build_s (0), campaign_s (0), note (''), log_path (''),
  * scenario (''), ok boots "control+patched", try, the campaign's status (''), ci_conf */
-PGresult *store_bisect_step_table(struct store *st, int64_t id);
+int store_bisect_step_table(struct store *st, int64_t id, struct store_rows *t);
 /* step n's role ("check" sets *check), position and try: 0, or -EIO (also: no such step) */
 int store_bisect_step(struct store *st, int64_t id, int n, bool *check, int *pos, int *try);
 int store_bisect_step_add(struct store *st, int64_t id, int n, const char *commit, int pos,

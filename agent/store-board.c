@@ -2,6 +2,7 @@
 /* The board commands' SQL (store-board.h): `ablab check`'s health rows, and what
  * `ablab boards` shows of them and of the boards the database knows. */
 #include "store-board.h"
+#include "store-int.h"
 #include "util.h"
 
 #include <errno.h>

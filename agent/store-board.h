@@ -6,6 +6,7 @@
  * knows.  A PGresult: NULL on a database error (printed), the caller PQclear()s. */
 #include "store.h"
 
+#include <libpq-fe.h> /* until the two PGresults below are plain rows (cmd-board.c, nightly.c) */
 #include <stdbool.h>
 #include <stdint.h>
 

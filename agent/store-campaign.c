@@ -3,6 +3,7 @@
  * resume data, its variants and batches, where a resumed board continues, the next slot of
  * an ingest, a boot found by uuid, a board's stored definition. */
 #include "store-campaign.h"
+#include "store-int.h"
 #include "util.h"
 
 #include <errno.h>

@@ -9,11 +9,17 @@
  */
 #include "store.h"
 
+#include <libpq-fe.h>
+
 /* a boot's value for a scenario: the mean over its batches (boot_means) */
 #define BOOT_MEAN_SQL \
 	"avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END), " BOOT_MEAN_N_SQL
 #define BOOT_MEAN_N_SQL "count(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END)"
 
+/* Runs a parameterised query; returns the result or NULL (error printed). */
+PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params);
+/* r's rows into t and r cleared: 0, or -EIO when r is NULL (a failed query, printed). */
+int store_rows_take(PGresult *r, struct store_rows *t);
 /* Plain statements (may hold several commands, as migrations do): 0 or -EIO (said). */
 int store_exec(struct store *st, const char *sql);
 /* The private cluster, created and started when needed: *conninfo its conninfo

@@ -5,6 +5,7 @@
  * that stopped half-way is no baseline), for `ablab nightly` and `ablab compare --previous`.
  */
 #include "store.h"
+#include "store-int.h"
 #include "util.h"
 
 #include <errno.h>
@@ -63,7 +64,7 @@ int store_nightly_on(struct store *st, const char *job, const char *date, int64_
 	return ret;
 }
 
-PGresult *store_nightly_history(struct store *st, const char *job, int64_t cid)
+int store_nightly_history(struct store *st, const char *job, int64_t cid, struct store_rows *t)
 {
 	static const char *const q =
 		"SELECT x.cid, x.board, x.scenario, x.variant, avg(x.bm) FROM (SELECT c.id AS cid, "
@@ -78,7 +79,7 @@ PGresult *store_nightly_history(struct store *st, const char *job, int64_t cid)
 	const char *p[2] = { job, ids };
 
 	snprintf(ids, sizeof(ids), "%" PRId64, cid);
-	return store_query(st, q, 2, p);
+	return store_rows_query(st, q, 2, p, t);
 }
 
 int store_kernel_commit(struct store *st, int64_t cid, const char *board, const char *variant,

@@ -2,6 +2,7 @@
 /* `ablab query`'s and `ablab campaigns`' SQL (store-query.h): the statement built from the
  * filters given, each value a $n parameter. */
 #include "store-query.h"
+#include "store-int.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -19,12 +20,11 @@ static void add_filter(struct buf *sql, const char **params, int *np, const char
 	buf_printf(sql, expr, *np);
 }
 
-PGresult *store_query_samples(struct store *st, const struct store_query_filter *f)
+int store_query_samples(struct store *st, const struct store_query_filter *f, struct store_rows *t)
 {
 	const char *params[MAX_PARAMS];
 	struct buf sql = { 0 };
-	PGresult *r;
-	int np = 0;
+	int np = 0, ret;
 
 	/* Each boot's samples grouped in a lateral subquery, in the order of samples' primary
 	 * key (boot, scenario, batch): no sort of every sample row by the outer keys, which
@@ -72,18 +72,17 @@ PGresult *store_query_samples(struct store *st, const struct store_query_filter 
 					   "coalesce(b.started, b.inserted) <= $%d::timestamptz");
 	buf_printf(&sql,
 		   " ORDER BY coalesce(b.started, b.inserted), c.id, b.seq, b.id, s.scenario");
-	r = store_query(st, sql.data, np, params);
+	ret = store_rows_take(store_query(st, sql.data, np, params), t);
 	buf_free(&sql);
-	return r;
+	return ret;
 }
 
-PGresult *store_query_campaigns(struct store *st, const char *trigger, const char *job,
-				const char *limit)
+int store_query_campaigns(struct store *st, const char *trigger, const char *job, const char *limit,
+			  struct store_rows *t)
 {
 	const char *params[3];
 	struct buf sql = { 0 };
-	PGresult *r;
-	int np = 0;
+	int np = 0, ret;
 
 	buf_printf(
 		&sql,
@@ -111,7 +110,7 @@ PGresult *store_query_campaigns(struct store *st, const char *trigger, const cha
 	}
 	params[np++] = limit;
 	buf_printf(&sql, " ORDER BY c.id DESC LIMIT $%d::int", np);
-	r = store_query(st, sql.data, np, params);
+	ret = store_rows_take(store_query(st, sql.data, np, params), t);
 	buf_free(&sql);
-	return r;
+	return ret;
 }

@@ -3,8 +3,9 @@
 #define ABLAB_STORE_QUERY_H
 
 /* `ablab query`'s and `ablab campaigns`' SQL (store-query.c).  Every filter value reaches
- * PostgreSQL as a $n parameter, never as SQL text.  A PGresult: NULL on a database error
- * (printed), the caller PQclear()s and prints its columns as they come. */
+ * PostgreSQL as a $n parameter, never as SQL text.  The rows into *t (the caller prints its
+ * columns as they come, then store_rows_free()s it): 0, or -EIO on a database error
+ * (printed). */
 #include "store.h"
 
 #include <stdbool.h>
@@ -20,11 +21,11 @@ struct store_query_filter {
 /* One row per ok boot and scenario, by start time: campaign, trigger, started, board,
  * variant, kernel, boot, seq, scenario, batches, mean, min, max, unit, lava_job
  * ("SERVER#ID", ''), position (a series campaign's variant position, else NULL). */
-PGresult *store_query_samples(struct store *st, const struct store_query_filter *f);
+int store_query_samples(struct store *st, const struct store_query_filter *f, struct store_rows *t);
 /* Campaigns newest first, at most limit (text) of them, of trigger and job (NULL: any): id,
  * created, trigger, job, status (as shown), order, batches, boards, control, patched (ok
  * boots), failed, scenarios. */
-PGresult *store_query_campaigns(struct store *st, const char *trigger, const char *job,
-				const char *limit);
+int store_query_campaigns(struct store *st, const char *trigger, const char *job, const char *limit,
+			  struct store_rows *t);
 
 #endif

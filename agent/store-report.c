@@ -5,17 +5,17 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-static PGresult *store_query_id(struct store *st, const char *q, int64_t campaign)
+static int store_query_id(struct store *st, const char *q, int64_t campaign, struct store_rows *t)
 {
 	char ids[32];
 	const char *p[1] = { ids };
 
 	snprintf(ids, sizeof(ids), "%" PRId64, campaign);
-	return store_query(st, q, 1, p);
+	return store_rows_query(st, q, 1, p, t);
 }
 
 /* trigger .. margin_pct: one row, none without such a campaign */
-PGresult *store_report_campaign(struct store *st, int64_t campaign)
+int store_report_campaign(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	static const char *const q = "SELECT trigger, order_kind, " STORE_CAMPAIGN_STATUS_SQL(
 		"c") ", "
@@ -34,11 +34,11 @@ PGresult *store_report_campaign(struct store *st, int64_t campaign)
 		     "  THEN job->'series'->'patches' END) p), '')"
 		     " FROM campaigns c WHERE id = $1::int";
 
-	return store_query_id(st, q, campaign);
+	return store_query_id(st, q, campaign, t);
 }
 
 /* per board of the campaign: identity, boot order, failures, times, LAVA jobs */
-PGresult *store_report_boards(struct store *st, int64_t campaign)
+int store_report_boards(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	static const char *const q =
 		"SELECT bo.name, coalesce(bo.cpu, ''), coalesce(bo.family, ''), "
@@ -58,11 +58,11 @@ PGresult *store_report_boards(struct store *st, int64_t campaign)
 		"GROUP BY bo.name, bo.cpu, bo.family, bo.definition ORDER BY bo.name";
 	;
 
-	return store_query_id(st, q, campaign);
+	return store_query_id(st, q, campaign, t);
 }
 
 /* every sample of the campaign's ok boots, by board, scenario, boot, batch */
-PGresult *store_report_samples(struct store *st, int64_t campaign)
+int store_report_samples(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	static const char *const q =
 		"SELECT bo.name, s.scenario, s.kind, coalesce(s.op, ''), coalesce(s.state, ''), "
@@ -73,11 +73,11 @@ PGresult *store_report_samples(struct store *st, int64_t campaign)
 		"ORDER BY bo.name, s.scenario, b.seq, b.id, s.batch";
 	;
 
-	return store_query_id(st, q, campaign);
+	return store_query_id(st, q, campaign, t);
 }
 
 /* per board and scenario the latest A/A calibration, the control kernel's image first */
-PGresult *store_report_calibrations(struct store *st, int64_t campaign)
+int store_report_calibrations(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	static const char *const q =
 		"SELECT DISTINCT ON (c.board, c.scenario) c.board, c.scenario, c.campaign_id,"
@@ -90,14 +90,14 @@ PGresult *store_report_calibrations(struct store *st, int64_t campaign)
 		"   AND o.name = c.board AND b.variant = 'control' LIMIT 1) DESC, c.created DESC";
 	;
 
-	return store_query_id(st, q, campaign);
+	return store_query_id(st, q, campaign, t);
 }
 
 /* position, label, patch of a series campaign's variants, in order */
-PGresult *store_report_variants(struct store *st, int64_t campaign)
+int store_report_variants(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	return store_query_id(
 		st,
 		"SELECT position, label, coalesce(patch, '') FROM campaign_variants WHERE campaign_id = $1::int ORDER BY position",
-		campaign);
+		campaign, t);
 }

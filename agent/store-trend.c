@@ -3,6 +3,7 @@
  * boot its mean of one scenario as store_boot wrote it (boot_means: one row per boot, not
  * every batch); campaigns and boards are read apart. */
 #include "store-trend.h"
+#include "store-int.h"
 #include "util.h"
 
 #include <errno.h>

@@ -228,6 +228,56 @@ PGresult *store_query(struct store *st, const char *sql, int nparams, const char
 	return r;
 }
 
+int store_rows_take(PGresult *r, struct store_rows *t)
+{
+	size_t len = 0, off = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!r)
+		return -EIO;
+	t->nrows = (size_t)PQntuples(r);
+	t->ncols = (size_t)PQnfields(r);
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t c = 0; c < t->ncols; c++)
+			len += (size_t)PQgetlength(r, (int)i, (int)c) + 1;
+	t->cell = xcalloc(t->nrows * t->ncols + 1, sizeof(*t->cell));
+	t->text = xmalloc(len + 1);
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t c = 0; c < t->ncols; c++) {
+			size_t n = (size_t)PQgetlength(r, (int)i, (int)c);
+
+			if (PQgetisnull(r, (int)i, (int)c))
+				continue;
+			memcpy(t->text + off, PQgetvalue(r, (int)i, (int)c), n + 1);
+			t->cell[i * t->ncols + c] = t->text + off;
+			off += n + 1;
+		}
+	PQclear(r);
+	return 0;
+}
+
+int store_rows_query(struct store *st, const char *sql, int nparams, const char *const *params,
+		     struct store_rows *t)
+{
+	return store_rows_take(store_query(st, sql, nparams, params), t);
+}
+
+bool store_alive(struct store *st)
+{
+	if (st->conn && PQstatus(st->conn) == CONNECTION_OK)
+		return true;
+	if (st->conn)
+		PQreset(st->conn);
+	return st->conn && PQstatus(st->conn) == CONNECTION_OK;
+}
+
+void store_rows_free(struct store_rows *t)
+{
+	free(t->cell);
+	free(t->text);
+	memset(t, 0, sizeof(*t));
+}
+
 int store_value(struct store *st, const char *sql, int nparams, const char *const *params,
 		char **out)
 {
@@ -508,22 +558,56 @@ int store_campaign_claim(struct store *st, int64_t id)
 	return store_campaign_set_status(st, id, "running");
 }
 
-PGresult *store_campaign_attempts(struct store *st, int64_t id)
+int store_campaign_attempts(struct store *st, int64_t id, struct store_attempt **v, size_t *n)
 {
 	char ids[32];
 	const char *p[1] = { ids };
+	PGresult *r;
 
 	snprintf(ids, sizeof(ids), "%" PRId64, id);
-	return store_query(st,
-			   "SELECT o.name, b.seq, b.variant, b.attempt, b.status, "
-			   " EXISTS (SELECT 1 FROM boots l WHERE l.campaign_id = b.campaign_id AND "
-			   "  l.board_id = b.board_id AND l.seq = b.seq AND (l.attempt, l.id) > "
-			   "  (b.attempt, b.id)), coalesce(b.error, ''), coalesce(b.log_path, ''), "
-			   " coalesce(to_char(b.started, 'YYYY-MM-DD HH24:MI:SS'), ''), "
-			   " coalesce(b.boot_ms::text, '') "
-			   "FROM boots b JOIN boards o ON o.id = b.board_id "
-			   "WHERE b.campaign_id = $1::int ORDER BY o.name, b.seq, b.attempt, b.id",
-			   1, p);
+	r = store_query(st,
+			"SELECT o.name, b.seq, b.variant, b.attempt, b.status, "
+			" EXISTS (SELECT 1 FROM boots l WHERE l.campaign_id = b.campaign_id AND "
+			"  l.board_id = b.board_id AND l.seq = b.seq AND (l.attempt, l.id) > "
+			"  (b.attempt, b.id)), coalesce(b.error, ''), coalesce(b.log_path, ''), "
+			" coalesce(to_char(b.started, 'YYYY-MM-DD HH24:MI:SS'), ''), "
+			" coalesce(b.boot_ms::text, '') "
+			"FROM boots b JOIN boards o ON o.id = b.board_id "
+			"WHERE b.campaign_id = $1::int ORDER BY o.name, b.seq, b.attempt, b.id",
+			1, p);
+	if (!r)
+		return -EIO;
+	*n = (size_t)PQntuples(r);
+	*v = xcalloc(*n + 1, sizeof(**v));
+	for (size_t i = 0; i < *n; i++) {
+		struct store_attempt *a = &(*v)[i];
+		int k = (int)i;
+
+		a->board = xstrdup(PQgetvalue(r, k, 0));
+		a->seq = atoi(PQgetvalue(r, k, 1));
+		a->variant = xstrdup(PQgetvalue(r, k, 2));
+		a->attempt = atoi(PQgetvalue(r, k, 3));
+		a->status = xstrdup(PQgetvalue(r, k, 4));
+		a->retried = PQgetvalue(r, k, 5)[0] == 't';
+		a->error = xstrdup(PQgetvalue(r, k, 6));
+		a->log_path = xstrdup(PQgetvalue(r, k, 7));
+		snprintf(a->started, sizeof(a->started), "%s", PQgetvalue(r, k, 8));
+		a->boot_ms = *PQgetvalue(r, k, 9) ? atoi(PQgetvalue(r, k, 9)) : -1;
+	}
+	PQclear(r);
+	return 0;
+}
+
+void store_attempts_free(struct store_attempt *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].board);
+		free(v[i].variant);
+		free(v[i].status);
+		free(v[i].error);
+		free(v[i].log_path);
+	}
+	free(v);
 }
 
 int store_campaign_set_status(struct store *st, int64_t id, const char *status)

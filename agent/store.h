@@ -5,13 +5,17 @@
 #include "kernel.h"
 #include "parse.h"
 
-#include <libpq-fe.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct board;
 
+/* libpq stays inside store*.c (store-int.h includes it): the connection is libpq's PGconn */
+struct pg_conn;
+
 struct store {
-	PGconn *conn;
+	struct pg_conn *conn;
 	char *conninfo;
 	char *lock_key; /* board of the session's advisory lock, or NULL */
 	int64_t campaign_key; /* campaign this session holds (shared advisory lock), or 0 */
@@ -63,10 +67,18 @@ int store_campaign_claim(struct store *st, int64_t id);
 	"WHERE l.locktype = 'advisory' AND l.classid = 4243 AND l.objid = " c ".id::oid " \
 	"AND l.objsubid = 2 AND l.granted AND l.database = (SELECT oid FROM pg_database " \
 	"WHERE datname = current_database())) THEN 'stale' ELSE " c ".status END"
-/* Every attempt of a campaign, in board and slot order: board, seq,
- * variant, attempt, status, retried (t/f: a later attempt of the slot
- * exists), error, log_path, started (YYYY-MM-DD HH24:MI:SS), boot_ms. */
-PGresult *store_campaign_attempts(struct store *st, int64_t id);
+/* One attempt of a campaign's slot (error, log_path, started: "" for none). */
+struct store_attempt {
+	char *board, *variant, *status, *error, *log_path;
+	int seq, attempt;
+	bool retried; /* a later attempt of the slot exists */
+	char started[24]; /* YYYY-MM-DD HH24:MI:SS */
+	int boot_ms; /* -1: not recorded */
+};
+/* Every attempt of a campaign, in board and slot order, into *v (malloc'd, at least one
+ * element; store_attempts_free()): 0 or -EIO (printed). */
+int store_campaign_attempts(struct store *st, int64_t id, struct store_attempt **v, size_t *n);
+void store_attempts_free(struct store_attempt *v, size_t n);
 
 struct boot_rec {
 	char uuid[37];
@@ -107,8 +119,30 @@ int store_latest_campaign(struct store *st, int64_t *id);
  * NULL when it has none yet. */
 int store_timing_pin(struct store *st, int64_t cid, const char *board, char **pin);
 
-/* Runs a parameterised query; returns the result or NULL (error printed). */
-PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params);
+/* A query's rows as text, for callers that print them as they come: nrows x ncols cells,
+ * row by row (cell NULL: SQL NULL), in two allocations (store_rows_free()). */
+struct store_rows {
+	size_t nrows, ncols;
+	const char **cell;
+	char *text;
+};
+static inline const char *store_cell(const struct store_rows *t, size_t i, size_t c)
+{
+	return t->cell[i * t->ncols + c];
+}
+/* the same, "" for NULL (as libpq gives it) */
+static inline const char *store_text(const struct store_rows *t, size_t i, size_t c)
+{
+	const char *v = store_cell(t, i, c);
+
+	return v ? v : "";
+}
+void store_rows_free(struct store_rows *t);
+/* store_query() into *t: 0, or -EIO (printed). */
+int store_rows_query(struct store *st, const char *sql, int nparams, const char *const *params,
+		     struct store_rows *t);
+/* Whether the connection is up, reset once when the server went away. */
+bool store_alive(struct store *st);
 /* The first column of the one row a query returns, allocated into *out: 0; -ENOENT when
  * it returns no row or NULL; -EIO when it fails (error printed). */
 int store_value(struct store *st, const char *sql, int nparams, const char *const *params,
@@ -125,8 +159,8 @@ int store_previous_nightly(struct store *st, int64_t cid, char *job, size_t jobl
 int store_nightly_on(struct store *st, const char *job, const char *date, int64_t *cid);
 /* Per night (campaign) up to cid, board, scenario and variant, the mean of the ok boots'
  * means: columns cid, board, scenario, variant, mean; ordered by board, scenario, variant,
- * night.  NULL on error (printed). */
-PGresult *store_nightly_history(struct store *st, const char *job, int64_t cid);
+ * night, into *t: 0 or -EIO (printed). */
+int store_nightly_history(struct store *st, const char *job, int64_t cid, struct store_rows *t);
 /* The git commit (its manifest's source.commit) of variant's kernel on board in campaign cid,
  * from the first ok boot: *commit malloc'd; 0, -ENOENT (not a git build), -EIO. */
 int store_kernel_commit(struct store *st, int64_t cid, const char *board, const char *variant,

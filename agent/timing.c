@@ -39,7 +39,7 @@ static const struct sample *next_timed(const struct run_result *r, size_t *i)
 	return NULL;
 }
 
-int timing_pin_of(const struct run_result *r, char **pin, char *why, size_t whylen)
+int timing_pin_of(const struct run_result *r, char **pin, struct errtext *why)
 {
 	const struct sample *s;
 	struct buf b = { 0 };
@@ -51,9 +51,10 @@ int timing_pin_of(const struct run_result *r, char **pin, char *why, size_t whyl
 
 		if (b.len && pin_mode(b.data, s->scenario, mode, sizeof(mode))) {
 			if (strcmp(mode, s->timing)) {
-				snprintf(why, whylen,
-					 "scenario %s was timed both ways in one boot (%s and %s)",
-					 s->scenario, mode, s->timing);
+				errtext_set(
+					why, 0,
+					"scenario %s was timed both ways in one boot (%s and %s)",
+					s->scenario, mode, s->timing);
 				buf_free(&b);
 				return -EINVAL;
 			}
@@ -65,7 +66,7 @@ int timing_pin_of(const struct run_result *r, char **pin, char *why, size_t whyl
 	return 0;
 }
 
-int timing_pin_check(const char *pin, const struct run_result *r, char *why, size_t whylen)
+int timing_pin_check(const char *pin, const struct run_result *r, struct errtext *why)
 {
 	const struct sample *s;
 	size_t i = 0;
@@ -74,18 +75,16 @@ int timing_pin_check(const char *pin, const struct run_result *r, char *why, siz
 		char mode[16];
 
 		if (!pin_mode(pin, s->scenario, mode, sizeof(mode))) {
-			snprintf(
-				why, whylen,
+			return errtext_set(
+				why, -EINVAL,
 				"scenario %s is not in this board's first boot (its timing modes: %s)",
 				s->scenario, pin);
-			return -EINVAL;
 		}
 		if (strcmp(mode, s->timing)) {
-			snprintf(
-				why, whylen,
+			return errtext_set(
+				why, -EINVAL,
 				"scenario %s was timed by %s, the board's first boot in this campaign timed it by %s (pin_timing not obeyed: an old dmabench.ko?)",
 				s->scenario, s->timing, mode);
-			return -EINVAL;
 		}
 	}
 	return 0;

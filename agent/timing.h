@@ -13,10 +13,10 @@
 
 /* The pin of one boot's samples (malloc'd; NULL when it has no timing
  * sample); -EINVAL with why when a scenario has two modes in one boot. */
-int timing_pin_of(const struct run_result *r, char **pin, char *why, size_t whylen);
+int timing_pin_of(const struct run_result *r, char **pin, struct errtext *why);
 /* 0 when every timing sample of r has the mode pin gives its scenario (and
  * every scenario is in the pin); -EINVAL with why. */
-int timing_pin_check(const char *pin, const struct run_result *r, char *why, size_t whylen);
+int timing_pin_check(const char *pin, const struct run_result *r, struct errtext *why);
 /* The module parameters for a pinned load: user (may be NULL) plus
  * "pin_timing=PIN" (replacing the user's own pin_timing=, which the first boot
  * obeyed), unless user times every scenario one way (timing=iter|batch).

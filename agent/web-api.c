@@ -85,77 +85,73 @@ static void plabel(FILE *f, const char *s)
 
 void web_metrics(struct web *w, struct reply *r)
 {
-	PGresult *res;
+	struct store_rows res;
 	FILE *f = r->f;
 	int counts[3] = { 0, 0, 0 };
 
-	res = web_q(w, r, store_web_read_only, 0, NULL);
-	if (!res)
+	if (web_q(w, r, store_web_read_only, 0, NULL, &res))
 		return;
 	fprintf(f,
 		"# HELP ablab_serve_read_only 1 when the server's database session is read-only (default_transaction_read_only)\n"
 		"# TYPE ablab_serve_read_only gauge\n"
 		"ablab_serve_read_only %d\n",
-		!strcmp(PQgetvalue(res, 0, 0), "on"));
-	PQclear(res);
-	res = web_q(w, r, store_web_metrics_health, 0, NULL);
-	if (!res)
+		!strcmp(store_text(&res, 0, 0), "on"));
+	store_rows_free(&res);
+	if (web_q(w, r, store_web_metrics_health, 0, NULL, &res))
 		return;
 	fputs("# HELP ablab_board_health_ok Last health check of the board: 1 ok, 0 failed, -1 never checked\n"
 	      "# TYPE ablab_board_health_ok gauge\n",
 	      f);
-	for (int i = 0; i < PQntuples(res); i++) {
-		const char *ok = PQgetvalue(res, i, 1);
+	for (int i = 0; i < (int)res.nrows; i++) {
+		const char *ok = store_text(&res, i, 1);
 
 		counts[*ok == 't' ? 0 : *ok == 'f' ? 1 : 2]++;
 		fputs("ablab_board_health_ok{board=\"", f);
-		plabel(f, PQgetvalue(res, i, 0));
+		plabel(f, store_text(&res, i, 0));
 		fprintf(f, "\"} %d\n", *ok == 't' ? 1 : *ok == 'f' ? 0 : -1);
 	}
 	fputs("# HELP ablab_board_health_timestamp_seconds Time of the last health check\n"
 	      "# TYPE ablab_board_health_timestamp_seconds gauge\n",
 	      f);
-	for (int i = 0; i < PQntuples(res); i++) {
-		if (!*PQgetvalue(res, i, 1))
+	for (int i = 0; i < (int)res.nrows; i++) {
+		if (!*store_text(&res, i, 1))
 			continue;
 		fputs("ablab_board_health_timestamp_seconds{board=\"", f);
-		plabel(f, PQgetvalue(res, i, 0));
-		fprintf(f, "\"} %s\n", PQgetvalue(res, i, 2));
+		plabel(f, store_text(&res, i, 0));
+		fprintf(f, "\"} %s\n", store_text(&res, i, 2));
 	}
 	fprintf(f,
 		"# HELP ablab_boards Boards by the result of their last health check\n"
 		"# TYPE ablab_boards gauge\nablab_boards{health=\"ok\"} %d\n"
 		"ablab_boards{health=\"failed\"} %d\nablab_boards{health=\"unchecked\"} %d\n",
 		counts[0], counts[1], counts[2]);
-	PQclear(res);
-	res = web_q(w, r, store_web_metrics_nightly, 0, NULL);
-	if (!res)
+	store_rows_free(&res);
+	if (web_q(w, r, store_web_metrics_nightly, 0, NULL, &res))
 		return;
 	fputs("# HELP ablab_nightly_last_timestamp_seconds Start of the job's last nightly campaign\n"
 	      "# TYPE ablab_nightly_last_timestamp_seconds gauge\n",
 	      f);
-	for (int i = 0; i < PQntuples(res); i++) {
+	for (int i = 0; i < (int)res.nrows; i++) {
 		fputs("ablab_nightly_last_timestamp_seconds{job=\"", f);
-		plabel(f, PQgetvalue(res, i, 0));
-		fprintf(f, "\"} %s\n", PQgetvalue(res, i, 2));
+		plabel(f, store_text(&res, i, 0));
+		fprintf(f, "\"} %s\n", store_text(&res, i, 2));
 	}
 	fputs("# HELP ablab_nightly_last_status Status of the job's last nightly campaign (1 for its status)\n"
 	      "# TYPE ablab_nightly_last_status gauge\n",
 	      f);
-	for (int i = 0; i < PQntuples(res); i++) {
+	for (int i = 0; i < (int)res.nrows; i++) {
 		fputs("ablab_nightly_last_status{job=\"", f);
-		plabel(f, PQgetvalue(res, i, 0));
-		fprintf(f, "\",status=\"%s\",campaign=\"%s\"} 1\n", PQgetvalue(res, i, 1),
-			PQgetvalue(res, i, 3));
+		plabel(f, store_text(&res, i, 0));
+		fprintf(f, "\",status=\"%s\",campaign=\"%s\"} 1\n", store_text(&res, i, 1),
+			store_text(&res, i, 3));
 	}
-	PQclear(res);
-	res = web_q(w, r, store_web_metrics_campaigns, 0, NULL);
-	if (!res)
+	store_rows_free(&res);
+	if (web_q(w, r, store_web_metrics_campaigns, 0, NULL, &res))
 		return;
 	fputs("# HELP ablab_campaigns Campaigns by status\n# TYPE ablab_campaigns gauge\n", f);
-	for (int i = 0; i < PQntuples(res); i++)
-		fprintf(f, "ablab_campaigns{status=\"%s\"} %s\n", PQgetvalue(res, i, 0),
-			PQgetvalue(res, i, 1));
-	PQclear(res);
+	for (int i = 0; i < (int)res.nrows; i++)
+		fprintf(f, "ablab_campaigns{status=\"%s\"} %s\n", store_text(&res, i, 0),
+			store_text(&res, i, 1));
+	store_rows_free(&res);
 	r->type = "text/plain; version=0.0.4; charset=utf-8";
 }

@@ -50,8 +50,10 @@ void web_page_foot(FILE *f);
 void web_fail_page(struct reply *r, unsigned int status, const char *what);
 /* the pages' connection, reconnected if the server went away; NULL when down */
 struct store *web_db(struct web *w);
-/* a query on the pages' connection, or NULL with r a 503 page */
-PGresult *web_q(struct web *w, struct reply *r, const char *sql, int np, const char *const *p);
+/* a query on the pages' connection: 0 with its rows in *t (store_rows_free()), or -EIO with
+ * r a 503 page */
+int web_q(struct web *w, struct reply *r, const char *sql, int np, const char *const *p,
+	  struct store_rows *t);
 /* a command's function (cmds.h: cmd_X_to) run on argv, its output the answer; its exit */
 int web_run_cmd(int (*fn)(FILE *, int, char **), struct reply *r, const char **argv);
 bool web_digits(const char *s); /* non-empty, only 0-9 */

@@ -44,14 +44,15 @@ static void transcript_link(struct web *w, FILE *f, const char *log_path)
 
 /* Row i of res as n table cells, the last a link to its transcript; cell flag red when
  * failed (an attempt or a health check). */
-static void result_cells(struct web *w, FILE *f, PGresult *res, int i, int n, int flag, bool failed)
+static void result_cells(struct web *w, FILE *f, const struct store_rows *res, int i, int n,
+			 int flag, bool failed)
 {
 	for (int k = 0; k < n; k++) {
 		fputs(k == flag && failed ? "<td class=\"v-diff\">" : "<td>", f);
 		if (k < n - 1)
-			web_h(f, PQgetvalue(res, i, k));
+			web_h(f, store_text(res, i, k));
 		else
-			transcript_link(w, f, PQgetvalue(res, i, k));
+			transcript_link(w, f, store_text(res, i, k));
 		fputs("</td>", f);
 	}
 }
@@ -75,7 +76,7 @@ void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r
 	const char *p[7];
 	char off[16];
 	long page = 1;
-	PGresult *res;
+	struct store_rows res;
 	FILE *f = r->f;
 	int n;
 
@@ -94,8 +95,7 @@ void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r
 	}
 	snprintf(off, sizeof(off), "%ld", (page - 1) * PAGE_ROWS);
 	p[6] = off;
-	res = web_q(w, r, store_web_campaigns, 7, p);
-	if (!res)
+	if (web_q(w, r, store_web_campaigns, 7, p, &res))
 		return;
 	web_page_head(f, "campaigns");
 	fputs("<form method=\"get\" action=\"/\" class=\"filters\">\n", f);
@@ -119,24 +119,24 @@ void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r
 		fputs("</label>\n", f);
 	}
 	fputs("<button type=\"submit\">filter</button> <a href=\"/\">clear</a></form>\n", f);
-	n = PQntuples(res);
+	n = (int)res.nrows;
 	fputs("<table class=\"sortable\" id=\"campaigns\"><thead><tr><th>id</th><th>created</th>"
 	      "<th>trigger</th><th>job</th><th>status</th><th>boards</th>"
 	      "<th title=\"ok control / ok patched / failed attempts\">boots c/p/failed</th>"
 	      "</tr></thead><tbody>\n",
 	      f);
 	for (int i = 0; i < n && i < PAGE_ROWS; i++) {
-		char *boards = xstrdup(PQgetvalue(res, i, 5)), *save = NULL;
+		char *boards = xstrdup(store_text(&res, i, 5)), *save = NULL;
 
 		fprintf(f, "<tr><td><a href=\"/campaign/%s\">%s</a></td><td>",
-			PQgetvalue(res, i, 0), PQgetvalue(res, i, 0));
-		web_h(f, PQgetvalue(res, i, 1));
+			store_text(&res, i, 0), store_text(&res, i, 0));
+		web_h(f, store_text(&res, i, 1));
 		fputs("</td><td>", f);
-		web_h(f, PQgetvalue(res, i, 2));
+		web_h(f, store_text(&res, i, 2));
 		fputs("</td><td>", f);
-		web_h(f, PQgetvalue(res, i, 3));
-		fprintf(f, "</td><td class=\"st-%s\">", PQgetvalue(res, i, 4));
-		web_h(f, PQgetvalue(res, i, 4));
+		web_h(f, store_text(&res, i, 3));
+		fprintf(f, "</td><td class=\"st-%s\">", store_text(&res, i, 4));
+		web_h(f, store_text(&res, i, 4));
 		fputs("</td><td>", f);
 		for (char *b = strtok_r(boards, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
 			fputs("<a href=\"/board/", f);
@@ -147,7 +147,7 @@ void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r
 		}
 		free(boards);
 		fputs("</td><td>", f);
-		web_h(f, PQgetvalue(res, i, 6));
+		web_h(f, store_text(&res, i, 6));
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
@@ -168,7 +168,7 @@ void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r
 		fprintf(f, "page=%ld\">%s</a> ", page + dir, dir < 0 ? "newer" : "older");
 	}
 	fprintf(f, "page %ld</p>\n", page);
-	PQclear(res);
+	store_rows_free(&res);
 	web_page_foot(f);
 }
 
@@ -269,28 +269,28 @@ static void attempts_table(struct web *w, struct reply *r, const char *sql, cons
 			   bool campaign_col)
 {
 	const char *p[1] = { key };
-	PGresult *res = web_q(w, r, sql, 1, p);
+	struct store_rows res;
 	FILE *f = r->f;
 
-	if (!res)
+	if (web_q(w, r, sql, 1, p, &res))
 		return;
 	fprintf(f,
 		"<table class=\"sortable\"><thead><tr>%s<th>board</th><th>slot</th>"
 		"<th>variant</th><th>attempt</th><th>status</th><th>uname -r</th><th>started</th>"
 		"<th>error</th><th>transcript</th></tr></thead><tbody>\n",
 		campaign_col ? "<th>campaign</th>" : "");
-	for (int i = 0; i < PQntuples(res); i++) {
+	for (int i = 0; i < (int)res.nrows; i++) {
 		fputs("<tr>", f);
 		if (campaign_col)
 			fprintf(f, "<td><a href=\"/campaign/%s\">%s</a></td>",
-				PQgetvalue(res, i, 9), PQgetvalue(res, i, 9));
-		result_cells(w, f, res, i, 9, 4, strcmp(PQgetvalue(res, i, 4), "ok"));
+				store_text(&res, i, 9), store_text(&res, i, 9));
+		result_cells(w, f, &res, i, 9, 4, strcmp(store_text(&res, i, 4), "ok"));
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
-	if (!PQntuples(res))
+	if (!res.nrows)
 		fputs("<p>none</p>\n", f);
-	PQclear(res);
+	store_rows_free(&res);
 }
 
 void web_campaign_page(struct web *w, struct reply *r, const char *id)
@@ -385,31 +385,31 @@ static bool name_ok(const char *s)
 
 void web_boards_page(struct web *w, struct reply *r)
 {
-	PGresult *res = web_q(w, r, store_web_boards, 0, NULL);
+	struct store_rows res;
 	FILE *f = r->f;
 
-	if (!res)
+	if (web_q(w, r, store_web_boards, 0, NULL, &res))
 		return;
 	web_page_head(f, "boards");
 	fputs("<table class=\"sortable\"><thead><tr><th>board</th><th>last health check</th>"
 	      "<th>checked</th><th>campaigns</th></tr></thead><tbody>\n",
 	      f);
-	for (int i = 0; i < PQntuples(res); i++) {
-		const char *ok = PQgetvalue(res, i, 1);
+	for (int i = 0; i < (int)res.nrows; i++) {
+		const char *ok = store_text(&res, i, 1);
 
 		fputs("<tr><td><a href=\"/board/", f);
-		web_u(f, PQgetvalue(res, i, 0));
+		web_u(f, store_text(&res, i, 0));
 		fputs("\">", f);
-		web_h(f, PQgetvalue(res, i, 0));
+		web_h(f, store_text(&res, i, 0));
 		fprintf(f, "</a></td><td class=\"%s\">%s</td><td>", *ok == 'f' ? "v-diff" : "",
 			*ok == 't' ? "ok" :
 			*ok == 'f' ? "FAILED" :
 				     "never checked");
-		web_h(f, PQgetvalue(res, i, 2));
-		fprintf(f, "</td><td>%s</td></tr>\n", PQgetvalue(res, i, 3));
+		web_h(f, store_text(&res, i, 2));
+		fprintf(f, "</td><td>%s</td></tr>\n", store_text(&res, i, 3));
 	}
 	fputs("</tbody></table>\n", f);
-	PQclear(res);
+	store_rows_free(&res);
 	web_page_foot(f);
 }
 
@@ -419,26 +419,25 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	char who[300] = "", title[96];
 	struct board b;
 	bool file;
-	PGresult *res;
+	struct store_rows res;
 	FILE *f = r->f;
 
 	if (!name_ok(name)) {
 		web_fail_page(r, 404, "no such board");
 		return;
 	}
-	res = web_q(w, r, store_web_board_known, 1, p);
-	if (!res)
+	if (web_q(w, r, store_web_board_known, 1, p, &res))
 		return;
 	file = !board_load_by_name(&b, name);
 	if (file)
 		board_lock_holder(&b, who, sizeof(who));
-	if (!file && !atoi(PQgetvalue(res, 0, 0))) {
-		PQclear(res);
+	if (!file && !atoi(store_text(&res, 0, 0))) {
+		store_rows_free(&res);
 		board_free(&b);
 		web_fail_page(r, 404, "no such board");
 		return;
 	}
-	PQclear(res);
+	store_rows_free(&res);
 	snprintf(title, sizeof(title), "board %s", name);
 	web_page_head(f, title);
 	fputs("<p class=\"meta\">", f);
@@ -455,40 +454,38 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	web_u(f, name);
 	fputs("\">its campaigns</a></p>\n<h2>health checks</h2>\n", f);
 	board_free(&b);
-	res = web_q(w, r, store_web_board_health, 1, p);
-	if (!res)
+	if (web_q(w, r, store_web_board_health, 1, p, &res))
 		return;
 	fputs("<table class=\"sortable\"><thead><tr><th>checked</th><th>result</th>"
 	      "<th>uname -r</th><th>boot ms</th><th>host</th><th>error</th><th>transcript</th>"
 	      "</tr></thead><tbody>\n",
 	      f);
-	for (int i = 0; i < PQntuples(res); i++) {
+	for (int i = 0; i < (int)res.nrows; i++) {
 		fputs("<tr>", f);
-		result_cells(w, f, res, i, 7, 1, *PQgetvalue(res, i, 1) == 'F');
+		result_cells(w, f, &res, i, 7, 1, *store_text(&res, i, 1) == 'F');
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
-	if (!PQntuples(res))
+	if (!res.nrows)
 		fputs("<p>never checked</p>\n", f);
-	PQclear(res);
-	res = web_q(w, r, store_web_board_campaigns, 1, p);
-	if (!res)
+	store_rows_free(&res);
+	if (web_q(w, r, store_web_board_campaigns, 1, p, &res))
 		return;
 	fputs("<h2>campaigns (latest 50)</h2>\n<table class=\"sortable\"><thead><tr><th>id</th>"
 	      "<th>created</th><th>trigger</th><th>job</th><th>status</th></tr></thead><tbody>\n",
 	      f);
-	for (int i = 0; i < PQntuples(res); i++) {
-		fprintf(f, "<tr><td><a href=\"/campaign/%s\">%s</a></td>", PQgetvalue(res, i, 0),
-			PQgetvalue(res, i, 0));
+	for (int i = 0; i < (int)res.nrows; i++) {
+		fprintf(f, "<tr><td><a href=\"/campaign/%s\">%s</a></td>", store_text(&res, i, 0),
+			store_text(&res, i, 0));
 		for (int k = 1; k < 5; k++) {
 			fputs("<td>", f);
-			web_h(f, PQgetvalue(res, i, k));
+			web_h(f, store_text(&res, i, k));
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table>\n<h2>failed attempts (latest 100)</h2>\n", f);
-	PQclear(res);
+	store_rows_free(&res);
 	attempts_table(w, r, store_web_board_failed, name, true);
 	web_page_foot(f);
 }
@@ -514,27 +511,27 @@ void web_trend_page(struct web *w, struct MHD_Connection *c, struct reply *r)
 	FILE *f = r->f;
 
 	if (!job || !scen) {
-		PGresult *res = web_q(w, r, store_web_trend_list, 0, NULL);
+		struct store_rows res;
 
-		if (!res)
+		if (web_q(w, r, store_web_trend_list, 0, NULL, &res))
 			return;
 		web_page_head(f, "nightly trends");
 		fputs("<ul>\n", f);
-		for (int i = 0; i < PQntuples(res); i++) {
+		for (int i = 0; i < (int)res.nrows; i++) {
 			fputs("<li><a href=\"/trend?job=", f);
-			web_u(f, PQgetvalue(res, i, 0));
+			web_u(f, store_text(&res, i, 0));
 			fputs("&amp;scenario=", f);
-			web_u(f, PQgetvalue(res, i, 1));
+			web_u(f, store_text(&res, i, 1));
 			fputs("\">", f);
-			web_h(f, PQgetvalue(res, i, 0));
+			web_h(f, store_text(&res, i, 0));
 			fputs(": ", f);
-			web_h(f, PQgetvalue(res, i, 1));
+			web_h(f, store_text(&res, i, 1));
 			fputs("</a></li>\n", f);
 		}
 		fputs("</ul>\n", f);
-		if (!PQntuples(res))
+		if (!res.nrows)
 			fputs("<p>no nightly campaigns yet</p>\n", f);
-		PQclear(res);
+		store_rows_free(&res);
 		web_page_foot(f);
 		return;
 	}

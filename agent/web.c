@@ -113,21 +113,18 @@ void web_fail_page(struct reply *r, unsigned int status, const char *what)
 /* the pages' connection, reconnected if the server went away */
 struct store *web_db(struct web *w)
 {
-	if (w->st.conn && PQstatus(w->st.conn) == CONNECTION_OK)
-		return &w->st;
-	if (w->st.conn)
-		PQreset(w->st.conn);
-	return w->st.conn && PQstatus(w->st.conn) == CONNECTION_OK ? &w->st : NULL;
+	return store_alive(&w->st) ? &w->st : NULL;
 }
 
-PGresult *web_q(struct web *w, struct reply *r, const char *sql, int np, const char *const *p)
+int web_q(struct web *w, struct reply *r, const char *sql, int np, const char *const *p,
+	  struct store_rows *t)
 {
 	struct store *st = web_db(w);
-	PGresult *res = st ? store_query(st, sql, np, p) : NULL;
+	int ret = st ? store_rows_query(st, sql, np, p, t) : -EIO;
 
-	if (!res)
+	if (ret)
 		web_fail_page(r, 503, "the results database did not answer (see the server's log)");
-	return res;
+	return ret;
 }
 
 /* ------------------------------------------------------------------ transcripts */
@@ -213,30 +210,29 @@ int web_campaign_state(struct web *w, struct reply *r, const char *id, const cha
 		       bool *finished)
 {
 	const char *p[1] = { id };
-	PGresult *res;
+	struct store_rows res;
 	const char *s;
 
 	if (!web_digits(id)) {
 		web_fail_page(r, 404, "no such campaign");
 		return -ENOENT;
 	}
-	res = web_q(w, r, store_web_campaign_state, 1, p);
-	if (!res)
+	if (web_q(w, r, store_web_campaign_state, 1, p, &res))
 		return -EIO;
-	if (!PQntuples(res)) {
-		PQclear(res);
+	if (!res.nrows) {
+		store_rows_free(&res);
 		web_fail_page(r, 404, "no such campaign");
 		return -ENOENT;
 	}
-	s = PQgetvalue(res, 0, 0);
+	s = store_text(&res, 0, 0);
 	*finished = !strcmp(s, "complete") || !strcmp(s, "failed") || !strcmp(s, "interrupted");
 	if (*finished) {
 		snprintf(r->etag, sizeof(r->etag), "\"%s-%s-%s-%s-%s-%s\"", kind, id,
-			 PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 2), PQgetvalue(res, 0, 3),
-			 PQgetvalue(res, 0, 4));
+			 store_text(&res, 0, 1), store_text(&res, 0, 2), store_text(&res, 0, 3),
+			 store_text(&res, 0, 4));
 		r->cache = "public, max-age=60, must-revalidate";
 	}
-	PQclear(res);
+	store_rows_free(&res);
 	return 0;
 }
 
@@ -463,7 +459,7 @@ int web_serve(const struct web_opts *o)
 	struct MHD_Daemon *d;
 	const union MHD_DaemonInfo *di;
 	struct store st;
-	PGresult *res;
+	struct store_rows res;
 	bool v6;
 	int ret;
 
@@ -487,14 +483,14 @@ int web_serve(const struct web_opts *o)
 	ret = store_open(&w.st, w.conninfo);
 	if (ret)
 		goto out;
-	res = store_query(&w.st, store_web_read_only, 0, NULL);
-	if (!res || strcmp(PQgetvalue(res, 0, 0), "on")) {
+	if (store_rows_query(&w.st, store_web_read_only, 0, NULL, &res) || !res.nrows ||
+	    strcmp(store_text(&res, 0, 0), "on")) {
 		err_msg("serve: the database session is not read-only (default_transaction_read_only was not applied): not serving");
-		PQclear(res);
+		store_rows_free(&res);
 		ret = -EPERM;
 		goto out;
 	}
-	PQclear(res);
+	store_rows_free(&res);
 	opt_db = w.conninfo; /* the commands the API runs connect read-only too */
 	install_signal_handlers();
 	d = MHD_start_daemon(MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL, handler,

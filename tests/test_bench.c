@@ -21,7 +21,7 @@ int main(void)
 {
 	struct bench_def d = lat;
 	struct run_result r;
-	char why[256];
+	struct errtext why;
 	int ret;
 
 	/* units converted to ns, batch = n-th occurrence of its scenario,
@@ -29,7 +29,7 @@ int main(void)
 	ret = bench_regex_parse(&lat,
 				"boot noise\r\nlat small 353 ns\r\nlat big 1.5 us\n"
 				"lat small 2 ms\nlat big 0.25 s\nlatency 9 ns\n",
-				&r, why, sizeof(why));
+				&r, &why);
 	CHECK(ret == 0);
 	CHECK(r.n == 4);
 	if (r.n == 4) {
@@ -41,32 +41,31 @@ int main(void)
 		CHECK(r.v[3].batch == 2 && r.v[3].mean_ns == 2.5e8);
 		CHECK(r.v[0].kind == SAMPLE_RESULT && r.v[0].fmt == 2 && r.v[0].min_ns == -1);
 	}
-	CHECK(run_check(&r, why, sizeof(why)) == 0);
+	CHECK(run_check(&r, &why) == 0);
 	run_result_free(&r);
 
 	/* strict: a matching line whose value does not parse fails */
-	ret = bench_regex_parse(&lat, "lat small 353 ns\nlat small 1.2.3 ns\n", &r, why,
-				sizeof(why));
+	ret = bench_regex_parse(&lat, "lat small 353 ns\nlat small 1.2.3 ns\n", &r, &why);
 	CHECK(ret == -EINVAL);
-	CHECK(strstr(why, "\"1.2.3\"") != NULL);
+	CHECK(strstr(why.msg, "\"1.2.3\"") != NULL);
 	CHECK(r.malformed == 1);
-	CHECK(run_check(&r, why, sizeof(why)) == -EINVAL);
+	CHECK(run_check(&r, &why) == -EINVAL);
 	run_result_free(&r);
 
 	/* no match at all: no samples, rejected by run_check */
-	ret = bench_regex_parse(&lat, "nothing here\n", &r, why, sizeof(why));
+	ret = bench_regex_parse(&lat, "nothing here\n", &r, &why);
 	CHECK(ret == 0 && r.n == 0);
-	CHECK(run_check(&r, why, sizeof(why)) == -EINVAL);
-	CHECK(strstr(why, "no benchmark samples") != NULL);
+	CHECK(run_check(&r, &why) == -EINVAL);
+	CHECK(strstr(why.msg, "no benchmark samples") != NULL);
 	run_result_free(&r);
 
 	/* an unknown unit and an unsafe scenario name are errors, not guesses */
 	d.regex = "^lat ([^ ]+) ([0-9.]+) ([a-z]+)$";
-	ret = bench_regex_parse(&d, "lat small 3 ks\n", &r, why, sizeof(why));
-	CHECK(ret == -EINVAL && strstr(why, "unit \"ks\""));
+	ret = bench_regex_parse(&d, "lat small 3 ks\n", &r, &why);
+	CHECK(ret == -EINVAL && strstr(why.msg, "unit \"ks\""));
 	run_result_free(&r);
-	ret = bench_regex_parse(&d, "lat a\\tb 3 ns\n", &r, why, sizeof(why));
-	CHECK(ret == -EINVAL && strstr(why, "scenario"));
+	ret = bench_regex_parse(&d, "lat a\\tb 3 ns\n", &r, &why);
+	CHECK(ret == -EINVAL && strstr(why.msg, "scenario"));
 	run_result_free(&r);
 
 	/* no unit group: values are ns */
@@ -74,18 +73,18 @@ int main(void)
 	d.g_scenario = 2;
 	d.g_value = 1;
 	d.g_unit = 0;
-	ret = bench_regex_parse(&d, "v=7 s=x\n", &r, why, sizeof(why));
+	ret = bench_regex_parse(&d, "v=7 s=x\n", &r, &why);
 	CHECK(ret == 0 && r.n == 1 && r.v[0].mean_ns == 7);
 	run_result_free(&r);
 
 	/* definition errors */
 	d.regex = "([a-z]+";
-	CHECK(bench_def_check(&d, why, sizeof(why)) == -EINVAL);
-	CHECK(strstr(why, "invalid POSIX extended regular expression") != NULL);
+	CHECK(bench_def_check(&d, &why) == -EINVAL);
+	CHECK(strstr(why.msg, "invalid POSIX extended regular expression") != NULL);
 	d.regex = "([a-z]+) ([0-9]+)";
 	d.g_unit = 3;
-	CHECK(bench_def_check(&d, why, sizeof(why)) == -EINVAL);
-	CHECK(strstr(why, "has 2 group(s)") != NULL);
+	CHECK(bench_def_check(&d, &why) == -EINVAL);
+	CHECK(strstr(why.msg, "has 2 group(s)") != NULL);
 
 	/* a value (scenario, unit) that is only the front of its token is
 	 * rejected, not stored: mean_ns=123abc is not 123 */
@@ -93,44 +92,43 @@ int main(void)
 	d.g_scenario = 1;
 	d.g_value = 2;
 	d.g_unit = 0;
-	ret = bench_regex_parse(&d, "small mean_ns=123abc\n", &r, why, sizeof(why));
+	ret = bench_regex_parse(&d, "small mean_ns=123abc\n", &r, &why);
 	CHECK(ret == -EINVAL && r.n == 0);
-	CHECK(strstr(why,
+	CHECK(strstr(why.msg,
 		     "value \"123\" in \"small mean_ns=123abc\" is followed by more of its token \"abc\"") !=
 	      NULL);
 	run_result_free(&r);
-	ret = bench_regex_parse(&d, "small mean_ns=1.5\n", &r, why, sizeof(why));
-	CHECK(ret == -EINVAL && strstr(why, "followed by more of its token \".5\"") != NULL);
+	ret = bench_regex_parse(&d, "small mean_ns=1.5\n", &r, &why);
+	CHECK(ret == -EINVAL && strstr(why.msg, "followed by more of its token \".5\"") != NULL);
 	run_result_free(&r);
-	ret = bench_regex_parse(&d, "small mean_ns=123 min_ns=1\nsmall mean_ns=124\n", &r, why,
-				sizeof(why));
+	ret = bench_regex_parse(&d, "small mean_ns=123 min_ns=1\nsmall mean_ns=124\n", &r, &why);
 	CHECK(ret == 0 && r.n == 2 && r.v[0].mean_ns == 123 && r.v[1].mean_ns == 124);
 	run_result_free(&r);
 	d.regex = "([a-z]+) ([0-9]+) ns";
-	ret = bench_regex_parse(&d, "lat big 5 ns\nlat x-big 5 ns\n", &r, why, sizeof(why));
-	CHECK(ret == -EINVAL && strstr(why, "scenario \"big\"") && strstr(why, "preceded by"));
+	ret = bench_regex_parse(&d, "lat big 5 ns\nlat x-big 5 ns\n", &r, &why);
+	CHECK(ret == -EINVAL && strstr(why.msg, "scenario \"big\"") &&
+	      strstr(why.msg, "preceded by"));
 	run_result_free(&r);
 	d.regex = "^lat ([a-z]+) ([0-9]+)(ns|us)";
 	d.g_unit = 3;
-	ret = bench_regex_parse(&d, "lat small 353ns\n", &r, why, sizeof(why));
+	ret = bench_regex_parse(&d, "lat small 353ns\n", &r, &why);
 	CHECK(ret == 0 && r.n == 1 && r.v[0].mean_ns == 353);
 	run_result_free(&r);
-	ret = bench_regex_parse(&d, "lat small 353nsx\n", &r, why, sizeof(why));
-	CHECK(ret == -EINVAL && strstr(why, "unit \"ns\"") && strstr(why, "\"x\""));
+	ret = bench_regex_parse(&d, "lat small 353nsx\n", &r, &why);
+	CHECK(ret == -EINVAL && strstr(why.msg, "unit \"ns\"") && strstr(why.msg, "\"x\""));
 	run_result_free(&r);
 
 	/* the batches that ran: every scenario's count, or -1 when they differ */
 	ret = bench_regex_parse(&lat,
 				"lat small 1 ns\nlat big 2 ns\nlat small 1 ns\n"
 				"lat big 2 ns\nlat small 1 ns\nlat big 2 ns\n",
-				&r, why, sizeof(why));
-	CHECK(ret == 0 && bench_batches(&r, why, sizeof(why)) == 3);
+				&r, &why);
+	CHECK(ret == 0 && bench_batches(&r, &why) == 3);
 	run_result_free(&r);
-	ret = bench_regex_parse(&lat, "lat small 1 ns\nlat big 2 ns\nlat small 1 ns\n", &r, why,
-				sizeof(why));
-	CHECK(ret == 0 && bench_batches(&r, why, sizeof(why)) == -1);
+	ret = bench_regex_parse(&lat, "lat small 1 ns\nlat big 2 ns\nlat small 1 ns\n", &r, &why);
+	CHECK(ret == 0 && bench_batches(&r, &why) == -1);
 	CHECK_STR(
-		why,
+		why.msg,
 		"scenario small ran 2 batch(es), scenario big 1: every scenario must run the same number");
 	run_result_free(&r);
 
@@ -154,17 +152,17 @@ int main(void)
 			"dmabench: v1 done status=0\n";
 
 		parse_log(seed, sizeof(seed) - 1, &r);
-		CHECK(bench_format_check(&r, 0, NULL, why, sizeof(why)) == 0);
-		CHECK(bench_format_check(&r, 1, "use --parser seed", why, sizeof(why)) == -EINVAL);
+		CHECK(bench_format_check(&r, 0, NULL, &why) == 0);
+		CHECK(bench_format_check(&r, 1, "use --parser seed", &why) == -EINVAL);
 		CHECK_STR(
-			why,
+			why.msg,
 			"expected dmabench v1 lines, saw seed-format lines (1 of 1 samples): use --parser seed");
-		CHECK(bench_batches(&r, why, sizeof(why)) == 1);
+		CHECK(bench_batches(&r, &why) == 1);
 		run_result_free(&r);
 		parse_log(v1, sizeof(v1) - 1, &r);
-		CHECK(bench_format_check(&r, 1, NULL, why, sizeof(why)) == 0);
-		CHECK(bench_format_check(&r, 0, NULL, why, sizeof(why)) == -EINVAL);
-		CHECK_STR(why,
+		CHECK(bench_format_check(&r, 1, NULL, &why) == 0);
+		CHECK(bench_format_check(&r, 0, NULL, &why) == -EINVAL);
+		CHECK_STR(why.msg,
 			  "expected seed-format lines, saw dmabench v1 lines (1 of 1 samples)");
 		run_result_free(&r);
 	}
@@ -205,25 +203,24 @@ int main(void)
 	/* dma_map_benchmark: parameters, and its two result lines */
 	memset(&d, 0, sizeof(d));
 	d.kind = BENCH_DMA_MAP;
-	CHECK(bench_dma_map_params(NULL, &d, why, sizeof(why)) == 0);
+	CHECK(bench_dma_map_params(NULL, &d, &why) == 0);
 	CHECK(d.threads == 1 && d.seconds == 1 && d.granule == 1 && d.dir == 0);
-	CHECK(bench_dma_map_params("threads=2 seconds=3,granule=16 dir=from", &d, why,
-				   sizeof(why)) == 0);
+	CHECK(bench_dma_map_params("threads=2 seconds=3,granule=16 dir=from", &d, &why) == 0);
 	CHECK(d.threads == 2 && d.seconds == 3 && d.granule == 16 && d.dir == 2);
-	CHECK(bench_dma_map_params("threads=0", &d, why, sizeof(why)) == -EINVAL);
-	CHECK_STR(why, "\"threads=0\": threads must be 1..1024");
-	CHECK(bench_dma_map_params("dir=sideways", &d, why, sizeof(why)) == -EINVAL);
-	CHECK(bench_dma_map_params("reps=100", &d, why, sizeof(why)) == -EINVAL);
-	CHECK(strstr(why, "expected threads=N") != NULL);
-	CHECK(bench_dma_map_params("seconds=2x", &d, why, sizeof(why)) == -EINVAL);
-	bench_dma_map_params("granule=16 dir=to", &d, why, sizeof(why));
+	CHECK(bench_dma_map_params("threads=0", &d, &why) == -EINVAL);
+	CHECK_STR(why.msg, "\"threads=0\": threads must be 1..1024");
+	CHECK(bench_dma_map_params("dir=sideways", &d, &why) == -EINVAL);
+	CHECK(bench_dma_map_params("reps=100", &d, &why) == -EINVAL);
+	CHECK(strstr(why.msg, "expected threads=N") != NULL);
+	CHECK(bench_dma_map_params("seconds=2x", &d, &why) == -EINVAL);
+	bench_dma_map_params("granule=16 dir=to", &d, &why);
 	memset(&r, 0, sizeof(r));
 	ret = bench_dma_map_parse(&d,
 				  "dma mapping benchmark: threads:1 seconds:1 node:-1 "
 				  "dir:TO_DEVICE granule: 16\n"
 				  "average map latency(us):3.4 standard deviation:1.0\n"
 				  "average unmap latency(us):2.1 standard deviation:0.5\n",
-				  1, &r, why, sizeof(why));
+				  1, &r, &why);
 	CHECK(ret == 0 && r.n == 2);
 	if (r.n == 2) {
 		CHECK_STR(r.v[0].scenario, "map-16");
@@ -235,9 +232,9 @@ int main(void)
 	ret = bench_dma_map_parse(&d,
 				  "average map latency(us):3.4 standard deviation:1.0\n"
 				  "average unmap latency(us):nan standard deviation:0.5\n",
-				  2, &r, why, sizeof(why));
+				  2, &r, &why);
 	CHECK(ret == -EINVAL && r.malformed == 1);
-	CHECK(strstr(why, "average unmap latency(us):") != NULL);
+	CHECK(strstr(why.msg, "average unmap latency(us):") != NULL);
 	run_result_free(&r);
 	CHECK_DONE("test_bench");
 }

@@ -125,13 +125,13 @@ static void test_log(void)
 		"ns_per_KiB=1420\n"
 		"dmabench: DONE\n";
 	struct run_result r;
-	char why[256];
+	struct errtext why;
 
 	parse_log(log, sizeof(log) - 1, &r);
 	CHECK(r.n == 2 && r.malformed == 0);
 	CHECK(r.n == 2 && r.v[0].batch == 1 && r.v[1].batch == 2);
 	CHECK(r.have_done);
-	CHECK(run_check(&r, why, sizeof(why)) == 0);
+	CHECK(run_check(&r, &why) == 0);
 	run_result_free(&r);
 }
 
@@ -157,14 +157,14 @@ static void test_log_dmesg_twice(void)
 		"ns_per_KiB=1412\n";
 	char *log = xasprintf("%slab# dmesg | tail\n%s%s", printk, printk, again);
 	struct run_result r;
-	char why[256];
+	struct errtext why;
 
 	parse_log(log, strlen(log), &r);
 	CHECK(r.duplicates == 4);
 	CHECK(r.n == 5 && r.malformed == 0);
 	CHECK(r.n == 5 && r.v[0].batch == 1 && r.v[1].batch == 1 && r.v[2].batch == 2 &&
 	      r.v[4].batch == 4);
-	CHECK(run_check(&r, why, sizeof(why)) == 0);
+	CHECK(run_check(&r, &why) == 0);
 	run_result_free(&r);
 	free(log);
 	/* v1: the dmesg's copy of the start line must not reset the samples */
@@ -179,7 +179,7 @@ static void test_log_dmesg_twice(void)
 			"ns_per_KiB=20\n");
 	parse_log(log, strlen(log), &r);
 	CHECK(r.duplicates == 2 && r.n == 1 && r.have_done);
-	CHECK(run_check(&r, why, sizeof(why)) == 0);
+	CHECK(run_check(&r, &why) == 0);
 	run_result_free(&r);
 	free(log);
 }
@@ -197,14 +197,14 @@ static void test_log_rejected_lines(void)
 		"max_ns=91022 ns_per_KiB=72\n" /* 6 */
 		"dmabench: large-clean-1MiB size=1048576 reps=0\n"; /* 7 */
 	struct run_result r;
-	char why[256];
+	struct errtext why;
 
 	parse_log(log, sizeof(log) - 1, &r);
 	CHECK(r.n == 1 && r.malformed == 2 && !r.have_done);
 	CHECK(r.malformed == 2 && r.rejected[0].lineno == 4 && r.rejected[1].lineno == 7);
 	CHECK(r.malformed == 2 && strstr(r.rejected[0].error, "mean_ns") != NULL);
 	CHECK(r.malformed == 2 && !strncmp(r.rejected[1].text, "dmabench: large-clean-1MiB", 26));
-	CHECK(run_check(&r, why, sizeof(why)) == -EINVAL);
+	CHECK(run_check(&r, &why) == -EINVAL);
 	run_result_free(&r);
 }
 
@@ -231,22 +231,22 @@ static void test_checks(void)
 		"dmabench: v1 start clock_res_ns=1 timing=auto batches=1 scenarios=1\n"
 		"dmabench: v1 preserve scenario=p batch=1 size=10 lost=0\n";
 	struct run_result r;
-	char why[256];
+	struct errtext why;
 
 	parse_log(missing_batch, strlen(missing_batch), &r);
-	CHECK(run_check(&r, why, sizeof(why)) == -EINVAL && strstr(why, "missing"));
+	CHECK(run_check(&r, &why) == -EINVAL && strstr(why.msg, "missing"));
 	run_result_free(&r);
 	parse_log(bad_number, strlen(bad_number), &r);
-	CHECK(run_check(&r, why, sizeof(why)) == -EINVAL && strstr(why, "malformed"));
+	CHECK(run_check(&r, &why) == -EINVAL && strstr(why.msg, "malformed"));
 	run_result_free(&r);
 	parse_log(failed, strlen(failed), &r);
-	CHECK(run_check(&r, why, sizeof(why)) == -EIO && strstr(why, "ENOMEM"));
+	CHECK(run_check(&r, &why) == -EIO && strstr(why.msg, "ENOMEM"));
 	run_result_free(&r);
 	parse_log(reloaded, strlen(reloaded), &r);
-	CHECK(run_check(&r, why, sizeof(why)) == 0 && r.n == 1 && r.v[0].lost == 3);
+	CHECK(run_check(&r, &why) == 0 && r.n == 1 && r.v[0].lost == 3);
 	run_result_free(&r);
 	parse_log(cut, strlen(cut), &r);
-	CHECK(run_check(&r, why, sizeof(why)) == -EINVAL && strstr(why, "done"));
+	CHECK(run_check(&r, &why) == -EINVAL && strstr(why.msg, "done"));
 	run_result_free(&r);
 }
 

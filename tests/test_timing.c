@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "timing.h"
+#include "util.h"
 
 static void add(struct run_result *r, const char *scen, const char *timing, int kind)
 {
@@ -21,42 +22,43 @@ static void add(struct run_result *r, const char *scen, const char *timing, int 
 int main(void)
 {
 	struct run_result r = { 0 }, o = { 0 };
-	char why[256], *pin, *p;
+	struct errtext why;
+	char *pin, *p;
 
 	add(&r, "null", "iter", SAMPLE_RESULT);
 	add(&r, "small-dirty-256B", "batch", SAMPLE_RESULT);
 	add(&r, "dma-preserve", "", SAMPLE_PRESERVE);
 	add(&r, "null", "iter", SAMPLE_RESULT);
 	add(&r, "small-dirty-256B", "batch", SAMPLE_RESULT);
-	CHECK(timing_pin_of(&r, &pin, why, sizeof(why)) == 0);
+	CHECK(timing_pin_of(&r, &pin, &why) == 0);
 	CHECK_STR(pin, "null:iter,small-dirty-256B:batch");
-	CHECK(timing_pin_check(pin, &r, why, sizeof(why)) == 0);
+	CHECK(timing_pin_check(pin, &r, &why) == 0);
 
 	/* the same scenarios, one timed the other way: refused, naming it */
 	add(&o, "null", "iter", SAMPLE_RESULT);
 	add(&o, "small-dirty-256B", "iter", SAMPLE_RESULT);
-	CHECK(timing_pin_check(pin, &o, why, sizeof(why)) == -EINVAL);
-	CHECK(strstr(why, "scenario small-dirty-256B was timed by iter") != NULL);
+	CHECK(timing_pin_check(pin, &o, &why) == -EINVAL);
+	CHECK(strstr(why.msg, "scenario small-dirty-256B was timed by iter") != NULL);
 	/* a scenario the first boot did not have */
 	o.n = 0;
 	add(&o, "small-dirty-2", "batch", SAMPLE_RESULT);
-	CHECK(timing_pin_check(pin, &o, why, sizeof(why)) == -EINVAL);
-	CHECK(strstr(why, "small-dirty-2 is not in") != NULL);
+	CHECK(timing_pin_check(pin, &o, &why) == -EINVAL);
+	CHECK(strstr(why.msg, "small-dirty-2 is not in") != NULL);
 	/* a name that is a prefix of a pinned one is not that one */
 	o.n = 0;
 	add(&o, "small", "batch", SAMPLE_RESULT);
-	CHECK(timing_pin_check(pin, &o, why, sizeof(why)) == -EINVAL);
+	CHECK(timing_pin_check(pin, &o, &why) == -EINVAL);
 	/* both modes in one boot */
 	o.n = 0;
 	add(&o, "null", "iter", SAMPLE_RESULT);
 	add(&o, "null", "batch", SAMPLE_RESULT);
-	CHECK(timing_pin_of(&o, &p, why, sizeof(why)) == -EINVAL);
+	CHECK(timing_pin_of(&o, &p, &why) == -EINVAL);
 	CHECK(p == NULL);
-	CHECK(strstr(why, "null was timed both ways") != NULL);
+	CHECK(strstr(why.msg, "null was timed both ways") != NULL);
 	/* no timing samples: no pin */
 	o.n = 0;
 	add(&o, "dma-preserve", "", SAMPLE_PRESERVE);
-	CHECK(timing_pin_of(&o, &p, why, sizeof(why)) == 0 && p == NULL);
+	CHECK(timing_pin_of(&o, &p, &why) == 0 && p == NULL);
 
 	/* module parameters: the user's own choice of mode wins */
 	p = timing_pin_params(NULL, pin);

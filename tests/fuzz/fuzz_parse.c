@@ -3,6 +3,7 @@
  * bytes (NULs, CRs, huge lines, corrupted numbers) without crashing, and a
  * run they accept only holds values that pass the parser's own checks. */
 #include "parse.h"
+#include "util.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,11 +14,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct run_result r;
-	char why[256];
+	struct errtext why;
 	size_t i;
 
 	parse_log((const char *)data, size, &r);
-	if (run_check(&r, why, sizeof(why)) == 0) {
+	if (run_check(&r, &why) == 0) {
 		for (i = 0; i < r.n; i++) {
 			const struct sample *s = &r.v[i];
 

@@ -5,6 +5,7 @@
  * the field, never a crash or a leak.  The input goes through a memfd so
  * the real path-based loader runs. */
 #include "spool.h"
+#include "util.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char path[64], why[320];
+	char path[64];
+	struct errtext why;
 	struct spool_boot sb;
 	int fd;
 
@@ -26,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (spool_read(&sb, path, why, sizeof(why)) == 0 && sb.rec.res->n)
+	if (spool_read(&sb, path, &why) == 0 && sb.rec.res->n)
 		(void)sb.rec.res->v[sb.rec.res->n - 1].scenario[0];
 	spool_boot_free(&sb);
 	close(fd);
