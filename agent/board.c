@@ -437,7 +437,7 @@ static char *console_key(const struct board *b)
 
 /* Only the owner (and, in a group-writable lock directory, its group: a lab
  * group) may open a lock file: anyone who can open it can lock it. */
-static int lock_open(const char *path, bool create, char *why, size_t wlen)
+static int lock_open(const char *path, bool create, struct errtext *why)
 {
 	char *dir = xstrdup(path), *sl = strrchr(dir, '/');
 	struct stat st, ds = { 0 };
@@ -453,31 +453,28 @@ static int lock_open(const char *path, bool create, char *why, size_t wlen)
 	if (fd < 0) {
 		int e = errno;
 
-		snprintf(why, wlen, "cannot open lock %s: %s", path, strerror(e));
-		return -e;
+		return errtext_set(why, -e, "cannot open lock %s: %s", path, strerror(e));
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(why, wlen, "lock %s is not a regular file", path);
 		close(fd);
-		return -EINVAL;
+		return errtext_set(why, -EINVAL, "lock %s is not a regular file", path);
 	}
 	if (create && st.st_uid == geteuid() && (st.st_mode & 0777) != mode &&
 	    fchmod(fd, mode) == 0)
 		st.st_mode = (st.st_mode & ~0777u) | mode;
 	if (create && st.st_uid != geteuid() && (mode != 0660 || st.st_gid != ds.st_gid)) {
-		snprintf(why, wlen,
-			 "lock %s belongs to uid %u, who can block the board with it: remove it",
-			 path, (unsigned int)st.st_uid);
 		close(fd);
-		return -EPERM;
+		return errtext_set(
+			why, -EPERM,
+			"lock %s belongs to uid %u, who can block the board with it: remove it",
+			path, (unsigned int)st.st_uid);
 	}
 	if (create && (st.st_mode & 0007)) {
-		snprintf(
-			why, wlen,
+		close(fd);
+		return errtext_set(
+			why, -EPERM,
 			"lock %s is open to every user (mode %04o, owner uid %u), so anyone can block the board: remove it",
 			path, (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid);
-		close(fd);
-		return -EPERM;
 	}
 	return fd;
 }
@@ -514,11 +511,12 @@ static int lock_probe(int fd, char *out, size_t len)
 static int lock_take(const char *board, const char *what, const char *path, const char *text)
 {
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	char why[512], who[300];
-	int fd = lock_open(path, true, why, sizeof(why));
+	struct errtext why = { 0 };
+	char who[300];
+	int fd = lock_open(path, true, &why);
 
 	if (fd < 0) {
-		err_msg("%s: %s", board, why);
+		err_msg("%s: %s", board, why.msg);
 		return fd;
 	}
 	if (fcntl(fd, F_OFD_SETLK, &fl) < 0) {
@@ -598,14 +596,14 @@ void board_unlock(struct board_lock *l)
 
 static int holder_of(const char *path, char *out, size_t len)
 {
-	char why[512];
-	int fd = lock_open(path, false, why, sizeof(why)), r;
+	struct errtext why = { 0 };
+	int fd = lock_open(path, false, &why), r;
 
 	*out = '\0';
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0) {
-		snprintf(out, len, "unknown (%s)", why);
+		snprintf(out, len, "unknown (%s)", why.msg);
 		return 1;
 	}
 	r = lock_probe(fd, out, len);

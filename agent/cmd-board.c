@@ -74,26 +74,28 @@ static void print_board(struct store *st, const struct board *b, const char *fil
 	backend_summary(b, sum, sizeof(sum));
 	board_lock_holder(b, who, sizeof(who));
 	if (st) {
-		PGresult *r = store_health_last(st, b->name);
+		struct store_rows r = { 0 };
 
-		if (r && PQntuples(r) == 1) {
-			bool ok = !strcmp(PQgetvalue(r, 0, 0), "t");
+		if (!store_health_last(st, b->name, &r) && r.nrows == 1) {
+			bool ok = !strcmp(store_text(&r, 0, 0), "t");
 
 			snprintf(health, sizeof(health), "%s %s (%s)", ok ? "ok" : "FAILED",
-				 PQgetvalue(r, 0, 1),
-				 ok ? PQgetvalue(r, 0, 2) : PQgetvalue(r, 0, 3));
+				 store_text(&r, 0, 1),
+				 ok ? store_text(&r, 0, 2) : store_text(&r, 0, 3));
 			if (arr) {
 				jh = json_object_new_object();
 				json_object_object_add(jh, "ok", json_object_new_boolean(ok));
-				json_object_object_add(jh, "checked",
-						       json_object_new_string(PQgetvalue(r, 0, 1)));
-				json_object_object_add(jh, "uname_r",
-						       json_object_new_string(PQgetvalue(r, 0, 2)));
-				json_object_object_add(jh, "error",
-						       json_object_new_string(PQgetvalue(r, 0, 3)));
+				json_object_object_add(
+					jh, "checked",
+					json_object_new_string(store_text(&r, 0, 1)));
+				json_object_object_add(
+					jh, "uname_r",
+					json_object_new_string(store_text(&r, 0, 2)));
+				json_object_object_add(
+					jh, "error", json_object_new_string(store_text(&r, 0, 3)));
 			}
 		}
-		PQclear(r);
+		store_rows_free(&r);
 	}
 	if (arr) {
 		json_object *o = json_object_new_object();
@@ -119,13 +121,13 @@ static void print_board(struct store *st, const struct board *b, const char *fil
  * path (`ablab ab --board FILE`); the newest campaign says which file. */
 static size_t boards_by_path(struct store *st, char **names, size_t n, FILE *out, json_object *arr)
 {
-	PGresult *r = store_boards_known(st);
-	size_t shown = 0;
-	int i;
+	struct store_rows r = { 0 };
+	size_t shown = 0, i;
 
-	for (i = 0; r && i < PQntuples(r); i++) {
-		const char *name = PQgetvalue(r, i, 0), *file = PQgetvalue(r, i, 2);
-		bool known = !PQgetisnull(r, i, 2);
+	store_boards_known(st, &r);
+	for (i = 0; i < r.nrows; i++) {
+		const char *name = store_text(&r, i, 0), *file = store_text(&r, i, 2);
+		bool known = store_cell(&r, i, 2) != NULL;
 		struct board b = { 0 };
 		size_t k;
 
@@ -145,25 +147,26 @@ static size_t boards_by_path(struct store *st, char **names, size_t n, FILE *out
 
 			json_object_object_add(o, "name", json_object_new_string(name));
 			json_object_object_add(o, "cpu",
-					       json_object_new_string(PQgetvalue(r, i, 1)));
+					       json_object_new_string(store_text(&r, i, 1)));
 			json_object_object_add(o, "file",
 					       known ? json_object_new_string(file) : NULL);
 			json_object_object_add(o, "file_gone", json_object_new_boolean(known));
-			json_object_object_add(o, "last_used",
-					       *PQgetvalue(r, i, 3) ?
-						       json_object_new_string(PQgetvalue(r, i, 3)) :
-						       NULL);
+			json_object_object_add(
+				o, "last_used",
+				*store_text(&r, i, 3) ?
+					json_object_new_string(store_text(&r, i, 3)) :
+					NULL);
 			json_object_array_add(arr, o);
 			continue;
 		}
-		fprintf(out, "%-14s %s\n  %-12s %s\n  %-12s %s\n", name, PQgetvalue(r, i, 1),
+		fprintf(out, "%-14s %s\n  %-12s %s\n  %-12s %s\n", name, store_text(&r, i, 1),
 			"file", !known ? "unknown (only ingested or LAVA boots)" : file,
-			"last used", *PQgetvalue(r, i, 3) ? PQgetvalue(r, i, 3) : "never");
+			"last used", *store_text(&r, i, 3) ? store_text(&r, i, 3) : "never");
 		if (known)
 			fprintf(out, "  %-12s that board file is gone or no longer defines %s\n",
 				"note", name);
 	}
-	PQclear(r);
+	store_rows_free(&r);
 	return shown;
 }
 

@@ -64,14 +64,14 @@ static char *board_unhealthy(const char *name, struct store *st)
 		why = xasprintf("busy: locked by %s", holder);
 	if (!why && st) {
 		/* the last `ablab check` of the board, if any, must have passed */
-		PGresult *r = store_health_last(st, b.name);
+		struct store_rows r = { 0 };
 
-		if (r && PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t"))
+		if (!store_health_last(st, b.name, &r) && r.nrows == 1 &&
+		    strcmp(store_text(&r, 0, 0), "t"))
 			why = xasprintf(
 				"its last health check (%s) failed: %s; run `ablab check %s` once it is fixed",
-				PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 3), b.name);
-		if (r)
-			PQclear(r);
+				store_text(&r, 0, 1), store_text(&r, 0, 3), b.name);
+		store_rows_free(&r);
 	}
 	board_free(&b);
 	return why;

@@ -24,20 +24,20 @@ int store_health_add(struct store *st, const char *board, bool ok, const char *u
 		7, p);
 }
 
-PGresult *store_health_last(struct store *st, const char *board)
+int store_health_last(struct store *st, const char *board, struct store_rows *t)
 {
 	const char *p[] = { board };
 
-	return store_query(st,
-			   "SELECT ok, to_char(checked, 'YYYY-MM-DD HH24:MI'), "
-			   "coalesce(uname_r, ''), coalesce(error, '') FROM health "
-			   "WHERE board = $1 ORDER BY checked DESC, id DESC LIMIT 1",
-			   1, p);
+	return store_rows_query(st,
+				"SELECT ok, to_char(checked, 'YYYY-MM-DD HH24:MI'), "
+				"coalesce(uname_r, ''), coalesce(error, '') FROM health "
+				"WHERE board = $1 ORDER BY checked DESC, id DESC LIMIT 1",
+				1, p, t);
 }
 
-PGresult *store_boards_known(struct store *st)
+int store_boards_known(struct store *st, struct store_rows *t)
 {
-	return store_query(
+	return store_rows_query(
 		st,
 		"SELECT bo.name, coalesce(bo.cpu, ''), (SELECT e->>'board_file' FROM campaigns c, "
 		" jsonb_array_elements(CASE WHEN jsonb_typeof(c.run->'boards') = 'array' THEN "
@@ -45,5 +45,5 @@ PGresult *store_boards_known(struct store *st)
 		" LIMIT 1), coalesce((SELECT to_char(max(coalesce(b.started, b.inserted)), "
 		" 'YYYY-MM-DD HH24:MI') FROM boots b WHERE b.board_id = bo.id), '') "
 		"FROM boards bo ORDER BY bo.name",
-		0, NULL);
+		0, NULL, t);
 }

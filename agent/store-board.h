@@ -3,10 +3,10 @@
 #define ABLAB_STORE_BOARD_H
 
 /* The board commands' SQL (store-board.c): health checks and the boards the database
- * knows.  A PGresult: NULL on a database error (printed), the caller PQclear()s. */
+ * knows, as struct store_rows: 0, or -EIO on a database error (printed); the caller
+ * store_rows_free()s. */
 #include "store.h"
 
-#include <libpq-fe.h> /* until the two PGresults below are plain rows (cmd-board.c, nightly.c) */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -16,9 +16,9 @@ int store_health_add(struct store *st, const char *board, bool ok, const char *u
 		     int64_t boot_ms, const char *error, const char *host, const char *log);
 /* the board's last health check, no row if never: ok ("t"/"f"), checked
  * (YYYY-MM-DD HH24:MI), uname_r (''), error ('') */
-PGresult *store_health_last(struct store *st, const char *board);
+int store_health_last(struct store *st, const char *board, struct store_rows *t);
 /* every board of the database by name: name, cpu (''), the board file of its newest
  * campaign (NULL: none), its last boot (YYYY-MM-DD HH24:MI, '') */
-PGresult *store_boards_known(struct store *st);
+int store_boards_known(struct store *st, struct store_rows *t);
 
 #endif
