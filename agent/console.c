@@ -836,7 +836,7 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 int console_expect_pats(struct console *c, const struct console_pat *pats, size_t n,
 			int64_t deadline, regmatch_t *m)
 {
-	char chunk[16384]; /* on each board thread's stack: RSS per board */
+	char chunk[4096]; /* on each board thread's stack (RSS per board): a tty reads <= 4 KiB */
 	bool force = true, trickle = false;
 	int ret;
 
