@@ -72,17 +72,16 @@ static long long bytes_transferred(const char *from, const char *to)
 
 /* What to type (or NULL), then one U-Boot line (re) awaited within timeouts_s.bootloader; a
  * miss says what was awaited (what, after typing: after) and the last output in s->error. */
-static int ub_wait(struct boot_session *s, const char *type, regex_t *re, regmatch_t *m,
-		   const char *noun, const char *what, const char *after)
+static int ub_wait(struct boot_session *s, const char *type, const struct console_pat *pat,
+		   regmatch_t *m, const char *noun, const char *what, const char *after)
 {
 	const struct board *b = s->board;
 	struct console *c = &s->con;
-	regex_t *res[1] = { re };
 	char last[160];
 	int ret = type ? console_write(c, type) : 0;
 
 	if (!ret)
-		ret = console_expect(c, res, 1, now_ms() + b->t_bootloader_s * 1000, m);
+		ret = console_expect_pats(c, pat, 1, now_ms() + b->t_bootloader_s * 1000, m);
 	if (ret == -EFBIG)
 		return boot_fail(s, ret, false, "%s", c->error.msg);
 	if (ret == -EPIPE && boot_console_gone(c))
@@ -111,18 +110,17 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	size_t nres = nerr + 2;
 	const char **keys = xcalloc(UB_FIXED_KEYS + strv_len(u->addr_keys) + 1, sizeof(char *));
 	const char **vals = xcalloc(UB_FIXED_KEYS + strv_len(u->addr_keys) + 1, sizeof(char *));
-	regex_t **res = xcalloc(nres, sizeof(*res));
-	regex_t autoboot, prompt, started;
-	char *q = re_quote(u->prompt), last[160], what[300];
+	/* literals where the sources are plain strings (console_pat_compile): no tables */
+	struct console_pat *pats = xcalloc(nres, sizeof(*pats)), autoboot, started;
+	struct console_pat prompt = console_pat_lit(u->prompt, CONSOLE_TAIL_NONE);
+	char last[160], what[300];
 	regmatch_t m[10];
 	int ret;
 
-	re_compile(&autoboot, u->autoboot);
-	re_compile(&prompt, q);
-	re_compile(&started, u->started);
-	free(q);
+	console_pat_compile(&autoboot, u->autoboot); /* checked at load */
+	console_pat_compile(&started, u->started);
 	nk = ub_keys(b, rel, keys, vals);
-	boot_add_res(res, 2, u->errors);
+	boot_add_pats(pats, 2, u->errors);
 
 	snprintf(what, sizeof(what), "autoboot line /%s/ (boot.autoboot)", u->autoboot);
 	ret = ub_wait(s, NULL, &autoboot, m, "autoboot line", what, "");
@@ -154,11 +152,11 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 		ret = console_write(c, cmd);
 		if (!ret)
 			ret = console_write(c, "\n");
-		res[0] = &prompt;
-		res[1] = boots ? &started : &prompt;
+		pats[0] = prompt;
+		pats[1] = boots ? started : prompt;
 		if (!ret)
-			ret = console_expect(c, res + (boots ? 0 : 1), nres - (boots ? 0 : 1),
-					     now_ms() + b->t_bootloader_s * 1000, m);
+			ret = console_expect_pats(c, pats + (boots ? 0 : 1), nres - (boots ? 0 : 1),
+						  now_ms() + b->t_bootloader_s * 1000, m);
 		if (ret >= 0 && !boots)
 			ret++; /* indices as in res[] */
 		if (ret == 1 && boots) {
@@ -219,11 +217,10 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 			goto out;
 	}
 out:
-	regfree(&autoboot);
-	regfree(&prompt);
-	regfree(&started);
-	res[0] = res[1] = NULL;
-	boot_free_res(res, nres);
+	console_pat_free(&autoboot);
+	console_pat_free(&started);
+	pats[0] = pats[1] = (struct console_pat){ 0 };
+	boot_free_pats(pats, nres);
 	free(keys);
 	free(vals);
 	return ret;

@@ -36,16 +36,13 @@ void boot_line_at(const struct console *c, size_t so, size_t eo, char *out, size
 	out[n] = '\0';
 }
 
-void boot_free_res(regex_t **res, size_t n)
+void boot_free_pats(struct console_pat *pats, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (res[i])
-			regfree(res[i]);
-		free(res[i]);
-	}
-	free(res);
+	for (i = 0; i < n; i++)
+		console_pat_free(&pats[i]);
+	free(pats);
 }
 
 bool boot_console_gone(const struct console *c)
@@ -53,14 +50,12 @@ bool boot_console_gone(const struct console *c)
 	return c->fd < 0 && errtext_isset(&c->error);
 }
 
-void boot_add_res(regex_t **res, size_t from, char *const *extra)
+void boot_add_pats(struct console_pat *pats, size_t from, char *const *extra)
 {
 	size_t i;
 
-	for (i = 0; extra && extra[i]; i++) {
-		res[from + i] = xmalloc(sizeof(regex_t));
-		re_compile(res[from + i], extra[i]);
-	}
+	for (i = 0; extra && extra[i]; i++)
+		console_pat_compile(&pats[from + i], extra[i]); /* checked at load */
 }
 
 /* The banners of a boot loader starting: the board reset (U-Boot's, as uboot's default). */
@@ -86,15 +81,14 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 	const struct board *b = s->board;
 	char *const *reset = boot_reset_patterns(b, false);
 	size_t nfail = strv_len(b->fail_patterns), nreset = strv_len(reset);
-	regex_t **res = xcalloc(nfail + nreset + 1, sizeof(*res));
+	struct console_pat *pats = xcalloc(nfail + nreset + 1, sizeof(*pats));
 	regmatch_t m[10];
 	int ret;
 
-	boot_add_res(res, 1, b->fail_patterns);
-	boot_add_res(res, 1 + nfail, reset);
-	res[0] = &s->tgt.prompt_re;
-	ret = console_expect(&s->con, res, nfail + nreset + 1, deadline, m);
-	res[0] = NULL;
+	boot_add_pats(pats, 1, b->fail_patterns);
+	boot_add_pats(pats, 1 + nfail, reset);
+	pats[0] = target_prompt(&s->tgt);
+	ret = console_expect_pats(&s->con, pats, nfail + nreset + 1, deadline, m);
 	if (ret > 0) {
 		char line[200];
 
@@ -127,7 +121,7 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 	} else if (ret == -EFBIG) {
 		ret = boot_fail(s, ret, false, "%s", s->con.error.msg);
 	}
-	boot_free_res(res, nfail + nreset + 1);
+	boot_free_pats(pats, nfail + nreset + 1);
 	return ret < 0 ? ret : 0;
 }
 

@@ -81,9 +81,10 @@ void boot_line_at(const struct console *c, size_t so, size_t eo, char *out, size
 /* The console vanished (an unplugged adapter, a board-powered one at power off) and did
  * not come back in time: c->error says which and how long. */
 bool boot_console_gone(const struct console *c);
-/* Compiles extra[] (validated at load) into res[from..] / frees res[0..n) and res. */
-void boot_add_res(regex_t **res, size_t from, char *const *extra);
-void boot_free_res(regex_t **res, size_t n);
+/* extra[] (validated at load) as patterns pats[from..] (console_pat_compile) / frees
+ * pats[0..n) and pats. */
+void boot_add_pats(struct console_pat *pats, size_t from, char *const *extra);
+void boot_free_pats(struct console_pat *pats, size_t n);
 
 /* uboot: copies the artefacts into ROOT/BOARD/ atomically; rel[] get the names relative
  * to the TFTP root ("BOARD/zImage").  On failure -errno and err says why (boot-tftp.c). */

@@ -444,6 +444,240 @@ bool console_is_literal(const char *pattern)
 	return *pattern && !strpbrk(pattern, "\\^$.|?*+()[]{}");
 }
 
+/* What console_pat_compile() owns: the source, the literal of a regex, the regex
+ * (compiled at the first line that holds the literal, when there is one) */
+struct console_rx {
+	char *src, *lit;
+	regex_t re;
+	bool regex; /* not a plain string */
+	bool compiled; /* re holds the compiled regex */
+};
+
+/* The run of plain bytes ends: the longest so far is kept */
+static void run_end(struct buf *run, struct buf *best)
+{
+	if (run->len > best->len) {
+		buf_free(best);
+		*best = *run;
+	} else {
+		buf_free(run);
+	}
+	*run = (struct buf){ 0 };
+}
+
+/* An interval {m}, {m,} or {m,n} at s (after the '{'): its end (the '}'), the least
+ * count in *min; NULL when it is none */
+static const char *interval(const char *s, long *min)
+{
+	char *e;
+
+	if (*s < '0' || *s > '9')
+		return NULL;
+	*min = strtol(s, &e, 10);
+	if (*e == ',')
+		for (e++; *e >= '0' && *e <= '9'; e++)
+			;
+	return *e == '}' ? e : NULL;
+}
+
+/* The end of the bracket expression at s (its '['): the ']'; NULL when it could hold a
+ * newline ([:space:], [:cntrl:], an equivalence class or collating element) or has
+ * no end */
+static const char *bracket_end(const char *s)
+{
+	s++;
+	if (*s == '^')
+		s++; /* a list that excludes: never a newline under REG_NEWLINE */
+	if (*s == ']')
+		s++;
+	for (; *s && *s != ']'; s++) {
+		if (s[0] != '[' || (s[1] != ':' && s[1] != '=' && s[1] != '.'))
+			continue;
+		if (s[1] != ':' || !strncmp(s + 2, "space:]", 7) || !strncmp(s + 2, "cntrl:]", 7))
+			return NULL;
+		s = strstr(s + 2, ":]");
+		if (!s)
+			return NULL;
+		s++;
+	}
+	return *s ? s : NULL;
+}
+
+char *console_re_literal(const char *src)
+{
+	struct buf run = { 0 }, best = { 0 };
+	const char *s;
+	int depth = 0;
+	bool last = false; /* the byte before is run's last, a quantifier would take it */
+	long min;
+
+	for (s = src; *s; s++)
+		if ((unsigned char)*s < 0x20)
+			return NULL; /* a newline or a control byte: a match may cross lines */
+	for (s = src; *s; s++) {
+		char ch = *s;
+		bool lit = false;
+
+		switch (ch) {
+		case '\\':
+			ch = *++s;
+			if (!ch || ch == 's' || ch == 'W')
+				goto cross; /* \s and \W match a newline */
+			lit = !((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
+				(ch >= 'A' && ch <= 'Z') || ch == '`' || ch == '\'');
+			break;
+		case '[':
+			s = bracket_end(s);
+			if (!s)
+				goto cross;
+			break;
+		case '(':
+			depth++;
+			break;
+		case ')':
+			if (--depth < 0)
+				goto cross;
+			break;
+		case '|':
+			if (!depth)
+				goto cross; /* each side alone may match */
+			break;
+		case '*':
+		case '?':
+		case '{':
+			if (ch == '{') {
+				s = interval(s + 1, &min);
+				if (!s)
+					goto cross;
+				if (min > 0)
+					break; /* the byte before is there at least once */
+			}
+			/* the byte (a UTF-8 character: all its bytes) before may be absent */
+			if (last && depth == 0) {
+				while (run.len &&
+				       ((unsigned char)run.data[run.len - 1] & 0xc0) == 0x80)
+					run.len--;
+				if (run.len)
+					run.data[--run.len] = '\0';
+			}
+			break;
+		case '.':
+		case '^':
+		case '$':
+		case '+':
+			break;
+		default:
+			lit = true;
+		}
+		if (lit && depth == 0) {
+			buf_append(&run, &ch, 1);
+			last = true;
+			continue;
+		}
+		last = false;
+		run_end(&run, &best);
+	}
+	run_end(&run, &best);
+	if (best.len)
+		return best.data;
+	buf_free(&best);
+	return NULL;
+cross:
+	buf_free(&run);
+	buf_free(&best);
+	return NULL;
+}
+
+int console_pat_compile(struct console_pat *pt, const char *src)
+{
+	struct console_rx *rx = xcalloc(1, sizeof(*rx));
+
+	*pt = (struct console_pat){ .rx = rx, .tail = CONSOLE_TAIL_NONE };
+	rx->src = xstrdup(src);
+	if (console_is_literal(src)) {
+		pt->lit = rx->src;
+		pt->len = strlen(src);
+		return 0;
+	}
+	rx->regex = true;
+	if (re_compile(&rx->re, src)) {
+		console_pat_free(pt);
+		return -EINVAL;
+	}
+	rx->lit = console_re_literal(src);
+	if (rx->lit) { /* checked (~7 us); compiled again where a line holds the literal */
+		regfree(&rx->re);
+		pt->lit = rx->lit;
+		pt->len = strlen(rx->lit);
+		return 0;
+	}
+	rx->compiled = true;
+	pt->re = &rx->re;
+	return 0;
+}
+
+void console_pat_free(struct console_pat *pt)
+{
+	struct console_rx *rx = pt->rx;
+
+	if (rx) {
+		if (rx->compiled)
+			regfree(&rx->re);
+		free(rx->src);
+		free(rx->lit);
+		free(rx);
+	}
+	*pt = (struct console_pat){ 0 };
+}
+
+/* a regex pattern, with or without a literal prefilter */
+static bool pat_is_re(const struct console_pat *pt)
+{
+	return pt->re || (pt->rx && pt->rx->regex);
+}
+
+/* The earliest match of a prefiltered regex (console_pat_compile) in c->in.data from
+ * offset off on (eflags as regexec's there): regexec runs on the lines that hold the
+ * literal only, one line at a time (a line-bound regex cannot match across lines), and
+ * its tables are made at the first such line.  Offsets into c->in.data. */
+static bool rx_find(struct console *c, const struct console_pat *pt, size_t off, int eflags,
+		    size_t before, regmatch_t *m)
+{
+	struct console_rx *rx = pt->rx;
+	const char *d = c->in.data, *hit, *nl;
+	size_t p = off, e = c->in.len, ls, le, k;
+
+	c->lit_bytes += e - off;
+	while (p + pt->len <= e && p < before) {
+		hit = memmem(d + p, e - p, pt->lit, pt->len);
+		if (!hit)
+			return false;
+		nl = memrchr(d + p, '\n', (size_t)(hit - (d + p)));
+		ls = nl ? (size_t)(nl + 1 - d) : p;
+		if (ls >= before)
+			return false;
+		nl = memchr(hit + pt->len, '\n', (size_t)(d + e - (hit + pt->len)));
+		le = nl ? (size_t)(nl - d) : e;
+		if (!rx->compiled && re_compile(&rx->re, rx->src))
+			return false; /* it compiled in console_pat_compile() */
+		rx->compiled = true;
+		m[0].rm_so = (regoff_t)(ls - off);
+		m[0].rm_eo = (regoff_t)(le - off);
+		c->scan_bytes += le - ls;
+		if (!regexec(&rx->re, d + off, 10, m, eflags | REG_STARTEND)) {
+			for (k = 0; k < 10; k++) {
+				if (m[k].rm_so >= 0) {
+					m[k].rm_so += (regoff_t)off;
+					m[k].rm_eo += (regoff_t)off;
+				}
+			}
+			return true;
+		}
+		p = le + 1;
+	}
+	return false;
+}
+
 /* The most bytes a literal's tail adds: \r\n, or 3 digits and the byte after */
 #define TAIL_MAX 4u
 
@@ -524,7 +758,7 @@ int console_scan_pats(struct console *c, const struct console_pat *pats, size_t 
 	bool any_re = false;
 
 	for (i = 0; i < n; i++)
-		any_re = any_re || pats[i].re;
+		any_re = any_re || pat_is_re(&pats[i]);
 	if (!c->in.data || end <= c->scanned ||
 	    (any_re && (end <= from || (!force && scan_deferred(c)))))
 		return -1; /* nothing new, or a long line's rescan can wait */
@@ -536,13 +770,11 @@ int console_scan_pats(struct console *c, const struct console_pat *pats, size_t 
 	 * no ^ there; at the end of the last match ^ matches, as always */
 	if (from != c->consumed && (off ? base[-1] != '\n' : c->in_base > 0))
 		eflags = REG_NOTBOL;
-	if (any_re)
-		c->scan_bytes += end - from;
 	for (i = 0; i < n; i++) {
 		regmatch_t mm[10];
 		size_t k;
 
-		if (!pats[i].re) {
+		if (!pat_is_re(&pats[i])) {
 			/* a match not complete at the last scan ends after it */
 			size_t lf = c->scanned > c->consumed + pats[i].len + TAIL_MAX ?
 					    c->scanned - pats[i].len - TAIL_MAX :
@@ -557,6 +789,16 @@ int console_scan_pats(struct console *c, const struct console_pat *pats, size_t 
 			}
 			continue;
 		}
+		if (!pats[i].re) { /* prefiltered by its literal */
+			if (rx_find(c, &pats[i], off, eflags, best_so, mm) &&
+			    (size_t)mm[0].rm_so < best_so) {
+				best = (int)i;
+				best_so = (size_t)mm[0].rm_so;
+				memcpy(m, mm, sizeof(mm));
+			}
+			continue;
+		}
+		c->scan_bytes += end - from;
 		if (regexec(pats[i].re, base, 10, mm, eflags) ||
 		    off + (size_t)mm[0].rm_so >= best_so)
 			continue;
@@ -623,7 +865,7 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 int console_expect_pats(struct console *c, const struct console_pat *pats, size_t n,
 			int64_t deadline, regmatch_t *m)
 {
-	char chunk[16384]; /* on each board thread's stack: RSS per board */
+	char chunk[4096]; /* on each board thread's stack (RSS per board): a tty reads <= 4 KiB */
 	bool force = true, trickle = false;
 	int ret;
 

@@ -132,11 +132,13 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
  * is searched in the new bytes and the last (its length + 4) bytes before
  * them only: no compiled tables, no rescan of a partial line. */
 enum console_tail { CONSOLE_TAIL_NONE, CONSOLE_TAIL_EOL, CONSOLE_TAIL_STATUS };
+struct console_rx;
 struct console_pat {
-	const regex_t *re; /* a REG_NEWLINE regex; NULL: the literal */
-	const char *lit;
+	const regex_t *re; /* a REG_NEWLINE regex; NULL: the literal (or rx's regex) */
+	const char *lit; /* rx's regex: NULL, or what every match holds (a prefilter) */
 	size_t len;
 	enum console_tail tail;
+	struct console_rx *rx; /* console_pat_compile(): what console_pat_free() frees */
 };
 /* The pattern of a regex, and of a literal (lit must stay valid) */
 struct console_pat console_pat_re(const regex_t *re);
@@ -144,6 +146,18 @@ struct console_pat console_pat_lit(const char *lit, enum console_tail tail);
 /* A REG_NEWLINE regex source that is a plain string (no ERE special byte)
  * matches where memmem finds it: true. */
 bool console_is_literal(const char *pattern);
+/* The pattern of a regex source (REG_EXTENDED | REG_NEWLINE, as re_compile()), owned:
+ * a plain string is a literal; a regex whose matches never cross a line and all hold
+ * one literal (its longest plain run outside groups and brackets, "U-Boot 20" of
+ * "^U-Boot 20[0-9][0-9]") is searched for that literal with memmem and compiled and
+ * run only on the lines that hold it (none, mostly: no compiled tables, which glibc
+ * grows per board and per state as the input goes by); any other regex is compiled
+ * at once.  -EINVAL when it does not compile.  console_pat_free(): what it holds. */
+int console_pat_compile(struct console_pat *pt, const char *src);
+void console_pat_free(struct console_pat *pt);
+/* The literal every match of a line-bound regex source holds, its longest (caller
+ * frees), or NULL: the source may match across lines or has no such literal. */
+char *console_re_literal(const char *src);
 int console_expect_pats(struct console *c, const struct console_pat *pats, size_t n,
 			int64_t deadline, regmatch_t *m);
 

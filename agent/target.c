@@ -7,55 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Escapes a literal for a POSIX extended regex. */
-static char *re_escape(const char *s)
-{
-	struct buf b = { 0 };
-
-	for (; *s; s++) {
-		if (strchr("\\^$.|?*+()[]{}", *s))
-			buf_append(&b, "\\", 1);
-		buf_append(&b, s, 1);
-	}
-	if (!b.data)
-		buf_append(&b, "", 0);
-	return b.data;
-}
-
 int target_init(struct target *t, struct console *con, const char *prompt)
 {
-	char *esc = re_escape(prompt);
-	int ret;
-
 	memset(t, 0, sizeof(*t));
 	t->con = con;
 	t->prompt = prompt;
 	random_hex(t->id, 8);
-	ret = re_compile(&t->prompt_re, esc);
-	free(esc);
-	return ret;
+	/* a prompt is a literal (memmem); an empty one the regex that matches at once */
+	return *prompt ? 0 : re_compile(&t->prompt_re, "");
 }
 
 static void fail_free(struct target *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->nfail; i++) {
-		if (t->fail_pats[i].re)
-			regfree(&t->fail_res[i]);
-		else
-			free((char *)t->fail_pats[i].lit);
-	}
-	free(t->fail_res);
+	for (i = 0; i < t->nfail; i++)
+		console_pat_free(&t->fail_pats[i]);
 	free(t->fail_pats);
-	t->fail_res = NULL;
 	t->fail_pats = NULL;
 	t->nfail = 0;
 }
 
 void target_free(struct target *t)
 {
-	regfree(&t->prompt_re);
+	if (!*t->prompt)
+		regfree(&t->prompt_re);
 	fail_free(t);
 }
 
@@ -66,22 +42,17 @@ int target_set_fail_patterns(struct target *t, char *const *patterns)
 	fail_free(t);
 	while (patterns && patterns[n])
 		n++;
-	t->fail_res = xcalloc(n, sizeof(regex_t));
 	t->fail_pats = xcalloc(n + 1, sizeof(*t->fail_pats)); /* + a marker, expect_marker() */
 	for (i = 0; i < n; i++) {
-		/* a plain string (most are: "Kernel panic - not syncing") is a
-		 * literal: no tables, no rescan of a partial line */
-		if (console_is_literal(patterns[i])) {
-			t->fail_pats[i] = console_pat_lit(xstrdup(patterns[i]), CONSOLE_TAIL_NONE);
-		} else if (re_compile(&t->fail_res[i], patterns[i])) {
+		/* a plain string (most are: "Kernel panic - not syncing") is a literal,
+		 * "^U-Boot SPL " a regex run only on a line that holds "U-Boot SPL ": no
+		 * tables, no rescan of a partial line */
+		if (console_pat_compile(&t->fail_pats[i], patterns[i])) {
 			t->nfail = i;
 			return -EINVAL;
-		} else {
-			t->fail_pats[i] = console_pat_re(&t->fail_res[i]);
 		}
 		t->nfail = i + 1;
 	}
-	t->nfail = n;
 	t->fail_src = patterns;
 	return 0;
 }
@@ -128,14 +99,17 @@ static int expect_marker(struct target *t, const char *what, unsigned int n, int
 	return ret < 0 ? ret : 0;
 }
 
-/* The prompt: a literal (re_escape()d for prompt_re, which boot.c uses) */
+struct console_pat target_prompt(const struct target *t)
+{
+	/* empty: the regex, which matches at once */
+	return *t->prompt ? console_pat_lit(t->prompt, CONSOLE_TAIL_NONE) :
+			    console_pat_re(&t->prompt_re);
+}
+
 static int expect_prompt(struct target *t, int64_t deadline, regmatch_t *m)
 {
-	struct console_pat p = console_pat_lit(t->prompt, CONSOLE_TAIL_NONE);
-	regex_t *res[1] = { &t->prompt_re };
+	struct console_pat p = target_prompt(t);
 
-	if (!*t->prompt)
-		return console_expect(t->con, res, 1, deadline, m);
 	return console_expect_pats(t->con, &p, 1, deadline, m);
 }
 

@@ -11,10 +11,9 @@ struct target {
 	const char *prompt;
 	char id[9];
 	unsigned int seq;
-	regex_t prompt_re;
+	regex_t prompt_re; /* an empty prompt's (target_prompt()) */
 	/* console patterns that fail any command at once (panic, reset) */
-	regex_t *fail_res;
-	struct console_pat *fail_pats; /* nfail + 1: a literal or &fail_res[i] */
+	struct console_pat *fail_pats; /* nfail + 1: console_pat_compile()d, the marker */
 	char *const *fail_src;
 	size_t nfail;
 	char fail_line[200]; /* the line that matched, after -EIO */
@@ -25,6 +24,8 @@ struct target {
 int target_set_fail_patterns(struct target *t, char *const *patterns);
 
 int target_init(struct target *t, struct console *con, const char *prompt);
+/* The shell prompt as a console pattern: its literal (valid while t is) */
+struct console_pat target_prompt(const struct target *t);
 void target_free(struct target *t);
 /* After a prompt was seen: proves the shell executes (marker round trip)
  * and consumes the next prompt. */

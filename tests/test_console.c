@@ -411,6 +411,112 @@ static void test_device_present(void)
 	CHECK(console_device_present(&b, "/dev/ttyABLAB-gone0", &e) == 0);
 }
 
+/* console_pat_compile(): a literal for a plain string; a line-bound regex run only on
+ * the lines that hold its literal, with the matches of the regex run on everything */
+static void test_compiled_pats(void)
+{
+	static const struct {
+		const char *src, *lit; /* lit NULL: none (an alternative, a class with \n) */
+	} lits[] = {
+		{ "^U-Boot SPL ", "U-Boot SPL " },
+		{ "^U-Boot 20[0-9][0-9]", "U-Boot 20" },
+		{ "Bad (Linux ARM (z)?Image )?magic", "magic" },
+		{ "Wrong (Ramdisk )?Image Format", "Image Format" },
+		{ "[Rr]amdisk image is corrupt", "amdisk image is corrupt" },
+		{ "[Ii]nvalid (image|format)", "nvalid " },
+		{ "Kernel panic - not [a-z]+", "Kernel panic - not " },
+		{ "abc?d", "ab" },
+		{ "x{0,3}yz", "yz" },
+		{ "xy{2}z", "xy" },
+		{ "[[:digit:]]+ ms", " ms" },
+		{ "\\.config\\b", ".config" },
+		{ "a\\(b", "a(b" },
+		{ "caf\xc3\xa9?s", "caf" },
+		{ "ready|done", NULL },
+		{ "foo\\s+bar", NULL },
+		{ "[[:space:]]foo", NULL },
+		{ "foo\nbar", NULL },
+		{ "^[0-9]+$", NULL },
+	};
+	static const char *const srcs[] = { "^U-Boot SPL ",
+					    "^U-Boot 20[0-9][0-9]",
+					    "[Ii]nvalid (image|format)",
+					    "Kernel panic - not [a-z]+",
+					    "x{0,3}yz$",
+					    "ready|done",
+					    "lab# " };
+	static const char *const in[] = {
+		"xU-Boot SPL 2024\r\nU-Boot SPL 2024\r\n",
+		"boot\r\nU-Boot 2023.10 (Jan 1)\r\n",
+		"U-Boot 20xx\r\nU-Boot 2099\r\n",
+		"TFTP: Invalid format\r\n",
+		"xxxyz\r\nyz\r\n",
+		"Kernel panic - not \nKernel panic - not syncing\n",
+		"all done\r\n",
+		"lab# ",
+	};
+	struct console c;
+	struct console_pat pc[ARRAY_SIZE(srcs)], pr[ARRAY_SIZE(srcs)];
+	regex_t re[ARRAY_SIZE(srcs)];
+	regmatch_t m1[10], m2[10];
+	size_t i, j, step;
+
+	for (i = 0; i < ARRAY_SIZE(lits); i++) {
+		char *l = console_re_literal(lits[i].src);
+
+		if (lits[i].lit ? !l || strcmp(l, lits[i].lit) : l != NULL)
+			printf("literal of /%s/: %s, want %s\n", lits[i].src, l ? l : "none",
+			       lits[i].lit ? lits[i].lit : "none");
+		CHECK(lits[i].lit ? l && !strcmp(l, lits[i].lit) : !l);
+		free(l);
+	}
+	for (i = 0; i < ARRAY_SIZE(srcs); i++) {
+		CHECK(console_pat_compile(&pc[i], srcs[i]) == 0);
+		CHECK(re_compile(&re[i], srcs[i]) == 0);
+		pr[i] = console_pat_re(&re[i]);
+	}
+	{
+		struct console_pat bad;
+
+		CHECK(console_pat_compile(&bad, "a(") == -EINVAL && !bad.rx);
+	}
+	/* each input against each pattern alone and all together, in reads of 1, 3, 64 */
+	for (j = 0; j < ARRAY_SIZE(in); j++) {
+		for (step = 1; step <= 64; step = step == 1 ? 3 : step == 3 ? 64 : 65) {
+			for (i = 0; i <= ARRAY_SIZE(srcs); i++) {
+				size_t k = i < ARRAY_SIZE(srcs) ? i : 0;
+				size_t n = i < ARRAY_SIZE(srcs) ? 1 : ARRAY_SIZE(srcs);
+				int a, b;
+
+				setup(&c);
+				a = feed_pats(&c, pc + k, n, in[j], strlen(in[j]), step, m1);
+				console_close(&c);
+				setup(&c);
+				b = feed_pats(&c, pr + k, n, in[j], strlen(in[j]), step, m2);
+				console_close(&c);
+				if (a != b || (a >= 0 && (m1[0].rm_so != m2[0].rm_so ||
+							  m1[0].rm_eo != m2[0].rm_eo)))
+					printf("input %zu step %zu pattern %zu: %d at %d, regex %d at %d\n",
+					       j, step, i, a, a >= 0 ? (int)m1[0].rm_so : -1, b,
+					       b >= 0 ? (int)m2[0].rm_so : -1);
+				CHECK(a == b);
+				CHECK(a < 0 ||
+				      (m1[0].rm_so == m2[0].rm_so && m1[0].rm_eo == m2[0].rm_eo));
+			}
+		}
+	}
+	/* a boot log without the literal: regexec never runs, no tables */
+	setup(&c);
+	CHECK(feed_pats(&c, pc, 1, "Booting Linux\r\nU-Boot 2024\r\nlab# ", 32, 4, m1) < 0);
+	CHECK(c.scan_bytes == 0 && c.lit_bytes > 0);
+	console_close(&c);
+	for (i = 0; i < ARRAY_SIZE(srcs); i++) {
+		console_pat_free(&pc[i]);
+		CHECK(!pc[i].rx && !pc[i].lit);
+		regfree(&re[i]);
+	}
+}
+
 int main(void)
 {
 	test_device_present();
@@ -421,5 +527,6 @@ int main(void)
 	test_window_edge();
 	test_cap_and_pin();
 	test_markers();
+	test_compiled_pats();
 	CHECK_DONE("test_console");
 }
