@@ -88,12 +88,13 @@ static size_t split_kv(const char *p, struct kv *kv, size_t max)
 	return n;
 }
 
+/* the first pair with that key (a key holds no '=', space or NUL: the lengths decide) */
 static const struct kv *find(const struct kv *kv, size_t n, const char *key)
 {
-	size_t i;
+	size_t i, len = strlen(key);
 
 	for (i = 0; i < n; i++)
-		if (kv[i].k && kv[i].klen == strlen(key) && !strncmp(kv[i].k, key, kv[i].klen))
+		if (kv[i].k && kv[i].klen == len && !memcmp(kv[i].k, key, len))
 			return &kv[i];
 	return NULL;
 }
@@ -310,20 +311,17 @@ static int parse_seed(const char *p, struct line_info *li)
 	return LINE_SAMPLE;
 }
 
-int parse_line(const char *line, struct line_info *li)
+/* The line from its tag (line_end: the line's end, its NUL). */
+static int parse_tagged(const char *tag, const char *line_end, struct line_info *li)
 {
-	const char *p = strstr(line, TAG);
+	const char *p = tag + strlen(TAG);
 	char tmp[512];
 	size_t len;
 
-	memset(li, 0, sizeof(*li));
-	if (!p)
-		return LINE_NONE;
-	p += strlen(TAG);
 	while (*p == ' ')
 		p++;
 	/* work on a copy without trailing CR/LF/spaces */
-	len = strlen(p);
+	len = (size_t)(line_end - p);
 	while (len && (p[len - 1] == '\r' || p[len - 1] == '\n' || p[len - 1] == ' '))
 		len--;
 	if (len >= sizeof(tmp))
@@ -335,6 +333,16 @@ int parse_line(const char *line, struct line_info *li)
 	if (tmp[0] == 'v' && tmp[1] >= '0' && tmp[1] <= '9')
 		return fail(li, "unsupported format version (this ablab reads v1)%s", "");
 	return parse_seed(tmp, li);
+}
+
+int parse_line(const char *line, struct line_info *li)
+{
+	const char *p = strstr(line, TAG);
+
+	memset(li, 0, sizeof(*li));
+	if (!p)
+		return LINE_NONE;
+	return parse_tagged(p, p + strlen(p), li);
 }
 
 int sample_cmp_batch(const void *a, const void *b)
@@ -356,14 +364,13 @@ void run_result_add(struct run_result *r, const struct sample *s)
 }
 
 /* "[   41.221634] dmabench: ...": the line from the printk timestamp just before
- * the tag to its end (trailing CR and spaces cut), else NULL (no timestamp) */
-static const char *printk_key(const char *line, size_t *klen)
+ * the tag (tag: the line's first) to its end e (trailing CR and spaces cut), else NULL
+ * (no timestamp) */
+static const char *printk_key(const char *line, const char *tag, const char *e, size_t *klen)
 {
-	const char *tag = strstr(line, TAG), *p, *e;
+	const char *p;
 	bool dot = false, digit = false;
 
-	if (!tag)
-		return NULL;
 	p = tag;
 	while (p > line && p[-1] == ' ')
 		p--;
@@ -379,69 +386,122 @@ static const char *printk_key(const char *line, size_t *klen)
 	}
 	if (p < line || !dot || !digit)
 		return NULL;
-	e = line + strlen(line);
 	while (e > p && (e[-1] == '\r' || e[-1] == ' '))
 		e--;
 	*klen = (size_t)(e - p);
 	return p;
 }
 
-/* The timestamped lines seen so far: an open-addressed set of copies. */
-struct seen {
-	char **slot;
-	size_t cap, n;
+/*
+ * The timestamped lines seen so far: an open-addressed set of copies, each slot with
+ * its key's hash and length (a probe compares those before any byte) and the copy in
+ * one growing arena (an offset: the arena moves as it grows), not one allocation per
+ * line.
+ */
+struct seen_slot {
+	uint64_t h; /* 0: empty (a key's hash is made odd) */
+	size_t off, len;
 };
 
-static uint64_t fnv1a(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;
+struct seen {
+	struct seen_slot *slot;
+	size_t cap, n;
+	struct buf arena;
+};
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
+/* 8 bytes at a time: multiply and fold; the tail bytes and the length go in last */
+static uint64_t key_hash(const char *s, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s + i, len - i);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 29;
+	return h | 1;
 }
 
-static char **seen_find(struct seen *t, const char *k, size_t klen)
+static struct seen_slot *seen_find(struct seen *t, uint64_t h, const char *k, size_t klen)
 {
-	size_t i = (size_t)fnv1a(k, klen) & (t->cap - 1);
+	size_t i = (size_t)(h >> 7) & (t->cap - 1);
 
-	while (t->slot[i] && (strlen(t->slot[i]) != klen || memcmp(t->slot[i], k, klen)))
+	while (t->slot[i].h && (t->slot[i].h != h || t->slot[i].len != klen ||
+				memcmp(t->arena.data + t->slot[i].off, k, klen)))
 		i = (i + 1) & (t->cap - 1);
 	return &t->slot[i];
 }
 
-/* true when the key was there already; else adds it */
-static bool seen_add(struct seen *t, const char *k, size_t klen)
+/* the slot a lookup of hash h starts at, asked of the cache early (it is rarely there) */
+static void seen_prefetch(const struct seen *t, uint64_t h)
 {
-	char **s;
+	if (t->cap)
+		__builtin_prefetch(&t->slot[(size_t)(h >> 7) & (t->cap - 1)]);
+}
+
+/* true when the key (of hash h) was there already; else adds it */
+static bool seen_add(struct seen *t, uint64_t h, const char *k, size_t klen)
+{
+	struct seen_slot *s;
 
 	if (2 * (t->n + 1) > t->cap) {
-		struct seen g = { xcalloc(t->cap ? 2 * t->cap : 64, sizeof(char *)),
-				  t->cap ? 2 * t->cap : 64, t->n };
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		struct seen_slot *g = xcalloc(cap, sizeof(*g));
 
-		for (size_t i = 0; i < t->cap; i++)
-			if (t->slot[i])
-				*seen_find(&g, t->slot[i], strlen(t->slot[i])) = t->slot[i];
+		for (size_t i = 0; i < t->cap; i++) {
+			size_t j = (size_t)(t->slot[i].h >> 7) & (cap - 1);
+
+			if (!t->slot[i].h)
+				continue;
+			while (g[j].h)
+				j = (j + 1) & (cap - 1);
+			g[j] = t->slot[i];
+		}
 		free(t->slot);
-		*t = g;
+		t->slot = g;
+		t->cap = cap;
 	}
-	s = seen_find(t, k, klen);
-	if (*s)
+	s = seen_find(t, h, k, klen);
+	if (s->h)
 		return true;
-	*s = strndup(k, klen);
-	if (!*s) {
-		err_msg("out of memory");
-		abort();
-	}
+	s->h = h;
+	s->off = t->arena.len;
+	s->len = klen;
+	buf_append(&t->arena, k, klen);
 	t->n++;
 	return false;
 }
 
 static void seen_free(struct seen *t)
 {
-	for (size_t i = 0; i < t->cap; i++)
-		free(t->slot[i]);
 	free(t->slot);
+	buf_free(&t->arena);
+}
+
+/* 0x80 in each byte of v that is zero (and maybe above one): nonzero iff v has a zero byte */
+#define ZERO_BYTES(v) (((v)-0x0101010101010101ULL) & ~(v)&0x8080808080808080ULL)
+
+/* the index of the first \n, \r or NUL in s[0, n), else n: 8 bytes a step */
+static size_t line_stop(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, 8);
+		if (ZERO_BYTES(w) | ZERO_BYTES(w ^ 0x0a0a0a0a0a0a0a0aULL) |
+		    ZERO_BYTES(w ^ 0x0d0d0d0d0d0d0d0dULL))
+			break;
+	}
+	while (i < n && s[i] != '\n' && s[i] != '\r' && s[i])
+		i++;
+	return i;
 }
 
 static void add_rejected(struct run_result *r, int lineno, const char *error, const char *line)
@@ -461,6 +521,20 @@ static void add_rejected(struct run_result *r, int lineno, const char *error, co
 	snprintf(x->text, sizeof(x->text), "%.*s", (int)sizeof(x->text) - 1, line);
 }
 
+/* the first TAG in line[0, len) (memmem's first match, without its setup per line) */
+static const char *find_tag(const char *line, size_t len)
+{
+	const char *p = line, *end = line + len;
+	size_t tl = strlen(TAG);
+
+	while ((size_t)(end - p) >= tl && (p = memchr(p, TAG[0], (size_t)(end - p) - tl + 1))) {
+		if (!memcmp(p, TAG, tl))
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
 void parse_log(const char *text, size_t len, struct run_result *r)
 {
 	struct seen seen = { 0 };
@@ -471,12 +545,18 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 	r->fmt = -1;
 	while (i < len) {
 		struct line_info li;
-		const char *key;
+		const char *key, *tag;
 		char line[1024];
-		size_t j = 0, klen;
+		size_t j, klen, stop;
+		uint64_t h = 0;
 		int k, at = lineno;
 
-		/* a line ends at \n or a lone \r; NULs are dropped */
+		/* a line ends at \n or a lone \r; NULs are dropped.  Up to the first stop
+		 * byte in one copy; from a NUL on, byte by byte */
+		stop = line_stop(text + i, len - i);
+		j = stop < sizeof(line) - 1 ? stop : sizeof(line) - 1;
+		memcpy(line, text + i, j);
+		i += stop;
 		while (i < len && text[i] != '\n' && text[i] != '\r') {
 			if (text[i] && j < sizeof(line) - 1)
 				line[j++] = text[i];
@@ -485,12 +565,22 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 		while (i < len && (text[i] == '\n' || text[i] == '\r'))
 			lineno += text[i++] == '\n';
 		line[j] = '\0';
-		key = printk_key(line, &klen);
-		if (key && seen_add(&seen, key, klen)) {
+		tag = find_tag(line, j);
+		if (!tag)
+			continue; /* LINE_NONE */
+		/* the line is parsed while its key's slot comes into the cache: parsing
+		 * changes nothing but li, a duplicate's li is dropped */
+		key = printk_key(line, tag, line + j, &klen);
+		if (key) {
+			h = key_hash(key, klen);
+			seen_prefetch(&seen, h);
+		}
+		memset(&li, 0, sizeof(li));
+		k = parse_tagged(tag, line + j, &li);
+		if (key && seen_add(&seen, h, key, klen)) {
 			r->duplicates++;
 			continue;
 		}
-		k = parse_line(line, &li);
 		if (k < 0) {
 			add_rejected(r, at, li.error, line);
 			continue;

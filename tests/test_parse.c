@@ -184,6 +184,54 @@ static void test_log_dmesg_twice(void)
 	free(log);
 }
 
+/* Thousands of timestamped lines (the set of lines seen grows many times over), all
+ * typed again by a dmesg: each counted once.  A NUL inside a line is dropped (the line
+ * is read as if it were not there), and a line is cut at 1023 bytes. */
+static void test_log_many_dmesg(void)
+{
+	static const char nul[] =
+		"[ 1.1] dma\0bench: v1 result scenario=s batch=1 size=256 reps=10 dir=from "
+		"op=map_unmap state=dirty timing=iter mean_ns=5\0 min_ns=4 max_ns=6 ns_per_KiB=20\n";
+	struct buf b = { 0 }, log = { 0 };
+	struct run_result r;
+	char why[256], pad[1100];
+	const int n = 3000;
+
+	buf_printf(&b, "[    0.500000] dmabench: v1 start clock_res_ns=1\n");
+	for (int i = 1; i <= n; i++)
+		buf_printf(&b,
+			   "[ %5d.%06d] dmabench: v1 result scenario=s batch=%d size=256 reps=10 "
+			   "dir=from op=map_unmap state=dirty timing=iter mean_ns=5 min_ns=4 "
+			   "max_ns=6 ns_per_KiB=20\n",
+			   i / 100, i, i);
+	buf_printf(&b, "[ 9999.000000] dmabench: v1 done status=0\n");
+	buf_append(&log, b.data, b.len);
+	buf_append(&log, "lab# dmesg\r\n", 12);
+	buf_append(&log, b.data, b.len);
+	parse_log(log.data, log.len, &r);
+	CHECK(r.duplicates == n + 2 && r.n == (size_t)n && r.malformed == 0);
+	CHECK(run_check(&r, why, sizeof(why)) == 0);
+	run_result_free(&r);
+	/* a NUL in the tag and one in a value: dropped, the sample read; a line of more than
+	 * 1023 bytes: its tag past the cut is not seen */
+	memset(pad, 'x', sizeof(pad) - 1);
+	pad[sizeof(pad) - 1] = '\0';
+	log.len = 0;
+	buf_printf(&log,
+		   "[ 1.0] dmabench: v1 start clock_res_ns=1\n%s dmabench: v1 done status=-5\n",
+		   pad);
+	buf_append(&log, nul, sizeof(nul) - 1);
+	buf_printf(&log, "[ 1.2] dmabench: v1 done status=0\n");
+	parse_log(log.data, log.len, &r);
+	CHECK(r.n == 1 && r.malformed == 0 && r.duplicates == 0);
+	CHECK(r.n == 1 && r.v[0].batch == 1 && r.v[0].mean_ns == 5.0 && r.v[0].min_ns == 4);
+	CHECK(r.have_done && r.done_status == 0);
+	CHECK(run_check(&r, why, sizeof(why)) == 0);
+	run_result_free(&r);
+	buf_free(&b);
+	buf_free(&log);
+}
+
 /* Every rejected line is kept with its line number (as grep -n counts: blank lines
  * and CRLF included), not only the first. */
 static void test_log_rejected_lines(void)
@@ -373,6 +421,7 @@ int main(void)
 	test_v1();
 	test_log();
 	test_log_dmesg_twice();
+	test_log_many_dmesg();
 	test_log_rejected_lines();
 	test_checks();
 	test_format();
