@@ -194,7 +194,8 @@ static void test_log_many_dmesg(void)
 		"op=map_unmap state=dirty timing=iter mean_ns=5\0 min_ns=4 max_ns=6 ns_per_KiB=20\n";
 	struct buf b = { 0 }, log = { 0 };
 	struct run_result r;
-	char why[256], pad[1100];
+	struct errtext why = { 0 };
+	char pad[1100];
 	const int n = 3000;
 
 	buf_printf(&b, "[    0.500000] dmabench: v1 start clock_res_ns=1\n");
@@ -210,7 +211,7 @@ static void test_log_many_dmesg(void)
 	buf_append(&log, b.data, b.len);
 	parse_log(log.data, log.len, &r);
 	CHECK(r.duplicates == n + 2 && r.n == (size_t)n && r.malformed == 0);
-	CHECK(run_check(&r, why, sizeof(why)) == 0);
+	CHECK(run_check(&r, &why) == 0);
 	run_result_free(&r);
 	/* a NUL in the tag and one in a value: dropped, the sample read; a line of more than
 	 * 1023 bytes: its tag past the cut is not seen */
@@ -226,7 +227,7 @@ static void test_log_many_dmesg(void)
 	CHECK(r.n == 1 && r.malformed == 0 && r.duplicates == 0);
 	CHECK(r.n == 1 && r.v[0].batch == 1 && r.v[0].mean_ns == 5.0 && r.v[0].min_ns == 4);
 	CHECK(r.have_done && r.done_status == 0);
-	CHECK(run_check(&r, why, sizeof(why)) == 0);
+	CHECK(run_check(&r, &why) == 0);
 	run_result_free(&r);
 	buf_free(&b);
 	buf_free(&log);

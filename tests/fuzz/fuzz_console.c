@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct console c;
 	struct buf ref = { 0 };
 	char *lit = NULL, *q;
-	size_t n = 0, i, step, reps, pos, litlen = 0, first = SIZE_MAX;
+	size_t n = 0, i, step, reps, pos, litlen = 0;
 	unsigned int sel, flags;
 	bool oracle, matched = false;
 	regmatch_t m[10];
