@@ -1711,14 +1711,21 @@ static void loop(struct sim *s)
 		struct timespec ts, *tp = NULL;
 		int64_t t = -1, now;
 		int n = 0, i;
+		bool more;
 
 		flush_out(s);
 		pf[n++] = (struct pollfd){ .fd = s->ctl, .events = POLLIN };
-		pf[n++] = (struct pollfd){ .fd = s->master,
-					   .events = POLLIN | (s->q_pty.len ? POLLOUT : 0) };
+		/* a flood still to send once the queues drained: wake when the sink
+		 * takes more (a write that took the whole queue, 64 KiB into an empty
+		 * pty, leaves nothing else to wake the loop: the flood stalled) */
+		more = s->flood_left && !s->tx.len;
+		pf[n++] =
+			(struct pollfd){ .fd = s->master,
+					 .events = POLLIN | (s->q_pty.len || more ? POLLOUT : 0) };
 		pf[n++] = (struct pollfd){ .fd = s->tcp_listen, .events = POLLIN };
-		pf[n++] = (struct pollfd){ .fd = s->tcp,
-					   .events = POLLIN | (s->q_tcp.len ? POLLOUT : 0) };
+		pf[n++] =
+			(struct pollfd){ .fd = s->tcp,
+					 .events = POLLIN | (s->q_tcp.len || more ? POLLOUT : 0) };
 		now = now_ms();
 		if (s->st == ST_COUNTDOWN)
 			t = s->next_tick > now ? s->next_tick - now : 0;
