@@ -265,20 +265,11 @@ void boot_end(struct boot_session *s)
 
 int console_check(const struct board *b, struct buf *out)
 {
-	const struct backend *bk = backend_find(BACKEND_CONSOLE, b->console_type);
-	const struct console_ops *co = bk ? bk->ops : NULL;
+	const struct console_ops *co = console_ops_of(b);
 
 	if (!co)
 		return check_line(out, false, "console.type", "%s: unsupported", b->console_type);
 	return co->check ? co->check(b, out) : 0;
-}
-
-int console_preflight(const struct board *b, struct errtext *e)
-{
-	const struct backend *bk = backend_find(BACKEND_CONSOLE, b->console_type);
-	const struct console_ops *co = bk ? bk->ops : NULL;
-
-	return co && co->preflight ? co->preflight(b, e) : 0;
 }
 
 int boot_preflight(const struct board *b, struct errtext *e)

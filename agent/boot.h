@@ -63,7 +63,6 @@ int boot_check(const struct board *b, struct buf *out);
  * each backend's own (power_ops.preflight: QEMU's binary is on PATH; console_ops.preflight:
  * a console device given by its path is present).  0, or a negative errno with e saying
  * why (the first problem found). */
-int console_preflight(const struct board *b, struct errtext *e);
 int boot_preflight(const struct board *b, struct errtext *e);
 
 /* The console regexes (NULL-terminated) that mean "the board reset" once its kernel runs:

@@ -36,10 +36,16 @@ void console_fd_close(struct console *c)
 	c->fd = -1;
 }
 
+const struct console_ops *console_ops_of(const struct board *b)
+{
+	const struct backend *bk = backend_find(BACKEND_CONSOLE, b->console_type);
+
+	return bk ? bk->ops : NULL;
+}
+
 void console_init(struct console *c, const struct board *b)
 {
-	const struct backend *bk;
-	const struct console_ops *ops;
+	const struct console_ops *ops = console_ops_of(b);
 	long baud;
 
 	memset(c, 0, sizeof(*c));
@@ -52,8 +58,6 @@ void console_init(struct console *c, const struct board *b)
 		    << 20;
 	/* 10 bits a byte on the line, at the backend's rate (no backend, a test's board:
 	 * not paced) */
-	bk = backend_find(BACKEND_CONSOLE, b->console_type);
-	ops = bk ? bk->ops : NULL;
 	baud = !ops ? 0 : ops->baud ? ops->baud(b) : CONSOLE_BAUD;
 	c->pace_us = baud > 0 ? (long)(CONSOLE_PACE_BYTES * 10 * 1000000L / baud) : 0;
 }
@@ -61,12 +65,10 @@ void console_init(struct console *c, const struct board *b)
 int console_open(struct console *c, const struct board *b, const char *device,
 		 const char *transcript)
 {
-	const struct backend *bk;
 	int ret;
 
 	console_init(c, b);
-	bk = backend_find(BACKEND_CONSOLE, b->console_type);
-	c->ops = bk ? bk->ops : NULL;
+	c->ops = console_ops_of(b);
 	if (!c->ops) {
 		console_set_err(c, "%s: console.type %s: unsupported", b->name, b->console_type);
 		return -EPROTONOSUPPORT;
@@ -121,8 +123,7 @@ void console_close(struct console *c)
 
 void console_describe(const struct board *b, char *out, size_t len)
 {
-	const struct backend *bk = backend_find(BACKEND_CONSOLE, b->console_type);
-	const struct console_ops *ops = bk ? bk->ops : NULL;
+	const struct console_ops *ops = console_ops_of(b);
 	char where[200];
 
 	where[0] = '\0';
@@ -133,10 +134,16 @@ void console_describe(const struct board *b, char *out, size_t len)
 
 const char *console_machine_label(const struct board *b)
 {
-	const struct backend *bk = backend_find(BACKEND_CONSOLE, b->console_type);
-	const struct console_ops *ops = bk ? bk->ops : NULL;
+	const struct console_ops *ops = console_ops_of(b);
 
 	return ops && ops->machine_label ? ops->machine_label(b) : NULL;
+}
+
+int console_preflight(const struct board *b, struct errtext *e)
+{
+	const struct console_ops *ops = console_ops_of(b);
+
+	return ops && ops->preflight ? ops->preflight(b, e) : 0;
 }
 
 int console_device_present(const struct board *b, const char *device, struct errtext *e)

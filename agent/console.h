@@ -201,8 +201,12 @@ int re_compile(regex_t *re, const char *pattern);
 /* Escapes a literal string for re_compile (caller frees). */
 char *re_quote(const char *s);
 
+/* The ops of the board's console.type, or NULL (not a registered type). */
+const struct console_ops *console_ops_of(const struct board *b);
 /* The board's console's machine_label() (console_ops), or NULL. */
 const char *console_machine_label(const struct board *b);
+/* The board's console's preflight() (console_ops; none: 0), for boot_preflight(). */
+int console_preflight(const struct board *b, struct errtext *e);
 /* tty, serial: a device given by an absolute path, on a board that is not emulated and
  * has no console.reopen_s, is a character device or a file (console_ops.preflight); 0,
  * or -ENODEV with e saying so (the board file, the field). */
