@@ -264,6 +264,32 @@ if want bytes; then
 			python3 -c 'import os, sys; p = [l.strip() for l in sys.stdin if l.strip()]; print(round(sum(os.path.getsize(x) for x in p) / len(p)))')" B "$c"
 		r bytes "${label}_wall_ms_per_boot" "$(calc "($t1 - $t0) / $n")" ms "$c"
 		r bytes "${label}_overhead_ms_per_boot" "$(calc "($t1 - $t0 - $(psql_d "$data" "SELECT coalesce(sum(boot_ms + run_ms), 0) FROM boots WHERE campaign_id = $cid AND status = 'ok'")) / $n")" ms "$c"
+		[ -n "${baud:-}" ] || return 0
+		# on a paced line the target is 50 ms + the result lines' own bytes
+		# (the `dmabench: v1` lines as the kernel log holds them, its time
+		# stamps included); what else crossed the line outside boot_ms and
+		# run_ms: the prologue's exchange and the post-run dmesg's framing
+		local split
+		split=$(psql_d "$data" "SELECT log_path FROM boots WHERE campaign_id = $cid AND status = 'ok'" | python3 -c '
+import sys
+res = out = 0
+p = [l.strip() for l in sys.stdin if l.strip()]
+for f in p:
+    d = open(f, "rb").read()
+    a = d.find(b"_S_")
+    a = d.find(b"lab# {", a)           # the prologue: the first command after the sync
+    i = d.rfind(b"lab# {", 0, d.find(b"insmod", a))  # the benchmark command
+    j = d.find(b"lab# {", i + 1)       # the post-run dmesg
+    res += sum(len(l) + 1 for l in d[j:].split(b"\n") if b"dmabench: v1 " in l)
+    out += (i - a) + (len(d) - j)
+print(round(res / len(p)), round(out / len(p)))')
+		local rb=${split% *} ob=${split#* } bpm
+		bpm=$(calc "$baud / 10000" 3)
+		r bytes "${label}_result_bytes_per_boot" "$rb" B "$c"
+		r bytes "${label}_other_bytes_per_boot" "$((ob - rb))" B "$c (the prologue exchange, the post-run dmesg's command, markers and prompt)"
+		r bytes "${label}_result_ms_per_boot" "$(calc "$rb / $bpm")" ms "$c ($rb B at $bpm B/ms)"
+		r bytes "${label}_beyond_result_ms_per_boot" "$(calc "($t1 - $t0 - $(psql_d "$data" "SELECT coalesce(sum(boot_ms + run_ms), 0) FROM boots WHERE campaign_id = $cid AND status = 'ok'")) / $n - $rb / $bpm")" ms "$c (overhead minus the result lines' line time)"
+		r bytes "${label}_other_ms_per_boot" "$(calc "($ob - $rb) / $bpm")" ms "$c"
 	}
 	sim_board bsim-bytes "$tmp/simb" uboot && sims+=("$tmp/simb")
 	SIM_ARGS="--fault slow --baud 115200" sim_board bsim-115200 "$tmp/simb115" uboot && sims+=("$tmp/simb115")
@@ -273,7 +299,7 @@ if want bytes; then
 		say "console bytes per boot ($who): simulator, simulator at 115200 baud, qemu-sam9x75"
 		bytes_run "${who}_sim" "$bin" "$data" "$tmp/simb/board.json" --control "$tmp/simb/k/control" \
 			--patched "$tmp/simb/k/patched"
-		bytes_run "${who}_sim_115200" "$bin" "$data" "$tmp/simb115/board.json" \
+		baud=115200 bytes_run "${who}_sim_115200" "$bin" "$data" "$tmp/simb115/board.json" \
 			--control "$tmp/simb115/k/control" --patched "$tmp/simb115/k/patched"
 		bytes_run "${who}_qemu_sam9x75" "$bin" "$data" qemu-sam9x75
 	done
@@ -551,7 +577,7 @@ targets = {
     'sim_slow_50_agent_peak_rss_MB': ('<=', 16),
     'qemu_sam9x75_agent_cpu_pct_of_core': ('<=', 1.0), 'qemu_sam9x75_agent_peak_rss_MB': ('<=', 16),
     'sim_agent_peak_rss_MB': ('<=', 16),
-    'ingest_samples_per_s': ('>=', 200000), 'after_sim_115200_overhead_ms_per_boot': ('<=', 50),
+    'ingest_samples_per_s': ('>=', 200000), 'after_sim_115200_beyond_result_ms_per_boot': ('<=', 50),
     'after_qemu_sam9x75_overhead_ms_per_boot': ('<=', 50),
     'report_latest_ms': ('<=', 100), 'report_mid_ms': ('<=', 100), 'report_mid_email_ms': ('<=', 100),
     'query_campaign_ms': ('<=', 100), 'query_board_scenario_1d_ms': ('<=', 100),
