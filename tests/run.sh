@@ -12,7 +12,7 @@
 #   TESTS='t10 t40' bash tests/run.sh   runs only the parts whose names start so
 # `make check FRESH=1` first runs tests/fresh.sh (the state earlier runs leave).
 # Two lanes (TEST_JOBS=2, the default on a machine with 2 or more CPUs): the parts
-# with a line "# lane: side" (long QEMU parts that share nothing with the others: no
+# with a line "# lane: side" (parts that share nothing with the others: no
 # LAVA, no ports, no packages) run one after another beside the main lane, their
 # output shown whole when each ends; the parts with "# lane: alone" (timing on QEMU
 # boards: load beside them widens their intervals) run after the side lane has ended.

@@ -1,4 +1,4 @@
-# lane: alone
+# lane: side
 # Reports, queries and ingest on a real PostgreSQL, in a database of its own
 # (ablab_t50 in the private cluster) so that the expected rows are exact.
 # The fixture data: console logs in dmabench v1 format made by a generator

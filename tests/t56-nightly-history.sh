@@ -1,4 +1,4 @@
-# lane: alone
+# lane: side
 # Nightly alerts over 20 simulated nights (issue 12 item 8, acceptance), through the real
 # data path: `ablab ingest` stores each night's boots (a boot-level model: 5+5 boots a night,
 # 2 % between-boot CV, 0.2 % within), the campaigns get the marks `ablab nightly` gives its
