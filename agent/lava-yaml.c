@@ -411,9 +411,12 @@ char *lava_log_target_text(const char *log, size_t len)
 		const char *t = NULL, *q;
 		size_t i;
 
-		/* one record per line: {"dt": "...", "lvl": "target", "msg": "..."} */
+		/* one record per line: {"dt": "...", "lvl": "target", "msg": "..."};
+		 * "feedback": console lines read outside a test (finalize reads
+		 * what is left of a line a test's pattern stopped in) */
 		for (q = p; q + 16 < le; q++)
-			if (!memcmp(q, "\"lvl\": \"target\"", 15)) {
+			if (!memcmp(q, "\"lvl\": \"target\"", 15) ||
+			    (le - q >= 17 && !memcmp(q, "\"lvl\": \"feedback\"", 17))) {
 				t = q;
 				break;
 			}
