@@ -261,9 +261,15 @@ char *lava_job_yaml(const struct lava_boot *lb)
 		free(cmd);
 		free(ok);
 	}
+	/* The end pattern takes the done line with its line end.  pexpect matches
+	 * as soon as the bytes are in its buffer, but LAVA logs a console line
+	 * only once its newline has been read, as "target" while a test reads
+	 * the console: an end that matched a done line still without its "\n"
+	 * (a loaded host) stopped the monitor, and finalize's read-feedback then
+	 * logged the line as "feedback" (docs/DESIGN.md, "LAVA logs"). */
 	buf_printf(&y, "- test:\n    timeout: {minutes: %ld}\n    monitors:\n", t_test);
 	buf_printf(&y, "    - name: dmabench\n      start: %s\n      end: %s\n",
-		   yq(h, "dmabench: v1 start"), yq(h, "dmabench: v1 done"));
+		   yq(h, "dmabench: v1 start"), yq(h, "dmabench: v1 done[^\\n]*\\n"));
 	buf_printf(&y, "      pattern: %s\n",
 		   yq(h, "dmabench: v1 (?:result|preserve) "
 			 "scenario=(?P<test_case_id>\\S+ batch=\\d+) .*?(?P<units>mean_ns|lost)="
@@ -405,9 +411,12 @@ char *lava_log_target_text(const char *log, size_t len)
 		const char *t = NULL, *q;
 		size_t i;
 
-		/* one record per line: {"dt": "...", "lvl": "target", "msg": "..."} */
+		/* one record per line: {"dt": "...", "lvl": "target", "msg": "..."};
+		 * "feedback": console lines read outside a test (finalize reads
+		 * what is left of a line a test's pattern stopped in) */
 		for (q = p; q + 16 < le; q++)
-			if (!memcmp(q, "\"lvl\": \"target\"", 15)) {
+			if (!memcmp(q, "\"lvl\": \"target\"", 15) ||
+			    (le - q >= 17 && !memcmp(q, "\"lvl\": \"feedback\"", 17))) {
 				t = q;
 				break;
 			}

@@ -28,7 +28,8 @@ struct lava_boot {
 char *lava_job_yaml(const struct lava_boot *lb);
 
 /* The console text of a LAVA log (lava-run's stderr, or the server's
- * /logs/): the "target" lines, YAML-unquoted, one per line. */
+ * /logs/): the "target" and "feedback" lines (the one console of an ablab
+ * job, read in a test or after it), YAML-unquoted, one per line. */
 char *lava_log_target_text(const char *log, size_t len);
 /* Why a LAVA job failed, from its log (NUL-terminated): the result
  * record's error_msg, else the first error line; NULL if neither. */

@@ -54,6 +54,12 @@ else
 	f1=$(head -n1 "$tmp/lx.out")
 	check "deploy tmpfs + boot qemu + monitors with measurement" bash -c \
 		"grep -q 'to: tmpfs' '$f1' && grep -q 'method: qemu' '$f1' && grep -q 'P<measurement>' '$f1'"
+	# the monitor as lava-dispatcher runs it (pexpect + its ShellLogger) on a done line
+	# read in two parts: the end matches only once the line end has been read, so the
+	# line is logged as target output (else the monitor stopped first and finalize
+	# logged it as "feedback": "no dmabench done line" on a loaded host)
+	check "monitor end: the whole done line, logged as target before the monitor stops" \
+		/usr/bin/python3 tests/lava_monitor_end.py "$f1"
 	# lava-run --validate with the device dictionary rendered as lava-server does
 	/usr/bin/python3 -c "
 import os, sys, jinja2, yaml
