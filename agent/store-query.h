@@ -22,6 +22,11 @@ struct store_query_filter {
  * variant, kernel, boot, seq, scenario, batches, mean, min, max, unit, lava_job
  * ("SERVER#ID", ''), position (a series campaign's variant position, else NULL). */
 int store_query_samples(struct store *st, const struct store_query_filter *f, struct store_rows *t);
+/* PostgreSQL's text of round(x::numeric, 1) for the float8 x in its text form f8 (as the
+ * server sends it): x to 15 significant digits (float8_numeric), then rounded half away
+ * from zero to one decimal, "-" only before a nonzero result; NaN, Infinity, -Infinity.
+ * Into out (len: 400 holds every float8); the length. */
+int store_round1(const char *f8, char *out, size_t len);
 /* Campaigns newest first, at most limit (text) of them, of trigger and job (NULL: any): id,
  * created, trigger, job, status (as shown), order, batches, boards, control, patched (ok
  * boots), failed, scenarios. */
