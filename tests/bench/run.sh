@@ -259,18 +259,20 @@ if want bytes; then
 		t1=$(ms)
 		cid=$(psql_d "$data" "SELECT max(id) FROM campaigns")
 		n=$(psql_d "$data" "SELECT count(*) FROM boots WHERE campaign_id = $cid AND status = 'ok'")
-		local c="ablab ab --board $1 --boots 1 --batches 2 (transcript bytes per ok boot)"
-		r bytes "${label}_console_bytes_per_boot" "$(psql_d "$data" "SELECT log_path FROM boots WHERE campaign_id = $cid AND status = 'ok'" |
+		local c="ablab ab --board $1 --boots 1 --batches 2 (transcript bytes per ok boot)" logs ovh
+		logs=$(psql_d "$data" "SELECT log_path FROM boots WHERE campaign_id = $cid AND status = 'ok'")
+		ovh=$(calc "($t1 - $t0 - $(psql_d "$data" "SELECT coalesce(sum(boot_ms + run_ms), 0) FROM boots WHERE campaign_id = $cid AND status = 'ok'")) / $n")
+		r bytes "${label}_console_bytes_per_boot" "$(echo "$logs" |
 			python3 -c 'import os, sys; p = [l.strip() for l in sys.stdin if l.strip()]; print(round(sum(os.path.getsize(x) for x in p) / len(p)))')" B "$c"
 		r bytes "${label}_wall_ms_per_boot" "$(calc "($t1 - $t0) / $n")" ms "$c"
-		r bytes "${label}_overhead_ms_per_boot" "$(calc "($t1 - $t0 - $(psql_d "$data" "SELECT coalesce(sum(boot_ms + run_ms), 0) FROM boots WHERE campaign_id = $cid AND status = 'ok'")) / $n")" ms "$c"
+		r bytes "${label}_overhead_ms_per_boot" "$ovh" ms "$c"
 		[ -n "${baud:-}" ] || return 0
 		# on a paced line the target is 50 ms + the result lines' own bytes
 		# (the `dmabench: v1` lines as the kernel log holds them, its time
 		# stamps included); what else crossed the line outside boot_ms and
 		# run_ms: the prologue's exchange and the post-run dmesg's framing
 		local split
-		split=$(psql_d "$data" "SELECT log_path FROM boots WHERE campaign_id = $cid AND status = 'ok'" | python3 -c '
+		split=$(echo "$logs" | python3 -c '
 import sys
 res = out = 0
 p = [l.strip() for l in sys.stdin if l.strip()]
@@ -288,7 +290,7 @@ print(round(res / len(p)), round(out / len(p)))')
 		r bytes "${label}_result_bytes_per_boot" "$rb" B "$c"
 		r bytes "${label}_other_bytes_per_boot" "$((ob - rb))" B "$c (the prologue exchange, the post-run dmesg's command, markers and prompt)"
 		r bytes "${label}_result_ms_per_boot" "$(calc "$rb / $bpm")" ms "$c ($rb B at $bpm B/ms)"
-		r bytes "${label}_beyond_result_ms_per_boot" "$(calc "($t1 - $t0 - $(psql_d "$data" "SELECT coalesce(sum(boot_ms + run_ms), 0) FROM boots WHERE campaign_id = $cid AND status = 'ok'")) / $n - $rb / $bpm")" ms "$c (overhead minus the result lines' line time)"
+		r bytes "${label}_beyond_result_ms_per_boot" "$(calc "$ovh - $rb / $bpm")" ms "$c (overhead minus the result lines' line time)"
 		r bytes "${label}_other_ms_per_boot" "$(calc "($ob - $rb) / $bpm")" ms "$c"
 	}
 	sim_board bsim-bytes "$tmp/simb" uboot && sims+=("$tmp/simb")
