@@ -36,7 +36,7 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 	    libc6-dev-armel-cross \
 	    python3 dpkg-dev ca-certificates chromium systemd \
 	    scdoc debhelper fakeroot man-db qemu-system-x86 gpiod \
-	    meson ninja-build b4 git clang-format
+	    meson ninja-build b4 git clang-format udev jq
 
 .PHONY: all deps kernels board-kernels demo check unit clean distclean gpiod-v2 man install \
 	uninstall format format-check

@@ -97,7 +97,8 @@ EOF
 	read -r gp gf gs <"$w/guest.result"
 	pass=$((pass + gp)) fail=$((fail + gf)) skipped=$((skipped + gs))
 	[ -z "${ABLAB_FAILS:-}" ] || [ ! -s "$w/guest.fails" ] || cat "$w/guest.fails" >>"$ABLAB_FAILS"
-	check "vlab: the guest part exited 0 with no failed check ($gp passed, $gf failed)" \
+	# labhw's exit is the guest part's (guest.rc), or 124 when labhw's --timeout ended QEMU
+	check "vlab: the guest part exited 0 with no failed check ($gp passed, $gf failed; labhw exit $rc$(grep -o ' timeout after .*' "$w/labhw.log" | head -n 1))" \
 		test "$rc" = 0 -a "$gf" = 0
 	r=$(awk '$2 == "power" { n[$3]++; last = $3 } END { printf "%d %d %s", n["on"], n["off"], last }' \
 		"$w/labhw.log")
