@@ -38,7 +38,7 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 	    scdoc debhelper fakeroot man-db qemu-system-x86 gpiod \
 	    meson ninja-build b4 git clang-format udev jq
 
-.PHONY: all deps kernels board-kernels demo check unit clean distclean gpiod-v2 man install \
+.PHONY: all deps test-deps kernels board-kernels demo check unit clean distclean gpiod-v2 man install \
 	uninstall format format-check
 
 all: ablab
@@ -72,16 +72,27 @@ build/asan/test_%: tests/test_%.c $(LIBSRCS:agent/%.c=build/asan/%.o)
 	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -Iagent -o $@ $^ $(LDLIBS)
 
 # apt-get install of everything missing; a no-op when all are present.
-deps:
-	@missing=$$(for p in $(DEB_PKGS); do \
+# apt_ensure(WHAT,PACKAGES)
+define apt_ensure
+	@missing=$$(for p in $(2); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
 	done); \
-	if [ -z "$$missing" ]; then echo "deps: all Debian packages present"; \
-	else echo "deps: installing:" $$missing; \
+	if [ -z "$$missing" ]; then echo "$(1): all Debian packages present"; \
+	else echo "$(1): installing:" $$missing; \
 		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends $$missing; \
 	fi
+endef
+deps:
+	$(call apt_ensure,deps,$(DEB_PKGS))
+# What only the tests use: LAVA for t70-t76 (jobs/lava/local-server.sh would
+# install it when t70 starts, but then dpkg would write the host's /usr under
+# the virtual lab's guest, which runs on it over 9p beside t70: tests/run.sh's
+# side lane).  Installed before the suite, so no part runs dpkg.
+TEST_DEB_PKGS := lava-server lava-dispatcher lavacli tftpd-hpa curl
+test-deps: deps
+	$(call apt_ensure,test-deps,$(TEST_DEB_PKGS))
 
 # Control and patched kernels, module and initramfs per emulated board,
 # cached outside the repo (ABLAB_CACHE, default ~/.cache/ablab).
@@ -117,7 +128,7 @@ fresh-state:
 # The builds one compile per CPU (a fresh clone's ~190 compiles: 39 s with -j2 against
 # 70 s one at a time on 2 cores), after fresh-state and deps, before the kernels.
 NPROC := $(shell nproc 2>/dev/null || echo 1)
-check: fresh-state deps
+check: fresh-state test-deps
 	$(MAKE) --no-print-directory -j$(NPROC) ablab build/asan/ablab $(TESTS) build/boardsim
 	$(MAKE) --no-print-directory kernels gpiod-v2
 	bash tests/run.sh
