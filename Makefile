@@ -108,7 +108,9 @@ board-kernels: deps
 # campaign on all three at once in a sequential design: rounds of one control
 # and one patched boot with 3 batches, a look after each round from 3+3 on,
 # every board stopping when its rows are decided, at most 5+5; prints the report.
-demo: deps ablab board-kernels
+demo: deps
+	$(MAKE) --no-print-directory -j$(NPROC) ablab
+	$(MAKE) --no-print-directory board-kernels
 	./ablab calibrate qemu-sam9x75 qemu-arm11 qemu-pi400 --boots 3 --batches 3
 	./ablab run jobs/dma-from-device.json --budget 5 --first 3 --batches 3 --order abab
 
