@@ -422,7 +422,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	bool holds = rn->ops->flags & RUNNER_HOLDS_BOARD;
 	struct board_run *br = xcalloc(nb, sizeof(*br));
 	pthread_t *th = xcalloc(nb, sizeof(*th));
-	char rundir[] = "/tmp/ablab.XXXXXX";
+	char *rundir = NULL;
 	char abs_results[PATH_MAX];
 	char *resdir = NULL, *js = NULL;
 	int *order = NULL, ret = 0, nslots = vs->n * cs->boots;
@@ -513,9 +513,11 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		ret = -EIO;
 		goto out;
 	}
-	if (!mkdtemp(rundir)) {
+	rundir = make_run_dir("ablab");
+	if (!rundir) {
 		ret = -errno;
-		err_msg("mkdtemp: %s", strerror(errno));
+		err_msg("cannot create a run directory in %s (TMPDIR): %s", tmp_dir(),
+			strerror(errno));
 		goto out;
 	}
 	have_rundir = true;
@@ -660,6 +662,7 @@ out:
 		if (e)
 			err_msg("cannot remove the run directory %s: %s", rundir, strerror(-e));
 	}
+	free(rundir);
 	for (i = 0; i < nb; i++) {
 		int v;
 

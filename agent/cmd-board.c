@@ -468,7 +468,7 @@ static void store_health(const struct board *b, bool ok, const char *uname_r, in
 
 static int health_check(const struct board *b, const char *kdir_opt)
 {
-	char rundir[] = "/tmp/ablab-check.XXXXXX", *kdir, *log = NULL, abs_log[PATH_MAX];
+	char *rundir, *kdir, *log = NULL, abs_log[PATH_MAX];
 	struct boot_session s;
 	struct board_lock lock;
 	struct kernel_art k;
@@ -503,8 +503,10 @@ static int health_check(const struct board *b, const char *kdir_opt)
 		kernel_free(&k);
 		return 1;
 	}
-	if (!mkdtemp(rundir)) {
-		err_msg("mkdtemp: %s", strerror(errno));
+	rundir = make_run_dir("ablab-check");
+	if (!rundir) {
+		err_msg("cannot create a run directory in %s (TMPDIR): %s", tmp_dir(),
+			strerror(errno));
 		board_unlock(&lock);
 		kernel_free(&k);
 		return 1;
@@ -575,6 +577,7 @@ static int health_check(const struct board *b, const char *kdir_opt)
 	unlink(log);
 	free(log);
 	remove_tree(rundir); /* the run dir and its TFTP copy */
+	free(rundir);
 	board_unlock(&lock);
 	kernel_free(&k);
 	return ret ? 1 : 0;

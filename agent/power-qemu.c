@@ -168,7 +168,10 @@ static int qmp_connect(struct power *p, int64_t deadline)
 	int status, r;
 
 	if (strlen(q->qmp_path) >= sizeof(sa.sun_path)) {
-		power_set_error(p, "QMP socket path too long: %s", q->qmp_path);
+		power_set_error(
+			p,
+			"QMP socket path too long (%zu bytes, at most %zu): %s; set TMPDIR to a shorter directory",
+			strlen(q->qmp_path), sizeof(sa.sun_path) - 1, q->qmp_path);
 		return -ENAMETOOLONG;
 	}
 	strcpy(sa.sun_path, q->qmp_path);

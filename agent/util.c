@@ -466,6 +466,26 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return 0;
 }
 
+const char *tmp_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t && t[0] == '/' ? t : "/tmp";
+}
+
+char *make_run_dir(const char *prefix)
+{
+	char *d = xasprintf("%s/%s.XXXXXX", tmp_dir(), prefix);
+	int e;
+
+	if (mkdtemp(d))
+		return d;
+	e = errno;
+	free(d);
+	errno = e;
+	return NULL;
+}
+
 int remove_tree(const char *path)
 {
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* nftw's callback has no arg */

@@ -31,6 +31,9 @@ fault_rec() {
 
 tmp=$(mktemp -d /tmp/ablab-test.XXXXXX)
 chmod 755 "$tmp"	# the postgres user must reach the private cluster below it
+# the part's temporary files (ablab's run directories, mktemp) go with it,
+# even those of an agent a test kills with SIGKILL
+mkdir -m 1777 "$tmp/tmp" && export TMPDIR=$tmp/tmp
 export ABLAB_DATA=$tmp/data ABLAB_BOARDS=$top/boards ABLAB_LOCK_DIR=$tmp/locks
 mkdir -p "$tmp/locks"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1

@@ -6,14 +6,14 @@ if [ ! -f "$ctl/control/manifest.json" ] || [ ! -f "$ctl/patched/manifest.json" 
 else
 	"$ablab" db start >/dev/null
 	ncamp0=$(psql_q "SELECT coalesce(max(id), 0) FROM campaigns")
-	ls -d /tmp/ablab.* 2>/dev/null | sort >"$tmp/rundirs.before"
+	ls -d "$TMPDIR"/ablab.* 2>/dev/null | sort >"$tmp/rundirs.before"
 	out=$("$ablab" ab --board qemu-sam9x75 --boots 1 --batches 2 --results "$tmp/results" \
 		--format json 2>"$tmp/e2e.err"); rc=$?
 	tail -n 8 "$tmp/e2e.err"
 	check "1+1 campaign exits 0" test "$rc" = 0
 	# the campaign's run directory (QMP socket, QEMU log) goes with it
-	check "no /tmp/ablab.* run directory left behind" test -z \
-		"$(ls -d /tmp/ablab.* 2>/dev/null | sort | comm -13 "$tmp/rundirs.before" -)"
+	check "no \$TMPDIR/ablab.* run directory left behind" test -z \
+		"$(ls -d "$TMPDIR"/ablab.* 2>/dev/null | sort | comm -13 "$tmp/rundirs.before" -)"
 	cid=$(psql_q "SELECT max(id) FROM campaigns")
 	check "one new campaign, status complete" test "$(psql_q "SELECT count(*) || status FROM campaigns WHERE id > $ncamp0 GROUP BY status")" = "1complete"
 	check "2 boots ok, one per variant" test "$(psql_q "SELECT string_agg(variant, ',' ORDER BY seq) FROM boots WHERE campaign_id = $cid AND status = 'ok'")" = "control,patched"

@@ -46,6 +46,9 @@ else
 	wait_for 120 has_ok_boots "$cid" 1
 	kill -9 $pid; wait $pid 2>/dev/null
 	check "kill -9: QEMU died with the agent" wait_for 10 no_qemu
+	# what a killed agent cannot remove is in TMPDIR (the part's own), not /tmp
+	check "kill -9: the agent's run directory is in \$TMPDIR ($(ls -d "$TMPDIR"/ablab.* 2>/dev/null | tr '\n' ' '))" \
+		sh -c 'ls -d "$TMPDIR"/ablab.* >/dev/null 2>&1'
 	check "kill -9: every stored ok boot has all its samples" test "$(psql_q "SELECT count(*) FROM boots b WHERE campaign_id = $cid AND status = 'ok' AND (SELECT count(*) FROM samples s WHERE s.boot_id = b.id) <> 5")" = 0
 	"$ablab" resume "$cid" --results "$res" >/dev/null 2>&1
 	check "kill -9 then resume: 4 ok boots, no duplicate slot" test "$(psql_q "SELECT count(*) || '/' || count(DISTINCT seq) FROM boots WHERE campaign_id = $cid AND status = 'ok'")" = "4/4"
