@@ -283,7 +283,7 @@ logged() {
 			sleep 30 >/dev/null 2>&1
 			echo "[$(elapsed)s] $BOARD/$VARIANT:   ... $desc: $(tail -n1 "$LOG" | cut -c1-80)"
 		done
-	) 8>&- 9>&- &
+	) 9>&- &
 	tick=$!
 	"$@" >>"$LOG" 2>&1 || rc=$?
 	kill "$tick" 2>/dev/null || true
