@@ -100,13 +100,8 @@ test-deps: deps
 # which only the tests use: `make demo` builds the boards' kernels alone.
 kernels: board-kernels
 	@bash tests/vlab/build-kernel.sh >/dev/null
-# The boards at once: one build's serial steps (extraction, configure, the
-# links, module, initramfs) leave a core idle that another's compiles take.
-# Each line of build.sh names its board; each build has its own log.
 board-kernels: deps
-	@pids=; for b in $(BOARDS); do bash boards/kernel/build.sh $$b & pids="$$pids $$!:$$b"; done; \
-	bad=; for p in $$pids; do wait $${p%%:*} || bad="$$bad $${p#*:}"; done; \
-	if [ -n "$$bad" ]; then echo "kernels: the build failed for:$$bad (its error above)" >&2; exit 1; fi
+	@for b in $(BOARDS); do bash boards/kernel/build.sh $$b || exit 1; done
 
 # The main job: an A/A calibration of the three emulated boards (each
 # scenario's noise, for the minimum detectable effect per row), then one A/B

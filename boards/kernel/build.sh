@@ -226,12 +226,7 @@ fetch_busybox() {
 }
 BB_DEB=$(busybox_deb)
 if [[ -z $BB_DEB || ${ABLAB_REFRESH_BUSYBOX:-0} == 1 ]]; then
-	# one download (and apt-get update) at a time: boards are built at once
-	exec 8>"$BB_DIR/.lock"
-	flock 8
-	BB_DEB=$(busybox_deb)
-	[[ -n $BB_DEB && ${ABLAB_REFRESH_BUSYBOX:-0} != 1 ]] || fetch_busybox
-	exec 8>&-
+	fetch_busybox
 	BB_DEB=$(busybox_deb)
 	[[ -n $BB_DEB ]] || die "busybox-static:$BUSYBOX_ARCH download produced no .deb"
 fi
@@ -307,23 +302,13 @@ discard() {
 	[[ -e $d ]] || return 0
 	t=$CACHE/build/.trash.$$.$RANDOM
 	mv -T "$d" "$t"
-	(setsid rm -rf "$t" </dev/null >/dev/null 2>&1 8>&- 9>&- &)
+	(setsid rm -rf "$t" </dev/null >/dev/null 2>&1 9>&- &)
 }
 
 # The pristine source, extracted once per tarball hash.
 SRC=$CACHE/src/${SRC_SHA:0:16}
 ensure_source() {
 	[[ -f $SRC/.ablab-extracted ]] && return 0
-	# one extraction for all boards (`make kernels` builds them at once)
-	exec 8>"$CACHE/src/.lock"
-	if ! flock -n 8; then
-		step "waiting for another build.sh's extraction of $(basename "$SOURCE_TARBALL")"
-		flock 8
-	fi
-	if [[ -f $SRC/.ablab-extracted ]]; then
-		exec 8>&-
-		return 0
-	fi
 	step "extract $(basename "$SOURCE_TARBALL")"
 	discard "$SRC"
 	local tmp=$CACHE/src/.tmp.$$
@@ -333,7 +318,6 @@ ensure_source() {
 	[[ -f $tmp/Makefile && -d $tmp/arch/$ARCH ]] || die "$SOURCE_TARBALL does not look like a kernel source tarball"
 	echo "$SRC_SHA" >"$tmp/.ablab-extracted"
 	mv -T "$tmp" "$SRC"
-	exec 8>&-
 }
 
 # Make a fresh tree: sources hard-linked to the pristine extraction.
