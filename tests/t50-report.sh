@@ -171,7 +171,8 @@ cols = {px[i:i + 3] for i in range(0, len(px) - 2, 3)}
 near = lambda c, t: any(all(abs(a - b) < 40 for a, b in zip(x, t)) for x in c)
 assert near(cols, (0x00, 0x72, 0xb2)) and near(cols, (0xd5, 0x5e, 0x00))\""
 	done
-	cp "$t50/r.html.png" /tmp/ablab-t50-report.png 2>/dev/null
+	# the screenshot kept for a person to look at, in the local results directory (not /tmp)
+	mkdir -p "$top/results" && cp "$t50/r.html.png" "$top/results/t50-report.png" 2>/dev/null
 else
 	bad "chromium not installed (make deps): SVG/HTML not rendered"
 fi
