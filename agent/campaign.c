@@ -429,7 +429,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	int64_t cid = 0, t_start = now_ms();
 	struct store st = { 0 };
 	struct board_lock *locks = NULL;
-	bool have_store = false, have_rundir = false;
+	bool have_store = false;
 	char *spooldir = NULL, *run_js = NULL;
 	int nloaded = 0, nfailed = 0;
 	struct buf left_why = { 0 };
@@ -516,11 +516,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	rundir = make_run_dir("ablab");
 	if (!rundir) {
 		ret = -errno;
-		err_msg("cannot create a run directory in %s (TMPDIR): %s", tmp_dir(),
-			strerror(errno));
 		goto out;
 	}
-	have_rundir = true;
 	ret = store_open(&st, cs->db);
 	if (ret)
 		goto out;
@@ -656,7 +653,7 @@ out:
 	free(run_js);
 	if (have_store)
 		store_close(&st);
-	if (have_rundir) { /* QMP sockets, QEMU logs, TFTP copies: no `rm` started */
+	if (rundir) { /* QMP sockets, QEMU logs, TFTP copies: no `rm` started */
 		int e = remove_tree(rundir);
 
 		if (e)

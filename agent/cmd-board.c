@@ -505,8 +505,6 @@ static int health_check(const struct board *b, const char *kdir_opt)
 	}
 	rundir = make_run_dir("ablab-check");
 	if (!rundir) {
-		err_msg("cannot create a run directory in %s (TMPDIR): %s", tmp_dir(),
-			strerror(errno));
 		board_unlock(&lock);
 		kernel_free(&k);
 		return 1;

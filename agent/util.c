@@ -466,21 +466,19 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return 0;
 }
 
-const char *tmp_dir(void)
-{
-	const char *t = getenv("TMPDIR");
-
-	return t && t[0] == '/' ? t : "/tmp";
-}
-
 char *make_run_dir(const char *prefix)
 {
-	char *d = xasprintf("%s/%s.XXXXXX", tmp_dir(), prefix);
+	const char *t = getenv("TMPDIR");
+	char *d;
 	int e;
 
+	if (!t || t[0] != '/')
+		t = "/tmp";
+	d = xasprintf("%s/%s.XXXXXX", t, prefix);
 	if (mkdtemp(d))
 		return d;
 	e = errno;
+	err_msg("cannot create a run directory in %s (TMPDIR): %s", t, strerror(e));
 	free(d);
 	errno = e;
 	return NULL;

@@ -95,10 +95,9 @@ int mkdir_p(const char *path, mode_t mode);
 /* rm -rf PATH in this process (symlinks removed, never followed): 0 or the
  * first -errno; a missing PATH is 0. */
 int remove_tree(const char *path);
-/* $TMPDIR when that is an absolute path, else /tmp */
-const char *tmp_dir(void);
-/* A new private directory tmp_dir()/PREFIX.XXXXXX (mkdtemp): malloc'd, or
- * NULL with errno set. */
+/* A new private directory PREFIX.XXXXXX (mkdtemp) in $TMPDIR when that is an
+ * absolute path, else in /tmp: malloc'd, or NULL with errno set and the
+ * error said. */
 char *make_run_dir(const char *prefix);
 bool is_dir(const char *path);
 bool is_file(const char *path);
