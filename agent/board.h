@@ -12,6 +12,9 @@ struct board {
 	struct jfile jf;
 	const char *name, *cpu, *family, *description;
 	bool emulated;
+	/* QEMU's precise instruction counting: one guest instruction is 2^shift ns of
+	 * virtual time (-icount shift=N,sleep=off,align=off); -1: wall clock */
+	long icount_shift;
 
 	/* console: "tty" | "serial" | "tcp" (a backend's own keys, device, baud...: console_priv) */
 	const char *console_type;

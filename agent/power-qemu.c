@@ -262,7 +262,7 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 	}
 	for (n = 0; qc->args[n]; n++)
 		;
-	argv = xcalloc(n + 8, sizeof(*argv));
+	argv = xcalloc(n + 10, sizeof(*argv));
 	argv[a++] = xstrdup(qc->binary);
 	for (i = 0; i < n; i++) {
 		char *bad = NULL;
@@ -290,6 +290,11 @@ static int qemu_on(struct power *p, const struct kernel_art *k)
 	q->qmp_path = xasprintf("%s/%s.qmp", p->rundir, p->board->name);
 	q->log_path = xasprintf("%s/%s.qemu.log", p->rundir, p->board->name);
 	unlink(q->qmp_path);
+	if (p->board->icount_shift >= 0) {
+		/* exact virtual time: each guest instruction takes 2^shift ns */
+		argv[a++] = xstrdup("-icount");
+		argv[a++] = xasprintf("shift=%ld,sleep=off,align=off", p->board->icount_shift);
+	}
 	argv[a++] = xstrdup("-S");
 	argv[a++] = xstrdup("-qmp");
 	argv[a++] = xasprintf("unix:%s,server=on,wait=off", q->qmp_path);
