@@ -53,6 +53,7 @@ static const struct jfield board_fields[] = { { "name", J_STRING, true },
 					      { "cpu", J_STRING, true },
 					      { "family", J_STRING, true },
 					      { "emulated", J_BOOL },
+					      { "icount_shift", J_INT, false, NULL, 0, 10 },
 					      { "console", J_OBJECT,
 						true }, /* sub: section_fields() */
 					      { "power", J_OBJECT, true },
@@ -260,6 +261,7 @@ static int board_load_one(struct board *b, const char *path)
 	b->family = jstr(r, "family");
 	b->description = jstr(r, "description");
 	b->emulated = jbool(r, "emulated", false);
+	b->icount_shift = jint(r, "icount_shift", -1);
 	if (!*b->name || strchr(b->name, '/') || b->name[0] == '.')
 		return board_field_error(
 			b, NULL, "name",

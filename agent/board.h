@@ -12,6 +12,7 @@ struct board {
 	struct jfile jf;
 	const char *name, *cpu, *family, *description;
 	bool emulated;
+	long icount_shift; /* QEMU -icount shift=N: 2^N ns per instruction (-1: wall clock) */
 
 	/* console: "tty" | "serial" | "tcp" (a backend's own keys, device, baud...: console_priv) */
 	const char *console_type;
