@@ -542,16 +542,18 @@ void rep_emulated_words(const struct report *rep, struct buf *o, bool email)
 		board_group(rep, ic, o);
 	}
 	if (ni) {
+		/* email, every board of the campaign: "All three boards are QEMU" */
+		const char *what = !allq   ? (ni == 1 ? "emulated board" : "emulated boards") :
+				   ni == 1 ? "QEMU board" :
+				   email   ? "QEMU" :
+					     "QEMU boards";
+
 		buf_printf(
 			o,
 			" %s %s with exact instruction counting: %s times are instructions on the CPU path",
-			ni == 1 ? "is a" : "are",
-			allq ? (ni == 1 ? "QEMU board" :
-				email	? "QEMU" :
-					  "QEMU boards") :
-			       (ni == 1 ? "emulated board" : "emulated boards"),
-			email	? "the" :
+			ni == 1 ? "is a" : "are", what,
 			ni == 1 ? "its" :
+			email	? "the" :
 				  "their");
 		icount_unit(rep, o);
 		buf_printf(o, ", no cache cost.");
