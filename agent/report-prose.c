@@ -377,27 +377,26 @@ static const char *list_sep(size_t k, size_t total)
 
 typedef bool (*row_pred)(const struct report *, const struct rep_row *, const void *);
 
-static size_t count_rows(const struct report *rep, bool email, row_pred pred, const void *arg)
+static size_t count_rows(const struct report *rep, row_pred pred, const void *arg)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < rep->nrows; i++)
-		if ((!email || !rep_is_null(&rep->rows[i])) && pred(rep, &rep->rows[i], arg))
+		if (pred(rep, &rep->rows[i], arg))
 			n++;
 	return n;
 }
 
 /* "256 B dirty, 1 MiB dirty and 1 MiB clean": rows matching a predicate */
-static size_t list_rows(const struct report *rep, struct buf *o, bool email, row_pred pred,
-			const void *arg)
+static size_t list_rows(const struct report *rep, struct buf *o, row_pred pred, const void *arg)
 {
-	size_t total = count_rows(rep, email, pred, arg), k = 0;
+	size_t total = count_rows(rep, pred, arg), k = 0;
 
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
 		char l[160];
 
-		if ((email && rep_is_null(r)) || !pred(rep, r, arg))
+		if (!pred(rep, r, arg))
 			continue;
 		report_row_label(r, l, sizeof(l));
 		for (char *q = l; *q; q++)
@@ -412,13 +411,13 @@ static size_t list_rows(const struct report *rep, struct buf *o, bool email, row
 
 /* the rows by name when there are at most 3, else counted: "5 rows", "all 9 rows" */
 #define NAMED_ROWS_MAX 3
-static void rows_or_count(const struct report *rep, struct buf *o, bool email, row_pred pred,
-			  const void *arg, size_t of)
+static void rows_or_count(const struct report *rep, struct buf *o, row_pred pred, const void *arg,
+			  size_t of)
 {
-	size_t n = count_rows(rep, email, pred, arg);
+	size_t n = count_rows(rep, pred, arg);
 
 	if (n <= NAMED_ROWS_MAX)
-		list_rows(rep, o, email, pred, arg);
+		list_rows(rep, o, pred, arg);
 	else if (n == of)
 		buf_printf(o, "all %zu rows", n);
 	else
@@ -428,7 +427,8 @@ static void rows_or_count(const struct report *rep, struct buf *o, bool email, r
 static bool pred_verdict(const struct report *rep, const struct rep_row *r, const void *arg)
 {
 	(void)rep;
-	return !rep_is_pres(r) && r->have_sr && !r->mixed_timing && r->verdict == *(const int *)arg;
+	return !rep_is_pres(r) && !rep_is_null(r) && r->have_sr && !r->mixed_timing &&
+	       r->verdict == *(const int *)arg;
 }
 
 /* an undecided row whose boots did not overlap: reported with the chance of that */
@@ -763,7 +763,7 @@ static void method_verdicts(const struct report *rep, struct buf *o, bool email)
 	const struct rep_row *r = NULL;
 
 	for (int k = 0; k < 3; k++)
-		total += cnt[k] = count_rows(rep, email, pred_verdict, &vs[k]);
+		total += cnt[k] = count_rows(rep, pred_verdict, &vs[k]);
 	for (int k = 0; k < 3; k++) {
 		if (!cnt[k])
 			continue;
@@ -773,11 +773,11 @@ static void method_verdicts(const struct report *rep, struct buf *o, bool email)
 			buf_printf(o, " Same within \u00b1%g%%: ", rep->margin * 100.0);
 		else
 			buf_printf(o, " Undecided: ");
-		rows_or_count(rep, o, email, pred_verdict, &vs[k], total);
+		rows_or_count(rep, o, pred_verdict, &vs[k], total);
 		buf_printf(o, ".");
 	}
 	/* email: its footnote gives the smallest p these boots allow */
-	nl = email ? 0 : count_rows(rep, email, pred_lucky, &vs[2]);
+	nl = email ? 0 : count_rows(rep, pred_lucky, &vs[2]);
 	if (!nl)
 		return;
 	for (size_t i = 0; i < rep->nrows && !r; i++)
@@ -789,7 +789,7 @@ static void method_verdicts(const struct report *rep, struct buf *o, bool email)
 		buf_printf(o, " Their boots");
 	else if (nl <= NAMED_ROWS_MAX) {
 		buf_printf(o, " The boots of ");
-		list_rows(rep, o, email, pred_lucky, &vs[2]);
+		list_rows(rep, o, pred_lucky, &vs[2]);
 	} else {
 		buf_printf(o, " The boots of %zu of them", nl);
 	}
@@ -799,58 +799,83 @@ static void method_verdicts(const struct report *rep, struct buf *o, bool email)
 		r->ab.a.n, r->ab.b.n, r->ab.p_min);
 }
 
-/* "lost 0 of 409600 bytes per boot with both kernels"; email: "0 of 409600 bytes lost
- * per boot with both kernels" (malloc'd) */
-static char *pres_words(const struct rep_row *r, bool email)
+static bool pres_ok(const struct rep_row *r)
+{
+	return rep_is_pres(r) && r->ab.a.n && r->ab.b.n;
+}
+
+/* both kernels lost the same bytes, as printed */
+static bool pres_equal(const struct rep_row *r)
 {
 	char a[32], b[32];
 
 	snprintf(a, sizeof(a), "%.0f", r->ab.a.mean);
 	snprintf(b, sizeof(b), "%.0f", r->ab.b.mean);
-	return xasprintf("%s%s of %" PRId64 " bytes %sper boot with %s%s%s", email ? "" : "lost ",
-			 a, r->size, email ? "lost " : "",
-			 strcmp(a, b) ? "control, " : "both kernels", strcmp(a, b) ? b : "",
-			 strcmp(a, b) ? " with patched" : "");
+	return !strcmp(a, b);
 }
 
-/* the preservation check: one sentence per distinct result, its boards named unless
- * every board of the campaign had it */
+/* "340032" or "340032-346815" */
+static void fmt_bytes(char *out, size_t len, double lo, double hi)
+{
+	char a[32], b[32];
+
+	snprintf(a, sizeof(a), "%.0f", lo);
+	snprintf(b, sizeof(b), "%.0f", hi);
+	if (strcmp(a, b))
+		snprintf(out, len, "%s-%s", a, b);
+	else
+		snprintf(out, len, "%s", a);
+}
+
+/* The preservation check: rows of one size and verdict (and both kernels equal or not)
+ * agree and share a sentence, their figures as ranges; its boards named unless every
+ * board of the campaign is in it. */
 static void method_preservation(const struct report *rep, struct buf *o, bool email)
 {
-	char **w = xcalloc(rep->nrows + 1, sizeof(*w));
+	bool *done = xcalloc(rep->nrows + 1, sizeof(bool));
 	bool *set = xcalloc(rep->nboards + 1, sizeof(bool));
 
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
-
-		if (rep_is_pres(r) && r->ab.a.n && r->ab.b.n)
-			w[i] = pres_words(r, email);
-	}
-	for (size_t i = 0; i < rep->nrows; i++) {
+		double alo = r->ab.a.mean, ahi = alo, blo = r->ab.b.mean, bhi = blo;
+		char a[64], b[64];
 		size_t nb = 0;
 
-		if (!w[i])
+		if (!pres_ok(r) || done[i])
 			continue;
 		memset(set, 0, rep->nboards * sizeof(bool));
-		for (size_t j = i + 1; j < rep->nrows; j++)
-			if (w[j] && !strcmp(w[j], w[i])) {
-				set[rep->rows[j].board] = true;
-				free(w[j]);
-				w[j] = NULL;
-			}
-		set[rep->rows[i].board] = true;
-		for (size_t bi = 0; bi < rep->nboards; bi++)
-			nb += set[bi];
+		for (size_t j = i; j < rep->nrows; j++) {
+			const struct rep_row *q = &rep->rows[j];
+
+			if (!pres_ok(q) || done[j] || q->size != r->size ||
+			    q->verdict != r->verdict || pres_equal(q) != pres_equal(r))
+				continue;
+			done[j] = true;
+			nb += !set[q->board];
+			set[q->board] = true;
+			alo = fmin(alo, q->ab.a.mean);
+			ahi = fmax(ahi, q->ab.a.mean);
+			blo = fmin(blo, q->ab.b.mean);
+			bhi = fmax(bhi, q->ab.b.mean);
+		}
+		fmt_bytes(a, sizeof(a), alo, ahi);
+		fmt_bytes(b, sizeof(b), blo, bhi);
 		buf_printf(o, email ? " Preservation check" : " The preservation check");
 		if (nb < rep->nboards) {
 			buf_printf(o, " on ");
 			board_group(rep, set, o);
 		}
-		buf_printf(o, "%s%s%s.", email ? ": " : " ", w[i],
-			   nb == rep->nboards && nb > 1 ? " on every board" : "");
-		free(w[i]);
+		buf_printf(o,
+			   email ? ": %s of %" PRId64 " bytes lost per boot with " :
+				   " lost %s of %" PRId64 " bytes per boot with ",
+			   a, r->size);
+		if (pres_equal(r))
+			buf_printf(o, "both kernels");
+		else
+			buf_printf(o, "control, %s with patched", b);
+		buf_printf(o, "%s.", nb == rep->nboards && nb > 1 ? " on every board" : "");
 	}
-	free(w);
+	free(done);
 	free(set);
 }
 
