@@ -783,11 +783,11 @@ static void method_verdicts(const struct report *rep, struct buf *o, bool email)
 	for (size_t i = 0; i < rep->nrows && !r; i++)
 		if (pred_lucky(rep, &rep->rows[i], &vs[2]))
 			r = &rep->rows[i];
-	if (nl == cnt[2] && nl == 1)
+	if (nl == cnt[2] && nl == 1) {
 		buf_printf(o, " Its boots");
-	else if (nl == cnt[2])
+	} else if (nl == cnt[2]) {
 		buf_printf(o, " Their boots");
-	else if (nl <= NAMED_ROWS_MAX) {
+	} else if (nl <= NAMED_ROWS_MAX) {
 		buf_printf(o, " The boots of ");
 		list_rows(rep, o, pred_lucky, &vs[2]);
 	} else {
