@@ -108,11 +108,18 @@ void rep_write_json(const struct report *rep, FILE *f)
 	for (size_t bi = 0; bi < rep->nboards; bi++) {
 		const struct rep_board *b = &rep->boards[bi];
 		json_object *o = json_object_new_object();
+		bool ic = b->emulated && b->icount_shift >= 0;
 
 		json_object_object_add(o, "board", json_object_new_string(b->name));
 		json_object_object_add(o, "cpu", json_object_new_string(b->cpu));
 		json_object_object_add(o, "family", json_object_new_string(b->family));
 		json_object_object_add(o, "emulated", json_object_new_boolean(b->emulated));
+		/* an emulated board with "icount_shift": its times are instructions, each
+		 * 2^N ns (the method says so once); else the clock of the board or host */
+		json_object_object_add(o, "clock", json_object_new_string(ic ? "icount" : "wall"));
+		json_object_object_add(o, "ns_per_insn",
+				       ic ? json_object_new_int64(INT64_C(1) << b->icount_shift) :
+					    NULL);
 		json_object_object_add(o, "order", json_object_new_string(b->order));
 		json_object_object_add(o, "lava_jobs",
 				       json_object_new_string(b->lava_jobs ? b->lava_jobs : ""));

@@ -43,6 +43,9 @@ void rep_p_cell(const struct rep_row *r, char *out, size_t len);
 void rep_padj_cell(const struct rep_row *r, char *out, size_t len);
 void rep_ci_cells(const struct rep_row *r, char *ci, size_t cilen, char *conf, size_t clen);
 char *rep_method_paragraph(const struct report *rep, bool email); /* malloc'd */
+/* what an emulated board's figures are, once per report: sentences each after a space */
+struct buf;
+void rep_emulated_words(const struct report *rep, struct buf *o, bool email);
 char *rep_design_text(const struct report *rep); /* malloc'd */
 
 /* report-series.c: a series campaign's comparisons (rep->cmp), their table */

@@ -135,6 +135,10 @@ static int load_boards(struct store *st, struct report *rep)
 		b->clock_res_ns = !store_cell(&r, i, 9) ? -1 :
 							  strtoll(store_text(&r, i, 9), NULL, 10);
 		b->partial = (size_t)atol(store_text(&r, i, 11));
+		/* QEMU's shifts are 0-10 (the board loader's range): else not counted */
+		b->icount_shift = atoi(store_text(&r, i, 13));
+		if (b->icount_shift > 10)
+			b->icount_shift = -1;
 	}
 	store_rows_free(&r);
 	return 0;

@@ -310,6 +310,9 @@ void rep_ci_cells(const struct rep_row *r, char *ci, size_t cilen, char *conf, s
 	snprintf(conf, clen, "%.1f%%", r->ci_conf * 100.0);
 }
 
+/* ------------------------------------------------------------------ method paragraph */
+
+/* the order of a board's boots; email: without the order string where the words give it */
 static void order_words(const struct report *rep, const struct rep_board *b, struct buf *o,
 			bool email)
 {
@@ -318,6 +321,10 @@ static void order_words(const struct report *rep, const struct rep_board *b, str
 	for (size_t i = 1; i < n; i++)
 		if (b->order[i] == b->order[i - 1])
 			alt = 0;
+	if (!strcmp(rep->order_kind, "manual") && email) {
+		buf_printf(o, "captured by hand and ingested from their logs (order unknown)");
+		return;
+	}
 	if (!strcmp(rep->order_kind, "manual")) {
 		buf_printf(
 			o,
@@ -325,14 +332,18 @@ static void order_words(const struct report *rep, const struct rep_board *b, str
 		return;
 	}
 	if (alt && n > 1 && email)
-		buf_printf(o, "alternating (%s, A = control)", b->order);
+		buf_printf(o, "alternating%s", b->order[0] == 'A' ? "" : ", patched first");
 	else if (alt && n > 1)
 		buf_printf(o,
 			   "alternating the kernels on every boot (%s, A = control, B = patched)",
 			   b->order);
+	else if (!strcmp(rep->order_kind, "abba") && email)
+		buf_printf(o, "in counterbalanced ABBA order");
 	else if (!strcmp(rep->order_kind, "abba"))
 		buf_printf(o, "in counterbalanced ABBA order (%s, A = control, B = patched)",
 			   b->order);
+	else if (!strcmp(rep->order_kind, "random") && email)
+		buf_printf(o, "in a random order (seed %" PRId64 ")", rep->order_seed);
 	else if (!strcmp(rep->order_kind, "random"))
 		buf_printf(o, "in a random order (seed %" PRId64 ": %s, A = control, B = patched)",
 			   rep->order_seed, b->order);
@@ -358,51 +369,82 @@ static void buf_count(struct buf *o, size_t n)
 		buf_printf(o, "%zu", n);
 }
 
-/* "256 B dirty, 1 MiB dirty and 1 MiB clean": rows matching a predicate */
-static size_t list_rows(const struct report *rep, struct buf *o, bool email,
-			bool (*pred)(const struct report *, const struct rep_row *, const void *),
-			const void *arg)
+/* ", " or " and " before the k-th (1-based) of total items */
+static const char *list_sep(size_t k, size_t total)
 {
-	size_t n = 0, total = 0, k = 0;
+	return k == 1 ? "" : k == total ? " and " : ", ";
+}
+
+typedef bool (*row_pred)(const struct report *, const struct rep_row *, const void *);
+
+static size_t count_rows(const struct report *rep, row_pred pred, const void *arg)
+{
+	size_t n = 0;
 
 	for (size_t i = 0; i < rep->nrows; i++)
-		if ((!email || !rep_is_null(&rep->rows[i])) && pred(rep, &rep->rows[i], arg))
-			total++;
+		if (pred(rep, &rep->rows[i], arg))
+			n++;
+	return n;
+}
+
+/* "256 B dirty, 1 MiB dirty and 1 MiB clean": rows matching a predicate */
+static size_t list_rows(const struct report *rep, struct buf *o, row_pred pred, const void *arg)
+{
+	size_t total = count_rows(rep, pred, arg), k = 0;
+
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
 		char l[160];
 
-		if ((email && rep_is_null(r)) || !pred(rep, r, arg))
+		if (!pred(rep, r, arg))
 			continue;
 		report_row_label(r, l, sizeof(l));
 		for (char *q = l; *q; q++)
 			*q = *q == ' ' ? NBSP : *q;
 		k++;
-		buf_printf(o, "%s%s%s%s", n ? (k == total ? " and " : ", ") : "",
+		buf_printf(o, "%s%s%s%s", list_sep(k, total),
 			   rep->nboards > 1 ? rep->boards[r->board].cpu : "",
 			   rep->nboards > 1 ? " " : "", l);
-		n++;
 	}
-	return n;
+	return k;
+}
+
+/* the rows by name when there are at most 3, else counted: "5 rows", "all 9 rows" */
+#define NAMED_ROWS_MAX 3
+static void rows_or_count(const struct report *rep, struct buf *o, row_pred pred, const void *arg,
+			  size_t of)
+{
+	size_t n = count_rows(rep, pred, arg);
+
+	if (n <= NAMED_ROWS_MAX)
+		list_rows(rep, o, pred, arg);
+	else if (n == of)
+		buf_printf(o, "all %zu rows", n);
+	else
+		buf_printf(o, "%zu rows", n);
 }
 
 static bool pred_verdict(const struct report *rep, const struct rep_row *r, const void *arg)
 {
 	(void)rep;
-	return !rep_is_pres(r) && r->have_sr && !r->mixed_timing && r->verdict == *(const int *)arg;
+	return !rep_is_pres(r) && !rep_is_null(r) && r->have_sr && !r->mixed_timing &&
+	       r->verdict == *(const int *)arg;
 }
 
-/* complete separation that is not a "different" verdict: reported with its chance */
+/* an undecided row whose boots did not overlap: reported with the chance of that */
 static bool pred_lucky(const struct report *rep, const struct rep_row *r, const void *arg)
 {
-	(void)rep;
-	(void)arg;
-	return !rep_is_pres(r) && r->have_sr && r->verdict != 1 && r->ab.sep != SEP_OVERLAP;
+	return pred_verdict(rep, r, arg) && r->ab.sep != SEP_OVERLAP;
 }
 
 static bool is_qemu(const struct rep_board *b)
 {
 	return b->emulated && b->description && strstr(b->description, "QEMU");
+}
+
+static bool is_icount(const struct rep_board *b)
+{
+	return b->emulated && b->icount_shift >= 0;
 }
 
 /* What the board's own description says it is (its first sentence), not an
@@ -431,219 +473,435 @@ static void emulated_words(struct buf *o, const struct rep_board *b, bool email)
 			b->name);
 }
 
-/* "qemu-sam9x75, qemu-arm11 and qemu-pi400" for the boards whose design key equals bi's */
-static void board_group(const struct report *rep, size_t bi, const bool *same, struct buf *o)
+/* "qemu-sam9x75, qemu-arm11 and qemu-pi400": the boards marked in set */
+static size_t board_group(const struct report *rep, const bool *set, struct buf *o)
 {
 	size_t n = 0, total = 0;
 
 	for (size_t j = 0; j < rep->nboards; j++)
-		total += same[j];
-	for (size_t j = 0; j < rep->nboards; j++) {
-		if (!same[j])
-			continue;
-		n++;
-		buf_printf(o, "%s%s",
-			   n == 1     ? "" :
-			   n == total ? " and " :
-					", ",
-			   rep->boards[j].name);
-	}
-	(void)bi;
+		total += set[j];
+	for (size_t j = 0; j < rep->nboards; j++)
+		if (set[j])
+			buf_printf(o, "%s%s", list_sep(++n, total), rep->boards[j].name);
+	return total;
 }
 
-/* The method statement a reviewer can quote (one paragraph, not wrapped): boards with
- * the same design in one sentence, every scenario named once. */
-char *rep_method_paragraph(const struct report *rep, bool email)
+/* " (1 ns = 1 instruction)", or per board when their shifts differ */
+static void icount_unit(const struct report *rep, struct buf *o)
 {
-	struct buf o = { 0 };
-	bool *done = xcalloc(rep->nboards + 1, sizeof(bool));
-	bool *same = xcalloc(rep->nboards + 1, sizeof(bool));
-	bool any_batch = false;
+	int shift = -1;
+	bool one = true;
+	size_t k = 0, n = 0;
 
-	buf_printf(&o, "Method (ablab campaign %" PRId64 "):", rep->campaign);
-	if (rep->series_msgid[0])
-		buf_printf(&o, " the patched kernel is the control's source + series <%s> v%d: %s;",
-			   rep->series_msgid, rep->series_version > 0 ? rep->series_version : 1,
-			   rep->series_patches ? rep->series_patches : "");
 	for (size_t bi = 0; bi < rep->nboards; bi++) {
 		const struct rep_board *b = &rep->boards[bi];
-		size_t nc = 0, np = 0;
 
+		if (!is_icount(b))
+			continue;
+		one &= shift < 0 || shift == b->icount_shift;
+		shift = b->icount_shift;
+		n++;
+	}
+	if (one) {
+		buf_printf(o, " (%.0f\001ns\001= 1\001instruction)", ldexp(1.0, shift));
+		return;
+	}
+	buf_printf(o, " (");
+	for (size_t bi = 0; bi < rep->nboards; bi++)
+		if (is_icount(&rep->boards[bi]))
+			buf_printf(o, "%s%s: %.0f ns", list_sep(++k, n), rep->boards[bi].name,
+				   ldexp(1.0, rep->boards[bi].icount_shift));
+	buf_printf(o, " per instruction)");
+}
+
+/* What an emulated figure is, once per report (each sentence with a leading space): the
+ * boards with exact instruction counting in one sentence, QEMU boards on the host's clock
+ * in another, any other emulated board in the words of its own description. */
+void rep_emulated_words(const struct report *rep, struct buf *o, bool email)
+{
+	bool *ic = xcalloc(rep->nboards + 1, sizeof(bool));
+	bool *wq = xcalloc(rep->nboards + 1, sizeof(bool));
+	bool allq = true;
+	size_t ni = 0, nq = 0;
+
+	for (size_t bi = 0; bi < rep->nboards; bi++) {
+		const struct rep_board *b = &rep->boards[bi];
+
+		ic[bi] = is_icount(b);
+		wq[bi] = !ic[bi] && is_qemu(b);
+		allq &= !ic[bi] || is_qemu(b);
+		ni += ic[bi];
+		nq += wq[bi];
+	}
+	if (ni && email && ni == rep->nboards && ni > 1) {
+		buf_printf(o, " All ");
+		buf_count(o, ni);
+		buf_printf(o, " boards");
+	} else if (ni) {
+		buf_printf(o, " ");
+		board_group(rep, ic, o);
+	}
+	if (ni) {
+		/* email, every board of the campaign: "All three boards are QEMU" */
+		const char *what = !allq   ? (ni == 1 ? "emulated board" : "emulated boards") :
+				   ni == 1 ? "QEMU board" :
+				   email   ? "QEMU" :
+					     "QEMU boards";
+
+		buf_printf(
+			o,
+			" %s %s with exact instruction counting: %s times are instructions on the CPU path",
+			ni == 1 ? "is a" : "are", what,
+			ni == 1 ? "its" :
+			email	? "the" :
+				  "their");
+		icount_unit(rep, o);
+		buf_printf(o, ", no cache cost.");
+	}
+	if (nq) {
+		buf_printf(o, " ");
+		board_group(rep, wq, o);
+		if (email)
+			buf_printf(o, " %s emulated (QEMU, no cache model): not hardware costs.",
+				   nq == 1 ? "is" : "are");
+		else
+			buf_printf(
+				o,
+				" %s emulated (QEMU, no cache model): %s timings show the procedure works, not what the patch costs on hardware.",
+				nq == 1 ? "is" : "are", nq == 1 ? "its" : "their");
+	}
+	for (size_t bi = 0; bi < rep->nboards; bi++)
+		if (rep->boards[bi].emulated && !ic[bi] && !wq[bi])
+			emulated_words(o, &rep->boards[bi], email);
+	free(ic);
+	free(wq);
+}
+
+/* "five times" (email: "5 times"), "5 (control) and 4 (patched) times": one board's boots
+ * (malloc'd) */
+static char *boot_count(const struct rep_board *b, bool email)
+{
+	struct buf o = { 0 };
+	size_t nc = 0, np = 0;
+
+	for (const char *c = b->order; *c; c++)
+		*c == 'A' ? nc++ : np++;
+	if (nc == np && email) {
+		buf_printf(&o, "%zu time%s", nc, nc == 1 ? "" : "s");
+	} else if (nc == np) {
+		buf_count(&o, nc);
+		buf_printf(&o, " time%s", nc == 1 ? "" : "s");
+	} else {
+		buf_printf(&o, "%zu (control) and %zu (patched) times", nc, np);
+	}
+	return o.data;
+}
+
+/* "each kernel was booted five times, alternating ...": one board's design (malloc'd) */
+static char *board_design(const struct report *rep, const struct rep_board *b, bool email)
+{
+	struct buf o = { 0 };
+	char *n = boot_count(b, email);
+
+	buf_printf(&o, "each kernel %s %s, ", email ? "booted" : "was booted", n);
+	order_words(rep, b, &o, email);
+	free(n);
+	return o.data;
+}
+
+/* The boards in groups of equal strings what[] (freed here): " on A and B each kernel was
+ * booted five times, alternating ...;" per group; email, when every board's boots came in
+ * the same order: " each kernel booted five times on A and B, four times on C,
+ * alternating;" */
+static void board_groups(const struct report *rep, struct buf *o, char **what, const char *order)
+{
+	size_t n = rep->nboards;
+	bool *done = xcalloc(n + 1, sizeof(bool)), *same = xcalloc(n + 1, sizeof(bool));
+	bool first = true;
+
+	if (order)
+		buf_printf(o, " each kernel booted");
+	for (size_t bi = 0; bi < n; bi++) {
 		if (done[bi])
 			continue;
-		for (const char *c = b->order; *c; c++)
-			*c == 'A' ? nc++ : np++;
-		for (size_t j = 0; j < rep->nboards; j++) {
-			same[j] = !done[j] && !strcmp(rep->boards[j].order, b->order);
+		for (size_t j = 0; j < n; j++) {
+			same[j] = !done[j] && !strcmp(what[j], what[bi]);
 			done[j] |= same[j];
 		}
-		buf_printf(&o, " on ");
-		board_group(rep, bi, same, &o);
-		if (nc == np) {
-			buf_printf(&o, " each kernel was booted ");
-			buf_count(&o, nc);
-			buf_printf(&o, " time%s", nc == 1 ? "" : "s");
+		if (order) {
+			buf_printf(o, "%s %s on ", first ? "" : ",", what[bi]);
+			board_group(rep, same, o);
 		} else {
-			buf_printf(
-				&o,
-				" the control kernel was booted %zu and the patched kernel %zu times",
-				nc, np);
+			buf_printf(o, " on ");
+			board_group(rep, same, o);
+			buf_printf(o, " %s;", what[bi]);
 		}
-		buf_printf(&o, ", ");
-		order_words(rep, b, &o, email);
-		buf_printf(&o, ";");
+		first = false;
 	}
-	if (rep->seq.budget > 0)
+	if (order)
+		buf_printf(o, ", %s;", order);
+	for (size_t bi = 0; bi < n; bi++)
+		free(what[bi]);
+	free(done);
+	free(same);
+}
+
+/* the boots: boards of the same design in one clause, the sequential rounds, failures */
+static void method_boots(const struct report *rep, struct buf *o, bool email)
+{
+	size_t n = rep->nboards;
+	char **d = xcalloc(n + 1, sizeof(*d));
+	struct buf ord[2] = { { 0 }, { 0 } };
+	bool one_order = email && n > 1;
+
+	for (size_t bi = 0; bi < n && one_order; bi++) {
+		order_words(rep, &rep->boards[bi], &ord[bi > 0], email);
+		one_order = !bi || !strcmp(ord[0].data, ord[1].data);
+		buf_free(&ord[1]);
+	}
+	for (size_t bi = 0; bi < n; bi++)
+		d[bi] = one_order ? boot_count(&rep->boards[bi], email) :
+				    board_design(rep, &rep->boards[bi], email);
+	board_groups(rep, o, d, one_order ? ord[0].data : NULL);
+	buf_free(&ord[0]);
+	if (rep->seq.budget > 0 && !email) /* email: in method_test() */
 		buf_printf(
-			&o,
+			o,
 			" the boots came in rounds of one control and one patched boot, with a look at the data after each round from %d+%d on, until every row was decided or %d+%d boots were spent;",
 			rep->seq.first, rep->seq.first, rep->seq.budget, rep->seq.budget);
-	for (size_t bi = 0; bi < rep->nboards; bi++) {
+	for (size_t bi = 0; bi < n; bi++) {
 		const struct rep_board *b = &rep->boards[bi];
 
 		if (!b->failed)
 			continue;
-		buf_printf(&o, " %s had %zu failed boot attempt%s (not in the table)", b->name,
+		buf_printf(o, " %s had %zu failed boot attempt%s (not in the table)", b->name,
 			   b->failed, b->failed == 1 ? "" : "s");
 		/* the last one of a slot was not retried: the board's part stopped there */
 		if (b->not_retried)
-			buf_printf(&o, ", %zu not retried, so its part stopped there (%s)",
+			buf_printf(o, ", %zu not retried, so its part stopped there (%s)",
 				   b->not_retried, b->not_retried_why);
-		buf_printf(&o, ";");
+		buf_printf(o, ";");
 	}
-	if (rep->batches > 0) {
-		bool first = true;
+	free(d);
+}
 
-		buf_printf(&o, " each boot ran %d batch%s of every scenario", rep->batches,
-			   rep->batches == 1 ? "" : "es");
-		for (size_t i = 0; i < rep->nrows; i++) {
-			const struct rep_row *r = &rep->rows[i];
-			char l[96];
+/* the batches of a boot and what one observation is; email: without the iterations and
+ * the batch timing (the text, JSON and web reports have them) */
+static void method_batches(const struct report *rep, struct buf *o, bool email)
+{
+	bool first = true, any_batch = false;
 
-			/* benchmarks other than dmabench do not say their iterations */
-			if (rep_is_pres(r) || (email && rep_is_null(r)) || r->board != 0 ||
-			    r->reps <= 0)
-				continue;
-			report_row_label(r, l, sizeof(l));
-			for (char *q = l; *q; q++)
-				*q = *q == ' ' ? NBSP : *q;
-			buf_printf(&o, "%s%s %" PRId64, first ? " (iterations per batch: " : ", ",
-				   l, r->reps);
-			first = false;
-		}
-		buf_printf(&o, "%s; %s.", first ? "" : ")",
-			   email ? "a boot's mean is one observation" :
-				   "the mean over a boot's batches is one observation");
-	} else {
-		buf_printf(&o, " each boot's log is one observation.");
+	if (rep->batches <= 0) {
+		buf_printf(o, " each boot's log is one observation.");
+		return;
 	}
+	if (email) {
+		buf_printf(o, " %d batch%s per boot, a boot's mean is one observation.",
+			   rep->batches, rep->batches == 1 ? "" : "es");
+		return;
+	}
+	buf_printf(o, " each boot ran %d batch%s of every scenario", rep->batches,
+		   rep->batches == 1 ? "" : "es");
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct rep_row *r = &rep->rows[i];
+		char l[96];
+
+		/* benchmarks other than dmabench do not say their iterations */
+		if (rep_is_pres(r) || r->board != 0 || r->reps <= 0)
+			continue;
+		report_row_label(r, l, sizeof(l));
+		for (char *q = l; *q; q++)
+			*q = *q == ' ' ? NBSP : *q;
+		buf_printf(o, "%s%s %" PRId64, first ? " (iterations per batch: " : ", ", l,
+			   r->reps);
+		first = false;
+	}
+	buf_printf(o, "%s; the mean over a boot's batches is one observation.", first ? "" : ")");
 	for (size_t i = 0; i < rep->nrows; i++)
 		if (!strcmp(rep->rows[i].timing, "batch"))
 			any_batch = true;
 	if (any_batch)
 		buf_printf(
-			&o,
+			o,
 			" Where the clock was too coarse for single iterations, whole batches were timed and a memset-only batch subtracted (one mode per scenario and board, fixed at its first boot).");
-	if (rep->seq.nlooks)
+}
+
+/* how a row is decided: the sequential design or the fixed one's tests */
+static void method_test(const struct report *rep, struct buf *o, bool email)
+{
+	if (rep->seq.nlooks && email)
 		buf_printf(
-			&o,
+			o,
+			" Sequential, a look per round from %d+%d to %d+%d: Pocock-type exact rank test at %.2g per row; same: repeated CI within \u00b1%g%%.",
+			rep->seq.first, rep->seq.first, rep->seq.budget, rep->seq.budget,
+			rep->seq.row_alpha, rep->margin * 100.0);
+	else if (rep->seq.nlooks)
+		buf_printf(
+			o,
 			" A row was decided by a group-sequential exact rank test (Pocock-type boundaries over %zu looks at %.2g per row, %zu rows: overall false-alarm rate %.3f\001\u00b1\001%.3f by simulation) or by its equivalence interval lying within \u00b1%g%%; its interval is the repeated CI.",
 			rep->seq.nlooks, rep->seq.row_alpha, rep->seq.nrows_tested,
 			rep->seq.fpr * rep->seq.nrows_tested,
 			rep->seq.fpr_se * rep->seq.nrows_tested, rep->margin * 100.0);
 	else if (rep->nfamily && email)
 		buf_printf(
-			&o,
-			" Change: Hodges-Lehmann estimate, exact CI; p: Mann-Whitney U, Holm-adjusted over %zu rows; \"same\": the %g%% CI is within \u00b1%g%%.",
+			o,
+			" Change: Hodges-Lehmann; p: exact Mann-Whitney U, Holm over %zu rows; same: %g%% CI within \u00b1%g%%.",
 			rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha), rep->margin * 100.0);
 	else if (rep->nfamily)
 		buf_printf(
-			&o,
+			o,
 			" Changes are Hodges-Lehmann estimates over boot means with exact distribution-free intervals; p is the exact Mann-Whitney U, Holm-adjusted over the %zu timing rows (not the null-call baseline); \"same\" means the %g%% interval lies within \u00b1%g%%.",
 			rep->nfamily, 100.0 * (1.0 - 2.0 * rep->alpha), rep->margin * 100.0);
-	{
-		static const int vs[3] = { 1, 0, -1 };
-		static const char *const words[3] = { "Different", "Same within", "Undecided" };
+}
 
-		for (int k = 0; k < 3; k++) {
-			struct buf l = { 0 };
+/* the verdicts: each named when at most 3 rows have it, else counted; text: undecided rows
+ * whose boots did not overlap with the chance of that */
+static void method_verdicts(const struct report *rep, struct buf *o, bool email)
+{
+	static const int vs[3] = { 1, 0, -1 };
+	size_t cnt[3], total = 0, nl;
+	const struct rep_row *r = NULL;
 
-			if (!list_rows(rep, &l, email, pred_verdict, &vs[k])) {
-				buf_free(&l);
-				continue;
-			}
-			if (k == 1)
-				buf_printf(&o, " %s \u00b1%g%%: %s.", words[k], rep->margin * 100.0,
-					   l.data);
-			else
-				buf_printf(&o, " %s: %s.", words[k], l.data);
-			buf_free(&l);
-		}
+	for (int k = 0; k < 3; k++)
+		total += cnt[k] = count_rows(rep, pred_verdict, &vs[k]);
+	for (int k = 0; k < 3; k++) {
+		if (!cnt[k])
+			continue;
+		if (k == 0)
+			buf_printf(o, " Different: ");
+		else if (k == 1)
+			buf_printf(o, " Same within \u00b1%g%%: ", rep->margin * 100.0);
+		else
+			buf_printf(o, " Undecided: ");
+		rows_or_count(rep, o, pred_verdict, &vs[k], total);
+		buf_printf(o, ".");
 	}
-	{
-		struct buf l = { 0 };
-
-		if (list_rows(rep, &l, email, pred_lucky, NULL)) {
-			const struct rep_row *r = NULL;
-
-			for (size_t i = 0; i < rep->nrows && !r; i++)
-				if (pred_lucky(rep, &rep->rows[i], NULL))
-					r = &rep->rows[i];
-			buf_printf(
-				&o,
-				" The boots of %s did not overlap, but with %zu+%zu boots that happens with no change with probability %.2g, so it is not evidence.",
-				l.data, r->ab.a.n, r->ab.b.n, r->ab.p_min);
-		}
-		buf_free(&l);
+	/* email: its footnote gives the smallest p these boots allow */
+	nl = email ? 0 : count_rows(rep, pred_lucky, &vs[2]);
+	if (!nl)
+		return;
+	for (size_t i = 0; i < rep->nrows && !r; i++)
+		if (pred_lucky(rep, &rep->rows[i], &vs[2]))
+			r = &rep->rows[i];
+	if (nl == cnt[2] && nl == 1) {
+		buf_printf(o, " Its boots");
+	} else if (nl == cnt[2]) {
+		buf_printf(o, " Their boots");
+	} else if (nl <= NAMED_ROWS_MAX) {
+		buf_printf(o, " The boots of ");
+		list_rows(rep, o, pred_lucky, &vs[2]);
+	} else {
+		buf_printf(o, " The boots of %zu of them", nl);
 	}
+	buf_printf(
+		o,
+		" did not overlap, but with %zu+%zu boots that happens with no change with probability %.2g, so it is not evidence.",
+		r->ab.a.n, r->ab.b.n, r->ab.p_min);
+}
+
+static bool pres_ok(const struct rep_row *r)
+{
+	return rep_is_pres(r) && r->ab.a.n && r->ab.b.n;
+}
+
+/* both kernels lost the same bytes, as printed */
+static bool pres_equal(const struct rep_row *r)
+{
+	char a[32], b[32];
+
+	snprintf(a, sizeof(a), "%.0f", r->ab.a.mean);
+	snprintf(b, sizeof(b), "%.0f", r->ab.b.mean);
+	return !strcmp(a, b);
+}
+
+/* "340032" or "340032-346815" */
+static void fmt_bytes(char *out, size_t len, double lo, double hi)
+{
+	char a[32], b[32];
+
+	snprintf(a, sizeof(a), "%.0f", lo);
+	snprintf(b, sizeof(b), "%.0f", hi);
+	if (strcmp(a, b))
+		snprintf(out, len, "%s-%s", a, b);
+	else
+		snprintf(out, len, "%s", a);
+}
+
+/* The preservation check: rows of one size and verdict (and both kernels equal or not)
+ * agree and share a sentence, their figures as ranges; its boards named unless every
+ * board of the campaign is in it. */
+static void method_preservation(const struct report *rep, struct buf *o, bool email)
+{
+	bool *done = xcalloc(rep->nrows + 1, sizeof(bool));
+	bool *set = xcalloc(rep->nboards + 1, sizeof(bool));
+
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
+		double alo = r->ab.a.mean, ahi = alo, blo = r->ab.b.mean, bhi = blo;
+		char a[64], b[64];
+		size_t nb = 0;
 
-		if (!rep_is_pres(r) || !r->ab.a.n || !r->ab.b.n)
+		if (!pres_ok(r) || done[i])
 			continue;
-		buf_printf(&o,
-			   " The preservation check%s%s lost %.0f of %" PRId64
-			   " bytes per boot with control, %.0f with patched.",
-			   rep->nboards > 1 ? " on " : "",
-			   rep->nboards > 1 ? rep->boards[r->board].name : "", r->ab.a.mean,
-			   r->size, r->ab.b.mean);
-	}
-	{
-		size_t ne = 0, k = 0;
+		memset(set, 0, rep->nboards * sizeof(bool));
+		for (size_t j = i; j < rep->nrows; j++) {
+			const struct rep_row *q = &rep->rows[j];
 
-		/* QEMU boards (their description says so) in one sentence, any other
-		 * emulated board in the words of its own description */
-		for (size_t bi = 0; bi < rep->nboards; bi++)
-			ne += is_qemu(&rep->boards[bi]);
-		for (size_t bi = 0; bi < rep->nboards; bi++) {
-			if (!is_qemu(&rep->boards[bi]))
+			if (!pres_ok(q) || done[j] || q->size != r->size ||
+			    q->verdict != r->verdict || pres_equal(q) != pres_equal(r))
 				continue;
-			k++;
-			buf_printf(&o, "%s%s",
-				   k == 1  ? " " :
-				   k == ne ? " and " :
-					     ", ",
-				   rep->boards[bi].name);
+			done[j] = true;
+			nb += !set[q->board];
+			set[q->board] = true;
+			alo = fmin(alo, q->ab.a.mean);
+			ahi = fmax(ahi, q->ab.a.mean);
+			blo = fmin(blo, q->ab.b.mean);
+			bhi = fmax(bhi, q->ab.b.mean);
 		}
-		if (ne && email)
-			buf_printf(&o, " %s emulated (QEMU, no cache model): not hardware costs.",
-				   ne == 1 ? "is" : "are");
-		else if (ne)
-			buf_printf(
-				&o,
-				" %s emulated (QEMU, no cache model): %s timings show the procedure works, not what the patch costs on hardware.",
-				ne == 1 ? "is" : "are", ne == 1 ? "its" : "their");
-		for (size_t bi = 0; bi < rep->nboards; bi++)
-			if (rep->boards[bi].emulated && !is_qemu(&rep->boards[bi]))
-				emulated_words(&o, &rep->boards[bi], email);
+		fmt_bytes(a, sizeof(a), alo, ahi);
+		fmt_bytes(b, sizeof(b), blo, bhi);
+		buf_printf(o, email ? " Preservation check" : " The preservation check");
+		if (nb < rep->nboards) {
+			buf_printf(o, " on ");
+			board_group(rep, set, o);
+		}
+		buf_printf(o,
+			   email ? ": %s of %" PRId64 " bytes lost per boot with " :
+				   " lost %s of %" PRId64 " bytes per boot with ",
+			   a, r->size);
+		if (pres_equal(r))
+			buf_printf(o, "both kernels");
+		else
+			buf_printf(o, "control, %s with patched", b);
+		buf_printf(o, "%s.", nb == rep->nboards && nb > 1 ? " on every board" : "");
 	}
+	free(done);
+	free(set);
+}
+
+/* The method statement a reviewer can quote (one paragraph, not wrapped): boards with the
+ * same design in one clause, verdicts named or counted, one preservation sentence per
+ * distinct result, what an emulated figure is once. */
+char *rep_method_paragraph(const struct report *rep, bool email)
+{
+	struct buf o = { 0 };
+
+	buf_printf(&o, "Method (ablab campaign %" PRId64 "):", rep->campaign);
+	if (rep->series_msgid[0])
+		buf_printf(&o, " the patched kernel is the control's source + series <%s> v%d: %s;",
+			   rep->series_msgid, rep->series_version > 0 ? rep->series_version : 1,
+			   rep->series_patches ? rep->series_patches : "");
+	method_boots(rep, &o, email);
+	method_batches(rep, &o, email);
+	method_test(rep, &o, email);
+	method_verdicts(rep, &o, email);
+	method_preservation(rep, &o, email);
+	rep_emulated_words(rep, &o, email);
 	if (rep->ignored)
 		buf_printf(
 			&o,
 			" %zu boot(s) with a variant other than control and patched are not in the table.",
 			rep->ignored);
-	free(done);
-	free(same);
 	return o.data;
 }
 

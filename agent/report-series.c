@@ -314,8 +314,8 @@ static char *attribution(const struct report *rep, size_t bi)
 }
 
 /* How the boots ran: per board the rounds and their order, the batches, the
- * preservation check per variant. */
-static char *design_words(const struct report *rep)
+ * preservation check per variant, what an emulated figure is. */
+static char *design_words(const struct report *rep, bool email)
 {
 	struct buf b = { 0 };
 
@@ -371,6 +371,7 @@ static char *design_words(const struct report *rep)
 		}
 		buf_printf(&b, ".");
 	}
+	rep_emulated_words(rep, &b, email);
 	return b.data;
 }
 
@@ -417,7 +418,7 @@ void rep_write_series(const struct report *rep, FILE *f, size_t width)
 		free(w);
 		buf_free(&b);
 	}
-	m = design_words(rep);
+	m = design_words(rep, width <= EMAIL_WIDTH);
 	w = report_wrap(m, width, "");
 	fprintf(f, "\n%s\n", w);
 	free(w);

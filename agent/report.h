@@ -68,6 +68,9 @@ struct rep_board {
 	char *description;
 	char *lava_jobs; /* ok boots run through LAVA: "SERVER#ID ..." in boot order, or "" */
 	bool emulated;
+	/* "icount_shift" of its board file: QEMU counts instructions, each 2^N ns of
+	 * virtual time (-1: absent, the host's wall clock) */
+	int icount_shift;
 	char order[256]; /* "ABAB..." in boot order, A = control */
 	size_t failed;
 	size_t not_retried; /* failed attempts with no later attempt of their slot */

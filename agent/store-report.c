@@ -37,7 +37,7 @@ int store_report_campaign(struct store *st, int64_t campaign, struct store_rows 
 	return store_query_id(st, q, campaign, t);
 }
 
-/* per board of the campaign: identity, boot order, failures, times, LAVA jobs */
+/* per board of the campaign: identity, boot order, failures, times, LAVA jobs, icount shift */
 int store_report_boards(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	static const char *const q =
@@ -53,7 +53,9 @@ int store_report_boards(struct store *st, int64_t campaign, struct store_rows *t
 		"  b.lava_job_id, ' ' ORDER BY b.seq, b.id) FILTER (WHERE b.status = 'ok' AND "
 		"  b.lava_job_id IS NOT NULL), ''), "
 		" count(*) FILTER (WHERE b.status = 'ok' AND b.partial), "
-		" coalesce(string_agg(b.variant, ' ' ORDER BY b.seq, b.id) FILTER (WHERE b.status = 'ok'), '') "
+		" coalesce(string_agg(b.variant, ' ' ORDER BY b.seq, b.id) FILTER (WHERE b.status = 'ok'), ''), "
+		" CASE WHEN jsonb_typeof(bo.definition->'icount_shift') = 'number' "
+		"  THEN (bo.definition->>'icount_shift')::numeric::int ELSE -1 END "
 		"FROM boots b JOIN boards bo ON bo.id = b.board_id WHERE b.campaign_id = $1::int "
 		"GROUP BY bo.name, bo.cpu, bo.family, bo.definition ORDER BY bo.name";
 	;

@@ -104,9 +104,10 @@ w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$t50/email
 check "email report: exit 0, within 72 columns (widest $w)" bash -c "[ $rc = 0 ] && [ $w -le 72 ]"
 check "email: the seed's header and rows" bash -c "grep -Eq '^ +control +patched +change$' '$t50/email.txt' && grep -Eq '^ARM926EJ-S, legacy, 256 B dirty +1\.[0-9]{3} us +1\.[0-9]{3} us +\+[67]\.[0-9]%$' '$t50/email.txt'"
 check "email: rows without a change beyond the margin print same" grep -Eq '^ARM926EJ-S, legacy, 1 MiB clean .* same$' "$t50/email.txt"
-check "email: method paragraph (boots, alternation, verdicts, emulated caveat)" bash -c "tr '\n' ' ' <'$t50/email.txt' | grep -q 'each kernel was booted five times, alternating (ABABABABAB' && tr '\n' ' ' <'$t50/email.txt' | grep -q 'Different: 256 B dirty\. Same within ±1%: 1 MiB dirty and 1 MiB clean\.' && tr '\n' ' ' <'$t50/email.txt' | grep -q 'Holm-adjusted over 3 rows' && grep -q 'is emulated (QEMU' '$t50/email.txt'"
+check "email: method paragraph (boots, alternation, verdicts, emulated caveat)" bash -c "tr '\n' ' ' <'$t50/email.txt' | grep -q 'on qemu-sam9x75 each kernel booted 5 times, alternating; 5 batches per boot' && tr '\n' ' ' <'$t50/email.txt' | grep -q 'Different: 256 B dirty\. Same within ±1%: 1 MiB dirty and 1 MiB clean\.' && tr '\n' ' ' <'$t50/email.txt' | grep -q 'Holm over 3 rows' && tr '\n' ' ' <'$t50/email.txt' | grep -q 'qemu-sam9x75 is emulated (QEMU, no cache model): not hardware costs\.'"
 nm=$(sed -n '/^Method/,$p' "$t50/email.txt" | wc -l)
-check "email: the method paragraph is at most 9 lines ($nm)" test "$nm" -le 9
+check "email: the method paragraph is at most 8 lines ($nm)" test "$nm" -le 8
+
 A report "$c1" --format json >"$t50/r.json"
 check "json: rows with per-boot stats, design advice, method" python3 -c "
 import json, sys
@@ -126,6 +127,11 @@ assert r['boards'][0]['design']['boots_per_kernel'] >= 2 and s['design']['batche
 assert rows['large-clean-1MiB']['verdict'] == 'same' and rows['large-clean-1MiB']['verdict_text'] == 'same within \u00b11%'
 assert 'alternating' in r['method']
 "
+check "wall-clock board, json: clock wall, no ns per instruction" python3 -c "
+import json, sys
+b = json.load(open(sys.argv[1]))['boards'][0]
+assert b['clock'] == 'wall' and b['ns_per_insn'] is None, b
+" "$t50/r.json"
 check "json report is reproducible (bootstrap seed fixed)" bash -c "A() { '$ablab' --db '$db' \"\$@\"; }; A report $c1 --format json | cmp -s - '$t50/r.json'"
 # the format table (report.c) feeds --help and the error: every format with its line
 rh=$("$ablab" report --help)
@@ -249,4 +255,25 @@ check "mixed: no change figure in that row" bash -c "grep -E '256 B dirty' <<<\"
 check "mixed: the other rows still have their p" grep -qE '1 MiB dirty.* 3\+3 ' <<<"$out"
 A report "$cm" --format json >"$t50/mixed.json" 2>&1
 check "mixed: json verdict refused with the reason" python3 -c "import json,sys; r = json.load(open(sys.argv[1])); x = [w for w in r['rows'] if w['scenario'] == 'small-dirty-256B']; assert x and x[0]['verdict'] == 'refused' and 'timed by batch' in x[0]['refused'], x" "$t50/mixed.json"
+echo "== a board with exact instruction counting"
+# the same logs on a board file with "icount_shift": 0 (QEMU's exact instruction counting):
+# every format says once what its figures are
+sed 's/"name": "qemu-sam9x75"/"name": "qemu-icount", "icount_shift": 0/' boards/qemu-sam9x75.json >"$t50/qemu-icount.json"
+out=$(A ingest "$t50"/c-*.log --board "$t50/qemu-icount.json" --variant control 2>&1); rc=$?
+ci=$(pq "SELECT max(id) FROM campaigns")
+out2=$(A ingest "$t50"/p-*.log --board "$t50/qemu-icount.json" --variant patched --campaign "$ci" 2>&1)
+check "icount board: 10 boots ingested into campaign $ci" bash -c "[ $rc = 0 ] && [ $(pq "SELECT count(*) FROM boots WHERE campaign_id = $ci AND status = 'ok'") = 10 ]" || echo "$out $out2"
+icount_sentence='qemu-icount is a QEMU board with exact instruction counting: its times are instructions on the CPU path (1 ns = 1 instruction), no cache cost.'
+for f in text email json html; do
+	A report "$ci" --format $f >"$t50/icount.$f"
+	n=$(tr '\n' ' ' <"$t50/icount.$f" | grep -o 'exact instruction counting' | wc -l)
+	check "icount board, $f: the emulated sentence once ($n), no wall-clock caveat" bash -c "[ $n = 1 ] && tr '\n' ' ' <'$t50/icount.$f' | sed 's/  */ /g' | grep -qF '$icount_sentence' && ! grep -q 'not hardware costs\|procedure works' '$t50/icount.$f'"
+done
+check "icount board, json: clock icount, 1 ns per instruction" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+b = r['boards'][0]
+assert (b['board'], b['clock'], b['ns_per_insn']) == ('qemu-icount', 'icount', 1), b
+assert r['method'].count('exact instruction counting') == 1
+" "$t50/icount.json"
 pq "DROP DATABASE IF EXISTS ablab_t50" postgres
