@@ -24,7 +24,7 @@
 static void calibrate_usage(FILE *f)
 {
 	fprintf(f, "usage: ablab calibrate BOARD... [--boots N] [--batches M] [--kernel DIR]\n"
-		   "                       [--results DIR]\n"
+		   "                       [--params 'K=V ...'] [--results DIR]\n"
 		   "Runs an A/A campaign on each board at once: the same kernel (default the\n"
 		   "board's control build) booted 2N times, alternating the two sides as a real\n"
 		   "campaign would, and stores each scenario's within-boot and between-boot\n"
@@ -32,9 +32,15 @@ static void calibrate_usage(FILE *f)
 		   "the minimum detectable effect at their own number of boots next to each row;\n"
 		   "this command prints it for N boots per kernel.  The A/A rows' own verdicts\n"
 		   "are printed too: a \"different\" there means an order or drift effect.\n"
+		   "Columns: cv means, the sd of the boot means over their mean (the noise\n"
+		   "between boots as seen); cv boot, the between-boot variance component\n"
+		   "(Kalibera & Jones: what the batch noise does not explain); cv batch, the\n"
+		   "within-boot (batch-to-batch) noise.\n"
 		   "  --boots N      boots per side (default 5, 2..100)\n"
 		   "  --batches M    batches per scenario per boot (default 5)\n"
 		   "  --kernel DIR   the kernel directory (default: the board's control build)\n"
+		   "  --params 'K=V ...'  extra dmabench parameters, as the campaign to plan\n"
+		   "                 will use them (e.g. its scenarios and reps)\n"
 		   "  --results DIR  transcripts go to DIR/campaign-N (default ./results)\n");
 }
 
@@ -69,13 +75,29 @@ static int row_design(const struct rep_row *r, struct design_advice *d, size_t *
 	return ret;
 }
 
+/* Between-boot CV as seen: the sd of the boot means over their mean (both sides of the A/A) */
+static double means_cv(const struct rep_row *r)
+{
+	double *x = xcalloc(r->nboots + 1, sizeof(double));
+	struct summary s;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nboots; i++)
+		if (r->boots[i].nbatch)
+			x[n++] = r->boots[i].s.mean;
+	if (stats_summary(x, n, &s) || s.mean == 0.0)
+		s.sd = NAN;
+	free(x);
+	return s.sd / fabs(s.mean);
+}
+
 static int store_rows(struct store *st, int64_t cid, const struct report *rep, int boots)
 {
 	int ret = 0;
 
 	printf("\nA/A calibration, campaign %" PRId64 " (the same kernel on both sides):\n", cid);
-	printf("  %-12s %-20s %12s %9s %9s %6s  %s\n", "board", "scenario", "mean", "cv boot",
-	       "cv batch", "A/A", "MDE at these boots (alpha 0.05, power 0.8)");
+	printf("  %-12s %-20s %12s %10s %9s %9s %6s  %s\n", "board", "scenario", "mean", "cv means",
+	       "cv boot", "cv batch", "A/A", "MDE at these boots (alpha 0.05, power 0.8)");
 	for (size_t i = 0; i < rep->nrows && !ret; i++) {
 		const struct rep_row *r = &rep->rows[i];
 		const struct rep_board *b = &rep->boards[r->board];
@@ -99,8 +121,9 @@ static int store_rows(struct store *st, int64_t cid, const struct report *rep, i
 			snprintf(mde_s, sizeof(mde_s),
 				 mde >= 0.1 ? "%.0f%% at %d+%d" : "%.2g%% at %d+%d", mde * 100.0,
 				 boots, boots);
-		printf("  %-12s %-20s %12.6g %8.2g%% %8.2g%% %6s  %s\n", b->name, r->scenario,
-		       d.grand_mean, 100.0 * sqrt(d.var_between) / fabs(d.grand_mean),
+		printf("  %-12s %-20s %12.6g %9.2g%% %8.2g%% %8.2g%% %6s  %s\n", b->name,
+		       r->scenario, d.grand_mean, 100.0 * means_cv(r),
+		       100.0 * sqrt(d.var_between) / fabs(d.grand_mean),
 		       100.0 * sqrt(d.var_within) / fabs(d.grand_mean),
 		       r->verdict == 1 ? "DIFF" :
 		       r->verdict == 0 ? "same" :
@@ -114,7 +137,8 @@ int cmd_calibrate(int argc, char **argv)
 {
 	static const struct option lo[] = { { "boots", 1, NULL, 'n' },	{ "batches", 1, NULL, 'm' },
 					    { "kernel", 1, NULL, 'k' }, { "results", 1, NULL, 'r' },
-					    { "help", 0, NULL, 'h' },	{ NULL, 0, NULL, 0 } };
+					    { "params", 1, NULL, 'P' }, { "help", 0, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
 	struct campaign_spec cs = { .boots = 5,
 				    .batches = 5,
 				    .order = ORDER_ABAB,
@@ -148,6 +172,9 @@ int cmd_calibrate(int argc, char **argv)
 			break;
 		case 'r':
 			cs.results = optarg;
+			break;
+		case 'P':
+			cs.modparams = optarg;
 			break;
 		case 'h':
 			calibrate_usage(stdout);
