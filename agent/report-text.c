@@ -94,6 +94,15 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 			"\n  %s: %s; iteration and baseline-subtracted batch timings are not comparable, so this row has no result (a campaign pins each scenario's mode at its first boot; logs ingested by hand can mix them)\n",
 			l, rep->rows[i].design_why);
 	}
+	for (size_t i = 0; i < rep->nrows; i++) {
+		char l[160], t[320];
+
+		rep_left_out_text(&rep->rows[i], t, sizeof(t));
+		if (!t[0])
+			continue;
+		report_row_label_full(rep, &rep->rows[i], l, sizeof(l));
+		fprintf(f, "\n  %s: %s (left out of its boot's mean: docs/STATISTICS.md)\n", l, t);
+	}
 	if (rep->seq.nlooks)
 		m = xasprintf(
 			"change: Hodges-Lehmann estimate of patched/control - 1 over boot means; CI: the repeated confidence interval of the sequential design at the row's last look (every look's interval covers the change at once with at least conf); p: exact two-sided Mann-Whitney U on boot means at that look, p_holm: Holm-adjusted over the %zu timing rows (shown for reference: the sequential boundaries decide); verdict: different, same within \u00b1%g%%, or undecided after the budget. Boundaries at %.2g per row (look n+n:u_diff/u_eq: different iff U <= u_diff or U >= n^2 - u_diff; same needs the interval of rank u_eq + 1 inside the margin; -1: that look cannot): %s.",
@@ -220,6 +229,19 @@ void rep_write_email(const struct report *rep, FILE *f)
 		m = xasprintf(
 			"* too few boots to reach alpha = %g: with %zu+%zu boots the smallest possible p is %.3f.",
 			rep->alpha, r->ab.a.n, r->ab.b.n, r->ab.p_min);
+		w = report_wrap(m, EMAIL_WIDTH, "");
+		fprintf(f, "%s\n", w);
+		free(m);
+		free(w);
+	}
+	for (size_t i = 0; i < rep->nrows; i++) {
+		char l[160], t[320];
+
+		rep_left_out_text(&rep->rows[i], t, sizeof(t));
+		if (!t[0])
+			continue;
+		report_row_label_full(rep, &rep->rows[i], l, sizeof(l));
+		m = xasprintf("* %s: %s.", l, t);
 		w = report_wrap(m, EMAIL_WIDTH, "");
 		fprintf(f, "%s\n", w);
 		free(m);
