@@ -80,7 +80,7 @@ int stats_screen(const struct screen_in *in, size_t n, struct screen_out *out)
 		free(scratch);
 		return -ENOMEM;
 	}
-	/* (a) net time <= 0; the others judge only what (a) kept */
+	/* (a) net time <= 0; (c) judges only what (a) kept */
 	for (size_t i = 0; i < n; i++) {
 		out[i].why = SCREEN_KEPT;
 		out[i].value = val[i] = in[i].mean_ns;
@@ -90,12 +90,14 @@ int stats_screen(const struct screen_in *in, size_t n, struct screen_out *out)
 			continue;
 		}
 		idx[ni++] = i;
+	}
+	for (size_t i = 0; i < n; i++)
 		if (has_base(&in[i])) {
 			base[i] = base_per_rep(&in[i]);
 			bidx[nb++] = i;
 		}
-	}
-	/* (b) a baseline far above the others': with two, the other is the reference */
+	/* (b) a baseline far above the others': with two, the other is the reference; it
+	 * also names the cause of a net time <= 0 that such a baseline made */
 	if (nb >= 2) {
 		if (nb == 2) {
 			med = fmin(base[bidx[0]], base[bidx[1]]);

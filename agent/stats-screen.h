@@ -8,7 +8,8 @@
  *   (a) its net time is <= 0: a baseline was subtracted (base_ns > 0) and raw_ns <= base_ns
  *       or mean_ns <= 0, or mean_ns < 0 in any mode;
  *   (b) its baseline lies far above the boot's other baselines of the scenario (one-sided:
- *       an interrupt only lengthens a timing);
+ *       an interrupt only lengthens a timing); the reason given for a batch of (a) too
+ *       when its baseline is the cause;
  *   (c) its time lies far outside the boot's other batches (3 or more batches only).
  * "Far" is |x - median| > max(SCREEN_K * 1.4826 * MAD, SCREEN_REL * |median|,
  * SCREEN_ABS_NS), x and the median per iteration: a

@@ -35,9 +35,14 @@ static void test_poisoned_baseline(void)
 
 	CHECK(left(in, 3, out) == 1);
 	CHECK(out[0].why == SCREEN_KEPT && out[2].why == SCREEN_KEPT);
-	CHECK(out[1].why == SCREEN_NET);
+	CHECK(out[1].why == SCREEN_BASELINE);
 	CHECK_STR(stats_screen_reason(&in[1], &out[1], why, sizeof(why)),
-		  "net time <= 0 (raw 55 us, baseline 140 ms)");
+		  "baseline 28 us, the boot's median 150 ns");
+	/* net time <= 0 with an ordinary baseline: rule (a) says so */
+	in[1] = (struct screen_in)BB(-10, 700000, 750000, 5000);
+	CHECK(left(in, 3, out) == 1 && out[1].why == SCREEN_NET);
+	CHECK_STR(stats_screen_reason(&in[1], &out[1], why, sizeof(why)),
+		  "net time <= 0 (raw 700 us, baseline 750 us)");
 	CHECK_STR(stats_screen_reason(&in[0], &out[0], why, sizeof(why)), "");
 	/* the same baseline, but the batch still positive: left out by rule (b) */
 	in[1] = (struct screen_in)BB(300, 141715000, 140215000, 5000);
