@@ -106,7 +106,7 @@ static const char *const migrations[] = {
 	" scenario text NOT NULL, mean double precision NOT NULL, batches int NOT NULL,"
 	" PRIMARY KEY (boot_id, scenario));"
 	"CREATE INDEX boot_means_scenario ON boot_means (scenario, boot_id) INCLUDE (mean);"
-	"INSERT INTO boot_means SELECT s.boot_id, s.scenario, " BOOT_MEAN_SQL
+	"INSERT INTO boot_means SELECT s.boot_id, s.scenario, " BOOT_MEAN_SQL_V10
 	" FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.status = 'ok'"
 	" GROUP BY s.boot_id, s.scenario HAVING " BOOT_MEAN_N_SQL_V10 " > 0;",
 	/* 11: stable read-only views for dashboards (Grafana's PostgreSQL data source;

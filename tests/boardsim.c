@@ -928,10 +928,10 @@ static void kernel_finish(struct sim *s)
 /* --batch-timing: raw and baseline totals of the batch, mean_ns = (raw - base) / reps
  * truncated as the module's div_s64 (negative when the baseline is poisoned) */
 static void batch_line(struct sim *s, size_t i, unsigned int batch, unsigned int reps, double m,
-		       bool poison)
+		       double m0, bool poison)
 {
 	const struct scen *sc = &scens[i];
-	double bp = strcmp(sc->state, "dirty") ? 0 : m * SIM_BASE_SHARE;
+	double bp = strcmp(sc->state, "dirty") ? 0 : m0 * SIM_BASE_SHARE; /* m0: no outlier */
 	long long base = llround(bp * reps * (1 + s->within * rnd_normal(&s->rng)));
 	long long raw = llround((m + bp) * reps), mean;
 
@@ -952,6 +952,7 @@ static void result_line(struct sim *s, size_t i, unsigned int batch, unsigned in
 {
 	const struct scen *sc = &scens[i];
 	double m = s->boot_mean[i] * (1 + s->within * rnd_normal(&s->rng));
+	const double m0 = m;
 	unsigned long long mean, min, max;
 	char ms[32];
 	size_t l;
@@ -961,7 +962,7 @@ static void result_line(struct sim *s, size_t i, unsigned int batch, unsigned in
 		record(s, "fault outlier");
 	}
 	if (s->batch_timing) {
-		batch_line(s, i, batch, reps, m, poison);
+		batch_line(s, i, batch, reps, m, m0, poison);
 		return;
 	}
 	mean = m < 1 ? 1 : (unsigned long long)llround(m);
