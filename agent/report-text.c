@@ -5,6 +5,7 @@
 #include "seqtest.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -242,6 +243,11 @@ void rep_write_email(const struct report *rep, FILE *f)
 			continue;
 		report_row_label_full(rep, &rep->rows[i], l, sizeof(l));
 		m = xasprintf("* %s: %s.", l, t);
+		/* "29.4 us" stays on one line */
+		for (char *p = m + 1; *p; p++)
+			if (*p == ' ' && isdigit((unsigned char)p[-1]) && strchr("num", p[1]) &&
+			    p[1] && p[2] == 's')
+				*p = NBSP;
 		w = report_wrap(m, EMAIL_WIDTH, "");
 		fprintf(f, "%s\n", w);
 		free(m);

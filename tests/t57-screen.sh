@@ -55,6 +55,7 @@ for sc in ('small-dirty-256B', 'large-dirty-1MiB'):
             assert abs(b['mean'] - kept[sc]) < 1e-6, (sc, b['mean'], kept[sc])
 assert hit == 2, hit
 EOF
+	grep -h -B1 -A1 'left out' "$dd/r$cid.text" "$dd/r$cid.email"
 	check "$w: text: the row says 1 of 30 batches left out and why" \
 		grep -Eq "256 B dirty: 1 of 30 batches left out: baseline [0-9.]+ us, the boot's median [0-9.]+ ns \(left out" "$dd/r$cid.text"
 	check "$w: text: the outlier's row too" grep -Eq "1 MiB dirty: 1 of 30 batches left out: time [0-9.]+ us" "$dd/r$cid.text"
