@@ -71,6 +71,13 @@ assert all(float(x[k]) >= 0 for x in rows.values() for k in ('control_mean', 'pa
 		"$(grep -c 'class="left-out"' "$dd/r$cid.html")" = 4
 	check "$w: svg: the left-out note in both panels" test \
 		"$(grep -c '<text class="left-out".*batches left out' "$dd/r$cid.svg")" = 2
+	"$ablab" query --campaign "$cid" --format csv >"$dd/q$cid.csv"
+	check "$w: query: the boots' means over kept batches, none negative" python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 50 and all(float(x[k]) >= 0 for x in rows for k in ('mean', 'min', 'max')), rows[:3]
+assert sorted(int(x['batches']) for x in rows).count(2) == 2, [x['batches'] for x in rows]
+" "$dd/q$cid.csv"
 	for f in text email json csv svg html; do
 		check "$w: $f: no negative duration or mean anywhere" bash -c \
 			"! grep -Eq -- '(^|[^0-9A-Za-z.+])-[0-9][0-9.,]* ?(ns|us|µs|ms|s)\b|\"(mean|control_mean|patched_mean)\": -|mean -' '$dd/r$cid.$f'"
