@@ -351,7 +351,7 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 	}
 	if (rep->series) { /* every comparison, with both variants' labels and positions */
 		fprintf(f,
-			"campaign,board,scenario,label,variant,variant_position,vs,vs_position,n,n_vs,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,verdict\n");
+			"campaign,board,scenario,label,variant,variant_position,vs,vs_position,n,n_vs,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,verdict,batches_left_out\n");
 		for (size_t c = 0; c < rep->ncmp; c++) {
 			const struct rep_cmp *x = &rep->cmp[c];
 			const struct rep_row *r = &rep->rows[x->row];
@@ -372,7 +372,7 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 			csv_num(f, x->conf, false);
 			csv_num(f, x->p, false);
 			csv_num(f, x->p_adj, false);
-			fprintf(f, "%s\n", cmp_verdict_name(x));
+			fprintf(f, "%s,%zu\n", cmp_verdict_name(x), r->nleft);
 		}
 		return;
 	}
