@@ -6,7 +6,9 @@
 # ingest`).  Both campaigns: the two batches are stored, flagged with their reason and left
 # out of the boot's mean (boot_means, the report); every format (text, email, JSON, CSV,
 # HTML, SVG) counts them per row with the reason and shows no negative mean; the boot
-# mean is the mean of the kept batches as the simulator printed them.
+# mean is the mean of the kept batches as the simulator printed them.  Last, a database
+# from before the rule (schema 15) is upgraded: its negative batches flagged, no negative
+# boot mean left.
 # timeout: 300
 bs=$top/build/boardsim
 dd=$tmp/screen57
@@ -144,4 +146,22 @@ EOF
 	check "ingest: the same boot means as the campaign" test \
 		"$(psql_q "SELECT string_agg(round(m.mean::numeric, 6)::text, ',' ORDER BY b.variant, m.scenario, m.mean) FROM boot_means m JOIN boots b ON b.id = m.boot_id WHERE b.campaign_id = $cid")" = \
 		"$(psql_q "SELECT string_agg(round(m.mean::numeric, 6)::text, ',' ORDER BY b.variant, m.scenario, m.mean) FROM boot_means m JOIN boots b ON b.id = m.boot_id WHERE b.campaign_id = $c2")"
+fi
+
+echo "== a database from before the screening rule (schema 15): upgraded, its batches screened by net time"
+if [ -n "${cid:-}" ]; then
+	psql_q "ALTER TABLE samples DROP COLUMN excluded; DELETE FROM schema_version WHERE version = 16; DELETE FROM boot_means; INSERT INTO boot_means SELECT s.boot_id, s.scenario, avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END), count(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.status = 'ok' GROUP BY s.boot_id, s.scenario"
+	check "schema 15: the poisoned boot's mean is negative there (one per campaign)" test \
+		"$(psql_q "SELECT count(*) FROM boot_means WHERE mean < 0")" = 2
+	"$ablab" report "$cid" --format json >"$dd/up.json" 2>"$dd/up.err"; rc=$?
+	check "upgrade: report exit 0, schema 16" test "$rc/$(psql_q "SELECT max(version) FROM schema_version")" = 0/16
+	check "upgrade: the negative batches flagged by the migration, no negative boot mean left" test \
+		"$(psql_q "SELECT count(*) FROM samples WHERE excluded = 'net time <= 0 (stored before the screening rule)'")/$(psql_q "SELECT count(*) FROM samples WHERE excluded IS NOT NULL")/$(psql_q "SELECT count(*) FROM boot_means WHERE mean < 0")" = 2/2/0
+	check "upgrade: the report counts the batch with the migration's reason" python3 -c "
+import json, sys
+r = {x['scenario']: x for x in json.load(open(sys.argv[1]))['rows']}
+s = r['small-dirty-256B']
+assert s['left_out'] == '1 of 30 batches left out: net time <= 0 (stored before the screening rule)', s.get('left_out')
+assert all(b['mean'] >= 0 for x in r.values() for b in x['boots'])
+" "$dd/up.json"
 fi
