@@ -10,6 +10,7 @@
 # from before the rule (schema 15) is upgraded: its negative batches flagged, no negative
 # boot mean left.
 # timeout: 300
+# lane: side
 bs=$top/build/boardsim
 dd=$tmp/screen57
 "$ablab" db start >/dev/null 2>&1
