@@ -141,7 +141,8 @@ static void query_usage(FILE *f)
 		"                   [--campaign N] [--since WHEN] [--until WHEN]\n"
 		"                   [--trigger cli|nightly|lava|ingest] [--format table|json|csv]\n"
 		"One row per successful boot and scenario: its mean, min and max over the\n"
-		"batches (ns; bytes lost for the preservation check).  WHEN is a date\n"
+		"batches kept in its mean (ns; bytes lost for the preservation check; a\n"
+		"batch left out as an artefact: docs/STATISTICS.md).  WHEN is a date\n"
 		"(YYYY-MM-DD, inclusive for --until; or YYYY-MM-DD HH:MM[:SS]) or an age\n"
 		"(30d, 12h, 2w).  Times are the boots' start times.  A boot run through\n"
 		"LAVA names its job as SERVER#ID (lava_job): an id alone is not unique.\n");

@@ -229,6 +229,20 @@ void rep_write_json(const struct report *rep, FILE *f)
 		}
 		if (r->mixed_timing)
 			json_object_object_add(o, "refused", json_object_new_string(r->design_why));
+		if (r->nleft) { /* the screening rule's batches (only when there are any) */
+			char t[320];
+
+			rep_left_out_text(r, t, sizeof(t));
+			json_object_object_add(o, "batches_left_out",
+					       json_object_new_int((int)r->nleft));
+			json_object_object_add(o, "batches_total",
+					       json_object_new_int((int)r->nbatches_all));
+			json_object_object_add(o, "boots_without_mean",
+					       json_object_new_int((int)r->boots_nomean));
+			json_object_object_add(o, "left_out_reason",
+					       json_object_new_string(r->left_why));
+			json_object_object_add(o, "left_out", json_object_new_string(t));
+		}
 		if (r->design_ok) {
 			json_object *d = json_object_new_object();
 
@@ -257,6 +271,9 @@ void rep_write_json(const struct report *rep, FILE *f)
 				json_object_object_add(b, "variant_position",
 						       json_object_new_int(bt->vi));
 			json_object_object_add(b, "batches", json_object_new_int((int)bt->nbatch));
+			if (bt->nleft)
+				json_object_object_add(b, "batches_left_out",
+						       json_object_new_int((int)bt->nleft));
 			json_object_object_add(b, "mean", jd(bt->s.mean));
 			json_object_object_add(b, "median", jd(bt->s.median));
 			json_object_object_add(b, "min", jd(bt->s.min));
@@ -341,7 +358,7 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 	}
 	if (rep->series) { /* every comparison, with both variants' labels and positions */
 		fprintf(f,
-			"campaign,board,scenario,label,variant,variant_position,vs,vs_position,n,n_vs,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,verdict\n");
+			"campaign,board,scenario,label,variant,variant_position,vs,vs_position,n,n_vs,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,verdict,batches_left_out\n");
 		for (size_t c = 0; c < rep->ncmp; c++) {
 			const struct rep_cmp *x = &rep->cmp[c];
 			const struct rep_row *r = &rep->rows[x->row];
@@ -362,12 +379,12 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 			csv_num(f, x->conf, false);
 			csv_num(f, x->p, false);
 			csv_num(f, x->p_adj, false);
-			fprintf(f, "%s\n", cmp_verdict_name(x));
+			fprintf(f, "%s,%zu\n", cmp_verdict_name(x), r->nleft);
 		}
 		return;
 	}
 	fprintf(f,
-		"campaign,board,cpu,family,scenario,label,kind,size,unit,n_control,n_patched,control_mean,patched_mean,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,p_min,verdict,separation,welch_p,cliff_delta\n");
+		"campaign,board,cpu,family,scenario,label,kind,size,unit,n_control,n_patched,control_mean,patched_mean,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,p_min,verdict,separation,welch_p,cliff_delta,batches_left_out,left_out\n");
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
 		const struct rep_board *b = &rep->boards[r->board];
@@ -398,6 +415,13 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 			fprintf(f, "%s,%s,", v, rep_row_sep(r));
 		}
 		csv_num(f, r->ab.welch_p, false);
-		csv_num(f, r->have_sr ? r->sr.cliff : NAN, true);
+		csv_num(f, r->have_sr ? r->sr.cliff : NAN, false);
+		{
+			char t[320];
+
+			rep_left_out_text(r, t, sizeof(t));
+			fprintf(f, "%zu,", r->nleft);
+			csv_field(f, t, true);
+		}
 	}
 }

@@ -42,6 +42,8 @@ void rep_change_cell(const struct rep_row *r, char *out, size_t len, bool mark);
 void rep_p_cell(const struct rep_row *r, char *out, size_t len);
 void rep_padj_cell(const struct rep_row *r, char *out, size_t len);
 void rep_ci_cells(const struct rep_row *r, char *ci, size_t cilen, char *conf, size_t clen);
+/* "1 of 30 batches left out: REASON" (the first one's), "" when the row left none out */
+void rep_left_out_text(const struct rep_row *r, char *out, size_t len);
 char *rep_method_paragraph(const struct report *rep, bool email); /* malloc'd */
 /* what an emulated board's figures are, once per report: sentences each after a space */
 struct buf;

@@ -284,6 +284,13 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 		v = getd(&r, i, pres ? 16 : 11);
 		if (isnan(v))
 			continue;
+		w->nbatches_all++;
+		if (store_cell(&r, i, 17)) { /* left out of the boot's mean: counted, not used */
+			if (!w->nleft++)
+				copy_str(w->left_why, sizeof(w->left_why), store_text(&r, i, 17));
+			bt->nleft++;
+			continue;
+		}
 		bt->batch = xrealloc(bt->batch, (bt->nbatch + 1) * sizeof(double));
 		bt->batch[bt->nbatch++] = v;
 		if (store_cell(&r, i, 12))
@@ -310,10 +317,12 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 		size_t keep = 0;
 
 		for (size_t j = 0; j < x->nboots; j++) {
-			if (x->boots[j].nbatch)
+			if (x->boots[j].nbatch) {
 				x->boots[keep++] = x->boots[j];
-			else
+			} else {
+				x->boots_nomean += x->boots[j].nleft > 0;
 				free(x->boots[j].batch);
+			}
 		}
 		x->nboots = keep;
 	}

@@ -310,6 +310,23 @@ void rep_ci_cells(const struct rep_row *r, char *ci, size_t cilen, char *conf, s
 	snprintf(conf, clen, "%.1f%%", r->ci_conf * 100.0);
 }
 
+/* "1 of 30 batches left out: baseline 28 us, the boot's median 150 ns"; "" when none */
+void rep_left_out_text(const struct rep_row *r, char *out, size_t len)
+{
+	int n;
+
+	if (!r->nleft) {
+		snprintf(out, len, "%s", "");
+		return;
+	}
+	n = snprintf(out, len, "%zu of %zu batch%s left out%s: %s", r->nleft, r->nbatches_all,
+		     r->nbatches_all == 1 ? "" : "es", r->nleft > 1 ? ", the first" : "",
+		     r->left_why);
+	if (r->boots_nomean && n >= 0 && (size_t)n < len)
+		snprintf(out + n, len - (size_t)n, "; %zu boot%s no mean (every batch left out)",
+			 r->boots_nomean, r->boots_nomean == 1 ? " has" : "s have");
+}
+
 /* ------------------------------------------------------------------ method paragraph */
 
 /* the order of a board's boots; email: without the order string where the words give it */

@@ -93,6 +93,16 @@ static void svg_panel(const struct report *rep, const struct rep_row *r, FILE *f
 		"</text>\n<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\">change %s, p %s, %s"
 		"</text>\n",
 		x0 + 10, y0 + 38, c, p, rep_row_sep(r));
+	if (r->nleft) {
+		char t[320];
+
+		rep_left_out_text(r, t, sizeof(t));
+		fprintf(f,
+			"<text class=\"left-out\" x=\"%.0f\" y=\"%.0f\" font-size=\"10\" fill=\"#b00000\">",
+			x0 + 10, y0 + 52);
+		xml_escape(f, t);
+		fputs("</text>\n", f);
+	}
 	for (double t = lo; t <= hi + step * 0.01; t += step) {
 		char tv[32];
 
@@ -235,7 +245,21 @@ void rep_write_html(const struct report *rep, FILE *f)
 			isnan(r->ab.ci_lo) || rep_is_pres(r) ? "" : "]", r->ab.a.n, r->ab.b.n, p,
 			rep_row_sep(r));
 	}
-	fputs("</table>\n<p class=\"method\">", f);
+	fputs("</table>\n", f);
+	for (size_t i = 0; i < rep->nrows; i++) {
+		char l[160], t[320];
+
+		rep_left_out_text(&rep->rows[i], t, sizeof(t));
+		if (!t[0])
+			continue;
+		report_row_label_full(rep, &rep->rows[i], l, sizeof(l));
+		fputs("<p class=\"left-out\">", f);
+		xml_escape(f, l);
+		fputs(": ", f);
+		xml_escape(f, t);
+		fputs(" (left out of its boot's mean)</p>\n", f);
+	}
+	fputs("<p class=\"method\">", f);
 	xml_escape(f, m);
 	fputs("</p>\n<p class=\"design\">", f);
 	xml_escape(f, d);

@@ -5,6 +5,7 @@
 #include "seqtest.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -13,6 +14,34 @@
 #include <string.h>
 
 /* ------------------------------------------------------------------ text */
+
+/* Each row's batches the screening rule left out (nothing when none): text, or the email's
+ * footnotes at its width ("29.4 us" kept on one line). */
+static void left_out_notes(const struct report *rep, FILE *f, bool email)
+{
+	for (size_t i = 0; i < rep->nrows; i++) {
+		char l[160], t[320], *m, *w;
+
+		rep_left_out_text(&rep->rows[i], t, sizeof(t));
+		if (!t[0])
+			continue;
+		report_row_label_full(rep, &rep->rows[i], l, sizeof(l));
+		if (!email) {
+			fprintf(f, "\n  %s: %s (left out of its boot's mean: docs/STATISTICS.md)\n",
+				l, t);
+			continue;
+		}
+		m = xasprintf("* %s: %s.", l, t);
+		for (char *p = m + 1; *p; p++)
+			if (*p == ' ' && isdigit((unsigned char)p[-1]) && strchr("num", p[1]) &&
+			    p[1] && p[2] == 's')
+				*p = NBSP;
+		w = report_wrap(m, EMAIL_WIDTH, "");
+		fprintf(f, "%s\n", w);
+		free(m);
+		free(w);
+	}
+}
 
 void rep_write_text(const struct report *rep, const struct report_opts *o, FILE *f)
 {
@@ -52,6 +81,7 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 	if (rep->series) { /* the attribution table instead of one A/B table */
 		fputc('\n', f);
 		rep_write_series(rep, f, 78);
+		left_out_notes(rep, f, false);
 		return;
 	}
 	fprintf(f, "\n  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %6s %s\n", "", "control",
@@ -94,6 +124,7 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 			"\n  %s: %s; iteration and baseline-subtracted batch timings are not comparable, so this row has no result (a campaign pins each scenario's mode at its first boot; logs ingested by hand can mix them)\n",
 			l, rep->rows[i].design_why);
 	}
+	left_out_notes(rep, f, false);
 	if (rep->seq.nlooks)
 		m = xasprintf(
 			"change: Hodges-Lehmann estimate of patched/control - 1 over boot means; CI: the repeated confidence interval of the sequential design at the row's last look (every look's interval covers the change at once with at least conf); p: exact two-sided Mann-Whitney U on boot means at that look, p_holm: Holm-adjusted over the %zu timing rows (shown for reference: the sequential boundaries decide); verdict: different, same within \u00b1%g%%, or undecided after the budget. Boundaries at %.2g per row (look n+n:u_diff/u_eq: different iff U <= u_diff or U >= n^2 - u_diff; same needs the interval of rank u_eq + 1 inside the margin; -1: that look cannot): %s.",
@@ -163,6 +194,7 @@ void rep_write_email(const struct report *rep, FILE *f)
 
 	if (rep->series) { /* per board: each variant and each patch's increment */
 		rep_write_series(rep, f, EMAIL_WIDTH);
+		left_out_notes(rep, f, true);
 		return;
 	}
 	for (int pass = 0; pass < 2; pass++) {
@@ -225,6 +257,7 @@ void rep_write_email(const struct report *rep, FILE *f)
 		free(m);
 		free(w);
 	}
+	left_out_notes(rep, f, true);
 	fputc('\n', f);
 	m = rep_method_paragraph(rep, true);
 	w = report_wrap(m, EMAIL_WIDTH, "");

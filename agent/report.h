@@ -23,6 +23,7 @@ struct rep_boot {
 	struct summary s; /* mean, median, min, max, sd over the batches */
 	double mod_min, mod_max; /* the module's own per-iteration extremes (NAN: batch timing) */
 	double raw_mean, base_mean; /* batch timing: per-iteration raw and baseline (else NAN) */
+	size_t nleft; /* batches left out of the boot's mean (samples.excluded), not in batch */
 };
 
 /* One board x scenario: the unit of an A/B comparison. */
@@ -36,6 +37,11 @@ struct rep_row {
 	 * row is refused, never averaged (a campaign pins the mode: timing.h) */
 	size_t mixed_timing;
 	char other_timing[8];
+	/* batches the screening rule left out of their boot's mean (stats-screen.h): how
+	 * many of all the row's batches, the first one's reason, and the boots left with
+	 * no batch at all (no mean: not among boots) */
+	size_t nleft, nbatches_all, boots_nomean;
+	char left_why[128];
 	/* the board's latest A/A calibration of this scenario (`ablab calibrate`), preferring
 	 * the same control kernel image: cal_campaign 0 when there is none */
 	int64_t cal_campaign;

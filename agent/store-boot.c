@@ -4,6 +4,7 @@
 #include "store.h"
 #include "store-int.h"
 #include "board.h"
+#include "stats-screen.h"
 #include "util.h"
 
 #include <errno.h>
@@ -95,6 +96,41 @@ static int cmp_key(const void *a, const void *b)
 	return c ? c : (x->batch > y->batch) - (x->batch < y->batch);
 }
 
+/*
+ * The screening rule (stats-screen.h) over each timing scenario's batches of the boot:
+ * why[i] the reason by[i] is left out of the boot's mean (malloc'd), NULL when kept.
+ * by is sorted by scenario, so a scenario's batches are one run of it.
+ */
+static void screen_samples(const struct sample **by, size_t n, char **why)
+{
+	for (size_t i = 0, j; i < n; i = j) {
+		struct screen_in *in;
+		struct screen_out *out;
+		size_t m;
+
+		for (j = i + 1; j < n && !strcmp(by[j]->scenario, by[i]->scenario); j++)
+			;
+		if (by[i]->kind == SAMPLE_PRESERVE)
+			continue;
+		m = j - i;
+		in = xcalloc(m, sizeof(*in));
+		out = xcalloc(m, sizeof(*out));
+		for (size_t k = 0; k < m; k++)
+			in[k] = (struct screen_in){ by[i + k]->mean_ns, by[i + k]->raw_ns,
+						    by[i + k]->base_ns, by[i + k]->reps };
+		if (stats_screen(in, m, out) > 0)
+			for (size_t k = 0; k < m; k++) {
+				char r[128];
+
+				if (out[k].why != SCREEN_KEPT)
+					why[i + k] = xstrdup(
+						stats_screen_reason(&in[k], &out[k], r, sizeof(r)));
+			}
+		free(in);
+		free(out);
+	}
+}
+
 /* COPY text format, every text field through put_text(), in primary key order
  * (scenario, batch): each index insert then lands next to the previous one
  * instead of jumping between the boot's scenarios batch by batch. */
@@ -102,13 +138,14 @@ static int copy_samples(struct store *st, const char *boot_id, const struct run_
 {
 	struct buf b = { 0 };
 	const struct sample **by;
+	char **why;
 	size_t i, idlen = strlen(boot_id);
 	PGresult *r;
 	int ret = 0;
 
 	r = PQexec(st->conn, "COPY samples (boot_id, scenario, batch, kind, size, reps, dir, op,"
 			     " state, timing, mean_ns, min_ns, max_ns, raw_ns, base_ns, ns_per_kib,"
-			     " lost_bytes, fmt) FROM STDIN");
+			     " lost_bytes, fmt, excluded) FROM STDIN");
 	if (PQresultStatus(r) != PGRES_COPY_IN) {
 		err_msg("database: COPY samples: %s", PQresultErrorMessage(r));
 		PQclear(r);
@@ -119,6 +156,8 @@ static int copy_samples(struct store *st, const char *boot_id, const struct run_
 	for (i = 0; i < res->n; i++)
 		by[i] = &res->v[i];
 	qsort(by, res->n, sizeof(*by), cmp_key);
+	why = xcalloc(res->n + 1, sizeof(*why));
+	screen_samples(by, res->n, why);
 	for (i = 0; i < res->n; i++) {
 		const struct sample *s = by[i];
 		bool pres = s->kind == SAMPLE_PRESERVE;
@@ -162,6 +201,11 @@ static int copy_samples(struct store *st, const char *boot_id, const struct run_
 		put_i64(&b, s->lost, true);
 		buf_append(&b, "\t", 1);
 		put_i64(&b, s->fmt, false);
+		buf_append(&b, "\t", 1);
+		if (why[i])
+			put_text(&b, why[i]);
+		else
+			buf_append(&b, "\\N", 2);
 		buf_append(&b, "\n", 1);
 		/* streamed: the server works on one part while the next is made */
 		if (b.len >= 256 * 1024 || i + 1 == res->n) {
@@ -173,6 +217,9 @@ static int copy_samples(struct store *st, const char *boot_id, const struct run_
 	if (PQputCopyEnd(st->conn, ret ? "client error" : NULL) != 1)
 		ret = -EIO;
 	buf_free(&b);
+	for (i = 0; i < res->n; i++)
+		free(why[i]);
+	free(why);
 	free(by);
 	r = PQgetResult(st->conn);
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {

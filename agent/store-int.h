@@ -11,10 +11,17 @@
 
 #include <libpq-fe.h>
 
-/* a boot's value for a scenario: the mean over its batches (boot_means) */
+/* a boot's value for a scenario: the mean over its batches (boot_means), the batches
+ * the screening rule left out (samples.excluded, schema 16; stats-screen.h) not counted */
 #define BOOT_MEAN_SQL \
-	"avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END), " BOOT_MEAN_N_SQL
-#define BOOT_MEAN_N_SQL "count(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END)"
+	"avg(CASE WHEN s.excluded IS NOT NULL THEN NULL WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END), " BOOT_MEAN_N_SQL
+#define BOOT_MEAN_N_SQL \
+	"count(CASE WHEN s.excluded IS NOT NULL THEN NULL WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END)"
+/* the same before schema 16 (no samples.excluded): what migration 10 ran */
+#define BOOT_MEAN_SQL_V10 \
+	"avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END), " BOOT_MEAN_N_SQL_V10
+#define BOOT_MEAN_N_SQL_V10 \
+	"count(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END)"
 
 /* Runs a parameterised query; returns the result or NULL (error printed). */
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params);

@@ -73,7 +73,7 @@ int store_nightly_history(struct store *st, const char *job, int64_t cid, struct
 		" JOIN boards bo ON bo.id = b.board_id JOIN samples s ON s.boot_id = b.id "
 		" WHERE c.trigger = 'nightly' AND c.job->>'job' = $1 AND c.id <= $2::int "
 		"  AND (c.status = 'complete' OR c.id = $2::int) AND b.status = 'ok' "
-		"  AND s.kind <> 'preserve' AND s.mean_ns IS NOT NULL "
+		"  AND s.kind <> 'preserve' AND s.mean_ns IS NOT NULL AND s.excluded IS NULL "
 		" GROUP BY 1, 2, 3, 4, 5) x GROUP BY 1, 2, 3, 4 ORDER BY 2, 3, 4, 1";
 	char ids[32];
 	const char *p[2] = { job, ids };

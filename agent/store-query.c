@@ -204,10 +204,11 @@ int store_query_samples(struct store *st, const struct store_query_filter *f, st
 		"FROM boots b JOIN campaigns c ON c.id = b.campaign_id "
 		"JOIN boards bo ON bo.id = b.board_id LEFT JOIN kernels k ON k.id = b.kernel_id "
 		"LEFT JOIN campaign_variants cv ON cv.campaign_id = c.id AND cv.label = b.variant "
-		"CROSS JOIN LATERAL (SELECT s.scenario, s.kind, count(*) AS n, "
-		"avg(coalesce(s.mean_ns, s.lost_bytes)) AS avg, "
-		"min(coalesce(s.mean_ns, s.lost_bytes)) AS min, "
-		"max(coalesce(s.mean_ns, s.lost_bytes)) AS max "
+		/* over the batches kept in the boot's mean (samples.excluded: stats-screen.h) */
+		"CROSS JOIN LATERAL (SELECT s.scenario, s.kind, count(*) FILTER (WHERE s.excluded IS NULL) AS n, "
+		"avg(coalesce(s.mean_ns, s.lost_bytes)) FILTER (WHERE s.excluded IS NULL) AS avg, "
+		"min(coalesce(s.mean_ns, s.lost_bytes)) FILTER (WHERE s.excluded IS NULL) AS min, "
+		"max(coalesce(s.mean_ns, s.lost_bytes)) FILTER (WHERE s.excluded IS NULL) AS max "
 		"FROM samples s WHERE s.boot_id = b.id%s GROUP BY s.scenario, s.kind) s "
 		"WHERE b.status = 'ok'",
 		f->scenario ? " AND s.scenario = $1" : "");

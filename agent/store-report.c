@@ -63,13 +63,15 @@ int store_report_boards(struct store *st, int64_t campaign, struct store_rows *t
 	return store_query_id(st, q, campaign, t);
 }
 
-/* every sample of the campaign's ok boots, by board, scenario, boot, batch */
+/* every sample of the campaign's ok boots, by board, scenario, boot, batch; the last
+ * column why the screening rule left it out of its boot's mean (NULL: kept) */
 int store_report_samples(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	static const char *const q =
 		"SELECT bo.name, s.scenario, s.kind, coalesce(s.op, ''), coalesce(s.state, ''), "
 		" coalesce(s.timing, ''), coalesce(s.size, -1), coalesce(s.reps, 0), b.id, b.seq, "
-		" b.variant, s.mean_ns, s.min_ns, s.max_ns, s.raw_ns, s.base_ns, s.lost_bytes "
+		" b.variant, s.mean_ns, s.min_ns, s.max_ns, s.raw_ns, s.base_ns, s.lost_bytes, "
+		" s.excluded "
 		"FROM boots b JOIN samples s ON s.boot_id = b.id JOIN boards bo ON bo.id = b.board_id "
 		"WHERE b.campaign_id = $1::int AND b.status = 'ok' "
 		"ORDER BY bo.name, s.scenario, b.seq, b.id, s.batch";

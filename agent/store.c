@@ -106,9 +106,9 @@ static const char *const migrations[] = {
 	" scenario text NOT NULL, mean double precision NOT NULL, batches int NOT NULL,"
 	" PRIMARY KEY (boot_id, scenario));"
 	"CREATE INDEX boot_means_scenario ON boot_means (scenario, boot_id) INCLUDE (mean);"
-	"INSERT INTO boot_means SELECT s.boot_id, s.scenario, " BOOT_MEAN_SQL
+	"INSERT INTO boot_means SELECT s.boot_id, s.scenario, " BOOT_MEAN_SQL_V10
 	" FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.status = 'ok'"
-	" GROUP BY s.boot_id, s.scenario HAVING " BOOT_MEAN_N_SQL " > 0;",
+	" GROUP BY s.boot_id, s.scenario HAVING " BOOT_MEAN_N_SQL_V10 " > 0;",
 	/* 11: stable read-only views for dashboards (Grafana's PostgreSQL data source;
 	 * docs/API.md): columns are only ever added, never renamed or dropped */
 	"CREATE VIEW ablab_campaigns AS SELECT c.id AS campaign_id, c.created, c.finished,"
@@ -219,6 +219,21 @@ static const char *const migrations[] = {
 	 * boots in 10,000 index probes instead of one hash (docs/BENCHMARKS.md, P5) */
 	"CREATE STATISTICS campaigns_job_stats ON (job->>'job') FROM campaigns;"
 	"ANALYZE campaigns;",
+	/* 16: a batch the screening rule leaves out of its boot's mean (stats-screen.h,
+	 * store_boot): kept, with the reason (NULL: kept).  Batches stored before are
+	 * screened here by the rule's first part only (net time <= 0: a baseline larger
+	 * than the batch's raw time, or a negative mean), and their boots' means redone */
+	"ALTER TABLE samples ADD COLUMN excluded text;"
+	"UPDATE samples s SET excluded = 'net time <= 0 (stored before the screening rule)'"
+	" WHERE s.kind = 'result' AND (s.mean_ns < 0 OR (s.base_ns > 0 AND"
+	" (s.raw_ns <= s.base_ns OR s.mean_ns <= 0)));"
+	"DELETE FROM boot_means m WHERE EXISTS (SELECT 1 FROM samples s WHERE"
+	" s.boot_id = m.boot_id AND s.scenario = m.scenario AND s.excluded IS NOT NULL);"
+	"INSERT INTO boot_means SELECT s.boot_id, s.scenario, " BOOT_MEAN_SQL
+	" FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.status = 'ok' AND"
+	" EXISTS (SELECT 1 FROM samples x WHERE x.boot_id = s.boot_id AND x.scenario = s.scenario"
+	" AND x.excluded IS NOT NULL) GROUP BY s.boot_id, s.scenario HAVING " BOOT_MEAN_N_SQL
+	" > 0;",
 };
 
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)

@@ -260,6 +260,11 @@ static void report_table(FILE *f, json_object *rows)
 			v && !strcmp(v, "same")	     ? "same" :
 						       "open");
 		web_h(f, jstr(o, "verdict_text"));
+		if (jstr(o, "left_out")) { /* batches the screening rule left out */
+			fputs("<br><small class=\"left-out\">", f);
+			web_h(f, jstr(o, "left_out"));
+			fputs("</small>", f);
+		}
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);

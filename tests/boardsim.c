@@ -79,14 +79,16 @@ enum fault {
 	F_GLUE,
 	F_FLOOD,
 	F_FLOOD_NONL,
+	F_POISON_BASE,
+	F_OUTLIER,
 	F_NR
 };
 
 static const char *const fault_names[F_NR] = {
-	"uboot-hang", "kernel-hang", "panic-boot", "panic-run",	 "oops", "bug",
-	"warn",	      "reset",	     "garbage",	   "nul",	 "ansi", "crlf",
-	"cr",	      "split",	     "burst",	   "vanish",	 "slow", "modfail",
-	"corrupt",    "printk-glue", "flood",	   "flood-nonl",
+	"uboot-hang", "kernel-hang", "panic-boot", "panic-run",	 "oops",	"bug",
+	"warn",	      "reset",	     "garbage",	   "nul",	 "ansi",	"crlf",
+	"cr",	      "split",	     "burst",	   "vanish",	 "slow",	"modfail",
+	"corrupt",    "printk-glue", "flood",	   "flood-nonl", "poison-base", "outlier",
 };
 
 enum state { ST_OFF, ST_DEAD, ST_COUNTDOWN, ST_UBOOT, ST_SHELL };
@@ -124,7 +126,7 @@ struct sim {
 	uint64_t seed;
 	int tick_ms, countdown0, tcp_port, lost_sd;
 	size_t klog_bytes, log_buf_len, flood_bytes;
-	bool direct, timestamps, start_on;
+	bool direct, timestamps, start_on, batch_timing;
 	double between, within;
 	long lost[2];
 	struct sched sched[MAX_SCHED];
@@ -916,17 +918,56 @@ static void kernel_finish(struct sim *s)
 
 /* --- dmabench --------------------------------------------------------- */
 
+/* a baseline of a dirty scenario per iteration: the memset loop, this share of its mean */
+#define SIM_BASE_SHARE 0.4
+/* poison-base: the baseline of one batch this many times its own (a host stall) */
+#define SIM_POISON_FACTOR 200
+/* outlier: one batch this many times its own time (an interrupt-length stall) */
+#define SIM_OUTLIER_FACTOR 4
+
+/* --batch-timing: raw and baseline totals of the batch, mean_ns = (raw - base) / reps
+ * truncated as the module's div_s64 (negative when the baseline is poisoned) */
+static void batch_line(struct sim *s, size_t i, unsigned int batch, unsigned int reps, double m,
+		       double m0, bool poison)
+{
+	const struct scen *sc = &scens[i];
+	double bp = strcmp(sc->state, "dirty") ? 0 : m0 * SIM_BASE_SHARE; /* m0: no outlier */
+	long long base = llround(bp * reps * (1 + s->within * rnd_normal(&s->rng)));
+	long long raw = llround((m + bp) * reps), mean;
+
+	if (poison) {
+		base *= SIM_POISON_FACTOR;
+		record(s, "fault poison-base");
+	}
+	mean = (raw - base) / (long long)reps;
+	s->ktime_ns += (unsigned long long)raw;
+	klog(s, 6,
+	     "dmabench: v1 result scenario=%s batch=%u size=%u reps=%u dir=from op=%s state=%s timing=batch mean_ns=%lld raw_ns=%lld base_ns=%lld ns_per_KiB=%lld",
+	     sc->name, batch, sc->size, reps, sc->op, sc->state, mean, raw, base,
+	     sc->size ? mean * 1024 / sc->size : 0);
+}
+
 static void result_line(struct sim *s, size_t i, unsigned int batch, unsigned int reps,
-			bool corrupt)
+			bool corrupt, bool poison, bool outlier)
 {
 	const struct scen *sc = &scens[i];
 	double m = s->boot_mean[i] * (1 + s->within * rnd_normal(&s->rng));
-	unsigned long long mean = m < 1 ? 1 : (unsigned long long)llround(m);
-	unsigned long long min = (unsigned long long)(mean * (0.80 + 0.15 * rnd_unit(&s->rng)));
-	unsigned long long max = (unsigned long long)(mean * (1.5 + 3.0 * rnd_unit(&s->rng))) + 1;
+	const double m0 = m;
+	unsigned long long mean, min, max;
 	char ms[32];
 	size_t l;
 
+	if (outlier) {
+		m *= SIM_OUTLIER_FACTOR;
+		record(s, "fault outlier");
+	}
+	if (s->batch_timing) {
+		batch_line(s, i, batch, reps, m, m0, poison);
+		return;
+	}
+	mean = m < 1 ? 1 : (unsigned long long)llround(m);
+	min = (unsigned long long)(mean * (0.80 + 0.15 * rnd_unit(&s->rng)));
+	max = (unsigned long long)(mean * (1.5 + 3.0 * rnd_unit(&s->rng))) + 1;
 	l = (size_t)snprintf(ms, sizeof(ms), "%llu", mean);
 	if (corrupt) { /* 353 -> 35x3 */
 		memmove(ms + l, ms + l - 1, 2);
@@ -1048,7 +1089,9 @@ static int sh_insmod(struct sim *s, int argc, char **argv)
 			if (b == mid && i == 2 && midrun_faults(s))
 				return -1;
 			result_line(s, i, b, reps ? reps : scens[i].reps,
-				    b == mid && i == 2 && has(s, F_CORRUPT));
+				    b == mid && i == 2 && has(s, F_CORRUPT),
+				    b == mid && i == 1 && has(s, F_POISON_BASE),
+				    b == mid && i == 2 && has(s, F_OUTLIER));
 			results++;
 		}
 		if (preserve) {
@@ -1804,6 +1847,7 @@ static void usage(void)
 	      "  --lost V=N          preserve lost= mean for variant V; --lost-sd N (5000)\n"
 	      "  --prompt STR        shell prompt (default \"lab# \")\n"
 	      "  --no-timestamps     dmesg without [    1.234567] times\n"
+	      "  --batch-timing      result lines timing=batch (raw_ns, base_ns: a memset baseline for dirty scenarios)\n"
 	      "  --on                start powered on\n"
 	      "  --daemon            fork once ready; --pid-file FILE gets the pid\n",
 	      stderr);
@@ -1882,6 +1926,8 @@ int main(int argc, char **argv)
 			s->timestamps = false;
 		else if (!strcmp(o, "--on"))
 			s->start_on = true;
+		else if (!strcmp(o, "--batch-timing"))
+			s->batch_timing = true;
 		else if (!strcmp(o, "--daemon"))
 			daemon = true;
 		else
