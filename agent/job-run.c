@@ -6,6 +6,7 @@
 #include "board.h"
 #include "campaign.h"
 #include "kernel.h"
+#include "seqtest.h"
 #include "util.h"
 #include "variant.h"
 
@@ -189,10 +190,25 @@ out:
 	return ret;
 }
 
+/* A job without "boots": the fewest boots per kernel (at least 3) whose fixed design can say
+ * "different" on every row of its family (all its boards) */
+static int fewest_boots(const struct job *j)
+{
+	struct job_run_opts o = { .boots = 3, .params = j->params, .margin_pct = j->margin_pct };
+	struct plan_design p;
+	struct plan_result r;
+	struct errtext why;
+
+	job_plan(j, &o, &p, &why);
+	if (plan_decidable(&p, &r) || !r.diff_n)
+		return 3;
+	return r.diff_n < 3 ? 3 : (int)r.diff_n;
+}
+
 void job_run_defaults(const struct job *j, struct job_run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->boots = j->boots;
+	o->boots = j->boots ? j->boots : fewest_boots(j);
 	o->budget = j->budget;
 	o->first = j->first;
 	o->margin_pct = j->margin_pct;

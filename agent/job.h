@@ -41,7 +41,7 @@ struct job {
 	char *module_src, *module; /* "module": absolute source dir, module name */
 	char *ko[2]; /* "module" "ko": absolute file templates ({board}) */
 	const char *params; /* extra module parameters, or NULL */
-	int boots, batches;
+	int boots, batches; /* boots 0: not given (job_run_defaults(): the fewest that decide) */
 	int budget, first; /* sequential design ("budget", "first"), 0: fixed */
 	double margin_pct; /* equivalence margin in % ("margin_pct", default 1) */
 	enum order_kind order;
