@@ -484,7 +484,8 @@ int cmd_nightly(int argc, char **argv)
 		err_msg("--jobs: cannot read directory %s: %s", jobs_dir, strerror(errno));
 		return 1;
 	}
-	if (!recompare && night_plan(files, only) && !dry && !undecidable_ok) {
+	/* --recompare runs nothing: its plan is only said */
+	if (night_plan(files, only) && !recompare && !dry && !undecidable_ok) {
 		err_msg("nightly: refused before the first boot: a job above cannot decide; give it more \"boots\", or pass --undecidable-ok to run anyway");
 		strv_free(files);
 		return 2;
