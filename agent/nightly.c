@@ -175,7 +175,8 @@ static void nightly_usage(FILE *f)
 		   "                  whose night-against-night comparisons can never alert\n"
 		   "                  (too few boots for the night's Holm family; said per job\n"
 		   "                  before the first boot: refused with exit 2 otherwise)\n\n"
-		   "exit: 0 all ran, no change; 1 something failed; 2 usage;\n"
+		   "exit: 0 all ran, no change; 1 something failed; 2 usage, or a job that\n"
+		   "      cannot decide (refused before the first boot);\n"
 		   "      3 all ran and a significant change beyond a job's threshold appeared\n");
 }
 
