@@ -88,7 +88,9 @@ int campaign_plan_check(const struct campaign_spec *s, unsigned int need, struct
 		return 0;
 	top = p.first ? p.budget : p.n;
 	nrows = p.rows / cmp / nb;
-	if (p.first)
+	if (p.first && p.first == top)
+		snprintf(design, sizeof(design), "sequential %zu+%zu boots (one look)", top, top);
+	else if (p.first)
 		snprintf(design, sizeof(design), "sequential %zu+%zu..%zu+%zu boots", p.first,
 			 p.first, top, top);
 	else
