@@ -223,9 +223,10 @@ void rep_write_email(const struct report *rep, FILE *f)
 		/* the reason an undecided row had: the level one row is held to (Bonferroni
 		 * per look, or Holm's first step alpha / rows) against the smallest p its
 		 * boots allow; else no reason of the design's */
-		double lvl = rep->seq.nlooks ? rep->seq.p_diff :
-			     rep->nfamily    ? rep->alpha / (double)rep->nfamily :
-					       rep->alpha;
+		double lvl = rep->seq.nlooks ?
+				     (rep->seq.p_diff > 0 ? rep->seq.p_diff : rep->seq.row_alpha) :
+			     rep->nfamily ? rep->alpha / (double)rep->nfamily :
+					    rep->alpha;
 		size_t fam = rep->seq.nlooks ? rep->seq.nrows_tested : rep->nfamily;
 
 		if (r->ab.p_min > lvl * (1.0 + 1e-9))
