@@ -47,6 +47,7 @@ assert all(x['sequential_look'] == int(sys.argv[2]) // 2 - 3 for x in rows.value
 	check "--undecidable-ok: the text report states that the design could not decide" grep -q 'this design could not decide (run with --undecidable-ok): design 2+2 boots' "$dd/u.out"
 	"$ablab" report "$cid" --format email >"$dd/u.email"
 	check "--undecidable-ok: so does the email, and its footnote gives the real reason" bash -c "tr '\n' ' ' <'$dd/u.email' | grep -q 'This design could not decide' && tr '\n' ' ' <'$dd/u.email' | grep -q 'smallest possible p is 0.33, above the 0.017 one row is held to (alpha 0.05 over 3 rows, Holm)'"
+	check "--undecidable-ok: so does the html report" bash -c "'$ablab' report $cid --format html | grep -q '<p class=\"undecidable\">This design could not decide'"
 	check "--undecidable-ok: json \"undecidable\"" python3 -c "import json, sys; assert 'can never say' in json.load(sys.stdin)['undecidable']" < <("$ablab" report "$cid" --format json)
 	"$bs" ctl "$dd/ctl" quit >/dev/null 2>&1
 fi
