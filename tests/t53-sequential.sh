@@ -29,6 +29,7 @@ else
 	check "sequential: 256 B dirty different" grep -Eq '256 B dirty .* different$' "$dd/out"
 	check "sequential: 1 MiB dirty and clean same within ±1%" bash -c "grep -Eq '1 MiB dirty .* same within ±1%$' '$dd/out' && grep -Eq '1 MiB clean .* same within ±1%$' '$dd/out'"
 	check "sequential: the method names the design (looks, rate by simulation)" bash -c "tr '\n' ' ' <'$dd/out' | grep -Eq 'group-sequential exact rank test \(Pocock-type boundaries over 7 looks'"
+	check "sequential: its false-alarm rate is printed with its power (here: unknown, no calibration)" bash -c "tr '\n' ' ' <'$dd/out' | grep -q 'by simulation, power against ±1% unknown without an A/A calibration)'"
 	check "sequential: the report prints the boundaries of every look" bash -c "tr '\n' ' ' <'$dd/out' | grep -Eq 'Boundaries at [0-9.e-]+ per row \(look n\+n:u_diff/u_eq: .*\): 4\+4:-?[0-9]+/-?[0-9]+ 5\+5:.* 10\+10:-?[0-9]+/-?[0-9]+\.'"
 	"$ablab" report "$cid" --format json >"$dd/r.json"
 	check "sequential: json rows carry the decision and its look" python3 -c "

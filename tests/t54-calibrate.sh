@@ -34,6 +34,10 @@ r = json.load(open(sys.argv[1]))
 x = [w for w in r['rows'] if w['scenario'] == 'large-dirty-1MiB'][0]
 assert 0 < x['mde'] < 0.1 and x['mde_calibration_campaign'] == int(sys.argv[2]), x.get('mde')
 " "$dd/r.json" "$cc"
+	# a sequential campaign on the calibrated board: its false-alarm rate with its power
+	"$ablab" ab --board "$dd/board.json" --control "$dd/k/control" --patched "$dd/k/patched" \
+		--budget 5 --first 5 --batches 4 --results "$dd/res" >"$dd/seq.out" 2>"$dd/seq.err"; rc=$?
+	check "sequential after a calibration: the false-alarm rate comes with the power at ±1% from it" bash -c "[ $rc = 0 ] && tr '\n' ' ' <'$dd/seq.out' | grep -Eq 'overall false-alarm rate [0-9.]+.{1,3}[0-9.]+ by simulation, power [01]\.[0-9]+ against a change of ±1% \(A/A calibration, lowest row\)'"
 	"$bs" ctl "$dd/ctl" quit >/dev/null 2>&1
 fi
 out=$("$ablab" calibrate 2>&1); rc=$?
