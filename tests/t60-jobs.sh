@@ -24,10 +24,10 @@ mk() { sed "$2" jobs/dma-from-device.json >"$jt/$1.json"; }
 mk typo 's/"batches": 5/"batchs": 5/'
 check "misspelt key: line:col and did-you-mean" err_has "$jt/typo.json" \
 	"typo.json:[0-9]+:3: batchs: unknown key; did you mean \"batches\""
-mk type 's/"boots": 3/"boots": "3"/'
+mk type 's/"boots": 6/"boots": "6"/'
 check "wrong type: names the key and the type" err_has "$jt/type.json" \
 	"type.json:[0-9]+:3: boots: must be an integer"
-mk range 's/"boots": 3/"boots": 0/'
+mk range 's/"boots": 6/"boots": 0/'
 check "out of range" err_has "$jt/range.json" "boots: out of range; must be 1..1000"
 mk nopatch 's#"patches": "dma-from-device/patches"#"patches": "no-such-dir"#'
 line=$(grep -n '"patches"' "$jt/nopatch.json" | head -n1 | cut -d: -f1)
