@@ -187,6 +187,7 @@ int cmd_bisect(int argc, char **argv)
 
 		if (cli_plan(&cs, PLAN_NEED_DIFF | PLAN_NEED_SAME, undecidable_ok, &why))
 			return 2;
+		o.undecidable = cs.undecidable; /* why.msg, or NULL */
 	}
 	install_signal_handlers();
 	if (resume) {
