@@ -3,6 +3,7 @@
 #include "bench.h"
 #include "campaign.h"
 #include "cmds.h"
+#include "seqtest.h"
 #include "util.h"
 
 #include <errno.h>
@@ -23,8 +24,9 @@ static void ab_usage(FILE *f)
 		"  --control DIR       control kernel directory (with manifest.json);\n"
 		"                      default: the board's build from `make kernels`\n"
 		"  --patched DIR       patched kernel directory; default likewise\n"
-		"  --boots N           boots per kernel (default 5: the fewest that can say\n"
-		"                      \"different\" on dmabench's 3 timing rows at alpha 0.05)\n"
+		"  --boots N           boots per kernel (default 5, or more when the benchmark's\n"
+		"                      timing rows need more to be able to say \"different\"\n"
+		"                      at alpha 0.05: 6 for 7..23 dmabench scenarios)\n"
 		"  --budget N          sequential design instead: rounds of one control and one\n"
 		"                      patched boot, a look after each round, stop when every\n"
 		"                      row is decided, at most N boots per kernel (2..24)\n"
@@ -172,7 +174,7 @@ int cmd_ab(int argc, char **argv)
 	const char *command = NULL, *regex = NULL, *groups = NULL;
 	static char kobuf[2][PATH_MAX];
 	struct bench_def bd = { 0 };
-	bool undecidable_ok = false;
+	bool undecidable_ok = false, boots_given = false;
 	struct errtext why;
 	long v;
 	int c;
@@ -206,6 +208,7 @@ int cmd_ab(int argc, char **argv)
 			if (parse_int_opt("--boots", optarg, 1, 1000, &v))
 				return 2;
 			o.boots = (int)v;
+			boots_given = true;
 			break;
 		case 'm':
 			if (parse_int_opt("--batches", optarg, 1, 1000, &v))
@@ -304,6 +307,15 @@ int cmd_ab(int argc, char **argv)
 	if (!c) {
 		if (bd.kind != BENCH_DMABENCH)
 			o.bench = &bd;
+		if (!budget && !boots_given) { /* the default: 5, or what its rows need */
+			struct plan_design pd;
+			struct plan_result pr;
+			bool known;
+
+			campaign_plan_design(&o, &pd, &known);
+			if (!plan_decidable(&pd, &pr) && !pr.can_diff && pr.diff_n)
+				o.boots = (int)pr.diff_n;
+		}
 		c = cli_plan(&o, PLAN_NEED_DIFF, undecidable_ok, &why);
 	}
 	if (!c) {
