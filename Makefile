@@ -69,7 +69,7 @@ build/boardsim: tests/boardsim.c | build/obj
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< -lm
 build/asan/test_%: tests/test_%.c $(LIBSRCS:agent/%.c=build/asan/%.o)
 	@$(if $(Q),echo '  LD-SAN ' $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -Iagent -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -Iagent -o $@ $(filter-out tests/validate.c,$^) $(LDLIBS)
 
 # apt-get install of everything missing; a no-op when all are present.
 # apt_ensure(WHAT,PACKAGES)
@@ -165,6 +165,8 @@ bench: deps ablab build/boardsim $(BENCH_BINS) kernels
 .PHONY: validate
 STATS_OBJS := $(patsubst agent/%.c,build/obj/%.o,$(wildcard agent/stats*.c)) build/obj/seqtest.o \
 	      build/obj/changepoint.o
+# test_validate (the quick seeded table `make check` runs) includes tests/validate.c
+build/asan/test_validate: tests/validate.c
 build/validate: tests/validate.c $(STATS_OBJS)
 	@$(if $(Q),echo '  LD     ' $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -Iagent -o $@ $^ -lm

@@ -33,6 +33,7 @@ struct bisect {
 	double margin_pct;
 	enum order_kind order;
 	char *params, *results;
+	char *undecidable; /* bisect_opts.undecidable, as stored */
 	double alpha;
 	int nsteps; /* rows stored */
 	int check, check_undecided;

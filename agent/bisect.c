@@ -36,6 +36,7 @@ static void bisect_free(struct bisect *b)
 	free(b->c);
 	free(b->board);
 	free(b->board_file);
+	free(b->undecidable);
 	free(b->scenario);
 	free(b->tree);
 	free(b->good);
@@ -261,6 +262,7 @@ static int run_step(struct bisect *b, int n, bool pending, const char *role, int
 					     .first = b->first,
 					     .alpha = b->alpha,
 					     .beta = 0.05,
+					     .undecidable = b->undecidable,
 					     .margin_pct =
 						     step_margin_pct(b->margin_pct, b->effect,
 								     !strcmp(role, "check")) };
@@ -391,6 +393,7 @@ static int load(struct bisect *b, int64_t id, int *pending)
 	if (order_parse(jstr(set, "order") ? jstr(set, "order") : "abab", &b->order))
 		b->order = ORDER_ABAB;
 	b->params = jstr(set, "params") ? xstrdup(jstr(set, "params")) : NULL;
+	b->undecidable = jstr(set, "undecidable") ? xstrdup(jstr(set, "undecidable")) : NULL;
 	b->results = xstrdup(jstr(set, "results") ? jstr(set, "results") : "results");
 	if (store_bisect_steps(b->st, b->id, &r))
 		goto out;
@@ -553,6 +556,8 @@ int bisect_run(const struct bisect_opts *o, int64_t *idp)
 	json_object_object_add(set, "order", json_object_new_string(order_name(o->order)));
 	if (o->params)
 		json_object_object_add(set, "params", json_object_new_string(o->params));
+	if (o->undecidable)
+		json_object_object_add(set, "undecidable", json_object_new_string(o->undecidable));
 	if (!realpath(o->results, real) &&
 	    (mkdir_p(o->results, 0755) || !realpath(o->results, real))) {
 		err_msg("cannot create results directory %s", o->results);

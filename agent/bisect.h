@@ -32,6 +32,9 @@ struct bisect_opts {
 	const char *params; /* module parameters of every boot */
 	const char *results; /* transcripts: RESULTS/campaign-N */
 	const char *db;
+	/* the step design could not decide and runs anyway (--undecidable-ok): why, stored in
+	 * the bisect's settings and every step campaign's run record; NULL: it can */
+	const char *undecidable;
 };
 
 /* Starts a bisect and runs it to its end.  *id (if not NULL) gets its id as soon as it is

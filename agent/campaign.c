@@ -108,6 +108,8 @@ static char *run_json(const struct campaign_spec *cs, const struct runner *rn, s
 		json_object_object_add(q, "boards", json_object_new_int((int)cs->nboards));
 		json_object_object_add(j, "sequential", q);
 	}
+	if (cs->undecidable) /* ran anyway (--undecidable-ok): the report says so */
+		json_object_object_add(j, "undecidable", json_object_new_string(cs->undecidable));
 	json_object_object_add(j, "trigger",
 			       json_object_new_string(cs->trigger ? cs->trigger : "cli"));
 	/* what ran the boots, and what it needs to run the rest again */

@@ -60,6 +60,9 @@ struct campaign_spec {
 	int first; /* 0: fixed design of boots per variant */
 	double alpha, beta; /* overall false-alarm rate, "same" error */
 	double margin_pct; /* equivalence margin (0: 1 %) */
+	/* the design could not decide and ran anyway (--undecidable-ok): why, stored in the
+	 * run record as "undecidable" and stated by the report; NULL: it can decide */
+	const char *undecidable;
 };
 
 /* Runs one A/B campaign over every board at once (a thread per board, each
@@ -71,5 +74,21 @@ struct campaign_spec {
  * part.  Returns 0 when every board completed, else -errno after printing
  * why; *id (if not NULL) gets the campaign id (0 if none was created). */
 int campaign_run(const struct campaign_spec *s, int64_t *id);
+
+/* Before the first boot (campaign-plan.c): can the design decide?  need: what every timing
+ * row must be able to end with (an A/B campaign: "different"; an A/A calibration: "same"). */
+#define PLAN_NEED_DIFF 1u
+#define PLAN_NEED_SAME 2u
+struct errtext;
+struct plan_design;
+/* The timing rows of a benchmark: dmabench's scenarios (its scenarios= parameter in
+ * modparams, else its 3 defaults; not the null baseline nor the preservation check);
+ * another benchmark's are not known before it runs: 1, *known = false. */
+size_t campaign_timing_rows(const struct bench_def *bd, const char *modparams, bool *known);
+/* The design a report will test s's rows with: boards x timing rows x comparisons. */
+void campaign_plan_design(const struct campaign_spec *s, struct plan_design *p, bool *known);
+/* 0 when every row can end as need asks; else -EDOM and why says the design, the reason and
+ * the smallest boots (or budget) that can end each way. */
+int campaign_plan_check(const struct campaign_spec *s, unsigned int need, struct errtext *why);
 
 #endif

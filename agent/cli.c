@@ -138,6 +138,20 @@ int cli_job_load(const char *name, struct job *j, struct job_run_opts *o,
 	return 0;
 }
 
+int cli_plan(struct campaign_spec *s, unsigned int need, bool ok, struct errtext *why)
+{
+	s->undecidable = NULL;
+	if (campaign_plan_check(s, need, why) != -EDOM)
+		return 0;
+	if (!ok) {
+		err_msg("%s; pass --undecidable-ok to run it anyway", why->msg);
+		return 2;
+	}
+	info_msg("warning: %s; running it anyway (--undecidable-ok): the report says so", why->msg);
+	s->undecidable = why->msg;
+	return 0;
+}
+
 int cli_campaign_arg(const char *arg, struct store *st, int64_t *id)
 {
 	long v;

@@ -3,6 +3,7 @@
 #include "bench.h"
 #include "campaign.h"
 #include "cmds.h"
+#include "seqtest.h"
 #include "util.h"
 
 #include <errno.h>
@@ -23,7 +24,9 @@ static void ab_usage(FILE *f)
 		"  --control DIR       control kernel directory (with manifest.json);\n"
 		"                      default: the board's build from `make kernels`\n"
 		"  --patched DIR       patched kernel directory; default likewise\n"
-		"  --boots N           boots per kernel (default 3)\n"
+		"  --boots N           boots per kernel (default 5, or more when the benchmark's\n"
+		"                      timing rows need more to be able to say \"different\"\n"
+		"                      at alpha 0.05: 6 for 7..23 dmabench scenarios)\n"
 		"  --budget N          sequential design instead: rounds of one control and one\n"
 		"                      patched boot, a look after each round, stop when every\n"
 		"                      row is decided, at most N boots per kernel (2..24)\n"
@@ -42,7 +45,10 @@ static void ab_usage(FILE *f)
 		"                      output lines matched by ERE; group numbers of the\n"
 		"                      scenario, the value and (optional) its unit\n"
 		"  --results DIR       transcripts go to DIR/campaign-N (default ./results)\n"
-		"  --format text|json  report printed at the end (default text)\n");
+		"  --format text|json  report printed at the end (default text)\n"
+		"  --undecidable-ok    run a design that can never say \"different\" (too few\n"
+		"                      boots for its rows: refused with exit 2 otherwise); the\n"
+		"                      report states that the design could not decide\n");
 }
 
 /* --benchmark and its options into d; 0, or 2 (usage error, printed). */
@@ -142,21 +148,21 @@ static int ab_bench(struct bench_def *d, const char *name, const char *module, c
 int cmd_ab(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "board", 1, NULL, 'b' },     { "control", 1, NULL, 'c' },
-		{ "patched", 1, NULL, 'p' },   { "boots", 1, NULL, 'n' },
-		{ "batches", 1, NULL, 'm' },   { "order", 1, NULL, 'o' },
-		{ "seed", 1, NULL, 's' },      { "params", 1, NULL, 'P' },
-		{ "results", 1, NULL, 'r' },   { "format", 1, NULL, 'f' },
-		{ "benchmark", 1, NULL, 'B' }, { "module", 1, NULL, 'M' },
-		{ "parser", 1, NULL, 'F' },    { "command", 1, NULL, 'C' },
-		{ "regex", 1, NULL, 'R' },     { "groups", 1, NULL, 'G' },
-		{ "budget", 1, NULL, 'U' },    { "first", 1, NULL, 'K' },
-		{ "margin", 1, NULL, 'X' },    { "help", 0, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ "board", 1, NULL, 'b' },	    { "control", 1, NULL, 'c' },
+		{ "patched", 1, NULL, 'p' },	    { "boots", 1, NULL, 'n' },
+		{ "batches", 1, NULL, 'm' },	    { "order", 1, NULL, 'o' },
+		{ "seed", 1, NULL, 's' },	    { "params", 1, NULL, 'P' },
+		{ "results", 1, NULL, 'r' },	    { "format", 1, NULL, 'f' },
+		{ "benchmark", 1, NULL, 'B' },	    { "module", 1, NULL, 'M' },
+		{ "parser", 1, NULL, 'F' },	    { "command", 1, NULL, 'C' },
+		{ "regex", 1, NULL, 'R' },	    { "groups", 1, NULL, 'G' },
+		{ "budget", 1, NULL, 'U' },	    { "first", 1, NULL, 'K' },
+		{ "margin", 1, NULL, 'X' },	    { "help", 0, NULL, 'h' },
+		{ "undecidable-ok", 0, NULL, 'Y' }, { NULL, 0, NULL, 0 }
 	};
 	struct campaign_board cb = { 0 };
 	int budget = 0, first = 4;
-	struct campaign_spec o = { .boots = 3,
+	struct campaign_spec o = { .boots = 5,
 				   .batches = 5,
 				   .order = ORDER_ABAB,
 				   .seed = 1,
@@ -168,6 +174,8 @@ int cmd_ab(int argc, char **argv)
 	const char *command = NULL, *regex = NULL, *groups = NULL;
 	static char kobuf[2][PATH_MAX];
 	struct bench_def bd = { 0 };
+	bool undecidable_ok = false, boots_given = false;
+	struct errtext why;
 	long v;
 	int c;
 
@@ -200,6 +208,7 @@ int cmd_ab(int argc, char **argv)
 			if (parse_int_opt("--boots", optarg, 1, 1000, &v))
 				return 2;
 			o.boots = (int)v;
+			boots_given = true;
 			break;
 		case 'm':
 			if (parse_int_opt("--batches", optarg, 1, 1000, &v))
@@ -265,6 +274,9 @@ int cmd_ab(int argc, char **argv)
 				module = optarg;
 			}
 			break;
+		case 'Y':
+			undecidable_ok = true;
+			break;
 		case 'h':
 			ab_usage(stdout);
 			return 0;
@@ -295,6 +307,18 @@ int cmd_ab(int argc, char **argv)
 	if (!c) {
 		if (bd.kind != BENCH_DMABENCH)
 			o.bench = &bd;
+		if (!budget && !boots_given) { /* the default: 5, or what its rows need */
+			struct plan_design pd;
+			struct plan_result pr;
+			bool known;
+
+			campaign_plan_design(&o, &pd, &known);
+			if (!plan_decidable(&pd, &pr) && !pr.can_diff && pr.diff_n)
+				o.boots = (int)pr.diff_n;
+		}
+		c = cli_plan(&o, PLAN_NEED_DIFF, undecidable_ok, &why);
+	}
+	if (!c) {
 		o.db = opt_db;
 		install_signal_handlers();
 		c = campaign_run(&o, NULL);

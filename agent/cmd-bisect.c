@@ -50,6 +50,8 @@ static void bisect_usage(FILE *f)
 		"  --params 'K=V ...'  module parameters of every boot (e.g. 'scenarios=...')\n"
 		"  --results DIR       transcripts go to DIR/campaign-N (default ./results)\n"
 		"  --resume ID         continue bisect ID after its last finished step\n"
+		"  --undecidable-ok    run a design that can never say \"different\" or\n"
+		"                      \"same\" (too few boots for its rows: exit 2 otherwise)\n"
 		"Exit status: 0 when it ended with a result (found, no change, or ambiguous:\n"
 		"skipped commits next to the change), 1 on an error, 130 when interrupted.\n");
 }
@@ -64,7 +66,8 @@ int cmd_bisect(int argc, char **argv)
 		{ "batches", 1, NULL, 'm' },  { "order", 1, NULL, 'o' },
 		{ "params", 1, NULL, 'P' },   { "results", 1, NULL, 'r' },
 		{ "resume", 1, NULL, 'R' },   { "alpha", 1, NULL, 'a' },
-		{ "help", 0, NULL, 'h' },     { NULL, 0, NULL, 0 }
+		{ "help", 0, NULL, 'h' },     { "undecidable-ok", 0, NULL, 'Y' },
+		{ NULL, 0, NULL, 0 }
 	};
 	struct bisect_opts o = { .budget = 8,
 				 .first = 4,
@@ -73,7 +76,8 @@ int cmd_bisect(int argc, char **argv)
 				 .results = "results",
 				 .alpha = 0.05,
 				 .margin_pct = 1.0 };
-	bool first_set = false;
+	bool first_set = false, undecidable_ok = false;
+	struct errtext why;
 	long v, resume = 0;
 	int64_t id = 0;
 	struct store st;
@@ -138,6 +142,9 @@ int cmd_bisect(int argc, char **argv)
 			if (parse_int_opt("--resume", optarg, 1, 0x7fffffffL, &resume))
 				return 2;
 			break;
+		case 'Y':
+			undecidable_ok = true;
+			break;
 		case 'h':
 			bisect_usage(stdout);
 			return 0;
@@ -167,6 +174,21 @@ int cmd_bisect(int argc, char **argv)
 		o.first = o.budget;
 	}
 	o.db = opt_db;
+	if (!resume) {
+		/* each step is one board's sequential campaign: it must be able to say
+		 * "different" (bad's side) and "same" (good's side) */
+		struct campaign_spec cs = { .nboards = 1,
+					    .boots = o.budget,
+					    .first = o.first,
+					    .alpha = o.alpha,
+					    .beta = 0.05,
+					    .margin_pct = o.margin_pct,
+					    .modparams = o.params };
+
+		if (cli_plan(&cs, PLAN_NEED_DIFF | PLAN_NEED_SAME, undecidable_ok, &why))
+			return 2;
+		o.undecidable = cs.undecidable; /* why.msg, or NULL */
+	}
 	install_signal_handlers();
 	if (resume) {
 		id = resume;

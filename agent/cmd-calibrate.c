@@ -23,25 +23,28 @@
 
 static void calibrate_usage(FILE *f)
 {
-	fprintf(f, "usage: ablab calibrate BOARD... [--boots N] [--batches M] [--kernel DIR]\n"
-		   "                       [--params 'K=V ...'] [--results DIR]\n"
-		   "Runs an A/A campaign on each board at once: the same kernel (default the\n"
-		   "board's control build) booted 2N times, alternating the two sides as a real\n"
-		   "campaign would, and stores each scenario's within-boot and between-boot\n"
-		   "variance for that board and kernel build.  Later reports on the board show\n"
-		   "the minimum detectable effect at their own number of boots next to each row;\n"
-		   "this command prints it for N boots per kernel.  The A/A rows' own verdicts\n"
-		   "are printed too: a \"different\" there means an order or drift effect.\n"
-		   "Columns: cv means, the sd of the boot means over their mean (the noise\n"
-		   "between boots as seen); cv boot, the between-boot variance component\n"
-		   "(Kalibera & Jones: what the batch noise does not explain); cv batch, the\n"
-		   "within-boot (batch-to-batch) noise.\n"
-		   "  --boots N      boots per side (default 5, 2..100)\n"
-		   "  --batches M    batches per scenario per boot (default 5)\n"
-		   "  --kernel DIR   the kernel directory (default: the board's control build)\n"
-		   "  --params 'K=V ...'  extra dmabench parameters, as the campaign to plan\n"
-		   "                 will use them (e.g. its scenarios and reps)\n"
-		   "  --results DIR  transcripts go to DIR/campaign-N (default ./results)\n");
+	fprintf(f,
+		"usage: ablab calibrate BOARD... [--boots N] [--batches M] [--kernel DIR]\n"
+		"                       [--params 'K=V ...'] [--results DIR] [--undecidable-ok]\n"
+		"Runs an A/A campaign on each board at once: the same kernel (default the\n"
+		"board's control build) booted 2N times, alternating the two sides as a real\n"
+		"campaign would, and stores each scenario's within-boot and between-boot\n"
+		"variance for that board and kernel build.  Later reports on the board show\n"
+		"the minimum detectable effect at their own number of boots next to each row;\n"
+		"this command prints it for N boots per kernel.  The A/A rows' own verdicts\n"
+		"are printed too: a \"different\" there means an order or drift effect.\n"
+		"Columns: cv means, the sd of the boot means over their mean (the noise\n"
+		"between boots as seen); cv boot, the between-boot variance component\n"
+		"(Kalibera & Jones: what the batch noise does not explain); cv batch, the\n"
+		"within-boot (batch-to-batch) noise.\n"
+		"  --boots N      boots per side (default 5, 2..100)\n"
+		"  --batches M    batches per scenario per boot (default 5)\n"
+		"  --kernel DIR   the kernel directory (default: the board's control build)\n"
+		"  --params 'K=V ...'  extra dmabench parameters, as the campaign to plan\n"
+		"                 will use them (e.g. its scenarios and reps)\n"
+		"  --results DIR  transcripts go to DIR/campaign-N (default ./results)\n"
+		"  --undecidable-ok  run even when N+N boots can never say \"same\" (2+2);\n"
+		"                 refused with exit 2 otherwise\n");
 }
 
 /* The boots of a row with its most common batch count, as a matrix for stats_design */
@@ -135,10 +138,12 @@ static int store_rows(struct store *st, int64_t cid, const struct report *rep, i
 
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option lo[] = { { "boots", 1, NULL, 'n' },	{ "batches", 1, NULL, 'm' },
-					    { "kernel", 1, NULL, 'k' }, { "results", 1, NULL, 'r' },
-					    { "params", 1, NULL, 'P' }, { "help", 0, NULL, 'h' },
-					    { NULL, 0, NULL, 0 } };
+	static const struct option lo[] = {
+		{ "boots", 1, NULL, 'n' },	    { "batches", 1, NULL, 'm' },
+		{ "kernel", 1, NULL, 'k' },	    { "results", 1, NULL, 'r' },
+		{ "params", 1, NULL, 'P' },	    { "help", 0, NULL, 'h' },
+		{ "undecidable-ok", 0, NULL, 'Y' }, { NULL, 0, NULL, 0 }
+	};
 	struct campaign_spec cs = { .boots = 5,
 				    .batches = 5,
 				    .order = ORDER_ABAB,
@@ -147,6 +152,8 @@ int cmd_calibrate(int argc, char **argv)
 				    .trigger = "cli",
 				    .job_json = "{\"kind\": \"calibrate\"}" };
 	const char *kernel = NULL;
+	bool undecidable_ok = false;
+	struct errtext why;
 	struct campaign_board *cb;
 	char **dirs;
 	int64_t cid = 0;
@@ -176,6 +183,9 @@ int cmd_calibrate(int argc, char **argv)
 		case 'P':
 			cs.modparams = optarg;
 			break;
+		case 'Y':
+			undecidable_ok = true;
+			break;
 		case 'h':
 			calibrate_usage(stdout);
 			return 0;
@@ -200,8 +210,12 @@ int cmd_calibrate(int argc, char **argv)
 	cs.boards = cb;
 	cs.nboards = (size_t)nb;
 	cs.db = opt_db;
-	install_signal_handlers();
-	ret = campaign_run(&cs, &cid);
+	/* an A/A campaign must be able to say "same" */
+	ret = cli_plan(&cs, PLAN_NEED_SAME, undecidable_ok, &why) ? -EDOM : 0;
+	if (!ret) {
+		install_signal_handlers();
+		ret = campaign_run(&cs, &cid);
+	}
 	if (!ret && cid && !(ret = store_open(&st, opt_db))) {
 		ret = report_load(&st, cid, &rep);
 		if (!ret) {
@@ -222,5 +236,5 @@ int cmd_calibrate(int argc, char **argv)
 	free(cb);
 	if (ret == -EINTR)
 		return 130;
-	return ret ? 1 : 0;
+	return ret == -EDOM ? 2 : ret ? 1 : 0;
 }

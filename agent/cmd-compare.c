@@ -4,6 +4,7 @@
 #include "cmds.h"
 #include "compare.h"
 #include "report.h"
+#include "seqtest.h"
 #include "stats.h"
 #include "store.h"
 #include "util.h"
@@ -64,13 +65,13 @@ static void fmt_v(const struct rep_row *r, char *out, size_t len, double v)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option lo[] = { { "previous", 0, NULL, 'p' },
-					    { "alpha", 1, NULL, 'a' },
-					    { "format", 1, NULL, 'f' },
-					    { "help", 0, NULL, 'h' },
-					    { NULL, 0, NULL, 0 } };
+	static const struct option lo[] = {
+		{ "previous", 0, NULL, 'p' },	    { "alpha", 1, NULL, 'a' },
+		{ "format", 1, NULL, 'f' },	    { "help", 0, NULL, 'h' },
+		{ "undecidable-ok", 0, NULL, 'Y' }, { NULL, 0, NULL, 0 }
+	};
 	const char *format = "text";
-	bool previous = false;
+	bool previous = false, undecidable_ok = false;
 	double alpha = 0.05;
 	int64_t id[2] = { 0, 0 };
 	struct report rep[2];
@@ -92,12 +93,17 @@ int cmd_compare(int argc, char **argv)
 		case 'f':
 			format = optarg;
 			break;
+		case 'Y':
+			undecidable_ok = true;
+			break;
 		case 'h':
 			printf("usage: ablab compare A B | ablab compare A --previous [--format text|json] [--alpha A]\n"
 			       "Per board and scenario: each kernel's boot means in campaign A against campaign B (change from A to B,\n"
 			       "Mann-Whitney p; a series: each variant B has against the same label in A), and the\n"
 			       "patched-vs-control change of both (a series: its last variant's). --previous: B = A, and A = the\n"
-			       "previous nightly campaign of the same job.\n");
+			       "previous nightly campaign of the same job.  Refused (exit 2) when no row's boots\n"
+			       "can reach p <= alpha at all (e.g. 3+3: 0.1), naming the boots that can;\n"
+			       "--undecidable-ok compares anyway.\n");
 			return 0;
 		default:
 			return 2;
@@ -131,6 +137,51 @@ int cmd_compare(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	/* can any row say "different"?  Each is tested alone at alpha: its smallest p
+	 * 2 / C(na + nb, na) must reach it */
+	np = cmp_variant_pairs(&rep[0], &rep[1], pa, pb);
+	{
+		size_t tested = 0, can = 0, n1 = 0, n2 = 0;
+		double pmin = 1.0;
+
+		for (size_t i = 0; i < rep[0].nrows; i++) {
+			const struct rep_row *ra = &rep[0].rows[i];
+			int j = report_find(&rep[1], rep[0].boards[ra->board].name, ra->scenario);
+			struct stats_row_result sr;
+
+			for (int var = 0; j >= 0 && var < np && strcmp(ra->kind, "preserve");
+			     var++) {
+				if (cmp_rows(ra, pa[var], &rep[1].rows[j], pb[var], alpha, 0.01,
+					     &sr))
+					continue;
+				tested++;
+				can += sr.p_min <= alpha;
+				if (sr.p_min < pmin || !n1) {
+					pmin = sr.p_min;
+					n1 = sr.na;
+					n2 = sr.nb;
+				}
+			}
+		}
+		if (tested && !can) {
+			struct plan_design pd = {
+				.n = 1, .rows = 1, .alpha = alpha, .beta = 0.05, .margin = 0.01
+			};
+			struct plan_result pr = { 0 };
+
+			plan_decidable(&pd, &pr);
+			if (!undecidable_ok) {
+				err_msg("compare: no row of campaigns %" PRId64 " and %" PRId64
+					" can say \"different\" at alpha %g: the smallest p of %zu+%zu boots is %.3g; campaigns of %zu boots per kernel can; pass --undecidable-ok to compare anyway",
+					id[0], id[1], alpha, n1, n2, pmin, pr.diff_n);
+				ret = 2;
+				goto out;
+			}
+			info_msg(
+				"warning: no row can say \"different\" at alpha %g (the smallest p of %zu+%zu boots is %.3g): compared anyway (--undecidable-ok)",
+				alpha, n1, n2, pmin);
+		}
+	}
 	if (!strcmp(format, "json")) {
 		jroot = json_object_new_object();
 		jrows = json_object_new_array();
@@ -146,8 +197,8 @@ int cmd_compare(int argc, char **argv)
 		       alpha);
 		printf("  %-36s %11s %11s %9s p\n", "", "A", "B", "change");
 	}
-	/* each variant of B against the same label in A (control, patched; a series' +1, ...) */
-	np = cmp_variant_pairs(&rep[0], &rep[1], pa, pb);
+	/* each variant of B against the same label in A (control, patched; a series' +1, ...):
+	 * np, pa, pb above */
 	snprintf(abl, sizeof(abl), "%s vs control", rep[1].vs.label[rep[1].vs.n - 1]);
 	for (size_t i = 0; i < rep[0].nrows; i++) {
 		const struct rep_row *ra = &rep[0].rows[i], *rb;

@@ -123,29 +123,32 @@ static int lava_export(const struct job *j, const struct lava_opts *o)
 
 static void lava_usage(FILE *f)
 {
-	fprintf(f, "usage: ablab lava export JOB --out DIR [options]\n"
-		   "       ablab lava run JOB --server URL --token-file FILE [options]\n"
-		   "       ablab lava run JOB --local [--device FILE] [options]\n"
-		   "export writes one LAVA job definition per boot, in each board's alternation\n"
-		   "order; run submits them one by one, waits for each, fetches the console log\n"
-		   "and the test cases, and stores every boot (trigger lava, LAVA job id kept);\n"
-		   "an Incomplete job is an infrastructure failure: stored without data and\n"
-		   "retried like a failed boot.  --local runs the jobs with lava-run here.\n\n"
-		   "  --boards A,B --boots N --batches M --order O --seed S --params P\n"
-		   "                        as for `ablab run`\n"
-		   "  --artifacts-url URL   kernel URLs: URL/BOARD/DIR/FILE, serving the kernel\n"
-		   "                        cache's kernels/ directory (default: file:// paths)\n"
-		   "  --server URL          LAVA server (https://lava.example.org)\n"
-		   "  --token-file FILE     file holding an API token of the submitting user; it\n"
-		   "                        is sent to the --server's scheme://host:port only\n"
-		   "                        (no redirects, no \"next\" page elsewhere)\n"
-		   "  --insecure-http       allow an http:// server that is not on loopback (the\n"
-		   "                        token then crosses the network in clear text)\n"
-		   "  --device FILE         --local: device dictionary (.jinja2) or device .yaml;\n"
-		   "                        {board} is replaced (default JOBDIR/lava/devices/\n"
-		   "                        {board}.jinja2)\n"
-		   "  --results DIR         logs go to DIR/campaign-N (default ./results)\n"
-		   "  --format text|json|none  report printed at the end (default text)\n");
+	fprintf(f,
+		"usage: ablab lava export JOB --out DIR [options]\n"
+		"       ablab lava run JOB --server URL --token-file FILE [options]\n"
+		"       ablab lava run JOB --local [--device FILE] [options]\n"
+		"export writes one LAVA job definition per boot, in each board's alternation\n"
+		"order; run submits them one by one, waits for each, fetches the console log\n"
+		"and the test cases, and stores every boot (trigger lava, LAVA job id kept);\n"
+		"an Incomplete job is an infrastructure failure: stored without data and\n"
+		"retried like a failed boot.  --local runs the jobs with lava-run here.\n\n"
+		"  --boards A,B --boots N --batches M --order O --seed S --params P\n"
+		"                        as for `ablab run`\n"
+		"  --artifacts-url URL   kernel URLs: URL/BOARD/DIR/FILE, serving the kernel\n"
+		"                        cache's kernels/ directory (default: file:// paths)\n"
+		"  --server URL          LAVA server (https://lava.example.org)\n"
+		"  --token-file FILE     file holding an API token of the submitting user; it\n"
+		"                        is sent to the --server's scheme://host:port only\n"
+		"                        (no redirects, no \"next\" page elsewhere)\n"
+		"  --insecure-http       allow an http:// server that is not on loopback (the\n"
+		"                        token then crosses the network in clear text)\n"
+		"  --device FILE         --local: device dictionary (.jinja2) or device .yaml;\n"
+		"                        {board} is replaced (default JOBDIR/lava/devices/\n"
+		"                        {board}.jinja2)\n"
+		"  --results DIR         logs go to DIR/campaign-N (default ./results)\n"
+		"  --format text|json|none  report printed at the end (default text)\n"
+		"  --undecidable-ok      run: a design that can never say \"different\" (as for\n"
+		"                        `ablab run`: refused with exit 2 otherwise)\n");
 }
 
 int cmd_lava(int argc, char **argv)
@@ -166,10 +169,11 @@ int cmd_lava(int argc, char **argv)
 					    { "results", 1, NULL, 'r' },
 					    { "format", 1, NULL, 'f' },
 					    { "help", 0, NULL, 'h' },
+					    { "undecidable-ok", 0, NULL, 'Y' },
 					    { NULL, 0, NULL, 0 } };
 	const char *boards = NULL, *token_file = NULL, *results = "results", *format = "text";
 	const char *device = NULL, *action;
-	bool insecure_http = false;
+	bool insecure_http = false, undecidable_ok = false;
 	struct job_overrides ov = { 0 };
 	struct lava_opts o = { 0 };
 	bool *mask = NULL;
@@ -216,6 +220,9 @@ int cmd_lava(int argc, char **argv)
 			break;
 		case 'f':
 			format = optarg;
+			break;
+		case 'Y':
+			undecidable_ok = true;
 			break;
 		case 'h':
 			lava_usage(stdout);
@@ -287,6 +294,7 @@ int cmd_lava(int argc, char **argv)
 			return 2;
 		}
 		o.run.runner = &rn;
+		o.run.undecidable_ok = undecidable_ok;
 		ret = job_run(&j, &o.run, NULL);
 		lava_runner_free(&rn);
 	}
@@ -294,5 +302,5 @@ int cmd_lava(int argc, char **argv)
 	job_free(&j);
 	if (ret == -EINTR)
 		return 130;
-	return ret ? 1 : 0;
+	return ret == -EDOM ? 2 : ret ? 1 : 0;
 }

@@ -32,7 +32,10 @@ static void run_usage(FILE *f)
 		"  --results DIR       transcripts go to DIR/campaign-N (default ./results)\n"
 		"  --format text|json  report printed at the end (default text)\n"
 		"  --dry-run           validate, show boards and kernels (cached or would\n"
-		"                      build, and why); run nothing\n");
+		"                      build, and why); run nothing\n"
+		"  --undecidable-ok    run a design that can never say \"different\" (too few\n"
+		"                      boots for its rows: refused with exit 2 otherwise); the\n"
+		"                      report states that the design could not decide\n");
 }
 
 int cmd_run(int argc, char **argv)
@@ -44,12 +47,13 @@ int cmd_run(int argc, char **argv)
 		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
 		{ "budget", 1, NULL, 'U' },  { "first", 1, NULL, 'F' },
 		{ "margin", 1, NULL, 'M' },  { "dry-run", 0, NULL, 'd' },
-		{ "help", 0, NULL, 'h' },    { NULL, 0, NULL, 0 }
+		{ "help", 0, NULL, 'h' },    { "undecidable-ok", 0, NULL, 'Y' },
+		{ NULL, 0, NULL, 0 }
 	};
 	const char *boards = NULL, *results = NULL, *format = NULL;
 	struct job_run_opts o;
 	struct job j;
-	bool *mask = NULL, dry = false;
+	bool *mask = NULL, dry = false, undecidable_ok = false;
 	int c, ret;
 	/* options are applied after the job is loaded: remember them */
 	struct job_overrides ov = { 0 };
@@ -67,6 +71,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'd':
 			dry = true;
+			break;
+		case 'Y':
+			undecidable_ok = true;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -99,6 +106,7 @@ int cmd_run(int argc, char **argv)
 		return ret;
 	o.boards = mask;
 	o.dry_run = dry;
+	o.undecidable_ok = undecidable_ok;
 	o.db = opt_db;
 	if (results)
 		o.results = results;
@@ -122,5 +130,5 @@ int cmd_run(int argc, char **argv)
 	job_free(&j);
 	if (ret == -EINTR)
 		return 130;
-	return ret ? 1 : 0;
+	return ret == -EDOM ? 2 : ret ? 1 : 0;
 }

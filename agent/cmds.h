@@ -53,6 +53,13 @@ void job_override_add(struct job_overrides *ov, int c, const char *arg);
 int cli_job_load(const char *name, struct job *j, struct job_run_opts *o,
 		 const struct job_overrides *ov, const char *boards, bool **mask);
 
+/* Before the first boot: can campaign s decide (campaign_plan_check(), need PLAN_NEED_*)?
+ * 0: it can, or it cannot and ok (--undecidable-ok) lets it run: warned, s->undecidable =
+ * why->msg; 2: refused, the design and the smallest one that can decide printed. */
+struct campaign_spec;
+struct errtext;
+int cli_plan(struct campaign_spec *s, unsigned int need, bool ok, struct errtext *why);
+
 /* The CAMPAIGN argument (arg, or NULL: the latest campaign) with the database opened in st:
  * 0; 2: a bad argument (said); 1: no database or no campaign (said, st closed). */
 int cli_campaign_arg(const char *arg, struct store *st, int64_t *id);

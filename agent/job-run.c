@@ -6,6 +6,7 @@
 #include "board.h"
 #include "campaign.h"
 #include "kernel.h"
+#include "seqtest.h"
 #include "util.h"
 #include "variant.h"
 
@@ -40,6 +41,28 @@ static int dry_run_module(const struct job *j, const char *board, int v, const c
 	return ret;
 }
 
+int job_plan(const struct job *j, const struct job_run_opts *o, struct plan_design *p,
+	     struct errtext *why)
+{
+	struct campaign_spec cs = { .boots = o->budget ? o->budget : o->boots,
+				    .first = o->budget ? (o->first ? o->first : 4) : 0,
+				    .alpha = j->alpha > 0 ? j->alpha : 0.05,
+				    .beta = 0.05,
+				    .margin_pct = o->margin_pct,
+				    .modparams = o->params,
+				    .bench = &j->bench,
+				    .variants = variant_set_is_pair(&j->vs) ? NULL : &j->vs };
+	bool known;
+
+	for (size_t i = 0; i < j->nboards; i++)
+		cs.nboards += !o->boards || o->boards[i];
+	if (cs.first > cs.boots)
+		cs.first = cs.boots;
+	if (p)
+		campaign_plan_design(&cs, p, &known);
+	return campaign_plan_check(&cs, PLAN_NEED_DIFF, why);
+}
+
 int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 {
 	struct campaign_board *cb = xcalloc(j->nboards, sizeof(*cb));
@@ -49,13 +72,27 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 	bool pair = variant_set_is_pair(&j->vs);
 	struct campaign_spec cs = { 0 };
 	struct bench_def bd = j->bench;
-	struct errtext why;
+	struct errtext why, plan_why = { "" };
 	size_t i, nb = 0;
 	char *js = NULL;
 	int ret = 0, v;
 
 	if (cid)
 		*cid = 0;
+	/* before any kernel is built or board booted: can this design decide at all? */
+	ret = job_plan(j, o, NULL, &plan_why);
+	if (ret == -EDOM && !o->dry_run && !o->undecidable_ok) {
+		err_msg("%s; pass --undecidable-ok to run it anyway", plan_why.msg);
+		goto out;
+	}
+	if (ret == -EDOM && o->dry_run)
+		printf("  design cannot decide: %s\n", plan_why.msg);
+	else if (ret == -EDOM)
+		info_msg("warning: %s; running it anyway (--undecidable-ok): the report says so",
+			 plan_why.msg);
+	else if (o->dry_run)
+		printf("  design: every timing row can end \"different\"\n");
+	ret = 0;
 	if (o->dry_run && j->v[1].mbox) {
 		const struct series *se = &j->v[1].series;
 
@@ -131,7 +168,8 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 				     .margin_pct = o->margin_pct,
 				     .runner = o->runner,
 				     .variants = pair ? NULL : &j->vs,
-				     .patch = pair ? NULL : patch };
+				     .patch = pair ? NULL : patch,
+				     .undecidable = plan_why.msg[0] ? plan_why.msg : NULL };
 	if (o->budget) {
 		cs.boots = o->budget;
 		cs.first = o->first ? o->first : 4;
@@ -152,10 +190,25 @@ out:
 	return ret;
 }
 
+/* A job without "boots": the fewest boots per kernel (at least 3) whose fixed design can say
+ * "different" on every row of its family (all its boards) */
+static int fewest_boots(const struct job *j)
+{
+	struct job_run_opts o = { .boots = 3, .params = j->params, .margin_pct = j->margin_pct };
+	struct plan_design p;
+	struct plan_result r;
+	struct errtext why;
+
+	job_plan(j, &o, &p, &why);
+	if (plan_decidable(&p, &r) || !r.diff_n)
+		return 3;
+	return r.diff_n < 3 ? 3 : (int)r.diff_n;
+}
+
 void job_run_defaults(const struct job *j, struct job_run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->boots = j->boots;
+	o->boots = j->boots ? j->boots : fewest_boots(j);
 	o->budget = j->budget;
 	o->first = j->first;
 	o->margin_pct = j->margin_pct;

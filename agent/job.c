@@ -436,7 +436,7 @@ static int job_load_one(struct job *j, const char *path)
 	if (load_bench(j, t, jobdir))
 		bad = 1;
 	free(jobdir);
-	j->boots = (int)jint(r, "boots", 3);
+	j->boots = (int)jint(r, "boots", 0); /* 0: the fewest that can decide (job-run.c) */
 	j->budget = (int)jint(r, "budget", 0);
 	j->first = (int)jint(r, "first", 0);
 	if (!jnum(r, "margin_pct", &j->margin_pct) ||

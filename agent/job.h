@@ -41,7 +41,7 @@ struct job {
 	char *module_src, *module; /* "module": absolute source dir, module name */
 	char *ko[2]; /* "module" "ko": absolute file templates ({board}) */
 	const char *params; /* extra module parameters, or NULL */
-	int boots, batches;
+	int boots, batches; /* boots 0: not given (job_run_defaults(): the fewest that decide) */
 	int budget, first; /* sequential design ("budget", "first"), 0: fixed */
 	double margin_pct; /* equivalence margin in % ("margin_pct", default 1) */
 	enum order_kind order;
@@ -92,9 +92,16 @@ struct job_run_opts {
 	const char *db, *results, *format;
 	bool dry_run; /* print boards and kernels (cached / would build) */
 	const struct runner *runner; /* what runs the boots; NULL: here (runner.h) */
+	bool undecidable_ok; /* run a design that cannot decide (the report says so) */
 };
 /* Fills the run options from the job's own values. */
 void job_run_defaults(const struct job *j, struct job_run_opts *o);
+/* Can the campaign job_run() would run decide (campaign_plan_check(), every row able to end
+ * "different")?  0, or -EDOM with why filled; the design in *p (may be NULL). */
+struct errtext;
+struct plan_design;
+int job_plan(const struct job *j, const struct job_run_opts *o, struct plan_design *p,
+	     struct errtext *why);
 /* Resolves (builds) every selected board's kernels, then runs one campaign
  * over them all at once.  A missing board file is an error naming it. */
 int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid);

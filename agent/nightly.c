@@ -17,11 +17,13 @@
  */
 #include "bisect.h"
 #include "board.h"
+#include "campaign.h"
 #include "boot.h"
 #include "cmds.h"
 #include "compare.h"
 #include "job.h"
 #include "report.h"
+#include "seqtest.h"
 #include "stats.h"
 #include "store-board.h"
 #include "store.h"
@@ -168,8 +170,13 @@ static void nightly_usage(FILE *f)
 		   "                  (cached, or would build and why); run nothing\n"
 		   "  --recompare     run nothing: redo the reports and comparisons of the\n"
 		   "                  nightly campaigns stored for --date (e.g. after a job's\n"
-		   "                  threshold changed), with the same exit status\n\n"
-		   "exit: 0 all ran, no change; 1 something failed; 2 usage;\n"
+		   "                  threshold changed), with the same exit status\n"
+		   "  --undecidable-ok  run jobs whose campaign can never say \"different\" or\n"
+		   "                  whose night-against-night comparisons can never alert\n"
+		   "                  (too few boots for the night's Holm family; said per job\n"
+		   "                  before the first boot: refused with exit 2 otherwise)\n\n"
+		   "exit: 0 all ran, no change; 1 something failed; 2 usage, or a job that\n"
+		   "      cannot decide (refused before the first boot);\n"
 		   "      3 all ran and a significant change beyond a job's threshold appeared\n");
 }
 
@@ -263,7 +270,7 @@ static int night_bisects(struct store *st, const struct night_family *night, int
 /* Runs job j's campaign (or, recompare, finds tonight's stored one).  Returns its campaign
  * id (0 when there is none to compare) and sets *failed when something went wrong. */
 static int64_t nightly_job(struct job *j, struct store *hst, const char *results, const char *date,
-			   bool dry, bool recompare, bool *failed)
+			   bool dry, bool recompare, bool undecidable_ok, bool *failed)
 {
 	struct job_run_opts o;
 	bool *mask;
@@ -287,6 +294,7 @@ static int64_t nightly_job(struct job *j, struct store *hst, const char *results
 	o.format = NULL;
 	o.db = opt_db;
 	o.dry_run = dry;
+	o.undecidable_ok = undecidable_ok;
 	mask = xcalloc(j->nboards, sizeof(*mask));
 	o.boards = mask;
 	{
@@ -331,14 +339,76 @@ static int64_t nightly_job(struct job *j, struct store *hst, const char *results
 	return dry ? 0 : cid;
 }
 
+/* Plan time, before the first boot: can each nightly job's campaign say "different", and can
+ * its night-against-night comparisons alert?  Those are Holm adjusted over the night's family:
+ * every job's boards x timing rows x variants (and tonight's change points), so a row
+ * alerts only if its smallest p times the family reaches alpha.  One line per job; returns
+ * how many jobs cannot decide. */
+static int night_plan(char **files, const char *only)
+{
+	size_t fam = 0;
+	int bad = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; files[i]; i++) {
+			struct job_run_opts o;
+			struct plan_design p;
+			struct plan_result r;
+			struct errtext why;
+			struct job j;
+			bool known;
+			size_t n;
+
+			if (job_load(&j, files[i]) || !j.nightly ||
+			    (only && !in_list(only, j.name))) {
+				job_free(&j);
+				continue;
+			}
+			job_run_defaults(&j, &o);
+			n = (size_t)(o.budget ? o.budget : o.boots);
+			if (pass == 0) {
+				fam += campaign_timing_rows(&j.bench, o.params, &known) *
+				       j.nboards * (size_t)j.vs.n;
+				job_free(&j);
+				continue;
+			}
+			if (job_plan(&j, &o, NULL, &why) == -EDOM) {
+				err_msg("nightly: %s: %s", j.name, why.msg);
+				bad++;
+			}
+			p = (struct plan_design){ .n = n,
+						  .rows = fam ? fam : 1,
+						  .alpha = j.alpha > 0 ? j.alpha : 0.05,
+						  .beta = 0.05,
+						  .margin = 0.01 };
+			if (plan_decidable(&p, &r)) {
+				job_free(&j);
+				continue;
+			}
+			if (r.can_diff) {
+				info_msg(
+					"nightly: %s: night against night %s%zu+%zu boots, %zu comparisons in the night's Holm family (every job's boards x timing rows x variants): can alert (smallest p %.3g x %zu = %.3g <= alpha %g)",
+					j.name, o.budget ? "up to " : "", n, n, fam, r.p_min, fam,
+					r.p_min * (double)fam, p.alpha);
+			} else {
+				err_msg("nightly: %s: night against night %s%zu+%zu boots can never alert: the smallest p %.3g x %zu comparisons in the night's Holm family (every job's boards x timing rows x variants) = %.3g > alpha %g; \"boots\": %zu can",
+					j.name, o.budget ? "up to " : "", n, n, r.p_min, fam,
+					r.p_min * (double)fam, p.alpha, r.diff_n);
+				bad++;
+			}
+			job_free(&j);
+		}
+	return bad;
+}
+
 int cmd_nightly(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "dry-run", 0, NULL, 'd' },   { "jobs", 1, NULL, 'j' },
-		{ "reports", 1, NULL, 'R' },   { "results", 1, NULL, 'r' },
-		{ "only", 1, NULL, 'O' },      { "date", 1, NULL, 'D' },
-		{ "recompare", 0, NULL, 'C' }, { "help", 0, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ "dry-run", 0, NULL, 'd' },	    { "jobs", 1, NULL, 'j' },
+		{ "reports", 1, NULL, 'R' },	    { "results", 1, NULL, 'r' },
+		{ "only", 1, NULL, 'O' },	    { "date", 1, NULL, 'D' },
+		{ "recompare", 0, NULL, 'C' },	    { "help", 0, NULL, 'h' },
+		{ "undecidable-ok", 0, NULL, 'Y' }, { NULL, 0, NULL, 0 }
 	};
 	const char *jobs_dir = getenv("ABLAB_JOBS"), *reports = "results/reports";
 	const char *results = "results", *only = NULL, *date = NULL;
@@ -346,7 +416,7 @@ int cmd_nightly(int argc, char **argv)
 	struct night_job *nj = NULL;
 	struct night_family night = { 0 };
 	struct store hst;
-	bool dry = false, recompare = false, failed = false;
+	bool dry = false, recompare = false, failed = false, undecidable_ok = false;
 	int c, changes = 0, njobs = 0, nnj = 0;
 	size_t i;
 
@@ -374,6 +444,9 @@ int cmd_nightly(int argc, char **argv)
 			break;
 		case 'C':
 			recompare = true;
+			break;
+		case 'Y':
+			undecidable_ok = true;
 			break;
 		case 'h':
 			nightly_usage(stdout);
@@ -412,6 +485,12 @@ int cmd_nightly(int argc, char **argv)
 		err_msg("--jobs: cannot read directory %s: %s", jobs_dir, strerror(errno));
 		return 1;
 	}
+	/* --recompare runs nothing: its plan is only said */
+	if (night_plan(files, only) && !recompare && !dry && !undecidable_ok) {
+		err_msg("nightly: refused before the first boot: a job above cannot decide; give it more \"boots\", or pass --undecidable-ok to run anyway");
+		strv_free(files);
+		return 2;
+	}
 	install_signal_handlers();
 	if (store_open(&hst, opt_db)) {
 		err_msg("nightly: no database: nothing can be stored");
@@ -435,7 +514,7 @@ int cmd_nightly(int argc, char **argv)
 			continue;
 		}
 		njobs++;
-		cid = nightly_job(&j, &hst, results, date, dry, recompare, &failed);
+		cid = nightly_job(&j, &hst, results, date, dry, recompare, undecidable_ok, &failed);
 		complete = cid > 0;
 		if (cid < 0)
 			cid = -cid;

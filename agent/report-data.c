@@ -96,6 +96,9 @@ void rep_write_json(const struct report *rep, FILE *f)
 	json_object_object_add(root, "batches", json_object_new_int(rep->batches));
 	json_object_object_add(root, "status", json_object_new_string(rep->status));
 	json_object_object_add(root, "alpha", json_object_new_double(rep->alpha));
+	/* the design could not decide and ran with --undecidable-ok: why (else null) */
+	json_object_object_add(root, "undecidable",
+			       rep->undecidable ? json_object_new_string(rep->undecidable) : NULL);
 	json_object_object_add(root, "target_rel_ci", json_object_new_double(rep->target));
 	json_object_object_add(root, "bootstrap_seed",
 			       json_object_new_int64((int64_t)REPORT_BOOTSTRAP_SEED));

@@ -78,6 +78,7 @@ static int load_campaign(struct store *st, struct report *rep)
 	copy_str(rep->series_subject, sizeof(rep->series_subject), store_text(&r, 0, 15));
 	rep->series_version = atoi(store_text(&r, 0, 16));
 	rep->series_patches = xstrdup(store_text(&r, 0, 17));
+	rep->undecidable = *store_text(&r, 0, 18) ? xstrdup(store_text(&r, 0, 18)) : NULL;
 	store_rows_free(&r);
 	/* a series campaign's variants, in order; else control and patched */
 	rep->vs = variant_pair;
@@ -346,6 +347,7 @@ void report_free(struct report *rep)
 	}
 	free(rep->boards);
 	free(rep->series_patches);
+	free(rep->undecidable);
 	for (int v = 0; v < VARIANTS_MAX; v++)
 		free(rep->vpatch[v]);
 	free(rep->cmp);
@@ -577,6 +579,26 @@ static void analyse_seq(struct report *rep)
 		if (family_row(&rep->rows[i]))
 			t[nt++] = (struct rep_seq_test){ .row = i, .a = 0, .b = 1 };
 	rep_seq_decide(rep, family_row, 1, t, nt);
+	/* a false-alarm rate is never printed alone: the power at the margin beside it */
+	rep->seq.power = NAN;
+	rep->seq.power_rows = 0;
+	for (size_t j = 0; j < nt; j++) {
+		const struct rep_row *r = &rep->rows[t[j].row];
+		size_t m = 0;
+		double pw;
+
+		if (!r->cal_campaign)
+			continue;
+		for (size_t k = 0; k < r->nboots; k++)
+			m = r->boots[k].nbatch > m ? r->boots[k].nbatch : m;
+		pw = rep->seq.p_diff > 0 ?
+			     stats_power(r->cal_vb, r->cal_vw, m ? m : 1, (size_t)rep->seq.budget,
+					 r->cal_mean, rep->seq.p_diff, rep->margin) :
+			     0.0;
+		if (isnan(pw))
+			continue;
+		rep->seq.power = rep->seq.power_rows++ ? fmin(rep->seq.power, pw) : pw;
+	}
 	for (size_t j = 0; j < nt; j++) {
 		struct rep_row *r = &rep->rows[t[j].row];
 
@@ -739,6 +761,11 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 	free(p);
 	free(adj);
 	rep->nfamily = m;
+	/* "too few boots": no p these n allow passes Holm's first step, m p <= alpha (not
+	 * alpha alone: 5+5 boots reach 0.05 but not the 0.0056 of 9 rows) */
+	for (size_t i = 0; i < rep->nrows; i++)
+		if (family_row(&rep->rows[i]) && rep->rows[i].have_ab)
+			rep->rows[i].few = rep->rows[i].ab.p_min * (double)m > o->alpha;
 	if (rep->seq.budget > 0 && rep->seq.first > 0 && !rep->series)
 		analyse_seq(rep);
 	if (rep->series)

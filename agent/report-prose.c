@@ -743,23 +743,43 @@ static void method_batches(const struct report *rep, struct buf *o, bool email)
 			" Where the clock was too coarse for single iterations, whole batches were timed and a memset-only batch subtracted (one mode per scenario and board, fixed at its first boot).");
 }
 
-/* how a row is decided: the sequential design or the fixed one's tests */
+/* how a row is decided: the sequential design or the fixed one's tests; a false-alarm rate
+ * only with its power, or with "cannot decide" */
 static void method_test(const struct report *rep, struct buf *o, bool email)
 {
 	if (rep->seq.nlooks && email)
 		buf_printf(
 			o,
-			" Sequential, a look per round from %d+%d to %d+%d: Pocock-type exact rank test at %.2g per row; same: repeated CI within \u00b1%g%%.",
+			" Sequential, a look per round from %d+%d to %d+%d: Pocock-type exact rank test at %.2g per row%s; same: repeated CI within \u00b1%g%%.",
 			rep->seq.first, rep->seq.first, rep->seq.budget, rep->seq.budget,
-			rep->seq.row_alpha, rep->margin * 100.0);
-	else if (rep->seq.nlooks)
+			rep->seq.row_alpha,
+			rep->seq.p_diff > 0 ? "" : " (no p of these boots reaches it)",
+			rep->margin * 100.0);
+	else if (rep->seq.nlooks && !(rep->seq.p_diff > 0))
 		buf_printf(
 			o,
-			" A row was decided by a group-sequential exact rank test (Pocock-type boundaries over %zu looks at %.2g per row, %zu rows: overall false-alarm rate %.3f\001\u00b1\001%.3f by simulation) or by its equivalence interval lying within \u00b1%g%%; its interval is the repeated CI.",
+			" A row was decided by a group-sequential exact rank test (Pocock-type boundaries over %zu looks at %.2g per row, %zu rows: this design could not say \"different\", the smallest p of %d+%d boots being above that level) or by its equivalence interval lying within \u00b1%g%%; its interval is the repeated CI.",
+			rep->seq.nlooks, rep->seq.row_alpha, rep->seq.nrows_tested, rep->seq.budget,
+			rep->seq.budget, rep->margin * 100.0);
+	else if (rep->seq.nlooks) {
+		char pw[96];
+
+		if (rep->seq.power_rows)
+			snprintf(
+				pw, sizeof(pw),
+				"power %.2f against a change of \u00b1%g%% (A/A calibration, lowest row)",
+				rep->seq.power, rep->margin * 100.0);
+		else
+			snprintf(pw, sizeof(pw),
+				 "power against \u00b1%g%% unknown without an A/A calibration",
+				 rep->margin * 100.0);
+		buf_printf(
+			o,
+			" A row was decided by a group-sequential exact rank test (Pocock-type boundaries over %zu looks at %.2g per row, %zu rows: overall false-alarm rate %.3f\001\u00b1\001%.3f by simulation, %s) or by its equivalence interval lying within \u00b1%g%%; its interval is the repeated CI.",
 			rep->seq.nlooks, rep->seq.row_alpha, rep->seq.nrows_tested,
 			rep->seq.fpr * rep->seq.nrows_tested,
-			rep->seq.fpr_se * rep->seq.nrows_tested, rep->margin * 100.0);
-	else if (rep->nfamily && email)
+			rep->seq.fpr_se * rep->seq.nrows_tested, pw, rep->margin * 100.0);
+	} else if (rep->nfamily && email)
 		buf_printf(
 			o,
 			" Change: Hodges-Lehmann; p: exact Mann-Whitney U, Holm over %zu rows; same: %g%% CI within \u00b1%g%%.",

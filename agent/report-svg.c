@@ -219,6 +219,12 @@ void rep_write_html(const struct report *rep, FILE *f)
 	}
 	fprintf(f, ", %s, started %s, %d batches per scenario per boot.</p>\n", rep->status,
 		rep->created, rep->batches);
+	if (rep->undecidable) { /* ran with --undecidable-ok */
+		fputs("<p class=\"undecidable\">This design could not decide (run with --undecidable-ok): ",
+		      f);
+		xml_escape(f, rep->undecidable);
+		fputs(".</p>\n", f);
+	}
 	fprintf(f, "<table id=\"ab\">\n<tr><th></th><th>control</th><th>patched</th>"
 		   "<th>change</th><th>95%% CI</th><th>n</th><th>p</th><th>separation</th></tr>\n");
 	for (size_t i = 0; i < rep->nrows; i++) {

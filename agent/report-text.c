@@ -64,6 +64,9 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 			fprintf(f,
 				"  %s: stopped after a failed attempt that was not retried: %s\n",
 				rep->boards[bi].name, rep->boards[bi].not_retried_why);
+	if (rep->undecidable)
+		fprintf(f, "  this design could not decide (run with --undecidable-ok): %s\n",
+			rep->undecidable);
 	if (!strcmp(rep->status, "stale"))
 		fprintf(f,
 			"  stale: the campaign is marked running but no agent holds it (its agent died); `ablab resume %" PRId64
@@ -249,9 +252,32 @@ void rep_write_email(const struct report *rep, FILE *f)
 		for (size_t i = 0; i < rep->nrows && !r; i++)
 			if (!rep_is_pres(&rep->rows[i]) && rep->rows[i].verdict < 0)
 				r = &rep->rows[i];
-		m = xasprintf(
-			"* too few boots to reach alpha = %g: with %zu+%zu boots the smallest possible p is %.3f.",
-			rep->alpha, r->ab.a.n, r->ab.b.n, r->ab.p_min);
+		/* the reason an undecided row had: the level one row is held to (Bonferroni
+		 * per look, or Holm's first step alpha / rows) against the smallest p its
+		 * boots allow; else no reason of the design's */
+		double lvl = rep->seq.nlooks ?
+				     (rep->seq.p_diff > 0 ? rep->seq.p_diff : rep->seq.row_alpha) :
+			     rep->nfamily ? rep->alpha / (double)rep->nfamily :
+					    rep->alpha;
+		size_t fam = rep->seq.nlooks ? rep->seq.nrows_tested : rep->nfamily;
+
+		if (r->ab.p_min > lvl * (1.0 + 1e-9))
+			m = xasprintf(
+				"* undecided: with %zu+%zu boots the smallest possible p is %.2g, above the %.2g one row is held to (alpha %g over %zu rows%s): this design could not say \"different\".",
+				r->ab.a.n, r->ab.b.n, r->ab.p_min, lvl, rep->alpha, fam,
+				rep->seq.nlooks ? ", at every look" : ", Holm");
+		else
+			m = xasprintf(
+				"* undecided: p above the %.2g one row is held to (alpha %g over %zu rows), and the interval not within \u00b1%g%%.",
+				lvl, rep->alpha, fam, rep->margin * 100.0);
+		w = report_wrap(m, EMAIL_WIDTH, "");
+		fprintf(f, "%s\n", w);
+		free(m);
+		free(w);
+	}
+	if (rep->undecidable) {
+		m = xasprintf("* This design could not decide (run with --undecidable-ok): %s.",
+			      rep->undecidable);
 		w = report_wrap(m, EMAIL_WIDTH, "");
 		fprintf(f, "%s\n", w);
 		free(m);

@@ -128,6 +128,8 @@ struct report {
 	char series_msgid[256], series_subject[256];
 	int series_version;
 	char *series_patches; /* every patch's subject, ", " between them */
+	/* the design could not decide and ran anyway (--undecidable-ok): why; else NULL */
+	char *undecidable;
 	/* sequential design of the campaign (campaigns.run->'sequential'), else budget 0 */
 	struct {
 		int first, budget; /* first look first+first boots, at most budget+budget */
@@ -138,6 +140,11 @@ struct report {
 		 * n^2 - u_diff, same needs the interval of rank u_eq + 1 (-1: cannot) */
 		char bounds[512];
 		double fpr, fpr_se, same_err, p_diff, p_eq, row_alpha;
+		/* power against a change of the margin at the last look (the A/A calibration's
+		 * variances, stats_power() at p_diff): the lowest over the power_rows rows
+		 * with a calibration; NAN when none has one */
+		double power;
+		size_t power_rows;
 	} seq;
 };
 

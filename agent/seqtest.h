@@ -117,4 +117,48 @@ struct seq_result {
 int seq_decide(const struct seq_design *d, size_t k, const double *a, size_t na, const double *b,
 	       size_t nb, struct seq_result *r);
 
+/*
+ * Can a design decide? (stats-plan.c; docs/STATISTICS.md "Designs that can decide")
+ *
+ * A row of a campaign's family is tested as the report tests it:
+ *   fixed n+n (first == 0): "different" when its Holm-adjusted p <= alpha over rows tests,
+ *     so the first rejection needs rows x p <= alpha: possible iff rows x 2 / C(2n, n) <=
+ *     alpha; "same" when the 1 - 2 alpha interval (at its nominal level) lies inside the
+ *     margin: possible iff the widest interval reaches it, P(U <= 0) = 1 / C(2n, n) <= alpha;
+ *   sequential looks first+first .. budget+budget (first > 0): seq_design_init() at
+ *     alpha / rows per row (Bonferroni) and beta; "different" is possible iff some look has
+ *     u_diff >= 0, "same" iff some look has u_eq >= 0.
+ * With data that leave no doubt (boots that do not overlap, an interval of width ~0) a
+ * design that can decide does; one that cannot never will, whatever the boots show.
+ */
+#define PLAN_MAX_N 24 /* the largest boots per variant a sequential budget may have */
+
+struct plan_design {
+	size_t n; /* fixed design: boots per variant */
+	size_t first, budget; /* sequential (first > 0): looks first+first .. budget+budget */
+	size_t rows; /* tests in the family: boards x timing rows x comparisons per row */
+	double alpha, beta, margin; /* overall false-alarm rate, "same" error, margin (fraction) */
+};
+
+struct plan_result {
+	int can_diff, can_same; /* some look can end the row "different" / "same" */
+	double row_alpha; /* alpha / rows: the level one row is held to */
+	double p_min; /* the smallest exact p of the largest look: 2 / C(2n, n) */
+	double fpr; /* sequential: the simulated P(some look says different | no change), at
+		     * the per-row level; NAN for a fixed design */
+	/* the smallest fixed n (boots per variant) that can end a row each way, up to
+	 * PLAN_MAX_N (0: none) */
+	size_t diff_n, same_n;
+	/* sequential: the smallest budget from the same first that can, up to PLAN_MAX_N
+	 * (0: none, or a fixed design) */
+	size_t diff_budget, same_budget;
+};
+
+/*
+ * Fills r for the design p (rows >= 1, 0 < alpha, beta < 0.5, 0 < margin < 1; fixed: n >= 1;
+ * sequential: 1 <= first <= budget <= PLAN_MAX_N). Deterministic (the sequential designs are
+ * simulated with SEQ_DEFAULT_SEED, as the report does: ~0.1 s each). -EINVAL, -ENOMEM.
+ */
+int plan_decidable(const struct plan_design *p, struct plan_result *r);
+
 #endif /* ABLAB_SEQTEST_H */

@@ -141,3 +141,22 @@ double stats_mde(double var_between, double var_within, size_t m, size_t n, doub
 	return (stats_norm_quantile(1 - alpha / 2) + stats_norm_quantile(power)) * se *
 	       sqrt(3.14159265358979323846 / 3.0) / fabs(mean);
 }
+
+double stats_power(double var_between, double var_within, size_t m, size_t n, double mean,
+		   double alpha, double delta)
+{
+	double se, cnk = 1;
+
+	if (!n || !m || !(mean != 0) || !(var_between >= 0) || !(var_within >= 0) ||
+	    !(alpha > 0 && alpha < 1) || !isfinite(delta))
+		return NAN;
+	for (size_t k = 1; k <= n; k++)
+		cnk = cnk * (double)(n + k) / (double)k; /* C(2n, n) */
+	if (!(fmin(1.0, 2.0 / cnk) <= alpha))
+		return 0.0;
+	se = sqrt(2.0 * (var_between + var_within / (double)m) / (double)n) *
+	     sqrt(3.14159265358979323846 / 3.0) / fabs(mean);
+	if (se == 0.0)
+		return delta != 0.0 ? 1.0 : alpha / 2.0;
+	return 0.5 * erfc(-(fabs(delta) / se - stats_norm_quantile(1 - alpha / 2)) / sqrt(2.0));
+}

@@ -279,6 +279,16 @@ double stats_norm_quantile(double p);
 double stats_mde(double var_between, double var_within, size_t m, size_t n, double mean,
 		 double alpha, double power);
 
+/*
+ * Power of the same test against a change of delta (a fraction of |mean|), the inverse of
+ * stats_mde(): Phi(|delta| / (sqrt(2 (vb + vw/m) / n) sqrt(pi/3) / |mean|) - z_{1-alpha/2}),
+ * so stats_power(.., stats_mde(.., power), ..) = power. 0 when no exact p these n allow
+ * reaches alpha (the design cannot say "different"), 1 without noise and a change; NAN on
+ * bad input.
+ */
+double stats_power(double var_between, double var_within, size_t m, size_t n, double mean,
+		   double alpha, double delta);
+
 /* ---------------------------------------------------------------- seeded PRNG */
 
 /* xoshiro256** seeded by splitmix64: deterministic, for simulations (seqtest, validation). */

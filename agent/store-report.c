@@ -14,7 +14,7 @@ static int store_query_id(struct store *st, const char *q, int64_t campaign, str
 	return store_rows_query(st, q, 1, p, t);
 }
 
-/* trigger .. margin_pct: one row, none without such a campaign */
+/* trigger .. margin_pct, the series, undecidable: one row, none without such a campaign */
 int store_report_campaign(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	static const char *const q = "SELECT trigger, order_kind, " STORE_CAMPAIGN_STATUS_SQL(
@@ -31,7 +31,8 @@ int store_report_campaign(struct store *st, int64_t campaign, struct store_rows 
 		     " coalesce((job->'series'->>'version')::int, 0),"
 		     " coalesce((SELECT string_agg(p, ', ') FROM jsonb_array_elements_text("
 		     "  CASE WHEN jsonb_typeof(job->'series'->'patches') = 'array'"
-		     "  THEN job->'series'->'patches' END) p), '')"
+		     "  THEN job->'series'->'patches' END) p), '')," /* why it could not decide */
+		     " coalesce(run->>'undecidable', '')"
 		     " FROM campaigns c WHERE id = $1::int";
 
 	return store_query_id(st, q, campaign, t);

@@ -23,7 +23,7 @@ else
 
 	# SIGINT: boards powered off, campaign interrupted, exit 130; resume completes it
 	c0=$(last)
-	"$ablab" ab --board qemu-sam9x75 --boots 3 --batches 1 --results "$res" >/dev/null 2>"$tmp/int.err" &
+	"$ablab" ab --board qemu-sam9x75 --boots 3 --undecidable-ok --batches 1 --results "$res" >/dev/null 2>"$tmp/int.err" &
 	pid=$!
 	wait_for 120 new_campaign "$c0"
 	cid=$(last)
@@ -39,7 +39,7 @@ else
 
 	# kill -9 at a random moment: no half boot, no duplicate after resume
 	c0=$(last)
-	"$ablab" ab --board qemu-sam9x75 --boots 2 --batches 1 --results "$res" >/dev/null 2>"$tmp/kill.err" &
+	"$ablab" ab --board qemu-sam9x75 --boots 2 --undecidable-ok --batches 1 --results "$res" >/dev/null 2>"$tmp/kill.err" &
 	pid=$!
 	wait_for 120 new_campaign "$c0"
 	cid=$(last)
@@ -54,11 +54,11 @@ else
 	check "kill -9 then resume: 4 ok boots, no duplicate slot" test "$(psql_q "SELECT count(*) || '/' || count(DISTINCT seq) FROM boots WHERE campaign_id = $cid AND status = 'ok'")" = "4/4"
 
 	# a second agent on the same board is refused, naming the holder
-	"$ablab" ab --board qemu-sam9x75 --boots 2 --batches 1 --results "$res" >/dev/null 2>&1 &
+	"$ablab" ab --board qemu-sam9x75 --boots 2 --undecidable-ok --batches 1 --results "$res" >/dev/null 2>&1 &
 	pid=$!
 	c0=$(last)
 	wait_for 120 running_campaigns
-	out=$("$ablab" ab --board qemu-sam9x75 --boots 1 --batches 1 --results "$res" 2>&1); rc=$?
+	out=$("$ablab" ab --board qemu-sam9x75 --boots 1 --undecidable-ok --batches 1 --results "$res" 2>&1); rc=$?
 	echo "$out"
 	check "lock: second agent refused (exit $rc)" test "$rc" = 1
 	check "lock: the refusal names the holder's pid $pid" grep -q "in use by pid $pid " <<<"$out"
@@ -66,11 +66,11 @@ else
 	kill -9 $pid; wait $pid 2>/dev/null
 	cid=$(last)
 	psql_q "UPDATE campaigns SET status = 'failed' WHERE id = $cid" >/dev/null
-	check "lock: a dead holder's lock is taken over" bash -c "'$ablab' ab --board qemu-sam9x75 --boots 1 --batches 1 --results '$res' >/dev/null 2>&1"
+	check "lock: a dead holder's lock is taken over" bash -c "'$ablab' ab --board qemu-sam9x75 --boots 1 --undecidable-ok --batches 1 --results '$res' >/dev/null 2>&1"
 
 	# database outage mid-campaign: boots spooled, nothing lost, loaded later
 	c0=$(last)
-	"$ablab" ab --board qemu-sam9x75 --boots 3 --batches 1 --results "$res" >/dev/null 2>"$tmp/outage.err" &
+	"$ablab" ab --board qemu-sam9x75 --boots 3 --undecidable-ok --batches 1 --results "$res" >/dev/null 2>"$tmp/outage.err" &
 	pid=$!
 	wait_for 120 new_campaign "$c0"
 	cid=$(last)

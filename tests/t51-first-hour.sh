@@ -69,12 +69,12 @@ wait_for() {
 ab() {	# DIR BOOTS [ablab ab options]: a campaign on the simulator in DIR
 	local w=$1 n=$2; shift 2
 	"$ablab" ab --board "$w/sim-first.json" --control "$fh/k/control" \
-		--patched "$fh/k/patched" --boots "$n" --batches 2 --results "$w/results" "$@"
+		--patched "$fh/k/patched" --boots "$n" --undecidable-ok --batches 2 --results "$w/results" "$@"
 }
 # ab_bg DIR BOOTS: the same in the background, $! the agent itself
 ab_bg() {
 	"$ablab" ab --board "$1/sim-first.json" --control "$fh/k/control" \
-		--patched "$fh/k/patched" --boots "$2" --batches 2 --results "$1/results" \
+		--patched "$fh/k/patched" --boots "$2" --undecidable-ok --batches 2 --results "$1/results" \
 		>"$1/out" 2>&1 &
 }
 last_cid() { psql_q "SELECT max(id) FROM campaigns"; }

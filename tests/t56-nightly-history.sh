@@ -1,13 +1,14 @@
 # lane: side
 # Nightly alerts over 20 simulated nights (issue 12 item 8, acceptance), through the real
-# data path: `ablab ingest` stores each night's boots (a boot-level model: 5+5 boots a night,
+# data path: `ablab ingest` stores each night's boots (a boot-level model: 6+6 boots a night,
 # 2 % between-boot CV, 0.2 % within), the campaigns get the marks `ablab nightly` gives its
 # own (trigger nightly, the job's name, the night's date, complete), and `ablab nightly
 # --recompare --date D` runs the night's comparison: the previous night and the change
 # points of the history, the p-values of both jobs of the night adjusted together (Holm).
 # Job "step" gets +5 % on small-dirty-256B (both kernels) from night 11 on; job "flat" never
-# changes.  Expected: exit 3 on night 11 only (a change point), 0 on every other night, and
-# job "flat" alerts on no night.  (The rule's rates over many seeds: `make validate`,
+# changes.  Expected: exit 3 on night 11 only (a change point, and night against night: 6+6
+# boots under Holm over the night's 12 comparisons can alert, 5+5 never could), 0 on every
+# other night, and job "flat" alerts on no night.  (The rule's rates over many seeds: `make validate`,
 # docs/STATISTICS.md, "nightly" rows.)
 d56=${T56_DIR:-$tmp/t56}
 mkdir -p "$d56/jobs/series" "$d56/logs"
@@ -19,7 +20,7 @@ for j in step flat; do
 	  "variants": { "control": { "source": { "type": "recipe" } },
 	                "patched": { "source": { "type": "recipe" }, "patches": "series" } },
 	  "benchmark": { "name": "dmabench" },
-	  "boots": 5, "batches": 3, "nightly": true,
+	  "boots": 6, "batches": 3, "nightly": true,
 	  "threshold": { "change_pct": 3, "alpha": 0.05 } }
 	EOF
 done
@@ -31,7 +32,7 @@ gen56() {	# DIR JOB NIGHT: the night's control and patched logs
 	sc = [("small-dirty-256B", 256, 5000, "dirty", 1208), ("large-dirty-1MiB", 1 << 20, 300, "dirty", 656888),
 	      ("large-clean-1MiB", 1 << 20, 300, "clean", 656608), ("null", 0, 100000, "clean", 95)]
 	for var, slow in (("control", 0.0), ("patched", 0.02)):
-	    for b in range(5):
+	    for b in range(6):
 	        off = rng.gauss(0, 0.02)
 	        with open(f"{d}/{var}-{b + 1}.log", "w") as f:
 	            f.write(f"Linux version 6.1.0-t56-{var} (ablab@ablab) #1\n")
@@ -75,13 +76,17 @@ echo "   exit status per night: $rc_nights"
 check "nightly --recompare over 20 nights: exit 3 on night 11 only, 0 on the others" test \
 	"$rc_nights" = "1:0 2:0 3:0 4:0 5:0 6:0 7:0 8:0 9:0 10:0 11:3 12:0 13:0 14:0 15:0 16:0 17:0 18:0 19:0 20:0 "
 grep -E 'CHANGE' "$d56/n11.err" | sed 's/^/   /'
-check "night 11: the alert is a change point of step's small-dirty-256B history" python3 -c '
+check "night 11: the alerts are step's small-dirty-256B, as a change point of its history and night against night" python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
 ch = [w for w in r["rows"] if w["change"]]
-assert ch and all(w["against"] == "history" and w["scenario"] == "small-dirty-256B" for w in ch), ch
-assert all(0.04 < w["rel_change"] < 0.06 for w in ch), ch
+assert ch and all(w["scenario"] == "small-dirty-256B" for w in ch), ch
+assert {w["against"] for w in ch} == {"history", "previous night"}, ch
+assert all(0.04 < w["rel_change"] < 0.07 for w in ch), ch
 ' "$d56/rep/2026-03-11/step/compare.json"
+# 6+6 boots a night: 12 comparisons x 2 / C(12, 6) = 0.026 <= 0.05 (5+5 gave 0.095: never)
+check "the plan says each job's night-against-night comparisons can alert" bash -c \
+	"grep -q 'step: night against night 6+6 boots, 12 comparisons in the night.s Holm family .*: can alert' '$d56/n1.err' && grep -q 'flat: night against night 6+6 boots, 12 comparisons' '$d56/n1.err'"
 check "job flat: no alert on any of the 20 nights" test "$flat_alerts" = 0
 check "the night's Holm family spans both jobs (same size in both, family_jobs 2), the null baseline not in it" python3 -c '
 import json, sys

@@ -139,7 +139,7 @@ PY
 	echo "== good..p2 (before the delay): no change"
 	# 4+4 boots a campaign, not 8+8: the path to "no change" is the same (one
 	# campaign "same", or two undecided), in half the boots of the alone lane
-	"$ablab" bisect --tree "$repo" --good "$good" --bad "${p[2]}" "${opts[@]}" --budget 4 \
+	"$ablab" bisect --tree "$repo" --good "$good" --bad "${p[2]}" "${opts[@]}" --budget 4 --undecidable-ok \
 		>"$tmp/n.out" 2>"$tmp/n.err"; rc=$?
 	grep -E 'bisect [0-9]+:' "$tmp/n.err" | tail -n 4
 	nid=$(psql_q "SELECT max(id) FROM bisects")

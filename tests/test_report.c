@@ -169,10 +169,24 @@ static void test_karl(void)
 	CHECK(fabs(rep.rows[6].p_adj - 9.0 * 2.0 / 252.0) < 1e-12);
 	CHECK(rep.rows[6].verdict == -1);
 	CHECK(rep.rows[6].ab.sep == SEP_B_BELOW);
+	/* 5+5 reaches 0.05 but not Holm's first step over 9 rows: too few boots */
+	CHECK(rep.rows[6].few);
 
 	f = open_memstream(&out, &outlen);
 	CHECK(report_write(&rep, "email", &o, f) == 0);
 	fclose(f);
+	{
+		/* the footnote's reason is the level one row is held to, not alpha */
+		char *flat = strdup(out);
+
+		for (char *q = flat; *q; q++)
+			*q = *q == '\n' ? ' ' : *q;
+		CHECK(strstr(flat,
+			     "above the 0.0056 one row is held to (alpha 0.05 over 9 rows, Holm): this design could not say \"different\"") !=
+		      NULL);
+		CHECK(strstr(flat, "too few boots to reach alpha") == NULL);
+		free(flat);
+	}
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		maxw = strlen(line) > maxw ? strlen(line) : maxw;
 		if (strstr(line, "Cortex-A72, v7, 256 B dirty") && strstr(line, "353 ns") &&

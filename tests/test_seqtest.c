@@ -236,8 +236,78 @@ static void test_schedule_and_decide(void)
 	CHECK(!strcmp(seq_decision_name(SEQ_CONTINUE), "continue"));
 }
 
+static int plan(size_t n, size_t first, size_t budget, size_t rows, struct plan_result *r)
+{
+	struct plan_design p = { .n = n,
+				 .first = first,
+				 .budget = budget,
+				 .rows = rows,
+				 .alpha = 0.05,
+				 .beta = 0.05,
+				 .margin = 0.01 };
+
+	return plan_decidable(&p, r);
+}
+
+/* can a design decide: the exact figures of docs/STATISTICS.md */
+static void test_plan(void)
+{
+	struct plan_design bad = { .n = 3, .rows = 0, .alpha = 0.05, .beta = 0.05, .margin = 0.01 };
+	struct plan_result r;
+
+	/* the demo's family: 3 boards x 3 timing rows, fixed designs (Holm over 9) */
+	CHECK(plan(3, 0, 0, 9, &r) == 0);
+	CHECK(!r.can_diff && r.can_same);
+	CHECK_NEAR(r.p_min, 0.1, 1e-12);
+	CHECK_NEAR(r.row_alpha, 0.05 / 9, 1e-12);
+	CHECK(r.diff_n == 6 && r.same_n == 3 && !r.diff_budget && !r.same_budget);
+	CHECK(isnan(r.fpr));
+	CHECK(plan(5, 0, 0, 9, &r) == 0);
+	CHECK(!r.can_diff && r.can_same); /* 2/252 = 0.0079 > 0.0056 */
+	CHECK_NEAR(r.p_min, 2.0 / 252, 1e-12);
+	CHECK(plan(6, 0, 0, 9, &r) == 0);
+	CHECK(r.can_diff && r.can_same); /* 2/924 = 0.0022 */
+	CHECK_NEAR(r.p_min, 2.0 / 924, 1e-12);
+	/* one board's 3 rows: 5+5 can, 4+4 (0.029 > 0.0167) cannot */
+	CHECK(plan(5, 0, 0, 3, &r) == 0 && r.can_diff && r.diff_n == 5);
+	CHECK(plan(4, 0, 0, 3, &r) == 0 && !r.can_diff);
+	/* one row: 3+3 never (0.1), 4+4 can (0.029); 2+2 cannot say "same" either
+	 * (P(U <= 0) = 1/6 above alpha), 3+3 can (1/20 = alpha exactly) */
+	CHECK(plan(3, 0, 0, 1, &r) == 0 && !r.can_diff && r.can_same && r.diff_n == 4);
+	CHECK(plan(2, 0, 0, 1, &r) == 0 && !r.can_diff && !r.can_same && r.same_n == 3);
+	/* the series: 3 boards x 3 rows x 3 comparisons = 27: 7+7 (0.00058 <= 0.00185) */
+	CHECK(plan(6, 0, 0, 27, &r) == 0 && !r.can_diff && r.diff_n == 7);
+	CHECK(plan(7, 0, 0, 27, &r) == 0 && r.can_diff);
+	/* nightly, night against night: 3 boards x 3 rows x 2 variants = 18 under Holm */
+	CHECK(plan(5, 0, 0, 18, &r) == 0 && !r.can_diff);
+	CHECK(plan(6, 0, 0, 18, &r) == 0 && r.can_diff);
+	/* a large fixed design is fine (normal approximation beyond 25+25) */
+	CHECK(plan(100, 0, 0, 1000, &r) == 0 && r.can_diff && r.can_same);
+
+	/* sequential: today's demo, 3+3 .. 5+5 at 0.05/9, can only say "same" */
+	CHECK(plan(0, 3, 5, 9, &r) == 0);
+	CHECK(!r.can_diff && r.can_same);
+	CHECK(r.fpr == 0.0);
+	CHECK(r.diff_budget == 6 && r.same_budget == 3);
+	CHECK(plan(0, 3, 6, 9, &r) == 0 && r.can_diff && r.can_same);
+	CHECK(r.fpr > 0.0 && r.fpr <= 0.05 / 9);
+	/* `ablab ab`'s one board: 4+4 .. 8+8 at 0.05/3 */
+	CHECK(plan(0, 4, 8, 3, &r) == 0 && r.can_diff && r.can_same);
+	CHECK(r.diff_budget == 5 && r.same_budget == 4);
+	CHECK(plan(0, 4, 4, 3, &r) == 0 && !r.can_diff && r.can_same);
+	/* the series, sequential: 7+7 again */
+	CHECK(plan(0, 3, 5, 27, &r) == 0 && !r.can_diff && r.diff_budget == 7);
+
+	CHECK(plan_decidable(&bad, &r) == -EINVAL);
+	CHECK(plan(0, 3, 2, 9, &r) == -EINVAL);
+	CHECK(plan(0, 3, PLAN_MAX_N + 1, 9, &r) == -EINVAL);
+	CHECK(plan(0, 0, 0, 9, &r) == -EINVAL);
+	CHECK(plan_decidable(NULL, &r) == -EINVAL);
+}
+
 int main(void)
 {
+	test_plan();
 	test_one_look_is_fixed();
 	test_two_looks_exact();
 	test_schedule_and_decide();

@@ -830,6 +830,18 @@ static void test_mde(void)
 		   stats_mde(1, 4, 4, 5, 100, 0.05, 0.8)) < 1e-12);
 	CHECK(isnan(stats_mde(-1, 4, 4, 5, 100, 0.05, 0.8)));
 	CHECK(isnan(stats_mde(1, 4, 4, 5, 0, 0.05, 0.8)));
+	/* the power at the MDE is the power the MDE was asked for */
+	CHECK(fabs(stats_power(1, 4, 4, 5, 100, 0.05, stats_mde(1, 4, 4, 5, 100, 0.05, 0.8)) -
+		   0.8) < 1e-9);
+	CHECK(fabs(stats_power(1, 4, 4, 6, 100, 0.05 / 9,
+			       stats_mde(1, 4, 4, 6, 100, 0.05 / 9, 0.9)) -
+		   0.9) < 1e-9);
+	/* 5+5 cannot reach the 0.0056 of 9 rows: no power at any change */
+	CHECK(stats_power(1, 4, 4, 5, 100, 0.05 / 9, 0.5) == 0.0);
+	CHECK(stats_power(1, 4, 4, 3, 100, 0.05, 0.5) == 0.0);
+	/* exact measurements (no noise): any change is found */
+	CHECK(stats_power(0, 0, 4, 6, 100, 0.05 / 9, 0.001) == 1.0);
+	CHECK(isnan(stats_power(1, 4, 4, 5, 0, 0.05, 0.01)));
 }
 
 int main(void)

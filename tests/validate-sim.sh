@@ -3,7 +3,8 @@
 # campaigns of each design under no change (every effect 0), four at a time on
 # four simulated boards, through `ablab ab`, the console, the parser, the
 # database and the report; the rate of "different" rows (per row and per
-# campaign) with its Monte-Carlo standard error.
+# campaign) with its Monte-Carlo standard error.  Exits 1 (so `make validate`
+# fails) when a rate misses its target (alpha, allowing 2 SE) or a campaign failed.
 bs=$top/build/boardsim
 n=${SIM_CAMPAIGNS:-200}
 "$ablab" db start >/dev/null 2>&1
@@ -18,6 +19,7 @@ for i in 1 2 3 4; do
 		{ echo "validate-sim: cannot start simulator $i: $(cat "$d/sim.err")"; exit 1; }
 done
 t0=$SECONDS
+sim_missed=0
 for design in fixed sequential; do
 	case $design in
 	fixed) args="--boots 5" ;;
@@ -35,7 +37,7 @@ for design in fixed sequential; do
 		for i in 1 2 3 4; do
 			python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["campaign"])' \
 				"$tmp/vs/b$i/out.json" >>"$tmp/vs/$design.ids" 2>/dev/null ||
-				echo "validate-sim: a $design campaign on vsim$i failed: $(tail -n 1 "$tmp/vs/b$i/err")"
+				{ echo "validate-sim: a $design campaign on vsim$i failed: $(tail -n 1 "$tmp/vs/b$i/err")"; sim_missed=1; }
 		done
 		done_n=$((done_n + 4))
 	done
@@ -61,8 +63,13 @@ se = lambda x, n: math.sqrt(x * (1 - x) / n) if n else float("nan")
 print("| FPR per row, no change (board simulator, real path) | %-22s | %8.4f | %7.4f | %6d | <= 0.05  | %s |" % (design, p, se(p, rows), rows, "met" if p <= 0.05 + 2 * se(p, rows) else "MISSED"))
 print("| FWER per campaign, no change (board simulator)       | %-22s | %8.4f | %7.4f | %6d | <= 0.05  | %s |" % (design, q, se(q, camps), camps, "met" if q <= 0.05 + 2 * se(q, camps) else "MISSED"))
 print("| mean boots per campaign (board simulator)            | %-22s | %8.2f |       - | %6d |          |        |" % (design, boots / camps if camps else 0, camps))
-' "$design" "$((SECONDS - t0))"
+sys.exit(0 if camps and p <= 0.05 + 2 * se(p, rows) and q <= 0.05 + 2 * se(q, camps) else 1)
+' "$design" "$((SECONDS - t0))" || sim_missed=1
 done
 echo "validate-sim: $((SECONDS - t0)) s for $n campaigns of each design (4 at a time); failed attempts: $(psql_q "SELECT count(*) FROM boots WHERE status = 'failed'")"
 psql_q "SELECT error, count(*) FROM boots WHERE status = 'failed' GROUP BY 1 ORDER BY 2 DESC LIMIT 3"
 for i in 1 2 3 4; do "$bs" ctl "$tmp/vs/b$i/ctl" quit >/dev/null 2>&1; done
+if [ "$sim_missed" != 0 ]; then
+	echo "validate-sim: a target was MISSED or a campaign failed"
+	exit 1
+fi

@@ -151,7 +151,7 @@ fi
 n0=$(grep -c " power on$" "$log")
 t0=$(date +%s.%N)
 out=$("$ablab" ab --board vlab --control "$tmp/k/control" --patched "$tmp/k/patched" \
-	--boots 2 --batches 2 --results "$w/results" 2>&1)
+	--boots 2 --undecidable-ok --batches 2 --results "$w/results" 2>&1)
 rc=$?
 t1=$(date +%s.%N)
 echo "$out" >"$w/campaign.out"
@@ -181,7 +181,7 @@ check "vlab: the by-id link went away with the adapter" \
 	sh -c '! ls /dev/serial/by-id/ 2>/dev/null | grep -qF "$1"' _ "$serial"
 n0=$(grep -c " adapter plugged$" "$log")
 out=$("$ablab" ab --board vlab --control "$tmp/k/control" --patched "$tmp/k/patched" \
-	--boots 2 --batches 2 --results "$w/results-vanish" 2>&1)
+	--boots 2 --undecidable-ok --batches 2 --results "$w/results-vanish" 2>&1)
 rc=$?
 echo "$out" >"$w/campaign-vanish.out"
 echo "$out" | grep -E '^ablab: vlab|complete|failed|error' | sed 's/^/  /' | head -n 20
@@ -237,7 +237,7 @@ if [ -n "${VLAB_ARM_KERNELS:-}" ]; then
 		n0=$(wc -l <"$log")
 		t0=$(date +%s.%N)
 		out=$("$ablab" ab --board vlab-pi400 --control "$k/control" --patched "$k/patched" \
-			--boots 2 --batches 1 "${bench[@]}" --results "$w/results-arm-$mode" 2>&1)
+			--boots 2 --undecidable-ok --batches 1 "${bench[@]}" --results "$w/results-arm-$mode" 2>&1)
 		rc=$?
 		t1=$(date +%s.%N)
 		echo "$out" >"$w/campaign-arm-$mode.out"
