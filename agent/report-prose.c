@@ -942,9 +942,26 @@ char *rep_method_paragraph(const struct report *rep, bool email)
 	return o.data;
 }
 
-/* design advice lines (shared by text, email, html) */
+/* the fewest boots per kernel of a fixed design in which a row of this report's family can
+ * end "different" (0: none up to PLAN_MAX_N, or no family) */
+static unsigned int decidable_boots(const struct report *rep)
+{
+	struct plan_design p = { .n = 1,
+				 .rows = rep->nfamily ? rep->nfamily : 1,
+				 .alpha = rep->alpha,
+				 .beta = rep->alpha,
+				 .margin = rep->margin };
+	struct plan_result r;
+
+	if (plan_decidable(&p, &r))
+		return 0;
+	return (unsigned int)r.diff_n;
+}
+
+/* design advice lines (shared by text, email, html); never fewer boots than can decide */
 char *rep_design_text(const struct report *rep)
 {
+	unsigned int floor_n = decidable_boots(rep);
 	struct buf o = { 0 };
 
 	buf_printf(
@@ -965,6 +982,16 @@ char *rep_design_text(const struct report *rep)
 			continue;
 		}
 		report_row_label(&rep->rows[b->d_binding], l, sizeof(l));
+		if (floor_n > b->d_boots && b->d_boots > 0) {
+			buf_printf(
+				&o,
+				"%s: %u boots per kernel x %u batch%s (%u reach the CI; %u is the fewest in which one of %zu rows can say \"different\"), about %.0f\001s per kernel (boot %.1f\001s, batch %.2f\001s; most demanding: %s).\n",
+				b->name, floor_n, b->d_batches, b->d_batches == 1 ? "" : "es",
+				b->d_boots, floor_n, rep->nfamily ? rep->nfamily : 1,
+				b->d_seconds * floor_n / b->d_boots, b->boot_s,
+				b->run_s / rep->batches, l);
+			continue;
+		}
 		buf_printf(
 			&o,
 			"%s: %u boots per kernel x %u batch%s, about %.0f\001s per kernel (boot %.1f\001s, batch %.2f\001s; most demanding: %s).\n",
