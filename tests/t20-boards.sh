@@ -12,7 +12,7 @@ board_err typo-key "${good/\"retries\"/\"retires\"}" "^ablab: $tmp/typo-key.json
 board_err wrong-type "${good/\"retries\": 2/\"retries\": \"two\"}" "[0-9]+:[0-9]+: retries: must be an integer"
 board_err nested-typo "${good/\"prompt\"/\"promt\"}" "shell.promt: unknown key; did you mean \"prompt\"\?$"
 board_err syntax "${good/\"cpu\": /\"cpu\" }" "syntax.json:[0-9]+:[0-9]+: invalid JSON"
-board_err trailing "$good }" "trailing.json:25:[0-9]+: (trailing characters|invalid JSON)"
+board_err trailing "$good }" "trailing.json:$(($(wc -l <boards/qemu-sam9x75.json) + 1)):[0-9]+: (trailing characters|invalid JSON)"
 board_err range "${good/\"kernel\": 60/\"kernel\": 0}" "timeouts_s.kernel: out of range"
 board_err bad-regex "${good/Kernel panic - not syncing/(unclosed}" "invalid regular expression"
 board_err power-type "${good/\"type\": \"qemu\"/\"type\": \"pdu\"}" "power.type: unsupported power type"
