@@ -747,14 +747,14 @@ static void method_batches(const struct report *rep, struct buf *o, bool email)
  * only with its power, or with "cannot decide" */
 static void method_test(const struct report *rep, struct buf *o, bool email)
 {
+	/* email: a design that cannot say "different" is said by the footnote and the
+	 * undecidable note */
 	if (rep->seq.nlooks && email)
 		buf_printf(
 			o,
-			" Sequential, a look per round from %d+%d to %d+%d: Pocock-type exact rank test at %.2g per row%s; same: repeated CI within \u00b1%g%%.",
+			" Sequential, looks at %d+%d..%d+%d: Pocock-type exact rank test at %.2g per row; same: repeated CI within \u00b1%g%%.",
 			rep->seq.first, rep->seq.first, rep->seq.budget, rep->seq.budget,
-			rep->seq.row_alpha,
-			rep->seq.p_diff > 0 ? "" : " (no p of these boots reaches it)",
-			rep->margin * 100.0);
+			rep->seq.row_alpha, rep->margin * 100.0);
 	else if (rep->seq.nlooks && !(rep->seq.p_diff > 0))
 		buf_printf(
 			o,
