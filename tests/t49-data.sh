@@ -130,6 +130,53 @@ else
 		"$rc/$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND b.seq = 13 AND s.mean_ns = -35")" = 0/1 ||
 		cat "$dd/negmean.out"
 
+	echo "== a series campaign through an outage: its +1 and +1-2 boots load from the spool"
+	# (issue 27 item 1: the spool loader took only control and patched; a series
+	# boot was set aside in spool/rejected and its slot booted again)
+	for n in 1 2; do
+		mkdir -p "$dd/k/s$n"
+		printf '{"board":"sim-data","variant":"s%s","release":"6.1.0-sim-s%s"}\n' $n $n >"$dd/k/s$n/manifest.json"
+		printf 'zImage\0Linux version 6.1.0-sim-s%s (boardsim@lab) #1\n' $n >"$dd/k/s$n/zImage"
+		echo initramfs >"$dd/k/s$n/initramfs.cpio.gz"
+		echo dtb >"$dd/k/s$n/sim.dtb"
+	done
+	cat >"$dd/series.json" <<-JOB
+	{
+	  "name": "series-outage",
+	  "boards": ["$dd/board.json"],
+	  "variants": {
+	    "control": { "source": { "type": "prebuilt", "dir": "$dd/k/control" } },
+	    "+1": { "source": { "type": "prebuilt", "dir": "$dd/k/s1" } },
+	    "+1-2": { "source": { "type": "prebuilt", "dir": "$dd/k/s2" } }
+	  },
+	  "benchmark": { "name": "dmabench" },
+	  "boots": 2,
+	  "batches": 1
+	}
+	JOB
+	res3=$dd/results3
+	c0=$(last)
+	"$ablab" run "$dd/series.json" --results "$res3" --format json >"$dd/series.out" 2>"$dd/series.err" &
+	pid=$!
+	wait_for 60 new_campaign "$c0"
+	scid=$(last)
+	wait_for 60 has_ok_boots "$scid" 1
+	"$ablab" db stop >/dev/null
+	wait $pid
+	fault 27.1 "series outage: boots of +1 or +1-2 spooled" bash -c "grep -lqE '\"variant\": ?\"\+1' '$res3'/spool/*.json"
+	"$ablab" db start >/dev/null
+	"$ablab" spool load --results "$res3" >"$dd/sload.out" 2>&1; rc=$?
+	grep -m2 'refused' "$dd/sload.out"
+	fault 27.1 "series outage: spool load stores every variant's boots, none set aside (exit $rc)" test \
+		"$rc/$(psql_q "SELECT string_agg(variant || '=' || n, ' ' ORDER BY variant) FROM (SELECT variant, count(DISTINCT seq) n FROM boots WHERE campaign_id = $scid AND status = 'ok' GROUP BY variant) x")/$(ls "$res3/spool/rejected" 2>/dev/null | wc -l)" = "0/+1=2 +1-2=2 control=2/0"
+	spool=$res3/spool
+	cid=$scid spool_file notvar 'd["seq"] = 9; d["variant"] = "+1-2-3"'
+	spool_file abplus 'd["seq"] = 9; d["variant"] = "+1"'
+	"$ablab" spool load --results "$res3" >"$dd/sload2.out" 2>&1; rc=$?
+	grep 'refused' "$dd/sload2.out"
+	fault 27.1 "a variant not the campaign's (+1-2-3 in the series, +1 in an A/B campaign): refused naming the campaign's variants" bash -c \
+		"[ $rc = 1 ] && grep -q 'notvar.json: spool file refused: field \"variant\" +1-2-3 is not a variant of campaign $scid (control, +1, +1-2)' '$dd/sload2.out' && grep -q 'abplus.json: spool file refused: field \"variant\" +1 is not a variant of campaign $cid (control, patched)' '$dd/sload2.out' && [ -f '$spool/rejected/abplus.json' ]"
+
 	echo "== database restart mid-campaign"
 	c0=$(last)
 	ab 3 "$dd/results2"
