@@ -191,6 +191,7 @@ MANDIR  ?= $(DATADIR)/man
 DOCDIR  ?= $(DATADIR)/doc/ablab
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 SHARE_FILES := $(wildcard boards/*.json boards/README.md boards/kernel/*) \
 	       kmod/Kbuild kmod/Makefile kmod/README.md kmod/dmabench.c \
 	       $(wildcard jobs/*.json jobs/README.md jobs/*/patches/*.patch)
@@ -214,13 +215,15 @@ install: ablab build/ablab.1
 		install -D -m 644 build/$$u $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
 	install -D -m 644 jobs/systemd/ablab.sysusers $(DESTDIR)$(SYSUSERSDIR)/ablab.conf
+	install -D -m 644 jobs/systemd/ablab.tmpfiles $(DESTDIR)$(TMPFILESDIR)/ablab.conf
 	install -D -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -D -m 644 docs/DESIGN.md $(DESTDIR)$(DOCDIR)/DESIGN.md
 	install -D -m 644 jobs/systemd/README.md $(DESTDIR)$(DOCDIR)/systemd/README.md
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ablab $(DESTDIR)$(MANDIR)/man1/ablab.1
-	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) $(DESTDIR)$(SYSUSERSDIR)/ablab.conf
+	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) $(DESTDIR)$(SYSUSERSDIR)/ablab.conf \
+		$(DESTDIR)$(TMPFILESDIR)/ablab.conf
 	rm -rf $(DESTDIR)$(DATADIR)/ablab $(DESTDIR)$(DOCDIR)
 
 clean:

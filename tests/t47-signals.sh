@@ -235,7 +235,7 @@ open(sys.argv[2]).read()' "$lockf_" "$lw/release" >"$lw/nobody.out" 2>&1 &
 		fault 9 "a second board file for the same console is refused (exit $rc): $out" \
 			test "$rc" = 1
 		fault 9 "  ... with \"console ... is in use by ... board sim-a\"" \
-			grep -q "sim-b: console $(realpath "$lw/console") is in use by pid $pid on .*board sim-a" <<<"$out"
+			grep -q "sim-b: console $(realpath "$lw/console") is in use by pid $pid (uid [0-9]*, ablab [a-z]*) on .*board sim-a" <<<"$out"
 		out=$("$ablab" boards 2>/dev/null | grep -A3 "^sim-b " | grep "^  lock ")
 		fault 9 "\`ablab boards\` shows sim-b held through its console:$out" \
 			grep -q "pid $pid .*through console" <<<"$out"
