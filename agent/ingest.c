@@ -336,11 +336,25 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 	/* a message of this file's own before it is stored, or a boot of the same
 	 * content being stored: the boots before it first */
 	if (pf->read_err || kernel_differs || (!res->n && !res->malformed) || pf->check ||
-	    in_flight(c, uuid))
+	    res->runs > 1 || in_flight(c, uuid))
 		settle(c);
 	ret = pf->read_err;
 	if (ret) {
 		err_msg("%s: cannot read: %s", file, strerror(-ret));
+		goto out;
+	}
+	if (res->runs > 1) {
+		/* two boots (or module loads) stored as one would mix their batches
+		 * under the first kernel's name: refused, with or without --partial */
+		struct buf at = { 0 };
+
+		for (int i = 0; i < res->runs && i < PARSE_RUNS_MAX; i++)
+			buf_printf(&at, "%s%d", i ? ", " : "", res->run_line[i]);
+		err_msg("%s: %d runs in one file (a kernel's \"Linux version\" line or a benchmark start line begins each: lines %s%s); not stored%s: one file per boot, split it at those lines",
+			file, res->runs, at.data, res->runs > PARSE_RUNS_MAX ? ", ..." : "",
+			c->partial ? ", also with --partial" : "");
+		buf_free(&at);
+		ret = -EINVAL;
 		goto out;
 	}
 	if (kernel_differs) {
@@ -475,7 +489,9 @@ static void ingest_usage(FILE *f)
 		"dmabench v1) as boots: one file = one boot. The same file for the same\n"
 		"board and variant is stored once (its UUID is a hash of the content).\n"
 		"A line printed twice with the same printk timestamp (the console's output\n"
-		"and a dmesg typed afterwards) counts once.\n\n"
+		"and a dmesg typed afterwards) counts once.  A file of several runs (two\n"
+		"\"Linux version\" lines of two boots, a second benchmark start line) is\n"
+		"refused naming the line where each begins, also with --partial.\n\n"
 		"  --board B          board file or name (boards/B.json), or a board already\n"
 		"                     in the database; with --cpu and --family a new one\n"
 		"  --variant L        kernel label: control or patched for A/B reports\n"

@@ -167,3 +167,28 @@ x3=$(psql_q "SELECT count(*) || '/' || max(cpu) FROM boards WHERE name = 't52-br
 check "a changed definition updates the row ($x3)" test "$x3" = 1/Cortex-A72-r1
 check "... and one kernel row serves the boots of the same kernel" test \
 	"$(psql_q "SELECT count(DISTINCT b.kernel_id) || '/' || count(*) FROM boots b JOIN boards o ON o.id = b.board_id WHERE o.name = 't52-brd'")" = 1/3
+
+echo "== a capture of two boots (two kernels): refused naming the line where each run starts"
+# (issue 27 item 2: stored as one boot with 2 batches under the first kernel's name)
+two=$d/two-boots.txt
+{ cat "$fx/seed-console-dmesg-pi400.txt"
+  sed -e 's/7\.3\.0-rc1-00324-g986c24e0fe44/7.3.0-rc2-patched/' -e 's/\[   \([0-9]\)/[  1\1/' "$fx/seed-dmesg-pi400.txt"; } >"$two"
+second=$(($(wc -l <"$fx/seed-console-dmesg-pi400.txt") + $(grep -n 'Linux version' "$fx/seed-dmesg-pi400.txt" | cut -d: -f1)))
+n0=$(psql_q "SELECT count(*) FROM boots")
+ing "$two" >"$d/tb.out" 2>&1; rc=$?
+cat "$d/tb.out"
+fault 27.2 "two boots in one file: refused (exit $rc), nothing stored, each run's first line named (2 and $second)" bash -c \
+	"[ $rc = 1 ] && [ $(psql_q "SELECT count(*) FROM boots") = $n0 ] && grep -qF '$two: 2 runs in one file (a kernel'\\''s \"Linux version\" line or a benchmark start line begins each: lines 2, $second); not stored: one file per boot' '$d/tb.out'"
+ing "$two" --partial >"$d/tbp.out" 2>&1; rc=$?
+fault 27.2 "  ... also with --partial (exit $rc), saying so" bash -c \
+	"[ $rc = 1 ] && [ $(psql_q "SELECT count(*) FROM boots") = $n0 ] && grep -qF 'lines 2, $second); not stored, also with --partial' '$d/tbp.out'"
+printf '%s\n' '[    1.000000] dmabench: v1 start clock_res_ns=1' \
+	'dmabench: v1 result scenario=p batch=1 size=64 reps=10 dir=from op=map_unmap state=dirty timing=iter mean_ns=100 min_ns=1 max_ns=999 ns_per_KiB=4' \
+	'dmabench: v1 done status=0' '[   50.000000] dmabench: v1 start clock_res_ns=1' \
+	'dmabench: v1 result scenario=p batch=1 size=64 reps=10 dir=from op=map_unmap state=dirty timing=iter mean_ns=900 min_ns=1 max_ns=999 ns_per_KiB=4' \
+	'dmabench: v1 done status=0' >"$d/v1-twice.txt"
+ing "$d/v1-twice.txt" >"$d/v1t.out" 2>&1; rc=$?
+fault 27.2 "v1: a second start line (the module loaded twice) no longer discards the first run silently: refused (exit $rc), lines 1, 4" bash -c \
+	"[ $rc = 1 ] && [ $(psql_q "SELECT count(*) FROM boots") = $n0 ] && grep -qF 'begins each: lines 1, 4); not stored' '$d/v1t.out'"
+ing "$fx/seed-console-dmesg-pi400.txt" >"$d/one.out" 2>&1; rc=$?
+check "one boot with a dmesg of it is still one run (exit $rc: already stored)" grep -q 'already stored' "$d/one.out"
