@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -413,6 +414,23 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	ret = write_file_atomic_at(dirfd, slash ? slash + 1 : path, data, len);
 	close(dirfd);
 	return ret;
+}
+
+int dir_free_check(const char *dir, uint64_t floor_mb, struct errtext *why)
+{
+	struct statvfs vs;
+	uint64_t mb;
+
+	if (statvfs(dir, &vs) < 0)
+		return errtext_set(why, -errno, "%s: cannot see its free space: %s", dir,
+				   strerror(errno));
+	mb = (uint64_t)vs.f_bavail * vs.f_frsize >> 20;
+	if (mb < floor_mb)
+		return errtext_set(
+			why, -ENOSPC,
+			"%s: %llu MiB free, below the %llu MiB a campaign needs for its transcripts and spool (ABLAB_MIN_FREE_MB sets the floor): free some space or pass another --results",
+			dir, (unsigned long long)mb, (unsigned long long)floor_mb);
+	return 0;
 }
 
 int open_dir_nofollow(const char *path, char **link)

@@ -99,6 +99,9 @@ int remove_tree(const char *path);
  * absolute path, else in /tmp: malloc'd, or NULL with errno set and the
  * error said. */
 char *make_run_dir(const char *prefix);
+/* 0 when dir's file system has floor_mb MiB free for this user, else -ENOSPC (or
+ * statvfs's error) with why naming dir, what is free and the floor */
+int dir_free_check(const char *dir, uint64_t floor_mb, struct errtext *why);
 bool is_dir(const char *path);
 bool is_file(const char *path);
 /* The directory part of path (dirname(3) on a copy), malloc'd. */

@@ -190,5 +190,47 @@ else
 	grep -E 'spool|stopp|could not' "$dd/ab.err" | head -n 3
 	fault 10 "DB restart: campaign exit 0 and status complete (exit $rc)" test \
 		"$rc/$(psql_q "SELECT status FROM campaigns WHERE id = $cid")" = 0/complete
+	echo "== a full disk (a small tmpfs): refused below the floor; transcripts and spool writes checked"
+	# (issue 27 item 4: a full results/ ended "complete" with exit 0, transcripts cut
+	# silently, and a boot the spool could not take was lost with no word of why)
+	full=$dd/full
+	mkdir -p "$full"
+	if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=1m,mode=0755 ablab-t49 "$full" 2>"$dd/mount.err"; then
+		skip "t49: a small tmpfs needs root: $(cat "$dd/mount.err" 2>/dev/null)"
+	else
+		trap 'umount "$full" 2>/dev/null; cleanup' EXIT
+		c0=$(last)
+		ab 1 "$full/results"
+		wait $pid; rc=$?
+		grep -m1 'MiB free' "$dd/ab.err"
+		fault 27.4 "below the free-space floor: refused (exit $rc) naming the floor, no campaign made" bash -c \
+			"[ $rc != 0 ] && grep -q '$full/results: [0-9]* MiB free, below the 64 MiB a campaign needs' '$dd/ab.err' && [ $(last) = $c0 ]"
+		# the disk fills: every block taken, then a campaign allowed below the floor
+		mkdir -p "$full/results"
+		dd if=/dev/zero of="$full/filler" bs=64k 2>/dev/null
+		c0=$(last)
+		ABLAB_MIN_FREE_MB=0 ab 1 "$full/results"
+		wait $pid; rc=$?
+		cid=$(last)
+		grep -m2 'transcript incomplete' "$dd/ab.err"
+		fault 27.4 "transcripts that could not be written: exit 1, each boot names its transcript as incomplete (exit $rc)" bash -c \
+			"[ $rc = 1 ] && [ \$(grep -c 'transcript incomplete: No space left on device (ENOSPC)' '$dd/ab.err') -ge 2 ] && grep -q 'sim-data: 2 transcript(s) incomplete' '$dd/ab.err'"
+		fault 27.4 "  ... and the stored boots say so in their error (data stored, ok)" test \
+			"$(psql_q "SELECT count(*) FILTER (WHERE status = 'ok' AND error LIKE '%transcript incomplete: No space left on device (ENOSPC)%') || '/' || count(*) FROM boots WHERE campaign_id = $cid")" = 2/2
+		# the database goes away as well: the spool cannot take the boot
+		c0=$(last)
+		ABLAB_MIN_FREE_MB=0 ab 3 "$full/results"
+		wait_for 60 new_campaign "$c0"
+		cid=$(last)
+		wait_for 60 has_ok_boots "$cid" 1
+		"$ablab" db stop >/dev/null
+		wait $pid; rc=$?
+		"$ablab" db start >/dev/null
+		grep -m1 'boot lost' "$dd/ab.err"
+		fault 27.4 "database down and disk full: the failed spool write names the errno and says boot lost (exit $rc)" bash -c \
+			"[ $rc != 0 ] && grep -q 'results database unreachable and the spool write to $full/results/spool failed: No space left on device (ENOSPC): boot lost' '$dd/ab.err'"
+		umount "$full"
+		trap cleanup EXIT
+	fi
 	"$bs" ctl "$dd/ctl" quit >/dev/null 2>&1
 fi
