@@ -656,11 +656,18 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	/* the batches that ran (a regex command or the seed module decides
 	 * them), when every ok boot and scenario ran the same number */
 	store_campaign_set_batches(&st, cid);
-	if (stop_requested) {
-		store_campaign_set_status(&st, cid, "interrupted");
-		ret = -EINTR;
-	} else {
-		store_campaign_set_status(&st, cid, ret ? "failed" : "complete");
+	{
+		const char *final = stop_requested ? "interrupted" : ret ? "failed" : "complete";
+
+		if (stop_requested)
+			ret = -EINTR;
+		if (store_campaign_set_status(&st, cid, final)) {
+			/* not "complete": the database still says running (stale) */
+			err_msg("campaign %lld: its final status (%s) could not be stored (database error above); it shows as stale until `ablab resume %lld` ends it",
+				(long long)cid, final, (long long)cid);
+			if (!ret)
+				ret = -EIO;
+		}
 	}
 	for (i = 0; i < nb; i++) {
 		info_msg("%s: %d ok boot(s), %d failed attempt(s)%s%s", b[i].name, br[i].ok_boots,

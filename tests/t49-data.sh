@@ -65,8 +65,11 @@ else
 	cid=$(last)
 	wait_for 60 has_ok_boots "$cid" 1
 	"$ablab" db stop >/dev/null
-	wait $pid
+	wait $pid; rc=$?
 	fault 10 "outage: some boots spooled" bash -c "ls '$res'/spool/*.json >/dev/null 2>&1"
+	grep -m1 'final status' "$dd/ab.err"
+	fault 27.9 "outage: the final status could not be stored: exit 1 (exit $rc), said so, not \"complete\"" bash -c \
+		"[ $rc = 1 ] && grep -q 'campaign $cid: its final status (complete) could not be stored' '$dd/ab.err' && ! grep -q 'campaign $cid complete' '$dd/ab.err'"
 	"$ablab" db start >/dev/null
 	(cd "$dd/elsewhere" && "$ablab" resume "$cid" --format json >"$dd/resume.out" 2>"$dd/resume.err"); rc=$?
 	grep -E 'spool|resum|already' "$dd/resume.err" | head -n 3
