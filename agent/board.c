@@ -261,10 +261,11 @@ static int board_load_one(struct board *b, const char *path)
 	b->family = jstr(r, "family");
 	b->description = jstr(r, "description");
 	b->emulated = jbool(r, "emulated", false);
-	if (!*b->name || strchr(b->name, '/') || b->name[0] == '.')
+	if (!lab_name_ok(b->name, (size_t)json_object_get_string_len(jobj(r, "name"))))
 		return board_field_error(
 			b, NULL, "name",
-			"\"%s\" must be non-empty, without '/' and not start with '.'", b->name);
+			"\"%.64s%s\" is not a board name: %s (it names lock files, transcripts and database rows; a NUL is refused)",
+			b->name, strlen(b->name) > 64 ? "..." : "", LAB_NAME_RULE);
 
 	ret = load_console(b, jobj(r, "console"));
 	if (ret)

@@ -92,9 +92,8 @@ static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu,
 		free(dcpu);
 		free(dfamily);
 	} else if (cpu && family) {
-		if (!valid_word(name, 63)) {
-			err_msg("--board: \"%s\" is not a board name (letters, digits, . _ + -)",
-				name);
+		if (!lab_name_ok(name, strlen(name))) {
+			err_msg("--board: \"%.64s\" is not a board name: %s", name, LAB_NAME_RULE);
 			free(path);
 			return -EINVAL;
 		}

@@ -416,6 +416,13 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	return ret;
 }
 
+bool lab_name_ok(const char *s, size_t len)
+{
+	return len >= 1 && len <= LAB_NAME_MAX && strlen(s) == len && s[0] != '-' && s[0] != '.' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") ==
+		       len;
+}
+
 int dir_free_check(const char *dir, uint64_t floor_mb, struct errtext *why)
 {
 	struct statvfs vs;

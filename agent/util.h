@@ -99,6 +99,12 @@ int remove_tree(const char *path);
  * absolute path, else in /tmp: malloc'd, or NULL with errno set and the
  * error said. */
 char *make_run_dir(const char *prefix);
+/* A board or job name: 1-LAB_NAME_MAX of [A-Za-z0-9._+-], not starting with '-' (an
+ * option) or '.' (a hidden or relative path); len is its JSON length, so a NUL inside
+ * (a JSON \u0000) is refused, not cut. */
+#define LAB_NAME_MAX 63
+#define LAB_NAME_RULE "1-63 of letters, digits, . _ + -, not starting with - or ."
+bool lab_name_ok(const char *s, size_t len);
 /* 0 when dir's file system has floor_mb MiB free for this user, else -ENOSPC (or
  * statvfs's error) with why naming dir, what is free and the floor */
 int dir_free_check(const char *dir, uint64_t floor_mb, struct errtext *why);

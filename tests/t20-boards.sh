@@ -16,6 +16,21 @@ board_err trailing "$good }" "trailing.json:25:[0-9]+: (trailing characters|inva
 board_err range "${good/\"kernel\": 60/\"kernel\": 0}" "timeouts_s.kernel: out of range"
 board_err bad-regex "${good/Kernel panic - not syncing/(unclosed}" "invalid regular expression"
 board_err power-type "${good/\"type\": \"qemu\"/\"type\": \"pdu\"}" "power.type: unsupported power type"
+# board and job names: one rule (issue 27, Low: a 100,000-character name, a leading '-'
+# and a JSON \u0000 that cut the name were all taken)
+name_rule='is not a board name: 1-63 of letters, digits, \. _ \+ -, not starting with - or \.'
+board_err name-long "${good/\"name\": \"qemu-sam9x75\"/\"name\": \"$(printf 'a%.0s' $(seq 100000))\"}" \
+	"name: \"a{64}\.\.\.\" $name_rule"
+board_err name-dash "${good/\"name\": \"qemu-sam9x75\"/\"name\": \"-rf\"}" "name: \"-rf\" $name_rule"
+board_err name-nul "${good/\"name\": \"qemu-sam9x75\"/\"name\": \"sam\\u0000x\"}" "name: \"sam\" $name_rule"
+board_err name-64 "${good/\"name\": \"qemu-sam9x75\"/\"name\": \"$(printf 'b%.0s' $(seq 64))\"}" "$name_rule"
+printf '%s\n' "$good" >"$tmp/name-63.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["name"]="c"*56+"+1.x_y-"; json.dump(d,open(sys.argv[1],"w"))' "$tmp/name-63.json"
+check "a board name of 63 with + . _ - is valid" "$ablab" check-board "$tmp/name-63.json"
+python3 -c 'import json,sys; j=json.load(open("jobs/dma-from-device.json")); j["name"]=sys.argv[2]; json.dump(j,open(sys.argv[1],"w"))' "$tmp/job-dash.json" "-rf"
+out=$(ABLAB_BOARDS=$top/boards "$ablab" run "$tmp/job-dash.json" --dry-run 2>&1)
+fault 27.8 "a job name starting with -: refused by the same rule as a board's" grep -q 'name: "-rf" is not a job name: 1-63 of letters, digits, . _ + -, not starting with - or .' <<<"$out"
+
 # power.line_names (gpiod): the relay by its line name instead of its offset
 pi_lines() { sed "s/\"lines\": \[17\]/$1/" boards/pi400.json; }
 pi_lines '"line_names": ["relay0"]' >"$tmp/linenames.json"
