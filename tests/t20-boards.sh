@@ -31,6 +31,29 @@ python3 -c 'import json,sys; j=json.load(open("jobs/dma-from-device.json")); j["
 out=$(ABLAB_BOARDS=$top/boards "$ablab" run "$tmp/job-dash.json" --dry-run 2>&1)
 fault 27.8 "a job name starting with -: refused by the same rule as a board's" grep -q 'name: "-rf" is not a job name: 1-63 of letters, digits, . _ + -, not starting with - or .' <<<"$out"
 
+# a prebuilt module's file name goes into target shell commands: only [A-Za-z0-9._+-]
+# (issue 27, Low), checked before any boot (here by --dry-run)
+kj=$tmp/kojob
+for v in control patched; do
+	mkdir -p "$kj/k/$v"
+	printf '{"board":"qemu-sam9x75","variant":"%s","release":"6.1.0-sim-%s"}\n' $v $v >"$kj/k/$v/manifest.json"
+	printf 'zImage\0Linux version 6.1.0-sim-%s (b@l) #1\n' $v >"$kj/k/$v/zImage"
+	echo i >"$kj/k/$v/initramfs.cpio.gz"
+	echo d >"$kj/k/$v/sim.dtb"
+done
+ko_job() {	# FILE CONTROL-KO PATCHED-KO
+	cat >"$1" <<-EOF
+	{ "name": "ko-shell", "boards": ["qemu-sam9x75"],
+	  "variants": { "control": { "source": { "type": "prebuilt", "dir": "k/control" } },
+	                "patched": { "source": { "type": "prebuilt", "dir": "k/patched" } } },
+	  "benchmark": { "name": "module", "ko": { "control": "$2", "patched": "$3" } }, "boots": 2 }
+	EOF
+}
+ko_job "$kj/subst.json" 'm$(reboot).ko' m.ko
+out=$(ABLAB_BOARDS=$top/boards "$ablab" run "$kj/subst.json" --dry-run 2>&1); rc=$?
+fault 27.11 "a .ko named m\$(reboot).ko: refused before any boot (exit $rc)" bash -c \
+	"[ $rc = 1 ] && grep -qF 'qemu-sam9x75: module name \"m\$(reboot)\": only letters, digits, . _ + -' <<<'$out'"
+
 # power.line_names (gpiod): the relay by its line name instead of its offset
 pi_lines() { sed "s/\"lines\": \[17\]/$1/" boards/pi400.json; }
 pi_lines '"line_names": ["relay0"]' >"$tmp/linenames.json"
