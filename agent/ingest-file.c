@@ -192,6 +192,14 @@ void ingest_keep_valid(const char *file, const struct run_result *in, struct run
 	free(sc);
 }
 
+bool ingest_release_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n <= 128 && isalnum((unsigned char)s[0]) &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") == n;
+}
+
 void ingest_prepare(const char *board, const char *variant, const char *file,
 		    struct ingest_prepared *p)
 {
@@ -201,6 +209,11 @@ void ingest_prepare(const char *board, const char *variant, const char *file,
 	if (p->read_err)
 		return;
 	find_linux_version(p->data, p->len, &p->vline, &p->vrel);
+	if (p->vrel && !ingest_release_ok(p->vrel)) {
+		/* held to --kernel's rule: "=HYPERLINK(...)" is no release */
+		p->vrel_bad = p->vrel;
+		p->vrel = NULL;
+	}
 	ingest_uuid(board, variant, p->data, p->len, p->uuid);
 	parse_log(p->data, p->len, &p->res);
 	p->check = run_check(&p->res, &p->why);
@@ -213,6 +226,7 @@ void ingest_prepared_free(struct ingest_prepared *p)
 {
 	free(p->vline);
 	free(p->vrel);
+	free(p->vrel_bad);
 	free(p->data);
 	run_result_free(&p->res);
 	memset(p, 0, sizeof(*p));

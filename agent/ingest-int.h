@@ -21,6 +21,7 @@ struct ingest_prepared {
 	const char *file;
 	int read_err; /* read_file()'s error, else 0 */
 	char *data, *vline, *vrel;
+	char *vrel_bad; /* the Linux version line's release when it is not one (vrel NULL) */
 	size_t len;
 	char uuid[37];
 	struct run_result res;
@@ -33,6 +34,9 @@ struct ingest_prepared {
 void ingest_prepare(const char *board, const char *variant, const char *file,
 		    struct ingest_prepared *p);
 void ingest_prepared_free(struct ingest_prepared *p);
+/* A kernel release as uname -r prints it (--kernel's rule): 1-128 of [A-Za-z0-9._+-],
+ * starting with a letter or digit */
+bool ingest_release_ok(const char *s);
 /*
  * The scenarios of a run that stand on their own: batches 1..N each once (the seed format
  * numbers them in order of appearance) and no rejected line about them.  out gets their

@@ -335,8 +335,11 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 	/* a message of this file's own before it is stored, or a boot of the same
 	 * content being stored: the boots before it first */
 	if (pf->read_err || kernel_differs || (!res->n && !res->malformed) || pf->check ||
-	    res->runs > 1 || in_flight(c, uuid))
+	    res->runs > 1 || pf->vrel_bad || in_flight(c, uuid))
 		settle(c);
+	if (pf->vrel_bad && !c->kernel)
+		err_msg("%s: the log's \"Linux version %.64s\" names no kernel release (as uname -r prints it): its release is stored as \"unknown\" (or pass --kernel)",
+			file, pf->vrel_bad);
 	ret = pf->read_err;
 	if (ret) {
 		err_msg("%s: cannot read: %s", file, strerror(-ret));
@@ -559,7 +562,7 @@ int cmd_ingest(int argc, char **argv)
 			c.variant);
 		return 2;
 	}
-	if (c.kernel && !valid_word(c.kernel, 128)) {
+	if (c.kernel && !ingest_release_ok(c.kernel)) {
 		err_msg("--kernel: \"%s\" is not a kernel release (as uname -r prints it)",
 			c.kernel);
 		return 2;

@@ -416,6 +416,33 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	return ret;
 }
 
+void csv_cell(FILE *f, const char *s)
+{
+	/* a cell a spreadsheet would read as a formula (=HYPERLINK(...), @SUM(...), a tab or
+	 * CR before one, or + or - before anything but [A-Za-z0-9._+-]: a function, a DDE
+	 * "|") is prefixed with ': it stays text.  A number (-35) and a series label
+	 * (+1-2) are kept as they are. */
+	bool formula = s[0] && strchr("=@\t\r", s[0]);
+	static const char plain[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-";
+
+	if ((s[0] == '-' || s[0] == '+') && s[strspn(s, plain)])
+		formula = true;
+	if (!formula && !strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 bool lab_name_ok(const char *s, size_t len)
 {
 	return len >= 1 && len <= LAB_NAME_MAX && strlen(s) == len && s[0] != '-' && s[0] != '.' &&

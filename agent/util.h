@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -99,6 +100,10 @@ int remove_tree(const char *path);
  * absolute path, else in /tmp: malloc'd, or NULL with errno set and the
  * error said. */
 char *make_run_dir(const char *prefix);
+/* One CSV cell (RFC 4180): quoted when it holds a comma, quote or line end; a cell a
+ * spreadsheet would take for a formula (starting with = @ tab CR, or + - before more than
+ * [A-Za-z0-9._+-]: not a number nor a series label) is prefixed with ' */
+void csv_cell(FILE *f, const char *s);
 /* A board or job name: 1-LAB_NAME_MAX of [A-Za-z0-9._+-], not starting with '-' (an
  * option) or '.' (a hidden or relative path); len is its JSON length, so a NUL inside
  * (a JSON \u0000) is refused, not cut. */

@@ -192,3 +192,14 @@ fault 27.2 "v1: a second start line (the module loaded twice) no longer discards
 	"[ $rc = 1 ] && [ $(psql_q "SELECT count(*) FROM boots") = $n0 ] && grep -qF 'begins each: lines 1, 4); not stored' '$d/v1t.out'"
 ing "$fx/seed-console-dmesg-pi400.txt" >"$d/one.out" 2>&1; rc=$?
 check "one boot with a dmesg of it is still one run (exit $rc: already stored)" grep -q 'already stored' "$d/one.out"
+
+echo "== a Linux version line whose release is no release: stored as unknown, CSV safe"
+# (issue 27, Low: "=HYPERLINK(...)" became the release and a formula in CSV output)
+sed -e 's/Linux version 7\.3\.0-rc1-00324-g986c24e0fe44/Linux version =HYPERLINK("http:\/\/x.example","y")/' \
+	-e 's/mean_ns=353/mean_ns=357/' "$fx/seed-console-dmesg-pi400.txt" >"$d/formula.txt"
+ing "$d/formula.txt" >"$d/formula.out" 2>&1; rc=$?
+grep -m1 'names no kernel release' "$d/formula.out"
+"$ablab" query --campaign "$(last)" --format csv >"$d/formula.csv" 2>&1
+rel=$(psql_q "SELECT coalesce(uname_r, '') FROM boots WHERE campaign_id = $(last)")
+fault 27.12 "a release =HYPERLINK(...) is refused as a release: stored (exit $rc) as $rel, said so, no formula cell in query CSV" bash -c \
+	"[ $rc = 0 ] && [ '$rel' = unknown ] && grep -qF 'names no kernel release (as uname -r prints it): its release is stored as \"unknown\"' '$d/formula.out' && grep -q ',unknown,' '$d/formula.csv' && ! grep -qE '(^|,)\"?[=@]' '$d/formula.csv'"
