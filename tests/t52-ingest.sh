@@ -190,6 +190,12 @@ printf '%s\n' '[    1.000000] dmabench: v1 start clock_res_ns=1' \
 ing "$d/v1-twice.txt" >"$d/v1t.out" 2>&1; rc=$?
 fault 27.2 "v1: a second start line (the module loaded twice) no longer discards the first run silently: refused (exit $rc), lines 1, 4" bash -c \
 	"[ $rc = 1 ] && [ $(psql_q "SELECT count(*) FROM boots") = $n0 ] && grep -qF 'begins each: lines 1, 4); not stored' '$d/v1t.out'"
+ing "$two" --split >"$d/tbs.out" 2>&1; rc=$?
+cat "$d/tbs.out"
+fault 27.2 "--split: one boot per run, each under its own kernel (exit $rc)" bash -c \
+	"[ $rc = 0 ] && grep -qF '$two (run 1 of 2, from line 1): stored as control boot 1' '$d/tbs.out' && grep -qF '$two (run 2 of 2, from line $second): stored as control boot 2' '$d/tbs.out' && [ \"$(psql_q "SELECT string_agg(seq || ':' || uname_r || ':' || (SELECT count(*) FROM samples s WHERE s.boot_id = b.id), ' ' ORDER BY seq) FROM boots b WHERE campaign_id = $(last)")\" = '1:7.3.0-rc1-00324-g986c24e0fe44:3 2:7.3.0-rc2-patched:3' ]"
+ing "$two" --split >"$d/tbs2.out" 2>&1; rc=$?
+check "--split again: each run already stored (exit $rc)" test "$(grep -c 'already stored (boot' "$d/tbs2.out")/$rc" = 2/0
 ing "$fx/seed-console-dmesg-pi400.txt" >"$d/one.out" 2>&1; rc=$?
 check "one boot with a dmesg of it is still one run (exit $rc: already stored)" grep -q 'already stored' "$d/one.out"
 
