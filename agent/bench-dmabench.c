@@ -69,15 +69,6 @@ int bench_modinfo(const char *data, size_t len, char **release, char **name)
 	return 0;
 }
 
-/* A file or module name that can go unquoted into a target shell command. */
-static bool shell_word_ok(const char *s)
-{
-	size_t l = strlen(s);
-
-	return l && s[0] != '-' && s[0] != '.' &&
-	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") == l;
-}
-
 int bench_check_kernel(const struct bench_def *d, const char *board, const struct kernel_art *k,
 		       int v)
 {

@@ -443,6 +443,14 @@ void csv_cell(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+bool shell_word_ok(const char *s)
+{
+	size_t l = strlen(s);
+
+	return l && s[0] != '-' && s[0] != '.' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") == l;
+}
+
 bool lab_name_ok(const char *s, size_t len)
 {
 	return len >= 1 && len <= LAB_NAME_MAX && strlen(s) == len && s[0] != '-' && s[0] != '.' &&

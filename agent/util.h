@@ -104,6 +104,9 @@ char *make_run_dir(const char *prefix);
  * spreadsheet would take for a formula (starting with = @ tab CR, or + - before more than
  * [A-Za-z0-9._+-]: not a number nor a series label) is prefixed with ' */
 void csv_cell(FILE *f, const char *s);
+/* A file or module name that can go unquoted into a target shell or U-Boot command:
+ * [A-Za-z0-9._+-]+, not starting with '-' or '.' */
+bool shell_word_ok(const char *s);
 /* A board or job name: 1-LAB_NAME_MAX of [A-Za-z0-9._+-], not starting with '-' (an
  * option) or '.' (a hidden or relative path); len is its JSON length, so a NUL inside
  * (a JSON \u0000) is refused, not cut. */

@@ -54,6 +54,18 @@ out=$(ABLAB_BOARDS=$top/boards "$ablab" run "$kj/subst.json" --dry-run 2>&1); rc
 fault 27.11 "a .ko named m\$(reboot).ko: refused before any boot (exit $rc)" bash -c \
 	"[ $rc = 1 ] && grep -qF 'qemu-sam9x75: module name \"m\$(reboot)\": only letters, digits, . _ + -' <<<'$out'"
 
+# a kernel directory's .dtb file name goes into U-Boot commands ({dtb}): the same rule,
+# refused before the database or a board is touched (issue 27, Low)
+mkdir -p "$kj/kd"
+cp -r "$kj/k/control" "$kj/kd/control"
+rm -f "$kj/kd/control/"*.dtb
+echo dtb >"$kj/kd/control/x;reboot.dtb"
+sim_uboot_board t20-dtb "$kj/board"
+out=$(ABLAB_DB="host=$kj/nodb dbname=none" "$ablab" ab --board "$kj/board/board.json" --control "$kj/kd/control" \
+	--patched "$kj/k/patched" --boots 1 --results "$kj/res" 2>&1); rc=$?
+fault 27.13 "a .dtb named x;reboot.dtb: refused before any boot (exit $rc)" bash -c \
+	"[ $rc = 1 ] && grep -qF '$kj/kd/control/x;reboot.dtb: device tree file name: only letters, digits, . _ + -' <<<'$out'"
+
 # power.line_names (gpiod): the relay by its line name instead of its offset
 pi_lines() { sed "s/\"lines\": \[17\]/$1/" boards/pi400.json; }
 pi_lines '"line_names": ["relay0"]' >"$tmp/linenames.json"
