@@ -12,6 +12,7 @@
 #include "backends.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -118,9 +119,14 @@ int console_open(struct console *c, const struct board *b, const char *device,
 	if (device)
 		c->device = xstrdup(device);
 	if (transcript) {
-		c->log = fopen(transcript, "ae");
+		/* a boot's whole console: the lab's (group) only, not every user's */
+		int fd = open(transcript, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+
+		c->log = fd >= 0 ? fdopen(fd, "a") : NULL;
 		if (!c->log) {
 			ret = -errno;
+			if (fd >= 0)
+				close(fd);
 			console_set_err(c, "%s: transcript %s: %s", b->name, transcript,
 					strerror(-ret));
 			free(c->device);

@@ -99,7 +99,8 @@ int spool_write(const char *dir, const struct boot_rec *b)
 	sa = NULL;
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
 	path = xasprintf("%s/%s.json", dir, b->uuid);
-	ret = write_file_atomic(path, text, strlen(text));
+	/* the board's definition (power commands) and results: not for every user */
+	ret = write_file_atomic_mode(path, text, strlen(text), 0640);
 	free(path);
 out:
 	json_object_put(sa);

@@ -331,7 +331,8 @@ static int copy_fd(int srcfd, int fd)
 }
 
 /* write_file_atomic_at() with the bytes from data, or (srcfd >= 0) from a file */
-static int atomic_at(int dirfd, const char *name, const void *data, size_t len, int srcfd)
+static int atomic_at(int dirfd, const char *name, const void *data, size_t len, int srcfd,
+		     mode_t mode)
 {
 	const char *p = data;
 	char *tmp = NULL;
@@ -345,7 +346,7 @@ static int atomic_at(int dirfd, const char *name, const void *data, size_t len, 
 		random_hex(rnd, 12);
 		free(tmp);
 		tmp = xasprintf("%s.tmp.%s", name, rnd);
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
@@ -385,7 +386,7 @@ out:
 
 int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len)
 {
-	return atomic_at(dirfd, name, data, len, -1);
+	return atomic_at(dirfd, name, data, len, -1, 0644);
 }
 
 int copy_file_atomic_at(const char *src, int dirfd, const char *name)
@@ -394,12 +395,17 @@ int copy_file_atomic_at(const char *src, int dirfd, const char *name)
 
 	if (srcfd < 0)
 		return -errno;
-	ret = atomic_at(dirfd, name, NULL, 0, srcfd);
+	ret = atomic_at(dirfd, name, NULL, 0, srcfd, 0644);
 	close(srcfd);
 	return ret;
 }
 
 int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	return write_file_atomic_mode(path, data, len, 0644);
+}
+
+int write_file_atomic_mode(const char *path, const void *data, size_t len, mode_t mode)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir = slash ? strndup(path, (size_t)(slash - path)) : xstrdup(".");
@@ -411,7 +417,7 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	free(dir);
 	if (dirfd < 0)
 		return -errno;
-	ret = write_file_atomic_at(dirfd, slash ? slash + 1 : path, data, len);
+	ret = atomic_at(dirfd, slash ? slash + 1 : path, data, len, -1, mode);
 	close(dirfd);
 	return ret;
 }

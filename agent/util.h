@@ -85,6 +85,8 @@ int read_file(const char *path, char **data, size_t *len);
  * next to the target, fsync, rename, fsync of the directory.  A symlink at the
  * target name is replaced, never followed. */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/* the same, the file created with mode (as the umask leaves it) instead of 0644 */
+int write_file_atomic_mode(const char *path, const void *data, size_t len, mode_t mode);
 int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len);
 /* The same with the contents of the file src, streamed (memory flat in its size). */
 int copy_file_atomic_at(const char *src, int dirfd, const char *name);

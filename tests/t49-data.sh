@@ -67,6 +67,8 @@ else
 	"$ablab" db stop >/dev/null
 	wait $pid; rc=$?
 	fault 10 "outage: some boots spooled" bash -c "ls '$res'/spool/*.json >/dev/null 2>&1"
+	fault 27.15 "spool files and transcripts are not for every user (mode 640: $(stat -c %a "$res"/spool/*.json "$res/campaign-$cid"/*.log | sort -u | tr '\n' ' '))" \
+		test "$(stat -c %a "$res"/spool/*.json "$res/campaign-$cid"/*.log | sort -u)" = 640
 	grep -m1 'final status' "$dd/ab.err"
 	fault 27.9 "outage: the final status could not be stored: exit 1 (exit $rc), said so, not \"complete\"" bash -c \
 		"[ $rc = 1 ] && grep -q 'campaign $cid: its final status (complete) could not be stored' '$dd/ab.err' && ! grep -q 'campaign $cid complete' '$dd/ab.err'"
