@@ -287,7 +287,7 @@ struct inflight {
 	struct boot_rec rec;
 	char rp[PATH_MAX];
 	size_t nscen;
-	int maxb, dups;
+	int maxb, dups, nuls, nul_line;
 	struct store *st;
 	pthread_t th;
 	bool threaded;
@@ -333,6 +333,9 @@ static void ingest_done(struct ingest_ctx *c)
 		if (j->dups)
 			printf("%s: %d repeated line(s) (same timestamp and text: printk output and a dmesg of it) counted once\n",
 			       file, j->dups);
+		if (j->nuls)
+			printf("%s:%d: %d benchmark line(s) held NUL bytes, dropped (the bytes around them read as one): check the values\n",
+			       file, j->nul_line, j->nuls);
 		tally(c, 1);
 	}
 	ingest_prepared_free(&j->pf);
@@ -453,6 +456,8 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 		errtext_set(&pf->why, 0, "partial: %s%d rejected line(s), %zu scenario(s) dropped",
 			    res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
 		part.duplicates = res->duplicates;
+		part.nul_lines = res->nul_lines;
+		part.nul_line = res->nul_line;
 		run_result_free(res);
 		*res = part;
 		memset(&part, 0, sizeof(part));
@@ -467,6 +472,8 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 	res = &pf->res;
 	rec = &j->rec;
 	j->dups = res->duplicates;
+	j->nuls = res->nul_lines;
+	j->nul_line = res->nul_line;
 	for (size_t i = 0; i < res->n; i++) {
 		if (res->v[i].batch > j->maxb)
 			j->maxb = res->v[i].batch;

@@ -578,6 +578,7 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 		uint64_t h = 0;
 		int k, at = lineno;
 		size_t off = i;
+		bool nul;
 
 		/* a line ends at \n or a lone \r; NULs are dropped.  Up to the first stop
 		 * byte in one copy; from a NUL on, byte by byte */
@@ -585,15 +586,19 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 		j = stop < sizeof(line) - 1 ? stop : sizeof(line) - 1;
 		memcpy(line, text + i, j);
 		i += stop;
+		nul = false;
 		while (i < len && text[i] != '\n' && text[i] != '\r') {
 			if (text[i] && j < sizeof(line) - 1)
 				line[j++] = text[i];
+			nul |= !text[i];
 			i++;
 		}
 		while (i < len && (text[i] == '\n' || text[i] == '\r'))
 			lineno += text[i++] == '\n';
 		line[j] = '\0';
 		tag = find_tag(line, j);
+		if (tag && nul && !r->nul_lines++)
+			r->nul_line = at; /* said by ingest: the bytes around it were joined */
 		if (!tag) { /* LINE_NONE; a kernel's first line starts a run */
 			const char *lv = j >= 14 ? memmem(line, j, "Linux version ", 14) : NULL;
 

@@ -82,6 +82,7 @@ struct run_result {
 	int fmt;
 	struct rejected_line *rejected; /* the malformed lines, in log order */
 	int duplicates; /* timestamped lines seen before, skipped (printk + dmesg) */
+	int nul_lines, nul_line; /* dmabench lines with a NUL dropped inside; the first's line */
 	/*
 	 * The runs of the log: where each starts, as a 1-based line number and the byte
 	 * offset of that line (the first PARSE_RUNS_MAX).  A run starts at a kernel's

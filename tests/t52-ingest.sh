@@ -209,3 +209,10 @@ grep -m1 'names no kernel release' "$d/formula.out"
 rel=$(psql_q "SELECT coalesce(uname_r, '') FROM boots WHERE campaign_id = $(last)")
 fault 27.12 "a release =HYPERLINK(...) is refused as a release: stored (exit $rc) as $rel, said so, no formula cell in query CSV" bash -c \
 	"[ $rc = 0 ] && [ '$rel' = unknown ] && grep -qF 'names no kernel release (as uname -r prints it): its release is stored as \"unknown\"' '$d/formula.out' && grep -q ',unknown,' '$d/formula.csv' && ! grep -qE '(^|,)\"?[=@]' '$d/formula.csv'"
+
+echo "== a NUL byte inside a benchmark line: dropped, and said so"
+sed -e 's/mean_ns=353/mean_ns=35\x003/' -e 's/7\.3\.0-rc1-00324-g986c24e0fe44/7.3.0-nul/' "$fx/seed-console-dmesg-pi400.txt" >"$d/nul.txt"
+ing "$d/nul.txt" >"$d/nul.out" 2>&1; rc=$?
+grep NUL "$d/nul.out"
+fault 27.17 "ingest: a NUL inside a benchmark line is named with its line (exit $rc)" \
+	grep -qF "$d/nul.txt:13: 2 benchmark line(s) held NUL bytes, dropped" "$d/nul.out"

@@ -245,6 +245,15 @@ static void test_log_runs(void)
 	parse_log(seed_twice, strlen(seed_twice), &r);
 	CHECK(r.runs == 2 && r.run_line[0] == 1 && r.run_line[1] == 4);
 	run_result_free(&r);
+	/* a NUL inside a benchmark line is dropped, and counted (ingest says so) */
+	{
+		static const char nul[] = "noise\0here\ndmabench: START\ndmabench: s size=256 "
+					  "reps=10 mean_ns=5\0 min_ns=4 max_ns=6 ns_per_KiB=20\n";
+
+		parse_log(nul, sizeof(nul) - 1, &r);
+		CHECK(r.n == 1 && r.nul_lines == 1 && r.nul_line == 3);
+		run_result_free(&r);
+	}
 	/* result lines alone: no run start at all */
 	parse_log(seed_twice + 16, strlen(seed_twice + 16) - 16, &r);
 	CHECK(r.runs == 0 && r.n == 1);
