@@ -612,6 +612,8 @@ int run_argv(char *const argv[], struct buf *out)
 	if (out && pipe2(pfd, O_CLOEXEC) < 0)
 		return -errno;
 	pid = fork();
+	if (pid > 0)
+		setpgid(pid, pid);
 	if (pid < 0) {
 		int e = errno;
 
@@ -622,6 +624,8 @@ int run_argv(char *const argv[], struct buf *out)
 		return -e;
 	}
 	if (pid == 0) {
+		setpgid(0, 0); /* a stop of ablab is forwarded to its whole group below */
+		signal(SIGPIPE, SIG_DFL); /* ignored by ablab; an ignored signal stays so */
 		if (out)
 			dup2(pfd[1], 1);
 		execvp(argv[0], argv);
@@ -635,17 +639,23 @@ int run_argv(char *const argv[], struct buf *out)
 		close(pfd[1]);
 		while ((n = read(pfd[0], chunk, sizeof(chunk))) != 0) {
 			if (n < 0) {
-				if (errno == EINTR)
-					continue;
-				break;
+				if (errno != EINTR)
+					break;
+				if (stop_requested)
+					kill(-pid, SIGTERM);
+				continue;
 			}
 			buf_append(out, chunk, (size_t)n);
 		}
 		close(pfd[0]);
 	}
+	if (stop_requested)
+		kill(-pid, SIGTERM);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
 			return -errno;
+		if (stop_requested)
+			kill(-pid, SIGTERM);
 	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
