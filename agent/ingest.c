@@ -631,7 +631,6 @@ int cmd_ingest(int argc, char **argv)
 		err_msg("--cpu and --family go together (they describe a board new to the database)");
 		return 2;
 	}
-	ingest_sources(&c, argv + optind, argc - optind);
 	if (store_open(&c.st, opt_db))
 		return 1;
 	if (ingest_board(&c, board, cpu, family)) {
@@ -651,6 +650,7 @@ int cmd_ingest(int argc, char **argv)
 			return 1;
 		}
 	}
+	ingest_sources(&c, argv + optind, argc - optind);
 	c.board_json = xstrdup(json_object_to_json_string_ext(c.b.jf.root, JSON_C_TO_STRING_PLAIN));
 	/* a second connection to store two boots at once; without it, one at a time */
 	c.two = c.nfiles > 1 && !store_open(&c.st2, opt_db);
