@@ -184,6 +184,22 @@ static void serve_file(struct web *w, struct reply *r, const char *rel)
 		web_fail_page(r, 404, "no such transcript in the results directory");
 		return;
 	}
+	{
+		const char *p[1] = { path };
+		struct store_rows res;
+
+		if (web_q(w, r, store_web_transcript, 1, p, &res)) {
+			close(fd);
+			return;
+		}
+		if (!res.nrows) {
+			store_rows_free(&res);
+			close(fd);
+			web_fail_page(r, 404, "no such transcript in the results directory");
+			return;
+		}
+		store_rows_free(&res);
+	}
 	r->fd = fd;
 	r->fd_size = sb.st_size;
 	r->type = "text/plain; charset=utf-8";

@@ -219,7 +219,13 @@ mkfifo "$res/a/fifo.log"
 code=$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/results/a/fifo.log"); rc=$?
 fault 27.18 "a FIFO in a transcript's place: 404 at once, the server does not hang (curl exit $rc, HTTP $code)" \
 	test "$rc/$code" = 0/404
-curl -s -m 10 -o /dev/null "$url/nowhere%0Aablab:%20forged%1b%5b2J" 
+mkdir -p "$res/spool"
+echo '{"board_definition": {"power": {"on": ["secret-relay-cmd"]}}}' >"$res/spool/x.json"
+cp "$res/a/control-2.log" "$res/a/copy.log"
+code=$(curl -s -m 10 -o "$d/spool.out" -w '%{http_code}' "$url/results/spool/x.json")/$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/results/a/copy.log")/$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/results/a/control-2.log")
+fault 27.18 "/results/ serves only transcripts the database names: spool JSON and an unnamed .log 404, a boot's transcript 200 ($code)" \
+	bash -c "[ '$code' = 404/404/200 ] && ! grep -q secret-relay-cmd '$d/spool.out'"
+curl -s -m 10 -o /dev/null "$url/nowhere%0Aablab:%20forged%1b%5b2J"
 fault 27.18 "control bytes in a request URL are escaped in the log (no forged line)" bash -c \
 	"grep -qF 'GET /nowhere\\x0aablab: forged\\x1b[2J 404' '$d/serve.err' && ! grep -q '^ablab: forged' '$d/serve.err'"
 kill "$spid"
