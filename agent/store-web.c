@@ -4,7 +4,8 @@
 #include "store-web.h"
 #include "store.h"
 
-const char store_web_read_only[] = "SELECT current_setting('transaction_read_only')";
+const char store_web_read_only[] =
+	"SELECT current_setting('transaction_read_only'), current_setting('statement_timeout')";
 
 /* ETag of a campaign: its state, boots, calibrations (the MDE) and the schema */
 const char store_web_campaign_state[] = "SELECT " STORE_CAMPAIGN_STATUS_SQL(

@@ -442,14 +442,16 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 
 /* ------------------------------------------------------------------ serve */
 
+/* read-only, and no statement may hold the server longer than 10 s (a costly filter
+ * or a slow disk: the one-thread server answers the next request) */
 char *web_conninfo_ro(const char *conninfo)
 {
 	if (!strncmp(conninfo, "postgresql://", 13) || !strncmp(conninfo, "postgres://", 11))
 		return xasprintf(
-			"%s%coptions=-c%%20default_transaction_read_only%%3Don&application_name=ablab-serve",
+			"%s%coptions=-c%%20default_transaction_read_only%%3Don%%20-c%%20statement_timeout%%3D10000&application_name=ablab-serve",
 			conninfo, strchr(conninfo, '?') ? '&' : '?');
 	return xasprintf(
-		"%s options='-c default_transaction_read_only=on' application_name=ablab-serve",
+		"%s options='-c default_transaction_read_only=on -c statement_timeout=10000' application_name=ablab-serve",
 		conninfo);
 }
 
