@@ -458,6 +458,11 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	if (idp)
 		*idp = 0;
 	/* everything that can be checked is checked before the database is touched */
+	if (cs->modparams && !modparams_ok(cs->modparams)) { /* typed into the target's shell */
+		err_msg("--params \"%s\": %s", cs->modparams, MODPARAMS_RULE);
+		ret = -EINVAL;
+		goto out;
+	}
 	for (i = 0; i < nb && !ret; i++) {
 		const struct campaign_board *cb = &cs->boards[i];
 		char *d[VARIANTS_MAX] = { NULL };

@@ -375,10 +375,8 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 			j->benchmark);
 		return -EINVAL;
 	}
-	if (j->params && strspn(j->params, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					   "0123456789 =,:._-+") != strlen(j->params)) {
-		job_error(j, "benchmark.params",
-			  "module parameters may only contain letters, digits, spaces and =,:._-+");
+	if (j->params && !modparams_ok(j->params)) {
+		job_error(j, "benchmark.params", "%s", MODPARAMS_RULE);
 		bad = 1;
 	}
 	return bad ? -EINVAL : 0;

@@ -449,6 +449,13 @@ void csv_cell(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+bool modparams_ok(const char *s)
+{
+	return strspn(s,
+		      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 =,:._-+") ==
+	       strlen(s);
+}
+
 bool shell_word_ok(const char *s)
 {
 	size_t l = strlen(s);

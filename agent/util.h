@@ -109,6 +109,10 @@ void csv_cell(FILE *f, const char *s);
 /* A file or module name that can go unquoted into a target shell or U-Boot command:
  * [A-Za-z0-9._+-]+, not starting with '-' or '.' */
 bool shell_word_ok(const char *s);
+/* module parameters as they are typed into the target's shell (insmod M PARAMS): letters,
+ * digits, spaces and =,:._-+ only */
+bool modparams_ok(const char *s);
+#define MODPARAMS_RULE "module parameters may only contain letters, digits, spaces and =,:._-+"
 /* A board or job name: 1-LAB_NAME_MAX of [A-Za-z0-9._+-], not starting with '-' (an
  * option) or '.' (a hidden or relative path); len is its JSON length, so a NUL inside
  * (a JSON \u0000) is refused, not cut. */

@@ -66,6 +66,17 @@ out=$(ABLAB_DB="host=$kj/nodb dbname=none" "$ablab" ab --board "$kj/board/board.
 fault 27.13 "a .dtb named x;reboot.dtb: refused before any boot (exit $rc)" bash -c \
 	"[ $rc = 1 ] && grep -qF '$kj/kd/control/x;reboot.dtb: device tree file name: only letters, digits, . _ + -' <<<'$out'"
 
+# --params are typed into the target's shell (insmod M PARAMS): the job's rule for the
+# command line too (issue 27, Low); a database that is not there keeps even an
+# unchecked run from booting anything
+out=$(ABLAB_DB="host=$kj/nodb dbname=none" "$ablab" ab --board "$kj/board/board.json" --control "$kj/k/control" \
+	--patched "$kj/k/patched" --boots 1 --params 'x;reboot' --results "$kj/res" 2>&1); rc=$?
+fault 27.21 "ab --params 'x;reboot': refused before anything (exit $rc)" bash -c \
+	"[ $rc != 0 ] && grep -qF -- '--params \"x;reboot\": module parameters may only contain letters' <<<'$out'"
+out=$(ABLAB_DB="host=$kj/nodb dbname=none" ABLAB_BOARDS=$top/boards "$ablab" lava export "$kj/subst.json" --params 'x;reboot' --out "$kj/lx" 2>&1); rc=$?
+fault 27.21 "lava export --params 'x;reboot': refused, no job definition written (exit $rc)" bash -c \
+	"[ $rc != 0 ] && grep -qF -- '--params \"x;reboot\": module parameters may only contain letters' <<<'$out' && [ ! -e '$kj/lx' ]"
+
 # power.line_names (gpiod): the relay by its line name instead of its offset
 pi_lines() { sed "s/\"lines\": \[17\]/$1/" boards/pi400.json; }
 pi_lines '"line_names": ["relay0"]' >"$tmp/linenames.json"
