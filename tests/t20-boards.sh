@@ -77,6 +77,23 @@ out=$(ABLAB_DB="host=$kj/nodb dbname=none" ABLAB_BOARDS=$top/boards "$ablab" lav
 fault 27.21 "lava export --params 'x;reboot': refused, no job definition written (exit $rc)" bash -c \
 	"[ $rc != 0 ] && grep -qF -- '--params \"x;reboot\": module parameters may only contain letters' <<<'$out' && [ ! -e '$kj/lx' ]"
 
+# a LAVA context key is quoted as its value is (issue 27, Low: "extra: x" and a newline
+# in a key became YAML of its own)
+cat >"$kj/ctx.json" <<EOF
+{ "name": "ctx", "boards": ["qemu-sam9x75"],
+  "variants": { "control": { "source": { "type": "prebuilt", "dir": "k/control" } },
+                "patched": { "source": { "type": "prebuilt", "dir": "k/patched" } } },
+  "benchmark": { "name": "dmabench" }, "boots": 1,
+  "lava": { "context": { "qemu-sam9x75": { "extra: injected\\ninjected_top": "x" } } } }
+EOF
+ABLAB_DB="host=$kj/nodb dbname=none" ABLAB_BOARDS=$top/boards "$ablab" lava export "$kj/ctx.json" --out "$kj/ctx" >"$kj/ctx.out" 2>&1 || tail -n 3 "$kj/ctx.out"
+fault 27.22 "lava export: a context key with ': ' and a newline stays one quoted key" python3 -c '
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+c = d["context"]
+assert c.get("extra: injected\ninjected_top") == "x" and "extra" not in c and "injected_top" not in d, (c, list(d))
+' "$kj/ctx/ctx-qemu-sam9x75-001-control.yaml"
+
 # power.line_names (gpiod): the relay by its line name instead of its offset
 pi_lines() { sed "s/\"lines\": \[17\]/$1/" boards/pi400.json; }
 pi_lines '"line_names": ["relay0"]' >"$tmp/linenames.json"
