@@ -198,6 +198,8 @@ MANDIR  ?= $(DATADIR)/man
 DOCDIR  ?= $(DATADIR)/doc/ablab
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 SHARE_FILES := $(wildcard boards/*.json boards/README.md boards/kernel/*) \
 	       kmod/Kbuild kmod/Makefile kmod/README.md kmod/dmabench.c \
 	       $(wildcard jobs/*.json jobs/README.md jobs/*/patches/*.patch)
@@ -217,17 +219,22 @@ install: ablab build/ablab.1
 	for u in $(UNITS); do \
 		sed -e 's|^ExecStart=/srv/ablab/ablab |ExecStart=$(BINDIR)/ablab |' \
 		    -e 's|^Documentation=.*|Documentation=man:ablab(1) file://$(DOCDIR)/systemd/README.md|' \
+		    -e 's|^WorkingDirectory=/srv/ablab$$|WorkingDirectory=%S/ablab|' \
+		    -e 's|every job in /srv/ablab/jobs|every job in $(SYSCONFDIR)/ablab/jobs|' \
+		    -e 's|ABLAB_JOBS=/srv/ablab/jobs ABLAB_BOARDS=/srv/ablab/boards|ABLAB_JOBS=$(SYSCONFDIR)/ablab/jobs ABLAB_BOARDS=$(SYSCONFDIR)/ablab/boards|' \
 		    jobs/systemd/$$u >build/$$u && \
 		install -D -m 644 build/$$u $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
 	install -D -m 644 jobs/systemd/ablab.sysusers $(DESTDIR)$(SYSUSERSDIR)/ablab.conf
+	install -D -m 644 jobs/systemd/ablab.tmpfiles $(DESTDIR)$(TMPFILESDIR)/ablab.conf
 	install -D -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	install -D -m 644 docs/DESIGN.md $(DESTDIR)$(DOCDIR)/DESIGN.md
 	install -D -m 644 jobs/systemd/README.md $(DESTDIR)$(DOCDIR)/systemd/README.md
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ablab $(DESTDIR)$(MANDIR)/man1/ablab.1
-	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) $(DESTDIR)$(SYSUSERSDIR)/ablab.conf
+	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) $(DESTDIR)$(SYSUSERSDIR)/ablab.conf \
+		$(DESTDIR)$(TMPFILESDIR)/ablab.conf
 	rm -rf $(DESTDIR)$(DATADIR)/ablab $(DESTDIR)$(DOCDIR)
 
 clean:

@@ -77,9 +77,25 @@ int bench_check_kernel(const struct bench_def *d, const char *board, const struc
 	size_t len;
 	int ret;
 
-	if (!d || d->kind != BENCH_MODULE || (!d->ko[v] && d->module_src))
-		return 0; /* recipe-built: build.sh checked its vermagic */
+	if (!d || d->kind != BENCH_MODULE)
+		return 0;
+	/* the module's name and file name go into target shell commands unquoted */
+	if (!d->module || !shell_word_ok(d->module)) {
+		err_msg("%s: module name \"%s\": only letters, digits, . _ + - (not starting with - or .): it goes into target shell commands",
+			board, d->module ? d->module : "");
+		return -EINVAL;
+	}
 	path = bench_module_file(d, board, k->dir, v);
+	if (!shell_word_ok(strrchr(path, '/') ? strrchr(path, '/') + 1 : path)) {
+		err_msg("%s: %s module file %s: its name may hold only letters, digits, . _ + - (not starting with - or .): it goes into target shell commands; rename the file",
+			board, vn[v], path);
+		free(path);
+		return -EINVAL;
+	}
+	if (!d->ko[v] && d->module_src) {
+		free(path);
+		return 0; /* recipe-built: build.sh checked its vermagic */
+	}
 	ret = read_file(path, &data, &len);
 	if (ret) {
 		err_msg("%s: %s module %s: %s (%s)", board, vn[v], path, strerror(-ret),

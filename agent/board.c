@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* The keys each section has for every backend: before and after the keys of its
@@ -266,10 +267,11 @@ static int board_load_one(struct board *b, const char *path)
 		return board_field_error(
 			b, NULL, "icount_shift",
 			"instruction counting is a property of an emulated board: set \"emulated\": true or remove \"icount_shift\"");
-	if (!*b->name || strchr(b->name, '/') || b->name[0] == '.')
+	if (!lab_name_ok(b->name, (size_t)json_object_get_string_len(jobj(r, "name"))))
 		return board_field_error(
 			b, NULL, "name",
-			"\"%s\" must be non-empty, without '/' and not start with '.'", b->name);
+			"\"%.64s%s\" is not a board name: %s (it names lock files, transcripts and database rows; a NUL is refused)",
+			b->name, strlen(b->name) > 64 ? "..." : "", LAB_NAME_RULE);
 
 	ret = load_console(b, jobj(r, "console"));
 	if (ret)
@@ -441,14 +443,141 @@ static char *console_key(const struct board *b)
 	return ops && ops->lock_key ? ops->lock_key(b) : NULL;
 }
 
-/* Only the owner (and, in a group-writable lock directory, its group: a lab
- * group) may open a lock file: anyone who can open it can lock it. */
+/*
+ * Whether a lock file (dev, ino) is held, from /proc/locks (readable by every user, so a
+ * file another user's 0600 hides is probed too): 1 held, 0 not, < 0 no /proc/locks.  *pid
+ * gets the pid of a POSIX lock on it (lock_take() sets one beside its OFD lock, whose pid
+ * the kernel does not show), else 0.
+ */
+static int lock_held(dev_t dev, ino_t ino, int *pid)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	char line[256];
+	int held = 0;
+
+	*pid = 0;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char type[16], adv[16], rw[16];
+		unsigned int maj, min;
+		unsigned long long in;
+		const char *p = strchr(line, ':');
+		int lp;
+
+		/* "1: OFDLCK ADVISORY  WRITE -1 fe:00:1234 0 0"; "1: -> ..." waits for it */
+		if (!p || strstr(p, "->") ||
+		    sscanf(p + 1, "%15s %15s %15s %d %x:%x:%llu", type, adv, rw, &lp, &maj, &min,
+			   &in) != 7)
+			continue;
+		if (makedev(maj, min) != dev || in != (unsigned long long)ino)
+			continue;
+		held = 1;
+		if (lp > 0 && !*pid)
+			*pid = lp;
+	}
+	fclose(f);
+	return held;
+}
+
+/* "pid N (uid U, COMMAND)" of a process: its uid and command (the program's name and
+ * first argument: "ablab power") from /proc, readable by every user; "?" when it is
+ * gone. */
+static void describe_pid(int pid, char *out, size_t len)
+{
+	char path[64], cmd[256] = "", line[128], *prog, *arg = NULL;
+	unsigned int uid = 0;
+	bool have_uid = false;
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %u", &uid) == 1) {
+			have_uid = true;
+			break;
+		}
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	f = fopen(path, "re");
+	if (f) {
+		n = fread(cmd, 1, sizeof(cmd) - 1, f);
+		fclose(f);
+	}
+	cmd[n] = '\0';
+	prog = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
+	if (strlen(cmd) + 1 < n)
+		arg = cmd + strlen(cmd) + 1;
+	if (have_uid)
+		snprintf(out, len, "pid %d (uid %u, %s%s%s)", pid, uid, *prog ? prog : "?",
+			 arg ? " " : "", arg ? arg : "");
+	else
+		snprintf(out, len, "pid %d (%s%s%s)", pid, *prog ? prog : "?", arg ? " " : "",
+			 arg ? arg : "");
+}
+
+/*
+ * The holder of the lock file at path (st: its stat; fd: open on it, or -1 when this user
+ * cannot open it): 1 held ("pid N (uid U, COMMAND) on HOST" into out), 0 not held, -1 not
+ * known (no /proc/locks).
+ */
+static int lock_holder(const char *path, const struct stat *st, int fd, char *out, size_t len)
+{
+	char text[300] = "", host[256] = "", purpose[256] = "", who[320];
+	int pid = 0, lpid, held, tfd = fd;
+	ssize_t n;
+
+	*out = '\0';
+	held = lock_held(st->st_dev, st->st_ino, &lpid);
+	if (held < 0 && fd >= 0) {
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+		held = fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
+	}
+	if (held <= 0)
+		return held;
+	if (tfd < 0)
+		tfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	n = tfd >= 0 ? pread(tfd, text, sizeof(text) - 1, 0) : -1;
+	if (tfd >= 0 && tfd != fd)
+		close(tfd);
+	if (n > 0) {
+		text[n] = '\0';
+		if (sscanf(text, "%d %255s %255[^\n]", &pid, host, purpose) < 2)
+			pid = 0;
+	}
+	if (!pid)
+		pid = lpid;
+	if (!pid) {
+		snprintf(out, len, "a process of uid %u", (unsigned int)st->st_uid);
+		return 1;
+	}
+	describe_pid(pid, who, sizeof(who));
+	if (*host && *purpose && !strstr(who, purpose))
+		snprintf(out, len, "%s on %s (%s)", who, host, purpose);
+	else if (*host)
+		snprintf(out, len, "%s on %s", who, host);
+	else
+		snprintf(out, len, "%s", who);
+	return 1;
+}
+
+/*
+ * Only the owner (and, in a group-writable lock directory, its group: a lab
+ * group) may open a lock file: anyone who can open it can lock it.  A file this
+ * user may not use is probed first: held, -EBUSY with the holder in why ("pid N
+ * (uid U, COMMAND) on HOST (PURPOSE)"), never advice to remove it; only a file no
+ * process holds is called stale.
+ */
 static int lock_open(const char *path, bool create, struct errtext *why)
 {
 	char *dir = xstrdup(path), *sl = strrchr(dir, '/');
+	char who[400];
 	struct stat st, ds = { 0 };
 	mode_t mode = 0600;
-	int fd;
+	int fd, held;
 
 	if (sl)
 		*sl = '\0';
@@ -459,6 +588,17 @@ static int lock_open(const char *path, bool create, struct errtext *why)
 	if (fd < 0) {
 		int e = errno;
 
+		if ((e == EACCES || e == EPERM) && !lstat(path, &st) && S_ISREG(st.st_mode)) {
+			held = lock_holder(path, &st, -1, who, sizeof(who));
+			if (held > 0)
+				return errtext_set(why, -EBUSY, "%s", who);
+			if (!held)
+				return errtext_set(
+					why, -e,
+					"cannot open lock %s (owner uid %u, mode %04o): %s; no process holds it: it is stale (its owner or root may remove it); run interactive commands in the lab group (README: Board locks)",
+					path, (unsigned int)st.st_uid,
+					(unsigned int)(st.st_mode & 07777), strerror(e));
+		}
 		return errtext_set(why, -e, "cannot open lock %s: %s", path, strerror(e));
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -468,19 +608,21 @@ static int lock_open(const char *path, bool create, struct errtext *why)
 	if (create && st.st_uid == geteuid() && (st.st_mode & 0777) != mode &&
 	    fchmod(fd, mode) == 0)
 		st.st_mode = (st.st_mode & ~0777u) | mode;
-	if (create && st.st_uid != geteuid() && (mode != 0660 || st.st_gid != ds.st_gid)) {
+	if (create && ((st.st_uid != geteuid() && (mode != 0660 || st.st_gid != ds.st_gid)) ||
+		       (st.st_mode & 0007))) {
+		held = lock_holder(path, &st, fd, who, sizeof(who));
 		close(fd);
+		if (held > 0)
+			return errtext_set(why, -EBUSY, "%s", who);
+		if (st.st_mode & 0007)
+			return errtext_set(
+				why, -EPERM,
+				"lock %s is open to every user (mode %04o, owner uid %u), so anyone can block the board, and no process holds it: remove it",
+				path, (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid);
 		return errtext_set(
 			why, -EPERM,
-			"lock %s belongs to uid %u, who can block the board with it: remove it",
+			"lock %s belongs to uid %u, who can block the board with it, and no process holds it (stale): remove it, and run interactive commands in the lab group (README: Board locks)",
 			path, (unsigned int)st.st_uid);
-	}
-	if (create && (st.st_mode & 0007)) {
-		close(fd);
-		return errtext_set(
-			why, -EPERM,
-			"lock %s is open to every user (mode %04o, owner uid %u), so anyone can block the board: remove it",
-			path, (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid);
 	}
 	return fd;
 }
@@ -516,11 +658,20 @@ static int lock_probe(int fd, char *out, size_t len)
  * the holder in "in use" messages is `what`. */
 static int lock_take(const char *board, const char *what, const char *path, const char *text)
 {
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	/* the lock is the OFD lock on byte 0; a POSIX lock on byte 1 only shows this
+	 * process's pid in /proc/locks (an OFD lock's pid is not shown) to users who
+	 * cannot read the file's text (lock_holder()) */
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+	struct flock pl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 1, .l_len = 1 };
 	struct errtext why = { 0 };
-	char who[300];
+	char who[400];
+	struct stat st;
 	int fd = lock_open(path, true, &why);
 
+	if (fd == -EBUSY) {
+		err_msg("%s: %s is in use by %s (lock %s)", board, what, why.msg, path);
+		return fd;
+	}
 	if (fd < 0) {
 		err_msg("%s: %s", board, why.msg);
 		return fd;
@@ -533,11 +684,15 @@ static int lock_take(const char *board, const char *what, const char *path, cons
 			close(fd);
 			return -e;
 		}
-		lock_probe(fd, who, sizeof(who));
+		if (fstat(fd, &st) < 0 || lock_holder(path, &st, fd, who, sizeof(who)) <= 0)
+			lock_probe(fd, who, sizeof(who));
 		err_msg("%s: %s is in use by %s (lock %s)", board, what,
 			*who ? who : "another process", path);
 		close(fd);
 		return -EBUSY;
+	}
+	if (fcntl(fd, F_SETLK, &pl) < 0) {
+		/* only the pid in /proc/locks is missing: lock_holder() then reads the text */
 	}
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, text, strlen(text), 0) < 0) {
 		int e = errno;
@@ -608,6 +763,10 @@ static int holder_of(const char *path, char *out, size_t len)
 	*out = '\0';
 	if (fd == -ENOENT)
 		return 0;
+	if (fd == -EBUSY) {
+		snprintf(out, len, "%s", why.msg);
+		return 1;
+	}
 	if (fd < 0) {
 		snprintf(out, len, "unknown (%s)", why.msg);
 		return 1;

@@ -89,6 +89,18 @@ int tftp_deploy(const struct board *b, const char *root, const struct kernel_art
 				    strerror(-ret));
 		goto out;
 	}
+	{ /* another user's directory: they could swap what the board boots under us */
+		struct stat st;
+
+		if (fstat(subfd, &st) == 0 && st.st_uid != geteuid()) {
+			ret = errtext_set(
+				err, -EPERM,
+				"%s: boot.tftp_root: %s belongs to uid %u, not to this user (uid %u): it could change the files the board boots; remove it or give it to this user",
+				b->name, sub, (unsigned int)st.st_uid, (unsigned int)geteuid());
+			close(subfd);
+			goto out;
+		}
+	}
 	for (i = 0; i < 3 && !ret; i++) {
 		const char *name;
 

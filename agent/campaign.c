@@ -136,8 +136,11 @@ struct board_run {
 	int64_t cid;
 	const char *resdir, *rundir, *conninfo, *spooldir;
 	int ret; /* 0: all slots done */
-	int ok_boots, failed_attempts, spooled;
+	int ok_boots, failed_attempts, spooled, logs_lost;
 };
+
+/* a campaign is refused on a results file system with less free (ABLAB_MIN_FREE_MB) */
+#define CAMPAIGN_MIN_FREE_MB 64
 
 static char *transcript_path(const char *resdir, const char *board, int seq, const char *variant,
 			     int attempt)
@@ -207,6 +210,11 @@ static int keep_boot(struct board_run *br, struct store *st, const struct boot_r
 		 * reconnect (stop): the boot is kept either way */
 		int wr = spool_write(br->spooldir, rec);
 
+		if (wr)
+			err_msg("%s [%d] %s: %s and the spool write to %s failed: %s (%s): boot lost",
+				br->b->name, rec->seq, rec->variant,
+				sr == -EBUSY ? "board lock lost" : "results database unreachable",
+				br->spooldir, strerror(-wr), strerrorname_np(-wr));
 		if (!wr) {
 			br->spooled++;
 			err_msg("%s: %s; boot spooled to %s/%s.json (loaded by the next run or `ablab spool load`)",
@@ -289,7 +297,7 @@ static void *board_thread(void *arg)
 			struct runner_result res = { .boot_ms = -1, .bo.run_ms = -1 };
 			struct runner_slot sl = { b,	      kv,      &bp,	   v,	 i + 1,
 						  br->nslots, attempt, br->rundir, NULL, label };
-			char *error = res.bo.error.msg, *transcript;
+			char *error = res.bo.error.msg, *transcript, *logerr = NULL;
 			bool fatal;
 			int r, sr;
 
@@ -330,6 +338,17 @@ static void *board_thread(void *arg)
 			rec.log_path = res.log_written ? transcript : NULL;
 			rec.status = r ? "failed" : "ok";
 			rec.error = r ? error : NULL;
+			if (res.log_err) { /* a full disk: the boot says so, in the database too */
+				logerr = xasprintf("%s%stranscript incomplete: %s (%s)",
+						   r ? error : "", r ? "; " : "",
+						   strerror(res.log_err),
+						   strerrorname_np(res.log_err));
+				rec.error = logerr;
+				br->logs_lost++;
+				err_msg("%s [%d/%d] %s: %s: transcript incomplete: %s (%s)",
+					b->name, i + 1, br->nslots, rec.variant, transcript,
+					strerror(res.log_err), strerrorname_np(res.log_err));
+			}
 			rec.uname_r = res.bo.uname_r;
 			rec.proc_version = res.bo.proc_version;
 			/* an infrastructure failure is not data: no samples */
@@ -358,6 +377,7 @@ static void *board_thread(void *arg)
 			}
 			bench_out_free(&res.bo);
 			free(transcript);
+			free(logerr);
 			if (sr) {
 				err_msg("%s: could not store the boot; stopping this board",
 					b->name);
@@ -433,13 +453,18 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	struct board_lock *locks = NULL;
 	bool have_store = false;
 	char *spooldir = NULL, *run_js = NULL;
-	int nloaded = 0, nfailed = 0;
+	int nloaded = 0, nfailed = 0, lost = 0;
 	struct buf left_why = { 0 };
 	size_t left;
 
 	if (idp)
 		*idp = 0;
 	/* everything that can be checked is checked before the database is touched */
+	if (cs->modparams && !modparams_ok(cs->modparams)) { /* typed into the target's shell */
+		err_msg("--params \"%s\": %s", cs->modparams, MODPARAMS_RULE);
+		ret = -EINVAL;
+		goto out;
+	}
 	for (i = 0; i < nb && !ret; i++) {
 		const struct campaign_board *cb = &cs->boards[i];
 		char *d[VARIANTS_MAX] = { NULL };
@@ -514,6 +539,17 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		err_msg("cannot create results directory %s", cs->results);
 		ret = -EIO;
 		goto out;
+	}
+	{ /* a full disk would lose transcripts and spooled boots */
+		const char *e = getenv("ABLAB_MIN_FREE_MB");
+		struct errtext why;
+
+		ret = dir_free_check(abs_results,
+				     e && *e ? strtoull(e, NULL, 10) : CAMPAIGN_MIN_FREE_MB, &why);
+		if (ret) {
+			err_msg("%s", why.msg);
+			goto out;
+		}
 	}
 	rundir = make_run_dir("ablab");
 	if (!rundir) {
@@ -627,16 +663,28 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	/* the batches that ran (a regex command or the seed module decides
 	 * them), when every ok boot and scenario ran the same number */
 	store_campaign_set_batches(&st, cid);
-	if (stop_requested) {
-		store_campaign_set_status(&st, cid, "interrupted");
-		ret = -EINTR;
-	} else {
-		store_campaign_set_status(&st, cid, ret ? "failed" : "complete");
+	{
+		const char *final = stop_requested ? "interrupted" : ret ? "failed" : "complete";
+
+		if (stop_requested)
+			ret = -EINTR;
+		if (store_campaign_set_status(&st, cid, final)) {
+			/* not "complete": the database still says running (stale) */
+			err_msg("campaign %lld: its final status (%s) could not be stored (database error above); it shows as stale until `ablab resume %lld` ends it",
+				(long long)cid, final, (long long)cid);
+			if (!ret)
+				ret = -EIO;
+		}
 	}
-	for (i = 0; i < nb; i++)
+	for (i = 0; i < nb; i++) {
 		info_msg("%s: %d ok boot(s), %d failed attempt(s)%s%s", b[i].name, br[i].ok_boots,
 			 br[i].failed_attempts, br[i].spooled ? ", some spooled" : "",
 			 br[i].ret ? " - stopped early" : "");
+		if (br[i].logs_lost)
+			err_msg("%s: %d transcript(s) incomplete (a write to %s failed: full?); the boots say so in their error",
+				b[i].name, br[i].logs_lost, resdir);
+		lost += br[i].logs_lost;
+	}
 	info_msg("campaign %" PRId64 " %s after %.1f s", cid, ret ? "stopped" : "complete",
 		 (double)(now_ms() - t_start) / 1000.0);
 	if (cs->format && cid) {
@@ -645,6 +693,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		if (!ret && r)
 			ret = r;
 	}
+	if (!ret && lost)
+		ret = -EIO; /* the data is stored, but not every boot's transcript: exit 1 */
 	if (rn->ops->finish)
 		rn->ops->finish(rn->priv);
 out:

@@ -87,6 +87,10 @@ int parse_job_opt(int c, const char *arg, struct job_run_opts *o)
 		o->seed = (uint64_t)v;
 		return 0;
 	case 'P':
+		if (!modparams_ok(arg)) { /* typed into the target's shell */
+			err_msg("--params \"%s\": %s", arg, MODPARAMS_RULE);
+			return -EINVAL;
+		}
 		o->params = arg;
 		return 0;
 	case 'U':

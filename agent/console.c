@@ -12,6 +12,7 @@
 #include "backends.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +28,48 @@ void console_set_err(struct console *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	errtext_vset(&c->error, 0, fmt, ap);
 	va_end(ap);
+}
+
+/* The transcript: every write and flush checked; the first failure (a full disk) is
+ * kept in c->log_err and nothing more is written (the transcript is incomplete from
+ * there: console_log_error() says so to the boot). */
+static void log_failed(struct console *c)
+{
+	if (!c->log_err)
+		c->log_err = errno ? errno : EIO;
+}
+
+static void log_put(struct console *c, const void *p, size_t n)
+{
+	if (!c->log || c->log_err || !n)
+		return;
+	errno = 0;
+	if (fwrite(p, 1, n, c->log) != n)
+		log_failed(c);
+}
+
+static void log_flush(struct console *c)
+{
+	if (!c->log || c->log_err)
+		return;
+	errno = 0;
+	if (fflush(c->log))
+		log_failed(c);
+}
+
+static void log_close(struct console *c)
+{
+	if (!c->log)
+		return;
+	errno = 0;
+	if (fclose(c->log) && !c->log_err)
+		log_failed(c);
+	c->log = NULL;
+}
+
+int console_log_error(const struct console *c)
+{
+	return c->log_err;
 }
 
 void console_fd_close(struct console *c)
@@ -76,9 +119,14 @@ int console_open(struct console *c, const struct board *b, const char *device,
 	if (device)
 		c->device = xstrdup(device);
 	if (transcript) {
-		c->log = fopen(transcript, "ae");
+		/* a boot's whole console: the lab's (group) only, not every user's */
+		int fd = open(transcript, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+
+		c->log = fd >= 0 ? fdopen(fd, "a") : NULL;
 		if (!c->log) {
 			ret = -errno;
+			if (fd >= 0)
+				close(fd);
 			console_set_err(c, "%s: transcript %s: %s", b->name, transcript,
 					strerror(-ret));
 			free(c->device);
@@ -96,9 +144,7 @@ int console_open(struct console *c, const struct board *b, const char *device,
 		return 0;
 	}
 	if (ret) {
-		if (c->log)
-			fclose(c->log);
-		c->log = NULL;
+		log_close(c);
 		free(c->device);
 		c->device = NULL;
 		c->ops = NULL;
@@ -112,9 +158,7 @@ void console_close(struct console *c)
 {
 	if (c->ops)
 		c->ops->close(c);
-	if (c->log)
-		fclose(c->log);
-	c->log = NULL;
+	log_close(c);
 	buf_free(&c->in);
 	free(c->device);
 	c->device = NULL;
@@ -173,10 +217,9 @@ int console_reopen(struct console *c, int64_t deadline)
 		if (!ret) {
 			errtext_clear(&c->error);
 			c->reopens++;
-			if (c->log) {
-				fprintf(c->log, "\n[ablab: console reopened after it vanished]\n");
-				fflush(c->log);
-			}
+			log_put(c, "\n[ablab: console reopened after it vanished]\n",
+				strlen("\n[ablab: console reopened after it vanished]\n"));
+			log_flush(c);
 			return 0;
 		}
 		if (stop_requested)
@@ -272,14 +315,17 @@ static void take_input(struct console *c, const char *p, size_t n, bool keep)
 	if (keep)
 		c->rx_bytes += nlog;
 	if (c->log) {
-		fwrite(p, 1, nlog, c->log);
-		if (flood)
-			fprintf(c->log,
-				"\n"
-				"[ablab: console flood: more than %zu MiB in this boot (console.transcript_mb); nothing more recorded]\n",
-				c->rx_max >> 20);
+		log_put(c, p, nlog);
+		if (flood && !c->log_err) {
+			errno = 0;
+			if (fprintf(c->log,
+				    "\n"
+				    "[ablab: console flood: more than %zu MiB in this boot (console.transcript_mb); nothing more recorded]\n",
+				    c->rx_max >> 20) < 0)
+				log_failed(c);
+		}
 		if (!keep || flood)
-			fflush(c->log);
+			log_flush(c);
 	}
 	c->t_last_rx = now_ms();
 	if (flood) {
@@ -724,8 +770,7 @@ int console_expect_pats(struct console *c, const struct console_pat *pats, size_
 				break;
 			}
 			if (r == 0) {
-				if (c->log)
-					fflush(c->log); /* a pause: the transcript is up to date */
+				log_flush(c); /* a pause: the transcript is up to date */
 				force = true;
 				continue;
 			}
@@ -754,8 +799,7 @@ int console_expect_pats(struct console *c, const struct console_pat *pats, size_
 		trickle = round && round < 2 * CONSOLE_PACE_BYTES;
 	}
 out:
-	if (c->log)
-		fflush(c->log);
+	log_flush(c);
 	return ret;
 }
 
@@ -785,7 +829,6 @@ int console_complete_line(struct console *c, size_t pos, int64_t deadline)
 		}
 	}
 	c->hold = false;
-	if (c->log)
-		fflush(c->log);
+	log_flush(c);
 	return ret;
 }

@@ -92,6 +92,7 @@ struct console {
 	size_t scan_bytes; /* bytes handed to regexec (per pattern), for tests */
 	size_t lit_bytes; /* bytes searched for literals (per pattern), for tests */
 	FILE *log;
+	int log_err; /* errno of the first failed transcript write, flush or close; 0: none */
 	long reopen_ms; /* > 0: a vanished console is reopened within this */
 	int reopens;
 	int64_t t_open;
@@ -104,6 +105,10 @@ struct console {
 int console_open(struct console *c, const struct board *b, const char *device,
 		 const char *transcript);
 void console_close(struct console *c);
+/* The errno of the first transcript write, flush or close that failed (ENOSPC: a full
+ * disk; the transcript is incomplete from there, nothing more was written), else 0.
+ * Still known after console_close(). */
+int console_log_error(const struct console *c);
 /* "TYPE WHERE": the board's console type and where it is (console_ops.describe) */
 void console_describe(const struct board *b, char *out, size_t len);
 /* Closes and opens again until it works or the deadline passes (a USB serial

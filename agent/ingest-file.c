@@ -192,15 +192,44 @@ void ingest_keep_valid(const char *file, const struct run_result *in, struct run
 	free(sc);
 }
 
-void ingest_prepare(const char *board, const char *variant, const char *file,
+bool ingest_release_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n <= 128 && isalnum((unsigned char)s[0]) &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") == n;
+}
+
+void ingest_prepare(const char *board, const char *variant, const struct ingest_src *src,
 		    struct ingest_prepared *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->file = file;
-	p->read_err = read_file(file, &p->data, &p->len);
+	p->file = src->name;
+	p->path = src->path;
+	p->read_err = read_file(src->path, &p->data, &p->len);
 	if (p->read_err)
 		return;
-	find_linux_version(p->data, p->len, &p->vline, &p->vrel);
+	if (src->part) { /* --split: this run's bytes only */
+		size_t off = src->off < p->len ? src->off : p->len;
+		const char *q, *last = NULL;
+
+		/* a run begun by a start line is the kernel's before it: its banner */
+		for (q = p->data;
+		     (q = memmem(q, off - (size_t)(q - p->data), "Linux version ", 14)); q++)
+			last = q;
+		p->len = src->len < p->len - off ? src->len : p->len - off;
+		if (last && !memmem(p->data + off, p->len, "Linux version ", 14))
+			find_linux_version(last, (size_t)(p->data + off - last), &p->vline,
+					   &p->vrel);
+		memmove(p->data, p->data + off, p->len);
+	}
+	if (!p->vline)
+		find_linux_version(p->data, p->len, &p->vline, &p->vrel);
+	if (p->vrel && !ingest_release_ok(p->vrel)) {
+		/* held to --kernel's rule: "=HYPERLINK(...)" is no release */
+		p->vrel_bad = p->vrel;
+		p->vrel = NULL;
+	}
 	ingest_uuid(board, variant, p->data, p->len, p->uuid);
 	parse_log(p->data, p->len, &p->res);
 	p->check = run_check(&p->res, &p->why);
@@ -213,6 +242,7 @@ void ingest_prepared_free(struct ingest_prepared *p)
 {
 	free(p->vline);
 	free(p->vrel);
+	free(p->vrel_bad);
 	free(p->data);
 	run_result_free(&p->res);
 	memset(p, 0, sizeof(*p));

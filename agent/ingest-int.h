@@ -17,10 +17,20 @@
  * client's parse overlap), and every message is printed in file order by
  * ingest_file() and ingest_done().
  */
+/* One boot's source: a file, or with --split one run of it (bytes [off, off + len)) */
+struct ingest_src {
+	const char *path;
+	char *name; /* as messages name it: the path, or "PATH (run K of N, from line L)" */
+	size_t off, len;
+	bool part; /* a run of the file, not all of it */
+};
+
 struct ingest_prepared {
-	const char *file;
+	const char *file; /* the source's name */
+	const char *path;
 	int read_err; /* read_file()'s error, else 0 */
 	char *data, *vline, *vrel;
+	char *vrel_bad; /* the Linux version line's release when it is not one (vrel NULL) */
 	size_t len;
 	char uuid[37];
 	struct run_result res;
@@ -30,9 +40,12 @@ struct ingest_prepared {
 
 /* file read, its Linux version line found, its uuid made (of board and variant), parsed and
  * checked: all of it in p (p->read_err: it could not be read) */
-void ingest_prepare(const char *board, const char *variant, const char *file,
+void ingest_prepare(const char *board, const char *variant, const struct ingest_src *src,
 		    struct ingest_prepared *p);
 void ingest_prepared_free(struct ingest_prepared *p);
+/* A kernel release as uname -r prints it (--kernel's rule): 1-128 of [A-Za-z0-9._+-],
+ * starting with a letter or digit */
+bool ingest_release_ok(const char *s);
 /*
  * The scenarios of a run that stand on their own: batches 1..N each once (the seed format
  * numbers them in order of appearance) and no rejected line about them.  out gets their

@@ -41,8 +41,8 @@ struct ingest_ctx {
 	struct board b;
 	const char *variant, *kernel;
 	int64_t campaign; /* 0 until created */
-	bool created, partial; /* partial: --partial */
-	char **files;
+	bool created, partial, split; /* --partial, --split */
+	struct ingest_src *src; /* a file each, or with --split a run each */
 	int nfiles;
 	/* two boots stored at once (ingest_file()): st2 is the second connection
 	 * (two: it is open); fl the boots being stored, oldest at head */
@@ -92,9 +92,8 @@ static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu,
 		free(dcpu);
 		free(dfamily);
 	} else if (cpu && family) {
-		if (!valid_word(name, 63)) {
-			err_msg("--board: \"%s\" is not a board name (letters, digits, . _ + -)",
-				name);
+		if (!lab_name_ok(name, strlen(name))) {
+			err_msg("--board: \"%.64s\" is not a board name: %s", name, LAB_NAME_RULE);
 			free(path);
 			return -EINVAL;
 		}
@@ -119,6 +118,50 @@ static int ingest_board(struct ingest_ctx *c, const char *name, const char *cpu,
 	return 0;
 }
 
+/* The sources: each file whole, or with --split each run of a file of several runs (the
+ * file parsed once here to find where they start; each run parsed again as its own). */
+static void ingest_sources(struct ingest_ctx *c, char **files, int n)
+{
+	int cap = n, k = 0;
+
+	c->src = xcalloc((size_t)cap, sizeof(*c->src));
+	for (int i = 0; i < n; i++) {
+		struct run_result r = { 0 };
+		char *data = NULL;
+		size_t len = 0;
+
+		if (c->split && !read_file(files[i], &data, &len))
+			parse_log(data, len, &r);
+		free(data);
+		if (r.runs < 2 || r.runs > PARSE_RUNS_MAX) {
+			if (r.runs > PARSE_RUNS_MAX)
+				err_msg("%s: %d runs: --split takes files of up to %d", files[i],
+					r.runs, PARSE_RUNS_MAX);
+			c->src[k++] =
+				(struct ingest_src){ .path = files[i], .name = xstrdup(files[i]) };
+			run_result_free(&r);
+			continue;
+		}
+		cap += r.runs - 1;
+		c->src = xrealloc(c->src, (size_t)cap * sizeof(*c->src));
+		for (int j = 0; j < r.runs; j++) {
+			size_t off = j ? r.run_off[j] : 0;
+			size_t end = j + 1 < r.runs ? r.run_off[j + 1] : len;
+
+			c->src[k++] = (struct ingest_src){
+				.path = files[i],
+				.name = xasprintf("%s (run %d of %d, from line %d)", files[i],
+						  j + 1, r.runs, j ? r.run_line[j] : 1),
+				.off = off,
+				.len = end - off,
+				.part = true
+			};
+		}
+		run_result_free(&r);
+	}
+	c->nfiles = k;
+}
+
 static int ingest_campaign(struct ingest_ctx *c, struct store *db, int batches)
 {
 	json_object *j = json_object_new_object(), *fa = json_object_new_array();
@@ -135,8 +178,11 @@ static int ingest_campaign(struct ingest_ctx *c, struct store *db, int batches)
 	for (int i = 0; i < c->nfiles; i++) {
 		char rp[PATH_MAX];
 
-		json_object_array_add(
-			fa, json_object_new_string(realpath(c->files[i], rp) ? rp : c->files[i]));
+		const char *f = c->src[i].path;
+
+		if (i && c->src[i - 1].path == f)
+			continue; /* --split: the runs of one file */
+		json_object_array_add(fa, json_object_new_string(realpath(f, rp) ? rp : f));
 	}
 	json_object_object_add(j, "files", fa);
 	cd.job_json = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
@@ -170,7 +216,7 @@ static void *prep_thread(void *arg)
 	for (int i = q->next; i < q->c->nfiles; i += 2) {
 		struct ingest_prepared p;
 
-		ingest_prepare(q->c->b.name, q->c->variant, q->c->files[i], &p);
+		ingest_prepare(q->c->b.name, q->c->variant, &q->c->src[i], &p);
 		pthread_mutex_lock(&q->mu);
 		while (q->full && !q->quit)
 			pthread_cond_wait(&q->cv, &q->mu);
@@ -201,7 +247,7 @@ static void prep_start(struct prep_queue *q, const struct ingest_ctx *c, int fir
 static void prep_take(struct prep_queue *q, struct ingest_prepared *out)
 {
 	if (!q->threaded) {
-		ingest_prepare(q->c->b.name, q->c->variant, q->c->files[q->next], out);
+		ingest_prepare(q->c->b.name, q->c->variant, &q->c->src[q->next], out);
 		q->next += 2;
 		return;
 	}
@@ -241,7 +287,7 @@ struct inflight {
 	struct boot_rec rec;
 	char rp[PATH_MAX];
 	size_t nscen;
-	int maxb, dups;
+	int maxb, dups, nuls, nul_line;
 	struct store *st;
 	pthread_t th;
 	bool threaded;
@@ -287,6 +333,9 @@ static void ingest_done(struct ingest_ctx *c)
 		if (j->dups)
 			printf("%s: %d repeated line(s) (same timestamp and text: printk output and a dmesg of it) counted once\n",
 			       file, j->dups);
+		if (j->nuls)
+			printf("%s:%d: %d benchmark line(s) held NUL bytes, dropped (the bytes around them read as one): check the values\n",
+			       file, j->nul_line, j->nuls);
 		tally(c, 1);
 	}
 	ingest_prepared_free(&j->pf);
@@ -336,11 +385,28 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 	/* a message of this file's own before it is stored, or a boot of the same
 	 * content being stored: the boots before it first */
 	if (pf->read_err || kernel_differs || (!res->n && !res->malformed) || pf->check ||
-	    in_flight(c, uuid))
+	    res->runs > 1 || pf->vrel_bad || in_flight(c, uuid))
 		settle(c);
+	if (pf->vrel_bad && !c->kernel)
+		err_msg("%s: the log's \"Linux version %.64s\" names no kernel release (as uname -r prints it): its release is stored as \"unknown\" (or pass --kernel)",
+			file, pf->vrel_bad);
 	ret = pf->read_err;
 	if (ret) {
 		err_msg("%s: cannot read: %s", file, strerror(-ret));
+		goto out;
+	}
+	if (res->runs > 1) {
+		/* two boots (or module loads) stored as one would mix their batches
+		 * under the first kernel's name: refused, with or without --partial */
+		struct buf at = { 0 };
+
+		for (int i = 0; i < res->runs && i < PARSE_RUNS_MAX; i++)
+			buf_printf(&at, "%s%d", i ? ", " : "", res->run_line[i]);
+		err_msg("%s: %d runs in one file (a kernel's \"Linux version\" line or a benchmark start line begins each: lines %s%s); not stored%s: one file per boot, split it at those lines or pass --split",
+			file, res->runs, at.data, res->runs > PARSE_RUNS_MAX ? ", ..." : "",
+			c->partial ? ", also with --partial" : "");
+		buf_free(&at);
+		ret = -EINVAL;
 		goto out;
 	}
 	if (kernel_differs) {
@@ -390,6 +456,8 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 		errtext_set(&pf->why, 0, "partial: %s%d rejected line(s), %zu scenario(s) dropped",
 			    res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
 		part.duplicates = res->duplicates;
+		part.nul_lines = res->nul_lines;
+		part.nul_line = res->nul_line;
 		run_result_free(res);
 		*res = part;
 		memset(&part, 0, sizeof(part));
@@ -404,6 +472,8 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 	res = &pf->res;
 	rec = &j->rec;
 	j->dups = res->duplicates;
+	j->nuls = res->nul_lines;
+	j->nul_line = res->nul_line;
 	for (size_t i = 0; i < res->n; i++) {
 		if (res->v[i].batch > j->maxb)
 			j->maxb = res->v[i].batch;
@@ -437,11 +507,11 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 	rec->proc_version = pf->vline;
 	rec->partial = partial;
 	/* the log's own time is not known: the file's modification time stands in */
-	rec->started_wall_ms = stat(pf->file, &sb) ? wall_ms() :
+	rec->started_wall_ms = stat(pf->path, &sb) ? wall_ms() :
 						     (int64_t)sb.st_mtim.tv_sec * 1000 +
 							     sb.st_mtim.tv_nsec / 1000000;
 	rec->boot_ms = rec->run_ms = -1;
-	rec->log_path = realpath(pf->file, j->rp) ? j->rp : pf->file;
+	rec->log_path = realpath(pf->path, j->rp) ? j->rp : pf->path;
 	rec->res = res;
 	/* the board's and kernel's rows committed first: the two transactions then
 	 * wait for no row of each other's */
@@ -468,23 +538,28 @@ out:
 
 static void ingest_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: ablab ingest FILE... --board B --variant L [--kernel RELEASE]\n"
-		"                    [--campaign N] [--cpu CPU --family FAMILY] [--partial]\n"
-		"Stores hand-captured dmesg or console logs (the seed module's lines or\n"
-		"dmabench v1) as boots: one file = one boot. The same file for the same\n"
-		"board and variant is stored once (its UUID is a hash of the content).\n"
-		"A line printed twice with the same printk timestamp (the console's output\n"
-		"and a dmesg typed afterwards) counts once.\n\n"
-		"  --board B          board file or name (boards/B.json), or a board already\n"
-		"                     in the database; with --cpu and --family a new one\n"
-		"  --variant L        kernel label: control or patched for A/B reports\n"
-		"  --kernel RELEASE   uname -r of the kernel (default: the log's \"Linux\n"
-		"                     version\" line, else \"unknown\")\n"
-		"  --campaign N       add the boots to campaign N (default: a new campaign\n"
-		"                     with trigger \"ingest\" for this invocation)\n"
-		"  --partial          keep the valid scenarios of a log cut short (no DONE\n"
-		"                     line) or with rejected lines, and mark the boot partial\n");
+	fprintf(f, "usage: ablab ingest FILE... --board B --variant L [--kernel RELEASE]\n"
+		   "                    [--campaign N] [--cpu CPU --family FAMILY] [--partial]\n"
+		   "                    [--split]\n"
+		   "Stores hand-captured dmesg or console logs (the seed module's lines or\n"
+		   "dmabench v1) as boots: one file = one boot. The same file for the same\n"
+		   "board and variant is stored once (its UUID is a hash of the content).\n"
+		   "A line printed twice with the same printk timestamp (the console's output\n"
+		   "and a dmesg typed afterwards) counts once.  A file of several runs (two\n"
+		   "\"Linux version\" lines of two boots, a second benchmark start line) is\n"
+		   "refused naming the line where each begins, also with --partial; with\n"
+		   "--split each run is a boot of its own.\n\n"
+		   "  --board B          board file or name (boards/B.json), or a board already\n"
+		   "                     in the database; with --cpu and --family a new one\n"
+		   "  --variant L        kernel label: control or patched for A/B reports\n"
+		   "  --kernel RELEASE   uname -r of the kernel (default: the log's \"Linux\n"
+		   "                     version\" line, else \"unknown\")\n"
+		   "  --campaign N       add the boots to campaign N (default: a new campaign\n"
+		   "                     with trigger \"ingest\" for this invocation)\n"
+		   "  --partial          keep the valid scenarios of a log cut short (no DONE\n"
+		   "                     line) or with rejected lines, and mark the boot partial\n"
+		   "  --split            a file of several runs (boots, module loads): one boot\n"
+		   "                     per run, each from its start line\n");
 }
 
 int cmd_ingest(int argc, char **argv)
@@ -494,7 +569,7 @@ int cmd_ingest(int argc, char **argv)
 		{ "kernel", 1, NULL, 'k' },  { "campaign", 1, NULL, 'c' },
 		{ "cpu", 1, NULL, 'C' },     { "family", 1, NULL, 'F' },
 		{ "partial", 0, NULL, 'P' }, { "help", 0, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ "split", 0, NULL, 'S' },   { NULL, 0, NULL, 0 }
 	};
 	struct ingest_ctx c = { 0 };
 	struct prep_queue q[2];
@@ -527,6 +602,9 @@ int cmd_ingest(int argc, char **argv)
 		case 'P':
 			c.partial = true;
 			break;
+		case 'S':
+			c.split = true;
+			break;
 		case 'h':
 			ingest_usage(stdout);
 			return 0;
@@ -544,7 +622,7 @@ int cmd_ingest(int argc, char **argv)
 			c.variant);
 		return 2;
 	}
-	if (c.kernel && !valid_word(c.kernel, 128)) {
+	if (c.kernel && !ingest_release_ok(c.kernel)) {
 		err_msg("--kernel: \"%s\" is not a kernel release (as uname -r prints it)",
 			c.kernel);
 		return 2;
@@ -553,8 +631,6 @@ int cmd_ingest(int argc, char **argv)
 		err_msg("--cpu and --family go together (they describe a board new to the database)");
 		return 2;
 	}
-	c.files = argv + optind;
-	c.nfiles = argc - optind;
 	if (store_open(&c.st, opt_db))
 		return 1;
 	if (ingest_board(&c, board, cpu, family)) {
@@ -574,6 +650,7 @@ int cmd_ingest(int argc, char **argv)
 			return 1;
 		}
 	}
+	ingest_sources(&c, argv + optind, argc - optind);
 	c.board_json = xstrdup(json_object_to_json_string_ext(c.b.jf.root, JSON_C_TO_STRING_PLAIN));
 	/* a second connection to store two boots at once; without it, one at a time */
 	c.two = c.nfiles > 1 && !store_open(&c.st2, opt_db);
@@ -602,6 +679,9 @@ int cmd_ingest(int argc, char **argv)
 	else
 		printf("%d boot(s) stored, %d already stored, %d failed\n", c.stored, c.dup, c.bad);
 	free(c.fl);
+	for (int i = 0; i < c.nfiles; i++)
+		free(c.src[i].name);
+	free(c.src);
 	free(c.board_json);
 	if (c.two)
 		store_close(&c.st2);

@@ -375,10 +375,8 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 			j->benchmark);
 		return -EINVAL;
 	}
-	if (j->params && strspn(j->params, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					   "0123456789 =,:._-+") != strlen(j->params)) {
-		job_error(j, "benchmark.params",
-			  "module parameters may only contain letters, digits, spaces and =,:._-+");
+	if (j->params && !modparams_ok(j->params)) {
+		job_error(j, "benchmark.params", "%s", MODPARAMS_RULE);
 		bad = 1;
 	}
 	return bad ? -EINVAL : 0;
@@ -407,15 +405,12 @@ static int job_load_one(struct job *j, const char *path)
 		*dot = '\0';
 	j->name = xstrdup(s ? s : base);
 	free(base);
-	for (s = j->name; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
-			    *s))
-			break;
-	if (*s || !j->name[0] || j->name[0] == '.') {
+	if (!lab_name_ok(j->name, s ? (size_t)json_object_get_string_len(jobj(r, "name")) :
+				      strlen(j->name))) {
 		job_error(
 			j, "name",
-			"\"%s\" must be letters, digits, '.', '_' or '-' (it names report directories)",
-			j->name);
+			"\"%.64s%s\" is not a job name: %s (it names report directories; a NUL is refused)",
+			j->name, strlen(j->name) > 64 ? "..." : "", LAB_NAME_RULE);
 		bad = 1;
 	}
 	j->boards = jstrv(r, "boards", &j->nboards);

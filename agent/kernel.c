@@ -110,6 +110,12 @@ int kernel_load(struct kernel_art *k, const char *dir)
 	if (check_inside(real, k->zimage) || check_inside(real, k->initrd) ||
 	    check_inside(real, k->dtb) || check_inside(real, k->module))
 		return -EPERM;
+	if (k->dtb && !shell_word_ok(strrchr(k->dtb, '/') + 1)) {
+		/* {dtb} goes into U-Boot commands (tftpboot ... {dtb}) as it is */
+		err_msg("%s: device tree file name: only letters, digits, . _ + - (not starting with - or .): it goes into U-Boot commands; rename it",
+			k->dtb);
+		return -EINVAL;
+	}
 	/* no .dtb: the machine or its boot loader provides the DT (QEMU virt) */
 	if (!is_file(k->zimage) || !is_file(k->initrd)) {
 		err_msg("kernel directory %s is incomplete: needs zImage and initramfs.cpio.gz (rebuild with `make kernels`)",

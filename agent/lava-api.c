@@ -6,6 +6,7 @@
 #include "lava.h"
 #include "util.h"
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void lava_api_init(void)
 {
@@ -83,6 +85,30 @@ static bool same_origin(const struct lava_conn *c, const char *url)
 	       !strcmp(a, b);
 }
 
+/* An address parsed, not a name's prefix ("127.attacker.example" is a name anyone may
+ * own): 127.0.0.0/8, [::1] (or an IPv4-mapped 127.x), or the name localhost. */
+static bool host_is_loopback(const char *host)
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+	char in[64];
+	size_t l = strlen(host);
+
+	if (!strcasecmp(host, "localhost"))
+		return true;
+	if (inet_pton(AF_INET, host, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	if (l < 3 || l - 2 >= sizeof(in) || host[0] != '[' || host[l - 1] != ']')
+		return false;
+	memcpy(in, host + 1, l - 2);
+	in[l - 2] = '\0';
+	if (inet_pton(AF_INET6, in, &a6) != 1)
+		return false;
+	if (IN6_IS_ADDR_LOOPBACK(&a6))
+		return true;
+	return IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127;
+}
+
 int lava_server_url_ok(const char *server, bool insecure_http)
 {
 	char o[512], *host;
@@ -99,8 +125,7 @@ int lava_server_url_ok(const char *server, bool insecure_http)
 	}
 	host = o + 7;
 	*strrchr(host, ':') = '\0';
-	if (insecure_http || !strncmp(host, "127.", 4) || !strcmp(host, "[::1]") ||
-	    !strcmp(host, "localhost"))
+	if (insecure_http || host_is_loopback(host))
 		return 0;
 	err_msg("--server: %s is http://: the API token would cross the network in clear text; use https://, or add --insecure-http if you must",
 		server);

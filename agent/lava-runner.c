@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct lava_runner {
@@ -53,9 +55,18 @@ static char *abs_file(const char *f)
 
 static int read_token(const char *file, char **token)
 {
+	struct stat st;
 	size_t len;
-	int ret = read_file(file, token, &len);
+	int ret;
 
+	*token = NULL;
+	if (!stat(file, &st) && (st.st_mode & 0007)) {
+		/* as ssh with a private key: a token every user can read is not kept */
+		err_msg("--token-file %s is open to every user (mode %04o): chmod o= %s (the token lets anyone submit as its LAVA user)",
+			file, (unsigned int)(st.st_mode & 07777), file);
+		return -EPERM;
+	}
+	ret = read_file(file, token, &len);
 	if (ret) {
 		err_msg("--token-file %s: %s", file, strerror(-ret));
 		return ret;

@@ -163,11 +163,13 @@ char *lava_job_yaml(const struct lava_boot *lb)
 	if (ctx) {
 		json_object_object_foreach(ctx, key, val)
 		{
+			/* a key is quoted as a value is: "a: b" or a newline in it is
+			 * one key, not YAML of its own */
 			if (json_object_is_type(val, json_type_int))
-				buf_printf(&y, "  %s: %" PRId64 "\n", key,
+				buf_printf(&y, "  %s: %" PRId64 "\n", yq(h, key),
 					   json_object_get_int64(val));
 			else
-				buf_printf(&y, "  %s: %s\n", key,
+				buf_printf(&y, "  %s: %s\n", yq(h, key),
 					   yq(h, json_object_get_string(val)));
 		}
 	}

@@ -535,11 +535,38 @@ static const char *find_tag(const char *line, size_t len)
 	return NULL;
 }
 
+static void run_start(struct run_result *r, int lineno, size_t off)
+{
+	if (r->runs < PARSE_RUNS_MAX) {
+		r->run_line[r->runs] = lineno;
+		r->run_off[r->runs] = off;
+	}
+	r->runs++;
+}
+
+/* "dmabench: START" (the seed module's start line) from its tag on */
+static bool seed_start(const char *tag, const char *end)
+{
+	const char *p = tag + strlen(TAG);
+
+	while (p < end && *p == ' ')
+		p++;
+	if (end - p < 5 || memcmp(p, "START", 5))
+		return false;
+	for (p += 5; p < end; p++)
+		if (*p != ' ' && *p != '\r')
+			return false;
+	return true;
+}
+
 void parse_log(const char *text, size_t len, struct run_result *r)
 {
 	struct seen seen = { 0 };
 	size_t i = 0;
 	int lineno = 1;
+	bool boot_start = false; /* this boot (since its Linux version line) had a start */
+	uint64_t kernel_h = 0; /* its Linux version line's hash and length */
+	size_t kernel_len = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->fmt = -1;
@@ -550,6 +577,8 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 		size_t j, klen, stop;
 		uint64_t h = 0;
 		int k, at = lineno;
+		size_t off = i;
+		bool nul;
 
 		/* a line ends at \n or a lone \r; NULs are dropped.  Up to the first stop
 		 * byte in one copy; from a NUL on, byte by byte */
@@ -557,17 +586,41 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 		j = stop < sizeof(line) - 1 ? stop : sizeof(line) - 1;
 		memcpy(line, text + i, j);
 		i += stop;
+		nul = false;
 		while (i < len && text[i] != '\n' && text[i] != '\r') {
 			if (text[i] && j < sizeof(line) - 1)
 				line[j++] = text[i];
+			nul |= !text[i];
 			i++;
 		}
 		while (i < len && (text[i] == '\n' || text[i] == '\r'))
 			lineno += text[i++] == '\n';
 		line[j] = '\0';
 		tag = find_tag(line, j);
-		if (!tag)
-			continue; /* LINE_NONE */
+		if (tag && nul && !r->nul_lines++)
+			r->nul_line = at; /* said by ingest: the bytes around it were joined */
+		if (!tag) { /* LINE_NONE; a kernel's first line starts a run */
+			const char *lv = j >= 14 ? memmem(line, j, "Linux version ", 14) : NULL;
+
+			if (!lv)
+				continue;
+			key = printk_key(line, lv, line + j, &klen);
+			if (key && seen_add(&seen, key_hash(key, klen), key, klen))
+				continue; /* a dmesg's copy */
+			/* the running kernel's banner again (/proc/version read by the
+			 * benchmark, ABLAB-PROC=) is no new boot */
+			klen = j - (size_t)(lv - line);
+			while (klen && (lv[klen - 1] == '\r' || lv[klen - 1] == ' '))
+				klen--;
+			h = key_hash(lv, klen);
+			if (r->runs && h == kernel_h && klen == kernel_len)
+				continue;
+			kernel_h = h;
+			kernel_len = klen;
+			run_start(r, at, off);
+			boot_start = false;
+			continue;
+		}
 		/* the line is parsed while its key's slot comes into the cache: parsing
 		 * changes nothing but li, a duplicate's li is dropped */
 		key = printk_key(line, tag, line + j, &klen);
@@ -584,6 +637,11 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 		if (k < 0) {
 			add_rejected(r, at, li.error, line);
 			continue;
+		}
+		if (k == LINE_START || (k == LINE_OTHER && seed_start(tag, line + j))) {
+			if (!r->runs || boot_start)
+				run_start(r, at, off);
+			boot_start = true;
 		}
 		switch (k) {
 		case LINE_START:

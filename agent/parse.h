@@ -65,6 +65,9 @@ struct rejected_line {
 	char text[112]; /* the line, cut to fit */
 };
 
+/* the runs of a log whose starts run_result keeps */
+#define PARSE_RUNS_MAX 16
+
 /* All dmabench output of one boot. */
 struct run_result {
 	struct sample *v;
@@ -79,6 +82,18 @@ struct run_result {
 	int fmt;
 	struct rejected_line *rejected; /* the malformed lines, in log order */
 	int duplicates; /* timestamped lines seen before, skipped (printk + dmesg) */
+	int nul_lines, nul_line; /* dmabench lines with a NUL dropped inside; the first's line */
+	/*
+	 * The runs of the log: where each starts, as a 1-based line number and the byte
+	 * offset of that line (the first PARSE_RUNS_MAX).  A run starts at a kernel's
+	 * "Linux version" line, or at a benchmark start line (v1 start, seed START) when
+	 * none came before it or its boot already had one.  A timestamped line seen before
+	 * (a dmesg typed afterwards) starts nothing.  More than one: several boots (or
+	 * module loads) in one capture; `ablab ingest` refuses or splits such a file.
+	 */
+	int runs;
+	int run_line[PARSE_RUNS_MAX];
+	size_t run_off[PARSE_RUNS_MAX];
 };
 
 /* Parses a whole log (any line endings, NULs ignored).  A v1 `start` line

@@ -53,19 +53,7 @@ static void print_cols(const struct store_rows *r, int nc, const char *const *na
 	} else if (!strcmp(format, "csv")) {
 		for (int i = -1; i < nr; i++) {
 			for (int c = 0; c < nc; c++) {
-				const char *v = i < 0 ? names[c] : store_text(r, i, c);
-
-				if (strpbrk(v, ",\"\n\r")) {
-					fputc('"', out);
-					for (; *v; v++) {
-						if (*v == '"')
-							fputc('"', out);
-						fputc(*v, out);
-					}
-					fputc('"', out);
-				} else {
-					fputs(v, out);
-				}
+				csv_cell(out, i < 0 ? names[c] : store_text(r, i, c));
 				fputc(c + 1 < nc ? ',' : '\n', out);
 			}
 		}

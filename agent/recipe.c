@@ -382,10 +382,15 @@ int recipe_build(const struct recipe *rc, const char *patches, const char *varia
 		return -e;
 	}
 	if (pid == 0) {
+		/* its own process group (a stop is forwarded to the whole build below), and
+		 * SIGPIPE at its default (ablab ignores it; an ignored signal stays so) */
+		setpgid(0, 0);
+		signal(SIGPIPE, SIG_DFL);
 		dup2(pfd[1], 1);
 		execve("/bin/bash", argv, envp);
 		_exit(127);
 	}
+	setpgid(pid, pid);
 	close(pfd[1]);
 	free(envp);
 	f = fdopen(pfd[0], "r");
@@ -416,8 +421,11 @@ int recipe_build(const struct recipe *rc, const char *patches, const char *varia
 		close(pfd[0]);
 	}
 	buf_free(&line);
+	if (stop_requested)
+		kill(-pid, SIGTERM); /* SIGTERM to ablab alone: the build stops too */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+		if (stop_requested)
+			kill(-pid, SIGTERM);
 	free(pd);
 	free(ms);
 	free(gt);

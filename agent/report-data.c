@@ -303,20 +303,10 @@ void rep_write_json(const struct report *rep, FILE *f)
 	json_object_put(root);
 }
 
-/* RFC 4180: quote a field when it holds a comma, quote or newline */
+/* RFC 4180, a formula's first byte made text (csv_cell) */
 static void csv_field(FILE *f, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\n\r")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
+	csv_cell(f, s);
 	fputc(last ? '\n' : ',', f);
 }
 

@@ -4,6 +4,7 @@
  * board off.  Today's `ablab ab` / `ablab run` path. */
 #include "runner.h"
 #include "boot.h"
+#include "console.h"
 #include "power.h"
 #include "util.h"
 
@@ -38,6 +39,7 @@ static int local_attempt(void *priv, const struct runner_slot *sl, struct runner
 		errtext_set(&bo->error, 0, "%s", s.error.msg);
 		bo->fatal = s.fatal;
 		boot_end(&s);
+		r->log_err = console_log_error(&s.con);
 		return ret;
 	}
 	r->boot_ms = s.t_prompt - s.t_on;
@@ -50,6 +52,7 @@ static int local_attempt(void *priv, const struct runner_slot *sl, struct runner
 		ret = -EIO;
 	}
 	boot_end(&s);
+	r->log_err = console_log_error(&s.con);
 	return ret;
 }
 

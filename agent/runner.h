@@ -39,6 +39,7 @@ struct runner_result {
 	struct bench_out bo; /* uname_r, proc_version, res, run_ms, fatal, error */
 	int64_t boot_ms; /* power on to shell prompt; -1: not measured */
 	bool log_written; /* the transcript file holds this attempt's text */
+	int log_err; /* the transcript is incomplete: the errno of its failed write */
 	bool no_data; /* a failed attempt whose lines are not data (LAVA
 					 * infrastructure): stored without samples */
 	const char *lava_server; /* with lava_job_id: the boot's LAVA job */

@@ -3,6 +3,9 @@
 #include "spool.h"
 #include "board.h"
 #include "jsonfile.h"
+#include "store-campaign.h"
+#include "store.h"
+#include "variant.h"
 #include "util.h"
 #include "cmds.h"
 
@@ -96,7 +99,8 @@ int spool_write(const char *dir, const struct boot_rec *b)
 	sa = NULL;
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
 	path = xasprintf("%s/%s.json", dir, b->uuid);
-	ret = write_file_atomic(path, text, strlen(text));
+	/* the board's definition (power commands) and results: not for every user */
+	ret = write_file_atomic_mode(path, text, strlen(text), 0640);
 	free(path);
 out:
 	json_object_put(sa);
@@ -320,8 +324,10 @@ int spool_read(struct spool_boot *sb, const char *path, struct errtext *why)
 	}
 	if (!ret)
 		ret = get_str(&v, r, "", "variant", false, 16, &rec->variant);
-	if (!ret && strcmp(rec->variant, "control") && strcmp(rec->variant, "patched"))
-		ret = bad(&v, "", "variant", "is not control or patched");
+	/* any valid label here (a series campaign's "+1", "+1-2"); load_one() checks it
+	 * against the campaign's variants */
+	if (!ret && !variant_label_ok(rec->variant))
+		ret = bad(&v, "", "variant", "is not a variant label (letters, digits, . _ + -)");
 	if (!ret)
 		ret = get_int(&v, r, "", "seq", 1, 1000000, &rec->seq);
 	if (!ret)
@@ -448,6 +454,19 @@ static int load_one(struct store *st, const char *dir, const char *name)
 	int ret;
 
 	ret = spool_read(&sb, path, &why);
+	if (!ret) {
+		char labels[512];
+		int has = store_campaign_has_variant(st, sb.rec.campaign, sb.rec.variant, labels,
+						     sizeof(labels));
+
+		if (has < 0)
+			ret = has;
+		else if (!has)
+			ret = errtext_set(
+				&why, -EINVAL,
+				"field \"variant\" %s is not a variant of campaign %lld (%s)",
+				sb.rec.variant, (long long)sb.rec.campaign, labels);
+	}
 	if (ret == -EINVAL) {
 		set_aside(dir, path, name, why.msg);
 	} else if (!ret) {

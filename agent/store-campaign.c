@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int store_campaign_exists(struct store *st, int64_t id)
 {
@@ -79,6 +80,28 @@ int store_campaign_variant_add(struct store *st, int64_t id, int pos, const char
 		st,
 		"INSERT INTO campaign_variants (campaign_id, position, label, patch) VALUES ($1::int, $2::int, $3, $4)",
 		4, p);
+}
+
+int store_campaign_has_variant(struct store *st, int64_t id, const char *label, char *labels,
+			       size_t len)
+{
+	char ids[DEC_LEN(int64_t)];
+	const char *p[2] = { ids, label };
+	PGresult *r;
+	int ret;
+
+	snprintf(ids, sizeof(ids), "%" PRId64, id);
+	r = store_query(
+		st,
+		"SELECT coalesce(bool_or(label = $2), $2 IN ('control', 'patched')), coalesce(string_agg(label, ', ' ORDER BY position), 'control, patched') FROM campaign_variants WHERE campaign_id = $1::int",
+		2, p);
+	if (!r)
+		return -EIO;
+	ret = PQntuples(r) == 1 && !strcmp(PQgetvalue(r, 0, 0), "t");
+	if (labels && len)
+		snprintf(labels, len, "%s", PQntuples(r) == 1 ? PQgetvalue(r, 0, 1) : "");
+	PQclear(r);
+	return ret;
 }
 
 int store_campaign_set_batches(struct store *st, int64_t id)

@@ -22,6 +22,10 @@ int store_campaign_run(struct store *st, int64_t id, char **run, char *status, s
 /* the variant at position pos of campaign id (patch NULL: none): 0 or -EIO */
 int store_campaign_variant_add(struct store *st, int64_t id, int pos, const char *label,
 			       const char *patch);
+/* 1 when label is one of campaign id's variants (a series campaign's campaign_variants, else
+ * control and patched), else 0; labels gets them, comma-separated: -EIO */
+int store_campaign_has_variant(struct store *st, int64_t id, const char *label, char *labels,
+			       size_t len);
 /* campaigns.batches set to the batches that ran, when every ok boot and scenario ran the
  * same number: 0 or -EIO */
 int store_campaign_set_batches(struct store *st, int64_t id);

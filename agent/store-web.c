@@ -4,7 +4,8 @@
 #include "store-web.h"
 #include "store.h"
 
-const char store_web_read_only[] = "SELECT current_setting('transaction_read_only')";
+const char store_web_read_only[] =
+	"SELECT current_setting('transaction_read_only'), current_setting('statement_timeout')";
 
 /* ETag of a campaign: its state, boots, calibrations (the MDE) and the schema */
 const char store_web_campaign_state[] = "SELECT " STORE_CAMPAIGN_STATUS_SQL(
@@ -92,3 +93,8 @@ const char store_web_metrics_nightly[] =
 const char store_web_metrics_campaigns[] =
 	"SELECT st, count(*) FROM (SELECT " STORE_CAMPAIGN_STATUS_SQL(
 		"c") " AS st FROM campaigns c) x GROUP BY st ORDER BY st";
+
+/* a file the database names as a boot's transcript or a health check's log: only those
+ * are served from the results directory (not spool JSON with power argv, nor any other) */
+const char store_web_transcript[] =
+	"SELECT 1 FROM boots WHERE log_path = $1 UNION ALL SELECT 1 FROM health WHERE log_path = $1 LIMIT 1";

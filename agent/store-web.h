@@ -11,6 +11,7 @@ extern const char store_web_read_only[];
 /* $1 a campaign id: status (as shown), finished (epoch, 0), "boots-maxid",
  * max calibration id, schema version; no row: no such campaign */
 extern const char store_web_campaign_state[];
+extern const char store_web_transcript[];
 /* the campaigns list, newest first, 51 rows from offset $7: $1 board, $2 job, $3 trigger,
  * $4 status, $5 since, $6 until (dates; '' any of them: any): id, created, trigger, job,
  * status, boards (comma-separated), "control/patched/failed" boots */

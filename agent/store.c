@@ -455,7 +455,11 @@ static PGresult *query_reconnect(struct store *st, const char *sql, int n, const
 	}
 	PQclear(r);
 	if (store_reconnect(st)) {
-		err_msg("results database unreachable (%s)", st->conninfo);
+		char *m = store_conninfo_masked(st->conninfo);
+
+		/* a password in ABLAB_DB stays out of the log */
+		err_msg("results database unreachable (%s)", m ? m : "conninfo not shown");
+		free(m);
 		return NULL;
 	}
 	return store_query(st, sql, n, p);

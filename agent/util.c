@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -330,7 +331,8 @@ static int copy_fd(int srcfd, int fd)
 }
 
 /* write_file_atomic_at() with the bytes from data, or (srcfd >= 0) from a file */
-static int atomic_at(int dirfd, const char *name, const void *data, size_t len, int srcfd)
+static int atomic_at(int dirfd, const char *name, const void *data, size_t len, int srcfd,
+		     mode_t mode)
 {
 	const char *p = data;
 	char *tmp = NULL;
@@ -344,7 +346,7 @@ static int atomic_at(int dirfd, const char *name, const void *data, size_t len, 
 		random_hex(rnd, 12);
 		free(tmp);
 		tmp = xasprintf("%s.tmp.%s", name, rnd);
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
@@ -384,7 +386,7 @@ out:
 
 int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len)
 {
-	return atomic_at(dirfd, name, data, len, -1);
+	return atomic_at(dirfd, name, data, len, -1, 0644);
 }
 
 int copy_file_atomic_at(const char *src, int dirfd, const char *name)
@@ -393,12 +395,17 @@ int copy_file_atomic_at(const char *src, int dirfd, const char *name)
 
 	if (srcfd < 0)
 		return -errno;
-	ret = atomic_at(dirfd, name, NULL, 0, srcfd);
+	ret = atomic_at(dirfd, name, NULL, 0, srcfd, 0644);
 	close(srcfd);
 	return ret;
 }
 
 int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	return write_file_atomic_mode(path, data, len, 0644);
+}
+
+int write_file_atomic_mode(const char *path, const void *data, size_t len, mode_t mode)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir = slash ? strndup(path, (size_t)(slash - path)) : xstrdup(".");
@@ -410,9 +417,75 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	free(dir);
 	if (dirfd < 0)
 		return -errno;
-	ret = write_file_atomic_at(dirfd, slash ? slash + 1 : path, data, len);
+	ret = atomic_at(dirfd, slash ? slash + 1 : path, data, len, -1, mode);
 	close(dirfd);
 	return ret;
+}
+
+void csv_cell(FILE *f, const char *s)
+{
+	/* a cell a spreadsheet would read as a formula (=HYPERLINK(...), @SUM(...), a tab or
+	 * CR before one, or + or - before anything but [A-Za-z0-9._+-]: a function, a DDE
+	 * "|") is prefixed with ': it stays text.  A number (-35) and a series label
+	 * (+1-2) are kept as they are. */
+	bool formula = s[0] && strchr("=@\t\r", s[0]);
+	static const char plain[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-";
+
+	if ((s[0] == '-' || s[0] == '+') && s[strspn(s, plain)])
+		formula = true;
+	if (!formula && !strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+bool modparams_ok(const char *s)
+{
+	return strspn(s,
+		      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 =,:._-+") ==
+	       strlen(s);
+}
+
+bool shell_word_ok(const char *s)
+{
+	size_t l = strlen(s);
+
+	return l && s[0] != '-' && s[0] != '.' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") == l;
+}
+
+bool lab_name_ok(const char *s, size_t len)
+{
+	return len >= 1 && len <= LAB_NAME_MAX && strlen(s) == len && s[0] != '-' && s[0] != '.' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") ==
+		       len;
+}
+
+int dir_free_check(const char *dir, uint64_t floor_mb, struct errtext *why)
+{
+	struct statvfs vs;
+	uint64_t mb;
+
+	if (statvfs(dir, &vs) < 0)
+		return errtext_set(why, -errno, "%s: cannot see its free space: %s", dir,
+				   strerror(errno));
+	mb = (uint64_t)vs.f_bavail * vs.f_frsize >> 20;
+	if (mb < floor_mb)
+		return errtext_set(
+			why, -ENOSPC,
+			"%s: %llu MiB free, below the %llu MiB a campaign needs for its transcripts and spool (ABLAB_MIN_FREE_MB sets the floor): free some space or pass another --results",
+			dir, (unsigned long long)mb, (unsigned long long)floor_mb);
+	return 0;
 }
 
 int open_dir_nofollow(const char *path, char **link)
@@ -546,6 +619,8 @@ int run_argv(char *const argv[], struct buf *out)
 	if (out && pipe2(pfd, O_CLOEXEC) < 0)
 		return -errno;
 	pid = fork();
+	if (pid > 0)
+		setpgid(pid, pid);
 	if (pid < 0) {
 		int e = errno;
 
@@ -556,6 +631,8 @@ int run_argv(char *const argv[], struct buf *out)
 		return -e;
 	}
 	if (pid == 0) {
+		setpgid(0, 0); /* a stop of ablab is forwarded to its whole group below */
+		signal(SIGPIPE, SIG_DFL); /* ignored by ablab; an ignored signal stays so */
 		if (out)
 			dup2(pfd[1], 1);
 		execvp(argv[0], argv);
@@ -569,17 +646,23 @@ int run_argv(char *const argv[], struct buf *out)
 		close(pfd[1]);
 		while ((n = read(pfd[0], chunk, sizeof(chunk))) != 0) {
 			if (n < 0) {
-				if (errno == EINTR)
-					continue;
-				break;
+				if (errno != EINTR)
+					break;
+				if (stop_requested)
+					kill(-pid, SIGTERM);
+				continue;
 			}
 			buf_append(out, chunk, (size_t)n);
 		}
 		close(pfd[0]);
 	}
+	if (stop_requested)
+		kill(-pid, SIGTERM);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
 			return -errno;
+		if (stop_requested)
+			kill(-pid, SIGTERM);
 	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);

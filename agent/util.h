@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -84,6 +85,8 @@ int read_file(const char *path, char **data, size_t *len);
  * next to the target, fsync, rename, fsync of the directory.  A symlink at the
  * target name is replaced, never followed. */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/* the same, the file created with mode (as the umask leaves it) instead of 0644 */
+int write_file_atomic_mode(const char *path, const void *data, size_t len, mode_t mode);
 int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len);
 /* The same with the contents of the file src, streamed (memory flat in its size). */
 int copy_file_atomic_at(const char *src, int dirfd, const char *name);
@@ -99,6 +102,26 @@ int remove_tree(const char *path);
  * absolute path, else in /tmp: malloc'd, or NULL with errno set and the
  * error said. */
 char *make_run_dir(const char *prefix);
+/* One CSV cell (RFC 4180): quoted when it holds a comma, quote or line end; a cell a
+ * spreadsheet would take for a formula (starting with = @ tab CR, or + - before more than
+ * [A-Za-z0-9._+-]: not a number nor a series label) is prefixed with ' */
+void csv_cell(FILE *f, const char *s);
+/* A file or module name that can go unquoted into a target shell or U-Boot command:
+ * [A-Za-z0-9._+-]+, not starting with '-' or '.' */
+bool shell_word_ok(const char *s);
+/* module parameters as they are typed into the target's shell (insmod M PARAMS): letters,
+ * digits, spaces and =,:._-+ only */
+bool modparams_ok(const char *s);
+#define MODPARAMS_RULE "module parameters may only contain letters, digits, spaces and =,:._-+"
+/* A board or job name: 1-LAB_NAME_MAX of [A-Za-z0-9._+-], not starting with '-' (an
+ * option) or '.' (a hidden or relative path); len is its JSON length, so a NUL inside
+ * (a JSON \u0000) is refused, not cut. */
+#define LAB_NAME_MAX 63
+#define LAB_NAME_RULE "1-63 of letters, digits, . _ + -, not starting with - or ."
+bool lab_name_ok(const char *s, size_t len);
+/* 0 when dir's file system has floor_mb MiB free for this user, else -ENOSPC (or
+ * statvfs's error) with why naming dir, what is free and the floor */
+int dir_free_check(const char *dir, uint64_t floor_mb, struct errtext *why);
 bool is_dir(const char *path);
 bool is_file(const char *path);
 /* The directory part of path (dirname(3) on a copy), malloc'd. */

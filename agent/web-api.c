@@ -94,8 +94,11 @@ void web_metrics(struct web *w, struct reply *r)
 	fprintf(f,
 		"# HELP ablab_serve_read_only 1 when the server's database session is read-only (default_transaction_read_only)\n"
 		"# TYPE ablab_serve_read_only gauge\n"
-		"ablab_serve_read_only %d\n",
-		!strcmp(store_text(&res, 0, 0), "on"));
+		"ablab_serve_read_only %d\n"
+		"# HELP ablab_serve_statement_timeout The server's database session's statement_timeout\n"
+		"# TYPE ablab_serve_statement_timeout untyped\n"
+		"ablab_serve_statement_timeout{value=\"%s\"} 1\n",
+		!strcmp(store_text(&res, 0, 0), "on"), store_text(&res, 0, 1));
 	store_rows_free(&res);
 	if (web_q(w, r, store_web_metrics_health, 0, NULL, &res))
 		return;

@@ -107,7 +107,7 @@ holder=$!
 exec 4>"$bt/hold" 5<"$bt/held"
 read -t 15 -r line <&5
 check "a console session attached ($line)" test "$line" = attached
-expect_err "a locked board refuses a second user, naming the holder" 'lockboard: board is in use by pid [0-9]+ on .* \(ablab console\)' "$ablab" power "$bt/lockboard.json" on
+expect_err "a locked board refuses a second user, naming the holder" 'lockboard: board is in use by pid [0-9]+ \(uid [0-9]+, ablab console\) on ' "$ablab" power "$bt/lockboard.json" on
 ABLAB_BOARDS=$bt "$ablab" boards >"$bt/boards.out" 2>&1
 check "ablab boards shows the lock holder" bash -c "grep -A3 '^lockboard' '$bt/boards.out' | grep -Eq 'lock +pid [0-9]+ on .*\(ablab console\)'"
 echo >&4

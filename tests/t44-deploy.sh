@@ -102,6 +102,17 @@ if "$bs" run --ctl "$dw/ctl" --pty-link "$dw/console" --tftp-root "$dw/tftp" \
 		test "$rc" != 0 -a -z "$(ls -A "$dw/elsewhere")"
 	rm "$d"
 
+	# 3b. the board's directory belongs to another user (issue 27, Low): they could
+	# swap the files the board boots after ablab wrote them
+	if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+		mkdir "$d" && chown nobody "$d"
+		out=$("$ablab" check "$dw/board.json" --kernel "$dw/k/control" 2>&1); rc=$?
+		fault 27.20 "deploy: a board directory of another user is refused, naming its owner, nothing written (exit $rc)" \
+			bash -c "[ $rc != 0 ] && [ -z \"\$(ls -A '$d')\" ] && grep -qF 'boot.tftp_root: $d belongs to uid $(id -u nobody), not to this user' <<<'$out'" ||
+			echo "$out" | tail -n 3
+		rm -rf "$d"
+	fi
+
 	# 4. a symlink on the path to the TFTP root itself
 	ln -sfn "$dw" "$tmp/deploy-link"
 	deploy_board "$dw/board-link.json" "$tmp/deploy-link/tftp"

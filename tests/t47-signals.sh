@@ -235,7 +235,7 @@ open(sys.argv[2]).read()' "$lockf_" "$lw/release" >"$lw/nobody.out" 2>&1 &
 		fault 9 "a second board file for the same console is refused (exit $rc): $out" \
 			test "$rc" = 1
 		fault 9 "  ... with \"console ... is in use by ... board sim-a\"" \
-			grep -q "sim-b: console $(realpath "$lw/console") is in use by pid $pid on .*board sim-a" <<<"$out"
+			grep -q "sim-b: console $(realpath "$lw/console") is in use by pid $pid (uid [0-9]*, ablab [a-z]*) on .*board sim-a" <<<"$out"
 		out=$("$ablab" boards 2>/dev/null | grep -A3 "^sim-b " | grep "^  lock ")
 		fault 9 "\`ablab boards\` shows sim-b held through its console:$out" \
 			grep -q "pid $pid .*through console" <<<"$out"
@@ -255,4 +255,47 @@ open(sys.argv[2]).read()' "$lockf_" "$lw/release" >"$lw/nobody.out" 2>&1 &
 	"$bs" ctl "$lw/ctl" quit >/dev/null 2>&1
 else
 	bad "locks: cannot start the simulator: $(cat "$lw/sim.err")"
+fi
+
+echo "== SIGTERM to ablab alone while it builds a kernel: the build stops with it"
+# (issue 27, Low: the agent waited for a running build, minutes for a real one;
+# a fake build.sh that waits on a long sleep stands in)
+kb=$tmp/kb47
+mkdir -p "$kb/boards/kernel" "$kb/p"
+cp jobs/dma-from-device/patches/*.patch "$kb/p/"
+: >"$kb/boards/kernel/fake.conf"
+cat >"$kb/boards/kernel/build.sh" <<'EOF2'
+echo "fake build $1 $2" >&2
+sleep 300 &
+echo $! >"$FAKE_DIR/sleep.pid"
+wait
+EOF2
+sim_uboot_board fakebuild "$kb/sim"
+python3 -c 'import json, sys; b = json.load(open(sys.argv[1])); b["kernel"] = {"recipe": "kernel/fake.conf"}; json.dump(b, open(sys.argv[2], "w"))' \
+	"$kb/sim/board.json" "$kb/boards/fakebuild.json"
+cat >"$kb/job.json" <<EOF2
+{ "name": "fakebuild", "boards": ["$kb/boards/fakebuild.json"],
+  "variants": { "control": { "source": { "type": "recipe" } },
+                "patched": { "source": { "type": "recipe" }, "patches": "p" } },
+  "benchmark": { "name": "dmabench" }, "boots": 1 }
+EOF2
+FAKE_DIR=$kb "$ablab" run "$kb/job.json" --results "$kb/res" >"$kb/out" 2>&1 &
+apid=$!
+if wait_for 60 test -s "$kb/sleep.pid"; then
+	spid=$(cat "$kb/sleep.pid")
+	t0=$SECONDS
+	kill -TERM "$apid"
+	wait_for 20 bash -c "! kill -0 $apid 2>/dev/null"
+	took=$((SECONDS - t0))
+	# gone: no such process, or a zombie waiting for a reaper (the build's shell died first)
+	gone() { ! kill -0 "$1" 2>/dev/null || [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = Z ]; }
+	wait_for 10 gone "$spid"
+	build_stopped() { [ "$took" -lt 10 ] && ! kill -0 "$apid" 2>/dev/null && gone "$spid"; }
+	fault 27.19 "SIGTERM to ablab alone during a build: it ends within 10 s ($took s) and the build's sleep is gone" \
+		build_stopped
+	kill "$spid" 2>/dev/null
+	wait "$apid" 2>/dev/null
+else
+	bad "fake build did not start: $(tail -n 3 "$kb/out")"
+	kill "$apid" 2>/dev/null
 fi

@@ -65,8 +65,13 @@ else
 	cid=$(last)
 	wait_for 60 has_ok_boots "$cid" 1
 	"$ablab" db stop >/dev/null
-	wait $pid
+	wait $pid; rc=$?
 	fault 10 "outage: some boots spooled" bash -c "ls '$res'/spool/*.json >/dev/null 2>&1"
+	fault 27.15 "spool files and transcripts are not for every user (mode 640: $(stat -c %a "$res"/spool/*.json "$res/campaign-$cid"/*.log | sort -u | tr '\n' ' '))" \
+		test "$(stat -c %a "$res"/spool/*.json "$res/campaign-$cid"/*.log | sort -u)" = 640
+	grep -m1 'final status' "$dd/ab.err"
+	fault 27.9 "outage: the final status could not be stored: exit 1 (exit $rc), said so, not \"complete\"" bash -c \
+		"[ $rc = 1 ] && grep -q 'campaign $cid: its final status (complete) could not be stored' '$dd/ab.err' && ! grep -q 'campaign $cid complete' '$dd/ab.err'"
 	"$ablab" db start >/dev/null
 	(cd "$dd/elsewhere" && "$ablab" resume "$cid" --format json >"$dd/resume.out" 2>"$dd/resume.err"); rc=$?
 	grep -E 'spool|resum|already' "$dd/resume.err" | head -n 3
@@ -130,6 +135,53 @@ else
 		"$rc/$(psql_q "SELECT count(*) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.campaign_id = $cid AND b.seq = 13 AND s.mean_ns = -35")" = 0/1 ||
 		cat "$dd/negmean.out"
 
+	echo "== a series campaign through an outage: its +1 and +1-2 boots load from the spool"
+	# (issue 27 item 1: the spool loader took only control and patched; a series
+	# boot was set aside in spool/rejected and its slot booted again)
+	for n in 1 2; do
+		mkdir -p "$dd/k/s$n"
+		printf '{"board":"sim-data","variant":"s%s","release":"6.1.0-sim-s%s"}\n' $n $n >"$dd/k/s$n/manifest.json"
+		printf 'zImage\0Linux version 6.1.0-sim-s%s (boardsim@lab) #1\n' $n >"$dd/k/s$n/zImage"
+		echo initramfs >"$dd/k/s$n/initramfs.cpio.gz"
+		echo dtb >"$dd/k/s$n/sim.dtb"
+	done
+	cat >"$dd/series.json" <<-JOB
+	{
+	  "name": "series-outage",
+	  "boards": ["$dd/board.json"],
+	  "variants": {
+	    "control": { "source": { "type": "prebuilt", "dir": "$dd/k/control" } },
+	    "+1": { "source": { "type": "prebuilt", "dir": "$dd/k/s1" } },
+	    "+1-2": { "source": { "type": "prebuilt", "dir": "$dd/k/s2" } }
+	  },
+	  "benchmark": { "name": "dmabench" },
+	  "boots": 2,
+	  "batches": 1
+	}
+	JOB
+	res3=$dd/results3
+	c0=$(last)
+	"$ablab" run "$dd/series.json" --results "$res3" --format json >"$dd/series.out" 2>"$dd/series.err" &
+	pid=$!
+	wait_for 60 new_campaign "$c0"
+	scid=$(last)
+	wait_for 60 has_ok_boots "$scid" 1
+	"$ablab" db stop >/dev/null
+	wait $pid
+	fault 27.1 "series outage: boots of +1 or +1-2 spooled" bash -c "grep -lqE '\"variant\": ?\"\+1' '$res3'/spool/*.json"
+	"$ablab" db start >/dev/null
+	"$ablab" spool load --results "$res3" >"$dd/sload.out" 2>&1; rc=$?
+	grep -m2 'refused' "$dd/sload.out"
+	fault 27.1 "series outage: spool load stores every variant's boots, none set aside (exit $rc)" test \
+		"$rc/$(psql_q "SELECT string_agg(variant || '=' || n, ' ' ORDER BY variant) FROM (SELECT variant, count(DISTINCT seq) n FROM boots WHERE campaign_id = $scid AND status = 'ok' GROUP BY variant) x")/$(ls "$res3/spool/rejected" 2>/dev/null | wc -l)" = "0/+1=2 +1-2=2 control=2/0"
+	spool=$res3/spool
+	cid=$scid spool_file notvar 'd["seq"] = 9; d["variant"] = "+1-2-3"'
+	spool_file abplus 'd["seq"] = 9; d["variant"] = "+1"'
+	"$ablab" spool load --results "$res3" >"$dd/sload2.out" 2>&1; rc=$?
+	grep 'refused' "$dd/sload2.out"
+	fault 27.1 "a variant not the campaign's (+1-2-3 in the series, +1 in an A/B campaign): refused naming the campaign's variants" bash -c \
+		"[ $rc = 1 ] && grep -q 'notvar.json: spool file refused: field \"variant\" +1-2-3 is not a variant of campaign $scid (control, +1, +1-2)' '$dd/sload2.out' && grep -q 'abplus.json: spool file refused: field \"variant\" +1 is not a variant of campaign $cid (control, patched)' '$dd/sload2.out' && [ -f '$spool/rejected/abplus.json' ]"
+
 	echo "== database restart mid-campaign"
 	c0=$(last)
 	ab 3 "$dd/results2"
@@ -143,5 +195,47 @@ else
 	grep -E 'spool|stopp|could not' "$dd/ab.err" | head -n 3
 	fault 10 "DB restart: campaign exit 0 and status complete (exit $rc)" test \
 		"$rc/$(psql_q "SELECT status FROM campaigns WHERE id = $cid")" = 0/complete
+	echo "== a full disk (a small tmpfs): refused below the floor; transcripts and spool writes checked"
+	# (issue 27 item 4: a full results/ ended "complete" with exit 0, transcripts cut
+	# silently, and a boot the spool could not take was lost with no word of why)
+	full=$dd/full
+	mkdir -p "$full"
+	if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=1m,mode=0755 ablab-t49 "$full" 2>"$dd/mount.err"; then
+		skip "t49: a small tmpfs needs root: $(cat "$dd/mount.err" 2>/dev/null)"
+	else
+		trap 'umount "$full" 2>/dev/null; cleanup' EXIT
+		c0=$(last)
+		ab 1 "$full/results"
+		wait $pid; rc=$?
+		grep -m1 'MiB free' "$dd/ab.err"
+		fault 27.4 "below the free-space floor: refused (exit $rc) naming the floor, no campaign made" bash -c \
+			"[ $rc != 0 ] && grep -q '$full/results: [0-9]* MiB free, below the 64 MiB a campaign needs' '$dd/ab.err' && [ $(last) = $c0 ]"
+		# the disk fills: every block taken, then a campaign allowed below the floor
+		mkdir -p "$full/results"
+		dd if=/dev/zero of="$full/filler" bs=64k 2>/dev/null
+		c0=$(last)
+		ABLAB_MIN_FREE_MB=0 ab 1 "$full/results"
+		wait $pid; rc=$?
+		cid=$(last)
+		grep -m2 'transcript incomplete' "$dd/ab.err"
+		fault 27.4 "transcripts that could not be written: exit 1, each boot names its transcript as incomplete (exit $rc)" bash -c \
+			"[ $rc = 1 ] && [ \$(grep -c 'transcript incomplete: No space left on device (ENOSPC)' '$dd/ab.err') -ge 2 ] && grep -q 'sim-data: 2 transcript(s) incomplete' '$dd/ab.err'"
+		fault 27.4 "  ... and the stored boots say so in their error (data stored, ok)" test \
+			"$(psql_q "SELECT count(*) FILTER (WHERE status = 'ok' AND error LIKE '%transcript incomplete: No space left on device (ENOSPC)%') || '/' || count(*) FROM boots WHERE campaign_id = $cid")" = 2/2
+		# the database goes away as well: the spool cannot take the boot
+		c0=$(last)
+		ABLAB_MIN_FREE_MB=0 ab 3 "$full/results"
+		wait_for 60 new_campaign "$c0"
+		cid=$(last)
+		wait_for 60 has_ok_boots "$cid" 1
+		"$ablab" db stop >/dev/null
+		wait $pid; rc=$?
+		"$ablab" db start >/dev/null
+		grep -m1 'boot lost' "$dd/ab.err"
+		fault 27.4 "database down and disk full: the failed spool write names the errno and says boot lost (exit $rc)" bash -c \
+			"[ $rc != 0 ] && grep -q 'results database unreachable and the spool write to $full/results/spool failed: No space left on device (ENOSPC): boot lost' '$dd/ab.err'"
+		umount "$full"
+		trap cleanup EXIT
+	fi
 	"$bs" ctl "$dd/ctl" quit >/dev/null 2>&1
 fi

@@ -167,3 +167,52 @@ x3=$(psql_q "SELECT count(*) || '/' || max(cpu) FROM boards WHERE name = 't52-br
 check "a changed definition updates the row ($x3)" test "$x3" = 1/Cortex-A72-r1
 check "... and one kernel row serves the boots of the same kernel" test \
 	"$(psql_q "SELECT count(DISTINCT b.kernel_id) || '/' || count(*) FROM boots b JOIN boards o ON o.id = b.board_id WHERE o.name = 't52-brd'")" = 1/3
+
+echo "== a capture of two boots (two kernels): refused naming the line where each run starts"
+# (issue 27 item 2: stored as one boot with 2 batches under the first kernel's name)
+two=$d/two-boots.txt
+{ cat "$fx/seed-console-dmesg-pi400.txt"
+  sed -e 's/7\.3\.0-rc1-00324-g986c24e0fe44/7.3.0-rc2-patched/' -e 's/\[   \([0-9]\)/[  1\1/' "$fx/seed-dmesg-pi400.txt"; } >"$two"
+second=$(($(wc -l <"$fx/seed-console-dmesg-pi400.txt") + $(grep -n 'Linux version' "$fx/seed-dmesg-pi400.txt" | cut -d: -f1)))
+n0=$(psql_q "SELECT count(*) FROM boots")
+ing "$two" >"$d/tb.out" 2>&1; rc=$?
+cat "$d/tb.out"
+fault 27.2 "two boots in one file: refused (exit $rc), nothing stored, each run's first line named (2 and $second)" bash -c \
+	"[ $rc = 1 ] && [ $(psql_q "SELECT count(*) FROM boots") = $n0 ] && grep -qF '$two: 2 runs in one file (a kernel'\\''s \"Linux version\" line or a benchmark start line begins each: lines 2, $second); not stored: one file per boot' '$d/tb.out'"
+ing "$two" --partial >"$d/tbp.out" 2>&1; rc=$?
+fault 27.2 "  ... also with --partial (exit $rc), saying so" bash -c \
+	"[ $rc = 1 ] && [ $(psql_q "SELECT count(*) FROM boots") = $n0 ] && grep -qF 'lines 2, $second); not stored, also with --partial' '$d/tbp.out'"
+printf '%s\n' '[    1.000000] dmabench: v1 start clock_res_ns=1' \
+	'dmabench: v1 result scenario=p batch=1 size=64 reps=10 dir=from op=map_unmap state=dirty timing=iter mean_ns=100 min_ns=1 max_ns=999 ns_per_KiB=4' \
+	'dmabench: v1 done status=0' '[   50.000000] dmabench: v1 start clock_res_ns=1' \
+	'dmabench: v1 result scenario=p batch=1 size=64 reps=10 dir=from op=map_unmap state=dirty timing=iter mean_ns=900 min_ns=1 max_ns=999 ns_per_KiB=4' \
+	'dmabench: v1 done status=0' >"$d/v1-twice.txt"
+ing "$d/v1-twice.txt" >"$d/v1t.out" 2>&1; rc=$?
+fault 27.2 "v1: a second start line (the module loaded twice) no longer discards the first run silently: refused (exit $rc), lines 1, 4" bash -c \
+	"[ $rc = 1 ] && [ $(psql_q "SELECT count(*) FROM boots") = $n0 ] && grep -qF 'begins each: lines 1, 4); not stored' '$d/v1t.out'"
+ing "$two" --split >"$d/tbs.out" 2>&1; rc=$?
+cat "$d/tbs.out"
+fault 27.2 "--split: one boot per run, each under its own kernel (exit $rc)" bash -c \
+	"[ $rc = 0 ] && grep -qF '$two (run 1 of 2, from line 1): stored as control boot 1' '$d/tbs.out' && grep -qF '$two (run 2 of 2, from line $second): stored as control boot 2' '$d/tbs.out' && [ \"$(psql_q "SELECT string_agg(seq || ':' || uname_r || ':' || (SELECT count(*) FROM samples s WHERE s.boot_id = b.id), ' ' ORDER BY seq) FROM boots b WHERE campaign_id = $(last)")\" = '1:7.3.0-rc1-00324-g986c24e0fe44:3 2:7.3.0-rc2-patched:3' ]"
+ing "$two" --split >"$d/tbs2.out" 2>&1; rc=$?
+check "--split again: each run already stored (exit $rc)" test "$(grep -c 'already stored (boot' "$d/tbs2.out")/$rc" = 2/0
+ing "$fx/seed-console-dmesg-pi400.txt" >"$d/one.out" 2>&1; rc=$?
+check "one boot with a dmesg of it is still one run (exit $rc: already stored)" grep -q 'already stored' "$d/one.out"
+
+echo "== a Linux version line whose release is no release: stored as unknown, CSV safe"
+# (issue 27, Low: "=HYPERLINK(...)" became the release and a formula in CSV output)
+sed -e 's/Linux version 7\.3\.0-rc1-00324-g986c24e0fe44/Linux version =HYPERLINK("http:\/\/x.example","y")/' \
+	-e 's/mean_ns=353/mean_ns=357/' "$fx/seed-console-dmesg-pi400.txt" >"$d/formula.txt"
+ing "$d/formula.txt" >"$d/formula.out" 2>&1; rc=$?
+grep -m1 'names no kernel release' "$d/formula.out"
+"$ablab" query --campaign "$(last)" --format csv >"$d/formula.csv" 2>&1
+rel=$(psql_q "SELECT coalesce(uname_r, '') FROM boots WHERE campaign_id = $(last)")
+fault 27.12 "a release =HYPERLINK(...) is refused as a release: stored (exit $rc) as $rel, said so, no formula cell in query CSV" bash -c \
+	"[ $rc = 0 ] && [ '$rel' = unknown ] && grep -qF 'names no kernel release (as uname -r prints it): its release is stored as \"unknown\"' '$d/formula.out' && grep -q ',unknown,' '$d/formula.csv' && ! grep -qE '(^|,)\"?[=@]' '$d/formula.csv'"
+
+echo "== a NUL byte inside a benchmark line: dropped, and said so"
+sed -e 's/mean_ns=353/mean_ns=35\x003/' -e 's/7\.3\.0-rc1-00324-g986c24e0fe44/7.3.0-nul/' "$fx/seed-console-dmesg-pi400.txt" >"$d/nul.txt"
+ing "$d/nul.txt" >"$d/nul.out" 2>&1; rc=$?
+grep NUL "$d/nul.out"
+fault 27.17 "ingest: a NUL inside a benchmark line is named with its line (exit $rc)" \
+	grep -qF "$d/nul.txt:13: 2 benchmark line(s) held NUL bytes, dropped" "$d/nul.out"

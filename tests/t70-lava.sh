@@ -166,6 +166,7 @@ sys.stdout.write(env.get_template(os.path.basename(d)).render(**ctx))" \
 	out=$("$ablab" lava run "$job" --server "$url" --boards qemu-sam9x75 2>&1); rc=$?
 	check "--server without --token-file: usage error" bash -c "[ $rc = 2 ] && echo '$out' | grep -q 'token-file'"
 	echo wrong >"$tmp/badtoken"
+	chmod 600 "$tmp/badtoken"
 	"$ablab" lava run "$job" --server "$url" --token-file "$tmp/badtoken" --boards qemu-sam9x75 \
 		--boots 1 --undecidable-ok --results "$tmp/results" --format none >/dev/null 2>"$tmp/lt.err"; rc=$?
 	grep -v '  |' "$tmp/lt.err" | tail -n 3

@@ -6,6 +6,7 @@
 lt=$tmp/lava-token
 mkdir -p "$lt"
 echo "t72-SECRET-token" >"$lt/token"
+chmod 600 "$lt/token"
 for v in control patched; do
 	mkdir -p "$lt/k/$v"
 	printf '{"board":"qemu-sam9x75","variant":"%s","release":"6.1.0-t72-%s"}\n' $v $v \
@@ -42,6 +43,11 @@ lava_run() {	# URL [options]: a 1+1 boot campaign through the server at URL
 }
 
 echo "== lava: which servers get the token"
+cp "$lt/token" "$lt/token-open" && chmod 644 "$lt/token-open"
+out=$("$ablab" lava run "$lt/job.json" --server https://lava.example.org --token-file "$lt/token-open" \
+	--boots 1 --batches 1 --results "$lt/results" --format none 2>&1); rc=$?
+fault 27.14 "a token file every user can read (0644): refused, nothing sent (exit $rc)" bash -c \
+	"[ $rc != 0 ] && grep -q 'token-file $lt/token-open is open to every user (mode 0644)' <<<'$out'"
 out=$(lava_run http://192.0.2.1 2>&1); rc=$?
 fault 5 "http:// server off loopback: refused without --insecure-http (exit $rc)" bash -c \
 	"[ $rc = 2 ] && grep -q 'clear text.*--insecure-http' <<<'$out'"

@@ -10,6 +10,7 @@
 lt=$tmp/lava-engine
 mkdir -p "$lt/gate"
 echo "t74-token" >"$lt/token"
+chmod 600 "$lt/token"
 for v in control patched; do
 	mkdir -p "$lt/k/$v"
 	printf '{"board":"qemu-sam9x75","variant":"%s","release":"6.1.0-t74-%s"}\n' $v $v \

@@ -8,6 +8,7 @@
 ls76=$tmp/lava-series
 mkdir -p "$ls76"
 echo "t76-token" >"$ls76/token"
+chmod 600 "$ls76/token"
 for n in 0 1 2; do
 	mkdir -p "$ls76/k/s$n"
 	printf '{"board":"qemu-sam9x75","variant":"s%s","release":"6.1.0-t76-s%s"}\n' $n $n \

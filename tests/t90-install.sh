@@ -94,5 +94,9 @@ make -C "$src" -s install DESTDIR="$di" >"$tmp/install.log" 2>&1; rc=$?
 check "make install: exit 0; binary, ablab(1), units, sysusers, examples under /usr/local" bash -c \
 	"[ $rc = 0 ] && [ -x '$di/usr/local/bin/ablab' ] && [ -f '$di/usr/local/share/man/man1/ablab.1' ] && grep -q '^ExecStart=/usr/local/bin/ablab ' '$di/usr/local/lib/systemd/system/ablab-nightly.service' && [ -f '$di/usr/local/lib/sysusers.d/ablab.conf' ] && [ -f '$di/usr/local/share/ablab/boards/qemu-sam9x75.json' ]" ||
 	tail -n 5 "$tmp/install.log"
+# issue 27, Low: the installed unit kept the checkout's /srv/ablab (a .deb install failed at CHDIR)
+u=$di/usr/local/lib/systemd/system/ablab-nightly.service
+fault 27.16 "make install: the unit runs in its state directory with jobs and boards under etc, no /srv/ablab" bash -c \
+	"grep -qx 'WorkingDirectory=%S/ablab' '$u' && grep -q '^Environment=ABLAB_JOBS=/usr/local/etc/ablab/jobs ABLAB_BOARDS=/usr/local/etc/ablab/boards$' '$u' && ! grep -q /srv/ablab '$u' && [ -f '$di/usr/local/lib/tmpfiles.d/ablab.conf' ]"
 make -C "$src" -s uninstall DESTDIR="$di" >>"$tmp/install.log" 2>&1; rc=$?
 check "make uninstall: exit 0, no file left" bash -c "[ $rc = 0 ] && [ -z \"\$(find '$di' -type f)\" ]"

@@ -168,6 +168,8 @@ done
 echo "== read-only"
 check "metrics: the server's own session is read-only" grep -qx 'ablab_serve_read_only 1' <(curl -s "$url/metrics")
 curl -s -o "$d/metrics" "$url/metrics"
+fault 27.18 "the server's session has a statement_timeout (10 s): no query holds the one-thread server longer" \
+	grep -qx 'ablab_serve_statement_timeout{value="10s"} 1' "$d/metrics"
 check "metrics: campaigns by status, boards by health, the last nightly" bash -c "grep -qx 'ablab_campaigns{status=\"complete\"} 8' '$d/metrics' && grep -qx 'ablab_boards{health=\"ok\"} 1' '$d/metrics' && grep -qx 'ablab_boards{health=\"failed\"} 1' '$d/metrics' && grep -qx 'ablab_board_health_ok{board=\"t92-b\"} 0' '$d/metrics' && grep -q '^ablab_nightly_last_status{job=\"t92-nightly\",status=\"complete\",campaign=\"$(echo $nights | awk '{print $NF}')\"} 1' '$d/metrics'" || cat "$d/metrics"
 check "read-only: the server's session is in pg_stat_activity as ablab-serve" test "$(psql_q "SELECT count(*) > 0 FROM pg_stat_activity WHERE application_name = 'ablab-serve'")" = t
 out=$(psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=ablab options='-c default_transaction_read_only=on'" -c "DELETE FROM campaigns" 2>&1)
@@ -211,6 +213,23 @@ for q in sql:
                          capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip(), (q, out.stderr)
 ' "$top/docs/grafana-dashboard.json" "host=$ABLAB_DATA/pg dbname=ablab user=ablab options='-c default_transaction_read_only=on'"
+echo "== issue 27 (Low): a job named like an option, a FIFO for a transcript, control bytes in the log"
+body=$(curl -s -m 10 -w '\n%{http_code}' "$url/trend?job=--help&scenario=small-dirty-256B")
+fault 27.18 "/trend?job=--help: the job is a name after --, not an option of trend (no usage text)" bash -c \
+	"! grep -q 'usage: ablab trend' <<<\"\$1\"" _ "$body"
+mkfifo "$res/a/fifo.log"
+code=$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/results/a/fifo.log"); rc=$?
+fault 27.18 "a FIFO in a transcript's place: 404 at once, the server does not hang (curl exit $rc, HTTP $code)" \
+	test "$rc/$code" = 0/404
+mkdir -p "$res/spool"
+echo '{"board_definition": {"power": {"on": ["secret-relay-cmd"]}}}' >"$res/spool/x.json"
+cp "$res/a/control-2.log" "$res/a/copy.log"
+code=$(curl -s -m 10 -o "$d/spool.out" -w '%{http_code}' "$url/results/spool/x.json")/$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/results/a/copy.log")/$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/results/a/control-2.log")
+fault 27.18 "/results/ serves only transcripts the database names: spool JSON and an unnamed .log 404, a boot's transcript 200 ($code)" \
+	bash -c "[ '$code' = 404/404/200 ] && ! grep -q secret-relay-cmd '$d/spool.out'"
+curl -s -m 10 -o /dev/null "$url/nowhere%0Aablab:%20forged%1b%5b2J"
+fault 27.18 "control bytes in a request URL are escaped in the log (no forged line)" bash -c \
+	"grep -qF 'GET /nowhere\\x0aablab: forged\\x1b[2J 404' '$d/serve.err' && ! grep -q '^ablab: forged' '$d/serve.err'"
 kill "$spid"
 wait "$spid"
 rc=$?

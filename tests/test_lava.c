@@ -2,10 +2,12 @@
 /* LAVA logs (lava-yaml.c) as LAVA records them: the console text ablab takes
  * from a real job log, and the benchmark output parsed from it. */
 #include "check.h"
+#include "lava-api.h"
 #include "lava.h"
 #include "parse.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,8 +69,25 @@ static void test_console_records_only(void)
 	free(text);
 }
 
+/* The http:// exemption is for a loopback address parsed, not a prefix of the text
+ * (issue 27, Low: http://127.attacker.example passed and got the token in clear). */
+static void test_loopback_http(void)
+{
+	CHECK(lava_server_url_ok("http://127.0.0.1:8000", false) == 0);
+	CHECK(lava_server_url_ok("http://127.1.2.3/", false) == 0);
+	CHECK(lava_server_url_ok("http://[::1]:8000", false) == 0);
+	CHECK(lava_server_url_ok("http://localhost:8000", false) == 0);
+	CHECK(lava_server_url_ok("https://lava.example.org", false) == 0);
+	CHECK(lava_server_url_ok("http://127.attacker.example", false) == -EINVAL);
+	CHECK(lava_server_url_ok("http://127.0.0.1.attacker.example:8000", false) == -EINVAL);
+	CHECK(lava_server_url_ok("http://128.0.0.1", false) == -EINVAL);
+	CHECK(lava_server_url_ok("http://[::2]", false) == -EINVAL);
+	CHECK(lava_server_url_ok("http://127.attacker.example", true) == 0);
+}
+
 int main(void)
 {
+	test_loopback_http();
 	test_done_line_in_feedback();
 	test_console_records_only();
 	CHECK_DONE("test_lava");

@@ -184,6 +184,82 @@ static void test_log_dmesg_twice(void)
 	free(log);
 }
 
+/* Where each run of a log starts (issue 27 item 2: ingest stored two boots as one): a
+ * kernel's Linux version line, or a start line when its boot already had one; not a
+ * dmesg's copy of either, nor the running kernel's banner read again (/proc/version). */
+static void test_log_runs(void)
+{
+	static const char boot_a[] =
+		"[    0.000000] Linux version 6.1.0-a (x@y) (gcc 12) #1 SMP\n"
+		"[   41.210021] dmabench: START\n"
+		"[   41.221634] dmabench: s size=256 reps=10 mean_ns=353 min_ns=314 max_ns=9260 "
+		"ns_per_KiB=1412\n"
+		"[   85.991820] dmabench: DONE\n";
+	static const char boot_b[] =
+		"U-Boot 2024.01\n"
+		"[    0.000000] Linux version 6.1.0-b (x@y) (gcc 12) #1 SMP\n"
+		"[   40.100000] dmabench: START\n"
+		"[   40.200000] dmabench: s size=256 reps=10 mean_ns=360 min_ns=314 max_ns=9260 "
+		"ns_per_KiB=1412\n"
+		"[   80.000000] dmabench: DONE\n";
+	static const char v1_twice[] =
+		"[ 1.5] dmabench: v1 start clock_res_ns=1\n"
+		"[ 1.6] dmabench: v1 result scenario=s batch=1 size=256 reps=10 dir=from "
+		"op=map_unmap state=dirty timing=iter mean_ns=5 min_ns=4 max_ns=6 ns_per_KiB=20\n"
+		"[ 1.7] dmabench: v1 done status=0\n"
+		"[ 9.5] dmabench: v1 start clock_res_ns=1\n";
+	static const char seed_twice[] = "dmabench: START\ndmabench: s size=256 reps=10 "
+					 "mean_ns=5 min_ns=4 max_ns=6 ns_per_KiB=20\n"
+					 "dmabench: DONE\ndmabench: START\n";
+	struct run_result r;
+	char *log;
+
+	/* two boots of two kernels: the second begins at its Linux version line (6) */
+	log = xasprintf("%s%s", boot_a, boot_b);
+	parse_log(log, strlen(log), &r);
+	CHECK(r.runs == 2 && r.run_line[0] == 1 && r.run_line[1] == 6);
+	CHECK(r.runs == 2 &&
+	      !strncmp(log + r.run_off[1], "[    0.000000] Linux version 6.1.0-b", 36));
+	run_result_free(&r);
+	free(log);
+	/* two boots of one kernel: the banner is the same, the second START begins run 2 */
+	log = xasprintf("%s%s", boot_a, boot_a + 0);
+	log[strlen(boot_a) +
+	    strlen("[    0.000000] Linux version 6.1.0-a (x@y) (gcc 12) #1 SMP\n") + 4] =
+		'5'; /* the second START at [   51.210021] */
+	parse_log(log, strlen(log), &r);
+	CHECK(r.runs == 2 && r.run_line[0] == 1 && r.run_line[1] == 6);
+	run_result_free(&r);
+	free(log);
+	/* one boot, a dmesg of it and the banner read from /proc/version: one run */
+	log = xasprintf("%slab# cat /proc/version\nLinux version 6.1.0-a (x@y) (gcc 12) #1 SMP\r\n"
+			"lab# dmesg\n%s",
+			boot_a, boot_a);
+	parse_log(log, strlen(log), &r);
+	CHECK(r.runs == 1 && r.run_line[0] == 1 && r.n == 1);
+	run_result_free(&r);
+	free(log);
+	parse_log(v1_twice, strlen(v1_twice), &r);
+	CHECK(r.runs == 2 && r.run_line[0] == 1 && r.run_line[1] == 4);
+	run_result_free(&r);
+	parse_log(seed_twice, strlen(seed_twice), &r);
+	CHECK(r.runs == 2 && r.run_line[0] == 1 && r.run_line[1] == 4);
+	run_result_free(&r);
+	/* a NUL inside a benchmark line is dropped, and counted (ingest says so) */
+	{
+		static const char nul[] = "noise\0here\ndmabench: START\ndmabench: s size=256 "
+					  "reps=10 mean_ns=5\0 min_ns=4 max_ns=6 ns_per_KiB=20\n";
+
+		parse_log(nul, sizeof(nul) - 1, &r);
+		CHECK(r.n == 1 && r.nul_lines == 1 && r.nul_line == 3);
+		run_result_free(&r);
+	}
+	/* result lines alone: no run start at all */
+	parse_log(seed_twice + 16, strlen(seed_twice + 16) - 16, &r);
+	CHECK(r.runs == 0 && r.n == 1);
+	run_result_free(&r);
+}
+
 /* Thousands of timestamped lines (the set of lines seen grows many times over), all
  * typed again by a dmesg: each counted once.  A NUL inside a line is dropped (the line
  * is read as if it were not there), and a line is cut at 1023 bytes. */
@@ -422,6 +498,7 @@ int main(void)
 	test_v1();
 	test_log();
 	test_log_dmesg_twice();
+	test_log_runs();
 	test_log_many_dmesg();
 	test_log_rejected_lines();
 	test_checks();

@@ -217,6 +217,7 @@ fi
 if [[ ! -s $STATE/token || ${LAVA_OWN_DB:-} == 1 ]]; then
 	manage tokens add --user ablab --description ablab-test >"$STATE/token"
 fi
+chmod 600 "$STATE/token"	# ablab refuses a token file every user can read
 manage workers list 2>/dev/null | grep -w ablab-worker >/dev/null ||
 	manage workers add ablab-worker >/dev/null
 WTOKEN=$(manage workers details ablab-worker 2>/dev/null | awk '/token/ { print $NF }' || true)
