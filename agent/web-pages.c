@@ -541,23 +541,26 @@ void web_trend_page(struct web *w, struct MHD_Connection *c, struct reply *r)
 		return;
 	}
 	{
+		/* the job after "--": a job=--help is a name, not an option */
 		const char *sv[] = { "trend",
-				     job,
 				     "--scenario",
 				     scen,
 				     "--format",
 				     "svg",
-				     board ? "--board" : NULL,
-				     board,
+				     board ? "--board" : "--",
+				     board ? board : job,
+				     board ? "--" : NULL,
+				     job,
 				     NULL };
 		const char *tv[] = { "trend",
-				     job,
 				     "--scenario",
 				     scen,
 				     "--format",
 				     "text",
-				     board ? "--board" : NULL,
-				     board,
+				     board ? "--board" : "--",
+				     board ? board : job,
+				     board ? "--" : NULL,
+				     job,
 				     NULL };
 		char title[256];
 		int rc1 = 1, rc2 = 1;

@@ -150,6 +150,23 @@ int web_confine(const char *root, const char *rel, char *out, size_t len)
 	return ret;
 }
 
+/* s with its control bytes and DEL as \xNN (a request log line stays one line) */
+static char *log_safe(const char *s)
+{
+	struct buf b = { 0 };
+
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			buf_printf(&b, "\\x%02x", c);
+		else
+			buf_append(&b, s, 1);
+	}
+	buf_append(&b, "", 1);
+	return b.data;
+}
+
 static void serve_file(struct web *w, struct reply *r, const char *rel)
 {
 	char path[PATH_MAX];
@@ -157,7 +174,8 @@ static void serve_file(struct web *w, struct reply *r, const char *rel)
 	int fd;
 
 	if (web_confine(w->root, rel, path, sizeof(path)) ||
-	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+	    /* O_NONBLOCK: a FIFO put in a transcript's place must not hang the server */
+	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0) {
 		web_fail_page(r, 404, "no such transcript in the results directory");
 		return;
 	}
@@ -396,7 +414,13 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 	add_headers(resp, &r);
 	ret = MHD_queue_response(c, r.status, resp);
 	MHD_destroy_response(resp);
-	info_msg("%s %s %u %" PRId64 " ms", method, url, r.status, now_ms() - t0);
+	{ /* a control byte in the URL (decoded %0A, an ESC) must not forge log lines */
+		char *m = log_safe(method), *u = log_safe(url);
+
+		info_msg("%s %s %u %" PRId64 " ms", m, u, r.status, now_ms() - t0);
+		free(m);
+		free(u);
+	}
 	return ret;
 }
 

@@ -211,6 +211,17 @@ for q in sql:
                          capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip(), (q, out.stderr)
 ' "$top/docs/grafana-dashboard.json" "host=$ABLAB_DATA/pg dbname=ablab user=ablab options='-c default_transaction_read_only=on'"
+echo "== issue 27 (Low): a job named like an option, a FIFO for a transcript, control bytes in the log"
+body=$(curl -s -m 10 -w '\n%{http_code}' "$url/trend?job=--help&scenario=small-dirty-256B")
+fault 27.18 "/trend?job=--help: the job is a name after --, not an option of trend (no usage text)" bash -c \
+	"! grep -q 'usage: ablab trend' <<<\"\$1\"" _ "$body"
+mkfifo "$res/a/fifo.log"
+code=$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/results/a/fifo.log"); rc=$?
+fault 27.18 "a FIFO in a transcript's place: 404 at once, the server does not hang (curl exit $rc, HTTP $code)" \
+	test "$rc/$code" = 0/404
+curl -s -m 10 -o /dev/null "$url/nowhere%0Aablab:%20forged%1b%5b2J" 
+fault 27.18 "control bytes in a request URL are escaped in the log (no forged line)" bash -c \
+	"grep -qF 'GET /nowhere\\x0aablab: forged\\x1b[2J 404' '$d/serve.err' && ! grep -q '^ablab: forged' '$d/serve.err'"
 kill "$spid"
 wait "$spid"
 rc=$?
