@@ -23,6 +23,7 @@ struct web {
 	/* the names a Host header may give besides an address literal and localhost
 	 * (--host-name), NULL-terminated */
 	const char *const *host_names;
+	struct web_conn *conns; /* the open connections (web.c: the header deadline) */
 };
 
 /* One request as the handler sees it, without a socket: its decoded query parameters and

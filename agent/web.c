@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -562,6 +563,88 @@ static void add_headers(struct MHD_Response *resp, const struct reply *r)
 		MHD_add_response_header(resp, "Link", r->link);
 }
 
+/* ------------------------------------------------------------------ connections */
+
+/* A connection's request has this long from the connection's start (or its previous
+ * request's end) to its last header: a client that trickles a header a byte at a time is
+ * cut off, not only one that sends nothing (the idle timeout). */
+#define HEADER_DEADLINE_MS 10000
+
+struct web_conn {
+	struct MHD_Connection *c;
+	int64_t since; /* ms: the connection's start, or its previous request's end */
+	bool busy; /* its headers are in: a request being answered */
+	bool cut;
+	struct web_conn *prev, *next;
+};
+
+static struct web_conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+static void conn_notify(void *cls, struct MHD_Connection *c, void **sock_ctx,
+			enum MHD_ConnectionNotificationCode toe)
+{
+	struct web *w = cls;
+	struct web_conn *t = *sock_ctx;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		t = xcalloc(1, sizeof(*t));
+		t->c = c;
+		t->since = now_ms();
+		t->next = w->conns;
+		if (w->conns)
+			w->conns->prev = t;
+		w->conns = t;
+		*sock_ctx = t;
+	} else if (t) {
+		if (t->prev)
+			t->prev->next = t->next;
+		else
+			w->conns = t->next;
+		if (t->next)
+			t->next->prev = t->prev;
+		free(t);
+		*sock_ctx = NULL;
+	}
+}
+
+static void request_done(void *cls, struct MHD_Connection *c, void **ctx,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct web_conn *t = conn_of(c);
+
+	(void)cls;
+	(void)ctx;
+	(void)toe;
+	if (t) {
+		t->busy = false;
+		t->since = now_ms();
+	}
+}
+
+/* shuts the socket of every connection past the header deadline: libmicrohttpd then
+ * finds it closed and drops it */
+static void header_deadline(struct web *w)
+{
+	int64_t now = now_ms();
+
+	for (struct web_conn *t = w->conns; t; t = t->next) {
+		const union MHD_ConnectionInfo *ci;
+
+		if (t->busy || t->cut || now - t->since < HEADER_DEADLINE_MS)
+			continue;
+		ci = MHD_get_connection_info(t->c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		if (ci)
+			shutdown(ci->connect_fd, SHUT_RDWR);
+		t->cut = true;
+	}
+}
+
 static enum MHD_Result add_field(void *cls, enum MHD_ValueKind kind, const char *key,
 				 const char *value)
 {
@@ -594,6 +677,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 	(void)version;
 	(void)upload;
 	if (!*ctx) { /* headers only so far: answer on the next call */
+		struct web_conn *t = conn_of(c);
+
+		if (t)
+			t->busy = true;
 		*ctx = c;
 		return MHD_YES;
 	}
@@ -746,12 +833,15 @@ int web_serve(const struct web_opts *o)
 	opt_db = w.conninfo; /* the commands the API runs connect read-only too */
 	install_signal_handlers();
 	/* one thread, epoll: an idle connection costs a descriptor, not a thread; one client
-	 * address holds at most 16 of the 512 (a browser opens 6), and a connection quiet for
-	 * 10 s is closed */
+	 * address holds at most 16 of the 512 (a browser opens 6), a connection quiet for 10 s
+	 * is closed, and one whose headers are not all in 10 s after it opened (or after its
+	 * previous request) too */
 	d = MHD_start_daemon(MHD_USE_ERROR_LOG | MHD_USE_EPOLL | (v6 ? MHD_USE_IPv6 : 0), 0, NULL,
 			     NULL, handler, &w, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 			     MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_CONNECTION_LIMIT, 512u,
-			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, 16u, MHD_OPTION_END);
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, 16u, MHD_OPTION_NOTIFY_CONNECTION,
+			     conn_notify, &w, MHD_OPTION_NOTIFY_COMPLETED, request_done, &w,
+			     MHD_OPTION_END);
 	if (!d) {
 		err_msg("serve: cannot listen on %s: %s", listen, strerror(errno));
 		ret = -EADDRINUSE;
@@ -767,8 +857,10 @@ int web_serve(const struct web_opts *o)
 			"serving http://%s:%u/ (read-only database session, statement timeout %u s; transcripts from %s)",
 			host, di ? di->port : 0, timeout_s, w.root[0] ? w.root : "nowhere");
 	}
-	while (!stop_requested)
+	while (!stop_requested) {
 		MHD_run_wait(d, 1000);
+		header_deadline(&w);
+	}
 	MHD_stop_daemon(d);
 	ret = 0;
 out:

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 # Load on `ablab serve` over loopback (tests/t92-serve.sh), bounded in sockets, requests and time.
-#   serve_load.py idle PORT N SRC... : opens N connections spread over the source addresses SRC
-#       (127.x.y.z), each sending a request line and then one header byte every 2 s (a
-#       trickling client); prints "held K of N" once they are up, then keeps them until stdin
-#       closes; prints "dropped D" (connections the server closed meanwhile).
-#   serve_load.py quiet PORT N SRC... : the same, sending nothing after the first bytes
+#   serve_load.py quiet PORT N SRC... : opens N connections spread over the source addresses SRC
+#       (127.x.y.z), each sending a request line and part of a header, then nothing; prints
+#       "held K of N" once they are up (the others the server refused), then "all closed after
+#       S s" when the server has closed every one (or stdin closes first).
+#   serve_load.py trickle PORT N SRC... : the same, each sending one more header byte every 2 s
+#   serve_load.py idle PORT N SRC... : trickling connections, each reopened when the server
+#       closes it, until stdin closes; then prints "dropped D reopened R"
 #   serve_load.py load PORT N SRC PATH... : N requests over 4 keep-alive connections from SRC,
 #       cycling over PATH; prints "requests N errors E seconds S rps R p50_ms A p99_ms B max_ms C"
 #   serve_load.py client PORT SRC SECONDS PATH... : a normal client (a new connection per page)
@@ -18,18 +20,22 @@ import threading
 import time
 
 
-def idle(port, n, srcs, trickle=True):
-    socks = []
-    for i in range(n):
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        s.bind((srcs[i % len(srcs)], 0))
-        s.settimeout(5)
-        try:
-            s.connect(("127.0.0.1", port))
-            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: ")
-            socks.append(s)
-        except OSError:
-            s.close()
+def connect(port, src):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind((src, 0))
+    s.settimeout(5)
+    try:
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: ")
+        return s
+    except OSError:
+        s.close()
+        return None
+
+
+def idle(port, n, srcs, trickle, reopen):
+    socks = [connect(port, srcs[i % len(srcs)]) for i in range(n)]
+    socks = [s for s in socks if s]
     # a connection the server refused (over the per-address limit) ends at once
     time.sleep(0.2)
     held = []
@@ -40,19 +46,25 @@ def idle(port, n, srcs, trickle=True):
         else:
             held.append(s)
     print(f"held {len(held)} of {n}", flush=True)
-    dropped = 0
+    dropped = reopened = 0
     t0 = last = time.monotonic()
     while True:
-        if not trickle and held == [] and dropped:
+        if not reopen and held == [] and dropped:
             print(f"all closed after {time.monotonic() - t0:.1f} s", flush=True)
             return
         r, _, _ = select.select([sys.stdin] + held, [], [], 0.5)
         if sys.stdin in r:
             break
         for s in [s for s in held if s in r]:
+            src = s.getsockname()[0]
             held.remove(s)
             s.close()
             dropped += 1
+            if reopen:  # as a client that wants to hold its connections would
+                s = connect(port, src)
+                if s:
+                    held.append(s)
+                    reopened += 1
         if trickle and time.monotonic() - last >= 2:
             last = time.monotonic()
             for s in held:
@@ -60,7 +72,7 @@ def idle(port, n, srcs, trickle=True):
                     s.send(b"x")
                 except OSError:
                     pass
-    print(f"dropped {dropped}", flush=True)
+    print(f"dropped {dropped} reopened {reopened}", flush=True)
 
 
 def load(port, n, src, paths):
@@ -123,8 +135,8 @@ def client(port, src, seconds, paths):
 
 if __name__ == "__main__":
     mode, port = sys.argv[1], int(sys.argv[2])
-    if mode in ("idle", "quiet"):
-        idle(port, int(sys.argv[3]), sys.argv[4:], mode == "idle")
+    if mode in ("idle", "quiet", "trickle"):
+        idle(port, int(sys.argv[3]), sys.argv[4:], mode != "quiet", mode == "idle")
     elif mode == "load":
         load(port, int(sys.argv[3]), sys.argv[4], sys.argv[5:])
     else:

@@ -297,11 +297,15 @@ check "pg_read_file through serve's role is refused" grep -q 'permission denied'
 check "serve's role reads the views the dashboard uses" test "$(psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=${role%/*}" -c "SELECT count(*) FROM ablab_campaigns")" = 8
 
 echo "== issue 27 (Low): connections: per-address limit, timeout"
-mkfifo "$d/quiet.in" "$d/idle.in"	# their stdin: closed, they end
+mkfifo "$d/quiet.in" "$d/trickle.in" "$d/idle.in"	# their stdin: closed, they end
 python3 "$top/tests/serve_load.py" quiet "$port" 64 127.0.0.1 >"$d/quiet.out" <"$d/quiet.in" &
 qpid=$!
 exec {qin}>"$d/quiet.in"
+python3 "$top/tests/serve_load.py" trickle "$port" 8 127.0.0.4 >"$d/trickle.out" <"$d/trickle.in" &
+tpid=$!
+exec {tin}>"$d/trickle.in"
 wait_for 20 grep -q '^held' "$d/quiet.out"
+wait_for 20 grep -q '^held' "$d/trickle.out"
 t0=$(date +%s%N)
 code=$(curl -s -m 5 --interface 127.0.0.2 -o /dev/null -w '%{http_code}' "$url/")
 ms=$((($(date +%s%N) - t0) / 1000000))
@@ -310,10 +314,13 @@ fault 27.18 "64 idle connections from 127.0.0.1 ($(cat "$d/quiet.out")): a clien
 wait_for 25 grep -q '^all closed' "$d/quiet.out"
 fault 27.18 "idle connections are closed by the server within 12 s ($(tail -n 1 "$d/quiet.out"))" \
 	python3 -c 'import sys; f = open(sys.argv[1]).read().split(); sys.exit(not ("closed" in f and float(f[f.index("after") + 1]) < 12))' "$d/quiet.out"
-exec {qin}>&-
-wait "$qpid"
+wait_for 25 grep -q '^all closed' "$d/trickle.out"
+fault 27.18 "connections trickling a header byte every 2 s are cut at the 10 s header deadline ($(tr '\n' ' ' <"$d/trickle.out"))" \
+	python3 -c 'import sys; f = open(sys.argv[1]).read().split(); sys.exit(not ("held 8 of 8" in open(sys.argv[1]).read() and "closed" in f and float(f[f.index("after") + 1]) < 13))' "$d/trickle.out"
+exec {qin}>&- {tin}>&-
+wait "$qpid" "$tpid"
 
-echo "== load: 200 trickling connections and 1,000 requests from a second process; a normal client"
+echo "== load: 200 trickling connections (reopened when cut) and 1,000 requests from a second process; a normal client"
 srcs=$(for i in $(seq 10 29); do echo 127.0.1.$i; done)
 python3 "$top/tests/serve_load.py" idle "$port" 200 $srcs >"$d/idle.out" <"$d/idle.in" &
 ipid=$!
@@ -326,7 +333,7 @@ wait "$lpid"
 exec {lin}>&-
 wait "$ipid"
 echo "load: idle: $(tr '\n' ' ' <"$d/idle.out"); load: $(cat "$d/load.out"); normal client: $(cat "$d/client.out")"
-check "load: the server held the 200 trickling connections ($(head -n 1 "$d/idle.out"))" grep -qx 'held 200 of 200' "$d/idle.out"
+check "load: the server took the 200 trickling connections (each reopened when cut: $(tr '\n' ' ' <"$d/idle.out"))" grep -qx 'held 200 of 200' "$d/idle.out"
 check "load: 1,000 requests from a second process, none failed ($(cat "$d/load.out"))" grep -q '^requests 1000 errors 0 ' "$d/load.out"
 fault 27.18 "load: the normal client got every page within 1 s ($(cat "$d/client.out"))" \
 	python3 -c 'import sys; f = open(sys.argv[1]).read().split(); sys.exit(not (int(f[1]) > 0 and f[3] == "0" and int(f[5]) < 1000))' "$d/client.out"
