@@ -384,8 +384,15 @@ int store_private(const char *action, const char *conninfo)
 		if (!ret)
 			ret = store_open(&st, c.conninfo); /* schema up to date */
 		if (!ret) {
+			char *reader = NULL;
+
+			/* and its reader role, for serve and dashboards (Grafana) */
+			ret = store_private_reader(&st, &reader);
 			store_close(&st);
-			printf("running: %s\n", c.conninfo);
+			if (!ret)
+				printf("running: %s\nreader (no superuser): %s\n", c.conninfo,
+				       reader);
+			free(reader);
 		}
 	} else if (!strcmp(action, "stop")) {
 		char *args[] = { "-w", "-m", "fast", "stop", NULL };
