@@ -181,8 +181,9 @@ validate: build/validate build/asan/ablab build/boardsim
 	build/validate
 	@if [ "$${SIM_CAMPAIGNS:-200}" != 0 ]; then part_name=validate-sim bash -c '. tests/lib.sh; . tests/validate-sim.sh'; fi
 
-# Coverage-guided fuzzing (libFuzzer, ASan+UBSan) of the parser and the
-# definition-file loaders; FUZZ_SECONDS per harness (default 60).
+# Coverage-guided fuzzing (libFuzzer, ASan+UBSan) of the parser, the
+# definition-file loaders and serve's request path (URL, query string, headers:
+# fuzz_serve); FUZZ_SECONDS per harness (default 60), FUZZ_ONLY=fuzz_serve one.
 .PHONY: fuzz
 fuzz: deps
 	bash tests/fuzz/run.sh

@@ -43,7 +43,7 @@ static const struct cmd cmds[] = {
 	  "A/A campaign: each scenario's noise, for the MDE in later reports" },
 	{ "attempts", cmd_attempts, "[CAMPAIGN] [--failed] [--format table|json]",
 	  "every attempt of a campaign: status, reason, retried or not" },
-	{ "serve", cmd_serve, "[--listen ADDR:PORT] [--results DIR]",
+	{ "serve", cmd_serve, "[--listen ADDR:PORT] [--results DIR] [--host-name NAME]",
 	  "read-only web UI, JSON API and /metrics over the results" },
 	{ "compare", cmd_compare, "A B | A --previous", "two campaigns, kernel by kernel" },
 	{ "trend", cmd_trend, "JOB --scenario S [--format text|svg]",

@@ -128,12 +128,14 @@ static void query_usage(FILE *f)
 		"usage: ablab query [--board B] [--scenario S] [--variant L] [--kernel RELEASE]\n"
 		"                   [--campaign N] [--since WHEN] [--until WHEN]\n"
 		"                   [--trigger cli|nightly|lava|ingest] [--format table|json|csv]\n"
+		"                   [--limit N] [--offset N]\n"
 		"One row per successful boot and scenario: its mean, min and max over the\n"
 		"batches kept in its mean (ns; bytes lost for the preservation check; a\n"
 		"batch left out as an artefact: docs/STATISTICS.md).  WHEN is a date\n"
 		"(YYYY-MM-DD, inclusive for --until; or YYYY-MM-DD HH:MM[:SS]) or an age\n"
 		"(30d, 12h, 2w).  Times are the boots' start times.  A boot run through\n"
-		"LAVA names its job as SERVER#ID (lava_job): an id alone is not unique.\n");
+		"LAVA names its job as SERVER#ID (lava_job): an id alone is not unique.\n"
+		"--limit and --offset page the rows (at most N, after skipping N).\n");
 }
 
 static const char *const triggers[] = { "cli", "nightly", "lava", "ingest" };
@@ -199,6 +201,7 @@ int cmd_query_to(FILE *out, int argc, char **argv)
 		{ "campaign", 1, NULL, 'c' }, { "since", 1, NULL, 'S' },
 		{ "until", 1, NULL, 'U' },    { "trigger", 1, NULL, 't' },
 		{ "format", 1, NULL, 'f' },   { "help", 0, NULL, 'h' },
+		{ "limit", 1, NULL, 'l' },    { "offset", 1, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const names[] = { "campaign", "trigger", "started",	"board",
@@ -208,7 +211,7 @@ int cmd_query_to(FILE *out, int argc, char **argv)
 	static const bool numeric[] = { 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 1 };
 	const char *format = "table", *board = NULL, *scen = NULL, *var = NULL, *kern = NULL;
 	const char *since = NULL, *until = NULL, *trig = NULL;
-	char sincev[64], untilv[64], camp[32] = "";
+	char sincev[64], untilv[64], camp[32] = "", limit[16] = "", offset[16] = "";
 	struct store_query_filter f;
 	int c, s_age = 0, u_age = 0, s_d, u_d = 0;
 	long v;
@@ -231,6 +234,16 @@ int cmd_query_to(FILE *out, int argc, char **argv)
 			if (parse_int_opt("--campaign", optarg, 1, 0x7fffffffL, &v))
 				return 2;
 			snprintf(camp, sizeof(camp), "%ld", v);
+			break;
+		case 'l':
+			if (parse_int_opt("--limit", optarg, 1, 0x7fffffffL, &v))
+				return 2;
+			snprintf(limit, sizeof(limit), "%ld", v);
+			break;
+		case 'o':
+			if (parse_int_opt("--offset", optarg, 0, 0x7fffffffL, &v))
+				return 2;
+			snprintf(offset, sizeof(offset), "%ld", v);
 			break;
 		case 'S':
 			since = optarg;
@@ -279,7 +292,9 @@ int cmd_query_to(FILE *out, int argc, char **argv)
 					 .until = until ? untilv : NULL,
 					 .since_age = s_age,
 					 .until_age = u_age,
-					 .until_date = u_d };
+					 .until_date = u_d,
+					 .limit = limit[0] ? limit : NULL,
+					 .offset = offset[0] ? offset : NULL };
 	return run_and_print(samples_of, &f, names, numeric, format, out, true);
 }
 

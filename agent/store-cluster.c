@@ -95,14 +95,20 @@ char *store_conninfo_masked(const char *conninfo)
 
 /* The private cluster's conninfo: its data directory is the socket directory
  * (any path: spaces and quotes included). */
-static char *cluster_conninfo(const struct cluster *c, const char *db, int timeout_s)
+static char *cluster_conninfo_as(const struct cluster *c, const char *db, const char *user,
+				 int timeout_s)
 {
 	struct buf b = { 0 };
 
 	buf_printf(&b, "host=");
 	conninfo_value(&b, c->dir);
-	buf_printf(&b, " dbname=%s user=ablab connect_timeout=%d", db, timeout_s);
+	buf_printf(&b, " dbname=%s user=%s connect_timeout=%d", db, user, timeout_s);
 	return b.data;
+}
+
+static char *cluster_conninfo(const struct cluster *c, const char *db, int timeout_s)
+{
+	return cluster_conninfo_as(c, db, "ablab", timeout_s);
 }
 
 static int cluster_init(struct cluster *c)
@@ -378,8 +384,15 @@ int store_private(const char *action, const char *conninfo)
 		if (!ret)
 			ret = store_open(&st, c.conninfo); /* schema up to date */
 		if (!ret) {
+			char *reader = NULL;
+
+			/* and its reader role, for serve and dashboards (Grafana) */
+			ret = store_private_reader(&st, &reader);
 			store_close(&st);
-			printf("running: %s\n", c.conninfo);
+			if (!ret)
+				printf("running: %s\nreader (no superuser): %s\n", c.conninfo,
+				       reader);
+			free(reader);
 		}
 	} else if (!strcmp(action, "stop")) {
 		char *args[] = { "-w", "-m", "fast", "stop", NULL };
@@ -428,6 +441,43 @@ int store_private_start(char **conninfo, PGconn **conn)
 	}
 	if (!ret)
 		*conninfo = xstrdup(c.conninfo);
+	cluster_free(&c);
+	return ret;
+}
+
+/* The private cluster's reader: a login role without SUPERUSER, CREATEDB, CREATEROLE or
+ * REPLICATION that may read every table and view of the schema, today's and (default
+ * privileges) those later migrations make.  Made or brought up to date on every call (it
+ * is idempotent and cheap); `ablab serve` and the commands it runs connect as it. */
+static const char reader_sql[] =
+	"DO $$BEGIN CREATE ROLE ablab_read LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE "
+	"NOREPLICATION NOINHERIT; EXCEPTION WHEN duplicate_object THEN NULL; END$$; "
+	"ALTER ROLE ablab_read NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOINHERIT; "
+	"GRANT CONNECT ON DATABASE ablab TO ablab_read; "
+	"GRANT USAGE ON SCHEMA public TO ablab_read; "
+	"GRANT SELECT ON ALL TABLES IN SCHEMA public TO ablab_read; "
+	"ALTER DEFAULT PRIVILEGES FOR ROLE ablab IN SCHEMA public GRANT SELECT ON TABLES TO "
+	"ablab_read";
+
+int store_private_reader(struct store *st, char **conninfo)
+{
+	struct cluster c;
+	PGresult *r;
+	int ret = cluster_init(&c);
+
+	*conninfo = NULL;
+	if (ret)
+		goto out;
+	r = PQexec(st->conn, reader_sql);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+		err_msg("private database: the reader role ablab_read: %s",
+			PQresultErrorMessage(r));
+		ret = -EIO;
+	} else {
+		*conninfo = cluster_conninfo_as(&c, "ablab", "ablab_read", 10);
+	}
+	PQclear(r);
+out:
 	cluster_free(&c);
 	return ret;
 }

@@ -230,6 +230,14 @@ int store_query_samples(struct store *st, const struct store_query_filter *f, st
 					   "coalesce(b.started, b.inserted) <= $%d::timestamptz");
 	buf_printf(&sql,
 		   " ORDER BY coalesce(b.started, b.inserted), c.id, b.seq, b.id, s.scenario");
+	if (f->limit) {
+		params[np++] = f->limit;
+		buf_printf(&sql, " LIMIT $%d::int", np);
+	}
+	if (f->offset) {
+		params[np++] = f->offset;
+		buf_printf(&sql, " OFFSET $%d::int", np);
+	}
 	ret = store_rows_take(store_query(st, sql.data, np, params), t);
 	buf_free(&sql);
 	if (!ret)

@@ -17,6 +17,7 @@ struct store_query_filter {
 	 * until_date: a date alone, up to the end of that day */
 	const char *since, *until;
 	bool since_age, until_age, until_date;
+	const char *limit, *offset; /* rows at most and rows skipped, as text; NULL: all, none */
 };
 /* One row per ok boot and scenario, by start time: campaign, trigger, started, board,
  * variant, kernel, boot, seq, scenario, batches, mean, min, max, unit, lava_job

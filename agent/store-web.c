@@ -7,6 +7,9 @@
 const char store_web_read_only[] =
 	"SELECT current_setting('transaction_read_only'), current_setting('statement_timeout')";
 
+const char store_web_session[] = "SELECT current_setting('transaction_read_only'), "
+				 "current_setting('is_superuser'), current_user";
+
 /* ETag of a campaign: its state, boots, calibrations (the MDE) and the schema */
 const char store_web_campaign_state[] = "SELECT " STORE_CAMPAIGN_STATUS_SQL(
 	"c") ", coalesce(extract(epoch FROM "
@@ -94,7 +97,7 @@ const char store_web_metrics_campaigns[] =
 	"SELECT st, count(*) FROM (SELECT " STORE_CAMPAIGN_STATUS_SQL(
 		"c") " AS st FROM campaigns c) x GROUP BY st ORDER BY st";
 
-/* a file the database names as a boot's transcript or a health check's log: only those
- * are served from the results directory (not spool JSON with power argv, nor any other) */
 const char store_web_transcript[] =
-	"SELECT 1 FROM boots WHERE log_path = $1 UNION ALL SELECT 1 FROM health WHERE log_path = $1 LIMIT 1";
+	"SELECT log_path FROM boots WHERE log_path = $1 OR log_path = $2 OR "
+	"right(log_path, length($2) + 1) = '/' || $2 UNION SELECT log_path FROM health WHERE "
+	"log_path = $1 OR log_path = $2 OR right(log_path, length($2) + 1) = '/' || $2";

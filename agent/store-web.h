@@ -8,10 +8,11 @@
 
 /* no parameter: "on" when the session is read-only */
 extern const char store_web_read_only[];
+/* no parameter: transaction_read_only ("on"), is_superuser ("off"), the role */
+extern const char store_web_session[];
 /* $1 a campaign id: status (as shown), finished (epoch, 0), "boots-maxid",
  * max calibration id, schema version; no row: no such campaign */
 extern const char store_web_campaign_state[];
-extern const char store_web_transcript[];
 /* the campaigns list, newest first, 51 rows from offset $7: $1 board, $2 job, $3 trigger,
  * $4 status, $5 since, $6 until (dates; '' any of them: any): id, created, trigger, job,
  * status, boards (comma-separated), "control/patched/failed" boots */
@@ -40,5 +41,8 @@ extern const char store_web_metrics_health[];
 extern const char store_web_metrics_nightly[];
 /* the metrics: campaigns by status: status, count */
 extern const char store_web_metrics_campaigns[];
+/* $1 a file's path, $2 its name: the boots' and health checks' log_path that may name it
+ * (the same path, or one ending in /NAME): log_path */
+extern const char store_web_transcript[];
 
 #endif

@@ -39,6 +39,10 @@ int store_private(const char *action, const char *conninfo);
 /* conninfo for messages: as parsed, password=***; NULL if it does not parse
  * (then show none of it: libpq's parse error can quote the password). */
 char *store_conninfo_masked(const char *conninfo);
+/* st open on the private cluster: makes (or brings up to date) its role ablab_read, which
+ * may only read the schema (NOSUPERUSER), and its conninfo in *conninfo (malloc'd); 0 or a
+ * negative errno (printed). */
+int store_private_reader(struct store *st, char **conninfo);
 
 struct campaign_def {
 	const char *trigger; /* cli, nightly, lava */

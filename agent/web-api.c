@@ -10,6 +10,7 @@
 #include <microhttpd.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void web_api_json(struct reply *r, int rc)
@@ -46,18 +47,61 @@ void web_api_report(struct web *w, struct reply *r, const char *id)
 												 0);
 }
 
+#define QUERY_LIMIT 1000 /* rows of /api/v1/query without limit= */
+#define QUERY_LIMIT_MAX 10000
+
+/* a Link header to the page of /api/v1/query after this one (offset next) */
+static void next_link(const struct web_req *q, struct reply *r, const char *const *opts, long next)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(&r->link, &len);
+
+	if (!f)
+		return;
+	fputs("</api/v1/query?", f);
+	for (size_t i = 0; opts[i]; i++) {
+		const char *v = web_arg(q, opts[i] + 2);
+
+		if (v && strcmp(opts[i], "--offset")) {
+			fprintf(f, "%s=", opts[i] + 2);
+			web_u(f, v);
+			fputc('&', f);
+		}
+	}
+	fprintf(f, "offset=%ld>; rel=\"next\"", next);
+	fclose(f);
+}
+
 /* /api/v1/query and /api/v1/campaigns: the query parameters are the command's options
- * without "--" (opts: "--board", ...) */
-void web_api_list(struct MHD_Connection *c, struct reply *r, const char *cmd,
+ * without "--" (opts: "--board", ...).  /api/v1/query answers a page: limit= rows (default
+ * 1000, at most 10,000) from offset=, with a Link header to the next page when it is full. */
+void web_api_list(const struct web_req *q, struct reply *r, const char *cmd,
 		  int (*fn)(FILE *, int, char **), const char *const *opts)
 {
 	const char *argv[32] = { cmd };
-	int n = 1;
+	bool paged = !strcmp(cmd, "query");
+	const char *lim = web_arg(q, "limit"), *off = web_arg(q, "offset");
+	char limv[16];
+	int n = 1, rc;
 
+	if (!web_date_ok(web_arg(q, "since")) || !web_date_ok(web_arg(q, "until"))) {
+		web_api_json(r, 2);
+		return;
+	}
+	if (paged) {
+		if ((lim && (!web_digits(lim) || atol(lim) < 1 || atol(lim) > QUERY_LIMIT_MAX)) ||
+		    (off && !web_digits(off))) {
+			web_api_json(r, 2);
+			return;
+		}
+		snprintf(limv, sizeof(limv), "%ld", lim ? atol(lim) : (long)QUERY_LIMIT);
+		argv[n++] = "--limit";
+		argv[n++] = limv;
+	}
 	for (size_t i = 0; opts[i] && n < 28; i++) {
-		const char *v = web_arg(c, opts[i] + 2);
+		const char *v = web_arg(q, opts[i] + 2);
 
-		if (v) {
+		if (v && !(paged && !strcmp(opts[i], "--limit"))) {
 			argv[n++] = opts[i];
 			argv[n++] = v;
 		}
@@ -65,7 +109,15 @@ void web_api_list(struct MHD_Connection *c, struct reply *r, const char *cmd,
 	argv[n++] = "--format";
 	argv[n++] = "json";
 	argv[n] = NULL;
-	web_api_json(r, web_run_cmd(fn, r, argv));
+	rc = web_run_cmd(fn, r, argv);
+	web_api_json(r, rc);
+	if (paged && !rc && !fflush(r->f)) {
+		json_object *a = json_tokener_parse(r->body);
+
+		if (a && json_object_array_length(a) == (size_t)atol(limv))
+			next_link(q, r, opts, (off ? atol(off) : 0) + atol(limv));
+		json_object_put(a);
+	}
 }
 
 /* ------------------------------------------------------------------ metrics */

@@ -62,12 +62,12 @@ static bool is_date(const char *s)
 	struct tm tm = { 0 };
 	const char *e = s ? strptime(s, "%Y-%m-%d", &tm) : NULL;
 
-	return e && !*e;
+	return e && !*e && web_date_ok(s);
 }
 
 /* ------------------------------------------------------------------ campaigns list */
 
-void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r)
+void web_campaigns_page(struct web *w, const struct web_req *q, struct reply *r)
 {
 	static const char *const keys[] = { "board", "job", "trigger", "status", "since", "until" };
 	static const char *const trig[] = { "", "cli", "nightly", "lava", "ingest" };
@@ -81,13 +81,13 @@ void web_campaigns_page(struct web *w, struct MHD_Connection *c, struct reply *r
 	int n;
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		p[i] = web_arg(c, keys[i]) ? web_arg(c, keys[i]) : "";
+		p[i] = web_arg(q, keys[i]) ? web_arg(q, keys[i]) : "";
 	if ((*p[4] && !is_date(p[4])) || (*p[5] && !is_date(p[5]))) {
 		web_fail_page(r, 400, "since and until are dates: YYYY-MM-DD");
 		return;
 	}
-	if (web_arg(c, "page")) {
-		if (!web_digits(web_arg(c, "page")) || (page = atol(web_arg(c, "page"))) < 1 ||
+	if (web_arg(q, "page")) {
+		if (!web_digits(web_arg(q, "page")) || (page = atol(web_arg(q, "page"))) < 1 ||
 		    page > 1000000) {
 			web_fail_page(r, 400, "page is a number from 1");
 			return;
@@ -509,10 +509,10 @@ static char *cmd_text(int (*fn)(FILE *, int, char **), const char **argv, int *r
 	return t.body;
 }
 
-void web_trend_page(struct web *w, struct MHD_Connection *c, struct reply *r)
+void web_trend_page(struct web *w, const struct web_req *q, struct reply *r)
 {
-	const char *job = web_arg(c, "job"), *scen = web_arg(c, "scenario"),
-		   *board = web_arg(c, "board");
+	const char *job = web_arg(q, "job"), *scen = web_arg(q, "scenario"),
+		   *board = web_arg(q, "board");
 	FILE *f = r->f;
 
 	if (!job || !scen) {

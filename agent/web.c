@@ -8,6 +8,7 @@
 #include "web-int.h"
 #include "cmds.h"
 #include "report.h"
+#include "store-int.h"
 #include "store-web.h"
 #include "store.h"
 #include "util.h"
@@ -18,6 +19,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <libpq-fe.h>
 #include <limits.h>
 #include <math.h>
 #include <microhttpd.h>
@@ -26,7 +28,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------ output helpers */
@@ -56,11 +61,20 @@ void web_u(FILE *f, const char *s)
 	web_u_enc(f, s, false);
 }
 
-const char *web_arg(struct MHD_Connection *c, const char *key)
+const char *web_arg(const struct web_req *q, const char *key)
 {
-	const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, key);
+	for (size_t i = 0; i < q->nargs; i++)
+		if (!strcmp(q->arg_key[i], key))
+			return q->arg_val[i] && *q->arg_val[i] ? q->arg_val[i] : NULL;
+	return NULL;
+}
 
-	return v && *v ? v : NULL;
+const char *web_header(const struct web_req *q, const char *name)
+{
+	for (size_t i = 0; i < q->nheaders; i++)
+		if (!strcasecmp(q->hdr_key[i], name))
+			return q->hdr_val[i];
+	return NULL;
 }
 
 double web_jnum(json_object *o, const char *key)
@@ -113,17 +127,57 @@ void web_fail_page(struct reply *r, unsigned int status, const char *what)
 /* the pages' connection, reconnected if the server went away */
 struct store *web_db(struct web *w)
 {
+	if (!w->conninfo)
+		return NULL;
+	if (!w->st.conn)
+		w->st.conn = PQconnectdb(w->conninfo);
 	return store_alive(&w->st) ? &w->st : NULL;
+}
+
+/* sql on the pages' connection; a connection the server closed (a database restart since
+ * the last request) is reconnected and the query run once more.  NULL with *status the
+ * answer: 400 for a value the database refuses as data (SQLSTATE class 22: a date that is
+ * no date, bytes that are no UTF-8), else 503. */
+static PGresult *web_exec(struct web *w, const char *sql, int np, const char *const *p,
+			  unsigned int *status)
+{
+	*status = 503;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		struct store *st = web_db(w);
+		PGresult *res;
+		const char *state;
+
+		if (!st)
+			continue;
+		res = PQexecParams(st->conn, sql, np, NULL, p, NULL, NULL, 0);
+		if (PQresultStatus(res) == PGRES_TUPLES_OK ||
+		    PQresultStatus(res) == PGRES_COMMAND_OK)
+			return res;
+		if (PQstatus(st->conn) != CONNECTION_OK) {
+			PQclear(res); /* the server went away: reconnect, once more */
+			continue;
+		}
+		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+		if (state && !strncmp(state, "22", 2))
+			*status = 400;
+		err_msg("serve: database: %s", PQresultErrorMessage(res));
+		PQclear(res);
+		return NULL;
+	}
+	return NULL;
 }
 
 int web_q(struct web *w, struct reply *r, const char *sql, int np, const char *const *p,
 	  struct store_rows *t)
 {
-	struct store *st = web_db(w);
-	int ret = st ? store_rows_query(st, sql, np, p, t) : -EIO;
+	unsigned int status;
+	int ret = store_rows_take(web_exec(w, sql, np, p, &status), t);
 
 	if (ret)
-		web_fail_page(r, 503, "the results database did not answer (see the server's log)");
+		web_fail_page(r, status,
+			      status == 400 ?
+				      "a parameter is not a valid value (a date, UTF-8 text)" :
+				      "the results database did not answer (see the server's log)");
 	return ret;
 }
 
@@ -167,15 +221,45 @@ static char *log_safe(const char *s)
 	return b.data;
 }
 
+/* whether the database names path (a realpath below the root) as a boot's or a health
+ * check's transcript: a log_path that resolves to it; false with r the answer */
+static bool transcript_known(struct web *w, struct reply *r, const char *path)
+{
+	const char *p[2] = { path, strrchr(path, '/') + 1 };
+	struct store_rows res;
+	bool found = false;
+
+	if (web_q(w, r, store_web_transcript, 2, p, &res))
+		return false;
+	for (size_t i = 0; i < res.nrows && !found; i++) {
+		char *rp = realpath(store_text(&res, i, 0), NULL);
+
+		found = rp && !strcmp(rp, path);
+		free(rp);
+	}
+	store_rows_free(&res);
+	if (!found)
+		web_fail_page(r, 404, "no such transcript in the results directory");
+	return found;
+}
+
 static void serve_file(struct web *w, struct reply *r, const char *rel)
 {
 	char path[PATH_MAX];
 	struct stat sb;
 	int fd;
 
-	if (web_confine(w->root, rel, path, sizeof(path)) ||
-	    /* O_NONBLOCK: a FIFO put in a transcript's place must not hang the server */
-	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0) {
+	if (web_confine(w->root, rel, path, sizeof(path))) {
+		web_fail_page(r, 404, "no such transcript in the results directory");
+		return;
+	}
+	/* only a transcript the database names (a boot's or a health check's log), not every
+	 * file below the results directory (a spool file holds a board's power argv) */
+	if (!transcript_known(w, r, path))
+		return;
+	/* O_NONBLOCK: a FIFO put in a transcript's place must not hang the server */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
 		web_fail_page(r, 404, "no such transcript in the results directory");
 		return;
 	}
@@ -183,22 +267,6 @@ static void serve_file(struct web *w, struct reply *r, const char *rel)
 		close(fd);
 		web_fail_page(r, 404, "no such transcript in the results directory");
 		return;
-	}
-	{
-		const char *p[1] = { path };
-		struct store_rows res;
-
-		if (web_q(w, r, store_web_transcript, 1, p, &res)) {
-			close(fd);
-			return;
-		}
-		if (!res.nrows) {
-			store_rows_free(&res);
-			close(fd);
-			web_fail_page(r, 404, "no such transcript in the results directory");
-			return;
-		}
-		store_rows_free(&res);
 	}
 	r->fd = fd;
 	r->fd_size = sb.st_size;
@@ -226,6 +294,20 @@ int web_run_cmd(int (*fn)(FILE *, int, char **), struct reply *r, const char **a
 	for (int i = 0; i < n; i++)
 		free(v[i]);
 	return ret;
+}
+
+bool web_date_ok(const char *s)
+{
+	struct tm tm = { 0 }, t2;
+	time_t t;
+
+	if (!s || !strptime(s, "%Y-%m-%d", &tm))
+		return true; /* no date at its start: not ours to judge */
+	t2 = tm;
+	t2.tm_hour = 12;
+	t = timegm(&t2);
+	return gmtime_r(&t, &t2) && t2.tm_mday == tm.tm_mday && t2.tm_mon == tm.tm_mon &&
+	       tm.tm_year > -1900 && tm.tm_year < 8100;
 }
 
 bool web_digits(const char *s)
@@ -326,15 +408,16 @@ static const char csp_page[] = "default-src 'none'; script-src 'self'; style-src
 			       "img-src 'self'; connect-src 'self'; base-uri 'none'; "
 			       "form-action 'self'; frame-ancestors 'none'";
 
-static void route(struct web *w, struct MHD_Connection *c, const char *url, struct reply *r)
+static void route(struct web *w, const struct web_req *q, const char *url, struct reply *r)
 {
 	static const char *const query_keys[] = { "--board",  "--scenario", "--variant",
 						  "--kernel", "--campaign", "--since",
-						  "--until",  "--trigger",  NULL };
+						  "--until",  "--trigger",  "--limit",
+						  "--offset", NULL };
 	static const char *const campaigns_keys[] = { "--trigger", "--job", "--limit", NULL };
 
 	if (!strcmp(url, "/") || !strcmp(url, "/campaigns"))
-		web_campaigns_page(w, c, r);
+		web_campaigns_page(w, q, r);
 	else if (!strncmp(url, "/campaign/", 10))
 		web_campaign_page(w, r, url + 10);
 	else if (!strcmp(url, "/boards"))
@@ -342,7 +425,7 @@ static void route(struct web *w, struct MHD_Connection *c, const char *url, stru
 	else if (!strncmp(url, "/board/", 7))
 		web_board_page(w, r, url + 7);
 	else if (!strcmp(url, "/trend"))
-		web_trend_page(w, c, r);
+		web_trend_page(w, q, r);
 	else if (!strncmp(url, "/results/", 9))
 		serve_file(w, r, url + 9);
 	else if (!strcmp(url, "/metrics"))
@@ -350,9 +433,9 @@ static void route(struct web *w, struct MHD_Connection *c, const char *url, stru
 	else if (!strncmp(url, "/api/v1/report/", 15))
 		web_api_report(w, r, url + 15);
 	else if (!strcmp(url, "/api/v1/query"))
-		web_api_list(c, r, "query", cmd_query_to, query_keys);
+		web_api_list(q, r, "query", cmd_query_to, query_keys);
 	else if (!strcmp(url, "/api/v1/campaigns"))
-		web_api_list(c, r, "campaigns", cmd_campaigns_to, campaigns_keys);
+		web_api_list(q, r, "campaigns", cmd_campaigns_to, campaigns_keys);
 	else if (!strcmp(url, "/api/v1/boards")) {
 		const char *argv[] = { "boards", "--format", "json", NULL };
 
@@ -370,6 +453,100 @@ static void route(struct web *w, struct MHD_Connection *c, const char *url, stru
 	}
 }
 
+/* s is UTF-8 (no overlong form, no surrogate, at most U+10FFFF) */
+static bool utf8_ok(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	while (s && *u) {
+		unsigned int c = *u,
+			     n = c < 0x80	    ? 0 :
+				 (c & 0xe0) == 0xc0 ? 1 :
+				 (c & 0xf0) == 0xe0 ? 2 :
+				 (c & 0xf8) == 0xf0 ? 3 :
+						      4,
+			     cp = c & (0x3f >> n);
+
+		if (n == 4 || (n == 1 && c < 0xc2))
+			return false;
+		for (unsigned int i = 1; i <= n; i++) {
+			if ((u[i] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (u[i] & 0x3f);
+		}
+		if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+		    (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+			return false;
+		u += n + 1;
+	}
+	return true;
+}
+
+/* A Host header this server answers (DNS rebinding: a page of another site whose name
+ * now resolves to us sends that name): an address literal (IPv4, [IPv6]), localhost or a
+ * --host-name, with or without a port.  No Host (HTTP/1.0) is answered. */
+static bool host_ok(const struct web *w, const char *host)
+{
+	char name[256];
+	const char *end;
+	struct in6_addr a6;
+	struct in_addr a4;
+	size_t n;
+
+	if (!host)
+		return true;
+	if (*host == '[') {
+		end = strchr(host, ']');
+		n = end ? (size_t)(end - host - 1) : 0;
+		if (!end || n >= sizeof(name) ||
+		    (end[1] && (end[1] != ':' || !web_digits(end + 2))))
+			return false;
+		memcpy(name, host + 1, n);
+		name[n] = 0;
+		return inet_pton(AF_INET6, name, &a6) == 1;
+	}
+	end = strrchr(host, ':');
+	if (end && !web_digits(end + 1))
+		return false;
+	n = end ? (size_t)(end - host) : strlen(host);
+	if (!n || n >= sizeof(name))
+		return false;
+	memcpy(name, host, n);
+	name[n] = 0;
+	if (name[n - 1] == '.') /* the root's dot: localhost. is localhost */
+		name[n - 1] = 0;
+	if (inet_pton(AF_INET, name, &a4) == 1 || !strcasecmp(name, "localhost"))
+		return true;
+	for (size_t i = 0; w->host_names && w->host_names[i]; i++)
+		if (!strcasecmp(name, w->host_names[i]))
+			return true;
+	return false;
+}
+
+void web_answer(struct web *w, const struct web_req *q, struct reply *r)
+{
+	bool text_ok = utf8_ok(q->url);
+
+	for (size_t i = 0; i < q->nargs && text_ok; i++)
+		text_ok = utf8_ok(q->arg_key[i]) && utf8_ok(q->arg_val[i]);
+	if (strcmp(q->method, "GET") && strcmp(q->method, "HEAD")) {
+		r->status = 405;
+		r->type = "text/plain; charset=utf-8";
+		fputs("read-only: GET and HEAD only\n", r->f);
+	} else if (!host_ok(w, web_header(q, "Host"))) {
+		r->status = 421;
+		r->type = "text/plain; charset=utf-8";
+		fputs("misdirected request: this server answers its address, localhost and its --host-name, not the Host this request names\n",
+		      r->f);
+	} else if (q->too_many) {
+		web_fail_page(r, 400, "too many query parameters or headers");
+	} else if (!text_ok) {
+		web_fail_page(r, 400, "the path and the query parameters are UTF-8 text");
+	} else {
+		route(w, q, q->url, r);
+	}
+}
+
 static void add_headers(struct MHD_Response *resp, const struct reply *r)
 {
 	MHD_add_response_header(resp, "Content-Type", r->type);
@@ -382,6 +559,107 @@ static void add_headers(struct MHD_Response *resp, const struct reply *r)
 	MHD_add_response_header(resp, "Cache-Control", r->cache ? r->cache : "no-store");
 	if (r->etag[0])
 		MHD_add_response_header(resp, "ETag", r->etag);
+	if (r->link)
+		MHD_add_response_header(resp, "Link", r->link);
+}
+
+/* ------------------------------------------------------------------ connections */
+
+/* A connection's request has this long from the connection's start (or its previous
+ * request's end) to its last header: a client that trickles a header a byte at a time is
+ * cut off, not only one that sends nothing (the idle timeout). */
+#define HEADER_DEADLINE_MS 10000
+
+struct web_conn {
+	struct MHD_Connection *c;
+	int64_t since; /* ms: the connection's start, or its previous request's end */
+	bool busy; /* its headers are in: a request being answered */
+	bool cut;
+	struct web_conn *prev, *next;
+};
+
+static struct web_conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+static void conn_notify(void *cls, struct MHD_Connection *c, void **sock_ctx,
+			enum MHD_ConnectionNotificationCode toe)
+{
+	struct web *w = cls;
+	struct web_conn *t = *sock_ctx;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		t = xcalloc(1, sizeof(*t));
+		t->c = c;
+		t->since = now_ms();
+		t->next = w->conns;
+		if (w->conns)
+			w->conns->prev = t;
+		w->conns = t;
+		*sock_ctx = t;
+	} else if (t) {
+		if (t->prev)
+			t->prev->next = t->next;
+		else
+			w->conns = t->next;
+		if (t->next)
+			t->next->prev = t->prev;
+		free(t);
+		*sock_ctx = NULL;
+	}
+}
+
+static void request_done(void *cls, struct MHD_Connection *c, void **ctx,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct web_conn *t = conn_of(c);
+
+	(void)cls;
+	(void)ctx;
+	(void)toe;
+	if (t) {
+		t->busy = false;
+		t->since = now_ms();
+	}
+}
+
+/* shuts the socket of every connection past the header deadline: libmicrohttpd then
+ * finds it closed and drops it */
+static void header_deadline(struct web *w)
+{
+	int64_t now = now_ms();
+
+	for (struct web_conn *t = w->conns; t; t = t->next) {
+		const union MHD_ConnectionInfo *ci;
+
+		if (t->busy || t->cut || now - t->since < HEADER_DEADLINE_MS)
+			continue;
+		ci = MHD_get_connection_info(t->c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		if (ci)
+			shutdown(ci->connect_fd, SHUT_RDWR);
+		t->cut = true;
+	}
+}
+
+static enum MHD_Result add_field(void *cls, enum MHD_ValueKind kind, const char *key,
+				 const char *value)
+{
+	struct web_req *q = cls;
+	bool arg = kind == MHD_GET_ARGUMENT_KIND;
+	size_t *n = arg ? &q->nargs : &q->nheaders;
+
+	if (*n >= WEB_MAX_FIELDS) {
+		q->too_many = true;
+		return MHD_NO;
+	}
+	(arg ? q->arg_key : q->hdr_key)[*n] = key;
+	(arg ? q->arg_val : q->hdr_val)[*n] = value;
+	(*n)++;
+	return MHD_YES;
 }
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url,
@@ -390,6 +668,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 {
 	struct web *w = cls;
 	struct reply r = { .status = 200, .type = "text/html; charset=utf-8", .fd = -1 };
+	struct web_req q = { .method = method, .url = url };
 	struct MHD_Response *resp;
 	const char *inm;
 	enum MHD_Result ret;
@@ -398,6 +677,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 	(void)version;
 	(void)upload;
 	if (!*ctx) { /* headers only so far: answer on the next call */
+		struct web_conn *t = conn_of(c);
+
+		if (t)
+			t->busy = true;
 		*ctx = c;
 		return MHD_YES;
 	}
@@ -406,15 +689,11 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 	r.f = open_memstream(&r.body, &r.len);
 	if (!r.f)
 		return MHD_NO;
-	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
-		r.status = 405;
-		r.type = "text/plain; charset=utf-8";
-		fputs("read-only: GET and HEAD only\n", r.f);
-	} else {
-		route(w, c, url, &r);
-	}
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_field, &q);
+	MHD_get_connection_values(c, MHD_HEADER_KIND, add_field, &q);
+	web_answer(w, &q, &r);
 	fclose(r.f);
-	inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match");
+	inm = web_header(&q, "If-None-Match");
 	if (r.status == 200 && r.etag[0] && inm && !strcmp(inm, r.etag)) {
 		r.status = 304;
 		resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
@@ -425,11 +704,14 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 	} else {
 		resp = MHD_create_response_from_buffer(r.len, r.body, MHD_RESPMEM_MUST_FREE);
 	}
-	if (!resp)
+	if (!resp) {
+		free(r.link);
 		return MHD_NO;
+	}
 	add_headers(resp, &r);
 	ret = MHD_queue_response(c, r.status, resp);
 	MHD_destroy_response(resp);
+	free(r.link);
 	{ /* a control byte in the URL (decoded %0A, an ESC) must not forge log lines */
 		char *m = log_safe(method), *u = log_safe(url);
 
@@ -442,17 +724,15 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 
 /* ------------------------------------------------------------------ serve */
 
-/* read-only, and no statement may hold the server longer than 10 s (a costly filter
- * or a slow disk: the one-thread server answers the next request) */
-char *web_conninfo_ro(const char *conninfo)
+char *web_conninfo_ro(const char *conninfo, unsigned int timeout_s)
 {
 	if (!strncmp(conninfo, "postgresql://", 13) || !strncmp(conninfo, "postgres://", 11))
 		return xasprintf(
-			"%s%coptions=-c%%20default_transaction_read_only%%3Don%%20-c%%20statement_timeout%%3D10000&application_name=ablab-serve",
-			conninfo, strchr(conninfo, '?') ? '&' : '?');
+			"%s%coptions=-c%%20default_transaction_read_only%%3Don%%20-c%%20statement_timeout%%3D%us&application_name=ablab-serve",
+			conninfo, strchr(conninfo, '?') ? '&' : '?', timeout_s);
 	return xasprintf(
-		"%s options='-c default_transaction_read_only=on -c statement_timeout=10000' application_name=ablab-serve",
-		conninfo);
+		"%s options='-c default_transaction_read_only=on -c statement_timeout=%us' application_name=ablab-serve",
+		conninfo, timeout_s);
 }
 
 static int parse_listen(const char *s, struct sockaddr_storage *ss, bool *v6)
@@ -496,12 +776,15 @@ static int parse_listen(const char *s, struct sockaddr_storage *ss, bool *v6)
 int web_serve(const struct web_opts *o)
 {
 	const char *listen = o->listen ? o->listen : "127.0.0.1:8080";
-	struct web w = { 0 };
+	unsigned int timeout_s = o->statement_timeout_s ? o->statement_timeout_s : 10;
+	const char *ext = o->db && *o->db ? o->db : getenv("ABLAB_DB");
+	struct web w = { .host_names = o->host_names };
 	struct sockaddr_storage ss;
 	struct MHD_Daemon *d;
 	const union MHD_DaemonInfo *di;
 	struct store st;
 	struct store_rows res;
+	char *reader = NULL;
 	bool v6;
 	int ret;
 
@@ -516,28 +799,48 @@ int web_serve(const struct web_opts *o)
 		w.root[0] = 0;
 	}
 	/* a normal session first: starts the private cluster and applies migrations, so
-	 * that the read-only sessions below find the schema current */
+	 * that the read-only sessions below find the schema current; on the private cluster
+	 * it also makes the reader role serve connects as (not a superuser: no COPY ... TO
+	 * PROGRAM, no pg_read_file, whatever a request could make it run) */
 	ret = store_open(&st, o->db);
 	if (ret)
 		return ret;
-	w.conninfo = web_conninfo_ro(st.conninfo);
+	if (!ext || !*ext) {
+		ret = store_private_reader(&st, &reader);
+		if (ret) {
+			store_close(&st);
+			return ret;
+		}
+	}
+	w.conninfo = web_conninfo_ro(reader ? reader : st.conninfo, timeout_s);
+	free(reader);
 	store_close(&st);
 	ret = store_open(&w.st, w.conninfo);
 	if (ret)
 		goto out;
-	if (store_rows_query(&w.st, store_web_read_only, 0, NULL, &res) || !res.nrows ||
+	if (store_rows_query(&w.st, store_web_session, 0, NULL, &res) || !res.nrows ||
 	    strcmp(store_text(&res, 0, 0), "on")) {
 		err_msg("serve: the database session is not read-only (default_transaction_read_only was not applied): not serving");
 		store_rows_free(&res);
 		ret = -EPERM;
 		goto out;
 	}
+	if (strcmp(store_text(&res, 0, 1), "off"))
+		info_msg(
+			"serve: warning: the database role %s is a superuser (--db / ABLAB_DB): read-only is a session default, not a boundary; give serve a role without SUPERUSER",
+			store_text(&res, 0, 2));
 	store_rows_free(&res);
 	opt_db = w.conninfo; /* the commands the API runs connect read-only too */
 	install_signal_handlers();
-	d = MHD_start_daemon(MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL, handler,
-			     &w, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-			     MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_CONNECTION_LIMIT, 64u,
+	/* one thread, epoll: an idle connection costs a descriptor, not a thread; one client
+	 * address holds at most 16 of the 512 (a browser opens 6), a connection quiet for 10 s
+	 * is closed, and one whose headers are not all in 10 s after it opened (or after its
+	 * previous request) too */
+	d = MHD_start_daemon(MHD_USE_ERROR_LOG | MHD_USE_EPOLL | (v6 ? MHD_USE_IPv6 : 0), 0, NULL,
+			     NULL, handler, &w, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+			     MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_CONNECTION_LIMIT, 512u,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, 16u, MHD_OPTION_NOTIFY_CONNECTION,
+			     conn_notify, &w, MHD_OPTION_NOTIFY_COMPLETED, request_done, &w,
 			     MHD_OPTION_END);
 	if (!d) {
 		err_msg("serve: cannot listen on %s: %s", listen, strerror(errno));
@@ -550,11 +853,14 @@ int web_serve(const struct web_opts *o)
 		const char *colon = strrchr(listen, ':');
 
 		snprintf(host, sizeof(host), "%.*s", (int)(colon - listen), listen);
-		info_msg("serving http://%s:%u/ (read-only database session; transcripts from %s)",
-			 host, di ? di->port : 0, w.root[0] ? w.root : "nowhere");
+		info_msg(
+			"serving http://%s:%u/ (read-only database session, statement timeout %u s; transcripts from %s)",
+			host, di ? di->port : 0, timeout_s, w.root[0] ? w.root : "nowhere");
 	}
-	while (!stop_requested)
+	while (!stop_requested) {
 		MHD_run_wait(d, 1000);
+		header_deadline(&w);
+	}
 	MHD_stop_daemon(d);
 	ret = 0;
 out:

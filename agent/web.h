@@ -17,14 +17,17 @@ struct web_opts {
 	const char *listen; /* "ADDR:PORT" or "[ADDR6]:PORT"; default 127.0.0.1:8080 */
 	const char *results; /* the results directory transcripts are served from */
 	const char *db; /* conninfo (NULL: ABLAB_DB or the private cluster) */
+	/* names a Host header may give besides address literals and localhost; NULL-ended */
+	const char *const *host_names;
+	unsigned int statement_timeout_s; /* of each query of serve's session (0: 10 s) */
 };
 
 /* Serves until SIGINT/SIGTERM: 0, or a negative errno (printed). */
 int web_serve(const struct web_opts *o);
 
-/* conninfo with the read-only session setting (and application_name) appended, for a
- * key=value conninfo or a postgresql:// URI; malloc'd. */
-char *web_conninfo_ro(const char *conninfo);
+/* conninfo with the read-only session setting, the statement timeout (seconds) and the
+ * application_name appended, for a key=value conninfo or a postgresql:// URI; malloc'd. */
+char *web_conninfo_ro(const char *conninfo, unsigned int timeout_s);
 
 /* Resolves rel (a decoded URL path below /results/) inside root (a realpath): 0 and the
  * resolved file in out, or -ENOENT when it does not exist, is not a regular file or

@@ -6,7 +6,7 @@
 # as text; the API answers are byte for byte what the commands print with --format json;
 # paths escaping the results directory get 404; the server's session cannot write.
 # ABLAB_SHOTS=DIR keeps the three screenshots.
-# timeout: 240
+# timeout: 360
 d=$tmp/t92
 res=$d/results
 mkdir -p "$res" "$d/chrome"
@@ -71,7 +71,7 @@ for t in samples boot_means; do
 done
 
 echo "== the server"
-"$ablab" serve --listen 127.0.0.1:0 --results "$res" >"$d/serve.out" 2>"$d/serve.err" &
+"$ablab" serve --listen 127.0.0.1:0 --results "$res" --host-name lab.example --statement-timeout 2 >"$d/serve.out" 2>"$d/serve.err" &
 spid=$!
 wait_for 60 grep -q '^ablab: serving http://127.0.0.1:[0-9]*/' "$d/serve.err"
 port=$(sed -n 's|^ablab: serving http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$d/serve.err")
@@ -214,22 +214,131 @@ for q in sql:
     assert out.returncode == 0 and out.stdout.strip(), (q, out.stderr)
 ' "$top/docs/grafana-dashboard.json" "host=$ABLAB_DATA/pg dbname=ablab user=ablab options='-c default_transaction_read_only=on'"
 echo "== issue 27 (Low): a job named like an option, a FIFO for a transcript, control bytes in the log"
-body=$(curl -s -m 10 -w '\n%{http_code}' "$url/trend?job=--help&scenario=small-dirty-256B")
-fault 27.18 "/trend?job=--help: the job is a name after --, not an option of trend (no usage text)" bash -c \
-	"! grep -q 'usage: ablab trend' <<<\"\$1\"" _ "$body"
+code=$(curl -s -m 10 -o "$d/trend-help.out" -w '%{http_code}' "$url/trend?job=--help&scenario=small-dirty-256B")
+fault 27.18 "/trend?job=--help: the job is a name after --, not an option of trend: 404, no usage text (HTTP $code)" bash -c \
+	'[ "$1" = 404 ] && ! grep -q "usage: ablab trend" "$2" "$3" "$4"' _ "$code" "$d/trend-help.out" "$d/serve.out" "$d/serve.err"
 mkfifo "$res/a/fifo.log"
 code=$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/results/a/fifo.log"); rc=$?
 fault 27.18 "a FIFO in a transcript's place: 404 at once, the server does not hang (curl exit $rc, HTTP $code)" \
 	test "$rc/$code" = 0/404
-mkdir -p "$res/spool"
-echo '{"board_definition": {"power": {"on": ["secret-relay-cmd"]}}}' >"$res/spool/x.json"
-cp "$res/a/control-2.log" "$res/a/copy.log"
-code=$(curl -s -m 10 -o "$d/spool.out" -w '%{http_code}' "$url/results/spool/x.json")/$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/results/a/copy.log")/$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/results/a/control-2.log")
-fault 27.18 "/results/ serves only transcripts the database names: spool JSON and an unnamed .log 404, a boot's transcript 200 ($code)" \
-	bash -c "[ '$code' = 404/404/200 ] && ! grep -q secret-relay-cmd '$d/spool.out'"
-curl -s -m 10 -o /dev/null "$url/nowhere%0Aablab:%20forged%1b%5b2J"
+curl -s -m 10 -o /dev/null "$url/nowhere%0Aablab:%20forged%1b%5b2J" 
 fault 27.18 "control bytes in a request URL are escaped in the log (no forged line)" bash -c \
 	"grep -qF 'GET /nowhere\\x0aablab: forged\\x1b[2J 404' '$d/serve.err' && ! grep -q '^ablab: forged' '$d/serve.err'"
+echo "== issue 27 (Low): a transcript swapped for a FIFO"
+mv "$res/a/control-3.log" "$d/control-3.log"
+mkfifo "$res/a/control-3.log"
+code=$(curl -s -m 10 -o /dev/null -w '%{http_code}' "$url/results/a/control-3.log"); rc=$?
+fault 27.18 "a transcript the database names swapped for a FIFO: 404 at once, no hang (curl exit $rc, HTTP $code)" \
+	test "$rc/$code" = 0/404
+rm "$res/a/control-3.log"
+mv "$d/control-3.log" "$res/a/control-3.log"
+
+echo "== issue 27 (Low): only the transcripts the database names"
+mkdir -p "$res/spool"
+echo '{"board": "t92-a", "power": {"on": ["secret-power-argv"]}}' >"$res/spool/t92.json"
+echo "not a boot's transcript" >"$res/a/unnamed.log"
+code=$(curl -s -o "$d/spool.out" -w '%{http_code}' "$url/results/spool/t92.json")
+fault 27.18 "/results/spool/t92.json (a spool file below the results directory) gets 404 (HTTP $code)" \
+	bash -c "[ $code = 404 ] && ! grep -q secret-power-argv '$d/spool.out'"
+fault 27.18 "/results/a/unnamed.log (no boot names it) gets 404, /results/a/control-2.log (a boot's) 200" \
+	test "$(curl -s -o /dev/null -w '%{http_code}' "$url/results/a/unnamed.log")/$(curl -s -o /dev/null -w '%{http_code}' "$url/results/a/control-2.log")" = 404/200
+
+echo "== issue 27 (Low): Host check (DNS rebinding)"
+host_code() { curl -s -o /dev/null -w '%{http_code}' -H "Host: $1" "$url/"; }
+codes="$(host_code evil.example)/$(host_code "127.0.0.1.evil.example:$port")/$(host_code "evil.example:$port")"
+fault 27.18 "a Host that is no address, localhost or --host-name gets 421 ($codes)" test "$codes" = 421/421/421
+codes="$(host_code "localhost:$port")/$(host_code "LAB.example:$port")/$(host_code "[::1]:$port")/$(host_code "127.0.0.1:$port")"
+check "localhost, the --host-name and address literals are answered ($codes)" test "$codes" = 200/200/200/200
+
+echo "== issue 27 (Low): bad dates and invalid UTF-8 are 400"
+for p in "/?since=2026-02-31" "/?until=0000-01-01" "/api/v1/query?since=2026-02-31" "/api/v1/query?until=2026-13-01" \
+	"/?board=%FF" "/?job=%C0%AF" "/api/v1/query?board=%FF" "/api/v1/campaigns?job=%ED%A0%80" "/trend?job=%FF&scenario=x" "/board/%FF%FE"; do
+	code=$(curl -s -o /dev/null -w '%{http_code}' "$url$p")
+	fault 27.18 "$p gets 400 (HTTP $code)" test "$code" = 400
+done
+
+echo "== issue 27 (Low): /api/v1/query pages its rows"
+total=$(psql_q "SELECT count(*) FROM boots b CROSS JOIN LATERAL (SELECT DISTINCT scenario FROM samples s WHERE s.boot_id = b.id) s WHERE b.status = 'ok'")
+curl -s -D "$d/q50.h" -o "$d/q50.json" "$url/api/v1/query?limit=50&scenario=small-dirty-256B&offset=0"
+"$ablab" query --scenario small-dirty-256B --limit 50 --format json >"$d/cli-q50.json"
+n=$(jq length "$d/q50.json")
+fault 27.18 "/api/v1/query?limit=50&scenario=...: 50 rows (of $total), = ablab query --limit 50, a Link to offset=50" bash -c \
+	"[ $n = 50 ] && cmp -s '$d/q50.json' '$d/cli-q50.json' && tr -d '\r' <'$d/q50.h' | grep -qx 'Link: </api/v1/query?scenario=small-dirty-256B&limit=50&offset=50>; rel=\"next\"'"
+curl -s -D "$d/qlast.h" -o "$d/qlast.json" "$url/api/v1/query?limit=1000&offset=$((total - 4))"
+check "the last page: 4 rows, no Link" bash -c "[ \$(jq length '$d/qlast.json') = 4 ] && ! grep -qi '^Link:' '$d/qlast.h'"
+curl -s -o "$d/qall.json" "$url/api/v1/query"
+check "without limit=: at most 1000 rows ($total here: all of them)" test "$(jq length "$d/qall.json")" = "$total"
+codes="$(curl -s -o /dev/null -w '%{http_code}' "$url/api/v1/query?limit=10001")/$(curl -s -o /dev/null -w '%{http_code}' "$url/api/v1/query?limit=0")/$(curl -s -o /dev/null -w '%{http_code}' "$url/api/v1/query?offset=-1")"
+fault 27.18 "limit= above 10,000, limit=0, a negative offset: 400 ($codes)" test "$codes" = 400/400/400
+
+echo "== issue 27 (Low): a statement timeout on serve's session"
+psql -X -q "host=$ABLAB_DATA/pg dbname=ablab user=ablab" -c "BEGIN; LOCK TABLE campaigns IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(8); COMMIT" >/dev/null 2>&1 &
+lpid=$!
+wait_for 10 test "$(psql_q "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'campaigns' AND l.mode = 'AccessExclusiveLock' AND l.granted")" = 1
+t0=$(date +%s%N)
+code=$(curl -s -m 20 -o /dev/null -w '%{http_code}' "$url/")
+ms=$((($(date +%s%N) - t0) / 1000000))
+fault 27.18 "a query blocked behind a lock ends at the statement timeout (2 s): HTTP $code in $ms ms (503 expected), not after the lock (8 s)" \
+	bash -c "[ $code = 503 ] && [ $ms -lt 5000 ]"
+check "the server answers the next request (status page)" test "$(curl -s -o /dev/null -w '%{http_code}' "$url/static/app.css")" = 200
+kill "$lpid" 2>/dev/null; wait "$lpid" 2>/dev/null
+
+echo "== issue 27 (Low): the first request after a database restart"
+"$ablab" db stop >/dev/null && "$ablab" db start >/dev/null
+code=$(curl -s -o /dev/null -w '%{http_code}' "$url/")
+fault 27.18 "after ablab db stop and start, the first request gets 200 (HTTP $code; the query retried once after reconnecting)" test "$code" = 200
+
+echo "== issue 27 (Low): serve's database role is no superuser"
+role=$(psql_q "SELECT usename || '/' || r.rolsuper FROM pg_stat_activity a JOIN pg_roles r ON r.rolname = a.usename WHERE application_name = 'ablab-serve' LIMIT 1")
+fault 27.19 "serve connects as a role without SUPERUSER ($role)" test "$role" = ablab_read/false
+out=$(psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=${role%/*}" -c "COPY (SELECT 1) TO PROGRAM 'touch $d/pwned'" 2>&1)
+fault 27.19 "COPY ... TO PROGRAM through serve's role is refused ($(head -n 1 <<<"$out" | head -c 100))" \
+	bash -c '[ ! -e "$1/pwned" ] && grep -q "permission denied\|must be superuser" <<<"$2"' _ "$d" "$out"
+out=$(psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=${role%/*}" -c "SELECT pg_read_file('PG_VERSION')" 2>&1)
+check "pg_read_file through serve's role is refused" grep -q 'permission denied' <<<"$out"
+check "serve's role reads the views the dashboard uses" test "$(psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=${role%/*}" -c "SELECT count(*) FROM ablab_campaigns")" = 8
+
+echo "== issue 27 (Low): connections: per-address limit, timeout"
+mkfifo "$d/quiet.in" "$d/trickle.in" "$d/idle.in"	# their stdin: closed, they end
+python3 "$top/tests/serve_load.py" quiet "$port" 64 127.0.0.1 >"$d/quiet.out" <"$d/quiet.in" &
+qpid=$!
+exec {qin}>"$d/quiet.in"
+python3 "$top/tests/serve_load.py" trickle "$port" 8 127.0.0.4 >"$d/trickle.out" <"$d/trickle.in" &
+tpid=$!
+exec {tin}>"$d/trickle.in"
+wait_for 20 grep -q '^held' "$d/quiet.out"
+wait_for 20 grep -q '^held' "$d/trickle.out"
+t0=$(date +%s%N)
+code=$(curl -s -m 5 --interface 127.0.0.2 -o /dev/null -w '%{http_code}' "$url/")
+ms=$((($(date +%s%N) - t0) / 1000000))
+fault 27.18 "64 idle connections from 127.0.0.1 ($(cat "$d/quiet.out")): a client at 127.0.0.2 gets / in $ms ms (HTTP $code)" \
+	bash -c "[ $code = 200 ] && [ $ms -lt 1000 ]"
+wait_for 25 grep -q '^all closed' "$d/quiet.out"
+fault 27.18 "idle connections are closed by the server within 12 s ($(tail -n 1 "$d/quiet.out"))" \
+	python3 -c 'import sys; f = open(sys.argv[1]).read().split(); sys.exit(not ("closed" in f and float(f[f.index("after") + 1]) < 12))' "$d/quiet.out"
+wait_for 25 grep -q '^all closed' "$d/trickle.out"
+fault 27.18 "connections trickling a header byte every 2 s are cut at the 10 s header deadline ($(tr '\n' ' ' <"$d/trickle.out"))" \
+	python3 -c 'import sys; f = open(sys.argv[1]).read().split(); sys.exit(not ("held 8 of 8" in open(sys.argv[1]).read() and "closed" in f and float(f[f.index("after") + 1]) < 13))' "$d/trickle.out"
+exec {qin}>&- {tin}>&-
+wait "$qpid" "$tpid"
+
+echo "== load: 200 trickling connections (reopened when cut) and 1,000 requests from a second process; a normal client"
+srcs=$(for i in $(seq 10 29); do echo 127.0.1.$i; done)
+python3 "$top/tests/serve_load.py" idle "$port" 200 $srcs >"$d/idle.out" <"$d/idle.in" &
+ipid=$!
+exec {lin}>"$d/idle.in"
+wait_for 30 grep -q '^held' "$d/idle.out"
+python3 "$top/tests/serve_load.py" load "$port" 1000 127.0.0.3 / /boards /metrics /static/app.css "/api/v1/query?limit=100" "/api/v1/campaigns" /trend >"$d/load.out" &
+lpid=$!
+python3 "$top/tests/serve_load.py" client "$port" 127.0.0.2 8 / "/campaign/$ca" "/api/v1/query?limit=200" /boards >"$d/client.out"
+wait "$lpid"
+exec {lin}>&-
+wait "$ipid"
+echo "load: idle: $(tr '\n' ' ' <"$d/idle.out"); load: $(cat "$d/load.out"); normal client: $(cat "$d/client.out")"
+check "load: the server took the 200 trickling connections (each reopened when cut: $(tr '\n' ' ' <"$d/idle.out"))" grep -qx 'held 200 of 200' "$d/idle.out"
+check "load: 1,000 requests from a second process, none failed ($(cat "$d/load.out"))" grep -q '^requests 1000 errors 0 ' "$d/load.out"
+fault 27.18 "load: the normal client got every page within 1 s ($(cat "$d/client.out"))" \
+	python3 -c 'import sys; f = open(sys.argv[1]).read().split(); sys.exit(not (int(f[1]) > 0 and f[3] == "0" and int(f[5]) < 1000))' "$d/client.out"
 kill "$spid"
 wait "$spid"
 rc=$?

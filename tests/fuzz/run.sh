@@ -15,10 +15,11 @@ if ! command -v clang >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/l
 	$SUDO apt-get install -y -q --no-install-recommends clang libclang-rt-14-dev >/dev/null
 fi
 mkdir -p build/fuzz
-flags="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iagent $(pkg-config --cflags json-c libpq)"
-libs="$(pkg-config --libs json-c libpq libserialport libgpiod libcurl libcrypto) -pthread -lm"
+flags="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iagent $(pkg-config --cflags json-c libpq libmicrohttpd)"
+libs="$(pkg-config --libs json-c libpq libserialport libgpiod libcurl libcrypto libmicrohttpd) -pthread -lm"
 srcs=$(ls agent/*.c | grep -v agent/main.c)
-for h in tests/fuzz/fuzz_*.c; do
+# FUZZ_ONLY=NAME: that harness alone (e.g. fuzz_serve)
+for h in tests/fuzz/${FUZZ_ONLY:-fuzz_*}.c; do
 	name=$(basename "$h" .c)
 	echo "fuzz: building $name"
 	# shellcheck disable=SC2086
@@ -31,6 +32,7 @@ for h in tests/fuzz/fuzz_*.c; do
 	fuzz_console | fuzz_target) cp tests/fixtures/*.log tests/fuzz/seeds/target-*.txt "$corpus/" ;;
 	fuzz_spool) cp tests/fixtures/spool-*.json "$corpus/" ;;
 	fuzz_lava) cp tests/fixtures/lava-*.yaml "$corpus/" ;;
+	fuzz_serve) cp tests/fuzz/seeds/serve-*.txt "$corpus/" ;;
 	esac
 	log=build/fuzz/$name.log
 	if ! (cd build/fuzz && "./$name" -max_total_time="$secs" -print_final_stats=1 \
