@@ -17,7 +17,7 @@ static int cmd_help(int argc, char **argv);
 static const struct cmd cmds[] = {
 	{ "ab", cmd_ab, "--board B [--boots N --batches M --order abab|abba|random --module M ...]",
 	  "run one A/B campaign (control vs patched kernel) and print its report" },
-	{ "report", cmd_report, "[CAMPAIGN] [--format text|email|json|csv|svg|html]",
+	{ "report", cmd_report, "[CAMPAIGN] [--format text|email|json|csv|svg|html|kcidb]",
 	  "the A/B table of a campaign (default: latest)" },
 	{ "db", cmd_db, "start|stop|status", "manage the private results database" },
 	{ "check-board", cmd_check_board, "FILE|NAME...", "validate board definitions" },
