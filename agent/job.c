@@ -571,6 +571,10 @@ char *job_json(const struct job *j)
 		for (i = 0; i < se->n; i++)
 			json_object_array_add(a, json_object_new_string(se->subjects[i]));
 		json_object_object_add(sr, "patches", a);
+		a = json_object_new_array(); /* each patch's own (patchwork finds it by it) */
+		for (i = 0; i < se->n; i++)
+			json_object_array_add(a, json_object_new_string(se->msgids[i]));
+		json_object_object_add(sr, "msgids", a);
 		json_object_object_add(o, "series", sr);
 	}
 	s = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
