@@ -80,3 +80,22 @@ out=$("$ablab" ab --board qemu-sam9x75 --control "$d/noimage" --patched "$d/tux-
 check "t97: no image: refused (exit $rc), naming zImage" bash -c \
 	"[ $rc != 0 ] && grep -q 'noimage has no zImage' <<<\"\$1\"" _ "$out" || echo "$out" | tail -3
 check "t97: the refusals started no campaign" test "$(psql_q "SELECT max(id) FROM campaigns")" = "$cid"
+
+# job variants: source type "prebuilt" whose dir is a TuxMake directory
+cat >"$d/job.json" <<JOB
+{
+  "boards": ["qemu-sam9x75"],
+  "variants": {
+    "control": { "source": { "type": "prebuilt", "dir": "$d/tux-control" } },
+    "patched": { "source": { "type": "prebuilt", "dir": "$d/tux-patched" } }
+  },
+  "benchmark": { "name": "dmabench" },
+  "boots": 1,
+  "batches": 1
+}
+JOB
+out=$("$ablab" run "$d/job.json" --dry-run 2>&1); rc=$?
+check "t97: a job whose prebuilt variants are TuxMake directories: dry run exit $rc, both named prebuilt by TuxMake" bash -c \
+	"[ $rc = 0 ] && [ \$(grep -c 'prebuilt by TuxMake' <<<\"\$1\") = 2 ]" _ "$out" || echo "$out" | tail -5
+out=$("$ablab" run "$d/job.json" --undecidable-ok --results "$d/results" 2>&1); rc=$?
+check "t97: ... and its 1+1 campaign runs (exit $rc)" test "$rc" = 0 || echo "$out" | tail -5
