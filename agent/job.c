@@ -652,7 +652,7 @@ int job_kernel(const struct job *j, const char *board, int v, bool build, struct
 			err_msg("%s: variants.%s.source.dir: %s has no manifest.json (not a complete kernel build) nor TuxMake's metadata.json",
 				j->jf.path, j->vs.label[v], out->dir);
 		free(m);
-		out->state = xstrdup(ret ? "prebuilt by TuxMake" : "prebuilt");
+		out->state = xstrdup(ret > 0 ? "prebuilt by TuxMake" : "prebuilt");
 		ret = ret < 0 ? ret : 0;
 		return ret;
 	}
