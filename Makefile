@@ -86,12 +86,12 @@ define apt_ensure
 endef
 deps:
 	$(call apt_ensure,deps,$(DEB_PKGS))
-# What only the tests use: LAVA for t70-t76 (jobs/lava/local-server.sh would
-# install it when t70 starts, but then dpkg would write the host's /usr under
-# the virtual lab's guest, which runs on it over 9p beside t70: tests/run.sh's
+# What only the tests use: python3-jsonschema (t95 validates the KCIDB export), git-pw (t96);
+# LAVA for t70-t76 (jobs/lava/local-server.sh would install it when t70 starts,
+# but then dpkg would write the host's /usr under the virtual lab's guest, which runs on it over 9p beside t70: tests/run.sh's
 # side lane).  Installed before the suite, so no part runs dpkg; with the
 # project's own in one apt-get update and install.
-TEST_DEB_PKGS := lava-server lava-dispatcher lavacli tftpd-hpa curl
+TEST_DEB_PKGS := lava-server lava-dispatcher lavacli tftpd-hpa curl python3-jsonschema git-pw
 test-deps:
 	$(call apt_ensure,test-deps,$(DEB_PKGS) $(TEST_DEB_PKGS))
 

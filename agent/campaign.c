@@ -491,7 +491,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 				ret = no_default_kernel(&b[i], vs->label[v], d[v]);
 				break;
 			}
-			ret = kernel_load(&k[i][v], d[v]);
+			ret = kernel_load_board(&k[i][v], d[v], b[i].name);
 		}
 		for (v = 0; v < vs->n && !ret; v++)
 			ret = bench_check_kernel(cs->bench, b[i].name, &k[i][v],

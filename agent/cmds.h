@@ -88,6 +88,7 @@ int cmd_trend(int argc, char **argv); /* query.c */
 int cmd_attempts(int argc, char **argv); /* cmd-attempts.c */
 int cmd_calibrate(int argc, char **argv); /* cmd-calibrate.c */
 int cmd_serve(int argc, char **argv); /* cmd-serve.c */
+int cmd_patchwork(int argc, char **argv); /* cmd-patchwork.c */
 
 /* The same commands writing to out instead of stdout: `ablab serve` answers its API with
  * what they print.  Not reentrant (getopt): reset optind to 0 before each call. */

@@ -24,7 +24,7 @@ static int dry_run_module(const struct job *j, const char *board, int v, const c
 	int ret = board_load_by_name(&b, board);
 
 	if (!ret)
-		ret = kernel_load(&ka, kdir);
+		ret = kernel_load_board(&ka, kdir, b.name);
 	if (!ret)
 		ret = bench_check_kernel(&j->bench, b.name, &ka,
 					 v ? VARIANT_PATCHED : VARIANT_CONTROL);

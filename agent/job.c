@@ -566,6 +566,10 @@ char *job_json(const struct job *j)
 		for (i = 0; i < se->n; i++)
 			json_object_array_add(a, json_object_new_string(se->subjects[i]));
 		json_object_object_add(sr, "patches", a);
+		a = json_object_new_array(); /* each patch's own (patchwork finds it by it) */
+		for (i = 0; i < se->n; i++)
+			json_object_array_add(a, json_object_new_string(se->msgids[i]));
+		json_object_object_add(sr, "msgids", a);
 		json_object_object_add(o, "series", sr);
 	}
 	s = xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
@@ -635,11 +639,16 @@ int job_kernel(const struct job *j, const char *board, int v, bool build, struct
 		out->dir = replace_board(j->v[v].prebuilt, board);
 		m = xasprintf("%s/manifest.json", out->dir);
 		ret = is_file(m) ? 0 : -ENOENT;
-		if (ret)
-			err_msg("%s: variants.%s.source.dir: %s has no manifest.json (not a complete kernel build)",
+		free(m);
+		m = xasprintf("%s/metadata.json", out->dir); /* TuxMake's (kernel_load_board) */
+		if (ret && is_file(m))
+			ret = 1;
+		if (ret < 0)
+			err_msg("%s: variants.%s.source.dir: %s has no manifest.json (not a complete kernel build) nor TuxMake's metadata.json",
 				j->jf.path, j->vs.label[v], out->dir);
 		free(m);
-		out->state = xstrdup("prebuilt");
+		out->state = xstrdup(ret > 0 ? "prebuilt by TuxMake" : "prebuilt");
+		ret = ret < 0 ? ret : 0;
 		return ret;
 	}
 	ret = recipe_of_board(board, &rc);

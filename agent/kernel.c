@@ -79,7 +79,7 @@ int kernel_load(struct kernel_art *k, const char *dir)
 	}
 	mpath = xasprintf("%s/manifest.json", real);
 	if (!is_file(mpath)) {
-		err_msg("kernel directory %s has no manifest.json: not a complete build (run `make kernels`)",
+		err_msg("kernel directory %s has no manifest.json: not a complete build (run `make kernels`; a TuxMake output directory has metadata.json)",
 			real);
 		free(mpath);
 		return -ENOENT;
@@ -123,6 +123,29 @@ int kernel_load(struct kernel_art *k, const char *dir)
 		return -ENOENT;
 	}
 	return 0;
+}
+
+int kernel_load_board(struct kernel_art *k, const char *dir, const char *board)
+{
+	char *m = dir ? xasprintf("%s/manifest.json", dir) : NULL, *t = NULL, *derived = NULL;
+	int ret;
+
+	if (m && !is_file(m)) {
+		t = xasprintf("%s/metadata.json", dir);
+		if (is_file(t)) { /* a TuxMake output directory */
+			memset(k, 0, sizeof(*k));
+			ret = kernel_from_tuxmake(dir, board, &derived);
+			if (!ret)
+				ret = kernel_load(k, derived);
+			free(derived);
+			free(t);
+			free(m);
+			return ret;
+		}
+	}
+	free(t);
+	free(m);
+	return kernel_load(k, dir);
 }
 
 char *kernel_default_dir(const char *board, const char *label)

@@ -14,6 +14,13 @@ struct kernel_art {
 /* Loads DIR/manifest.json; clear one-line errors; -ENOENT / -EINVAL / -EPERM
  * (an artefact linking outside DIR). */
 int kernel_load(struct kernel_art *k, const char *dir);
+/* The same for board: DIR may also be a TuxMake output directory (metadata.json, no
+ * manifest.json), whose kernel for board is derived first (kernel_from_tuxmake). */
+int kernel_load_board(struct kernel_art *k, const char *dir, const char *board);
+/* kernel-tuxmake.c: a kernel directory of ablab's (*derived, malloc'd, under the cache)
+ * from the TuxMake output directory dir for board (NULL: refused): the board's
+ * architecture, image and DTB checked, a missing one named.  0 or -errno (said). */
+int kernel_from_tuxmake(const char *dir, const char *board, char **derived);
 /* The default directory of a board's variant: CACHE/kernels/BOARD/LABEL
  * (NULL without a cache directory; kernel_load(NULL) is then -ENOENT). */
 char *kernel_default_dir(const char *board, const char *label);

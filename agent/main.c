@@ -17,7 +17,7 @@ static int cmd_help(int argc, char **argv);
 static const struct cmd cmds[] = {
 	{ "ab", cmd_ab, "--board B [--boots N --batches M --order abab|abba|random --module M ...]",
 	  "run one A/B campaign (control vs patched kernel) and print its report" },
-	{ "report", cmd_report, "[CAMPAIGN] [--format text|email|json|csv|svg|html]",
+	{ "report", cmd_report, "[CAMPAIGN] [--format text|email|json|csv|svg|html|kcidb]",
 	  "the A/B table of a campaign (default: latest)" },
 	{ "db", cmd_db, "start|stop|status", "manage the private results database" },
 	{ "check-board", cmd_check_board, "FILE|NAME...", "validate board definitions" },
@@ -33,6 +33,8 @@ static const struct cmd cmds[] = {
 	  "--tree DIR --good REF --bad REF --board B [--scenario S] | --resume ID",
 	  "the first commit of a git tree that changes a board's timings" },
 	{ "lava", cmd_lava, "export|run JOB ...", "run a job's boots through LAVA" },
+	{ "patchwork", cmd_patchwork, "post [CAMPAIGN] --url URL --token-file F [--web-url URL]",
+	  "a series campaign's verdicts as patchwork checks, one per patch and board" },
 	{ "ingest", cmd_ingest, "FILE... --board B --variant L [--kernel R] [--campaign N]",
 	  "store hand-captured dmesg/console logs as boots (idempotent)" },
 	{ "query", cmd_query, "[--board B --scenario S --variant L --since 30d ...]",

@@ -7,7 +7,8 @@
  *   report-prose.c   formatting, cells, the method paragraph, design advice
  *   report-text.c    text, email          report-data.c   json, csv
  *   report-svg.c     svg, html            report.c        the format table
- *   report-series.c  a series campaign's comparisons and attribution table */
+ *   report-series.c  a series campaign's comparisons and attribution table
+ *   report-kcidb.c   kcidb (a KernelCI results database submission) */
 #include "report.h"
 
 #include <stdbool.h>
@@ -64,5 +65,6 @@ void rep_write_json(const struct report *rep, FILE *f);
 void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *f);
 void rep_write_svg(const struct report *rep, FILE *f);
 void rep_write_html(const struct report *rep, FILE *f);
+void rep_write_kcidb(const struct report *rep, FILE *f); /* report-kcidb.c */
 
 #endif

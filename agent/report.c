@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Reports of one campaign: the mailing-list table (control / patched /
- * change) in text, paste-ready email, JSON, CSV, SVG and a self-contained
- * HTML page.  The boot is the unit: per boot and scenario the batches are
+ * change) in text, paste-ready email, JSON, CSV, SVG, a self-contained
+ * HTML page and a KCIDB submission.  The boot is the unit: per boot and scenario the batches are
  * summarised, and every A/B figure is computed from the boot means.
  *
  * This file holds the format table and the entry points; the rooms are listed in
@@ -51,6 +51,12 @@ static void fmt_html(const struct report *rep, const struct report_opts *o, FILE
 	rep_write_html(rep, f);
 }
 
+static void fmt_kcidb(const struct report *rep, const struct report_opts *o, FILE *f)
+{
+	(void)o;
+	rep_write_kcidb(rep, f);
+}
+
 const struct report_format report_formats[] = {
 	{ "text", rep_write_text, "report.txt", true,
 	  "the A/B table for a terminal (--detail: per-boot statistics)" },
@@ -60,6 +66,7 @@ const struct report_format report_formats[] = {
 	{ "csv", rep_write_csv, NULL, false, "one line per row (--detail: per boot)" },
 	{ "svg", fmt_svg, "report.svg", false, "every boot's mean as a dot, one panel per row" },
 	{ "html", fmt_html, "report.html", false, "a self-contained page: the table and the SVG" },
+	{ "kcidb", fmt_kcidb, NULL, true, "a KernelCI results database (KCIDB v5.3) submission" },
 };
 const size_t report_nformats = ARRAY_SIZE(report_formats);
 

@@ -18,6 +18,7 @@ void series_free(struct series *s)
 	free(s->msgid);
 	free(s->subject);
 	strv_free(s->subjects);
+	strv_free(s->msgids);
 	free(s->dir);
 	memset(s, 0, sizeof(*s));
 }
@@ -244,6 +245,7 @@ int series_from_mbox(const char *mbox, const char *msgid, struct series *s, char
 
 		mkdir_p(pdir, 0755);
 		s->subjects = xcalloc(nm + 1, sizeof(*s->subjects));
+		s->msgids = xcalloc(nm + 1, sizeof(*s->msgids));
 		for (l = strtok_r(text, "\n", &save); l && s->n < nm;
 		     l = strtok_r(NULL, "\n", &save)) {
 			char *qp = xasprintf("%s/%s", qdir, l), *qt = NULL, *body, *from, *date;
@@ -281,6 +283,16 @@ int series_from_mbox(const char *mbox, const char *msgid, struct series *s, char
 				s->msgid = header(msgs[0], "Message-Id");
 				s->subject = xstrdup(full);
 				s->version = subject_version(full);
+			}
+			{ /* the patch's own Message-Id, without <>: patchwork finds it by it */
+				char *id = header(msgs[s->n], "Message-Id");
+				size_t il = id ? strlen(id) : 0;
+
+				if (id && id[0] == '<' && il > 1 && id[il - 1] == '>') {
+					memmove(id, id + 1, il - 2);
+					id[il - 2] = '\0';
+				}
+				s->msgids[s->n] = id ? id : xstrdup("");
 			}
 			s->subjects[s->n++] = full;
 			free(from);

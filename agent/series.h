@@ -14,6 +14,7 @@ struct series {
 	char *subject; /* its subject ("[PATCH v2 0/2] ...") */
 	int version; /* 1, 2, ... from "[PATCH vN ...]" */
 	char **subjects; /* every patch's subject, NULL-terminated */
+	char **msgids; /* every patch's Message-Id without <> ("": none), NULL-terminated */
 	size_t n;
 	char *dir; /* the patch directory (under the cache directory) */
 };

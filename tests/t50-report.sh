@@ -143,7 +143,7 @@ rh=$("$ablab" report --help)
 for f in text email json csv svg html; do
 	check "report --help: format $f listed with its description" grep -Eq "^  $f +[a-z0-9]" <<<"$rh"
 done
-check "report --format nope: the error names every format" bash -c "'$ablab' --db '$db' report $c1 --format nope 2>&1 | grep -qx 'ablab: --format: \"nope\" is not one of text, email, json, csv, svg, html'"
+check "report --format nope: the error names every format" bash -c "'$ablab' --db '$db' report $c1 --format nope 2>&1 | grep -qx 'ablab: --format: \"nope\" is not one of text, email, json, csv, svg, html, kcidb'"
 check "csv: header + one line per board x scenario" test "$(A report "$c1" --format csv | wc -l)" = 6
 check "csv --detail: one line per boot x scenario" test "$(A report "$c1" --format csv --detail | wc -l)" = 51
 check "text --detail: per-boot lines with median and module min/max" bash -c "A() { '$ablab' --db '$db' \"\$@\"; }; A report $c1 --detail | grep -c 'small-dirty-256B *control' | grep -qx 5"

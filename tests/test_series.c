@@ -48,6 +48,12 @@ int main(int argc, char **argv)
 	CHECK_STR(json_object_get_string(json_object_array_get_idx(p, 1)),
 		  "[PATCH 2/2] ARM: dma-mapping: flush FROM_DEVICE buffers on legacy backends");
 	CHECK_STR(json_object_get_string(json_object_object_get(s, "mbox")), argv[1]);
+	p = json_object_object_get(s, "msgids"); /* each patch's own, for patchwork */
+	CHECK(p && json_object_array_length(p) == 2);
+	CHECK_STR(json_object_get_string(json_object_array_get_idx(p, 0)),
+		  "20260910083600.1-1-ablab@localhost");
+	CHECK_STR(json_object_get_string(json_object_array_get_idx(p, 1)),
+		  "20260910083600.1-2-ablab@localhost");
 	json_object_put(o);
 	free(js);
 	job_free(&j);
