@@ -387,11 +387,11 @@ static int night_plan(char **files, const char *only)
 			}
 			if (r.can_diff) {
 				info_msg(
-					"nightly: %s: night against night %s%zu+%zu boots, %zu comparisons in the night's Holm family (every job's boards x timing rows x variants): can alert (smallest p %.3g x %zu = %.3g <= alpha %g)",
+					"nightly: %s: night against night %s%zu+%zu boots, %zu comparisons in the Holm family of the night (boards x timing rows x variants of every job): can alert (smallest p %.3g x %zu = %.3g <= alpha %g)",
 					j.name, o.budget ? "up to " : "", n, n, fam, r.p_min, fam,
 					r.p_min * (double)fam, p.alpha);
 			} else {
-				err_msg("nightly: %s: night against night %s%zu+%zu boots can never alert: the smallest p %.3g x %zu comparisons in the night's Holm family (every job's boards x timing rows x variants) = %.3g > alpha %g; \"boots\": %zu can",
+				err_msg("nightly: %s: night against night %s%zu+%zu boots can never alert: the smallest p %.3g x %zu comparisons in the Holm family of the night (boards x timing rows x variants of every job) = %.3g > alpha %g; \"boots\": %zu can",
 					j.name, o.budget ? "up to " : "", n, n, r.p_min, fam,
 					r.p_min * (double)fam, p.alpha, r.diff_n);
 				bad++;

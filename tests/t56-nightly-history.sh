@@ -86,7 +86,7 @@ assert all(0.04 < w["rel_change"] < 0.07 for w in ch), ch
 ' "$d56/rep/2026-03-11/step/compare.json"
 # 6+6 boots a night: 12 comparisons x 2 / C(12, 6) = 0.026 <= 0.05 (5+5 gave 0.095: never)
 check "the plan says each job's night-against-night comparisons can alert" bash -c \
-	"grep -q 'step: night against night 6+6 boots, 12 comparisons in the night.s Holm family .*: can alert' '$d56/n1.err' && grep -q 'flat: night against night 6+6 boots, 12 comparisons' '$d56/n1.err'"
+	"grep -q 'step: night against night 6+6 boots, 12 comparisons in the Holm family of the night .*: can alert' '$d56/n1.err' && grep -q 'flat: night against night 6+6 boots, 12 comparisons' '$d56/n1.err'"
 check "job flat: no alert on any of the 20 nights" test "$flat_alerts" = 0
 check "the night's Holm family spans both jobs (same size in both, family_jobs 2), the null baseline not in it" python3 -c '
 import json, sys

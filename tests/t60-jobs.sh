@@ -75,7 +75,7 @@ else
 	cid=$(psql_q "SELECT max(id) FROM campaigns")
 	check "campaign: trigger cli, job name and file stored, complete" test \
 		"$(psql_q "SELECT trigger || ' ' || (job->>'job') || ' ' || status || ' ' || (job->'benchmark'->>'params') FROM campaigns WHERE id = $cid")" \
-		= "cli dma-from-device complete reps=100"
+		= "cli dma-from-device complete $(jq -r .benchmark.params jobs/dma-from-device.json)"
 	check "overrides applied: 1+1 ok boots, 2 batches each" test \
 		"$(psql_q "SELECT count(*) || '/' || min(n) FROM (SELECT b.id, count(DISTINCT s.batch) AS n FROM boots b JOIN samples s ON s.boot_id = b.id WHERE b.campaign_id = $cid AND b.status = 'ok' GROUP BY b.id) x")" = "2/2"
 	check "report printed as json" grep -q "\"campaign\": $cid" "$tmp/t60-run.json"

@@ -212,7 +212,7 @@ if [ -n "${VLAB_ARM_KERNELS:-}" ]; then
 	k=$VLAB_ARM_KERNELS
 	jq --arg s "$serial" --arg t "$w/tftp" '.name = "vlab-pi400"
 	  | .description = "qemu-pi400 (U-Boot, TFTP, its real kernels) behind the virtual lab'"'"'s FTDI adapter and gpio-sim relay"
-	  | del(.emulated, .kernel)
+	  | del(.emulated, .kernel, .icount_shift)
 	  | .console = {type: "serial", usb_serial: $s, baud: 115200, reopen_s: 10}
 	  | .power = {type: "gpiod", chip: "ablab-relay", line_names: ["relay0"], active_low: true, off_ms: 100}
 	  | .boot.tftp_root = $t | .timeouts_s.bootloader = 15 | .retries = 0' \
