@@ -56,8 +56,6 @@ static char *abs_file(const char *f)
 static int read_token(const char *file, char **token)
 {
 	struct stat st;
-	size_t len;
-	int ret;
 
 	*token = NULL;
 	if (!stat(file, &st) && (st.st_mode & 0007)) {
@@ -66,19 +64,7 @@ static int read_token(const char *file, char **token)
 			file, (unsigned int)(st.st_mode & 07777), file);
 		return -EPERM;
 	}
-	ret = read_file(file, token, &len);
-	if (ret) {
-		err_msg("--token-file %s: %s", file, strerror(-ret));
-		return ret;
-	}
-	(*token)[strcspn(*token, " \t\r\n")] = '\0';
-	if (!(*token)[0]) {
-		err_msg("--token-file %s is empty", file);
-		free(*token);
-		*token = NULL;
-		return -EINVAL;
-	}
-	return 0;
+	return read_token_file(file, token);
 }
 
 static int lava_check(void *priv, const struct board *b)

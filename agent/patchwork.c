@@ -244,7 +244,6 @@ int pw_url_ok(const char *url, bool insecure_http)
 int pw_token_read(const char *file, char **token)
 {
 	struct stat sb;
-	size_t len;
 	int ret;
 
 	if (stat(file, &sb)) {
@@ -258,19 +257,7 @@ int pw_token_read(const char *file, char **token)
 			(unsigned int)(sb.st_mode & 07777), file);
 		return -EPERM;
 	}
-	ret = read_file(file, token, &len);
-	if (ret) {
-		err_msg("--token-file %s: %s", file, strerror(-ret));
-		return ret;
-	}
-	(*token)[strcspn(*token, " \t\r\n")] = '\0';
-	if (!(*token)[0]) {
-		err_msg("--token-file %s is empty", file);
-		free(*token);
-		*token = NULL;
-		return -EINVAL;
-	}
-	return 0;
+	return read_token_file(file, token);
 }
 
 /* One request to the server (body: a POST of JSON); the token goes with it, to --url's

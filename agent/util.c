@@ -258,6 +258,26 @@ void buf_free(struct buf *b)
 	b->len = b->cap = 0;
 }
 
+int read_token_file(const char *file, char **token)
+{
+	size_t len;
+	int ret;
+
+	ret = read_file(file, token, &len);
+	if (ret) {
+		err_msg("--token-file %s: %s", file, strerror(-ret));
+		return ret;
+	}
+	(*token)[strcspn(*token, " \t\r\n")] = '\0';
+	if (!(*token)[0]) {
+		err_msg("--token-file %s is empty", file);
+		free(*token);
+		*token = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int read_file(const char *path, char **data, size_t *len)
 {
 	struct buf b = { 0 };

@@ -81,6 +81,9 @@ void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(print
 void buf_free(struct buf *b);
 
 int read_file(const char *path, char **data, size_t *len);
+/* An API token from a file (its first word), for --token-file: 0, or a negative errno
+ * with the error printed (unreadable, empty); the caller checks the file's mode first */
+int read_token_file(const char *file, char **token);
 /* Atomic replace: a temporary file with a unique name created O_EXCL|O_NOFOLLOW
  * next to the target, fsync, rename, fsync of the directory.  A symlink at the
  * target name is replaced, never followed. */
