@@ -168,8 +168,8 @@ done
 echo "== read-only"
 check "metrics: the server's own session is read-only" grep -qx 'ablab_serve_read_only 1' <(curl -s "$url/metrics")
 curl -s -o "$d/metrics" "$url/metrics"
-fault 27.18 "the server's session has a statement_timeout (10 s): no query holds the one-thread server longer" \
-	grep -qx 'ablab_serve_statement_timeout{value="10s"} 1' "$d/metrics"
+fault 27.18 "the server's session has the statement_timeout it was given (--statement-timeout 2): no query holds the one-thread server longer" \
+	grep -qx 'ablab_serve_statement_timeout{value="2s"} 1' "$d/metrics"
 check "metrics: campaigns by status, boards by health, the last nightly" bash -c "grep -qx 'ablab_campaigns{status=\"complete\"} 8' '$d/metrics' && grep -qx 'ablab_boards{health=\"ok\"} 1' '$d/metrics' && grep -qx 'ablab_boards{health=\"failed\"} 1' '$d/metrics' && grep -qx 'ablab_board_health_ok{board=\"t92-b\"} 0' '$d/metrics' && grep -q '^ablab_nightly_last_status{job=\"t92-nightly\",status=\"complete\",campaign=\"$(echo $nights | awk '{print $NF}')\"} 1' '$d/metrics'" || cat "$d/metrics"
 check "read-only: the server's session is in pg_stat_activity as ablab-serve" test "$(psql_q "SELECT count(*) > 0 FROM pg_stat_activity WHERE application_name = 'ablab-serve'")" = t
 out=$(psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=ablab options='-c default_transaction_read_only=on'" -c "DELETE FROM campaigns" 2>&1)
