@@ -183,7 +183,7 @@ validate: build/validate build/asan/ablab build/boardsim
 
 # Coverage-guided fuzzing (libFuzzer, ASan+UBSan) of the parser, the
 # definition-file loaders and serve's request path (URL, query string, headers:
-# fuzz_serve); FUZZ_SECONDS per harness (default 60), FUZZ_ONLY=fuzz_serve one.
+# fuzz_serve) and the mbox/series parser (fuzz_series); FUZZ_SECONDS per harness (default 60), FUZZ_ONLY=fuzz_serve one.
 .PHONY: fuzz
 fuzz: deps
 	bash tests/fuzz/run.sh
