@@ -219,6 +219,7 @@ install: ablab build/ablab.1
 	done
 	for u in $(UNITS); do \
 		sed -e 's|^ExecStart=/srv/ablab/ablab |ExecStart=$(BINDIR)/ablab |' \
+		    -e 's|^ExecStopPost=-/srv/ablab/ablab |ExecStopPost=-$(BINDIR)/ablab |' \
 		    -e 's|^Documentation=.*|Documentation=man:ablab(1) file://$(DOCDIR)/systemd/README.md|' \
 		    -e 's|^WorkingDirectory=/srv/ablab$$|WorkingDirectory=%S/ablab|' \
 		    -e 's|every job in /srv/ablab/jobs|every job in $(SYSCONFDIR)/ablab/jobs|' \
