@@ -183,7 +183,7 @@ validate: build/validate build/asan/ablab build/boardsim
 
 # Coverage-guided fuzzing (libFuzzer, ASan+UBSan) of the parser, the
 # definition-file loaders and serve's request path (URL, query string, headers:
-# fuzz_serve); FUZZ_SECONDS per harness (default 60), FUZZ_ONLY=fuzz_serve one.
+# fuzz_serve) and the mbox/series parser (fuzz_series); FUZZ_SECONDS per harness (default 60), FUZZ_ONLY=fuzz_serve one.
 .PHONY: fuzz
 fuzz: deps
 	bash tests/fuzz/run.sh
@@ -219,6 +219,7 @@ install: ablab build/ablab.1
 	done
 	for u in $(UNITS); do \
 		sed -e 's|^ExecStart=/srv/ablab/ablab |ExecStart=$(BINDIR)/ablab |' \
+		    -e 's|^ExecStopPost=-/srv/ablab/ablab |ExecStopPost=-$(BINDIR)/ablab |' \
 		    -e 's|^Documentation=.*|Documentation=man:ablab(1) file://$(DOCDIR)/systemd/README.md|' \
 		    -e 's|^WorkingDirectory=/srv/ablab$$|WorkingDirectory=%S/ablab|' \
 		    -e 's|every job in /srv/ablab/jobs|every job in $(SYSCONFDIR)/ablab/jobs|' \

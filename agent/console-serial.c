@@ -115,6 +115,15 @@ static int serial_open(struct console *c)
 		sp_free_port(port);
 		return -EIO;
 	}
+	/* libserialport 0.1.1 opens without O_CLOEXEC: the flag right after the open, before
+	 * anything else runs, so that power and deploy commands never inherit the UART */
+	if (sp_get_port_handle(port, &fd) != SP_OK || fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
+		console_set_err(c, "%s: console.device %s: cannot set close-on-exec: %s",
+				c->board->name, c->device, strerror(errno));
+		sp_close(port);
+		sp_free_port(port);
+		return -EIO;
+	}
 	if (sp_set_baudrate(port, (int)conf_of(c->board)->baud) != SP_OK ||
 	    sp_set_bits(port, 8) != SP_OK || sp_set_parity(port, SP_PARITY_NONE) != SP_OK ||
 	    sp_set_stopbits(port, 1) != SP_OK ||
@@ -139,9 +148,6 @@ static int serial_open(struct console *c)
 		sp_free_port(port);
 		return -EIO;
 	}
-	/* libserialport 0.1.1 opens without O_CLOEXEC: power and deploy
-	 * commands must not inherit the UART */
-	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	fl = fcntl(fd, F_GETFL);
 	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 	ioctl(fd, TIOCEXCL); /* a second open (cu, screen, another agent) gets EBUSY */

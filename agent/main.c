@@ -52,7 +52,7 @@ static const struct cmd cmds[] = {
 	  "per-night change with CI over a nightly job's campaigns" },
 	{ "boards", cmd_boards, "[--format text|json]",
 	  "every board: backends, lock holder, last health check" },
-	{ "power", cmd_power, "BOARD on|off|cycle", "switch a real board's power" },
+	{ "power", cmd_power, "BOARD on|off|cycle | --stale-off", "switch a real board's power" },
 	{ "console", cmd_console, "BOARD", "interactive console of a board (~. quits)" },
 	{ "check", cmd_check, "BOARD [--dry-run] [--kernel DIR]",
 	  "health check: boot the control kernel, uname -r; --dry-run: configuration only" },

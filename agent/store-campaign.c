@@ -68,6 +68,34 @@ int store_campaign_run(struct store *st, int64_t id, char **run, char *status, s
 	return ret;
 }
 
+int store_stale_boards(struct store *st, char ***files, int64_t **cids, size_t *n)
+{
+	PGresult *r;
+	int i;
+
+	*files = NULL;
+	*cids = NULL;
+	*n = 0;
+	r = store_query(
+		st,
+		"SELECT b->>'board_file', max(c.id) FROM campaigns c,"
+		" jsonb_array_elements(CASE WHEN jsonb_typeof(c.run->'boards') = 'array'"
+		" THEN c.run->'boards' ELSE '[]' END) b WHERE b->>'board_file' IS NOT NULL"
+		" AND (" STORE_CAMPAIGN_STATUS_SQL("c") ") = 'stale' GROUP BY 1 ORDER BY 2, 1",
+		0, NULL);
+	if (!r)
+		return -EIO;
+	*files = xcalloc((size_t)PQntuples(r) + 1, sizeof(**files));
+	*cids = xcalloc((size_t)PQntuples(r) + 1, sizeof(**cids));
+	for (i = 0; i < PQntuples(r); i++) {
+		(*files)[i] = xstrdup(PQgetvalue(r, i, 0));
+		(*cids)[i] = strtoll(PQgetvalue(r, i, 1), NULL, 10);
+	}
+	*n = (size_t)i;
+	PQclear(r);
+	return 0;
+}
+
 int store_campaign_variant_add(struct store *st, int64_t id, int pos, const char *label,
 			       const char *patch)
 {

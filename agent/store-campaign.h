@@ -19,6 +19,10 @@ int store_campaign_status(struct store *st, int64_t id, char *status, size_t len
 /* `ablab resume`'s data: *run the stored run JSON (malloc'd; NULL when the campaign has
  * none), status its campaigns.status: 0, -ENOENT, -EIO */
 int store_campaign_run(struct store *st, int64_t id, char **run, char *status, size_t len);
+/* The board files of every stale campaign (running, its agent dead), for `ablab power
+ * --stale-off`: *files and *cids (malloc'd, *n entries; a board in two stale campaigns
+ * once, with the newest): 0 or -EIO */
+int store_stale_boards(struct store *st, char ***files, int64_t **cids, size_t *n);
 /* the variant at position pos of campaign id (patch NULL: none): 0 or -EIO */
 int store_campaign_variant_add(struct store *st, int64_t id, int pos, const char *label,
 			       const char *patch);

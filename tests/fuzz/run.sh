@@ -22,8 +22,11 @@ srcs=$(ls agent/*.c | grep -v agent/main.c)
 for h in tests/fuzz/${FUZZ_ONLY:-fuzz_*}.c; do
 	name=$(basename "$h" .c)
 	echo "fuzz: building $name"
+	hsrcs=$srcs
+	# fuzz_series includes agent/series.c (its parser's helpers are static)
+	[ "$name" != fuzz_series ] || hsrcs=$(echo "$srcs" | grep -v '^agent/series\.c$')
 	# shellcheck disable=SC2086
-	clang $flags -o "build/fuzz/$name" "$h" $srcs $libs
+	clang $flags -o "build/fuzz/$name" "$h" $hsrcs $libs
 	corpus=build/fuzz/$name.corpus
 	mkdir -p "$corpus"
 	case $name in
@@ -33,6 +36,14 @@ for h in tests/fuzz/${FUZZ_ONLY:-fuzz_*}.c; do
 	fuzz_spool) cp tests/fixtures/spool-*.json "$corpus/" ;;
 	fuzz_lava) cp tests/fixtures/lava-*.yaml "$corpus/" ;;
 	fuzz_serve) cp tests/fuzz/seeds/serve-*.txt "$corpus/" ;;
+	fuzz_series)
+		cp jobs/dma-from-device/patches/*.patch "$corpus/"
+		# the patches as b4's am-ready mbox (one message each, then both)
+		for p in jobs/dma-from-device/patches/*.patch; do
+			{ echo 'From git@z Thu Jan  1 00:00:00 1970'; sed 1d "$p"; } >"$corpus/mbx-$(basename "$p" .patch)"
+		done
+		cat "$corpus"/mbx-* >"$corpus/mbx-series"
+		;;
 	esac
 	log=build/fuzz/$name.log
 	if ! (cd build/fuzz && "./$name" -max_total_time="$secs" -print_final_stats=1 \
