@@ -797,3 +797,15 @@ int board_lock_holder(const struct board *b, char *out, size_t len)
 	}
 	return r;
 }
+
+char *board_recipe_path(const struct board *b)
+{
+	char real[PATH_MAX], *bdir, *conf;
+
+	if (b->kernel_recipe[0] == '/')
+		return xstrdup(b->kernel_recipe);
+	bdir = realpath(b->jf.path, real) ? xdirname(real) : xdirname(b->jf.path);
+	conf = xasprintf("%s/%s", bdir, b->kernel_recipe);
+	free(bdir);
+	return conf;
+}

@@ -47,6 +47,9 @@ int board_load(struct board *b, const char *path);
 /* NAME or a path: NAME resolves to DIR/NAME.json (DIR: ABLAB_BOARDS or ./boards). */
 int board_load_by_name(struct board *b, const char *name_or_path);
 void board_free(struct board *b);
+/* kernel.recipe as a path: absolute, or relative to the board file's (real) directory;
+ * the caller frees it.  b->kernel_recipe must be set. */
+char *board_recipe_path(const struct board *b);
 /* The board directory (ABLAB_BOARDS or ./boards). */
 const char *board_dir(void);
 

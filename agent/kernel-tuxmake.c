@@ -98,7 +98,7 @@ static int sha256_of(const char *path, char hex[65])
 static int board_needs(const char *dir, const char *board, char **arch, char **image, char **dtb)
 {
 	struct board b;
-	char *conf = NULL, *text = NULL, *bdir, real[PATH_MAX];
+	char *conf = NULL, *text = NULL;
 	size_t len;
 	int ret = board_load_by_name(&b, board);
 
@@ -113,10 +113,7 @@ static int board_needs(const char *dir, const char *board, char **arch, char **i
 		board_free(&b);
 		return -EINVAL;
 	}
-	bdir = realpath(b.jf.path, real) ? xdirname(real) : xdirname(b.jf.path);
-	conf = b.kernel_recipe[0] == '/' ? xstrdup(b.kernel_recipe) :
-					   xasprintf("%s/%s", bdir, b.kernel_recipe);
-	free(bdir);
+	conf = board_recipe_path(&b);
 	ret = read_file(conf, &text, &len);
 	if (ret) {
 		err_msg("%s: kernel.recipe %s: %s", b.jf.path, conf, strerror(-ret));

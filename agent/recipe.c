@@ -47,7 +47,7 @@ void recipe_free(struct recipe *r)
 int recipe_of_board(const char *board, struct recipe *r)
 {
 	struct board b;
-	char real[PATH_MAX], *bdir, *conf, *base, *dot;
+	char real[PATH_MAX], *conf, *base, *dot;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -62,10 +62,7 @@ int recipe_of_board(const char *board, struct recipe *r)
 		board_free(&b);
 		return -EINVAL;
 	}
-	bdir = realpath(b.jf.path, real) ? xdirname(real) : xdirname(b.jf.path);
-	conf = b.kernel_recipe[0] == '/' ? xstrdup(b.kernel_recipe) :
-					   xasprintf("%s/%s", bdir, b.kernel_recipe);
-	free(bdir);
+	conf = board_recipe_path(&b);
 	if (!realpath(conf, real)) {
 		err_msg("%s: kernel.recipe %s: %s", b.jf.path, conf, strerror(errno));
 		free(conf);
