@@ -13,17 +13,18 @@ GPIOD_V2 = $(shell pkg-config --atleast-version=2.0 libgpiod 2>/dev/null && echo
 CFLAGS  ?= -O2 -g
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
-ABLAB_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers \
+ABLAB_CFLAGS = -std=c11 -D_GNU_SOURCE -Iagent -Wall -Wextra -Werror -Wno-missing-field-initializers \
 	   -Wshadow -Wformat=2 -Wno-format-nonliteral \
 	   $(shell pkg-config --cflags $(PKGS_C) 2>/dev/null) $(if $(GPIOD_V2),-DHAVE_GPIOD_V2=1)
 ALL_CFLAGS = $(ABLAB_CFLAGS) $(CFLAGS)
 LDLIBS  += -pthread $(shell pkg-config --libs $(PKGS_C) 2>/dev/null) -lm
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-SRCS    := $(wildcard agent/*.c)
+SRCS    := $(wildcard agent/*.c agent/*/*.c)
 LIBSRCS := $(filter-out agent/main.c,$(SRCS))
 OBJS    := $(SRCS:agent/%.c=build/obj/%.o)
 SANOBJS := $(SRCS:agent/%.c=build/asan/%.o)
+HDRS    := $(wildcard agent/*.h agent/*/*.h)
 TESTS   := $(patsubst tests/%.c,build/asan/%,$(wildcard tests/test_*.c))
 
 BOARDS  ?= qemu-sam9x75 qemu-arm11 qemu-pi400
@@ -43,11 +44,13 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 
 all: ablab
 
-build/obj/%.o: agent/%.c $(wildcard agent/*.h) | build/obj build/.pkgs-ok
+build/obj/%.o: agent/%.c $(HDRS) | build/obj build/.pkgs-ok
 	@$(if $(Q),echo '  CC     ' $<)
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
-build/asan/%.o: agent/%.c $(wildcard agent/*.h) | build/asan build/.pkgs-ok
+build/asan/%.o: agent/%.c $(HDRS) | build/asan build/.pkgs-ok
 	@$(if $(Q),echo '  CC-SAN ' $<)
+	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c -o $@ $<
 build/obj build/asan:
 	mkdir -p $@
@@ -123,7 +126,7 @@ demo: deps
 unit: $(TESTS)
 	@for t in $(TESTS); do $$t || exit 1; done
 
-# The libgpiod v2 path of agent/power_gpiod.c, compiled (and run) against
+# The libgpiod v2 path of agent/backend/power_gpiod.c, compiled (and run) against
 # trixie's libgpiod .debs fetched into $(ABLAB_CACHE)/libgpiod-v2, never installed.
 gpiod-v2:
 	bash tests/gpiod-v2.sh
@@ -151,7 +154,7 @@ check-lava: deps ablab build/asan/ablab kernels
 # written to; string literals are never broken): `make format` rewrites them in place,
 # `make format-check` shows every line that differs and fails (CI, once the tree is formatted).
 # kmod/ is kernel code: the kernel's checkpatch.pl --strict is its style check (t15)
-FORMAT_FILES = $(wildcard agent/*.c agent/*.h tests/*.c tests/*.h)
+FORMAT_FILES = $(wildcard agent/*.c agent/*.h agent/*/*.c agent/*/*.h tests/*.c tests/*.h)
 format:
 	clang-format -i $(FORMAT_FILES)
 format-check:
@@ -168,8 +171,7 @@ bench: deps ablab build/boardsim $(BENCH_BINS) kernels
 
 # The statistics checked by simulation (docs/STATISTICS.md): one seeded table.
 .PHONY: validate
-STATS_OBJS := $(patsubst agent/%.c,build/obj/%.o,$(wildcard agent/stats*.c)) build/obj/seqtest.o \
-	      build/obj/changepoint.o
+STATS_OBJS := $(patsubst agent/%.c,build/obj/%.o,$(wildcard agent/stats/*.c))
 # test_validate (the quick seeded table `make check` runs) includes tests/validate.c
 build/asan/test_validate: tests/validate.c
 build/validate: tests/validate.c $(STATS_OBJS)

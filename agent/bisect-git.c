@@ -4,7 +4,7 @@
  * a commit that does not build. */
 #include "bisect-int.h"
 #include "recipe.h"
-#include "util.h"
+#include "shared/util.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -5,7 +5,7 @@
 /* Inside bisect*.c only: the state of one bisect and the helpers its files share. */
 
 #include "bisect.h"
-#include "util.h"
+#include "shared/util.h"
 
 #include <stdbool.h>
 #include <stddef.h>

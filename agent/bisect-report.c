@@ -3,9 +3,9 @@
  * verdict, and the closing result. */
 #include "bisect.h"
 #include "bisect-int.h"
-#include "store-bisect.h"
-#include "store.h"
-#include "util.h"
+#include "store/store-bisect.h"
+#include "store/store.h"
+#include "shared/util.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -7,10 +7,10 @@
 #include "bisect-int.h"
 #include "board.h"
 #include "recipe.h"
-#include "report-int.h"
-#include "report.h"
-#include "store-bisect.h"
-#include "util.h"
+#include "report/report-int.h"
+#include "report/report.h"
+#include "store/store-bisect.h"
+#include "shared/util.h"
 
 #include <errno.h>
 #include <inttypes.h>

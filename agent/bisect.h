@@ -13,7 +13,7 @@
  * last finished step (bisect_resume). */
 
 #include "campaign.h"
-#include "store.h"
+#include "store/store.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -2,9 +2,9 @@
 /* Board definitions: load and validate boards/NAME.json (boards/README.md),
  * and the per-board lock. */
 #include "board.h"
-#include "backends.h"
-#include "console.h"
-#include "util.h"
+#include "backend/backends.h"
+#include "backend/console.h"
+#include "shared/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

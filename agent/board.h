@@ -2,7 +2,7 @@
 #ifndef ABLAB_BOARD_H
 #define ABLAB_BOARD_H
 
-#include "jsonfile.h"
+#include "shared/jsonfile.h"
 
 #include <sys/types.h>
 

@@ -3,7 +3,7 @@
  * orders every A/B campaign has used, and the rounds of more than two variants
  * (Williams rows, ABBA mirrored, seeded random).  No I/O. */
 #include "campaign.h"
-#include "util.h"
+#include "shared/util.h"
 #include "variant.h"
 
 #include <errno.h>

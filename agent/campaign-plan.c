@@ -4,10 +4,10 @@
  * report tests (boards x timing rows x comparisons per row) from the spec, the design
  * (fixed boots or sequential looks) and plan_decidable() (stats-plan.c); no I/O.
  */
-#include "bench.h"
+#include "bench/bench.h"
 #include "campaign.h"
-#include "seqtest.h"
-#include "util.h"
+#include "stats/seqtest.h"
+#include "shared/util.h"
 
 #include <errno.h>
 #include <stdio.h>

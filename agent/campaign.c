@@ -2,15 +2,15 @@
 /* A/B campaigns: the order of boots, retries of a failed slot with the same
  * variant (so the alternation stays balanced), one stored record per attempt. */
 #include "campaign.h"
-#include "bench.h"
-#include "boot.h"
+#include "bench/bench.h"
+#include "backend/boot.h"
 #include "spool.h"
-#include "report.h"
-#include "store-campaign.h"
-#include "store.h"
+#include "report/report.h"
+#include "store/store-campaign.h"
+#include "store/store.h"
 #include "runner.h"
 #include "timing.h"
-#include "util.h"
+#include "shared/util.h"
 #include "variant.h"
 
 #include <errno.h>

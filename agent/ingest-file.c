@@ -3,7 +3,7 @@
  * made, its "Linux version" found, parsed and checked; the scenarios of a log cut short or
  * with rejected lines that stand on their own (--partial). */
 #include "ingest-int.h"
-#include "util.h"
+#include "shared/util.h"
 
 #include <ctype.h>
 #include <openssl/evp.h>

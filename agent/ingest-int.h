@@ -5,8 +5,8 @@
 /* What ingest.c (the command, the boots stored two at once) and ingest-file.c (one file read,
  * hashed, parsed and checked) share and nothing else includes. */
 #include "ingest.h"
-#include "parse.h"
-#include "util.h"
+#include "bench/parse.h"
+#include "shared/util.h"
 
 #include <stddef.h>
 

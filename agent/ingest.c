@@ -4,11 +4,11 @@
  * idempotently. */
 #include "ingest-int.h"
 #include "board.h"
-#include "cmds.h"
-#include "parse.h"
-#include "store-campaign.h"
-#include "store.h"
-#include "util.h"
+#include "cmd/cmds.h"
+#include "bench/parse.h"
+#include "store/store-campaign.h"
+#include "store/store.h"
+#include "shared/util.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -2,12 +2,12 @@
 /* Running a job (`ablab run`, `ablab nightly`, `ablab lava`): the selected boards'
  * kernels resolved (or built), then one campaign on all of them at once. */
 #include "job.h"
-#include "bench.h"
+#include "bench/bench.h"
 #include "board.h"
 #include "campaign.h"
 #include "kernel.h"
-#include "seqtest.h"
-#include "util.h"
+#include "stats/seqtest.h"
+#include "shared/util.h"
 #include "variant.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * series.  The rest of the job file is job.c. */
 #include "job.h"
 #include "job-int.h"
-#include "util.h"
+#include "shared/util.h"
 #include "variant.h"
 
 #include <dirent.h>

@@ -8,7 +8,7 @@
 #include "board.h"
 #include "kernel.h"
 #include "recipe.h"
-#include "util.h"
+#include "shared/util.h"
 #include "variant.h"
 
 #include <errno.h>

@@ -2,9 +2,9 @@
 #ifndef ABLAB_JOB_H
 #define ABLAB_JOB_H
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "campaign.h"
-#include "jsonfile.h"
+#include "shared/jsonfile.h"
 #include "series.h"
 
 #include <stdbool.h>

@@ -10,9 +10,9 @@
  * names the TuxMake directory and its metadata.  The board's recipe says what the board
  * needs: the architecture (ARCH), the image (KIMAGE) and the DTB (DTB). */
 #include "board.h"
-#include "jsonfile.h"
+#include "shared/jsonfile.h"
 #include "kernel.h"
-#include "util.h"
+#include "shared/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Kernel variants built by `make kernels`: manifest and artefact paths. */
 #include "kernel.h"
-#include "jsonfile.h"
-#include "util.h"
+#include "shared/jsonfile.h"
+#include "shared/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,9 +2,9 @@
 /* ablab: automated A/B benchmark lab for kernel patches on real and
  * emulated boards.  The command table and the global options; the commands
  * themselves are in cmd-*.c (and a few files of their concept: cmds.h). */
-#include "backends.h"
-#include "cmds.h"
-#include "util.h"
+#include "backend/backends.h"
+#include "cmd/cmds.h"
+#include "shared/util.h"
 
 #include <getopt.h>
 #include <stdio.h>

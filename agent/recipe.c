@@ -5,9 +5,9 @@
  * module source; nothing here knows about jobs. */
 #include "recipe.h"
 #include "board.h"
-#include "jsonfile.h"
+#include "shared/jsonfile.h"
 #include "kernel.h"
-#include "util.h"
+#include "shared/util.h"
 
 #include <dirent.h>
 #include <errno.h>

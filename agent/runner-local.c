@@ -3,10 +3,10 @@
  * the slot's kernel, runs the benchmark at the shell prompt and powers the
  * board off.  Today's `ablab ab` / `ablab run` path. */
 #include "runner.h"
-#include "boot.h"
-#include "console.h"
-#include "power.h"
-#include "util.h"
+#include "backend/boot.h"
+#include "backend/console.h"
+#include "backend/power.h"
+#include "shared/util.h"
 
 #include <errno.h>
 #include <stdio.h>

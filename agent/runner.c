@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The runners by name (runner.h): what a campaign's run JSON says ran it. */
 #include "runner.h"
-#include "lava.h"
-#include "util.h"
+#include "lava/lava.h"
+#include "shared/util.h"
 
 #include <errno.h>
 #include <string.h>

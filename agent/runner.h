@@ -9,7 +9,7 @@
  * here and run the benchmark on it, runner-local.c) and LAVA (submit a job,
  * wait for it, fetch its log and test cases, lava-runner.c). */
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "board.h"
 #include "kernel.h"
 

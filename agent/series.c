@@ -4,8 +4,8 @@
  * body) and its am-ready mbox (the full subjects and message-ids) become a patch
  * directory in `git format-patch --zero-commit` form. */
 #include "series.h"
-#include "jsonfile.h"
-#include "util.h"
+#include "shared/jsonfile.h"
+#include "shared/util.h"
 
 #include <dirent.h>
 #include <errno.h>

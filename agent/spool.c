@@ -2,12 +2,12 @@
 /* Spool of boots that could not be stored (see spool.h). */
 #include "spool.h"
 #include "board.h"
-#include "jsonfile.h"
-#include "store-campaign.h"
-#include "store.h"
+#include "shared/jsonfile.h"
+#include "store/store-campaign.h"
+#include "store/store.h"
 #include "variant.h"
-#include "util.h"
-#include "cmds.h"
+#include "shared/util.h"
+#include "cmd/cmds.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -3,8 +3,8 @@
 #define ABLAB_SPOOL_H
 
 #include "board.h"
-#include "jsonfile.h"
-#include "store.h"
+#include "shared/jsonfile.h"
+#include "store/store.h"
 
 /* When the results database is unreachable, a finished boot is written to
  * DIR/UUID.json (temp file, fsync, rename) instead of being lost; loading

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "timing.h"
-#include "util.h"
+#include "shared/util.h"
 
 /* The mode pin gives scenario name, or NULL. */
 static const char *pin_mode(const char *pin, const char *name, char *mode, size_t len)

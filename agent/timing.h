@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "parse.h"
+#include "bench/parse.h"
 
 /* The timing mode of every scenario of a campaign's board is the one its
  * first ok boot had: later loads of dmabench get it as pin_timing=, and a boot

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A link-time fake of the libgpiod v1 calls agent/power_gpiod.c makes.  No GPIO
+/* A link-time fake of the libgpiod v1 calls agent/backend/power_gpiod.c makes.  No GPIO
  * chip (nor gpio-sim) exists on the machines this project is tested on, so
  * the gpiod power backend's logic is checked against this model of one chip:
  * "gpiochip0" (also "/dev/gpiochip0", "0", label "fake-relay"), 8 lines;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Compiles the libgpiod v2 path of agent/power_gpiod.c (trixie, Pi OS) on a
+# Compiles the libgpiod v2 path of agent/backend/power_gpiod.c (trixie, Pi OS) on a
 # machine that has v1 (bookworm): trixie's libgpiod-dev and libgpiod3 .debs
 # are fetched with apt into a private directory (never installed), the code
 # is compiled against their headers, every gpiod_* symbol it uses must exist
@@ -30,15 +30,15 @@ lib=$(dirname "$(ls "$root"/usr/lib/*/libgpiod.so.3 | head -n 1)")
 ver=$(sed -n 's/^Version: *//p' "$lib/pkgconfig/libgpiod.pc")
 out=$(mktemp -d /tmp/ablab-gpiod-v2.XXXXXX)
 trap 'rm -rf "$out"' EXIT
-CF="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral"
-${CC:-cc} $CF -DHAVE_GPIOD_V2=1 -I"$root/usr/include" -c agent/power_gpiod.c -o "$out/v2.o"
-${CC:-cc} $CF -c agent/power_gpiod.c -o "$out/v1.o"
+CF="-std=c11 -D_GNU_SOURCE -Iagent -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral"
+${CC:-cc} $CF -DHAVE_GPIOD_V2=1 -I"$root/usr/include" -c agent/backend/power_gpiod.c -o "$out/v2.o"
+${CC:-cc} $CF -c agent/backend/power_gpiod.c -o "$out/v1.o"
 missing=$(comm -23 <(nm -u "$out/v2.o" | awk '$2 ~ /^gpiod_/ {print $2}' | sort) \
 		   <(nm -D --defined-only "$lib/libgpiod.so.3" | awk '{print $3}' | sort))
 if [ -n "$missing" ]; then echo "gpiod-v2: not in libgpiod $ver: $missing"; exit 1; fi
 n=$(nm -u "$out/v2.o" | grep -c ' gpiod_')
 cat >"$out/drv.c" <<'C'
-#include "power_gpiod.h"
+#include "backend/power_gpiod.h"
 #include <stdio.h>
 #include <string.h>
 int main(void)
@@ -52,7 +52,7 @@ int main(void)
 }
 C
 ${CC:-cc} $CF -Iagent -c "$out/drv.c" -o "$out/drv.o"
-${CC:-cc} $CF -Iagent -c agent/util.c -o "$out/util.o"
+${CC:-cc} $CF -Iagent -c agent/shared/util.c -o "$out/util.o"
 ${CC:-cc} -o "$out/drv" "$out/drv.o" "$out/v2.o" "$out/util.o" -L"$lib" -Wl,-rpath,"$lib" -l:libgpiod.so.3
 run=$("$out/drv")
 echo "gpiod-v2: power_gpiod.c compiles against libgpiod v1 and v$ver; $n gpiod_* calls all in libgpiod.so.3; run: $run"

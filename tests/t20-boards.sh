@@ -110,7 +110,7 @@ for c in $("$ablab" --help 2>&1 | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' | sort 
 	out=$("$ablab" "$c" --help 2>/dev/null); rc=$?
 	check "ablab $c --help: exit 0, usage on stdout" bash -c "[ $rc = 0 ] && grep -Eq '^usage: ablab ($c|\\[)' <<<'$(echo "$out" | head -n 1)'"
 done
-# the backend registry (agent/backends.c) feeds `ablab --help` and the type errors
+# the backend registry (agent/backend/backends.c) feeds `ablab --help` and the type errors
 bh=$("$ablab" --help)
 for b in tty serial tcp qemu gpiod command manual direct uboot; do
 	check "ablab --help: backend $b listed with its description" grep -Eq "^  .{12} $b +[A-Za-z]" <<<"$bh"

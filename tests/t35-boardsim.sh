@@ -140,7 +140,7 @@ class Sim:
         return self.expect(rb'lab# ', 5.0) is not None
 
     def run(self, cmd, n, t=5.0):
-        """Runs cmd between markers, as agent/target.c does; (status, out)."""
+        """Runs cmd between markers, as agent/backend/target.c does; (status, out)."""
         self.send(f"echo ABLAB''_B_t_{n}; {cmd}; echo ABLAB''_E_t_{n} $?\n")
         b = self.expect(rb'^ABLAB_B_t_%d\r?\n' % n, t)
         e = b and self.expect(rb'^ABLAB_E_t_%d (\d+)\r?\n' % n, t)

@@ -123,7 +123,7 @@ fault_case ansi "--fault ansi" 0 2 0 ""
 fault_case crlf "--fault crlf" 0 2 0 ""
 fault_case cr "--fault cr" 0 2 0 ""
 fault_case split "--fault split" 0 2 0 ""
-# the kernel ring is emptied before the run (agent/bench.c): the dmesg after it reads
+# the kernel ring is emptied before the run (agent/bench/bench.c): the dmesg after it reads
 # the benchmark's lines (twice here: the split line made it read again), not the boot
 # log a second time; so each boot's transcript holds the boot log once
 cid=$(psql_q "SELECT max(id) FROM campaigns")

@@ -1,4 +1,4 @@
-# Batches that cannot lie (issue 26 item 3; agent/stats-screen.c, docs/STATISTICS.md
+# Batches that cannot lie (issue 26 item 3; agent/stats/stats-screen.c, docs/STATISTICS.md
 # "Batches left out"): a campaign on the board simulator with baseline-subtracted batch
 # timing (--batch-timing) where one boot has a poisoned memset baseline (its net time
 # negative, as after a host hiccup) and an interrupt-length outlier batch; then the same

@@ -1,4 +1,4 @@
-# The LAVA API token goes only to --server (agent/lava-api.c): a stand-in LAVA
+# The LAVA API token goes only to --server (agent/lava/lava-api.c): a stand-in LAVA
 # server on 127.0.0.1 (tests/lava_fake_server.py) hands out a "next" page
 # and a redirect on another origin, and a log too large to take; a second
 # server records every request it gets.  No lava-server, no kernels, seconds.

@@ -1,5 +1,5 @@
 # LAVA campaigns run by the one campaign engine (agent/campaign.c with the
-# LAVA runner, agent/lava-runner.c): a database outage mid-campaign spools
+# LAVA runner, agent/lava/lava-runner.c): a database outage mid-campaign spools
 # the LAVA boots (their job ids kept) and they are stored later, once each;
 # `ablab resume` of an interrupted LAVA campaign submits only the slots not
 # yet done.  A stand-in LAVA server (tests/lava_fake_server.py, mode bench)

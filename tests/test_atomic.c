@@ -6,7 +6,7 @@
  * source leaves nothing behind, and memory stays flat in the file's size (the
  * old copy read the whole kernel into memory: 64 MiB raised VmHWM by 64 MiB). */
 #include "check.h"
-#include "util.h"
+#include "shared/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The regex benchmark's output parser (bench_regex_parse), the module
  * benchmark's pure parts (format check, batches, modinfo, file names). */
-#include "../agent/bench.h"
+#include "bench/bench.h"
 #include "check.h"
 
 #include <errno.h>

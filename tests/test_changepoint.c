@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_changepoint.c - agent/changepoint.c: splits against brute force, planted steps in
+ * test_changepoint.c - agent/stats/changepoint.c: splits against brute force, planted steps in
  * simulated nightly series (the nightly alert rule), 2,500 nights in time.
  */
-#include "changepoint.h"
-#include "stats.h"
+#include "stats/changepoint.h"
+#include "stats/stats.h"
 #include "check.h"
 
 #include <errno.h>

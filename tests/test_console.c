@@ -2,8 +2,8 @@
 /* The expect engine's window (console_take/console_scan, the steps of
  * console_expect without the fd) and the target's markers and output. */
 #include "check.h"
-#include "console.h"
-#include "target.h"
+#include "backend/console.h"
+#include "backend/target.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -9,8 +9,8 @@
 
 #include "board.h"
 #include "check.h"
-#include "power.h"
-#include "util.h"
+#include "backend/power.h"
+#include "shared/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

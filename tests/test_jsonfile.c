@@ -4,8 +4,8 @@
  * "file:line:col: ..." at the character a reader must look at (a syntax error was
  * reported one character early: at the space before the offending one). */
 #include "check.h"
-#include "jsonfile.h"
-#include "util.h"
+#include "shared/jsonfile.h"
+#include "shared/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

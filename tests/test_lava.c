@@ -2,10 +2,10 @@
 /* LAVA logs (lava-yaml.c) as LAVA records them: the console text ablab takes
  * from a real job log, and the benchmark output parsed from it. */
 #include "check.h"
-#include "lava-api.h"
-#include "lava.h"
-#include "parse.h"
-#include "util.h"
+#include "lava/lava-api.h"
+#include "lava/lava.h"
+#include "bench/parse.h"
+#include "shared/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

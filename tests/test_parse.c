@@ -2,9 +2,9 @@
 /* Parser, run checks, report formatting and boot order. */
 #include "campaign.h"
 #include "check.h"
-#include "parse.h"
-#include "report.h"
-#include "util.h"
+#include "bench/parse.h"
+#include "report/report.h"
+#include "shared/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
  * fed as per-boot values reproduces his figures, the email fits 72 columns,
  * the SVG has a dot per boot, word wrapping keeps marked spaces. */
 #include "check.h"
-#include "report.h"
-#include "util.h"
+#include "report/report.h"
+#include "shared/util.h"
 
 #include <errno.h>
 #include <math.h>

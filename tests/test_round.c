@@ -5,7 +5,7 @@
  * "x<TAB>answer" lines (t30-db makes 250,000 from its server), every line is compared and
  * the file counts as one check. */
 #include "check.h"
-#include "store-query.h"
+#include "store/store-query.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The screening rule of a boot's batches (agent/stats-screen.c, docs/STATISTICS.md). */
-#include "stats-screen.h"
+/* The screening rule of a boot's batches (agent/stats/stats-screen.c, docs/STATISTICS.md). */
+#include "stats/stats-screen.h"
 #include "check.h"
 
 #include <errno.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_seqtest.c - the sequential design (agent/seqtest.c) against exact enumeration: the
+ * test_seqtest.c - the sequential design (agent/stats/seqtest.c) against exact enumeration: the
  * joint null law of the looks' U statistics over every ordering of the boots.
  */
-#include "seqtest.h"
+#include "stats/seqtest.h"
 #include "check.h"
 
 #include <errno.h>

@@ -2,8 +2,8 @@
 /* job_load of a job whose patched variant is a series in a mailbox (b4), and the series
  * record job_json() stores with the campaign.  Run by tests/t94-b4.sh with the mailbox
  * it built (argv[1]) and ABLAB_CACHE set; without an argument there is nothing to test. */
-#include "../agent/job.h"
-#include "../agent/util.h"
+#include "job.h"
+#include "shared/util.h"
 #include "check.h"
 
 #include <json-c/json.h>

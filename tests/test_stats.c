@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_stats.c - standalone tests for agent/stats.c.
+ * test_stats.c - standalone tests for agent/stats/stats.c.
  *
  * gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fsanitize=address,undefined -g -Iagent \
- *	agent/stats.c tests/test_stats.c -lm -o /tmp/test_stats && /tmp/test_stats
+ *	agent/stats/stats.c tests/test_stats.c -lm -o /tmp/test_stats && /tmp/test_stats
  *
  * Reference values: R's wilcox.test / t.test conventions; exact MWU p-values were checked by
  * brute-force enumeration of all rank assignments, Welch's p by numerical integration of the
  * t density, t quantiles with mpmath.
  */
-#include "stats.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,11 +4,11 @@
  * idempotent re-insert by UUID, report over stored boots. */
 #include "board.h"
 #include "check.h"
-#include "parse.h"
-#include "report.h"
-#include "store.h"
-#include "store-int.h" /* store_query(): a white-box test of the store */
-#include "util.h"
+#include "bench/parse.h"
+#include "report/report.h"
+#include "store/store.h"
+#include "store/store-int.h" /* store_query(): a white-box test of the store */
+#include "shared/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

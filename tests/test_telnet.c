@@ -6,7 +6,7 @@
  * tcp console passes every byte.  The board's console section is parsed by the
  * backend's own parser (console_tcp_ops.conf). */
 #include "check.h"
-#include "console.h"
+#include "backend/console.h"
 
 #include <errno.h>
 #include <fcntl.h>

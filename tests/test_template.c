@@ -4,7 +4,7 @@
  * -ENOENT naming it, a known key without a value -ENODATA naming it, text without
  * a closing brace kept as it is. */
 #include "check.h"
-#include "util.h"
+#include "shared/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 
 #include "check.h"
 #include "timing.h"
-#include "util.h"
+#include "shared/util.h"
 
 static void add(struct run_result *r, const char *scen, const char *timing, int kind)
 {

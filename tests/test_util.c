@@ -2,7 +2,7 @@
 /* Small helpers of util.c: csv_cell (a spreadsheet formula stays text; numbers and
  * series labels as they are) and lab_name_ok (the one rule for board and job names). */
 #include "check.h"
-#include "util.h"
+#include "shared/util.h"
 
 #include <stdlib.h>
 

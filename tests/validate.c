@@ -15,10 +15,10 @@
  * --quick (and test_validate, which `make check` runs): 1,000 campaigns per line, 3 SE, no
  * bootstrap lines, a few seconds; ends with "test_validate: N passed, N failed".
  */
-#include "changepoint.h"
-#include "seqtest.h"
-#include "stats-screen.h"
-#include "stats.h"
+#include "stats/changepoint.h"
+#include "stats/seqtest.h"
+#include "stats/stats-screen.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -9,7 +9,7 @@
  * Prints one JSON object on stdout.  Exit status: 0 when the campaign
  * completed. */
 #include "campaign.h"
-#include "util.h"
+#include "shared/util.h"
 
 #include <getopt.h>
 #include <inttypes.h>

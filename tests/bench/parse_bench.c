@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Throughput of agent/parse.c parse_log() on large console logs.
+/* Throughput of agent/bench/parse.c parse_log() on large console logs.
  *
  *   parse_bench CONSOLE_LOG [MIB]
  *
@@ -10,8 +10,8 @@
  *   dense:  one `start` line, then only dmabench v1 result lines (the worst
  *           case: every line is parsed field by field and stored).
  * Best of 5 passes each; one JSON object on stdout. */
-#include "parse.h"
-#include "util.h"
+#include "bench/parse.h"
+#include "shared/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

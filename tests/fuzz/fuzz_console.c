@@ -4,7 +4,7 @@
  * payload repeated up to 32 times (past the window), with board-like
  * patterns, pins and a transcript cap: offsets stay inside the window, and a
  * literal pattern is found at its first occurrence whatever the chunks. */
-#include "console.h"
+#include "backend/console.h"
 
 #include <stdint.h>
 #include <stdlib.h>

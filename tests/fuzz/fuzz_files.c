@@ -4,7 +4,7 @@
  * goes through a memfd so the real loaders (path -> jfile_load) run. */
 #include "board.h"
 #include "job.h"
-#include "util.h"
+#include "shared/util.h"
 
 #include <stdint.h>
 #include <stdio.h>

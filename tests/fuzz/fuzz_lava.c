@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* libFuzzer harness: the decoders of what a LAVA server or lava-run sends
- * back (agent/lava-yaml.c): the job log's target lines with their YAML
+ * back (agent/lava/lava-yaml.c): the job log's target lines with their YAML
  * double-quoted escapes, the failure reason, and the console text's
  * ABLAB-UNAME / dmabench lines.  Any bytes: a result or nothing, never a
  * crash, an over-read past the buffer or a leak. */
-#include "lava.h"
+#include "lava/lava.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
 /* libFuzzer harness: the console-log parser and the run checks take any
  * bytes (NULs, CRs, huge lines, corrupted numbers) without crashing, and a
  * run they accept only holds values that pass the parser's own checks. */
-#include "parse.h"
-#include "util.h"
+#include "bench/parse.h"
+#include "shared/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* libFuzzer harness: the request path of `ablab serve` (web_answer in agent/web.c) without a
+/* libFuzzer harness: the request path of `ablab serve` (web_answer in agent/web/web.c) without a
  * socket.  The input is a request as it comes on the wire: "METHOD TARGET" on the first
  * line, then "Name: value" header lines; the target's path and query string are split and
  * percent-decoded as libmicrohttpd does (MHD_http_unescape, '+' a space in the query).  The
  * routing, the Host check, the UTF-8 and date checks, the paging and the commands' option
  * parsing (getopt on the query's values) run; the database is a socket that is not there,
  * so every page that needs it answers 503.  Any bytes: an answer, never a crash or a leak. */
-#include "web-int.h"
-#include "cmds.h"
+#include "web/web-int.h"
+#include "cmd/cmds.h"
 
 #include <limits.h>
 #include <microhttpd.h>

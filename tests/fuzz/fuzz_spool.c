@@ -5,7 +5,7 @@
  * the field, never a crash or a leak.  The input goes through a memfd so
  * the real path-based loader runs. */
 #include "spool.h"
-#include "util.h"
+#include "shared/util.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * answer (over a socketpair, ended by EOF) to target_sync() and a few
  * target_run() calls: no crash, no hang, and a command that completes has
  * a status of 0-999 and an output that was really received. */
-#include "target.h"
+#include "backend/target.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -17,14 +17,14 @@ fi
 mkdir -p build/fuzz
 flags="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iagent $(pkg-config --cflags json-c libpq libmicrohttpd)"
 libs="$(pkg-config --libs json-c libpq libserialport libgpiod libcurl libcrypto libmicrohttpd) -pthread -lm"
-srcs=$(ls agent/*.c | grep -v agent/main.c)
+srcs=$(ls agent/*.c agent/*/*.c | grep -v agent/main.c)
 # FUZZ_ONLY=NAME: that harness alone (e.g. fuzz_serve)
 for h in tests/fuzz/${FUZZ_ONLY:-fuzz_*}.c; do
 	name=$(basename "$h" .c)
 	echo "fuzz: building $name"
 	hsrcs=$srcs
 	# fuzz_series includes agent/series.c (its parser's helpers are static)
-	[ "$name" != fuzz_series ] || hsrcs=$(echo "$srcs" | grep -v '^agent/series\.c$')
+	[ "$name" != fuzz_series ] || hsrcs=$(echo "$srcs" | grep -v '^agent/series.c$')
 	# shellcheck disable=SC2086
 	clang $flags -o "build/fuzz/$name" "$h" $hsrcs $libs
 	corpus=build/fuzz/$name.corpus

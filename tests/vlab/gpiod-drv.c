@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* tests/vlab/gpiod-drv.c: agent/power_gpiod.c on its own, for the virtual
+/* tests/vlab/gpiod-drv.c: agent/backend/power_gpiod.c on its own, for the virtual
  * lab's guest (tests/vlab/guest.sh): t86 links it against trixie's libgpiod
  * v2 (the .debs tests/gpiod-v2.sh fetched), so the v2 code drives the
  * guest's gpio-sim relay line, as the v1 build inside ablab does.
@@ -8,7 +8,7 @@
  * logical 0 = relay off), then reads lines from stdin: "1" or "0" sets the
  * relay and prints "set N"; at EOF it releases the line.  Errors on stderr,
  * exit status 1. */
-#include "power_gpiod.h"
+#include "backend/power_gpiod.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Boot method uboot: the artefacts are copied into TFTP_ROOT/BOARD/ (boot-tftp.c); after
+ * power on the autoboot line is caught and interrupted and the board's boot.commands are
+ * typed, each waiting for the prompt or a U-Boot error; the last one boots. */
+#include "backend/boot.h"
+#include "backend/backends.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* boot.* of this method (board->boot_priv) */
+struct uboot_conf {
+	const char *tftp_root; /* NULL: a per-session directory (a power backend serving TFTP) */
+	const char *server_ip;
+	const char *autoboot; /* regex of the autoboot countdown line */
+	const char *interrupt; /* what to type to stop it */
+	const char *prompt; /* literal U-Boot prompt, e.g. "=> " */
+	char **commands; /* typed in order; the last one boots */
+	char **errors; /* regexes that fail a U-Boot command */
+	char **reset; /* regexes meaning "the board reset" after boot */
+	const char *started; /* regex: the kernel was entered */
+	char **addr_keys, **addr_vals; /* boot.addrs: {kernel_addr} ... */
+};
+
+static const struct uboot_conf *conf_of(const struct board *b)
+{
+	return b->boot_priv;
+}
+
+#define UB_FIXED_KEYS 8
+
+/* The placeholder table of boot.commands: fixed keys, then boot.addrs. */
+static size_t ub_keys(const struct board *b, char *const rel[3], const char **keys,
+		      const char **vals)
+{
+	const struct uboot_conf *u = conf_of(b);
+	const char *fk[UB_FIXED_KEYS] = { "kernel",    "ramdisk",  "initrd", "dtb",
+					  "server_ip", "bootargs", "append", "board" };
+	const char *fv[UB_FIXED_KEYS] = {
+		rel[0],	   rel[1],    rel[1], rel[2], u->server_ip ? u->server_ip : "",
+		b->append, b->append, b->name
+	};
+	size_t n, i;
+
+	for (i = 0; i < UB_FIXED_KEYS; i++) {
+		keys[i] = fk[i];
+		vals[i] = fv[i];
+	}
+	for (n = UB_FIXED_KEYS; u->addr_keys[n - UB_FIXED_KEYS]; n++) {
+		keys[n] = u->addr_keys[n - UB_FIXED_KEYS];
+		vals[n] = u->addr_vals[n - UB_FIXED_KEYS];
+	}
+	return n;
+}
+
+/* "Bytes transferred = N" in what the command printed. */
+static long long bytes_transferred(const char *from, const char *to)
+{
+	const char *p = from, *key = "Bytes transferred = ";
+	long long v = -1;
+
+	while ((p = strstr(p, key)) && p < to) {
+		v = strtoll(p + strlen(key), NULL, 10);
+		p++;
+	}
+	return v;
+}
+
+/* What to type (or NULL), then one U-Boot line (re) awaited within timeouts_s.bootloader; a
+ * miss says what was awaited (what, after typing: after) and the last output in s->error. */
+static int ub_wait(struct boot_session *s, const char *type, const struct console_pat *pat,
+		   regmatch_t *m, const char *noun, const char *what, const char *after)
+{
+	const struct board *b = s->board;
+	struct console *c = &s->con;
+	char last[160];
+	int ret = type ? console_write(c, type) : 0;
+
+	if (!ret)
+		ret = console_expect_pats(c, pat, 1, now_ms() + b->t_bootloader_s * 1000, m);
+	if (ret == -EFBIG)
+		return boot_fail(s, ret, false, "%s", c->error.msg);
+	if (ret == -EPIPE && boot_console_gone(c))
+		return boot_fail(s, ret, false, "%s (waiting for U-Boot's %s)", c->error.msg, noun);
+	if (ret < 0) {
+		console_last_line(c, last, sizeof(last));
+		/* a board-powered adapter: the console came back during the wait */
+		return boot_fail(
+			s, ret, false,
+			"%s: U-Boot %s %s within %ld s%s (timeouts_s.bootloader); last output: %s%s",
+			b->name, what, ret == -EPIPE ? "not seen: console closed" : "never seen",
+			b->t_bootloader_s, after, last,
+			!type && c->reopens ?
+				"; the console appeared only after power on (a board-powered adapter): U-Boot's countdown may have run out before it, raise U-Boot's bootdelay" :
+				"");
+	}
+	return ret;
+}
+
+static int uboot_interact(struct boot_session *s, char *const rel[3], const char *const src[3])
+{
+	const struct board *b = s->board;
+	const struct uboot_conf *u = conf_of(b);
+	struct console *c = &s->con;
+	size_t nerr = strv_len(u->errors), ncmd = strv_len(u->commands), i, nk;
+	size_t nres = nerr + 2;
+	const char **keys = xcalloc(UB_FIXED_KEYS + strv_len(u->addr_keys) + 1, sizeof(char *));
+	const char **vals = xcalloc(UB_FIXED_KEYS + strv_len(u->addr_keys) + 1, sizeof(char *));
+	/* literals where the sources are plain strings (console_pat_compile): no tables */
+	struct console_pat *pats = xcalloc(nres, sizeof(*pats)), autoboot, started;
+	struct console_pat prompt = console_pat_lit(u->prompt, CONSOLE_TAIL_NONE);
+	char last[160], what[300];
+	regmatch_t m[10];
+	int ret;
+
+	console_pat_compile(&autoboot, u->autoboot); /* checked at load */
+	console_pat_compile(&started, u->started);
+	nk = ub_keys(b, rel, keys, vals);
+	boot_add_pats(pats, 2, u->errors);
+
+	snprintf(what, sizeof(what), "autoboot line /%s/ (boot.autoboot)", u->autoboot);
+	ret = ub_wait(s, NULL, &autoboot, m, "autoboot line", what, "");
+	if (ret < 0)
+		goto out;
+	snprintf(what, sizeof(what), "prompt \"%s\" (boot.prompt)", u->prompt);
+	ret = ub_wait(s, u->interrupt, &prompt, m, "prompt", what, " after typing boot.interrupt");
+	if (ret < 0)
+		goto out;
+	for (i = 0; i < ncmd; i++) {
+		bool boots = i == ncmd - 1;
+		char *cmd = NULL, *bad = NULL, line[200];
+		size_t start;
+		int fi;
+
+		ret = expand_template_flags(u->commands[i], keys, vals, nk, TMPL_KEEP_DOLLAR, &cmd,
+					    &bad);
+		if (ret) {
+			ret = boot_fail(
+				s, -EINVAL, true,
+				ret == -ENODATA ?
+					"%s: boot.commands[%zu]: {%s}: the kernel directory has none" :
+					"%s: boot.commands[%zu]: unknown placeholder {%s}",
+				b->name, i, bad);
+			free(bad);
+			goto out;
+		}
+		start = console_tell(c);
+		ret = console_write(c, cmd);
+		if (!ret)
+			ret = console_write(c, "\n");
+		pats[0] = prompt;
+		pats[1] = boots ? started : prompt;
+		if (!ret)
+			ret = console_expect_pats(c, pats + (boots ? 0 : 1), nres - (boots ? 0 : 1),
+						  now_ms() + b->t_bootloader_s * 1000, m);
+		if (ret >= 0 && !boots)
+			ret++; /* indices as in res[] */
+		if (ret == 1 && boots) {
+			ret = 0;
+			free(cmd);
+			break;
+		}
+		if (ret == 0 && boots) {
+			size_t e = (size_t)m[0].rm_so;
+			size_t from = (size_t)(console_at(c, start) - c->in.data);
+
+			while (e > from && (c->in.data[e - 1] == '\n' || c->in.data[e - 1] == '\r'))
+				e--;
+			boot_line_at(c, e, e, line, sizeof(line));
+			ret = boot_fail(
+				s, -EIO, false,
+				"%s: U-Boot returned to its prompt after `%s` (boot.commands[%zu]) instead of starting the kernel (/%s/, boot.kernel_started): %s",
+				b->name, cmd, i, u->started, line);
+		} else if (ret >= 2) {
+			console_complete_line(c, (size_t)m[0].rm_so, now_ms() + 2000);
+			boot_line_at(c, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
+			ret = boot_fail(s, -EIO, false,
+					"%s: U-Boot command `%s` (boot.commands[%zu]) failed: %s",
+					b->name, cmd, i, line);
+		} else if (ret == -EFBIG) {
+			ret = boot_fail(s, ret, false, "%s", c->error.msg);
+		} else if (ret < 0) {
+			console_last_line(c, last, sizeof(last));
+			ret = boot_fail(
+				s, ret, false,
+				"%s: U-Boot command `%s` (boot.commands[%zu]): %s within %ld s (timeouts_s.bootloader); last output: %s",
+				b->name, cmd, i,
+				ret == -EPIPE ? "console closed" :
+				boots	      ? "kernel not started" :
+						"no prompt",
+				b->t_bootloader_s, last);
+		} else {
+			/* a TFTP transfer of one of our files: check its size */
+			long long got =
+				bytes_transferred(console_at(c, start), c->in.data + m[0].rm_so);
+
+			ret = 0;
+			for (fi = 0; fi < 3 && got >= 0; fi++) {
+				struct stat st;
+
+				if (rel[fi] && strstr(cmd, rel[fi]) && !stat(src[fi], &st) &&
+				    st.st_size != got) {
+					ret = boot_fail(
+						s, -EIO, false,
+						"%s: `%s` transferred %lld bytes, %s has %lld",
+						b->name, cmd, got, src[fi], (long long)st.st_size);
+					break;
+				}
+			}
+		}
+		free(cmd);
+		if (ret)
+			goto out;
+	}
+out:
+	console_pat_free(&autoboot);
+	console_pat_free(&started);
+	pats[0] = pats[1] = (struct console_pat){ 0 };
+	boot_free_pats(pats, nres);
+	free(keys);
+	free(vals);
+	return ret;
+}
+
+static int uboot_deploy(struct boot_session *s, const struct kernel_art *k, char *rel[3],
+			const char *rundir)
+{
+	const struct board *b = s->board;
+	const struct uboot_conf *u = conf_of(b);
+	struct errtext err;
+	int ret;
+
+	if (u->tftp_root) {
+		s->tftp_dir = xstrdup(u->tftp_root);
+	} else {
+		s->tftp_dir = xasprintf("%s/tftp", rundir);
+		mkdir_p(s->tftp_dir, 0755);
+	}
+	ret = tftp_deploy(b, s->tftp_dir, k, rel, &err);
+	if (ret)
+		return boot_fail(s, ret, true, "%s", err.msg);
+	s->pw.tftp_dir = s->tftp_dir;
+	return 0;
+}
+
+static int commands_check(const struct board *b, struct buf *out)
+{
+	const struct uboot_conf *u = conf_of(b);
+	char *rel[3] = { "B/zImage", "B/initramfs.cpio.gz", "B/x.dtb" };
+	const char **keys = xcalloc(UB_FIXED_KEYS + strv_len(u->addr_keys) + 1, sizeof(char *));
+	const char **vals = xcalloc(UB_FIXED_KEYS + strv_len(u->addr_keys) + 1, sizeof(char *));
+	size_t nk = ub_keys(b, rel, keys, vals), i;
+	int bad = 0;
+
+	for (i = 0; u->commands[i]; i++) {
+		char *cmd = NULL, *unknown = NULL;
+
+		if (expand_template_flags(u->commands[i], keys, vals, nk, TMPL_KEEP_DOLLAR, &cmd,
+					  &unknown)) {
+			char field[40];
+
+			snprintf(field, sizeof(field), "boot.commands[%zu]", i);
+			bad += check_line(
+				out, false, field,
+				"unknown placeholder {%s} (known: {kernel} {ramdisk} {dtb} {server_ip} {bootargs} {board} and boot.addrs keys)",
+				unknown);
+			free(unknown);
+		}
+		free(cmd);
+	}
+	if (!bad)
+		bad = check_line(out, true, "boot.commands", "%zu commands, placeholders known", i);
+	free(keys);
+	free(vals);
+	return bad;
+}
+
+static int uboot_check(const struct board *b, struct buf *out)
+{
+	const struct uboot_conf *u = conf_of(b);
+	int bad = 0;
+
+	if (!u->tftp_root) {
+		bad += check_line(out, true, "boot.tftp_root",
+				  "(none: a per-boot directory served by QEMU)");
+	} else if (!is_dir(u->tftp_root)) {
+		bad += check_line(out, false, "boot.tftp_root", "%s: no such directory",
+				  u->tftp_root);
+	} else if (access(u->tftp_root, W_OK)) {
+		bad += check_line(out, false, "boot.tftp_root", "%s: not writable (%s)",
+				  u->tftp_root, strerror(errno));
+	} else {
+		bad += check_line(out, true, "boot.tftp_root", "%s is writable", u->tftp_root);
+	}
+	bad += commands_check(b, out);
+	return bad;
+}
+
+static const struct jfield uboot_fields[] = { { "tftp_root", J_STRING },
+					      { "server_ip", J_STRING },
+					      { "autoboot", J_STRING },
+					      { "interrupt", J_STRING },
+					      { "prompt", J_STRING },
+					      { "commands", J_ARRAY_STRING },
+					      { "errors", J_ARRAY_STRING },
+					      { "reset_patterns", J_ARRAY_STRING },
+					      { "kernel_started", J_STRING },
+					      { "addrs", J_OBJECT },
+					      { NULL } };
+
+/* Defaults of the U-Boot method: what U-Boot prints when a command fails; the banners
+ * that mean the board reset after the kernel was entered are boot_reset_banners. */
+static const char *const ub_default_errors[] = { "TIMEOUT",
+						 "Retry count exceeded",
+						 "Bad (Linux ARM (z)?Image )?magic",
+						 "Wrong (Ramdisk )?Image Format",
+						 "[Rr]amdisk image is corrupt",
+						 "TFTP error",
+						 "Unknown command",
+						 "## Error",
+						 "No ethernet found",
+						 "ERROR: ",
+						 "[Ii]nvalid (image|format)",
+						 "Could not find",
+						 NULL };
+
+static char **strv_from_const(const char *const *v)
+{
+	size_t n = 0, i;
+	char **r;
+
+	while (v[n])
+		n++;
+	r = xcalloc(n + 1, sizeof(*r));
+	for (i = 0; i < n; i++)
+		r[i] = xstrdup(v[i]);
+	return r;
+}
+
+static int load_addrs(struct board *b, struct uboot_conf *u, json_object *o)
+{
+	json_object *a = jobj(o, "addrs");
+	size_t n = 0;
+
+	u->addr_keys = xcalloc((size_t)(a ? json_object_object_length(a) : 0) + 1, sizeof(char *));
+	u->addr_vals = xcalloc((size_t)(a ? json_object_object_length(a) : 0) + 1, sizeof(char *));
+	if (!a)
+		return 0;
+	json_object_object_foreach(a, key, val)
+	{
+		if (!json_object_is_type(val, json_type_string))
+			return board_field_error(b, "addrs", key,
+						 "must be a string (e.g. \"0x40400000\")");
+		u->addr_keys[n] = xstrdup(key);
+		u->addr_vals[n++] = xstrdup(json_object_get_string(val));
+	}
+	return 0;
+}
+
+static int uboot_parse(struct board *b, json_object *o)
+{
+	struct uboot_conf *u = xcalloc(1, sizeof(*u));
+	size_t n;
+
+	b->boot_priv = u;
+	u->tftp_root = jstr(o, "tftp_root");
+	u->server_ip = jstr(o, "server_ip");
+	u->autoboot = jstr(o, "autoboot");
+	u->interrupt = jstr(o, "interrupt");
+	u->prompt = jstr(o, "prompt");
+	u->started = jstr(o, "kernel_started");
+	if (!u->started)
+		u->started = "Starting kernel";
+	if (!u->autoboot || !u->interrupt || !u->prompt || !*u->prompt)
+		return board_field_error(
+			b, "boot", "method",
+			"boot method uboot needs \"autoboot\" (regex), \"interrupt\" and a non-empty \"prompt\"");
+	if (!u->tftp_root && !backend_has(BACKEND_POWER, b->power_type, CAP_SERVES_TFTP))
+		return board_field_error(
+			b, "boot", "method",
+			"boot method uboot needs \"tftp_root\" (the TFTP server's directory) unless power type is qemu");
+	if (u->tftp_root && u->tftp_root[0] != '/')
+		return board_field_error(b, "boot", "tftp_root", "must be an absolute path");
+	u->commands = jstrv(o, "commands", &n);
+	if (!n)
+		return board_field_error(
+			b, "boot", "method",
+			"boot method uboot needs \"commands\" (the last one boots, e.g. \"bootz ...\")");
+	if (json_object_object_get_ex(o, "errors", NULL))
+		u->errors = jstrv(o, "errors", NULL);
+	else
+		u->errors = strv_from_const(ub_default_errors);
+	if (json_object_object_get_ex(o, "reset_patterns", NULL))
+		u->reset = jstrv(o, "reset_patterns", NULL);
+	else
+		u->reset = strv_from_const((const char *const *)boot_reset_banners);
+	if (board_check_regexes(b, "boot", "autoboot", (char *[]){ (char *)u->autoboot, NULL }) ||
+	    board_check_regexes(b, "boot", "kernel_started",
+				(char *[]){ (char *)u->started, NULL }) ||
+	    board_check_regexes(b, "boot", "errors", u->errors) ||
+	    board_check_regexes(b, "boot", "reset_patterns", u->reset))
+		return -EINVAL;
+	return load_addrs(b, u, o);
+}
+
+static void uboot_free(struct board *b)
+{
+	struct uboot_conf *u = b->boot_priv;
+
+	if (!u)
+		return;
+	strv_free(u->commands);
+	strv_free(u->errors);
+	strv_free(u->reset);
+	strv_free(u->addr_keys);
+	strv_free(u->addr_vals);
+	free(u);
+	b->boot_priv = NULL;
+}
+
+static char *const *uboot_reset_patterns(const struct board *b)
+{
+	return conf_of(b)->reset;
+}
+
+const struct boot_ops boot_uboot_ops = {
+	.conf = { .fields = uboot_fields, .parse = uboot_parse, .free = uboot_free },
+	.name = "uboot",
+	.lava = BOOT_LAVA_UBOOT,
+	.deploy = uboot_deploy,
+	.interact = uboot_interact,
+	.check = uboot_check,
+	.reset_patterns = uboot_reset_patterns,
+};

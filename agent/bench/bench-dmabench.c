@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The dmabench and module benchmark kinds: insmod with the campaign's parameters (a
+ * module of the job's own copied to the target first), then its lines read from the kernel
+ * log (not from the console stream, so console log levels and interleaved printk text do
+ * not matter). */
+#include "bench/bench.h"
+#include "bench/bench-int.h"
+#include "variant.h"
+
+#include <errno.h>
+#include <math.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- module: your own .ko, one per variant */
+
+#define BENCH_CHUNK (57 * 54) /* bytes per command: 54 base64 lines of 76 */
+#define BENCH_MODULE_MAX (16 << 20)
+
+char *bench_module_file(const struct bench_def *d, const char *board, const char *kdir, int v)
+{
+	const char *t = d->ko[v], *p;
+	struct buf b = { 0 };
+
+	if (!t)
+		return xasprintf("%s/%s.ko", kdir, d->module);
+	for (p = t; *p; p++) {
+		if (!strncmp(p, "{board}", 7)) {
+			buf_printf(&b, "%s", board);
+			p += 6;
+		} else {
+			buf_append(&b, p, 1);
+		}
+	}
+	buf_append(&b, "", 1);
+	return b.data;
+}
+
+/* The value of "\0KEY=" in a module's .modinfo strings (caller frees). */
+static char *modinfo_get(const char *data, size_t len, const char *key)
+{
+	char *pat = xasprintf("%c%s=", '\0', key);
+	size_t plen = strlen(key) + 2;
+	const char *p = memmem(data, len, pat, plen), *end;
+
+	free(pat);
+	if (!p)
+		return NULL;
+	p += plen;
+	end = memchr(p, '\0', len - (size_t)(p - data));
+	return end ? strndup(p, (size_t)(end - p)) : NULL;
+}
+
+int bench_modinfo(const char *data, size_t len, char **release, char **name)
+{
+	char *vm;
+
+	*release = *name = NULL;
+	if (len < 64 || memcmp(data, "\177ELF", 4))
+		return -EINVAL;
+	vm = modinfo_get(data, len, "vermagic");
+	if (!vm)
+		return -EINVAL;
+	*release = strndup(vm, strcspn(vm, " "));
+	free(vm);
+	*name = modinfo_get(data, len, "name");
+	return 0;
+}
+
+int bench_check_kernel(const struct bench_def *d, const char *board, const struct kernel_art *k,
+		       int v)
+{
+	const char *const *vn = variant_names;
+	char *path, *data = NULL, *rel = NULL, *name = NULL;
+	size_t len;
+	int ret;
+
+	if (!d || d->kind != BENCH_MODULE)
+		return 0;
+	/* the module's name and file name go into target shell commands unquoted */
+	if (!d->module || !shell_word_ok(d->module)) {
+		err_msg("%s: module name \"%s\": only letters, digits, . _ + - (not starting with - or .): it goes into target shell commands",
+			board, d->module ? d->module : "");
+		return -EINVAL;
+	}
+	path = bench_module_file(d, board, k->dir, v);
+	if (!shell_word_ok(strrchr(path, '/') ? strrchr(path, '/') + 1 : path)) {
+		err_msg("%s: %s module file %s: its name may hold only letters, digits, . _ + - (not starting with - or .): it goes into target shell commands; rename the file",
+			board, vn[v], path);
+		free(path);
+		return -EINVAL;
+	}
+	if (!d->ko[v] && d->module_src) {
+		free(path);
+		return 0; /* recipe-built: build.sh checked its vermagic */
+	}
+	ret = read_file(path, &data, &len);
+	if (ret) {
+		err_msg("%s: %s module %s: %s (%s)", board, vn[v], path, strerror(-ret),
+			d->ko[v] ?
+				"the job's benchmark.ko, or --module " :
+				"--module NAME takes NAME.ko from each kernel directory; name the files with --module control=FILE --module patched=FILE");
+		goto out;
+	}
+	if (bench_modinfo(data, len, &rel, &name)) {
+		err_msg("%s: %s module %s is not a Linux kernel module (no ELF .modinfo with vermagic=)",
+			board, vn[v], path);
+		ret = -EINVAL;
+	} else if (!k->release || strcmp(rel, k->release)) {
+		err_msg("%s: %s module %s was built for kernel %s (its vermagic), but the %s kernel is %s (%s): build the module against each variant's own tree",
+			board, vn[v], path, rel, vn[v], k->release ? k->release : "?", k->dir);
+		ret = -EINVAL;
+	} else if (len > BENCH_MODULE_MAX) {
+		err_msg("%s: %s module %s is %zu bytes, more than the %d MiB ablab copies over a console (strip its debug information: ${CROSS_COMPILE}strip --strip-debug %s)",
+			board, vn[v], path, len, BENCH_MODULE_MAX >> 20, path);
+		ret = -EFBIG;
+	}
+out:
+	free(rel);
+	free(name);
+	free(data);
+	free(path);
+	return ret;
+}
+
+static void sha256_hex(const char *data, size_t len, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0, i;
+
+	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
+	for (i = 0; i < mdlen && i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	hex[64] = '\0';
+}
+
+/* The target command that lists the sha256 of the copies of the variant's
+ * module already there; NULL when no kernel directory is known. */
+static char *module_probe_cmd(const struct board *b, const struct bench_params *p)
+{
+	char *path, *base, *cmd;
+
+	if (!p->kernel)
+		return NULL;
+	path = bench_module_file(p->def, b->name, p->kernel->dir, p->variant);
+	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	cmd = xasprintf("sha256sum /lib/modules/%s /tmp/ablab/%s 2>/dev/null; :", base, base);
+	free(path);
+	return cmd;
+}
+
+/* Makes the variant's module file present on the target and sets *tpath
+ * to where it is: the copy already there (/lib/modules/NAME.ko, e.g. in a
+ * recipe-built initramfs, or one copied earlier), if its sha256 is the
+ * file's, else a copy sent over the console in base64 chunks and checked.
+ * probed: the output of module_probe_cmd() when the prologue ran it. */
+static int module_on_target(struct target *t, const struct board *b, const struct bench_params *p,
+			    int64_t deadline, struct bench_out *o, char **tpath, const char *probed)
+{
+	char *path, *data = NULL, *base, *cmd, sha[65];
+	struct buf out = { 0 }, c = { 0 };
+	size_t len, off;
+	int64_t t0;
+	int status, ret;
+
+	*tpath = NULL;
+	if (!p->kernel) { /* no kernel directory known: the module is on the target */
+		*tpath = xasprintf("/lib/modules/%s.ko", p->def->module);
+		return 0;
+	}
+	path = bench_module_file(p->def, b->name, p->kernel->dir, p->variant);
+	ret = read_file(path, &data, &len);
+	if (ret) {
+		errtext_set(&o->error, 0, "module %s: %s", path, strerror(-ret));
+		o->fatal = true;
+		free(path);
+		return ret;
+	}
+	sha256_hex(data, len, sha);
+	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	if (!probed) {
+		cmd = module_probe_cmd(b, p);
+		ret = target_run(t, cmd, deadline, &out, &status);
+		free(cmd);
+		if (ret)
+			goto out;
+		probed = out.data ? out.data : "";
+	}
+	for (const char *l = probed; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		if (!strncmp(l, sha, 64) && l[64] == ' ') {
+			const char *f = l + 64 + strspn(l + 64, " ");
+
+			*tpath = strndup(f, strcspn(f, "\n"));
+			goto out;
+		}
+	}
+	/* not there: send it (echoed by the console; base64 keeps it one
+	 * plain 76-column line at a time, a few KiB per command) */
+	buf_reset(&out);
+	cmd = xasprintf(
+		"mkdir -p /tmp/ablab && rm -f /tmp/ablab/%s && command -v base64 >/dev/null && command -v sha256sum >/dev/null",
+		base);
+	ret = target_run(t, cmd, deadline, &out, &status);
+	free(cmd);
+	if (ret)
+		goto out;
+	if (status) {
+		errtext_set(
+			&o->error, 0,
+			"%s: the target cannot take %s over the console: it needs base64, sha256sum and a writable /tmp (busybox has them), or the file as /lib/modules/%s in its root filesystem",
+			b->name, base, base);
+		o->fatal = true;
+		ret = -ENOEXEC;
+		goto out;
+	}
+	t0 = now_ms();
+	for (off = 0; off < len && !ret; off += BENCH_CHUNK) {
+		size_t n = len - off < BENCH_CHUNK ? len - off : BENCH_CHUNK, l;
+		char line[80];
+
+		buf_reset(&c);
+		buf_printf(&c, "base64 -d >>/tmp/ablab/%s <<'ABLAB_EOF'\n", base);
+		for (l = 0; l < n; l += 57) {
+			int w = EVP_EncodeBlock((unsigned char *)line,
+						(const unsigned char *)data + off + l,
+						(int)(n - l < 57 ? n - l : 57));
+
+			buf_append(&c, line, (size_t)w);
+			buf_append(&c, "\n", 1);
+		}
+		buf_printf(&c, "ABLAB_EOF");
+		buf_reset(&out);
+		ret = target_run(t, c.data, deadline, &out, &status);
+		if (!ret && status) {
+			errtext_set(
+				&o->error, 0,
+				"copying %s to the target: base64 -d exited with status %d at byte %zu",
+				base, status, off);
+			ret = -EIO;
+		}
+	}
+	if (ret)
+		goto out;
+	buf_reset(&out);
+	cmd = xasprintf("sha256sum /tmp/ablab/%s", base);
+	ret = target_run(t, cmd, deadline, &out, &status);
+	free(cmd);
+	if (ret)
+		goto out;
+	if (status || !out.data || strncmp(out.data, sha, 64)) {
+		errtext_set(
+			&o->error, 0,
+			"copying %s to the target: its sha256 there is %.64s, expected %s (bytes lost on the console?)",
+			base, out.data && !status ? out.data : "unknown", sha);
+		ret = -EIO;
+		goto out;
+	}
+	info_msg("%s: %s (%zu bytes, sha256 %.12s) copied to the target over the console in %.1f s",
+		 b->name, path, len, sha, (double)(now_ms() - t0) / 1000.0);
+	*tpath = xasprintf("/tmp/ablab/%s", base);
+out:
+	buf_free(&out);
+	buf_free(&c);
+	free(data);
+	free(path);
+	return ret;
+}
+
+int bench_dmabench(struct target *t, const struct board *b, const struct bench_params *p,
+		   struct bench_out *o)
+{
+	int64_t deadline = now_ms() + b->t_command_s * 1000;
+	bool module = p->def && p->def->kind == BENCH_MODULE;
+	struct buf out = { 0 };
+	char *cmd, *tpath = NULL, *probe, *extra;
+	struct errtext why = { "" };
+	const char *hint;
+	int status, ret, attempt;
+
+	memset(o, 0, sizeof(*o));
+	if (p->modparams && !param_ok(p->modparams)) {
+		errtext_set(
+			&o->error, 0,
+			"module parameters may only contain letters, digits, spaces and =,:._-+");
+		return -EINVAL;
+	}
+	/*
+	 * The kernel ring emptied before the run: the dmesg after it reads the
+	 * benchmark's lines and nothing of the boot log (a second copy of the
+	 * ~10 KB the console already showed at boot: 0.8 s at 115200 baud).  And
+	 * that read is complete: all the ring holds came after this; a ring too
+	 * small for the run loses its first lines (the start line, batch 1 of
+	 * each scenario), which run_check() refuses.  busybox's dmesg has -c,
+	 * not -C.  A module's presence on the target is asked in the same round
+	 * trip.
+	 */
+	probe = module ? module_probe_cmd(b, p) : NULL;
+	extra = xasprintf("dmesg -c >/dev/null%s%s", probe ? "; " : "", probe ? probe : "");
+	free(probe);
+	ret = bench_prologue(t, b, deadline, &out, o, extra);
+	free(extra);
+	if (ret)
+		goto io;
+	if (module) {
+		const char *probed = p->kernel && out.data ? out.data : NULL;
+
+		ret = module_on_target(t, b, p, deadline, o, &tpath, probed);
+		if (ret) {
+			if (!errtext_isset(&o->error))
+				goto io;
+			buf_free(&out);
+			return ret;
+		}
+		/* the seed format has no batches: one batch per load */
+		if (p->def->parser_fmt)
+			cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", tpath, p->batches,
+					p->modparams ? " " : "", p->modparams ? p->modparams : "");
+		else
+			cmd = xasprintf("insmod %s%s%s 2>&1", tpath, p->modparams ? " " : "",
+					p->modparams ? p->modparams : "");
+		free(tpath);
+	} else
+		cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", b->module_path, p->batches,
+				p->modparams ? " " : "", p->modparams ? p->modparams : "");
+	ret = bench_run_timed(t, cmd, deadline, &out, &status, o);
+	free(cmd);
+	if (ret)
+		goto io;
+	if (status) {
+		char *msg = first_line(out.data);
+		int insmod_status = status;
+
+		buf_reset(&out);
+		/* the done line says why, when the module got that far */
+		if (!target_run(t, "dmesg", deadline, &out, &status)) {
+			parse_log(out.data, out.len, &o->res);
+			run_check(&o->res, &why);
+		}
+		errtext_set(&o->error, 0, "module failed to load (insmod exit %d: %s)%s%s",
+			    insmod_status, msg, errtext_isset(&why) ? "; " : "", why.msg);
+		free(msg);
+		buf_free(&out);
+		o->fatal = true;
+		return -EIO;
+	}
+	/* read the kernel log; when console text cut into a line on its way
+	 * here, read it again: the ring itself is intact */
+	for (attempt = 0; attempt < 3; attempt++) {
+		buf_reset(&out);
+		ret = target_run(t, "dmesg", deadline, &out, &status);
+		if (ret)
+			goto io;
+		run_result_free(&o->res);
+		parse_log(out.data ? out.data : "", out.len, &o->res);
+		if (!o->res.malformed)
+			break;
+		info_msg(
+			"%s: %d malformed line(s) in the kernel log as read (%s); reading it again",
+			b->name, o->res.malformed, o->res.first_error);
+	}
+	buf_free(&out);
+	/* a module printing another format prints it every time: said once,
+	 * not retried, and the board is not to blame */
+	if (!module)
+		hint = "the module at shell.module_path is not the lab's dmabench; to run your own: --benchmark module --module NAME --parser seed";
+	else if (p->def->parser_fmt)
+		hint = "use --parser seed (job file: \"parser\": \"seed\")";
+	else
+		hint = "use --parser dmabench (job file: \"parser\": \"dmabench\")";
+	ret = bench_format_check(&o->res, module ? p->def->parser_fmt : 1, hint, &why);
+	o->fatal = ret != 0;
+	return bench_accept(b, p, o, ret, why.msg);
+io:
+	buf_free(&out);
+	io_error(t, b, ret, o);
+	return ret;
+}

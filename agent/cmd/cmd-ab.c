@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ablab ab: one A/B campaign of one board from the command line. */
+#include "bench/bench.h"
+#include "campaign.h"
+#include "cmd/cmds.h"
+#include "stats/seqtest.h"
+#include "shared/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void ab_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ablab ab --board BOARD [options]\n"
+		"Runs one A/B campaign: boots the control and patched kernels alternately,\n"
+		"runs the benchmark on each boot (default: loads dmabench), stores every boot\n"
+		"and sample, prints the report.  Your own benchmark: docs/OWN-BENCHMARK.md.\n\n"
+		"  --board NAME|FILE   board definition (boards/NAME.json)\n"
+		"  --control DIR       control kernel directory (with manifest.json, or a\n"
+		"                      TuxMake output directory: metadata.json, the image,\n"
+		"                      dtbs/, modules.tar.xz); default: the board's build\n"
+		"                      from `make kernels`\n"
+		"  --patched DIR       patched kernel directory; default likewise\n"
+		"  --boots N           boots per kernel (default 5, or more when the benchmark's\n"
+		"                      timing rows need more to be able to say \"different\"\n"
+		"                      at alpha 0.05: 6 for 7..23 dmabench scenarios)\n"
+		"  --budget N          sequential design instead: rounds of one control and one\n"
+		"                      patched boot, a look after each round, stop when every\n"
+		"                      row is decided, at most N boots per kernel (2..24)\n"
+		"  --first K           first look after K+K boots (default 4)\n"
+		"  --margin PCT        \"same\" means no change beyond +-PCT %% (default 1)\n"
+		"  --batches M         batches per scenario per boot (default 5)\n"
+		"  --order abab|abba|random   boot order (default abab)\n"
+		"  --seed S            seed for --order random (default 1)\n"
+		"  --params 'K=V ...'  extra module parameters (e.g. 'reps=100'); for\n"
+		"                      dma_map_benchmark: 'threads=N seconds=N granule=N dir=D'\n"
+		"  --benchmark NAME    dmabench (default), module, regex, dma_map_benchmark\n"
+		"  --module NAME       your module: NAME.ko from each kernel directory\n"
+		"  --module control=FILE --module patched=FILE   or these prebuilt .ko files\n"
+		"  --parser dmabench|seed   the format of its lines (default dmabench: v1)\n"
+		"  --command CMD --regex ERE --groups S,V[,U]   a regex benchmark: CMD's\n"
+		"                      output lines matched by ERE; group numbers of the\n"
+		"                      scenario, the value and (optional) its unit\n"
+		"  --results DIR       transcripts go to DIR/campaign-N (default ./results)\n"
+		"  --format text|json  report printed at the end (default text)\n"
+		"  --undecidable-ok    run a design that can never say \"different\" (too few\n"
+		"                      boots for its rows: refused with exit 2 otherwise); the\n"
+		"                      report states that the design could not decide\n");
+}
+
+/* --benchmark and its options into d; 0, or 2 (usage error, printed). */
+static int ab_bench(struct bench_def *d, const char *name, const char *module, const char *ko[2],
+		    const char *parser, const char *command, const char *regex, const char *groups,
+		    const char *params)
+{
+	struct errtext why;
+
+	if (!name)
+		name = module || ko[0] || ko[1] || parser ? "module" :
+		       command || regex || groups	  ? "regex" :
+							    "dmabench";
+	if (strcmp(name, "module") && (module || ko[0] || ko[1] || parser)) {
+		err_msg("--module and --parser are for --benchmark module, not %s", name);
+		return 2;
+	}
+	if (strcmp(name, "regex") && (command || regex || groups)) {
+		err_msg("--command, --regex and --groups are for --benchmark regex, not %s", name);
+		return 2;
+	}
+	if (!strcmp(name, "dmabench")) {
+		d->kind = BENCH_DMABENCH;
+	} else if (!strcmp(name, "module")) {
+		d->kind = BENCH_MODULE;
+		d->parser_fmt = 1;
+		if (parser && !strcmp(parser, "seed")) {
+			d->parser_fmt = 0;
+		} else if (parser && strcmp(parser, "dmabench")) {
+			err_msg("--parser: \"%s\" is not one of dmabench (v1 lines), seed (the seed module's lines)",
+				parser);
+			return 2;
+		}
+		if (module && (ko[0] || ko[1])) {
+			err_msg("--module: give NAME (NAME.ko in each kernel directory) or control=FILE and patched=FILE, not both");
+			return 2;
+		}
+		if (!module && (!ko[0] || !ko[1])) {
+			err_msg("--benchmark module needs --module NAME (NAME.ko in each kernel directory) or --module control=FILE --module patched=FILE (%s missing)",
+				ko[0] ? "patched=FILE" :
+				ko[1] ? "control=FILE" :
+					"both");
+			return 2;
+		}
+		if (module) {
+			d->module = module;
+		} else {
+			const char *b = strrchr(ko[0], '/') ? strrchr(ko[0], '/') + 1 : ko[0];
+
+			d->module = strndup(b, strlen(b) - 3); /* freed by cmd_ab */
+			d->ko[0] = ko[0];
+			d->ko[1] = ko[1];
+		}
+	} else if (!strcmp(name, "regex")) {
+		char *end;
+
+		d->kind = BENCH_REGEX;
+		d->command = command;
+		d->regex = regex;
+		if (!command || !regex || !groups) {
+			err_msg("--benchmark regex needs --command CMD, --regex ERE and --groups S,V[,U]");
+			return 2;
+		}
+		d->g_scenario = (int)strtol(groups, &end, 10);
+		d->g_value = *end == ',' ? (int)strtol(end + 1, &end, 10) : 0;
+		d->g_unit = *end == ',' ? (int)strtol(end + 1, &end, 10) : 0;
+		if (*end || d->g_scenario < 1 || d->g_scenario > 9 || d->g_value < 1 ||
+		    d->g_value > 9 || d->g_unit < 0 || d->g_unit > 9 ||
+		    d->g_scenario == d->g_value ||
+		    (d->g_unit && (d->g_unit == d->g_scenario || d->g_unit == d->g_value))) {
+			err_msg("--groups: \"%s\": expected S,V or S,V,U: three different group numbers 1..9 (scenario, value, unit)",
+				groups);
+			return 2;
+		}
+		if (bench_def_check(d, &why)) {
+			err_msg("--regex: %s", why.msg);
+			return 2;
+		}
+		if (params) {
+			err_msg("--params: a regex benchmark has no module parameters: put its arguments in --command");
+			return 2;
+		}
+	} else if (!strcmp(name, "dma_map_benchmark")) {
+		d->kind = BENCH_DMA_MAP;
+		if (bench_dma_map_params(params, d, &why)) {
+			err_msg("--params: %s", why.msg);
+			return 2;
+		}
+	} else {
+		err_msg("--benchmark: unknown benchmark \"%s\"; known: dmabench, module, regex, dma_map_benchmark",
+			name);
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "board", 1, NULL, 'b' },	    { "control", 1, NULL, 'c' },
+		{ "patched", 1, NULL, 'p' },	    { "boots", 1, NULL, 'n' },
+		{ "batches", 1, NULL, 'm' },	    { "order", 1, NULL, 'o' },
+		{ "seed", 1, NULL, 's' },	    { "params", 1, NULL, 'P' },
+		{ "results", 1, NULL, 'r' },	    { "format", 1, NULL, 'f' },
+		{ "benchmark", 1, NULL, 'B' },	    { "module", 1, NULL, 'M' },
+		{ "parser", 1, NULL, 'F' },	    { "command", 1, NULL, 'C' },
+		{ "regex", 1, NULL, 'R' },	    { "groups", 1, NULL, 'G' },
+		{ "budget", 1, NULL, 'U' },	    { "first", 1, NULL, 'K' },
+		{ "margin", 1, NULL, 'X' },	    { "help", 0, NULL, 'h' },
+		{ "undecidable-ok", 0, NULL, 'Y' }, { NULL, 0, NULL, 0 }
+	};
+	struct campaign_board cb = { 0 };
+	int budget = 0, first = 4;
+	struct campaign_spec o = { .boots = 5,
+				   .batches = 5,
+				   .order = ORDER_ABAB,
+				   .seed = 1,
+				   .results = "results",
+				   .format = "text",
+				   .boards = &cb,
+				   .nboards = 1 };
+	const char *bname = NULL, *module = NULL, *ko[2] = { NULL, NULL }, *parser = NULL;
+	const char *command = NULL, *regex = NULL, *groups = NULL;
+	static char kobuf[2][PATH_MAX];
+	struct bench_def bd = { 0 };
+	bool undecidable_ok = false, boots_given = false;
+	struct errtext why;
+	long v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'U':
+			if (parse_int_opt("--budget", optarg, 2, 24, &v))
+				return 2;
+			budget = (int)v;
+			break;
+		case 'K':
+			if (parse_int_opt("--first", optarg, 2, 24, &v))
+				return 2;
+			first = (int)v;
+			break;
+		case 'X':
+			if (parse_margin_opt(optarg, &o.margin_pct))
+				return 2;
+			break;
+		case 'b':
+			cb.board = optarg;
+			break;
+		case 'c':
+			cb.control_dir = optarg;
+			break;
+		case 'p':
+			cb.patched_dir = optarg;
+			break;
+		case 'n':
+			if (parse_int_opt("--boots", optarg, 1, 1000, &v))
+				return 2;
+			o.boots = (int)v;
+			boots_given = true;
+			break;
+		case 'm':
+			if (parse_int_opt("--batches", optarg, 1, 1000, &v))
+				return 2;
+			o.batches = (int)v;
+			break;
+		case 'o':
+			if (parse_order_opt(optarg, &o.order))
+				return 2;
+			break;
+		case 's':
+			if (parse_int_opt("--seed", optarg, 0, 0x7fffffffL, &v))
+				return 2;
+			o.seed = (uint64_t)v;
+			break;
+		case 'P':
+			o.modparams = optarg;
+			break;
+		case 'r':
+			o.results = optarg;
+			break;
+		case 'f':
+			o.format = optarg;
+			break;
+		case 'B':
+			bname = optarg;
+			break;
+		case 'F':
+			parser = optarg;
+			break;
+		case 'C':
+			command = optarg;
+			break;
+		case 'R':
+			regex = optarg;
+			break;
+		case 'G':
+			groups = optarg;
+			break;
+		case 'M':
+			if (!strncmp(optarg, "control=", 8) || !strncmp(optarg, "patched=", 8)) {
+				const char *f = optarg + 8;
+				size_t l = strlen(f);
+				char real[PATH_MAX];
+
+				if (l < 4 || strcmp(f + l - 3, ".ko") || !realpath(f, real)) {
+					err_msg("--module %s: %s", optarg,
+						l < 4 || strcmp(f + l - 3, ".ko") ?
+							"not a .ko file" :
+							strerror(errno));
+					return 2;
+				}
+				memcpy(kobuf[optarg[0] == 'p'], real, sizeof(real));
+				ko[optarg[0] == 'p'] = kobuf[optarg[0] == 'p'];
+			} else if (strspn(optarg,
+					  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+					   strlen(optarg) ||
+				   !optarg[0]) {
+				err_msg("--module \"%s\": expected NAME (NAME.ko in each kernel directory: letters, digits, _ and -) or control=FILE / patched=FILE",
+					optarg);
+				return 2;
+			} else {
+				module = optarg;
+			}
+			break;
+		case 'Y':
+			undecidable_ok = true;
+			break;
+		case 'h':
+			ab_usage(stdout);
+			return 0;
+		default:
+			ab_usage(stderr);
+			return 2;
+		}
+	}
+	if (!cb.board || optind < argc) {
+		ab_usage(stderr);
+		return 2;
+	}
+	if (strcmp(o.format, "text") && strcmp(o.format, "json")) {
+		err_msg("--format: \"%s\" is not one of text, json", o.format);
+		return 2;
+	}
+	if (budget) {
+		if (o.order == ORDER_RANDOM) {
+			err_msg("--budget: a sequential design boots in rounds of one control and one patched boot; use --order abab or abba, not random");
+			return 2;
+		}
+		o.boots = budget;
+		o.first = first < budget ? first : budget;
+		o.alpha = 0.05;
+		o.beta = 0.05;
+	}
+	c = ab_bench(&bd, bname, module, ko, parser, command, regex, groups, o.modparams);
+	if (!c) {
+		if (bd.kind != BENCH_DMABENCH)
+			o.bench = &bd;
+		if (!budget && !boots_given) { /* the default: 5, or what its rows need */
+			struct plan_design pd;
+			struct plan_result pr;
+			bool known;
+
+			campaign_plan_design(&o, &pd, &known);
+			if (!plan_decidable(&pd, &pr) && !pr.can_diff && pr.diff_n)
+				o.boots = (int)pr.diff_n;
+		}
+		c = cli_plan(&o, PLAN_NEED_DIFF, undecidable_ok, &why);
+	}
+	if (!c) {
+		o.db = opt_db;
+		install_signal_handlers();
+		c = campaign_run(&o, NULL);
+		c = c == -EINTR ? 130 : c ? 1 : 0;
+	}
+	if (bd.ko[0])
+		free((char *)bd.module);
+	return c;
+}

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Verdicts as patchwork checks (patchwork.h).  Per patch of the series a campaign ran
+ * (its Message-IDs recorded by b4 intake: campaigns.job->'series'->'msgids') and per
+ * board, one check "ablab-BOARD":
+ *   pending  the campaign is running
+ *   fail     it failed, was interrupted or no agent holds it any more
+ *   warning  a timing row is different (each such row's change and CI), or undecided
+ *   success  every timing row the same within +-margin
+ * A series campaign (variants control, +1, +1-2, ...) gives each patch its own
+ * increment (its variant against the one before); an A/B campaign whose patched kernel
+ * is the series gives every patch the whole series against control. */
+#include "report/patchwork.h"
+#include "shared/jsonfile.h"
+#include "report/report.h"
+#include "report/report-int.h"
+#include "store/store-campaign.h"
+#include "shared/util.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+void pw_plan_free(struct pw_plan *p)
+{
+	if (p->msgids)
+		strv_free(p->msgids);
+	free(p->checks);
+	memset(p, 0, sizeof(*p));
+}
+
+static void desc_add(char *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void desc_add(char *d, const char *fmt, ...)
+{
+	size_t n = strlen(d);
+	va_list ap;
+
+	if (n + 1 >= PW_DESC_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d + n, PW_DESC_MAX - n, fmt, ap);
+	va_end(ap);
+}
+
+static bool timing_row(const struct rep_row *r)
+{
+	return !rep_is_pres(r) && !rep_is_null(r) && !r->mixed_timing;
+}
+
+/* the state and description of patch k on board bi of a complete campaign */
+static void judge(const struct report *rep, const struct pw_plan *p, size_t k, int bi,
+		  struct pw_check *c)
+{
+	size_t ndiff = 0, nsame = 0, nund = 0;
+	char diffs[PW_DESC_MAX] = "", ch[48], ci[64];
+
+	for (size_t i = 0; i < rep->nrows; i++) {
+		const struct rep_row *r = &rep->rows[i];
+		double change = r->ab.rel_change, lo = r->ab.ci_lo, hi = r->ab.ci_hi;
+		int verdict = r->have_ab ? r->verdict : -1;
+
+		if (r->board != bi || !timing_row(r))
+			continue;
+		if (p->series) {
+			verdict = -1;
+			change = lo = hi = NAN;
+			for (size_t x = 0; x < rep->ncmp; x++) {
+				const struct rep_cmp *m = &rep->cmp[x];
+
+				if (m->row == i && m->b == (int)k + 1 && m->a == (int)k) {
+					verdict = m->have ? m->verdict : -1;
+					change = m->change;
+					lo = m->lo;
+					hi = m->hi;
+				}
+			}
+		}
+		if (verdict == 1) {
+			fmt_change(ch, sizeof(ch), change);
+			fmt_ci(ci, sizeof(ci), lo, hi);
+			desc_add(diffs, "%s%s %s on %s, %s", ndiff ? "; " : "", ch, ci, r->scenario,
+				 rep->boards[bi].name);
+			ndiff++;
+		} else if (verdict == 0) {
+			nsame++;
+		} else {
+			nund++;
+		}
+	}
+	if (p->series)
+		snprintf(c->desc, sizeof(c->desc),
+			 "patch %zu/%zu's own increment (%s against %s): ", k + 1, p->npatch,
+			 rep->vs.label[k + 1], rep->vs.label[k]);
+	else
+		snprintf(c->desc, sizeof(c->desc),
+			 "the series (%zu patch%s) against control: ", p->npatch,
+			 p->npatch == 1 ? "" : "es");
+	if (ndiff) {
+		c->state = "warning";
+		desc_add(c->desc, "different: %s", diffs);
+		if (nsame || nund)
+			desc_add(c->desc, " (%zu more row%s same or undecided)", nsame + nund,
+				 nsame + nund == 1 ? "" : "s");
+	} else if (nund || !nsame) {
+		c->state = "warning";
+		desc_add(c->desc, "undecided on %zu of %zu timing rows (more boots needed)", nund,
+			 nund + nsame);
+	} else {
+		c->state = "success";
+		desc_add(c->desc, "same within +-%g %% on all %zu timing rows", rep->margin * 100,
+			 nsame);
+	}
+	desc_add(c->desc, " (ablab campaign %" PRId64 ")", rep->campaign);
+}
+
+int pw_plan(struct store *st, int64_t cid, struct pw_plan *p)
+{
+	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	struct report rep;
+	char ids[24], *js = NULL;
+	const char *par[1] = { ids };
+	json_object *a;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->campaign = cid;
+	snprintf(ids, sizeof(ids), "%" PRId64, cid);
+	ret = store_campaign_status(st, cid, p->status, sizeof(p->status));
+	if (ret)
+		return ret;
+	ret = store_value(st, "SELECT job->'series'->'msgids' FROM campaigns WHERE id = $1::int", 1,
+			  par, &js);
+	if (ret == -ENOENT) {
+		err_msg("campaign %" PRId64
+			" has no series with per-patch Message-IDs (a job whose variants.patched.patches names a mailbox: b4 intake records them)",
+			cid);
+		return -ENODATA;
+	}
+	if (ret)
+		return ret;
+	a = json_tokener_parse(js);
+	free(js);
+	if (!a || !json_object_is_type(a, json_type_array) || !json_object_array_length(a)) {
+		json_object_put(a);
+		err_msg("campaign %" PRId64 ": its series record has no Message-IDs", cid);
+		return -ENODATA;
+	}
+	p->npatch = json_object_array_length(a);
+	p->msgids = xcalloc(p->npatch + 1, sizeof(*p->msgids));
+	for (size_t i = 0; i < p->npatch; i++) {
+		const char *s = json_object_get_string(json_object_array_get_idx(a, i));
+
+		p->msgids[i] = xstrdup(s ? s : "");
+	}
+	json_object_put(a);
+
+	ret = report_load(st, cid, &rep);
+	if (ret) {
+		report_free(&rep);
+		pw_plan_free(p);
+		return ret;
+	}
+	report_analyse(&rep, &o);
+	p->series = rep.series;
+	if (p->series && (size_t)rep.vs.n != p->npatch + 1) {
+		err_msg("campaign %" PRId64
+			" compares %d kernels, not control and one per patch of its %zu-patch series: no patch's own increment to post",
+			cid, rep.vs.n, p->npatch);
+		report_free(&rep);
+		pw_plan_free(p);
+		return -EINVAL;
+	}
+	p->checks = xcalloc(p->npatch * (rep.nboards ? rep.nboards : 1), sizeof(*p->checks));
+	for (size_t k = 0; k < p->npatch; k++)
+		for (size_t bi = 0; bi < rep.nboards; bi++) {
+			struct pw_check *c = &p->checks[p->n++];
+
+			c->patch = k;
+			snprintf(c->context, sizeof(c->context), "ablab-%s", rep.boards[bi].name);
+			if (!strcmp(p->status, "running")) {
+				c->state = "pending";
+				snprintf(c->desc, sizeof(c->desc),
+					 "ablab campaign %" PRId64 " is running", cid);
+			} else if (strcmp(p->status, "complete")) {
+				c->state = "fail";
+				snprintf(c->desc, sizeof(c->desc),
+					 "ablab campaign %" PRId64 " %s: no verdict", cid,
+					 !strcmp(p->status, "failed") ? "failed" : p->status);
+			} else {
+				judge(&rep, p, k, (int)bi, c);
+			}
+		}
+	report_free(&rep);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ the REST client */
+
+#define PW_MAX_BODY (4u << 20)
+
+static size_t sink(char *d, size_t sz, size_t n, void *ud)
+{
+	struct buf *b = ud;
+
+	if (b->len + sz * n > PW_MAX_BODY)
+		return 0;
+	buf_append(b, d, sz * n);
+	return sz * n;
+}
+
+int pw_url_ok(const char *url, bool insecure_http)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL;
+	int ret = -EINVAL;
+
+	if (!u || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+		err_msg("--url: \"%s\" is not a URL (https://patchwork.example.org)", url);
+	} else if (!strcasecmp(scheme, "https")) {
+		ret = 0;
+	} else if (strcasecmp(scheme, "http")) {
+		err_msg("--url: \"%s\": only https:// (or http://) patchwork servers", url);
+	} else if (insecure_http || !strncmp(host, "127.", 4) || !strcmp(host, "[::1]") ||
+		   !strcasecmp(host, "localhost")) {
+		ret = 0;
+	} else {
+		err_msg("--url: %s is http://: the API token would cross the network in clear text; use https://, or add --insecure-http if you must",
+			url);
+	}
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	return ret;
+}
+
+int pw_token_read(const char *file, char **token)
+{
+	struct stat sb;
+	int ret;
+
+	if (stat(file, &sb)) {
+		ret = -errno;
+		err_msg("--token-file %s: %s", file, strerror(errno));
+		return ret;
+	}
+	if (!S_ISREG(sb.st_mode) || (sb.st_mode & 077)) {
+		err_msg("--token-file %s: %s (mode %04o): the API token must be readable by its owner only (chmod 600 %s)",
+			file, S_ISREG(sb.st_mode) ? "readable or writable by others" : "not a file",
+			(unsigned int)(sb.st_mode & 07777), file);
+		return -EPERM;
+	}
+	return read_token_file(file, token);
+}
+
+/* One request to the server (body: a POST of JSON); the token goes with it, to --url's
+ * server only: no redirect is followed.  0 with *code, or -EIO (said). */
+static int http(const struct pw_conn *c, const char *url, const char *body, struct buf *out,
+		long *code)
+{
+	char *auth = xasprintf("Authorization: Token %s", c->token);
+	char errbuf[CURL_ERROR_SIZE] = "";
+	struct curl_slist *hd = NULL;
+	CURL *cu = curl_easy_init();
+	CURLcode rc;
+
+	if (!cu) {
+		free(auth);
+		return -ENOMEM;
+	}
+	*code = 0;
+	hd = curl_slist_append(hd, auth);
+	hd = curl_slist_append(hd, "Accept: application/json");
+	if (body)
+		hd = curl_slist_append(hd, "Content-Type: application/json");
+	curl_easy_setopt(cu, CURLOPT_URL, url);
+	curl_easy_setopt(cu, CURLOPT_HTTPHEADER, hd);
+	curl_easy_setopt(cu, CURLOPT_WRITEFUNCTION, sink);
+	curl_easy_setopt(cu, CURLOPT_WRITEDATA, out);
+	curl_easy_setopt(cu, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(cu, CURLOPT_CONNECTTIMEOUT, 15L);
+	curl_easy_setopt(cu, CURLOPT_TIMEOUT, 60L);
+	curl_easy_setopt(cu, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(cu, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(cu, CURLOPT_NOSIGNAL, 1L);
+	if (body) {
+		curl_easy_setopt(cu, CURLOPT_POST, 1L);
+		curl_easy_setopt(cu, CURLOPT_POSTFIELDS, body);
+	}
+	rc = curl_easy_perform(cu);
+	curl_easy_getinfo(cu, CURLINFO_RESPONSE_CODE, code);
+	curl_slist_free_all(hd);
+	curl_easy_cleanup(cu);
+	free(auth);
+	buf_append(out, "", 1);
+	out->len--;
+	if (rc != CURLE_OK) {
+		err_msg("patchwork %s: %s", url, errbuf[0] ? errbuf : curl_easy_strerror(rc));
+		return -EIO;
+	}
+	if (*code >= 300 && *code < 400) {
+		err_msg("patchwork %s: HTTP %ld redirect not followed (the token goes only to --url %s): give the final URL as --url",
+			url, *code, c->url);
+		return -EIO;
+	}
+	return 0;
+}
+
+int pw_patch_id(const struct pw_conn *c, const char *msgid, int64_t *id)
+{
+	CURL *cu = curl_easy_init();
+	char *esc = cu ? curl_easy_escape(cu, msgid, 0) : NULL;
+	char *url = xasprintf("%s/api/patches/?msgid=%s", c->url, esc ? esc : "");
+	struct buf out = { 0 };
+	json_object *a = NULL, *p;
+	long code;
+	int ret = http(c, url, NULL, &out, &code);
+
+	if (!ret && code != 200) {
+		err_msg("patchwork %s: HTTP %ld: %.200s", url, code, out.len ? out.data : "");
+		ret = -EIO;
+	}
+	if (!ret) {
+		a = json_tokener_parse(out.data);
+		p = a && json_object_is_type(a, json_type_array) && json_object_array_length(a) ?
+			    json_object_array_get_idx(a, 0) :
+			    NULL;
+		if (!p || !jobj(p, "id")) {
+			err_msg("patchwork %s has no patch with Message-ID <%s>", c->url, msgid);
+			ret = -ENOENT;
+		} else {
+			*id = json_object_get_int64(jobj(p, "id"));
+		}
+	}
+	json_object_put(a);
+	buf_free(&out);
+	free(url);
+	curl_free(esc);
+	if (cu)
+		curl_easy_cleanup(cu);
+	return ret;
+}
+
+int pw_post_check(const struct pw_conn *c, int64_t patch, const struct pw_check *k,
+		  const char *target_url)
+{
+	json_object *o = json_object_new_object();
+	char *url = xasprintf("%s/api/patches/%" PRId64 "/checks/", c->url, patch);
+	struct buf out = { 0 };
+	long code;
+	int ret;
+
+	json_object_object_add(o, "state", json_object_new_string(k->state));
+	json_object_object_add(o, "context", json_object_new_string(k->context));
+	json_object_object_add(o, "description", json_object_new_string(k->desc));
+	if (target_url)
+		json_object_object_add(o, "target_url", json_object_new_string(target_url));
+	ret = http(c, url, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), &out, &code);
+	if (!ret && (code == 401 || code == 403)) {
+		err_msg("patchwork %s: HTTP %ld: the token was refused (a maintainer's or the check user's API token, with the right to post checks on this project)",
+			url, code);
+		ret = -EACCES;
+	} else if (!ret && code != 201 && code != 200) {
+		err_msg("patchwork %s: HTTP %ld: %.200s", url, code, out.len ? out.data : "");
+		ret = -EIO;
+	}
+	json_object_put(o);
+	buf_free(&out);
+	free(url);
+	return ret;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ABLAB_STORE_BOARD_H
+#define ABLAB_STORE_BOARD_H
+
+/* The board commands' SQL (store-board.c): health checks and the boards the database
+ * knows, as struct store_rows: 0, or -EIO on a database error (printed); the caller
+ * store_rows_free()s. */
+#include "store/store.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* a health check's result (uname_r, error, log NULL: none; boot_ms < 0: not booted):
+ * 0 or -EIO */
+int store_health_add(struct store *st, const char *board, bool ok, const char *uname_r,
+		     int64_t boot_ms, const char *error, const char *host, const char *log);
+/* the board's last health check, no row if never: ok ("t"/"f"), checked
+ * (YYYY-MM-DD HH24:MI), uname_r (''), error ('') */
+int store_health_last(struct store *st, const char *board, struct store_rows *t);
+/* every board of the database by name: name, cpu (''), the board file of its newest
+ * campaign (NULL: none), its last boot (YYYY-MM-DD HH24:MI, '') */
+int store_boards_known(struct store *st, struct store_rows *t);
+
+#endif

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ABLAB_STORE_CAMPAIGN_H
+#define ABLAB_STORE_CAMPAIGN_H
+
+/* A campaign's rows besides its boots (store-campaign.c): whether it exists, its status and
+ * resume data, its variants, its batches, where a resumed board continues, the next slot of
+ * an ingest, a boot found by uuid, a board's stored definition, an A/A calibration.  Plain C
+ * results: 0 or a negative errno (-ENOENT: no such row; -EIO: a database error, printed). */
+#include "store/store.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* 0 or -ENOENT, -EIO */
+int store_campaign_exists(struct store *st, int64_t id);
+/* the status as shown (STORE_CAMPAIGN_STATUS_SQL: "stale" for a running campaign no agent
+ * holds) into status: 0, -ENOENT, -EIO */
+int store_campaign_status(struct store *st, int64_t id, char *status, size_t len);
+/* `ablab resume`'s data: *run the stored run JSON (malloc'd; NULL when the campaign has
+ * none), status its campaigns.status: 0, -ENOENT, -EIO */
+int store_campaign_run(struct store *st, int64_t id, char **run, char *status, size_t len);
+/* The board files of every stale campaign (running, its agent dead), for `ablab power
+ * --stale-off`: *files and *cids (malloc'd, *n entries; a board in two stale campaigns
+ * once, with the newest): 0 or -EIO */
+int store_stale_boards(struct store *st, char ***files, int64_t **cids, size_t *n);
+/* the variant at position pos of campaign id (patch NULL: none): 0 or -EIO */
+int store_campaign_variant_add(struct store *st, int64_t id, int pos, const char *label,
+			       const char *patch);
+/* 1 when label is one of campaign id's variants (a series campaign's campaign_variants, else
+ * control and patched), else 0; labels gets them, comma-separated: -EIO */
+int store_campaign_has_variant(struct store *st, int64_t id, const char *label, char *labels,
+			       size_t len);
+/* campaigns.batches set to the batches that ran, when every ok boot and scenario ran the
+ * same number: 0 or -EIO */
+int store_campaign_set_batches(struct store *st, int64_t id);
+/* Where a resumed board continues: *slot its last stored ok slot (0: none), *attempts how
+ * many attempts the slot after it already had: 0 or -EIO */
+int store_resume_point(struct store *st, int64_t id, const char *board, int *slot, int *attempts);
+/* the slot after the campaign's last boot (1: none yet): 0 or -EIO */
+int store_next_seq(struct store *st, int64_t id, int *seq);
+/* the boot of that uuid: 0 (its slot and campaign), -ENOENT, -EIO */
+int store_boot_find(struct store *st, const char *uuid, int *seq, int64_t *cid);
+/* the board's row: its definition as JSON text ("{}": none), cpu and family ("": none),
+ * each malloc'd: 0, -ENOENT, -EIO */
+int store_board_row(struct store *st, const char *name, char **definition, char **cpu,
+		    char **family);
+/* an A/A campaign's calibration of board and scenario (its release and image those of the
+ * board's first ok boot; a row already there is kept): 0 or -EIO */
+int store_calibration_add(struct store *st, int64_t id, const char *board, const char *scenario,
+			  double mean, double var_within, double var_between, size_t batches,
+			  size_t boots);
+
+#endif
