@@ -132,6 +132,21 @@ check "t99: dry run: the series from b4, three variants, and where the checks go
 	"grep -q '3 variants, in series order: control +1 (adds 0001-' <<<\"\$1\" && grep -q 'patchwork: checks to http://127.0.0.1:$pport (token $d/jobs/token)' <<<\"\$1\"" _ "$out" ||
 	echo "$out" | tail -n 8
 
+# refused before anything runs: checks without a series from a mailbox (no Message-IDs to
+# find the patches by), a token file others can read
+mkdir -p "$d/jobs/pdir"
+cp jobs/dma-from-device/patches/*.patch "$d/jobs/pdir/"
+sed 's|{ "mbox": "series.mbox" }|"pdir"|' "$d/jobs/pw.json" >"$d/jobs/pdir.json"
+out=$("$ablab" run "$d/jobs/pdir.json" --dry-run 2>&1); rc=$?
+check "t99: \"patchwork\" with a patch directory: a job error naming the field (exit $rc)" bash -c \
+	"[ $rc != 0 ] && grep -q 'pdir.json:[0-9]*:[0-9]*: patchwork: checks need a series from a mailbox' <<<\"\$1\"" _ "$out" || echo "$out"
+chmod 644 "$d/jobs/token"
+out=$("$ablab" run "$d/jobs/pw.json" 2>&1); rc=$?
+chmod 600 "$d/jobs/token"
+ncamp=$(psql_q "SELECT count(*) FROM campaigns")
+check "t99: a token file others can read: refused before any build or campaign (exit $rc, $ncamp campaigns)" bash -c \
+	"[ $rc != 0 ] && grep -q 'readable by its owner only (chmod 600' <<<\"\$1\" && [ $ncamp = 0 ] && [ ! -d '$d/cache/kernels' ]" _ "$out" || echo "$out"
+
 # 1. the series campaign: pending at the start, the verdicts at the end
 if ! sim_start 99; then
 	bad "t99: cannot start the simulator: $(cat "$d/sim.err")"
