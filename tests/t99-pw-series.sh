@@ -11,8 +11,9 @@
 # (patchwork is not packaged in Debian), recording every request.
 # Expected: pending on both patches before the first boot, then patch 1 warning (its
 # change and CI), patch 2 success, context ablab-sim-pw; a campaign whose kernel never
-# boots (--fault panic-boot) posts pending then fail; a server that cannot be reached
-# is a warning, the campaign completes and `ablab patchwork post N` posts it later.
+# boots (--fault panic-boot) posts pending then fail, and so does one stopped by SIGTERM;
+# a server that cannot be reached is a warning, the campaign completes and `ablab
+# patchwork post N` posts it later.
 # The token goes to the configured server only: never to the target_url's server (a
 # second recording server), nor into the database, transcripts or output.
 # timeout: 300
@@ -69,10 +70,14 @@ chmod 600 "$d/jobs/token"
 tok=$(cat "$d/jobs/token")
 echo '{"20260911093000.1-1-ablab@localhost": 31, "20260911093000.1-2-ablab@localhost": 32}' >"$d/patches.json"
 echo '{}' >"$d/none.json"
+rec_reset() {	# NAME: a new record file, the old one kept in NAME.all
+	[ ! -f "$d/$1.rec" ] || cat "$d/$1.rec" >>"$d/$1.all"
+	: >"$d/$1.rec"
+}
 fake_pw() {	# NAME PATCHES: a recording server in the background, its port in $port
 	local end=$((SECONDS + 10))
 	rm -f "$d/$1.port"
-	: >"$d/$1.rec"
+	rec_reset "$1"
 	python3 tests/patchwork_fake_server.py "$d/$1.port" "$d/$1.rec" "$2" "$tok" 2>"$d/$1.err" &
 	echo $! >"$d/$1.pid"
 	until [ -s "$d/$1.port" ]; do
@@ -191,7 +196,7 @@ fi
 if ! sim_start 98 --fault panic-boot; then
 	bad "t99: cannot start the simulator: $(cat "$d/sim.err")"
 else
-	: >"$d/pw.rec"
+	rec_reset pw
 	"$ablab" run "$d/jobs/pw.json" --boots 2 --undecidable-ok --results "$d/res" >"$d/run2.out" 2>"$d/run2.err"; rc=$?
 	sim_quit
 	cid2=$(psql_q "SELECT max(id) FROM campaigns")
@@ -222,13 +227,36 @@ else
 		"[ $rc = 0 ] && grep -Eq '^/api/patches/31/checks/ (success|warning) ablab-sim-pw /api/patches/32/checks/ (success|warning) ablab-sim-pw \$' <<<'$got'" || echo "$out"
 fi
 
+# 4. SIGTERM once the pending checks are posted: the campaign is interrupted, fail posted
+# (to the restarted server on its new port: --patchwork-url overrides the job's url)
+if ! sim_start 96; then
+	bad "t99: cannot start the simulator: $(cat "$d/sim.err")"
+else
+	rec_reset pw
+	"$ablab" run "$d/jobs/pw.json" --results "$d/res" --patchwork-url "http://127.0.0.1:$port" \
+		>"$d/run4.out" 2>"$d/run4.err" &
+	apid=$!
+	end=$((SECONDS + 60))
+	until [ "$(grep -c '"POST"' "$d/pw.rec")" -ge 2 ] || [ $SECONDS -ge $end ]; do sleep 0.05; done
+	kill -TERM "$apid"
+	wait "$apid"; rc=$?
+	sim_quit
+	cid4=$(psql_q "SELECT max(id) FROM campaigns")
+	got=$(posts "$d/pw.rec" | cut -d' ' -f2 | tr '\n' ' ')
+	check "t99: SIGTERM during campaign $cid4: exit $rc, status interrupted, pending then fail on both patches ($got)" test \
+		"$rc/$(psql_q "SELECT status FROM campaigns WHERE id = $cid4")/$got/$(posts "$d/pw.rec" | tail -n 1 | cut -d'|' -f2)" = \
+		"130/interrupted/pending pending fail fail /ablab campaign $cid4 interrupted: no verdict"
+fi
+
 # where the token went: every request to the patchwork server carried it; the target_url's
 # server got no request at all; no file, row or line of output of these runs holds it
-check "t99: the target_url's server got no request" test ! -s "$d/web.rec"
-check "t99: every request the patchwork server got carried the token" python3 -c '
+rec_reset pw
+rec_reset web
+check "t99: the target_url's server got no request" test ! -s "$d/web.all"
+check "t99: every request the patchwork server got ($(wc -l <"$d/pw.all") in 4 campaigns and a repost) carried the token" python3 -c '
 import json, sys
 rec = [json.loads(l) for l in open(sys.argv[1])]
-assert rec and all(r["auth"] == "Token " + sys.argv[2] for r in rec), rec' "$d/pw.rec" "$tok"
+assert rec and all(r["auth"] == "Token " + sys.argv[2] for r in rec), rec' "$d/pw.all" "$tok"
 psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=ablab" -c "SELECT c::text FROM campaigns c" \
 	-c "SELECT b::text FROM boots b" >"$d/db.txt"
 check "t99: the token is in no database row, transcript, simulator record or output ($(wc -l <"$d/db.txt") rows read)" bash -c \
