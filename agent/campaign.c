@@ -614,6 +614,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 			resdir);
 		buf_free(&names);
 	}
+	if (cs->started && !cs->resume_id)
+		cs->started(cid, cs->started_arg);
 
 	/* The board threads wait on consoles; glibc would give each its own malloc
 	 * arena (up to 8 per core), whose freed pages stay resident: two arenas

@@ -63,6 +63,11 @@ struct campaign_spec {
 	/* the design could not decide and ran anyway (--undecidable-ok): why, stored in the
 	 * run record as "undecidable" and stated by the report; NULL: it can decide */
 	const char *undecidable;
+	/* called once the campaign is stored and before its first boot, in the calling
+	 * thread, with its id (not on resume); whatever it does cannot fail the campaign.
+	 * NULL: nothing (the command layer posts patchwork's pending checks with it) */
+	void (*started)(int64_t id, void *arg);
+	void *started_arg;
 };
 
 /* Runs one A/B campaign over every board at once (a thread per board, each

@@ -8,6 +8,7 @@
 #include "kernel.h"
 #include "stats/seqtest.h"
 #include "shared/util.h"
+#include "report/patchwork.h"
 #include "variant.h"
 
 #include <errno.h>
@@ -73,8 +74,10 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 	struct campaign_spec cs = { 0 };
 	struct bench_def bd = j->bench;
 	struct errtext why, plan_why = { "" };
+	struct pw_auto pw = { 0 };
 	size_t i, nb = 0;
 	char *js = NULL;
+	int64_t id = 0;
 	int ret = 0, v;
 
 	if (cid)
@@ -93,6 +96,19 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 	else if (o->dry_run)
 		printf("  design: every timing row can end \"different\"\n");
 	ret = 0;
+	/* the campaign posts its patchwork checks: URL and token checked before anything runs */
+	if (o->pw_url && !j->v[1].mbox) {
+		err_msg("%s: patchwork checks need a series from a mailbox (variants.patched.patches {\"mbox\": FILE}): patchwork finds each patch by the Message-ID b4 intake records",
+			j->jf.path);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = pw_auto_init(&pw, o->pw_url, o->pw_token_file, o->pw_web_url, o->pw_insecure, o->db);
+	if (ret)
+		goto out;
+	if (o->dry_run && pw.on)
+		printf("  patchwork: checks to %s (token %s), pending at the start, the verdict at the end\n",
+		       pw.url, pw.token_file);
 	if (o->dry_run && j->v[1].mbox) {
 		const struct series *se = &j->v[1].series;
 
@@ -178,8 +194,16 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		if (cs.first > cs.boots)
 			cs.first = cs.boots;
 	}
-	ret = campaign_run(&cs, cid);
+	if (pw.on) {
+		cs.started = pw_auto_started;
+		cs.started_arg = &pw;
+	}
+	ret = campaign_run(&cs, &id);
+	pw_auto_ended(&pw, id);
+	if (cid)
+		*cid = id;
 out:
+	pw_auto_free(&pw);
 	for (i = 0; i < j->nboards; i++)
 		for (v = 0; v < VARIANTS_MAX; v++)
 			job_kernel_free(&k[i][v]);
@@ -219,6 +243,10 @@ void job_run_defaults(const struct job *j, struct job_run_opts *o)
 	o->trigger = "cli";
 	o->results = "results";
 	o->format = "text";
+	o->pw_url = j->pw_url;
+	o->pw_token_file = j->pw_token_file;
+	o->pw_web_url = j->pw_web_url;
+	o->pw_insecure = j->pw_insecure;
 }
 
 char *job_path(const char *name)

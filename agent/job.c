@@ -57,6 +57,15 @@ static const struct jfield lava_fields[] = {
 	{ NULL }
 };
 
+/* the campaign posts its own patchwork checks (patchwork.h: pw_auto) */
+static const struct jfield patchwork_fields[] = {
+	{ "url", J_STRING, true }, /* https://patchwork.kernel.org */
+	{ "token_file", J_STRING, true }, /* relative to the job file */
+	{ "web_url", J_STRING }, /* where `ablab serve` is: target_url */
+	{ "insecure_http", J_BOOL },
+	{ NULL }
+};
+
 static const struct jfield job_fields[] = {
 	{ "name", J_STRING },
 	{ "description", J_STRING },
@@ -75,6 +84,7 @@ static const struct jfield job_fields[] = {
 	{ "bisect", J_BOOL }, /* nightly: bisect a change between two nights' commits */
 	{ "threshold", J_OBJECT, false, threshold_fields },
 	{ "lava", J_OBJECT, false, lava_fields },
+	{ "patchwork", J_OBJECT, false, patchwork_fields },
 	{ NULL }
 };
 
@@ -430,6 +440,20 @@ static int job_load_one(struct job *j, const char *path)
 	t = jobj(r, "benchmark");
 	if (load_bench(j, t, jobdir))
 		bad = 1;
+	t = jobj(r, "patchwork");
+	if (t) {
+		s = jstr(t, "token_file");
+		j->pw_url = jstr(t, "url");
+		j->pw_web_url = jstr(t, "web_url");
+		j->pw_insecure = jbool(t, "insecure_http", false);
+		j->pw_token_file = s[0] == '/' ? xstrdup(s) : xasprintf("%s/%s", jobdir, s);
+		if (!j->v[1].mbox) {
+			job_error(
+				j, "patchwork",
+				"checks need a series from a mailbox (variants.patched.patches {\"mbox\": FILE}): patchwork finds each patch by the Message-ID b4 intake records");
+			bad = 1;
+		}
+	}
 	free(jobdir);
 	j->boots = (int)jint(r, "boots", 0); /* 0: the fewest that can decide (job-run.c) */
 	j->budget = (int)jint(r, "budget", 0);
@@ -540,6 +564,7 @@ void job_free(struct job *j)
 	free(j->ko[0]);
 	free(j->ko[1]);
 	free(j->name);
+	free(j->pw_token_file);
 	jfile_free(&j->jf);
 	memset(j, 0, sizeof(*j));
 }

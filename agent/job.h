@@ -51,6 +51,10 @@ struct job {
 	double threshold; /* nightly: relative change that matters (0.05 = 5%) */
 	double alpha; /* significance level of the nightly comparison */
 	json_object *lava; /* "lava" section (validated), or NULL */
+	/* "patchwork": the campaign posts its checks itself (patchwork.h, pw_auto) */
+	const char *pw_url, *pw_web_url; /* point into jf; NULL: not configured */
+	char *pw_token_file; /* absolute */
+	bool pw_insecure;
 };
 
 /* Loads and validates PATH.  Every problem is printed as
@@ -93,6 +97,10 @@ struct job_run_opts {
 	bool dry_run; /* print boards and kernels (cached / would build) */
 	const struct runner *runner; /* what runs the boots; NULL: here (runner.h) */
 	bool undecidable_ok; /* run a design that cannot decide (the report says so) */
+	/* post patchwork checks: pending at the start, the verdict at the end (NULL url:
+	 * none); the job's "patchwork", --patchwork-url ... */
+	const char *pw_url, *pw_token_file, *pw_web_url;
+	bool pw_insecure;
 };
 /* Fills the run options from the job's own values. */
 void job_run_defaults(const struct job *j, struct job_run_opts *o);

@@ -7,7 +7,8 @@ patchwork_fake_server.py PORTFILE RECORDFILE PATCHES TOKEN [REDIRECT_URL]
 
 Listens on an ephemeral port (written to PORTFILE once it accepts) and appends
 every request to RECORDFILE, one JSON object a line: method, path, the
-Authorization header, the body.  PATCHES: a JSON file {"msgid": id, ...} (the
+Authorization header, the body, the time it came (t, seconds since the
+epoch).  PATCHES: a JSON file {"msgid": id, ...} (the
 Message-IDs without <>).  The endpoints of patchwork's REST API (1.x, as
 documented at patchwork.readthedocs.io, "REST API"):
   GET  /api/patches/?msgid=ID      a list of the patch with that Message-ID (or [])
@@ -22,6 +23,7 @@ import http.server
 import json
 import re
 import sys
+import time
 import urllib.parse
 
 portfile, recordfile, patchfile, token = sys.argv[1:5]
@@ -48,7 +50,7 @@ class H(http.server.BaseHTTPRequestHandler):
         with open(recordfile, "a") as f:
             f.write(json.dumps({"method": self.command, "path": self.path,
                                 "auth": self.headers.get("Authorization"),
-                                "body": body}) + "\n")
+                                "body": body, "t": time.time()}) + "\n")
 
     def answer(self, code, obj, headers=()):
         data = json.dumps(obj).encode()

@@ -24,8 +24,9 @@ static void patchwork_usage(void)
 	       "timing row is the same within the margin.  A series campaign (variants +1,\n"
 	       "+1-2, ...) posts each patch's own increment; an A/B campaign whose patched\n"
 	       "kernel is the series posts the whole series on every patch.  The patch is\n"
-	       "found by its Message-ID (b4 intake records them).  Run it when the campaign\n"
-	       "starts and again when it ends.\n\n"
+	       "found by its Message-ID (b4 intake records them).  A job with \"patchwork\"\n"
+	       "(or `ablab run --patchwork-url`) posts them itself, pending when its campaign\n"
+	       "starts and the verdict when it ends; this command posts them again.\n\n"
 	       "  --url URL          the patchwork server (https://patchwork.kernel.org)\n"
 	       "  --token-file FILE  its API token, in a file readable by its owner only;\n"
 	       "                     sent to --url's server only, never across a redirect\n"
@@ -50,7 +51,7 @@ int cmd_patchwork(int argc, char **argv)
 	struct pw_plan plan;
 	char *url = NULL, *target = NULL;
 	struct store st;
-	int64_t cid = 0, *ids = NULL;
+	int64_t cid = 0;
 	int c, ret;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -118,30 +119,15 @@ int cmd_patchwork(int argc, char **argv)
 		free(url);
 		return 1;
 	}
-	if (web)
-		target = xasprintf("%s%scampaign/%" PRId64, web,
-				   web[0] && web[strlen(web) - 1] == '/' ? "" : "/", cid);
+	target = pw_target_url(web, cid);
 	lava_api_init();
-	ids = xcalloc(plan.npatch + 1, sizeof(*ids));
-	for (size_t k = 0; !dry && !ret && k < plan.npatch; k++)
-		ret = pw_patch_id(&conn, plan.msgids[k], &ids[k]);
-	for (size_t i = 0; !ret && i < plan.n; i++) {
-		const struct pw_check *k = &plan.checks[i];
-
-		if (!dry)
-			ret = pw_post_check(&conn, ids[k->patch], k, target);
-		if (!ret)
-			printf("patch %zu/%zu <%s>%s%.0" PRId64 ": %s %s: %s\n", k->patch + 1,
-			       plan.npatch, plan.msgids[k->patch], dry ? "" : " patchwork ",
-			       dry ? (int64_t)0 : ids[k->patch], k->state, k->context, k->desc);
-	}
+	ret = pw_post_plan(&conn, &plan, target, dry, stdout);
 	if (!ret)
 		info_msg("%s %zu check%s for %zu patch%s of campaign %" PRId64 " (%s)",
 			 dry ? "would post" : "posted", plan.n, plan.n == 1 ? "" : "s", plan.npatch,
 			 plan.npatch == 1 ? "" : "es", cid, plan.status);
 	lava_api_cleanup();
 	pw_plan_free(&plan);
-	free(ids);
 	free(target);
 	free(conn.token);
 	free(url);

@@ -35,22 +35,46 @@ static void run_usage(FILE *f)
 		"                      build, and why); run nothing\n"
 		"  --undecidable-ok    run a design that can never say \"different\" (too few\n"
 		"                      boots for its rows: refused with exit 2 otherwise); the\n"
-		"                      report states that the design could not decide\n");
+		"                      report states that the design could not decide\n"
+		"  --patchwork-url URL  post the series' patchwork checks (`ablab patchwork`):\n"
+		"                      pending per patch and board when the campaign starts,\n"
+		"                      success, warning or fail when it ends; a check that\n"
+		"                      cannot be posted is a warning, the campaign goes on and\n"
+		"                      `ablab patchwork post N` posts it again (default: the\n"
+		"                      job's \"patchwork\": {\"url\", \"token_file\", \"web_url\"})\n"
+		"  --patchwork-token-file FILE  its API token (mode 600), sent to URL only\n"
+		"  --patchwork-web-url URL  each check's target_url is URL/campaign/N\n"
+		"  --patchwork-insecure-http  allow http:// to a server that is not loopback\n"
+		"  --no-patchwork      post nothing, whatever the job says\n");
 }
 
 int cmd_run(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "boards", 1, NULL, 'B' },  { "boots", 1, NULL, 'n' },
-		{ "batches", 1, NULL, 'm' }, { "order", 1, NULL, 'o' },
-		{ "seed", 1, NULL, 's' },    { "params", 1, NULL, 'P' },
-		{ "results", 1, NULL, 'r' }, { "format", 1, NULL, 'f' },
-		{ "budget", 1, NULL, 'U' },  { "first", 1, NULL, 'F' },
-		{ "margin", 1, NULL, 'M' },  { "dry-run", 0, NULL, 'd' },
-		{ "help", 0, NULL, 'h' },    { "undecidable-ok", 0, NULL, 'Y' },
-		{ NULL, 0, NULL, 0 }
+		{ "boards", 1, NULL, 'B' },
+		{ "boots", 1, NULL, 'n' },
+		{ "batches", 1, NULL, 'm' },
+		{ "order", 1, NULL, 'o' },
+		{ "seed", 1, NULL, 's' },
+		{ "params", 1, NULL, 'P' },
+		{ "results", 1, NULL, 'r' },
+		{ "format", 1, NULL, 'f' },
+		{ "budget", 1, NULL, 'U' },
+		{ "first", 1, NULL, 'F' },
+		{ "margin", 1, NULL, 'M' },
+		{ "dry-run", 0, NULL, 'd' },
+		{ "help", 0, NULL, 'h' },
+		{ "undecidable-ok", 0, NULL, 'Y' },
+		{ "patchwork-url", 1, NULL, 1 },
+		{ "patchwork-token-file", 1, NULL, 2 },
+		{ "patchwork-web-url", 1, NULL, 3 },
+		{ "patchwork-insecure-http", 0, NULL, 4 },
+		{ "no-patchwork", 0, NULL, 5 },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *boards = NULL, *results = NULL, *format = NULL;
+	const char *pw_url = NULL, *pw_token = NULL, *pw_web = NULL;
+	bool pw_insecure = false, pw_off = false;
 	struct job_run_opts o;
 	struct job j;
 	bool *mask = NULL, dry = false, undecidable_ok = false;
@@ -74,6 +98,21 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'Y':
 			undecidable_ok = true;
+			break;
+		case 1:
+			pw_url = optarg;
+			break;
+		case 2:
+			pw_token = optarg;
+			break;
+		case 3:
+			pw_web = optarg;
+			break;
+		case 4:
+			pw_insecure = true;
+			break;
+		case 5:
+			pw_off = true;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -104,6 +143,16 @@ int cmd_run(int argc, char **argv)
 	ret = cli_job_load(argv[optind], &j, &o, &ov, boards, &mask);
 	if (ret)
 		return ret;
+	if (pw_url)
+		o.pw_url = pw_url;
+	if (pw_token)
+		o.pw_token_file = pw_token;
+	if (pw_web)
+		o.pw_web_url = pw_web;
+	if (pw_insecure)
+		o.pw_insecure = true;
+	if (pw_off)
+		o.pw_url = NULL;
 	o.boards = mask;
 	o.dry_run = dry;
 	o.undecidable_ok = undecidable_ok;

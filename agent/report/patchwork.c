@@ -15,6 +15,7 @@
 #include "report/report-int.h"
 #include "store/store-campaign.h"
 #include "shared/util.h"
+#include "lava/lava-api.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -119,8 +120,50 @@ static void judge(const struct report *rep, const struct pw_plan *p, size_t k, i
 	desc_add(c->desc, " (ablab campaign %" PRId64 ")", rep->campaign);
 }
 
+/* the check of patch k on board of a campaign that has no verdict (yet) */
+static void unjudged(const struct pw_plan *p, size_t k, const char *board, struct pw_check *c)
+{
+	c->patch = k;
+	snprintf(c->context, sizeof(c->context), "ablab-%s", board);
+	if (!strcmp(p->status, "running")) {
+		c->state = "pending";
+		snprintf(c->desc, sizeof(c->desc), "ablab campaign %" PRId64 " is running",
+			 p->campaign);
+	} else {
+		c->state = "fail";
+		snprintf(c->desc, sizeof(c->desc), "ablab campaign %" PRId64 " %s: no verdict",
+			 p->campaign, !strcmp(p->status, "failed") ? "failed" : p->status);
+	}
+}
+
+/* the boards of campaign cid's run record (run->'boards'[].board), in its order */
+static int run_boards(struct store *st, int64_t cid, char ***boards, size_t *n)
+{
+	char ids[24];
+	const char *par[1] = { ids };
+	struct store_rows t;
+	int ret;
+
+	*boards = NULL;
+	*n = 0;
+	snprintf(ids, sizeof(ids), "%" PRId64, cid);
+	ret = store_rows_query(
+		st,
+		"SELECT e.b->>'board' FROM campaigns c, jsonb_array_elements(CASE WHEN jsonb_typeof(c.run->'boards') = 'array' THEN c.run->'boards' ELSE '[]' END) WITH ORDINALITY e(b, n) WHERE c.id = $1::int AND e.b->>'board' IS NOT NULL ORDER BY e.n",
+		1, par, &t);
+	if (ret)
+		return ret;
+	*boards = xcalloc(t.nrows + 1, sizeof(**boards));
+	for (size_t i = 0; i < t.nrows; i++)
+		(*boards)[(*n)++] = xstrdup(store_text(&t, i, 0));
+	store_rows_free(&t);
+	return 0;
+}
+
 int pw_plan(struct store *st, int64_t cid, struct pw_plan *p)
 {
+	char **boards = NULL;
+	size_t nb = 0;
 	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
 	struct report rep;
 	char ids[24], *js = NULL;
@@ -160,6 +203,18 @@ int pw_plan(struct store *st, int64_t cid, struct pw_plan *p)
 	}
 	json_object_put(a);
 
+	/* running or ended without a verdict: the boards the campaign was started on (its
+	 * run record), booted yet or not */
+	if (strcmp(p->status, "complete") && !run_boards(st, cid, &boards, &nb) && nb) {
+		p->checks = xcalloc(p->npatch * nb, sizeof(*p->checks));
+		for (size_t k = 0; k < p->npatch; k++)
+			for (size_t bi = 0; bi < nb; bi++)
+				unjudged(p, k, boards[bi], &p->checks[p->n++]);
+		strv_free(boards);
+		return 0;
+	}
+	strv_free(boards);
+
 	ret = report_load(st, cid, &rep);
 	if (ret) {
 		report_free(&rep);
@@ -183,18 +238,10 @@ int pw_plan(struct store *st, int64_t cid, struct pw_plan *p)
 
 			c->patch = k;
 			snprintf(c->context, sizeof(c->context), "ablab-%s", rep.boards[bi].name);
-			if (!strcmp(p->status, "running")) {
-				c->state = "pending";
-				snprintf(c->desc, sizeof(c->desc),
-					 "ablab campaign %" PRId64 " is running", cid);
-			} else if (strcmp(p->status, "complete")) {
-				c->state = "fail";
-				snprintf(c->desc, sizeof(c->desc),
-					 "ablab campaign %" PRId64 " %s: no verdict", cid,
-					 !strcmp(p->status, "failed") ? "failed" : p->status);
-			} else {
+			if (strcmp(p->status, "complete"))
+				unjudged(p, k, rep.boards[bi].name, c);
+			else
 				judge(&rep, p, k, (int)bi, c);
-			}
 		}
 	report_free(&rep);
 	return 0;
@@ -375,4 +422,131 @@ int pw_post_check(const struct pw_conn *c, int64_t patch, const struct pw_check 
 	buf_free(&out);
 	free(url);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ posting a plan */
+
+int pw_post_plan(const struct pw_conn *c, const struct pw_plan *p, const char *target_url, bool dry,
+		 FILE *out)
+{
+	int64_t *ids = xcalloc(p->npatch + 1, sizeof(*ids));
+	int ret = 0;
+
+	for (size_t k = 0; !dry && !ret && k < p->npatch; k++)
+		ret = pw_patch_id(c, p->msgids[k], &ids[k]);
+	for (size_t i = 0; !ret && i < p->n; i++) {
+		const struct pw_check *k = &p->checks[i];
+
+		if (!dry)
+			ret = pw_post_check(c, ids[k->patch], k, target_url);
+		if (!ret)
+			fprintf(out, "patch %zu/%zu <%s>%s%.0" PRId64 ": %s %s: %s\n", k->patch + 1,
+				p->npatch, p->msgids[k->patch], dry ? "" : " patchwork ",
+				dry ? (int64_t)0 : ids[k->patch], k->state, k->context, k->desc);
+	}
+	free(ids);
+	return ret;
+}
+
+char *pw_target_url(const char *web_url, int64_t cid)
+{
+	if (!web_url)
+		return NULL;
+	return xasprintf("%s%scampaign/%" PRId64, web_url,
+			 web_url[0] && web_url[strlen(web_url) - 1] == '/' ? "" : "/", cid);
+}
+
+/* ------------------------------------------------------------------ a campaign's own */
+
+int pw_auto_init(struct pw_auto *a, const char *url, const char *token_file, const char *web_url,
+		 bool insecure_http, const char *db)
+{
+	memset(a, 0, sizeof(*a));
+	if (!url)
+		return 0;
+	if (!token_file) {
+		err_msg("patchwork %s: no token file (--patchwork-token-file, or the job's patchwork.token_file)",
+			url);
+		return -EINVAL;
+	}
+	a->url = xstrdup(url);
+	a->url[strcspn(a->url, "?#")] = '\0';
+	while (*a->url && a->url[strlen(a->url) - 1] == '/')
+		a->url[strlen(a->url) - 1] = '\0';
+	if (pw_url_ok(a->url, insecure_http) || pw_token_read(token_file, &a->conn.token)) {
+		pw_auto_free(a);
+		return -EINVAL;
+	}
+	a->conn.url = a->url;
+	a->token_file = xstrdup(token_file);
+	a->web_url = web_url ? xstrdup(web_url) : NULL;
+	a->db = db;
+	a->insecure = insecure_http;
+	a->on = true;
+	lava_api_init();
+	return 0;
+}
+
+void pw_auto_free(struct pw_auto *a)
+{
+	if (a->on)
+		lava_api_cleanup();
+	free(a->url);
+	free(a->token_file);
+	free(a->web_url);
+	free(a->conn.token);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Posts campaign cid's checks now; ended: the campaign is over (a status still "running"
+ * then means its final status was not stored: fail).  A failure is a warning. */
+static void auto_post(struct pw_auto *a, int64_t cid, bool ended)
+{
+	struct pw_plan plan = { 0 };
+	struct store st;
+	char *target = NULL;
+	int ret;
+
+	ret = store_open(&st, a->db);
+	if (!ret) {
+		ret = pw_plan(&st, cid, &plan);
+		store_close(&st);
+	}
+	if (!ret && ended && !strcmp(plan.status, "running")) {
+		for (size_t i = 0; i < plan.n; i++) {
+			plan.checks[i].state = "fail";
+			snprintf(plan.checks[i].desc, sizeof(plan.checks[i].desc),
+				 "ablab campaign %" PRId64 " ended with an error: no verdict", cid);
+		}
+	}
+	if (!ret) {
+		target = pw_target_url(a->web_url, cid);
+		ret = pw_post_plan(&a->conn, &plan, target, false, stderr);
+	}
+	if (ret)
+		err_msg("warning: patchwork: campaign %lld's %s checks were not all posted to %s (above); the campaign %s: `ablab patchwork post %lld --url %s --token-file %s%s%s%s` posts them again",
+			(long long)cid, ended ? "final" : "pending", a->url,
+			ended ? "is stored all the same" : "goes on", (long long)cid, a->url,
+			a->token_file, a->web_url ? " --web-url " : "",
+			a->web_url ? a->web_url : "", a->insecure ? " --insecure-http" : "");
+	else
+		info_msg("patchwork: posted %zu %s check%s of campaign %" PRId64 " to %s", plan.n,
+			 ended ? "final" : "pending", plan.n == 1 ? "" : "s", cid, a->url);
+	a->failed += ret != 0;
+	pw_plan_free(&plan);
+	free(target);
+}
+
+void pw_auto_started(int64_t cid, void *arg)
+{
+	struct pw_auto *a = arg;
+
+	if (a && a->on && cid)
+		auto_post(a, cid, false);
+}
+
+void pw_auto_ended(struct pw_auto *a, int64_t cid)
+{
+	if (a->on && cid)
+		auto_post(a, cid, true);
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PW_DESC_MAX 1024
 
@@ -51,5 +52,33 @@ int pw_patch_id(const struct pw_conn *c, const char *msgid, int64_t *id);
 /* POST one check (target_url NULL: none): 0, -EACCES (refused token), -EIO (said). */
 int pw_post_check(const struct pw_conn *c, int64_t patch, const struct pw_check *k,
 		  const char *target_url);
+
+/* Finds every patch of p by its Message-ID, then POSTs p's checks (dry: neither), a line
+ * per check to out.  0, or the first error (said): -ENOENT, -EACCES, -EIO. */
+int pw_post_plan(const struct pw_conn *c, const struct pw_plan *p, const char *target_url, bool dry,
+		 FILE *out);
+/* web_url/campaign/N (allocated), NULL without web_url */
+char *pw_target_url(const char *web_url, int64_t cid);
+
+/* A campaign that posts its own checks (the job's "patchwork", `run --patchwork-url`):
+ * pending per patch and board once it is stored, before the first boot (pw_auto_started,
+ * a campaign_spec.started hook), the verdict or fail once it ended (pw_auto_ended).  A
+ * check that cannot be posted is a warning naming the `ablab patchwork post` that posts
+ * it again; the campaign goes on, its exit status unchanged. */
+struct pw_auto {
+	bool on; /* configured */
+	struct pw_conn conn;
+	char *url, *token_file, *web_url;
+	bool insecure;
+	const char *db;
+	int failed; /* posts that failed (warned) */
+};
+/* url NULL: off (0).  Else the URL and the token file are checked now (-EINVAL, said),
+ * before any kernel is built or board booted. */
+int pw_auto_init(struct pw_auto *a, const char *url, const char *token_file, const char *web_url,
+		 bool insecure_http, const char *db);
+void pw_auto_started(int64_t cid, void *arg); /* arg: the struct pw_auto */
+void pw_auto_ended(struct pw_auto *a, int64_t cid);
+void pw_auto_free(struct pw_auto *a);
 
 #endif
