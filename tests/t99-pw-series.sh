@@ -190,6 +190,21 @@ assert d2 == "patch 2/2's own increment (+1-2 against +1): same within +-1 % on 
 print("    patch 1:", d1)
 print("    patch 2:", d2)
 PY
+	# the same campaign's reply to the series and its KCIDB export (issue 30 item 4)
+	"$ablab" report "$cid" --format email --reply >"$d/reply.txt" 2>&1
+	check "t99: report --reply on the series campaign: In-Reply-To the series' first message" \
+		grep -q '^In-Reply-To: <20260911093000.1-1-ablab@localhost>$' "$d/reply.txt"
+	"$ablab" report "$cid" --format kcidb >"$d/kcidb.json" 2>&1
+	if python3 -c 'import jsonschema' 2>/dev/null; then
+		check "t99: the series campaign's KCIDB export validates against schema v5.3, a checkout per variant" python3 -c '
+import json, sys, jsonschema
+s = json.load(open(sys.argv[1])); k = json.load(open(sys.argv[2]))
+jsonschema.Draft7Validator(s, format_checker=jsonschema.FormatChecker()).validate(k)
+assert sorted(x["misc"]["variant"] for x in k["checkouts"]) == ["+1", "+1-2", "control"], k["checkouts"]' \
+			tests/fixtures/kcidb/kcidb-io.schema.v5.3.json "$d/kcidb.json"
+	else
+		skip "t99: python3-jsonschema is not installed (make test-deps)"
+	fi
 fi
 
 # 2. a campaign whose kernels never boot: pending, then fail
