@@ -3,6 +3,7 @@
  * seqtest.c - group-sequential design on the exact rank test (see seqtest.h).
  */
 #include "stats/seqtest.h"
+#include "stats/stats-int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -36,13 +37,6 @@ const char *seq_decision_name(enum seq_decision s)
 	default:
 		return "undecided";
 	}
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
 }
 
 /* number of sorted v[0..n-1] <= t (with a relative slack for equal floating values) */
