@@ -5,6 +5,7 @@
 #include "stats/changepoint.h"
 #include "shared/util.h"
 #include "variant.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,7 +17,7 @@
 
 /* The equivalence margin stats_row() is given: night against night, only the p and the
  * change are used (a job's threshold is no margin: it may be any size, e.g. 500 %). */
-#define CMP_MARGIN 0.01
+#define CMP_MARGIN ABLAB_MARGIN
 
 /* Drops the NaN means (a boot without a figure for the row is no boot of it); the count kept. */
 static size_t keep_finite(double *v, size_t n)

@@ -15,6 +15,7 @@
 #include "report/report-int.h"
 #include "store/store-campaign.h"
 #include "shared/util.h"
+#include "stats/stats.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -121,7 +122,7 @@ static void judge(const struct report *rep, const struct pw_plan *p, size_t k, i
 
 int pw_plan(struct store *st, int64_t cid, struct pw_plan *p)
 {
-	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
 	struct report rep;
 	char ids[24], *js = NULL;
 	const char *par[1] = { ids };

@@ -7,6 +7,7 @@
 #include "stats/seqtest.h"
 #include "store/store-report.h"
 #include "shared/util.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -619,7 +620,7 @@ static void analyse_seq(struct report *rep)
 int report_seq_board(struct store *st, int64_t campaign, const char *board, struct errtext *why)
 {
 	struct report rep;
-	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
 	size_t n[4] = { 0 }, total = 0;
 	int ret = report_load(st, campaign, &rep);
 
@@ -669,7 +670,7 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 	if (o->margin > 0)
 		rep->margin = o->margin;
 	if (!(rep->margin > 0))
-		rep->margin = 0.01;
+		rep->margin = ABLAB_MARGIN;
 	for (size_t i = 0; i < rep->nrows; i++) {
 		struct rep_row *r = &rep->rows[i];
 		size_t na, nb;
@@ -736,7 +737,7 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 			for (size_t j = 0; j < r->nboots; j++)
 				mb = r->boots[j].nbatch > mb ? r->boots[j].nbatch : mb;
 			r->mde = stats_mde(r->cal_vb, r->cal_vw, mb ? mb : 1, na < nb ? na : nb,
-					   r->cal_mean, o->alpha, 0.8);
+					   r->cal_mean, o->alpha, ABLAB_POWER);
 		}
 		free(a);
 		free(b);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The queries of a report (report-model.c reads their rows): SQL stays in the store. */
 #include "store/store-report.h"
+#include "stats/stats.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,17 +24,19 @@ int store_report_campaign(struct store *st, int64_t campaign, struct store_rows 
 		     " coalesce(job->>'job', ''), coalesce(batches, 0), coalesce(boots_per_variant, 0),"
 		     " coalesce(seed, 0), coalesce((run->'sequential'->>'first')::int, 0),"
 		     " coalesce((run->'sequential'->>'budget')::int, 0),"
-		     " coalesce((run->'sequential'->>'alpha')::float8, 0.05),"
-		     " coalesce((run->'sequential'->>'beta')::float8, 0.05),"
-		     " coalesce((run->'sequential'->>'boards')::int, 0),"
-		     " coalesce((run->>'margin_pct')::float8, (job->>'margin_pct')::float8, 0),"
-		     " coalesce(job->'series'->>'msgid', ''), coalesce(job->'series'->>'subject', ''),"
-		     " coalesce((job->'series'->>'version')::int, 0),"
-		     " coalesce((SELECT string_agg(p, ', ') FROM jsonb_array_elements_text("
-		     "  CASE WHEN jsonb_typeof(job->'series'->'patches') = 'array'"
-		     "  THEN job->'series'->'patches' END) p), '')," /* why it could not decide */
-		     " coalesce(run->>'undecidable', '')"
-		     " FROM campaigns c WHERE id = $1::int";
+		     " coalesce((run->'sequential'->>'alpha')::float8, " ABLAB_SQL_NUM(
+			     ABLAB_ALPHA) "),"
+					  " coalesce((run->'sequential'->>'beta')::float8, " ABLAB_SQL_NUM(
+						  ABLAB_BETA) "),"
+							      " coalesce((run->'sequential'->>'boards')::int, 0),"
+							      " coalesce((run->>'margin_pct')::float8, (job->>'margin_pct')::float8, 0),"
+							      " coalesce(job->'series'->>'msgid', ''), coalesce(job->'series'->>'subject', ''),"
+							      " coalesce((job->'series'->>'version')::int, 0),"
+							      " coalesce((SELECT string_agg(p, ', ') FROM jsonb_array_elements_text("
+							      "  CASE WHEN jsonb_typeof(job->'series'->'patches') = 'array'"
+							      "  THEN job->'series'->'patches' END) p), '')," /* why it could not decide */
+							      " coalesce(run->>'undecidable', '')"
+							      " FROM campaigns c WHERE id = $1::int";
 
 	return store_query_id(st, q, campaign, t);
 }

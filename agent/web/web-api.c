@@ -6,6 +6,7 @@
 #include "report/report.h"
 #include "store/store-web.h"
 #include "store/store.h"
+#include "stats/stats.h"
 
 #include <microhttpd.h>
 #include <stdbool.h>
@@ -30,7 +31,7 @@ void web_api_json(struct reply *r, int rc)
 /* what `ablab report ID --format json` prints: its defaults, report_campaign_to() */
 void web_api_report(struct web *w, struct reply *r, const char *id)
 {
-	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
 	struct store *st;
 	bool fin;
 

@@ -10,6 +10,7 @@
 #include "store/store-web.h"
 #include "store/store.h"
 #include "shared/util.h"
+#include "stats/stats.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -187,7 +188,7 @@ static void fmt_val(char *out, size_t len, double v, const char *unit)
 /* the report of campaign id in format, into a malloc'd string (NULL: failed) */
 static char *report_text(struct web *w, const char *id, const char *format)
 {
-	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
 	struct store *st = web_db(w);
 	char *s = NULL;
 	size_t n = 0;
