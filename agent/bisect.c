@@ -365,13 +365,14 @@ static int load(struct bisect *b, int64_t id, int *pending)
 		store_rows_free(&r);
 		return -ENOENT;
 	}
-	b->board = xstrdup(store_text(&r, 0, 0));
-	b->scenario = !store_cell(&r, 0, 1) ? NULL : xstrdup(store_text(&r, 0, 1));
-	b->tree = xstrdup(store_text(&r, 0, 2));
-	b->good = xstrdup(store_text(&r, 0, 3));
-	b->bad = xstrdup(store_text(&r, 0, 4));
-	commits = json_tokener_parse(store_text(&r, 0, 5));
-	set = json_tokener_parse(store_text(&r, 0, 6));
+	b->board = xstrdup(store_text(&r, 0, BG_BOARD));
+	b->scenario = !store_cell(&r, 0, BG_SCENARIO) ? NULL :
+							xstrdup(store_text(&r, 0, BG_SCENARIO));
+	b->tree = xstrdup(store_text(&r, 0, BG_TREE));
+	b->good = xstrdup(store_text(&r, 0, BG_GOOD));
+	b->bad = xstrdup(store_text(&r, 0, BG_BAD));
+	commits = json_tokener_parse(store_text(&r, 0, BG_COMMITS));
+	set = json_tokener_parse(store_text(&r, 0, BG_SETTINGS));
 	store_rows_free(&r);
 	if (!commits || !json_object_is_type(commits, json_type_array) || !set)
 		goto out;
@@ -399,17 +400,19 @@ static int load(struct bisect *b, int64_t id, int *pending)
 	if (store_bisect_steps(b->st, b->id, &r))
 		goto out;
 	for (i = 0; i < r.nrows; i++) {
-		int pos = atoi(store_text(&r, i, 2));
+		int pos = atoi(store_text(&r, i, BS_POSITION));
 
-		b->nsteps = atoi(store_text(&r, i, 0));
+		b->nsteps = atoi(store_text(&r, i, BS_N));
 		if (pos < 0 || (size_t)pos >= b->n)
 			continue;
-		if (!store_cell(&r, i, 3))
+		if (!store_cell(&r, i, BS_VERDICT))
 			*pending = b->nsteps;
 		else
-			apply_step(b, store_text(&r, i, 1), pos, store_text(&r, i, 3),
-				   !store_cell(&r, i, 4) ? NAN :
-							   strtod(store_text(&r, i, 4), NULL));
+			apply_step(b, store_text(&r, i, BS_ROLE), pos,
+				   store_text(&r, i, BS_VERDICT),
+				   !store_cell(&r, i, BS_CHANGE) ?
+					   NAN :
+					   strtod(store_text(&r, i, BS_CHANGE), NULL));
 	}
 	store_rows_free(&r);
 	ret = 0;

@@ -69,10 +69,10 @@ static char *board_unhealthy(const char *name, struct store *st)
 		struct store_rows r = { 0 };
 
 		if (!store_health_last(st, b.name, &r) && r.nrows == 1 &&
-		    strcmp(store_text(&r, 0, 0), "t"))
+		    strcmp(store_text(&r, 0, HL_OK), "t"))
 			why = xasprintf(
 				"its last health check (%s) failed: %s; run `ablab check %s` once it is fixed",
-				store_text(&r, 0, 1), store_text(&r, 0, 3), b.name);
+				store_text(&r, 0, HL_CHECKED), store_text(&r, 0, HL_ERROR), b.name);
 		store_rows_free(&r);
 	}
 	board_free(&b);
