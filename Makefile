@@ -67,7 +67,7 @@ build/asan/ablab: $(SANOBJS)
 	@$(if $(Q),echo '  LD-SAN ' $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -o $@ $^ $(LDLIBS)
 # The simulated board of the fault tests (tests/boardsim.md); no agent code.
-build/boardsim: tests/boardsim.c | build/obj
+build/boardsim: tests/boardsim.c agent/stats/splitmix64.h | build/obj
 	@$(if $(Q),echo '  CC     ' $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< -lm
 build/asan/test_%: tests/test_%.c $(LIBSRCS:agent/%.c=build/asan/%.o)

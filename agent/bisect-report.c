@@ -42,22 +42,25 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 		store_rows_free(&h);
 		return -EIO;
 	}
-	fprintf(f, "Bisect %" PRId64 " (%s): board %s, %s, tree %s\n", id, store_text(&h, 0, 10),
-		store_text(&h, 0, 0), store_text(&h, 0, 1), store_text(&h, 0, 2));
+	fprintf(f, "Bisect %" PRId64 " (%s): board %s, %s, tree %s\n", id,
+		store_text(&h, 0, BH_CREATED), store_text(&h, 0, BH_BOARD),
+		store_text(&h, 0, BH_SCENARIO), store_text(&h, 0, BH_TREE));
 	fprintf(f, "good %.12s (%s), bad %.12s (%s): %s commits on the first-parent history\n",
-		store_text(&h, 0, 3), store_text(&h, 0, 5), store_text(&h, 0, 4),
-		store_text(&h, 0, 6), store_text(&h, 0, 7));
+		store_text(&h, 0, BH_GOOD), store_text(&h, 0, BH_GOOD_REF),
+		store_text(&h, 0, BH_BAD), store_text(&h, 0, BH_BAD_REF),
+		store_text(&h, 0, BH_NCOMMITS));
 	fprintf(f,
 		"each step: the commit's kernel (patched) against good's (control), a sequential campaign of at most %s+%s boots from %s+%s on\n",
-		store_text(&h, 0, 11), store_text(&h, 0, 11), store_text(&h, 0, 12),
-		store_text(&h, 0, 12));
+		store_text(&h, 0, BH_BUDGET), store_text(&h, 0, BH_BUDGET),
+		store_text(&h, 0, BH_FIRST), store_text(&h, 0, BH_FIRST));
 	{
-		double m = strtod(store_text(&h, 0, 13), NULL), e = NAN;
+		double m = strtod(store_text(&h, 0, BH_MARGIN_PCT), NULL), e = NAN;
 
 		for (i = 0; i < (int)r.nrows; i++)
-			if (!strcmp(store_text(&r, i, 1), "check") &&
-			    !strcmp(store_text(&r, i, 5), "different") && !!store_cell(&r, i, 6))
-				e = strtod(store_text(&r, i, 6), NULL);
+			if (!strcmp(store_text(&r, i, BT_ROLE), "check") &&
+			    !strcmp(store_text(&r, i, BT_VERDICT), "different") &&
+			    !!store_cell(&r, i, BT_CHANGE))
+				e = strtod(store_text(&r, i, BT_CHANGE), NULL);
 		fprintf(f, "\"same\": within +-%g%% for bad against good", m);
 		if (isfinite(e))
 			fprintf(f,
@@ -71,62 +74,66 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 	nsteps = (int)r.nrows;
 	for (i = 0; i < nsteps; i++) {
 		char ch[24], lo[24], hi[24], ci[sizeof(lo) + sizeof(hi) + 4], verdict[32];
-		const char *v = store_text(&r, i, 5);
+		const char *v = store_text(&r, i, BT_VERDICT);
 
 		pct(ch, sizeof(ch), &r, i, 6);
 		pct(lo, sizeof(lo), &r, i, 7);
 		pct(hi, sizeof(hi), &r, i, 8);
-		if (!store_cell(&r, i, 7))
+		if (!store_cell(&r, i, BT_CI_LO))
 			snprintf(ci, sizeof(ci), "-");
 		else
 			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
 		if (!strcmp(v, "build-failed"))
 			snprintf(verdict, sizeof(verdict), "skip: no build");
-		else if (!strcmp(v, "running") && !strcmp(store_text(&r, i, 16), "interrupted"))
+		else if (!strcmp(v, "running") &&
+			 !strcmp(store_text(&r, i, BT_CAMPAIGN_STATUS), "interrupted"))
 			snprintf(verdict, sizeof(verdict), "interrupted");
 		else
 			snprintf(verdict, sizeof(verdict), "%s", v);
-		if (!strcmp(v, "undecided") && atoi(store_text(&r, i, 15)) >= 2)
+		if (!strcmp(v, "undecided") && atoi(store_text(&r, i, BT_TRY)) >= 2)
 			snprintf(verdict, sizeof(verdict), "skip: undecided");
 		fprintf(f, "%4s  %.12s  %-5s  %-12s  %8s  %5s  %-12s  %8s  %-19s  %7.1f  %7.1f\n",
-			store_text(&r, i, 0), store_text(&r, i, 2), store_text(&r, i, 1),
-			store_text(&r, i, 3), store_text(&r, i, 4),
-			strcmp(store_text(&r, i, 4), "-") ? store_text(&r, i, 14) : "-", verdict,
-			ch, ci, strtod(store_text(&r, i, 9), NULL),
-			strtod(store_text(&r, i, 10), NULL));
-		if (*store_text(&r, i, 11))
-			fprintf(f, "      %s (log %s)\n", store_text(&r, i, 11),
-				store_text(&r, i, 12));
-		build_s += strtod(store_text(&r, i, 9), NULL);
-		camp_s += strtod(store_text(&r, i, 10), NULL);
-		ncamp += strcmp(store_text(&r, i, 4), "-") != 0;
+			store_text(&r, i, BT_N), store_text(&r, i, BT_COMMIT),
+			store_text(&r, i, BT_ROLE), store_text(&r, i, BT_BUILD),
+			store_text(&r, i, BT_CAMPAIGN),
+			strcmp(store_text(&r, i, BT_CAMPAIGN), "-") ? store_text(&r, i, BT_BOOTS) :
+								      "-",
+			verdict, ch, ci, strtod(store_text(&r, i, BT_BUILD_S), NULL),
+			strtod(store_text(&r, i, BT_CAMPAIGN_S), NULL));
+		if (*store_text(&r, i, BT_NOTE))
+			fprintf(f, "      %s (log %s)\n", store_text(&r, i, BT_NOTE),
+				store_text(&r, i, BT_LOG_PATH));
+		build_s += strtod(store_text(&r, i, BT_BUILD_S), NULL);
+		camp_s += strtod(store_text(&r, i, BT_CAMPAIGN_S), NULL);
+		ncamp += strcmp(store_text(&r, i, BT_CAMPAIGN), "-") != 0;
 	}
 	fprintf(f,
 		"\n%d step%s (%d with a campaign): builds %.1f s, campaigns %.1f s, total %.1f s\n",
 		nsteps, nsteps == 1 ? "" : "s", ncamp, build_s, camp_s, build_s + camp_s);
-	fprintf(f, "status: %s\n", store_text(&h, 0, 8));
-	if (*store_text(&h, 0, 9))
-		fprintf(f, "%s\n", store_text(&h, 0, 9));
+	fprintf(f, "status: %s\n", store_text(&h, 0, BH_STATUS));
+	if (*store_text(&h, 0, BH_RESULT))
+		fprintf(f, "%s\n", store_text(&h, 0, BH_RESULT));
 	/* the effect of the first changed commit: its campaign against good */
-	if (!strcmp(store_text(&h, 0, 8), "found"))
+	if (!strcmp(store_text(&h, 0, BH_STATUS), "found"))
 		store_bisect_first_changed(st, id, &first);
 	for (i = nsteps - 1; i >= 0 && first; i--) {
-		if (!strcmp(first, store_text(&r, i, 2)) &&
-		    !strcmp(store_text(&r, i, 5), "different")) {
+		if (!strcmp(first, store_text(&r, i, BT_COMMIT)) &&
+		    !strcmp(store_text(&r, i, BT_VERDICT), "different")) {
 			char ch[24], lo[24], hi[24];
 
 			pct(ch, sizeof(ch), &r, i, 6);
 			pct(lo, sizeof(lo), &r, i, 7);
 			pct(hi, sizeof(hi), &r, i, 8);
-			fprintf(f, "its effect against good: %s %s", store_text(&r, i, 13), ch);
-			if (!!store_cell(&r, i, 7))
+			fprintf(f, "its effect against good: %s %s", store_text(&r, i, BT_SCENARIO),
+				ch);
+			if (!!store_cell(&r, i, BT_CI_LO))
 				fprintf(f, " (%.0f%% CI %s .. %s)",
-					!store_cell(&r, i, 17) ?
+					!store_cell(&r, i, BT_CI_CONF) ?
 						95.0 :
-						100.0 * strtod(store_text(&r, i, 17), NULL),
+						100.0 * strtod(store_text(&r, i, BT_CI_CONF), NULL),
 					lo, hi);
-			fprintf(f, ", campaign %s (`ablab report %s`)\n", store_text(&r, i, 4),
-				store_text(&r, i, 4));
+			fprintf(f, ", campaign %s (`ablab report %s`)\n",
+				store_text(&r, i, BT_CAMPAIGN), store_text(&r, i, BT_CAMPAIGN));
 			break;
 		}
 	}

@@ -11,6 +11,7 @@
 #include "report/report.h"
 #include "store/store-bisect.h"
 #include "shared/util.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -138,7 +139,7 @@ double step_margin_pct(double margin_pct, double effect, bool check)
  * every timing row of the board (different when one is, same when all are). */
 static int campaign_verdict(const struct bisect *b, int64_t cid, struct step_result *sr)
 {
-	struct report_opts o = { .alpha = b->alpha, .target = 0.01 };
+	struct report_opts o = { .alpha = b->alpha, .target = ABLAB_TARGET };
 	struct report rep;
 	size_t i, nrows = 0, ndiff = 0, nsame = 0;
 	const struct rep_row *best = NULL;
@@ -261,7 +262,7 @@ static int run_step(struct bisect *b, int n, bool pending, const char *role, int
 					     .resume_id = cid,
 					     .first = b->first,
 					     .alpha = b->alpha,
-					     .beta = 0.05,
+					     .beta = ABLAB_BETA,
 					     .undecidable = b->undecidable,
 					     .margin_pct =
 						     step_margin_pct(b->margin_pct, b->effect,
@@ -364,13 +365,14 @@ static int load(struct bisect *b, int64_t id, int *pending)
 		store_rows_free(&r);
 		return -ENOENT;
 	}
-	b->board = xstrdup(store_text(&r, 0, 0));
-	b->scenario = !store_cell(&r, 0, 1) ? NULL : xstrdup(store_text(&r, 0, 1));
-	b->tree = xstrdup(store_text(&r, 0, 2));
-	b->good = xstrdup(store_text(&r, 0, 3));
-	b->bad = xstrdup(store_text(&r, 0, 4));
-	commits = json_tokener_parse(store_text(&r, 0, 5));
-	set = json_tokener_parse(store_text(&r, 0, 6));
+	b->board = xstrdup(store_text(&r, 0, BG_BOARD));
+	b->scenario = !store_cell(&r, 0, BG_SCENARIO) ? NULL :
+							xstrdup(store_text(&r, 0, BG_SCENARIO));
+	b->tree = xstrdup(store_text(&r, 0, BG_TREE));
+	b->good = xstrdup(store_text(&r, 0, BG_GOOD));
+	b->bad = xstrdup(store_text(&r, 0, BG_BAD));
+	commits = json_tokener_parse(store_text(&r, 0, BG_COMMITS));
+	set = json_tokener_parse(store_text(&r, 0, BG_SETTINGS));
 	store_rows_free(&r);
 	if (!commits || !json_object_is_type(commits, json_type_array) || !set)
 		goto out;
@@ -384,11 +386,11 @@ static int load(struct bisect *b, int64_t id, int *pending)
 		b->c[i].state = C_UNKNOWN;
 	}
 	b->board_file = xstrdup(jstr(set, "board_file") ? jstr(set, "board_file") : b->board);
-	b->budget = (int)jint(set, "budget", 8);
-	b->first = (int)jint(set, "first", 4);
-	b->batches = (int)jint(set, "batches", 3);
+	b->budget = (int)jint(set, "budget", ABLAB_BISECT_BUDGET);
+	b->first = (int)jint(set, "first", ABLAB_FIRST_LOOK);
+	b->batches = (int)jint(set, "batches", ABLAB_BISECT_BATCHES);
 	b->margin_pct = json_object_get_double(jobj(set, "margin_pct"));
-	b->alpha = jobj(set, "alpha") ? json_object_get_double(jobj(set, "alpha")) : 0.05;
+	b->alpha = jobj(set, "alpha") ? json_object_get_double(jobj(set, "alpha")) : ABLAB_ALPHA;
 	b->effect = NAN;
 	if (order_parse(jstr(set, "order") ? jstr(set, "order") : "abab", &b->order))
 		b->order = ORDER_ABAB;
@@ -398,17 +400,19 @@ static int load(struct bisect *b, int64_t id, int *pending)
 	if (store_bisect_steps(b->st, b->id, &r))
 		goto out;
 	for (i = 0; i < r.nrows; i++) {
-		int pos = atoi(store_text(&r, i, 2));
+		int pos = atoi(store_text(&r, i, BS_POSITION));
 
-		b->nsteps = atoi(store_text(&r, i, 0));
+		b->nsteps = atoi(store_text(&r, i, BS_N));
 		if (pos < 0 || (size_t)pos >= b->n)
 			continue;
-		if (!store_cell(&r, i, 3))
+		if (!store_cell(&r, i, BS_VERDICT))
 			*pending = b->nsteps;
 		else
-			apply_step(b, store_text(&r, i, 1), pos, store_text(&r, i, 3),
-				   !store_cell(&r, i, 4) ? NAN :
-							   strtod(store_text(&r, i, 4), NULL));
+			apply_step(b, store_text(&r, i, BS_ROLE), pos,
+				   store_text(&r, i, BS_VERDICT),
+				   !store_cell(&r, i, BS_CHANGE) ?
+					   NAN :
+					   strtod(store_text(&r, i, BS_CHANGE), NULL));
 	}
 	store_rows_free(&r);
 	ret = 0;
@@ -552,7 +556,7 @@ int bisect_run(const struct bisect_opts *o, int64_t *idp)
 	json_object_object_add(set, "margin_pct",
 			       json_object_new_double(o->margin_pct > 0 ? o->margin_pct : 1.0));
 	json_object_object_add(set, "alpha",
-			       json_object_new_double(o->alpha > 0 ? o->alpha : 0.05));
+			       json_object_new_double(o->alpha > 0 ? o->alpha : ABLAB_ALPHA));
 	json_object_object_add(set, "order", json_object_new_string(order_name(o->order)));
 	if (o->params)
 		json_object_object_add(set, "params", json_object_new_string(o->params));

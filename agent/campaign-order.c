@@ -4,6 +4,7 @@
  * (Williams rows, ABBA mirrored, seeded random).  No I/O. */
 #include "campaign.h"
 #include "shared/util.h"
+#include "stats/splitmix64.h"
 #include "variant.h"
 
 #include <errno.h>
@@ -28,15 +29,6 @@ int order_parse(const char *s, enum order_kind *kind)
 const char *order_name(enum order_kind kind)
 {
 	return order_names[kind];
-}
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 /* Two variants, as every A/B campaign has been ordered. */

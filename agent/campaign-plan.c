@@ -8,6 +8,7 @@
 #include "campaign.h"
 #include "stats/seqtest.h"
 #include "shared/util.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -53,9 +54,9 @@ void campaign_plan_design(const struct campaign_spec *s, struct plan_design *p, 
 		p->n = (size_t)s->boots;
 	}
 	p->rows = rows * comparisons(s) * (s->nboards ? s->nboards : 1);
-	p->alpha = s->alpha > 0 ? s->alpha : 0.05;
-	p->beta = s->beta > 0 ? s->beta : 0.05;
-	p->margin = s->margin_pct > 0 ? s->margin_pct / 100.0 : 0.01;
+	p->alpha = s->alpha > 0 ? s->alpha : ABLAB_ALPHA;
+	p->beta = s->beta > 0 ? s->beta : ABLAB_BETA;
+	p->margin = s->margin_pct > 0 ? s->margin_pct / 100.0 : ABLAB_MARGIN;
 }
 
 /* "--boots 6" or "--budget 6 with --first 3" */

@@ -12,6 +12,7 @@
 #include "timing.h"
 #include "shared/util.h"
 #include "variant.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -690,7 +691,7 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	info_msg("campaign %" PRId64 " %s after %.1f s", cid, ret ? "stopped" : "complete",
 		 (double)(now_ms() - t_start) / 1000.0);
 	if (cs->format && cid) {
-		int r = report_campaign(&st, cid, cs->format, 0.05);
+		int r = report_campaign(&st, cid, cs->format, ABLAB_ALPHA);
 
 		if (!ret && r)
 			ret = r;

@@ -78,10 +78,10 @@ static bool rejected_names(const struct rejected_line *x, char *scen, size_t len
 		if (b)
 			*batch = atoi(b + strlen(" batch="));
 	}
-	for (e = p; *e && (isalnum((unsigned char)*e) || strchr("-_.+", *e)); e++)
-		;
 	/* a name ends at a space ("size=1 ..." names no scenario) */
-	if (e == p || (size_t)(e - p) >= len || (*e && *e != ' '))
+	for (e = p; *e && *e != ' '; e++)
+		;
+	if (!scenario_name_ok(p, (size_t)(e - p)) || (size_t)(e - p) >= len)
 		return false;
 	memcpy(scen, p, (size_t)(e - p));
 	scen[e - p] = '\0';

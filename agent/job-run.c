@@ -10,6 +10,7 @@
 #include "shared/util.h"
 #include "report/patchwork.h"
 #include "variant.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,9 +47,10 @@ int job_plan(const struct job *j, const struct job_run_opts *o, struct plan_desi
 	     struct errtext *why)
 {
 	struct campaign_spec cs = { .boots = o->budget ? o->budget : o->boots,
-				    .first = o->budget ? (o->first ? o->first : 4) : 0,
-				    .alpha = j->alpha > 0 ? j->alpha : 0.05,
-				    .beta = 0.05,
+				    .first = o->budget ? (o->first ? o->first : ABLAB_FIRST_LOOK) :
+							 0,
+				    .alpha = j->alpha > 0 ? j->alpha : ABLAB_ALPHA,
+				    .beta = ABLAB_BETA,
 				    .margin_pct = o->margin_pct,
 				    .modparams = o->params,
 				    .bench = &j->bench,
@@ -188,9 +190,9 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 				     .undecidable = plan_why.msg[0] ? plan_why.msg : NULL };
 	if (o->budget) {
 		cs.boots = o->budget;
-		cs.first = o->first ? o->first : 4;
-		cs.alpha = j->alpha > 0 ? j->alpha : 0.05;
-		cs.beta = 0.05;
+		cs.first = o->first ? o->first : ABLAB_FIRST_LOOK;
+		cs.alpha = j->alpha > 0 ? j->alpha : ABLAB_ALPHA;
+		cs.beta = ABLAB_BETA;
 		if (cs.first > cs.boots)
 			cs.first = cs.boots;
 	}
@@ -218,7 +220,9 @@ out:
  * "different" on every row of its family (all its boards) */
 static int fewest_boots(const struct job *j)
 {
-	struct job_run_opts o = { .boots = 3, .params = j->params, .margin_pct = j->margin_pct };
+	struct job_run_opts o = { .boots = ABLAB_JOB_MIN_BOOTS,
+				  .params = j->params,
+				  .margin_pct = j->margin_pct };
 	struct plan_design p;
 	struct plan_result r;
 	struct errtext why;

@@ -10,6 +10,7 @@
 #include "recipe.h"
 #include "shared/util.h"
 #include "variant.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -487,8 +488,8 @@ static int job_load_one(struct job *j, const char *path)
 		bad = 1;
 	}
 	t = jobj(r, "threshold");
-	j->threshold = 0.05;
-	j->alpha = 0.05;
+	j->threshold = ABLAB_NIGHTLY_THRESHOLD;
+	j->alpha = ABLAB_ALPHA;
 	if (!jnum(t, "change_pct", &j->threshold) ||
 	    (jobj(t, "change_pct") && !(j->threshold > 0 && j->threshold < 1000))) {
 		job_error(j, "threshold.change_pct",

@@ -50,6 +50,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stats/splitmix64.h" /* header only: the simulator links no agent code */
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MODULE_PATH "/lib/modules/dmabench.ko"
 #define PRESERVE_SIZE 409600
@@ -220,19 +222,9 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* splitmix64: small, seedable, good enough for simulated noise */
-static uint64_t rnd(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static double rnd_unit(uint64_t *s)
 {
-	return (double)(rnd(s) >> 11) / 9007199254740992.0;
+	return (double)(splitmix64(s) >> 11) / 9007199254740992.0;
 }
 
 static double rnd_normal(uint64_t *s)
@@ -310,7 +302,7 @@ static void out(struct sim *s, const char *fmt, ...)
 static void noise_bytes(struct sim *s, int n, bool nul)
 {
 	while (n--) {
-		char c = nul ? '\0' : (char)(0x80 | (rnd(&s->noise) & 0x7f));
+		char c = nul ? '\0' : (char)(0x80 | (splitmix64(&s->noise) & 0x7f));
 
 		out_raw(s, &c, 1);
 	}
@@ -348,7 +340,7 @@ static void klog(struct sim *s, int level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	s->ktime_ns += 9000 + rnd(&s->noise) % 30000;
+	s->ktime_ns += 9000 + splitmix64(&s->noise) % 30000;
 	if (s->timestamps)
 		snprintf(ts, sizeof(ts), "[%5llu.%06llu] ",
 			 (unsigned long long)(s->ktime_ns / 1000000000),

@@ -490,6 +490,34 @@ static void test_williams(void)
 	CHECK(campaign_order_n(ORDER_WILLIAMS, 1, 1, 1, v) == -EINVAL);
 }
 
+/* One scenario-name rule (scenario_name_ok()): the result lines take what a regex benchmark
+ * takes, 1..63 letters, digits or ._:+/-, and nothing else. */
+static void test_scenario_name(void)
+{
+	struct line_info li;
+	char long_name[65];
+
+	CHECK(scenario_name_ok("small-dirty-256B", 16));
+	CHECK(scenario_name_ok("read:4k/seq+1.0_x", 17));
+	CHECK(!scenario_name_ok("", 0));
+	CHECK(!scenario_name_ok("a b", 3));
+	CHECK(!scenario_name_ok("a=b", 3));
+	CHECK(!scenario_name_ok("a\"b", 3));
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	long_name[64] = '\0';
+	CHECK(scenario_name_ok(long_name, 63));
+	CHECK(!scenario_name_ok(long_name, 64));
+	CHECK(parse_line("dmabench: v1 result scenario=read:4k/seq batch=1 size=4096 reps=10 "
+			 "dir=from op=map_unmap state=dirty timing=iter mean_ns=100 min_ns=90 "
+			 "max_ns=110 ns_per_KiB=25",
+			 &li) == LINE_SAMPLE);
+	CHECK_STR(li.s.scenario, "read:4k/seq");
+	CHECK(parse_line("dmabench: v1 result scenario=a=b batch=1 size=4096 reps=10 "
+			 "dir=from op=map_unmap state=dirty timing=iter mean_ns=100 min_ns=90 "
+			 "max_ns=110 ns_per_KiB=25",
+			 &li) == -EINVAL);
+}
+
 int main(void)
 {
 	test_williams();
@@ -504,5 +532,6 @@ int main(void)
 	test_checks();
 	test_format();
 	test_order();
+	test_scenario_name();
 	CHECK_DONE("test_parse");
 }

@@ -13,19 +13,6 @@
 
 /* ---- regex: a shell command whose output lines are matched by a POSIX ERE */
 
-static bool scenario_ok(const char *s, size_t n)
-{
-	size_t i;
-
-	if (!n || n >= sizeof(((struct sample *)0)->scenario))
-		return false;
-	for (i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (s[i] >= '0' && s[i] <= '9') || strchr("._:+/-", s[i])))
-			return false;
-	return true;
-}
-
 int bench_def_check(const struct bench_def *d, struct errtext *why)
 {
 	regex_t re;
@@ -131,7 +118,7 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 	     run_on_error("unit", line, m, &m[d->g_unit], "._+-", why)))
 		return -EINVAL;
 	n = (size_t)(gs->rm_eo - gs->rm_so);
-	if (!scenario_ok(line + gs->rm_so, n))
+	if (!scenario_name_ok(line + gs->rm_so, n))
 		return errtext_set(
 			why, -EINVAL,
 			"scenario \"%.*s\" in \"%.60s\": must be 1..63 letters, digits or ._:+/-",

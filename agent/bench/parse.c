@@ -135,15 +135,15 @@ static int get_word(struct line_info *li, const struct kv *kv, size_t n, const c
 	return 0;
 }
 
-static bool name_ok(const char *s, size_t len)
+bool scenario_name_ok(const char *s, size_t len)
 {
 	size_t i;
 
-	if (!len || len >= 64)
+	if (!len || len >= sizeof(((struct sample *)0)->scenario))
 		return false;
 	for (i = 0; i < len; i++)
 		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (s[i] >= '0' && s[i] <= '9') || strchr("-_.+", s[i])))
+		      (s[i] >= '0' && s[i] <= '9') || (s[i] && strchr("._:+/-", s[i]))))
 			return false;
 	return true;
 }
@@ -218,7 +218,7 @@ static int parse_v1(const char *p, struct line_info *li)
 	s->kind = IS("result") ? SAMPLE_RESULT : SAMPLE_PRESERVE;
 #undef IS
 	e = find(kv, n, "scenario");
-	if (!e || !name_ok(e->v, e->vlen))
+	if (!e || !scenario_name_ok(e->v, e->vlen))
 		return fail(li, "missing or bad scenario=%s", "");
 	memcpy(s->scenario, e->v, e->vlen);
 	s->scenario[e->vlen] = '\0';
@@ -284,7 +284,7 @@ static int parse_seed(const char *p, struct line_info *li)
 	}
 	if (!strchr(p, '='))
 		return LINE_OTHER; /* the kernel about the module: "dmabench: loading ..." */
-	if (n < 2 || kv[0].k || !name_ok(kv[0].v, kv[0].vlen))
+	if (n < 2 || kv[0].k || !scenario_name_ok(kv[0].v, kv[0].vlen))
 		return fail(li, "unrecognised dmabench line%s", "");
 	memset(s, 0, sizeof(*s));
 	s->kind = SAMPLE_RESULT;

@@ -26,6 +26,11 @@ struct sample {
 	int64_t lost; /* preserve only, else -1 */
 };
 
+/* The one rule for a scenario name, wherever one comes from (a dmabench or module line, a regex
+ * benchmark's scenario group, the scenario of a line ingest rejected): 1..63 (it fits
+ * struct sample's scenario) letters, digits or ._:+/- (docs/OWN-BENCHMARK.md). */
+bool scenario_name_ok(const char *s, size_t len);
+
 /* The parser's rule for a timing sample's min/mean/max (min <= mean <= max
  * where min and max were measured; a baseline-subtracted batch mean has
  * neither and may be negative): shared with the spool loader. */

@@ -5,6 +5,7 @@
 #include "cmd/cmds.h"
 #include "stats/seqtest.h"
 #include "shared/util.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -163,9 +164,9 @@ int cmd_ab(int argc, char **argv)
 		{ "undecidable-ok", 0, NULL, 'Y' }, { NULL, 0, NULL, 0 }
 	};
 	struct campaign_board cb = { 0 };
-	int budget = 0, first = 4;
-	struct campaign_spec o = { .boots = 5,
-				   .batches = 5,
+	int budget = 0, first = ABLAB_FIRST_LOOK;
+	struct campaign_spec o = { .boots = ABLAB_BOOTS,
+				   .batches = ABLAB_BATCHES,
 				   .order = ORDER_ABAB,
 				   .seed = 1,
 				   .results = "results",
@@ -302,8 +303,8 @@ int cmd_ab(int argc, char **argv)
 		}
 		o.boots = budget;
 		o.first = first < budget ? first : budget;
-		o.alpha = 0.05;
-		o.beta = 0.05;
+		o.alpha = ABLAB_ALPHA;
+		o.beta = ABLAB_BETA;
 	}
 	c = ab_bench(&bd, bname, module, ko, parser, command, regex, groups, o.modparams);
 	if (!c) {

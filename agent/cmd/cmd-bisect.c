@@ -5,6 +5,7 @@
 #include "cmd/cmds.h"
 #include "store/store.h"
 #include "shared/util.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -69,12 +70,12 @@ int cmd_bisect(int argc, char **argv)
 		{ "help", 0, NULL, 'h' },     { "undecidable-ok", 0, NULL, 'Y' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct bisect_opts o = { .budget = 8,
-				 .first = 4,
-				 .batches = 3,
+	struct bisect_opts o = { .budget = ABLAB_BISECT_BUDGET,
+				 .first = ABLAB_FIRST_LOOK,
+				 .batches = ABLAB_BISECT_BATCHES,
 				 .order = ORDER_ABAB,
 				 .results = "results",
-				 .alpha = 0.05,
+				 .alpha = ABLAB_ALPHA,
 				 .margin_pct = 1.0 };
 	bool first_set = false, undecidable_ok = false;
 	struct errtext why;
@@ -181,7 +182,7 @@ int cmd_bisect(int argc, char **argv)
 					    .boots = o.budget,
 					    .first = o.first,
 					    .alpha = o.alpha,
-					    .beta = 0.05,
+					    .beta = ABLAB_BETA,
 					    .margin_pct = o.margin_pct,
 					    .modparams = o.params };
 

@@ -80,22 +80,23 @@ static void print_board(struct store *st, const struct board *b, const char *fil
 		struct store_rows r = { 0 };
 
 		if (!store_health_last(st, b->name, &r) && r.nrows == 1) {
-			bool ok = !strcmp(store_text(&r, 0, 0), "t");
+			bool ok = !strcmp(store_text(&r, 0, HL_OK), "t");
 
 			snprintf(health, sizeof(health), "%s %s (%s)", ok ? "ok" : "FAILED",
-				 store_text(&r, 0, 1),
-				 ok ? store_text(&r, 0, 2) : store_text(&r, 0, 3));
+				 store_text(&r, 0, HL_CHECKED),
+				 ok ? store_text(&r, 0, HL_UNAME_R) : store_text(&r, 0, HL_ERROR));
 			if (arr) {
 				jh = json_object_new_object();
 				json_object_object_add(jh, "ok", json_object_new_boolean(ok));
 				json_object_object_add(
 					jh, "checked",
-					json_object_new_string(store_text(&r, 0, 1)));
+					json_object_new_string(store_text(&r, 0, HL_CHECKED)));
 				json_object_object_add(
 					jh, "uname_r",
-					json_object_new_string(store_text(&r, 0, 2)));
+					json_object_new_string(store_text(&r, 0, HL_UNAME_R)));
 				json_object_object_add(
-					jh, "error", json_object_new_string(store_text(&r, 0, 3)));
+					jh, "error",
+					json_object_new_string(store_text(&r, 0, HL_ERROR)));
 			}
 		}
 		store_rows_free(&r);
@@ -129,8 +130,9 @@ static size_t boards_by_path(struct store *st, char **names, size_t n, FILE *out
 
 	store_boards_known(st, &r);
 	for (i = 0; i < r.nrows; i++) {
-		const char *name = store_text(&r, i, 0), *file = store_text(&r, i, 2);
-		bool known = store_cell(&r, i, 2) != NULL;
+		const char *name = store_text(&r, i, BK_NAME),
+			   *file = store_text(&r, i, BK_BOARD_FILE);
+		bool known = store_cell(&r, i, BK_BOARD_FILE) != NULL;
 		struct board b = { 0 };
 		size_t k;
 
@@ -150,21 +152,23 @@ static size_t boards_by_path(struct store *st, char **names, size_t n, FILE *out
 
 			json_object_object_add(o, "name", json_object_new_string(name));
 			json_object_object_add(o, "cpu",
-					       json_object_new_string(store_text(&r, i, 1)));
+					       json_object_new_string(store_text(&r, i, BK_CPU)));
 			json_object_object_add(o, "file",
 					       known ? json_object_new_string(file) : NULL);
 			json_object_object_add(o, "file_gone", json_object_new_boolean(known));
 			json_object_object_add(
 				o, "last_used",
-				*store_text(&r, i, 3) ?
-					json_object_new_string(store_text(&r, i, 3)) :
+				*store_text(&r, i, BK_LAST_BOOT) ?
+					json_object_new_string(store_text(&r, i, BK_LAST_BOOT)) :
 					NULL);
 			json_object_array_add(arr, o);
 			continue;
 		}
-		fprintf(out, "%-14s %s\n  %-12s %s\n  %-12s %s\n", name, store_text(&r, i, 1),
+		fprintf(out, "%-14s %s\n  %-12s %s\n  %-12s %s\n", name, store_text(&r, i, BK_CPU),
 			"file", !known ? "unknown (only ingested or LAVA boots)" : file,
-			"last used", *store_text(&r, i, 3) ? store_text(&r, i, 3) : "never");
+			"last used",
+			*store_text(&r, i, BK_LAST_BOOT) ? store_text(&r, i, BK_LAST_BOOT) :
+							   "never");
 		if (known)
 			fprintf(out, "  %-12s that board file is gone or no longer defines %s\n",
 				"note", name);

@@ -71,7 +71,7 @@ static int row_design(const struct rep_row *r, struct design_advice *d, size_t *
 	for (size_t i = 0; i < r->nboots; i++)
 		if (r->boots[i].nbatch == m)
 			memcpy(&x[m * n++], r->boots[i].batch, m * sizeof(double));
-	ret = stats_design(x, n, m, 1.0, 1.0, 0.01, d);
+	ret = stats_design(x, n, m, 1.0, 1.0, ABLAB_TARGET, d);
 	free(x);
 	*m_out = m;
 	*n_out = n;
@@ -115,8 +115,8 @@ static int store_rows(struct store *st, int64_t cid, const struct report *rep, i
 					    d.var_within, d.var_between, m, n);
 		if (ret)
 			break;
-		mde = stats_mde(d.var_between, d.var_within, m, (size_t)boots, d.grand_mean, 0.05,
-				0.8);
+		mde = stats_mde(d.var_between, d.var_within, m, (size_t)boots, d.grand_mean,
+				ABLAB_ALPHA, ABLAB_POWER);
 		if (isinf(mde))
 			snprintf(mde_s, sizeof(mde_s), "none: %d+%d boots cannot reach p < 0.05",
 				 boots, boots);
@@ -144,8 +144,8 @@ int cmd_calibrate(int argc, char **argv)
 		{ "params", 1, NULL, 'P' },	    { "help", 0, NULL, 'h' },
 		{ "undecidable-ok", 0, NULL, 'Y' }, { NULL, 0, NULL, 0 }
 	};
-	struct campaign_spec cs = { .boots = 5,
-				    .batches = 5,
+	struct campaign_spec cs = { .boots = ABLAB_BOOTS,
+				    .batches = ABLAB_BATCHES,
 				    .order = ORDER_ABAB,
 				    .seed = 1,
 				    .results = "results",
@@ -219,7 +219,7 @@ int cmd_calibrate(int argc, char **argv)
 	if (!ret && cid && !(ret = store_open(&st, opt_db))) {
 		ret = report_load(&st, cid, &rep);
 		if (!ret) {
-			struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+			struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
 
 			report_analyse(&rep, &o);
 			ret = store_rows(&st, cid, &rep, cs.boots);

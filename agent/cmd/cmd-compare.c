@@ -22,7 +22,9 @@
 static int load_analysed(struct store *st, int64_t id, struct report *rep, double alpha,
 			 const char *only_scenario)
 {
-	struct report_opts o = { .alpha = alpha, .target = 0.01, .only_scenario = only_scenario };
+	struct report_opts o = { .alpha = alpha,
+				 .target = ABLAB_TARGET,
+				 .only_scenario = only_scenario };
 	int ret = report_load(st, id, rep);
 
 	if (ret == -ENOENT)
@@ -72,7 +74,7 @@ int cmd_compare(int argc, char **argv)
 	};
 	const char *format = "text";
 	bool previous = false, undecidable_ok = false;
-	double alpha = 0.05;
+	double alpha = ABLAB_ALPHA;
 	int64_t id[2] = { 0, 0 };
 	struct report rep[2];
 	json_object *jroot = NULL, *jrows = NULL;
@@ -151,8 +153,8 @@ int cmd_compare(int argc, char **argv)
 
 			for (int var = 0; j >= 0 && var < np && strcmp(ra->kind, "preserve");
 			     var++) {
-				if (cmp_rows(ra, pa[var], &rep[1].rows[j], pb[var], alpha, 0.01,
-					     &sr))
+				if (cmp_rows(ra, pa[var], &rep[1].rows[j], pb[var], alpha,
+					     ABLAB_MARGIN, &sr))
 					continue;
 				tested++;
 				can += sr.p_min <= alpha;
@@ -164,9 +166,11 @@ int cmd_compare(int argc, char **argv)
 			}
 		}
 		if (tested && !can) {
-			struct plan_design pd = {
-				.n = 1, .rows = 1, .alpha = alpha, .beta = 0.05, .margin = 0.01
-			};
+			struct plan_design pd = { .n = 1,
+						  .rows = 1,
+						  .alpha = alpha,
+						  .beta = ABLAB_BETA,
+						  .margin = ABLAB_MARGIN };
 			struct plan_result pr = { 0 };
 
 			plan_decidable(&pd, &pr);
@@ -240,7 +244,7 @@ int cmd_compare(int argc, char **argv)
 			 * means; verdict -1 when no p these n allow reaches alpha */
 			memset(&ab, 0, sizeof(ab));
 			ab.a.mean = ab.b.mean = ab.rel_change = ab.p_mwu = NAN;
-			if (!cmp_rows(ra, pa[var], rb, pb[var], alpha, 0.01, &sr)) {
+			if (!cmp_rows(ra, pa[var], rb, pb[var], alpha, ABLAB_MARGIN, &sr)) {
 				ab.a.mean = sr.mean_a;
 				ab.b.mean = sr.mean_b;
 				ab.rel_change = sr.mean_a != 0.0 ? sr.mean_b / sr.mean_a - 1.0 :

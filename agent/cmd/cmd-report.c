@@ -5,6 +5,7 @@
 #include "report/report.h"
 #include "store/store.h"
 #include "shared/util.h"
+#include "stats/stats.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@ int cmd_report(int argc, char **argv)
 					    { "target", 1, NULL, 't' }, { "detail", 0, NULL, 'd' },
 					    { "reply", 0, NULL, 'r' },	{ "bisect", 1, NULL, 'b' },
 					    { "help", 0, NULL, 'h' },	{ NULL, 0, NULL, 0 } };
-	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
 	const char *format = "text";
 	struct store st;
 	int64_t id = 0, bisect = 0;

@@ -309,7 +309,7 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 	const char *format = "text", *scen = NULL, *board = NULL, *job;
 	struct night *n = NULL;
 	char label[160] = "";
-	double alpha = 0.05;
+	double alpha = ABLAB_ALPHA;
 	struct store st;
 	struct store_night *sn;
 	struct store_board_id *sb;
@@ -426,8 +426,8 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 	free(bd);
 	for (size_t i = 0; i < nn; i++) {
 		n[i].have = n[i].n[0] && n[i].n[1] &&
-			    !stats_row(n[i].v[0], n[i].n[0], n[i].v[1], n[i].n[1], alpha, 0.01,
-				       &n[i].row);
+			    !stats_row(n[i].v[0], n[i].n[0], n[i].v[1], n[i].n[1], alpha,
+				       ABLAB_MARGIN, &n[i].row);
 		have += n[i].have;
 		if (n[i].have)
 			last_id = n[i].id;

@@ -69,10 +69,10 @@ static char *board_unhealthy(const char *name, struct store *st)
 		struct store_rows r = { 0 };
 
 		if (!store_health_last(st, b.name, &r) && r.nrows == 1 &&
-		    strcmp(store_text(&r, 0, 0), "t"))
+		    strcmp(store_text(&r, 0, HL_OK), "t"))
 			why = xasprintf(
 				"its last health check (%s) failed: %s; run `ablab check %s` once it is fixed",
-				store_text(&r, 0, 1), store_text(&r, 0, 3), b.name);
+				store_text(&r, 0, HL_CHECKED), store_text(&r, 0, HL_ERROR), b.name);
 		store_rows_free(&r);
 	}
 	board_free(&b);
@@ -82,7 +82,7 @@ static char *board_unhealthy(const char *name, struct store *st)
 /* Writes every report format with a nightly file (report_formats[]) into dir. */
 static void write_reports(struct store *st, int64_t cid, const char *dir, double alpha)
 {
-	struct report_opts o = { .alpha = alpha, .target = 0.01 };
+	struct report_opts o = { .alpha = alpha, .target = ABLAB_TARGET };
 	struct report rep;
 	size_t i;
 
@@ -378,9 +378,9 @@ static int night_plan(char **files, const char *only)
 			}
 			p = (struct plan_design){ .n = n,
 						  .rows = fam ? fam : 1,
-						  .alpha = j.alpha > 0 ? j.alpha : 0.05,
-						  .beta = 0.05,
-						  .margin = 0.01 };
+						  .alpha = j.alpha > 0 ? j.alpha : ABLAB_ALPHA,
+						  .beta = ABLAB_BETA,
+						  .margin = ABLAB_MARGIN };
 			if (plan_decidable(&p, &r)) {
 				job_free(&j);
 				continue;

@@ -5,6 +5,7 @@
 #include "stats/changepoint.h"
 #include "shared/util.h"
 #include "variant.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,7 +17,7 @@
 
 /* The equivalence margin stats_row() is given: night against night, only the p and the
  * change are used (a job's threshold is no margin: it may be any size, e.g. 500 %). */
-#define CMP_MARGIN 0.01
+#define CMP_MARGIN ABLAB_MARGIN
 
 /* Drops the NaN means (a boot without a figure for the row is no boot of it); the count kept. */
 static size_t keep_finite(double *v, size_t n)
@@ -92,19 +93,20 @@ static int history_rows(struct night_family *night, struct store *st, int ji, co
 		int k = i, m = 0;
 		struct cp_point cp;
 
-		while (k < n && !strcmp(store_text(&r, k, 1), store_text(&r, i, 1)) &&
-		       !strcmp(store_text(&r, k, 2), store_text(&r, i, 2)) &&
-		       !strcmp(store_text(&r, k, 3), store_text(&r, i, 3)))
-			x[m++] = strtod(store_text(&r, k++, 4), NULL);
-		if (strtoll(store_text(&r, k - 1, 0), NULL, 10) == cid &&
+		while (k < n && !strcmp(store_text(&r, k, NH_BOARD), store_text(&r, i, NH_BOARD)) &&
+		       !strcmp(store_text(&r, k, NH_SCENARIO), store_text(&r, i, NH_SCENARIO)) &&
+		       !strcmp(store_text(&r, k, NH_VARIANT), store_text(&r, i, NH_VARIANT)))
+			x[m++] = strtod(store_text(&r, k++, NH_MEAN), NULL);
+		if (strtoll(store_text(&r, k - 1, NH_CID), NULL, 10) == cid &&
 		    cp_new_last(x, (size_t)m, CP_DEFAULT_P_MAX, CP_DEFAULT_MIN_SIZE, threshold,
 				&cp) == 1) {
 			struct night_row *w = night_push(night);
 
 			w->job = ji;
-			snprintf(w->board, sizeof(w->board), "%s", store_text(&r, i, 1));
-			snprintf(w->scenario, sizeof(w->scenario), "%s", store_text(&r, i, 2));
-			snprintf(w->label, sizeof(w->label), "%s", store_text(&r, i, 3));
+			snprintf(w->board, sizeof(w->board), "%s", store_text(&r, i, NH_BOARD));
+			snprintf(w->scenario, sizeof(w->scenario), "%s",
+				 store_text(&r, i, NH_SCENARIO));
+			snprintf(w->label, sizeof(w->label), "%s", store_text(&r, i, NH_VARIANT));
 			w->variant = !strcmp(w->label, "control") ? 0 :
 				     !strcmp(w->label, "patched") ? 1 :
 								    2;

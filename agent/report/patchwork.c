@@ -16,6 +16,7 @@
 #include "store/store-campaign.h"
 #include "shared/util.h"
 #include "lava/lava-api.h"
+#include "stats/stats.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -164,7 +165,7 @@ int pw_plan(struct store *st, int64_t cid, struct pw_plan *p)
 {
 	char **boards = NULL;
 	size_t nb = 0;
-	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
 	struct report rep;
 	char ids[24], *js = NULL;
 	const char *par[1] = { ids };

@@ -7,6 +7,7 @@
 #include "stats/seqtest.h"
 #include "store/store-report.h"
 #include "shared/util.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -60,25 +61,28 @@ static int load_campaign(struct store *st, struct report *rep)
 		store_rows_free(&r);
 		return -ENOENT;
 	}
-	copy_str(rep->trigger, sizeof(rep->trigger), store_text(&r, 0, 0));
-	copy_str(rep->order_kind, sizeof(rep->order_kind), store_text(&r, 0, 1));
-	copy_str(rep->status, sizeof(rep->status), store_text(&r, 0, 2));
-	copy_str(rep->created, sizeof(rep->created), store_text(&r, 0, 3));
-	copy_str(rep->job, sizeof(rep->job), store_text(&r, 0, 4));
-	rep->batches = atoi(store_text(&r, 0, 5));
-	rep->boots_per_variant = atoi(store_text(&r, 0, 6));
-	rep->order_seed = strtoll(store_text(&r, 0, 7), NULL, 10);
-	rep->seq.first = atoi(store_text(&r, 0, 8));
-	rep->seq.budget = atoi(store_text(&r, 0, 9));
-	rep->seq.alpha = atof(store_text(&r, 0, 10));
-	rep->seq.beta = atof(store_text(&r, 0, 11));
-	rep->seq.boards = atoi(store_text(&r, 0, 12));
-	rep->margin = atof(store_text(&r, 0, 13)) / 100.0;
-	copy_str(rep->series_msgid, sizeof(rep->series_msgid), store_text(&r, 0, 14));
-	copy_str(rep->series_subject, sizeof(rep->series_subject), store_text(&r, 0, 15));
-	rep->series_version = atoi(store_text(&r, 0, 16));
-	rep->series_patches = xstrdup(store_text(&r, 0, 17));
-	rep->undecidable = *store_text(&r, 0, 18) ? xstrdup(store_text(&r, 0, 18)) : NULL;
+	copy_str(rep->trigger, sizeof(rep->trigger), store_text(&r, 0, RC_TRIGGER));
+	copy_str(rep->order_kind, sizeof(rep->order_kind), store_text(&r, 0, RC_ORDER_KIND));
+	copy_str(rep->status, sizeof(rep->status), store_text(&r, 0, RC_STATUS));
+	copy_str(rep->created, sizeof(rep->created), store_text(&r, 0, RC_CREATED));
+	copy_str(rep->job, sizeof(rep->job), store_text(&r, 0, RC_JOB));
+	rep->batches = atoi(store_text(&r, 0, RC_BATCHES));
+	rep->boots_per_variant = atoi(store_text(&r, 0, RC_BOOTS_PER_VARIANT));
+	rep->order_seed = strtoll(store_text(&r, 0, RC_SEED), NULL, 10);
+	rep->seq.first = atoi(store_text(&r, 0, RC_SEQ_FIRST));
+	rep->seq.budget = atoi(store_text(&r, 0, RC_SEQ_BUDGET));
+	rep->seq.alpha = atof(store_text(&r, 0, RC_SEQ_ALPHA));
+	rep->seq.beta = atof(store_text(&r, 0, RC_SEQ_BETA));
+	rep->seq.boards = atoi(store_text(&r, 0, RC_SEQ_BOARDS));
+	rep->margin = atof(store_text(&r, 0, RC_MARGIN_PCT)) / 100.0;
+	copy_str(rep->series_msgid, sizeof(rep->series_msgid), store_text(&r, 0, RC_SERIES_MSGID));
+	copy_str(rep->series_subject, sizeof(rep->series_subject),
+		 store_text(&r, 0, RC_SERIES_SUBJECT));
+	rep->series_version = atoi(store_text(&r, 0, RC_SERIES_VERSION));
+	rep->series_patches = xstrdup(store_text(&r, 0, RC_SERIES_PATCHES));
+	rep->undecidable = *store_text(&r, 0, RC_UNDECIDABLE) ?
+				   xstrdup(store_text(&r, 0, RC_UNDECIDABLE)) :
+				   NULL;
 	store_rows_free(&r);
 	/* a series campaign's variants, in order; else control and patched */
 	rep->vs = variant_pair;
@@ -89,8 +93,8 @@ static int load_campaign(struct store *st, struct report *rep)
 		rep->series = true;
 		for (int i = 0; i < (int)r.nrows && rep->vs.n < VARIANTS_MAX; i++) {
 			snprintf(rep->vs.label[rep->vs.n], VARIANT_LABEL_MAX, "%s",
-				 store_text(&r, i, 1));
-			rep->vpatch[rep->vs.n++] = xstrdup(store_text(&r, i, 2));
+				 store_text(&r, i, RV_LABEL));
+			rep->vpatch[rep->vs.n++] = xstrdup(store_text(&r, i, RV_PATCH));
 		}
 	}
 	store_rows_free(&r);
@@ -110,15 +114,15 @@ static int load_boards(struct store *st, struct report *rep)
 	for (i = 0; i < n; i++) {
 		struct rep_board *b = &rep->boards[i];
 
-		copy_str(b->name, sizeof(b->name), store_text(&r, i, 0));
-		copy_str(b->cpu, sizeof(b->cpu), store_text(&r, i, 1));
-		copy_str(b->family, sizeof(b->family), store_text(&r, i, 2));
-		b->emulated = store_text(&r, i, 3)[0] == 't';
-		b->description = xstrdup(store_text(&r, i, 4));
-		b->lava_jobs = xstrdup(store_text(&r, i, 10));
-		copy_str(b->order, sizeof(b->order), store_text(&r, i, 5));
+		copy_str(b->name, sizeof(b->name), store_text(&r, i, RB_NAME));
+		copy_str(b->cpu, sizeof(b->cpu), store_text(&r, i, RB_CPU));
+		copy_str(b->family, sizeof(b->family), store_text(&r, i, RB_FAMILY));
+		b->emulated = store_text(&r, i, RB_EMULATED)[0] == 't';
+		b->description = xstrdup(store_text(&r, i, RB_DESCRIPTION));
+		b->lava_jobs = xstrdup(store_text(&r, i, RB_LAVA_JOBS));
+		copy_str(b->order, sizeof(b->order), store_text(&r, i, RB_ORDER));
 		if (rep->series) { /* A = control, B, C, ... in series order */
-			char *labels = xstrdup(store_text(&r, i, 12)), *save = NULL, *l;
+			char *labels = xstrdup(store_text(&r, i, RB_VARIANTS)), *save = NULL, *l;
 			size_t k = 0;
 
 			for (l = strtok_r(labels, " ", &save); l && k + 1 < sizeof(b->order);
@@ -130,14 +134,15 @@ static int load_boards(struct store *st, struct report *rep)
 			b->order[k] = '\0';
 			free(labels);
 		}
-		b->failed = (size_t)atol(store_text(&r, i, 6));
-		b->boot_s = getd(&r, i, 7) / 1000.0;
-		b->run_s = getd(&r, i, 8) / 1000.0;
-		b->clock_res_ns = !store_cell(&r, i, 9) ? -1 :
-							  strtoll(store_text(&r, i, 9), NULL, 10);
-		b->partial = (size_t)atol(store_text(&r, i, 11));
+		b->failed = (size_t)atol(store_text(&r, i, RB_FAILED));
+		b->boot_s = getd(&r, i, RB_BOOT_MS) / 1000.0;
+		b->run_s = getd(&r, i, RB_RUN_MS) / 1000.0;
+		b->clock_res_ns = !store_cell(&r, i, RB_CLOCK_RES_NS) ?
+					  -1 :
+					  strtoll(store_text(&r, i, RB_CLOCK_RES_NS), NULL, 10);
+		b->partial = (size_t)atol(store_text(&r, i, RB_PARTIAL));
 		/* QEMU's shifts are 0-10 (the board loader's range): else not counted */
-		b->icount_shift = atoi(store_text(&r, i, 13));
+		b->icount_shift = atoi(store_text(&r, i, RB_ICOUNT_SHIFT));
 		if (b->icount_shift > 10)
 			b->icount_shift = -1;
 	}
@@ -199,14 +204,15 @@ static int load_calibrations(struct store *st, struct report *rep)
 	if (store_report_calibrations(st, rep->campaign, &r))
 		return -EIO;
 	for (int i = 0; i < (int)r.nrows; i++) {
-		int k = report_find(rep, store_text(&r, i, 0), store_text(&r, i, 1));
+		int k = report_find(rep, store_text(&r, i, RCAL_BOARD),
+				    store_text(&r, i, RCAL_SCENARIO));
 
 		if (k < 0)
 			continue;
-		rep->rows[k].cal_campaign = strtoll(store_text(&r, i, 2), NULL, 10);
-		rep->rows[k].cal_mean = atof(store_text(&r, i, 3));
-		rep->rows[k].cal_vw = atof(store_text(&r, i, 4));
-		rep->rows[k].cal_vb = atof(store_text(&r, i, 5));
+		rep->rows[k].cal_campaign = strtoll(store_text(&r, i, RCAL_CAMPAIGN), NULL, 10);
+		rep->rows[k].cal_mean = atof(store_text(&r, i, RCAL_MEAN));
+		rep->rows[k].cal_vw = atof(store_text(&r, i, RCAL_VAR_WITHIN));
+		rep->rows[k].cal_vb = atof(store_text(&r, i, RCAL_VAR_BETWEEN));
 	}
 	store_rows_free(&r);
 	return 0;
@@ -234,10 +240,10 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 		return -EIO;
 	n = (int)r.nrows;
 	for (i = 0; i < n; i++) {
-		const char *var = store_text(&r, i, 10);
-		int board = board_index(rep, store_text(&r, i, 0));
-		int64_t boot = strtoll(store_text(&r, i, 8), NULL, 10);
-		bool pres = !strcmp(store_text(&r, i, 2), "preserve");
+		const char *var = store_text(&r, i, RS_VARIANT);
+		int board = board_index(rep, store_text(&r, i, RS_BOARD));
+		int64_t boot = strtoll(store_text(&r, i, RS_BOOT_ID), NULL, 10);
+		bool pres = !strcmp(store_text(&r, i, RS_KIND), "preserve");
 		double v;
 
 		int vi = variant_set_find(&rep->vs, var);
@@ -246,7 +252,8 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 			rep->ignored++;
 			continue;
 		}
-		if (!w || w->board != board || strcmp(w->scenario, store_text(&r, i, 1))) {
+		if (!w || w->board != board ||
+		    strcmp(w->scenario, store_text(&r, i, RS_SCENARIO))) {
 			if (bt)
 				boot_finish(bt, raw_sum, base_sum, nraw);
 			bt = NULL;
@@ -254,13 +261,13 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 			w = &rep->rows[rep->nrows++];
 			memset(w, 0, sizeof(*w));
 			w->board = board;
-			copy_str(w->scenario, sizeof(w->scenario), store_text(&r, i, 1));
-			copy_str(w->kind, sizeof(w->kind), store_text(&r, i, 2));
-			copy_str(w->op, sizeof(w->op), store_text(&r, i, 3));
-			copy_str(w->state, sizeof(w->state), store_text(&r, i, 4));
-			copy_str(w->timing, sizeof(w->timing), store_text(&r, i, 5));
-			w->size = strtoll(store_text(&r, i, 6), NULL, 10);
-			w->reps = strtoll(store_text(&r, i, 7), NULL, 10);
+			copy_str(w->scenario, sizeof(w->scenario), store_text(&r, i, RS_SCENARIO));
+			copy_str(w->kind, sizeof(w->kind), store_text(&r, i, RS_KIND));
+			copy_str(w->op, sizeof(w->op), store_text(&r, i, RS_OP));
+			copy_str(w->state, sizeof(w->state), store_text(&r, i, RS_STATE));
+			copy_str(w->timing, sizeof(w->timing), store_text(&r, i, RS_TIMING));
+			w->size = strtoll(store_text(&r, i, RS_SIZE), NULL, 10);
+			w->reps = strtoll(store_text(&r, i, RS_REPS), NULL, 10);
 		}
 		if (!bt || bt->id != boot) {
 			if (bt)
@@ -269,40 +276,44 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 			bt = &w->boots[w->nboots++];
 			memset(bt, 0, sizeof(*bt));
 			bt->id = boot;
-			bt->seq = atoi(store_text(&r, i, 9));
+			bt->seq = atoi(store_text(&r, i, RS_SEQ));
 			bt->vi = vi;
 			/* the A/B table: control against the last variant (all of a series) */
 			bt->variant = vi == 0 ? 0 : vi == rep->vs.n - 1 ? 1 : 2;
 			bt->mod_min = bt->mod_max = NAN;
 			raw_sum = base_sum = 0;
 			nraw = 0;
-			if (!pres && strcmp(w->timing, store_text(&r, i, 5))) {
+			if (!pres && strcmp(w->timing, store_text(&r, i, RS_TIMING))) {
 				w->mixed_timing++;
 				copy_str(w->other_timing, sizeof(w->other_timing),
-					 store_text(&r, i, 5));
+					 store_text(&r, i, RS_TIMING));
 			}
 		}
-		v = getd(&r, i, pres ? 16 : 11);
+		v = getd(&r, i, pres ? RS_LOST_BYTES : RS_MEAN_NS);
 		if (isnan(v))
 			continue;
 		w->nbatches_all++;
-		if (store_cell(&r, i, 17)) { /* left out of the boot's mean: counted, not used */
+		if (store_cell(&r, i,
+			       RS_EXCLUDED)) { /* left out of the boot's mean: counted, not used */
 			if (!w->nleft++)
-				copy_str(w->left_why, sizeof(w->left_why), store_text(&r, i, 17));
+				copy_str(w->left_why, sizeof(w->left_why),
+					 store_text(&r, i, RS_EXCLUDED));
 			bt->nleft++;
 			continue;
 		}
 		bt->batch = xrealloc(bt->batch, (bt->nbatch + 1) * sizeof(double));
 		bt->batch[bt->nbatch++] = v;
-		if (store_cell(&r, i, 12))
-			bt->mod_min = isnan(bt->mod_min) ? getd(&r, i, 12) :
-							   fmin(bt->mod_min, getd(&r, i, 12));
-		if (store_cell(&r, i, 13))
-			bt->mod_max = isnan(bt->mod_max) ? getd(&r, i, 13) :
-							   fmax(bt->mod_max, getd(&r, i, 13));
-		if (store_cell(&r, i, 14) && store_cell(&r, i, 15) && w->reps > 0) {
-			raw_sum += getd(&r, i, 14) / (double)w->reps;
-			base_sum += getd(&r, i, 15) / (double)w->reps;
+		if (store_cell(&r, i, RS_MIN_NS))
+			bt->mod_min = isnan(bt->mod_min) ?
+					      getd(&r, i, RS_MIN_NS) :
+					      fmin(bt->mod_min, getd(&r, i, RS_MIN_NS));
+		if (store_cell(&r, i, RS_MAX_NS))
+			bt->mod_max = isnan(bt->mod_max) ?
+					      getd(&r, i, RS_MAX_NS) :
+					      fmax(bt->mod_max, getd(&r, i, RS_MAX_NS));
+		if (store_cell(&r, i, RS_RAW_NS) && store_cell(&r, i, RS_BASE_NS) && w->reps > 0) {
+			raw_sum += getd(&r, i, RS_RAW_NS) / (double)w->reps;
+			base_sum += getd(&r, i, RS_BASE_NS) / (double)w->reps;
 			nraw++;
 		}
 	}
@@ -619,7 +630,7 @@ static void analyse_seq(struct report *rep)
 int report_seq_board(struct store *st, int64_t campaign, const char *board, struct errtext *why)
 {
 	struct report rep;
-	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
 	size_t n[4] = { 0 }, total = 0;
 	int ret = report_load(st, campaign, &rep);
 
@@ -669,7 +680,7 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 	if (o->margin > 0)
 		rep->margin = o->margin;
 	if (!(rep->margin > 0))
-		rep->margin = 0.01;
+		rep->margin = ABLAB_MARGIN;
 	for (size_t i = 0; i < rep->nrows; i++) {
 		struct rep_row *r = &rep->rows[i];
 		size_t na, nb;
@@ -736,7 +747,7 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 			for (size_t j = 0; j < r->nboots; j++)
 				mb = r->boots[j].nbatch > mb ? r->boots[j].nbatch : mb;
 			r->mde = stats_mde(r->cal_vb, r->cal_vw, mb ? mb : 1, na < nb ? na : nb,
-					   r->cal_mean, o->alpha, 0.8);
+					   r->cal_mean, o->alpha, ABLAB_POWER);
 		}
 		free(a);
 		free(b);

@@ -9,6 +9,7 @@
 #include "report/report.h"
 #include "report/report-int.h"
 #include "shared/util.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -150,7 +151,7 @@ int report_campaign_to(struct store *st, int64_t campaign, const char *format,
 
 int report_campaign(struct store *st, int64_t campaign, const char *format, double alpha)
 {
-	struct report_opts o = { .alpha = alpha, .target = 0.01 };
+	struct report_opts o = { .alpha = alpha, .target = ABLAB_TARGET };
 
 	return report_campaign_opts(st, campaign, format, &o);
 }

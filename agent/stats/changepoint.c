@@ -42,11 +42,79 @@ static double split_p(const struct prefix *p, size_t a, size_t m, size_t b)
 	return stats_t_p2(sqrt(between / (within / df)), df);
 }
 
+/* Binary segmentation: cut[m] set for each split point whose p is at most p_max, each
+ * segment split at its largest between-segment sum of squares (stack: 2 (n + 1) slots). */
+static void binary_segments(const struct prefix *pf, size_t n, double p_max, size_t min_size,
+			    size_t *stack, bool *cut)
+{
+	size_t ns = 0;
+
+	stack[ns++] = 0;
+	stack[ns++] = n;
+	while (ns) {
+		size_t b = stack[--ns], a = stack[--ns], lo = a + min_size;
+		size_t hi = b == n ? b - 1 : b - min_size, best = 0;
+		double tot, bw = -1.0;
+
+		if (b - a < 3 || lo > hi)
+			continue;
+		tot = seg_sum(pf, a, b);
+		for (size_t m = lo; m <= hi; m++) {
+			/* between-segment sum of squares = n1 n2 / L (mean1 - mean2)^2 */
+			double n1 = (double)(m - a), n2 = (double)(b - m), s1 = seg_sum(pf, a, m);
+			double d = s1 / n1 - (tot - s1) / n2, w = n1 * n2 / (n1 + n2) * d * d;
+
+			if (w > bw) {
+				bw = w;
+				best = m;
+			}
+		}
+		if (split_p(pf, a, best, b) > p_max)
+			continue;
+		cut[best] = true;
+		stack[ns++] = a;
+		stack[ns++] = best;
+		stack[ns++] = best;
+		stack[ns++] = b;
+	}
+}
+
+/* Otava's pruning: re-test each point between its neighbours, drop the weakest until every
+ * p is at most p_max; the points left into k[], their number returned. */
+static size_t prune_points(const struct prefix *pf, size_t n, double p_max, bool *cut, size_t *k)
+{
+	size_t nk;
+
+	for (;;) {
+		size_t worst = 0, prev = 0;
+		double wp = -1.0;
+
+		nk = 0;
+		for (size_t i = 1; i < n; i++)
+			if (cut[i])
+				k[nk++] = i;
+		for (size_t j = 0; j < nk; j++) {
+			size_t next = j + 1 < nk ? k[j + 1] : n;
+			double pj = split_p(pf, prev, k[j], next);
+
+			if (pj > wp) {
+				wp = pj;
+				worst = k[j];
+			}
+			prev = k[j];
+		}
+		if (!nk || wp <= p_max)
+			break;
+		cut[worst] = false;
+	}
+	return nk;
+}
+
 int cp_detect(const double *x, size_t n, double p_max, size_t min_size, struct cp_point *cp,
 	      size_t max)
 {
 	double *s, *q, mean = 0.0;
-	size_t *stack, ns = 0, nk = 0, *k;
+	size_t *stack, nk = 0, *k;
 	bool *cut;
 	struct prefix pf;
 	int ret = -ENOMEM;
@@ -78,59 +146,8 @@ int cp_detect(const double *x, size_t n, double p_max, size_t min_size, struct c
 	pf.s = s;
 	pf.q = q;
 
-	/* binary segmentation */
-	stack[ns++] = 0;
-	stack[ns++] = n;
-	while (ns) {
-		size_t b = stack[--ns], a = stack[--ns], lo = a + min_size;
-		size_t hi = b == n ? b - 1 : b - min_size, best = 0;
-		double tot, bw = -1.0;
-
-		if (b - a < 3 || lo > hi)
-			continue;
-		tot = seg_sum(&pf, a, b);
-		for (size_t m = lo; m <= hi; m++) {
-			/* between-segment sum of squares = n1 n2 / L (mean1 - mean2)^2 */
-			double n1 = (double)(m - a), n2 = (double)(b - m), s1 = seg_sum(&pf, a, m);
-			double d = s1 / n1 - (tot - s1) / n2, w = n1 * n2 / (n1 + n2) * d * d;
-
-			if (w > bw) {
-				bw = w;
-				best = m;
-			}
-		}
-		if (split_p(&pf, a, best, b) > p_max)
-			continue;
-		cut[best] = true;
-		stack[ns++] = a;
-		stack[ns++] = best;
-		stack[ns++] = best;
-		stack[ns++] = b;
-	}
-
-	/* Otava's pruning: re-test each point between its neighbours, drop the weakest */
-	for (;;) {
-		size_t worst = 0, prev = 0;
-		double wp = -1.0;
-
-		nk = 0;
-		for (size_t i = 1; i < n; i++)
-			if (cut[i])
-				k[nk++] = i;
-		for (size_t j = 0; j < nk; j++) {
-			size_t next = j + 1 < nk ? k[j + 1] : n;
-			double pj = split_p(&pf, prev, k[j], next);
-
-			if (pj > wp) {
-				wp = pj;
-				worst = k[j];
-			}
-			prev = k[j];
-		}
-		if (!nk || wp <= p_max)
-			break;
-		cut[worst] = false;
-	}
+	binary_segments(&pf, n, p_max, min_size, stack, cut);
+	nk = prune_points(&pf, n, p_max, cut, k);
 	for (size_t j = 0; j < nk && j < max; j++) {
 		size_t prev = j ? k[j - 1] : 0, next = j + 1 < nk ? k[j + 1] : n;
 

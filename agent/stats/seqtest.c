@@ -3,6 +3,7 @@
  * seqtest.c - group-sequential design on the exact rank test (see seqtest.h).
  */
 #include "stats/seqtest.h"
+#include "stats/stats-int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -38,13 +39,6 @@ const char *seq_decision_name(enum seq_decision s)
 	}
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
 /* number of sorted v[0..n-1] <= t (with a relative slack for equal floating values) */
 static size_t count_le(const double *v, size_t n, double t)
 {
@@ -77,43 +71,30 @@ static double pick_threshold(const double *cand, size_t nc, const double *minp, 
 	return best;
 }
 
-int seq_design_init(struct seq_design *d, const size_t *na, const size_t *nb, size_t nlooks,
-		    double alpha, double beta, double margin, unsigned long sims, uint64_t seed)
+static bool design_args_ok(const size_t *na, const size_t *nb, size_t nlooks, double alpha,
+			   double beta, double margin)
 {
-	double **cdf = NULL, *minp2 = NULL, *minp1 = NULL, *cand = NULL, *xa = NULL, *xb = NULL;
-	size_t nc = 0, NA, NB;
-	struct stats_rng g;
-	int ret = -ENOMEM;
-
-	if (!d || !na || !nb || !nlooks || nlooks > SEQ_MAX_LOOKS)
-		return -EINVAL;
+	if (!na || !nb || !nlooks || nlooks > SEQ_MAX_LOOKS)
+		return false;
 	if (!(alpha > 0.0 && alpha < 0.5) || !(beta > 0.0 && beta < 0.5) ||
 	    !(margin > 0.0 && margin < 1.0))
-		return -EINVAL;
+		return false;
 	for (size_t k = 0; k < nlooks; k++) {
 		if (!na[k] || !nb[k] || na[k] + nb[k] > STATS_MWU_EXACT_MAX)
-			return -EINVAL;
+			return false;
 		if (k && (na[k] < na[k - 1] || nb[k] < nb[k - 1] ||
 			  na[k] + nb[k] == na[k - 1] + nb[k - 1]))
-			return -EINVAL;
+			return false;
 	}
-	if (!sims)
-		sims = SEQ_DEFAULT_SIMS;
-	memset(d, 0, sizeof(*d));
-	d->nlooks = nlooks;
-	d->alpha = alpha;
-	d->beta = beta;
-	d->margin = margin;
-	d->sims = sims;
-	d->seed = seed;
-	NA = na[nlooks - 1];
-	NB = nb[nlooks - 1];
+	return true;
+}
 
-	/* cdf[k][u] = P(U <= u) at look k; the candidate thresholds are 2 cdf and cdf */
-	cdf = calloc(nlooks, sizeof(*cdf));
-	if (!cdf)
-		goto out;
-	for (size_t k = 0; k < nlooks; k++) {
+/* cdf[k][u] = P(U <= u) at look k (each malloc'd); *nc the number of candidate thresholds
+ * (2 cdf and cdf below 0.5 at every look).  0 or -ENOMEM. */
+static int look_cdfs(struct seq_design *d, const size_t *na, const size_t *nb, double **cdf,
+		     size_t *nc)
+{
+	for (size_t k = 0; k < d->nlooks; k++) {
 		size_t mn = na[k] * nb[k];
 		double tot = 0.0, cum = 0.0;
 
@@ -121,7 +102,7 @@ int seq_design_init(struct seq_design *d, const size_t *na, const size_t *nb, si
 		d->look[k].nb = nb[k];
 		cdf[k] = malloc((mn + 1) * sizeof(**cdf));
 		if (!cdf[k] || stats_mwu_dist(na[k], nb[k], cdf[k]))
-			goto out;
+			return -ENOMEM;
 		for (size_t u = 0; u <= mn; u++)
 			tot += cdf[k][u];
 		for (size_t u = 0; u <= mn; u++) {
@@ -129,18 +110,21 @@ int seq_design_init(struct seq_design *d, const size_t *na, const size_t *nb, si
 			cdf[k][u] = cum / tot;
 		}
 		for (size_t u = 0; u <= mn && cdf[k][u] < 0.5; u++)
-			nc += 2;
+			*nc += 2;
 	}
-	cand = malloc((nc + 1) * sizeof(*cand));
-	minp2 = malloc(sims * sizeof(*minp2));
-	minp1 = malloc(sims * sizeof(*minp1));
-	xa = malloc(NA * sizeof(*xa));
-	xb = malloc(NB * sizeof(*xb));
-	if (!cand || !minp2 || !minp1 || !xa || !xb)
-		goto out;
+	return 0;
+}
 
-	stats_rng_seed(&g, seed);
-	for (unsigned long r = 0; r < sims; r++) {
+/* Under the null (both samples uniform), per simulated run the smallest two-sided (minp2)
+ * and one-sided (minp1) p over the looks, each sorted: U grows with the boots added. */
+static void simulate_null(const struct seq_design *d, const size_t *na, const size_t *nb,
+			  double **cdf, double *xa, double *xb, double *minp2, double *minp1)
+{
+	size_t NA = na[d->nlooks - 1], NB = nb[d->nlooks - 1];
+	struct stats_rng g;
+
+	stats_rng_seed(&g, d->seed);
+	for (unsigned long r = 0; r < d->sims; r++) {
 		double m2 = 1.0, m1 = 1.0;
 		size_t ca = 0, cb = 0, u = 0;
 
@@ -148,7 +132,7 @@ int seq_design_init(struct seq_design *d, const size_t *na, const size_t *nb, si
 			xa[i] = stats_rng_uniform(&g);
 		for (size_t j = 0; j < NB; j++)
 			xb[j] = stats_rng_uniform(&g);
-		for (size_t k = 0; k < nlooks; k++) {
+		for (size_t k = 0; k < d->nlooks; k++) {
 			const double *c = cdf[k];
 			size_t mn = na[k] * nb[k], lo;
 
@@ -166,32 +150,29 @@ int seq_design_init(struct seq_design *d, const size_t *na, const size_t *nb, si
 		minp2[r] = m2;
 		minp1[r] = m1;
 	}
-	qsort(minp2, sims, sizeof(*minp2), cmp_double);
-	qsort(minp1, sims, sizeof(*minp1), cmp_double);
+	qsort(minp2, d->sims, sizeof(*minp2), cmp_double);
+	qsort(minp1, d->sims, sizeof(*minp1), cmp_double);
+}
 
-	nc = 0;
-	for (size_t k = 0; k < nlooks; k++)
+/* The nominal threshold: the largest candidate (scale * cdf below 0.5 at any look, into
+ * cand) whose simulated rate under the null stays within limit. */
+static double design_threshold(const struct seq_design *d, const size_t *na, const size_t *nb,
+			       double **cdf, double scale, double *cand, const double *minp,
+			       double limit)
+{
+	size_t nc = 0;
+
+	for (size_t k = 0; k < d->nlooks; k++)
 		for (size_t u = 0; u <= na[k] * nb[k] && cdf[k][u] < 0.5; u++)
-			cand[nc++] = 2.0 * cdf[k][u];
+			cand[nc++] = scale * cdf[k][u];
 	qsort(cand, nc, sizeof(*cand), cmp_double);
-	d->p_diff = pick_threshold(cand, nc, minp2, sims, alpha);
-	nc = 0;
-	for (size_t k = 0; k < nlooks; k++)
-		for (size_t u = 0; u <= na[k] * nb[k] && cdf[k][u] < 0.5; u++)
-			cand[nc++] = cdf[k][u];
-	qsort(cand, nc, sizeof(*cand), cmp_double);
-	d->p_eq = pick_threshold(cand, nc, minp1, sims, beta);
+	return pick_threshold(cand, nc, minp, d->sims, limit);
+}
 
-	d->fpr = (double)count_le(minp2, sims, d->p_diff) / (double)sims;
-	d->same_err = (double)count_le(minp1, sims, d->p_eq) / (double)sims;
-	if (d->p_diff == 0.0)
-		d->fpr = 0.0;
-	if (d->p_eq == 0.0)
-		d->same_err = 0.0;
-	d->fpr_se = sqrt(d->fpr * (1.0 - d->fpr) / (double)sims);
-	d->same_err_se = sqrt(d->same_err * (1.0 - d->same_err) / (double)sims);
-
-	for (size_t k = 0; k < nlooks; k++) {
+/* Each look's bounds on U for the thresholds, and their exact sizes */
+static void look_bounds(struct seq_design *d, const size_t *na, const size_t *nb, double **cdf)
+{
+	for (size_t k = 0; k < d->nlooks; k++) {
 		struct seq_look *l = &d->look[k];
 		const double *c = cdf[k];
 
@@ -207,6 +188,52 @@ int seq_design_init(struct seq_design *d, const size_t *na, const size_t *nb, si
 			}
 		}
 	}
+}
+
+int seq_design_init(struct seq_design *d, const size_t *na, const size_t *nb, size_t nlooks,
+		    double alpha, double beta, double margin, unsigned long sims, uint64_t seed)
+{
+	double **cdf = NULL, *minp2 = NULL, *minp1 = NULL, *cand = NULL, *xa = NULL, *xb = NULL;
+	size_t nc = 0;
+	int ret = -ENOMEM;
+
+	if (!d || !design_args_ok(na, nb, nlooks, alpha, beta, margin))
+		return -EINVAL;
+	if (!sims)
+		sims = SEQ_DEFAULT_SIMS;
+	memset(d, 0, sizeof(*d));
+	d->nlooks = nlooks;
+	d->alpha = alpha;
+	d->beta = beta;
+	d->margin = margin;
+	d->sims = sims;
+	d->seed = seed;
+
+	/* cdf[k][u] = P(U <= u) at look k; the candidate thresholds are 2 cdf and cdf */
+	cdf = calloc(nlooks, sizeof(*cdf));
+	if (!cdf || look_cdfs(d, na, nb, cdf, &nc))
+		goto out;
+	cand = malloc((nc + 1) * sizeof(*cand));
+	minp2 = malloc(sims * sizeof(*minp2));
+	minp1 = malloc(sims * sizeof(*minp1));
+	xa = malloc(na[nlooks - 1] * sizeof(*xa));
+	xb = malloc(nb[nlooks - 1] * sizeof(*xb));
+	if (!cand || !minp2 || !minp1 || !xa || !xb)
+		goto out;
+
+	simulate_null(d, na, nb, cdf, xa, xb, minp2, minp1);
+	d->p_diff = design_threshold(d, na, nb, cdf, 2.0, cand, minp2, alpha);
+	d->p_eq = design_threshold(d, na, nb, cdf, 1.0, cand, minp1, beta);
+
+	d->fpr = (double)count_le(minp2, sims, d->p_diff) / (double)sims;
+	d->same_err = (double)count_le(minp1, sims, d->p_eq) / (double)sims;
+	if (d->p_diff == 0.0)
+		d->fpr = 0.0;
+	if (d->p_eq == 0.0)
+		d->same_err = 0.0;
+	d->fpr_se = sqrt(d->fpr * (1.0 - d->fpr) / (double)sims);
+	d->same_err_se = sqrt(d->same_err * (1.0 - d->same_err) / (double)sims);
+	look_bounds(d, na, nb, cdf);
 	ret = 0;
 out:
 	if (cdf)

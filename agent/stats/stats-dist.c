@@ -89,12 +89,12 @@ double t_crit95(double df)
 {
 	double lo = 0.0, hi = 1.0;
 
-	while (t_two_sided_p(hi, df) > 0.05 && hi < 1e6)
+	while (t_two_sided_p(hi, df) > ABLAB_CI95_TAIL && hi < 1e6)
 		hi *= 2.0;
 	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
 		double mid = (lo + hi) / 2.0;
 
-		if (t_two_sided_p(mid, df) > 0.05)
+		if (t_two_sided_p(mid, df) > ABLAB_CI95_TAIL)
 			lo = mid;
 		else
 			hi = mid;

@@ -5,14 +5,15 @@
 /*
  * What the stats*.c files share and nothing else includes: stats.c (summaries, A/B,
  * Holm/BH, one row), stats-rank.c (Mann-Whitney U, Hodges-Lehmann, Cliff's delta),
- * stats-dist.c (t and normal distributions), stats-design.c (design advice).
+ * stats-dist.c (t and normal distributions), stats-design.c (design advice), and below them
+ * all stats-util.c (the helpers they share).
  */
 #include "stats/stats.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* stats.c */
+/* stats-util.c */
 int cmp_double(const void *pa, const void *pb); /* qsort() ascending */
 bool all_finite(const double *x, size_t n);
 

@@ -9,6 +9,7 @@
  */
 #include "stats/stats.h"
 #include "stats/stats-int.h"
+#include "stats/splitmix64.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,21 +18,6 @@
 #include <string.h>
 
 /* ---------------------------------------------------------------- helpers */
-
-int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
-bool all_finite(const double *x, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!isfinite(x[i]))
-			return false;
-	return true;
-}
 
 static void summary_empty(struct summary *s)
 {
@@ -81,15 +67,6 @@ int stats_summary(const double *x, size_t n, struct summary *s)
 }
 
 /* ---------------------------------------------------------------- PRNG (xoshiro256**) */
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 void stats_rng_seed(struct stats_rng *g, uint64_t seed)
 {

@@ -18,6 +18,39 @@
 #include <stdint.h>
 
 /*
+ * The statistical defaults, in one place: what a campaign, report or command uses when the
+ * job, the option or the stored campaign does not say (docs/DESIGN.md section 5).  Each is a
+ * plain literal (no arithmetic), so SQL can quote it with ABLAB_SQL_NUM().
+ */
+/* false-alarm rate of one comparison (significance level): reports, compare, trend, bisect */
+#define ABLAB_ALPHA 0.05
+/* miss rate of the sequential design (seqtest.h) */
+#define ABLAB_BETA 0.05
+/* power at which calibrate and the report's design paragraph give the smallest change seen */
+#define ABLAB_POWER 0.8
+/* equivalence margin: a relative change of the boot means inside +-1% is "the same" */
+#define ABLAB_MARGIN 0.01
+/* design advice: the 95% CI half-width wanted, as a fraction of the mean */
+#define ABLAB_TARGET 0.01
+/* two-sided tail of the 95% intervals (t_{0.975}) */
+#define ABLAB_CI95_TAIL 0.05
+/* nightly jobs: the relative change that matters (threshold.change_pct 5) */
+#define ABLAB_NIGHTLY_THRESHOLD 0.05
+/* `ablab ab` and `ablab calibrate`: boots per variant and batches per boot */
+#define ABLAB_BOOTS 5
+#define ABLAB_BATCHES 5
+/* sequential design: boots per variant at the first look (ab --budget, jobs, bisect) */
+#define ABLAB_FIRST_LOOK 4
+/* a job without "boots": at least this many per kernel (job-run.c) */
+#define ABLAB_JOB_MIN_BOOTS 3
+/* bisect: the sequential budget (boots of both variants) and batches per boot of a step */
+#define ABLAB_BISECT_BUDGET 8
+#define ABLAB_BISECT_BATCHES 3
+/* a default above as SQL text: ABLAB_SQL_NUM(ABLAB_ALPHA) is "0.05" */
+#define ABLAB_SQL_NUM(x) ABLAB_SQL_NUM_(x)
+#define ABLAB_SQL_NUM_(x) #x
+
+/*
  * Largest na + nb for which the Mann-Whitney p-value is exact (the permutation distribution
  * of the rank sum, ties included); above it the normal approximation with tie correction.
  */

@@ -4,7 +4,8 @@
 
 /* A bisect's SQL (store-bisect.c): the bisects and bisect_steps tables and a bisect's
  * campaigns.  int functions: 0 or -EIO (the database error printed) unless said; rows
- * into a struct store_rows (the caller store_rows_free()s it), its columns as listed.  Seconds are stored to 0.1 s; a non-finite double is stored as NULL. */
+ * into a struct store_rows (the caller store_rows_free()s it), its columns as listed and
+ * named, in their order, by the enum above the function.  Seconds are stored to 0.1 s; a non-finite double is stored as NULL. */
 #include "store/store.h"
 
 #include <stdbool.h>
@@ -19,6 +20,7 @@ int store_bisect_new(struct store *st, const char *board, const char *scenario, 
 int store_bisect_set_status(struct store *st, int64_t id, const char *status, const char *result,
 			    const char *first);
 /* board, scenario (NULL: any), tree, good, bad, commits, settings, status */
+enum { BG_BOARD, BG_SCENARIO, BG_TREE, BG_GOOD, BG_BAD, BG_COMMITS, BG_SETTINGS, BG_STATUS };
 int store_bisect_get(struct store *st, int64_t id, struct store_rows *t);
 /* the status and result (malloc'd, "" when NULL): 0, -ENOENT, -EIO */
 int store_bisect_state(struct store *st, int64_t id, char **status, char **result);
@@ -27,13 +29,50 @@ int store_bisect_first_changed(struct store *st, int64_t id, char **commit);
 /* the header of the step table: board, scenario ('any timing row'), tree, good, bad,
  * good_ref, bad_ref ('' for NULL), number of commits, status, result (''), created
  * (YYYY-MM-DD HH24:MI), settings' budget, first and margin_pct */
+enum {
+	BH_BOARD,
+	BH_SCENARIO,
+	BH_TREE,
+	BH_GOOD,
+	BH_BAD,
+	BH_GOOD_REF,
+	BH_BAD_REF,
+	BH_NCOMMITS,
+	BH_STATUS,
+	BH_RESULT,
+	BH_CREATED,
+	BH_BUDGET,
+	BH_FIRST,
+	BH_MARGIN_PCT,
+};
 int store_bisect_header(struct store *st, int64_t id, struct store_rows *t);
 
 /* the steps in order: n, role, position, verdict (NULL: not finished), change */
+enum { BS_N, BS_ROLE, BS_POSITION, BS_VERDICT, BS_CHANGE };
 int store_bisect_steps(struct store *st, int64_t id, struct store_rows *t);
 /* the step table, in order: n, role, commit, build ('-'), campaign_id ('-'), verdict
  * ('running'), change, ci_lo, ci_hi, build_s (0), campaign_s (0), note (''), log_path (''),
  * scenario (''), ok boots "control+patched", try, the campaign's status (''), ci_conf */
+enum {
+	BT_N,
+	BT_ROLE,
+	BT_COMMIT,
+	BT_BUILD,
+	BT_CAMPAIGN,
+	BT_VERDICT,
+	BT_CHANGE,
+	BT_CI_LO,
+	BT_CI_HI,
+	BT_BUILD_S,
+	BT_CAMPAIGN_S,
+	BT_NOTE,
+	BT_LOG_PATH,
+	BT_SCENARIO,
+	BT_BOOTS,
+	BT_TRY,
+	BT_CAMPAIGN_STATUS,
+	BT_CI_CONF,
+};
 int store_bisect_step_table(struct store *st, int64_t id, struct store_rows *t);
 /* step n's role ("check" sets *check), position and try: 0, or -EIO (also: no such step) */
 int store_bisect_step(struct store *st, int64_t id, int n, bool *check, int *pos, int *try);

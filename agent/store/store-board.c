@@ -24,6 +24,7 @@ int store_health_add(struct store *st, const char *board, bool ok, const char *u
 		7, p);
 }
 
+/* columns: HL_* (store-board.h) */
 int store_health_last(struct store *st, const char *board, struct store_rows *t)
 {
 	const char *p[] = { board };
@@ -35,6 +36,7 @@ int store_health_last(struct store *st, const char *board, struct store_rows *t)
 				1, p, t);
 }
 
+/* columns: BK_* (store-board.h) */
 int store_boards_known(struct store *st, struct store_rows *t)
 {
 	return store_rows_query(

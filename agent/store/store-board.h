@@ -4,7 +4,7 @@
 
 /* The board commands' SQL (store-board.c): health checks and the boards the database
  * knows, as struct store_rows: 0, or -EIO on a database error (printed); the caller
- * store_rows_free()s. */
+ * store_rows_free()s.  The enum above a query names its columns in their order. */
 #include "store/store.h"
 
 #include <stdbool.h>
@@ -16,9 +16,11 @@ int store_health_add(struct store *st, const char *board, bool ok, const char *u
 		     int64_t boot_ms, const char *error, const char *host, const char *log);
 /* the board's last health check, no row if never: ok ("t"/"f"), checked
  * (YYYY-MM-DD HH24:MI), uname_r (''), error ('') */
+enum { HL_OK, HL_CHECKED, HL_UNAME_R, HL_ERROR };
 int store_health_last(struct store *st, const char *board, struct store_rows *t);
 /* every board of the database by name: name, cpu (''), the board file of its newest
  * campaign (NULL: none), its last boot (YYYY-MM-DD HH24:MI, '') */
+enum { BK_NAME, BK_CPU, BK_BOARD_FILE, BK_LAST_BOOT };
 int store_boards_known(struct store *st, struct store_rows *t);
 
 #endif

@@ -333,15 +333,12 @@ int store_boot_refs(struct store *st, const struct boot_rec *b)
 	return boot_refs(st, b, board_id, kernel_id);
 }
 
-int store_boot(struct store *st, const struct boot_rec *b)
+/* BEGIN, after one reconnect (with the board's advisory lock taken again) when the server
+ * went away (maintenance, restart): 0, -ENOTCONN, -EBUSY or -EIO. */
+static int boot_begin(struct store *st)
 {
-	char campaign[32], seq[16], attempt[16], started[32], boot_ms[32], run_ms[32], cres[32];
-	char board_id[32] = "", kernel_id[32] = "", boot_id[32] = "", lava_id[32];
-	PGresult *r;
 	int ret;
 
-	/* a server that went away (maintenance, restart): try once to reconnect,
-	 * with the board's advisory lock taken again */
 	if (PQstatus(st->conn) != CONNECTION_OK && (ret = store_reconnect(st)))
 		return ret;
 	if (store_exec(st, "BEGIN")) {
@@ -353,40 +350,46 @@ int store_boot(struct store *st, const struct boot_rec *b)
 		if (store_exec(st, "BEGIN"))
 			return PQstatus(st->conn) != CONNECTION_OK ? -ENOTCONN : -EIO;
 	}
-	if (boot_refs(st, b, board_id, kernel_id))
-		goto fail;
-	snprintf(campaign, sizeof(campaign), "%" PRId64, b->campaign);
-	snprintf(seq, sizeof(seq), "%d", b->seq);
+	return 0;
+}
+
+/* The boots row of b: 0 with its id in boot_id, 1 when nothing was inserted (see
+ * boot_conflict()), -EIO on a query error. */
+static int boot_insert(struct store *st, const struct boot_rec *b, const char *campaign,
+		       const char *board_id, const char *kernel_id, const char *seq,
+		       char boot_id[32])
+{
+	char attempt[16], started[32], boot_ms[32], run_ms[32], cres[32], lava_id[32];
+	const char *p[18] = { b->uuid,
+			      campaign,
+			      board_id,
+			      kernel_id[0] ? kernel_id : NULL,
+			      b->variant,
+			      seq,
+			      attempt,
+			      b->status,
+			      b->error,
+			      started,
+			      b->boot_ms >= 0 ? boot_ms : NULL,
+			      b->run_ms >= 0 ? run_ms : NULL,
+			      b->uname_r,
+			      b->proc_version,
+			      b->res && b->res->have_start ? cres : NULL,
+			      b->log_path,
+			      b->lava_job_id ? b->lava_server : NULL,
+			      b->lava_job_id ? lava_id : NULL };
+	PGresult *r;
+	int ret = 1;
+
 	snprintf(attempt, sizeof(attempt), "%d", b->attempt);
 	snprintf(started, sizeof(started), "%.3f", (double)b->started_wall_ms / 1000.0);
 	snprintf(boot_ms, sizeof(boot_ms), "%" PRId64, b->boot_ms);
 	snprintf(run_ms, sizeof(run_ms), "%" PRId64, b->run_ms);
 	snprintf(cres, sizeof(cres), "%" PRId64, b->res ? b->res->clock_res_ns : 0);
 	snprintf(lava_id, sizeof(lava_id), "%" PRId64, b->lava_job_id);
-	{
-		const char *p[18] = { b->uuid,
-				      campaign,
-				      board_id,
-				      kernel_id[0] ? kernel_id : NULL,
-				      b->variant,
-				      seq,
-				      attempt,
-				      b->status,
-				      b->error,
-				      started,
-				      b->boot_ms >= 0 ? boot_ms : NULL,
-				      b->run_ms >= 0 ? run_ms : NULL,
-				      b->uname_r,
-				      b->proc_version,
-				      b->res && b->res->have_start ? cres : NULL,
-				      b->log_path,
-				      b->lava_job_id ? b->lava_server : NULL,
-				      b->lava_job_id ? lava_id : NULL };
-
-		/* no conflict target: a boot already stored (same uuid), a second ok
-		 * boot of the slot and a LAVA job stored twice all insert nothing */
-		r = store_query(
-			st,
+	/* no conflict target: a boot already stored (same uuid), a second ok
+	 * boot of the slot and a LAVA job stored twice all insert nothing */
+	r = store_query(st,
 			"INSERT INTO boots (uuid, campaign_id, board_id, kernel_id, variant,"
 			" seq, attempt, status, error, started, boot_ms, run_ms, uname_r, "
 			"proc_version, clock_res_ns, log_path, lava_server, lava_job_id) "
@@ -395,32 +398,31 @@ int store_boot(struct store *st, const struct boot_rec *b)
 			" $14, $15::bigint, $16, $17, $18::bigint) ON CONFLICT DO NOTHING "
 			"RETURNING id",
 			18, p);
-		if (!r)
-			goto fail;
-		if (PQntuples(r) == 0) {
-			PQclear(r);
-			ret = boot_conflict(st, b, campaign, board_id, seq);
-			if (ret == -EIO)
-				goto fail;
-			store_exec(st, ret ? "ROLLBACK" : "COMMIT");
-			return ret;
-		}
-		snprintf(boot_id, sizeof(boot_id), "%s", PQgetvalue(r, 0, 0));
-		PQclear(r);
+	if (!r)
+		return -EIO;
+	if (PQntuples(r)) {
+		snprintf(boot_id, 32, "%s", PQgetvalue(r, 0, 0));
+		ret = 0;
 	}
-	if (b->partial) {
-		const char *p[1] = { boot_id };
+	PQclear(r);
+	return ret;
+}
 
+/* The partial mark, the samples and the boot means of the stored boot boot_id: 0 or -EIO. */
+static int boot_samples(struct store *st, const struct boot_rec *b, const char *boot_id)
+{
+	const char *p[1] = { boot_id };
+	PGresult *r;
+
+	if (b->partial) {
 		r = store_query(st, "UPDATE boots SET partial = true WHERE id = $1::bigint", 1, p);
 		if (!r)
-			goto fail;
+			return -EIO;
 		PQclear(r);
 	}
 	if (b->res && b->res->n && !strcmp(b->status, "ok")) {
-		const char *p[1] = { boot_id };
-
 		if (copy_samples(st, boot_id, b->res))
-			goto fail;
+			return -EIO;
 		r = store_query(
 			st,
 			"INSERT INTO boot_means SELECT s.boot_id, s.scenario, " BOOT_MEAN_SQL
@@ -428,10 +430,34 @@ int store_boot(struct store *st, const struct boot_rec *b)
 			" GROUP BY s.boot_id, s.scenario HAVING " BOOT_MEAN_N_SQL " > 0",
 			1, p);
 		if (!r)
-			goto fail;
+			return -EIO;
 		PQclear(r);
 	}
-	if (store_exec(st, "COMMIT"))
+	return 0;
+}
+
+int store_boot(struct store *st, const struct boot_rec *b)
+{
+	char campaign[32], seq[16], board_id[32] = "", kernel_id[32] = "", boot_id[32] = "";
+	int ret = boot_begin(st);
+
+	if (ret)
+		return ret;
+	if (boot_refs(st, b, board_id, kernel_id))
+		goto fail;
+	snprintf(campaign, sizeof(campaign), "%" PRId64, b->campaign);
+	snprintf(seq, sizeof(seq), "%d", b->seq);
+	ret = boot_insert(st, b, campaign, board_id, kernel_id, seq, boot_id);
+	if (ret < 0)
+		goto fail;
+	if (ret) {
+		ret = boot_conflict(st, b, campaign, board_id, seq);
+		if (ret == -EIO)
+			goto fail;
+		store_exec(st, ret ? "ROLLBACK" : "COMMIT");
+		return ret;
+	}
+	if (boot_samples(st, b, boot_id) || store_exec(st, "COMMIT"))
 		goto fail;
 	return 0;
 fail:

@@ -365,11 +365,12 @@ static int external_status(const char *conninfo)
 	return p == PQPING_OK ? 0 : -ECONNREFUSED;
 }
 
-int store_private(const char *action, const char *conninfo)
+int store_cluster_db(const char *action, const char *conninfo, char **started)
 {
 	struct cluster c;
 	int ret;
 
+	*started = NULL;
 	if (!conninfo || !*conninfo)
 		conninfo = getenv("ABLAB_DB");
 	if (conninfo && *conninfo && !strcmp(action, "status"))
@@ -378,22 +379,9 @@ int store_private(const char *action, const char *conninfo)
 	if (ret)
 		goto out;
 	if (!strcmp(action, "start")) {
-		struct store st;
-
 		ret = cluster_start(&c);
 		if (!ret)
-			ret = store_open(&st, c.conninfo); /* schema up to date */
-		if (!ret) {
-			char *reader = NULL;
-
-			/* and its reader role, for serve and dashboards (Grafana) */
-			ret = store_private_reader(&st, &reader);
-			store_close(&st);
-			if (!ret)
-				printf("running: %s\nreader (no superuser): %s\n", c.conninfo,
-				       reader);
-			free(reader);
-		}
+			*started = xstrdup(c.conninfo);
 	} else if (!strcmp(action, "stop")) {
 		char *args[] = { "-w", "-m", "fast", "stop", NULL };
 

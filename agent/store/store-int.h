@@ -5,7 +5,7 @@
 /*
  * What the store*.c files share and nothing else includes: store.c (schema, migrations,
  * connections, campaigns), store-boot.c (one boot stored), store-cluster.c (the private
- * cluster).
+ * cluster: below store.c, it starts and stops the cluster and never opens the store).
  */
 #include "store/store.h"
 
@@ -33,5 +33,10 @@ int store_exec(struct store *st, const char *sql);
  * (malloc'd), or a negative errno (said).  *conn: a connection to it when the
  * first try found it running with its database (else NULL: connect then). */
 int store_private_start(char **conninfo, PGconn **conn);
+/* `ablab db ACTION` as far as it needs no store (store-cluster.c never opens one): status and
+ * stop done (printed); start starts the private cluster and gives its conninfo in *started
+ * (malloc'd) for store_private() to bring the schema and the reader role up to date.  0 or a
+ * negative errno (said). */
+int store_cluster_db(const char *action, const char *conninfo, char **started);
 
 #endif

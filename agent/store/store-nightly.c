@@ -64,6 +64,7 @@ int store_nightly_on(struct store *st, const char *job, const char *date, int64_
 	return ret;
 }
 
+/* columns: NH_* (store.h) */
 int store_nightly_history(struct store *st, const char *job, int64_t cid, struct store_rows *t)
 {
 	static const char *const q =

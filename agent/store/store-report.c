@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The queries of a report (report-model.c reads their rows): SQL stays in the store. */
 #include "store/store-report.h"
+#include "stats/stats.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,20 +15,28 @@ static int store_query_id(struct store *st, const char *q, int64_t campaign, str
 	return store_rows_query(st, q, 1, p, t);
 }
 
-/* trigger .. margin_pct, the series, undecidable: one row, none without such a campaign */
+/* the sequential design's alpha and beta as stored, else the defaults */
+#define SEQ_ALPHA_SQL \
+	"coalesce((run->'sequential'->>'alpha')::float8, " ABLAB_SQL_NUM(ABLAB_ALPHA) ")"
+#define SEQ_BETA_SQL "coalesce((run->'sequential'->>'beta')::float8, " ABLAB_SQL_NUM(ABLAB_BETA) ")"
+
+/* columns: enum store_report_campaign_col (store-report.h), one line each */
 int store_report_campaign(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	static const char *const q = "SELECT trigger, order_kind, " STORE_CAMPAIGN_STATUS_SQL(
 		"c") ", "
 		     " to_char(created, 'YYYY-MM-DD HH24:MI'), "
-		     " coalesce(job->>'job', ''), coalesce(batches, 0), coalesce(boots_per_variant, 0),"
-		     " coalesce(seed, 0), coalesce((run->'sequential'->>'first')::int, 0),"
-		     " coalesce((run->'sequential'->>'budget')::int, 0),"
-		     " coalesce((run->'sequential'->>'alpha')::float8, 0.05),"
-		     " coalesce((run->'sequential'->>'beta')::float8, 0.05),"
+		     " coalesce(job->>'job', ''),"
+		     " coalesce(batches, 0),"
+		     " coalesce(boots_per_variant, 0),"
+		     " coalesce(seed, 0),"
+		     " coalesce((run->'sequential'->>'first')::int, 0),"
+		     " coalesce((run->'sequential'->>'budget')::int, 0), " SEQ_ALPHA_SQL
+		     ", " SEQ_BETA_SQL ","
 		     " coalesce((run->'sequential'->>'boards')::int, 0),"
 		     " coalesce((run->>'margin_pct')::float8, (job->>'margin_pct')::float8, 0),"
-		     " coalesce(job->'series'->>'msgid', ''), coalesce(job->'series'->>'subject', ''),"
+		     " coalesce(job->'series'->>'msgid', ''),"
+		     " coalesce(job->'series'->>'subject', ''),"
 		     " coalesce((job->'series'->>'version')::int, 0),"
 		     " coalesce((SELECT string_agg(p, ', ') FROM jsonb_array_elements_text("
 		     "  CASE WHEN jsonb_typeof(job->'series'->'patches') = 'array'"
@@ -38,7 +47,8 @@ int store_report_campaign(struct store *st, int64_t campaign, struct store_rows 
 	return store_query_id(st, q, campaign, t);
 }
 
-/* per board of the campaign: identity, boot order, failures, times, LAVA jobs, icount shift */
+/* per board of the campaign: identity, boot order, failures, times, LAVA jobs, icount shift;
+ * columns: enum store_report_board_col (store-report.h) */
 int store_report_boards(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	static const char *const q =
@@ -65,7 +75,8 @@ int store_report_boards(struct store *st, int64_t campaign, struct store_rows *t
 }
 
 /* every sample of the campaign's ok boots, by board, scenario, boot, batch; the last
- * column why the screening rule left it out of its boot's mean (NULL: kept) */
+ * column why the screening rule left it out of its boot's mean (NULL: kept); columns: enum
+ * store_report_sample_col (store-report.h) */
 int store_report_samples(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	static const char *const q =
@@ -81,7 +92,8 @@ int store_report_samples(struct store *st, int64_t campaign, struct store_rows *
 	return store_query_id(st, q, campaign, t);
 }
 
-/* per board and scenario the latest A/A calibration, the control kernel's image first */
+/* per board and scenario the latest A/A calibration, the control kernel's image first;
+ * columns: enum store_report_calibration_col (store-report.h) */
 int store_report_calibrations(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	static const char *const q =
@@ -98,7 +110,8 @@ int store_report_calibrations(struct store *st, int64_t campaign, struct store_r
 	return store_query_id(st, q, campaign, t);
 }
 
-/* position, label, patch of a series campaign's variants, in order */
+/* position, label, patch of a series campaign's variants, in order; columns: enum
+ * store_report_variant_col (store-report.h) */
 int store_report_variants(struct store *st, int64_t campaign, struct store_rows *t)
 {
 	return store_query_id(

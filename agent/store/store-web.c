@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `ablab serve`'s SQL (store-web.h): the statements of the pages, the JSON API and the
- * metrics, run by web_q() on the read-only connection. */
+ * metrics, run by web_q() on the read-only connection.  Their columns are named by the enum
+ * above each declaration in store-web.h: a column added here is added there. */
 #include "store/store-web.h"
 #include "store/store.h"
 

@@ -513,6 +513,27 @@ void store_close(struct store *st)
 	memset(st, 0, sizeof(*st));
 }
 
+int store_private(const char *action, const char *conninfo)
+{
+	char *started = NULL, *reader = NULL;
+	struct store st;
+	int ret = store_cluster_db(action, conninfo, &started);
+
+	if (ret || !started)
+		return ret;
+	ret = store_open(&st, started); /* schema up to date */
+	if (!ret) {
+		/* and its reader role, for serve and dashboards (Grafana) */
+		ret = store_private_reader(&st, &reader);
+		store_close(&st);
+		if (!ret)
+			printf("running: %s\nreader (no superuser): %s\n", started, reader);
+		free(reader);
+	}
+	free(started);
+	return ret;
+}
+
 int store_campaign_new(struct store *st, const struct campaign_def *c, int64_t *id)
 {
 	char seed[32], boots[16], batches[16];

@@ -162,8 +162,9 @@ int store_previous_nightly(struct store *st, int64_t cid, char *job, size_t jobl
 /* The latest nightly campaign of job created on date (YYYY-MM-DD): 0, -ENOENT, -EIO. */
 int store_nightly_on(struct store *st, const char *job, const char *date, int64_t *cid);
 /* Per night (campaign) up to cid, board, scenario and variant, the mean of the ok boots'
- * means: columns cid, board, scenario, variant, mean; ordered by board, scenario, variant,
+ * means: columns cid, board, scenario, variant, mean (NH_*); ordered by board, scenario, variant,
  * night, into *t: 0 or -EIO (printed). */
+enum { NH_CID, NH_BOARD, NH_SCENARIO, NH_VARIANT, NH_MEAN };
 int store_nightly_history(struct store *st, const char *job, int64_t cid, struct store_rows *t);
 /* The git commit (its manifest's source.commit) of variant's kernel on board in campaign cid,
  * from the first ok boot: *commit malloc'd; 0, -ENOENT (not a git build), -EIO. */

@@ -6,6 +6,7 @@
 #include "report/report.h"
 #include "store/store-web.h"
 #include "store/store.h"
+#include "stats/stats.h"
 
 #include <microhttpd.h>
 #include <stdbool.h>
@@ -30,7 +31,7 @@ void web_api_json(struct reply *r, int rc)
 /* what `ablab report ID --format json` prints: its defaults, report_campaign_to() */
 void web_api_report(struct web *w, struct reply *r, const char *id)
 {
-	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
 	struct store *st;
 	bool fin;
 
@@ -150,7 +151,8 @@ void web_metrics(struct web *w, struct reply *r)
 		"# HELP ablab_serve_statement_timeout The server's database session's statement_timeout\n"
 		"# TYPE ablab_serve_statement_timeout untyped\n"
 		"ablab_serve_statement_timeout{value=\"%s\"} 1\n",
-		!strcmp(store_text(&res, 0, 0), "on"), store_text(&res, 0, 1));
+		!strcmp(store_text(&res, 0, WRO_READ_ONLY), "on"),
+		store_text(&res, 0, WRO_STATEMENT_TIMEOUT));
 	store_rows_free(&res);
 	if (web_q(w, r, store_web_metrics_health, 0, NULL, &res))
 		return;
@@ -158,22 +160,22 @@ void web_metrics(struct web *w, struct reply *r)
 	      "# TYPE ablab_board_health_ok gauge\n",
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
-		const char *ok = store_text(&res, i, 1);
+		const char *ok = store_text(&res, i, WMH_OK);
 
 		counts[*ok == 't' ? 0 : *ok == 'f' ? 1 : 2]++;
 		fputs("ablab_board_health_ok{board=\"", f);
-		plabel(f, store_text(&res, i, 0));
+		plabel(f, store_text(&res, i, WMH_NAME));
 		fprintf(f, "\"} %d\n", *ok == 't' ? 1 : *ok == 'f' ? 0 : -1);
 	}
 	fputs("# HELP ablab_board_health_timestamp_seconds Time of the last health check\n"
 	      "# TYPE ablab_board_health_timestamp_seconds gauge\n",
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
-		if (!*store_text(&res, i, 1))
+		if (!*store_text(&res, i, WMH_OK))
 			continue;
 		fputs("ablab_board_health_timestamp_seconds{board=\"", f);
-		plabel(f, store_text(&res, i, 0));
-		fprintf(f, "\"} %s\n", store_text(&res, i, 2));
+		plabel(f, store_text(&res, i, WMH_NAME));
+		fprintf(f, "\"} %s\n", store_text(&res, i, WMH_CHECKED));
 	}
 	fprintf(f,
 		"# HELP ablab_boards Boards by the result of their last health check\n"
@@ -188,25 +190,25 @@ void web_metrics(struct web *w, struct reply *r)
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
 		fputs("ablab_nightly_last_timestamp_seconds{job=\"", f);
-		plabel(f, store_text(&res, i, 0));
-		fprintf(f, "\"} %s\n", store_text(&res, i, 2));
+		plabel(f, store_text(&res, i, WMN_JOB));
+		fprintf(f, "\"} %s\n", store_text(&res, i, WMN_CREATED));
 	}
 	fputs("# HELP ablab_nightly_last_status Status of the job's last nightly campaign (1 for its status)\n"
 	      "# TYPE ablab_nightly_last_status gauge\n",
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
 		fputs("ablab_nightly_last_status{job=\"", f);
-		plabel(f, store_text(&res, i, 0));
-		fprintf(f, "\",status=\"%s\",campaign=\"%s\"} 1\n", store_text(&res, i, 1),
-			store_text(&res, i, 3));
+		plabel(f, store_text(&res, i, WMN_JOB));
+		fprintf(f, "\",status=\"%s\",campaign=\"%s\"} 1\n", store_text(&res, i, WMN_STATUS),
+			store_text(&res, i, WMN_ID));
 	}
 	store_rows_free(&res);
 	if (web_q(w, r, store_web_metrics_campaigns, 0, NULL, &res))
 		return;
 	fputs("# HELP ablab_campaigns Campaigns by status\n# TYPE ablab_campaigns gauge\n", f);
 	for (int i = 0; i < (int)res.nrows; i++)
-		fprintf(f, "ablab_campaigns{status=\"%s\"} %s\n", store_text(&res, i, 0),
-			store_text(&res, i, 1));
+		fprintf(f, "ablab_campaigns{status=\"%s\"} %s\n", store_text(&res, i, WMC_STATUS),
+			store_text(&res, i, WMC_COUNT));
 	store_rows_free(&res);
 	r->type = "text/plain; version=0.0.4; charset=utf-8";
 }

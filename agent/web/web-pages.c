@@ -10,6 +10,7 @@
 #include "store/store-web.h"
 #include "store/store.h"
 #include "shared/util.h"
+#include "stats/stats.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -126,17 +127,17 @@ void web_campaigns_page(struct web *w, const struct web_req *q, struct reply *r)
 	      "</tr></thead><tbody>\n",
 	      f);
 	for (int i = 0; i < n && i < PAGE_ROWS; i++) {
-		char *boards = xstrdup(store_text(&res, i, 5)), *save = NULL;
+		char *boards = xstrdup(store_text(&res, i, WCL_BOARDS)), *save = NULL;
 
 		fprintf(f, "<tr><td><a href=\"/campaign/%s\">%s</a></td><td>",
-			store_text(&res, i, 0), store_text(&res, i, 0));
-		web_h(f, store_text(&res, i, 1));
+			store_text(&res, i, WCL_ID), store_text(&res, i, WCL_ID));
+		web_h(f, store_text(&res, i, WCL_CREATED));
 		fputs("</td><td>", f);
-		web_h(f, store_text(&res, i, 2));
+		web_h(f, store_text(&res, i, WCL_TRIGGER));
 		fputs("</td><td>", f);
-		web_h(f, store_text(&res, i, 3));
-		fprintf(f, "</td><td class=\"st-%s\">", store_text(&res, i, 4));
-		web_h(f, store_text(&res, i, 4));
+		web_h(f, store_text(&res, i, WCL_JOB));
+		fprintf(f, "</td><td class=\"st-%s\">", store_text(&res, i, WCL_STATUS));
+		web_h(f, store_text(&res, i, WCL_STATUS));
 		fputs("</td><td>", f);
 		for (char *b = strtok_r(boards, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
 			fputs("<a href=\"/board/", f);
@@ -147,7 +148,7 @@ void web_campaigns_page(struct web *w, const struct web_req *q, struct reply *r)
 		}
 		free(boards);
 		fputs("</td><td>", f);
-		web_h(f, store_text(&res, i, 6));
+		web_h(f, store_text(&res, i, WCL_BOOTS));
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
@@ -187,7 +188,7 @@ static void fmt_val(char *out, size_t len, double v, const char *unit)
 /* the report of campaign id in format, into a malloc'd string (NULL: failed) */
 static char *report_text(struct web *w, const char *id, const char *format)
 {
-	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
 	struct store *st = web_db(w);
 	char *s = NULL;
 	size_t n = 0;
@@ -288,8 +289,10 @@ static void attempts_table(struct web *w, struct reply *r, const char *sql, cons
 		fputs("<tr>", f);
 		if (campaign_col)
 			fprintf(f, "<td><a href=\"/campaign/%s\">%s</a></td>",
-				store_text(&res, i, 9), store_text(&res, i, 9));
-		result_cells(w, f, &res, i, 9, 4, strcmp(store_text(&res, i, 4), "ok"));
+				store_text(&res, i, WAT_CAMPAIGN),
+				store_text(&res, i, WAT_CAMPAIGN));
+		result_cells(w, f, &res, i, WAT_LOG_PATH + 1, WAT_STATUS,
+			     strcmp(store_text(&res, i, WAT_STATUS), "ok"));
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
@@ -400,18 +403,18 @@ void web_boards_page(struct web *w, struct reply *r)
 	      "<th>checked</th><th>campaigns</th></tr></thead><tbody>\n",
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
-		const char *ok = store_text(&res, i, 1);
+		const char *ok = store_text(&res, i, WBS_OK);
 
 		fputs("<tr><td><a href=\"/board/", f);
-		web_u(f, store_text(&res, i, 0));
+		web_u(f, store_text(&res, i, WBS_NAME));
 		fputs("\">", f);
-		web_h(f, store_text(&res, i, 0));
+		web_h(f, store_text(&res, i, WBS_NAME));
 		fprintf(f, "</a></td><td class=\"%s\">%s</td><td>", *ok == 'f' ? "v-diff" : "",
 			*ok == 't' ? "ok" :
 			*ok == 'f' ? "FAILED" :
 				     "never checked");
-		web_h(f, store_text(&res, i, 2));
-		fprintf(f, "</td><td>%s</td></tr>\n", store_text(&res, i, 3));
+		web_h(f, store_text(&res, i, WBS_CHECKED));
+		fprintf(f, "</td><td>%s</td></tr>\n", store_text(&res, i, WBS_CAMPAIGNS));
 	}
 	fputs("</tbody></table>\n", f);
 	store_rows_free(&res);
@@ -436,7 +439,7 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	file = !board_load_by_name(&b, name);
 	if (file)
 		board_lock_holder(&b, who, sizeof(who));
-	if (!file && !atoi(store_text(&res, 0, 0))) {
+	if (!file && !atoi(store_text(&res, 0, WBK_COUNT))) {
 		store_rows_free(&res);
 		board_free(&b);
 		web_fail_page(r, 404, "no such board");
@@ -467,7 +470,8 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
 		fputs("<tr>", f);
-		result_cells(w, f, &res, i, 7, 1, *store_text(&res, i, 1) == 'F');
+		result_cells(w, f, &res, i, WBH_LOG_PATH + 1, WBH_OK,
+			     *store_text(&res, i, WBH_OK) == 'F');
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
@@ -480,9 +484,9 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	      "<th>created</th><th>trigger</th><th>job</th><th>status</th></tr></thead><tbody>\n",
 	      f);
 	for (int i = 0; i < (int)res.nrows; i++) {
-		fprintf(f, "<tr><td><a href=\"/campaign/%s\">%s</a></td>", store_text(&res, i, 0),
-			store_text(&res, i, 0));
-		for (int k = 1; k < 5; k++) {
+		fprintf(f, "<tr><td><a href=\"/campaign/%s\">%s</a></td>",
+			store_text(&res, i, WBC_ID), store_text(&res, i, WBC_ID));
+		for (int k = WBC_CREATED; k <= WBC_STATUS; k++) {
 			fputs("<td>", f);
 			web_h(f, store_text(&res, i, k));
 			fputs("</td>", f);
@@ -524,13 +528,13 @@ void web_trend_page(struct web *w, const struct web_req *q, struct reply *r)
 		fputs("<ul>\n", f);
 		for (int i = 0; i < (int)res.nrows; i++) {
 			fputs("<li><a href=\"/trend?job=", f);
-			web_u(f, store_text(&res, i, 0));
+			web_u(f, store_text(&res, i, WTL_JOB));
 			fputs("&amp;scenario=", f);
-			web_u(f, store_text(&res, i, 1));
+			web_u(f, store_text(&res, i, WTL_SCENARIO));
 			fputs("\">", f);
-			web_h(f, store_text(&res, i, 0));
+			web_h(f, store_text(&res, i, WTL_JOB));
 			fputs(": ", f);
-			web_h(f, store_text(&res, i, 1));
+			web_h(f, store_text(&res, i, WTL_SCENARIO));
 			fputs("</a></li>\n", f);
 		}
 		fputs("</ul>\n", f);

@@ -232,7 +232,7 @@ static bool transcript_known(struct web *w, struct reply *r, const char *path)
 	if (web_q(w, r, store_web_transcript, 2, p, &res))
 		return false;
 	for (size_t i = 0; i < res.nrows && !found; i++) {
-		char *rp = realpath(store_text(&res, i, 0), NULL);
+		char *rp = realpath(store_text(&res, i, WTR_LOG_PATH), NULL);
 
 		found = rp && !strcmp(rp, path);
 		free(rp);
@@ -340,12 +340,12 @@ int web_campaign_state(struct web *w, struct reply *r, const char *id, const cha
 		web_fail_page(r, 404, "no such campaign");
 		return -ENOENT;
 	}
-	s = store_text(&res, 0, 0);
+	s = store_text(&res, 0, WCS_STATUS);
 	*finished = !strcmp(s, "complete") || !strcmp(s, "failed") || !strcmp(s, "interrupted");
 	if (*finished) {
 		snprintf(r->etag, sizeof(r->etag), "\"%s-%s-%s-%s-%s-%s\"", kind, id,
-			 store_text(&res, 0, 1), store_text(&res, 0, 2), store_text(&res, 0, 3),
-			 store_text(&res, 0, 4));
+			 store_text(&res, 0, WCS_FINISHED), store_text(&res, 0, WCS_BOOTS),
+			 store_text(&res, 0, WCS_CALIBRATION), store_text(&res, 0, WCS_SCHEMA));
 		r->cache = "public, max-age=60, must-revalidate";
 	}
 	store_rows_free(&res);
@@ -819,16 +819,16 @@ int web_serve(const struct web_opts *o)
 	if (ret)
 		goto out;
 	if (store_rows_query(&w.st, store_web_session, 0, NULL, &res) || !res.nrows ||
-	    strcmp(store_text(&res, 0, 0), "on")) {
+	    strcmp(store_text(&res, 0, WSE_READ_ONLY), "on")) {
 		err_msg("serve: the database session is not read-only (default_transaction_read_only was not applied): not serving");
 		store_rows_free(&res);
 		ret = -EPERM;
 		goto out;
 	}
-	if (strcmp(store_text(&res, 0, 1), "off"))
+	if (strcmp(store_text(&res, 0, WSE_SUPERUSER), "off"))
 		info_msg(
 			"serve: warning: the database role %s is a superuser (--db / ABLAB_DB): read-only is a session default, not a boundary; give serve a role without SUPERUSER",
-			store_text(&res, 0, 2));
+			store_text(&res, 0, WSE_USER));
 	store_rows_free(&res);
 	opt_db = w.conninfo; /* the commands the API runs connect read-only too */
 	install_signal_handlers();
