@@ -137,49 +137,22 @@ static void unjudged(const struct pw_plan *p, size_t k, const char *board, struc
 	}
 }
 
-/* the boards of campaign cid's run record (run->'boards'[].board), in its order */
-static int run_boards(struct store *st, int64_t cid, char ***boards, size_t *n)
-{
-	char ids[24];
-	const char *par[1] = { ids };
-	struct store_rows t;
-	int ret;
-
-	*boards = NULL;
-	*n = 0;
-	snprintf(ids, sizeof(ids), "%" PRId64, cid);
-	ret = store_rows_query(
-		st,
-		"SELECT e.b->>'board' FROM campaigns c, jsonb_array_elements(CASE WHEN jsonb_typeof(c.run->'boards') = 'array' THEN c.run->'boards' ELSE '[]' END) WITH ORDINALITY e(b, n) WHERE c.id = $1::int AND e.b->>'board' IS NOT NULL ORDER BY e.n",
-		1, par, &t);
-	if (ret)
-		return ret;
-	*boards = xcalloc(t.nrows + 1, sizeof(**boards));
-	for (size_t i = 0; i < t.nrows; i++)
-		(*boards)[(*n)++] = xstrdup(store_text(&t, i, 0));
-	store_rows_free(&t);
-	return 0;
-}
-
 int pw_plan(struct store *st, int64_t cid, struct pw_plan *p)
 {
 	char **boards = NULL;
 	size_t nb = 0;
 	struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
 	struct report rep;
-	char ids[24], *js = NULL;
-	const char *par[1] = { ids };
+	char *js = NULL;
 	json_object *a;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
 	p->campaign = cid;
-	snprintf(ids, sizeof(ids), "%" PRId64, cid);
 	ret = store_campaign_status(st, cid, p->status, sizeof(p->status));
 	if (ret)
 		return ret;
-	ret = store_value(st, "SELECT job->'series'->'msgids' FROM campaigns WHERE id = $1::int", 1,
-			  par, &js);
+	ret = store_campaign_msgids(st, cid, &js);
 	if (ret == -ENOENT) {
 		err_msg("campaign %" PRId64
 			" has no series with per-patch Message-IDs (a job whose variants.patched.patches names a mailbox: b4 intake records them)",
@@ -206,7 +179,8 @@ int pw_plan(struct store *st, int64_t cid, struct pw_plan *p)
 
 	/* running or ended without a verdict: the boards the campaign was started on (its
 	 * run record), booted yet or not */
-	if (strcmp(p->status, "complete") && !run_boards(st, cid, &boards, &nb) && nb) {
+	if (strcmp(p->status, "complete") && !store_campaign_run_boards(st, cid, &boards, &nb) &&
+	    nb) {
 		p->checks = xcalloc(p->npatch * nb, sizeof(*p->checks));
 		for (size_t k = 0; k < p->npatch; k++)
 			for (size_t bi = 0; bi < nb; bi++)

@@ -250,3 +250,36 @@ int store_calibration_add(struct store *st, int64_t id, const char *board, const
 			     " ON CONFLICT (campaign_id, board, scenario) DO NOTHING",
 			     8, p);
 }
+
+int store_campaign_msgids(struct store *st, int64_t id, char **json)
+{
+	char ids[24];
+	const char *par[1] = { ids };
+
+	snprintf(ids, sizeof(ids), "%" PRId64, id);
+	return store_value(st, "SELECT job->'series'->'msgids' FROM campaigns WHERE id = $1::int",
+			   1, par, json);
+}
+
+int store_campaign_run_boards(struct store *st, int64_t id, char ***boards, size_t *n)
+{
+	char ids[24];
+	const char *par[1] = { ids };
+	struct store_rows t;
+	int ret;
+
+	*boards = NULL;
+	*n = 0;
+	snprintf(ids, sizeof(ids), "%" PRId64, id);
+	ret = store_rows_query(
+		st,
+		"SELECT e.b->>'board' FROM campaigns c, jsonb_array_elements(CASE WHEN jsonb_typeof(c.run->'boards') = 'array' THEN c.run->'boards' ELSE '[]' END) WITH ORDINALITY e(b, n) WHERE c.id = $1::int AND e.b->>'board' IS NOT NULL ORDER BY e.n",
+		1, par, &t);
+	if (ret)
+		return ret;
+	*boards = xcalloc(t.nrows + 1, sizeof(**boards));
+	for (size_t i = 0; i < t.nrows; i++)
+		(*boards)[(*n)++] = xstrdup(store_text(&t, i, 0));
+	store_rows_free(&t);
+	return 0;
+}

@@ -49,5 +49,11 @@ int store_board_row(struct store *st, const char *name, char **definition, char 
 int store_calibration_add(struct store *st, int64_t id, const char *board, const char *scenario,
 			  double mean, double var_within, double var_between, size_t batches,
 			  size_t boots);
+/* the Message-IDs of the campaign's series as JSON text (malloc'd): 0, -ENOENT (no series
+ * with Message-IDs), -EIO */
+int store_campaign_msgids(struct store *st, int64_t id, char **json);
+/* the boards of the campaign's run record (run->'boards'[].board), in its order, as a
+ * NULL-ended malloc'd array of *n malloc'd names: 0 or -EIO */
+int store_campaign_run_boards(struct store *st, int64_t id, char ***boards, size_t *n);
 
 #endif
