@@ -45,7 +45,7 @@ vlab_part() {
 	mkdir -p "$w/tftp"
 	# the real ARM board behind the wire: qemu-pi400 (U-Boot, TFTP) and its
 	# kernels, copied into the work share (the guest's /root is a tmpfs)
-	local cache=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab} arm=() armk= v2=
+	local cache=$kcache arm=() armk= v2=
 	if command -v qemu-system-arm >/dev/null && [ -f /usr/lib/u-boot/qemu_arm/u-boot.bin ] &&
 	   [ -f "$cache/kernels/qemu-pi400/control/manifest.json" ] &&
 	   [ -f "$cache/kernels/qemu-pi400/patched/manifest.json" ]; then
