@@ -110,7 +110,7 @@ demo: deps
 	./ablab run $(DEMO_JOB) --budget 6 --first 4 --batches 3 --order abab
 
 # The unit tests alone (tests/t10-unit.sh runs each of them in `make check`)
-unit: $(ASAN)/build.ninja
+unit: $(UNIT_TESTS:%=$(ASAN)/%)
 	meson test -C $(ASAN) --suite unit --print-errorlogs $(if $(filter 1,$(V)),-v)
 
 # The libgpiod v2 path of agent/backend/power_gpiod.c, compiled (and run) against

@@ -62,7 +62,7 @@ vlab_part() {
 		cp -L "$v2lib/libgpiod.so.3" "$w/gpiod-v2/"
 		if ${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -DHAVE_GPIOD_V2=1 \
 			-I"$v2root/usr/include" -Iagent -o "$w/gpiod-v2/gpiod-drv" tests/vlab/gpiod-drv.c \
-			agent/backend/power_gpiod.c agent/shared/util.c -L"$w/gpiod-v2" -Wl,-rpath,"$w/gpiod-v2" \
+			agent/backend/power_gpiod.c agent/shared/errtext.c agent/shared/mem.c agent/shared/msg.c -L"$w/gpiod-v2" -Wl,-rpath,"$w/gpiod-v2" \
 			-l:libgpiod.so.3 2>"$w/gpiod-v2/cc.err"; then
 			v2=$w/gpiod-v2/gpiod-drv
 		else
