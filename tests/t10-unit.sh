@@ -6,6 +6,18 @@ for src in tests/test_*.c; do
 	count_unit "build/asan/$(basename "$src" .c)"
 done
 
+# meson.build lists every source (a new .c file does not make ninja reconfigure, so
+# meson setup's own check of the lists sees it only on the next reconfiguration)
+unlisted=
+for f in agent/*.c agent/*/*.c; do
+	grep -q "'$(basename "$f")'" "$(dirname "$f")/meson.build" || unlisted="$unlisted $f"
+done
+for f in tests/test_*.c; do
+	grep -q "'$(basename "$f" .c)'" meson.build || unlisted="$unlisted $f"
+done
+check "every agent/ source is in its folder's meson.build, every tests/test_*.c in unit_tests${unlisted:+ (not:$unlisted)}" \
+	test -z "$unlisted"
+
 # The layers of agent/ (agent/LAYERS, tests/layers.py on build/asan's objects): no two
 # files call each other, no file calls a higher layer; tests/layers-allow.txt lists
 # the violations still allowed, and a line there that no longer occurs fails too.
