@@ -2,32 +2,20 @@
 # ablab: `make` builds the agent; `make demo` runs the main job (a full A/B
 # campaign on the three emulated boards); `make check` runs every test.
 
-CC      ?= cc
-PKGS_C  := json-c libpq libserialport libgpiod libcurl libcrypto libmicrohttpd
-# libgpiod: v1 (bookworm) or v2 (trixie, Pi OS) API, chosen at build time
-# Recursive (=), so pkg-config runs when a recipe needs it: after `make deps`
-# has installed the packages on a fresh machine.
-GPIOD_V2 = $(shell pkg-config --atleast-version=2.0 libgpiod 2>/dev/null && echo 1)
-# CFLAGS is the user's (make CFLAGS=-O0 keeps every flag below); the flags the
-# code needs are in ABLAB_CFLAGS and always come first.
-CFLAGS  ?= -O2 -g
-V ?= 0
-Q := $(if $(filter 1,$(V)),,@)
-ABLAB_CFLAGS = -std=c11 -D_GNU_SOURCE -Iagent -Wall -Wextra -Werror -Wno-missing-field-initializers \
-	   -Wshadow -Wformat=2 -Wno-format-nonliteral \
-	   $(shell pkg-config --cflags $(PKGS_C) 2>/dev/null) $(if $(GPIOD_V2),-DHAVE_GPIOD_V2=1)
-ALL_CFLAGS = $(ABLAB_CFLAGS) $(CFLAGS)
-LDLIBS  += -pthread $(shell pkg-config --libs $(PKGS_C) 2>/dev/null) -lm
-SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-
-SRCS    := $(wildcard agent/*.c agent/*/*.c)
-LIBSRCS := $(filter-out agent/main.c,$(SRCS))
-OBJS    := $(SRCS:agent/%.c=build/obj/%.o)
-SANOBJS := $(SRCS:agent/%.c=build/asan/%.o)
-HDRS    := $(wildcard agent/*.h agent/*/*.h)
-TESTS   := $(patsubst tests/%.c,build/asan/%,$(wildcard tests/test_*.c))
-
+# The build is meson's (meson.build, agent/meson.build and one per agent/ folder:
+# the sources, flags, unit tests and install); these targets wrap it, in two
+# build directories that are set up on first use:
+#   build/rel   ./ablab, build/boardsim, build/validate, build/bench/* (links into it)
+#   build/asan  ASan+UBSan at -O1: build/asan/ablab and the unit tests build/asan/test_*
+# CFLAGS, CPPFLAGS, LDFLAGS and CC in the environment reach meson when a build
+# directory is set up (`make clean` first to change them).  V=1: ninja's commands.
+# ninja runs as many jobs as make was given (-jN; none: 1).
+REL  := build/rel
+ASAN := build/asan
+NINJA = ninja $(if $(filter 1,$(V)),-v) -j$(or $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS))),1) -C
+MESON_SETUP = meson setup --wrap-mode=nodownload
 BOARDS  ?= qemu-sam9x75 qemu-arm11 qemu-pi400
+UNIT_TESTS := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 
 # Debian packages the project needs (build, kernels, emulated boards, database).
 DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev libgpiod-dev \
@@ -39,40 +27,38 @@ DEB_PKGS := build-essential pkg-config libjson-c-dev libpq-dev libserialport-dev
 	    scdoc debhelper fakeroot man-db qemu-system-x86 gpiod \
 	    meson ninja-build b4 git clang-format udev jq
 
+# one ninja at a time per build directory (ninja runs the jobs in parallel itself)
+.NOTPARALLEL:
+
 .PHONY: all deps test-deps kernels board-kernels demo check unit clean distclean gpiod-v2 man install \
-	uninstall format format-check
+	uninstall format format-check FORCE
 
 all: ablab
 
-build/obj/%.o: agent/%.c $(HDRS) | build/obj build/.pkgs-ok
-	@$(if $(Q),echo '  CC     ' $<)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
-build/asan/%.o: agent/%.c $(HDRS) | build/asan build/.pkgs-ok
-	@$(if $(Q),echo '  CC-SAN ' $<)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -c -o $@ $<
-build/obj build/asan:
-	mkdir -p $@
-# A missing library is named (and how to get it), not hidden by empty flags.
-build/.pkgs-ok: | build/obj
-	@pkg-config --exists --print-errors $(PKGS_C) || \
-		{ echo "missing development packages for: $(PKGS_C); run: make deps" >&2; exit 1; }
-	@touch $@
+# A missing library is named by meson (its "Dependency ... not found"), and how to get it here.
+$(REL)/build.ninja:
+	$(MESON_SETUP) $(REL) || { echo "meson setup failed (missing packages? run: make deps)" >&2; exit 1; }
+$(ASAN)/build.ninja:
+	$(MESON_SETUP) $(ASAN) -Db_sanitize=address,undefined -Doptimization=1 -Ddebug=true || \
+		{ echo "meson setup failed (missing packages? run: make deps)" >&2; exit 1; }
 
-ablab: $(OBJS)
-	@$(if $(Q),echo '  LD     ' $@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-build/asan/ablab: $(SANOBJS)
-	@$(if $(Q),echo '  LD-SAN ' $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -o $@ $^ $(LDLIBS)
-# The simulated board of the fault tests (tests/boardsim.md); no agent code.
-build/boardsim: tests/boardsim.c agent/stats/splitmix64.h | build/obj
-	@$(if $(Q),echo '  CC     ' $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< -lm
-build/asan/test_%: tests/test_%.c $(LIBSRCS:agent/%.c=build/asan/%.o)
-	@$(if $(Q),echo '  LD-SAN ' $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -O1 $(SAN) -Iagent -o $@ $(filter-out tests/validate.c,$^) $(LDLIBS)
+# ninja decides what is out of date (FORCE: make always asks it); the paths the
+# README and the tests use are links into the build directories.
+ablab: $(REL)/build.ninja FORCE
+	$(NINJA) $(REL) ablab
+	@ln -sf $(REL)/ablab $@
+build/boardsim build/validate: $(REL)/build.ninja FORCE
+	$(NINJA) $(REL) $(@F)
+	@ln -sf rel/$(@F) $@
+build/bench/%: $(REL)/build.ninja FORCE
+	$(NINJA) $(REL) $*
+	@mkdir -p $(@D) && ln -sf ../rel/$* $@
+$(ASAN)/ablab: $(ASAN)/build.ninja FORCE
+	$(NINJA) $(ASAN) ablab
+$(ASAN)/test_%: $(ASAN)/build.ninja FORCE
+	$(NINJA) $(ASAN) test_$*
+man: $(REL)/build.ninja FORCE
+	$(NINJA) $(REL) ablab.1
 
 # apt-get install of everything missing; a no-op when all are present.
 # apt_ensure(WHAT,PACKAGES)
@@ -123,8 +109,9 @@ demo: deps
 		--params "$$(jq -r .benchmark.params $(DEMO_JOB))"
 	./ablab run $(DEMO_JOB) --budget 6 --first 4 --batches 3 --order abab
 
-unit: $(TESTS)
-	@for t in $(TESTS); do $$t || exit 1; done
+# The unit tests alone (tests/t10-unit.sh runs each of them in `make check`)
+unit: $(UNIT_TESTS:%=$(ASAN)/%)
+	meson test -C $(ASAN) --suite unit --print-errorlogs $(if $(filter 1,$(V)),-v)
 
 # The libgpiod v2 path of agent/backend/power_gpiod.c, compiled (and run) against
 # trixie's libgpiod .debs fetched into $(ABLAB_CACHE)/libgpiod-v2, never installed.
@@ -136,11 +123,13 @@ gpiod-v2:
 .PHONY: fresh-state
 fresh-state:
 	$(if $(FRESH),FRESH=$(FRESH) bash tests/fresh.sh)
-# The builds one compile per CPU (a fresh clone's ~190 compiles: 39 s with -j2 against
-# 70 s one at a time on 2 cores), after fresh-state and deps, before the kernels.
+# The builds one compile per CPU, after fresh-state and deps, before the kernels.
+# CI=true (.ci/run): a part that skips a check fails the run unless tests/ci-skips.txt
+# names it and says why.
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 check: fresh-state test-deps
-	$(MAKE) --no-print-directory -j$(NPROC) ablab build/asan/ablab $(TESTS) build/boardsim
+	$(MAKE) --no-print-directory -j$(NPROC) ablab build/asan/ablab build/boardsim \
+		$(UNIT_TESTS:%=$(ASAN)/%)
 	$(MAKE) --no-print-directory kernels gpiod-v2
 	bash tests/run.sh
 
@@ -162,21 +151,12 @@ format-check:
 
 # Benchmarks of the lab itself (docs/BENCHMARKS.md); not part of `make check`.
 BENCH_BINS := build/bench/campaign_bench build/bench/parse_bench
-build/bench/%: tests/bench/%.c $(LIBSRCS:agent/%.c=build/obj/%.o)
-	@mkdir -p build/bench
-	$(Q)$(CC) $(ALL_CFLAGS) -Iagent -o $@ $^ $(LDLIBS)
 .PHONY: bench
 bench: deps ablab build/boardsim $(BENCH_BINS) kernels
 	bash tests/bench/run.sh
 
 # The statistics checked by simulation (docs/STATISTICS.md): one seeded table.
 .PHONY: validate
-STATS_OBJS := $(patsubst agent/%.c,build/obj/%.o,$(wildcard agent/stats/*.c))
-# test_validate (the quick seeded table `make check` runs) includes tests/validate.c
-build/asan/test_validate: tests/validate.c
-build/validate: tests/validate.c $(STATS_OBJS)
-	@$(if $(Q),echo '  LD     ' $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -Iagent -o $@ $^ -lm
 # SIM_CAMPAIGNS (default 200) full campaigns per design on the board simulator
 # through the real data path, as well (SIM_CAMPAIGNS=0: the model only)
 validate: build/validate build/asan/ablab build/boardsim
@@ -190,10 +170,10 @@ validate: build/validate build/asan/ablab build/boardsim
 fuzz: deps
 	bash tests/fuzz/run.sh
 
-# `make install` (DESTDIR, PREFIX): the binary, ablab(1), the systemd units
-# (ExecStart= pointing at the installed binary) and, in $(DATADIR)/ablab in the
-# repository's layout (so ABLAB_BOARDS=$(DATADIR)/ablab/boards works, kernel
-# recipes included), the example boards, recipes, module source and jobs.
+# `make install` (DESTDIR, PREFIX, BINDIR, DATADIR, MANDIR, UNITDIR, SYSUSERSDIR,
+# TMPFILESDIR): meson install of build/rel, set to these directories first; what is
+# installed (the binary, ablab(1), the systemd units, the example boards, recipes,
+# module source and jobs in DATADIR/ablab, the docs): meson.build.
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
@@ -202,38 +182,14 @@ DOCDIR  ?= $(DATADIR)/doc/ablab
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
-SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
-SHARE_FILES := $(wildcard boards/*.json boards/README.md boards/kernel/*) \
-	       kmod/Kbuild kmod/Makefile kmod/README.md kmod/dmabench.c \
-	       $(wildcard jobs/*.json jobs/README.md jobs/*/patches/*.patch)
 UNITS   := ablab-nightly.service ablab-nightly.timer
 
-man: build/ablab.1
-build/ablab.1: docs/ablab.1.scd | build/obj
-	scdoc <$< >$@
-
-install: ablab build/ablab.1
-	install -D -m 755 ablab $(DESTDIR)$(BINDIR)/ablab
-	install -D -m 644 build/ablab.1 $(DESTDIR)$(MANDIR)/man1/ablab.1
-	for f in $(SHARE_FILES); do \
-		m=644; [ -x $$f ] && m=755; \
-		install -D -m $$m $$f $(DESTDIR)$(DATADIR)/ablab/$$f || exit 1; \
-	done
-	for u in $(UNITS); do \
-		sed -e 's|^ExecStart=/srv/ablab/ablab |ExecStart=$(BINDIR)/ablab |' \
-		    -e 's|^ExecStopPost=-/srv/ablab/ablab |ExecStopPost=-$(BINDIR)/ablab |' \
-		    -e 's|^Documentation=.*|Documentation=man:ablab(1) file://$(DOCDIR)/systemd/README.md|' \
-		    -e 's|^WorkingDirectory=/srv/ablab$$|WorkingDirectory=%S/ablab|' \
-		    -e 's|every job in /srv/ablab/jobs|every job in $(SYSCONFDIR)/ablab/jobs|' \
-		    -e 's|ABLAB_JOBS=/srv/ablab/jobs ABLAB_BOARDS=/srv/ablab/boards|ABLAB_JOBS=$(SYSCONFDIR)/ablab/jobs ABLAB_BOARDS=$(SYSCONFDIR)/ablab/boards|' \
-		    jobs/systemd/$$u >build/$$u && \
-		install -D -m 644 build/$$u $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
-	done
-	install -D -m 644 jobs/systemd/ablab.sysusers $(DESTDIR)$(SYSUSERSDIR)/ablab.conf
-	install -D -m 644 jobs/systemd/ablab.tmpfiles $(DESTDIR)$(TMPFILESDIR)/ablab.conf
-	install -D -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
-	install -D -m 644 docs/DESIGN.md $(DESTDIR)$(DOCDIR)/DESIGN.md
-	install -D -m 644 jobs/systemd/README.md $(DESTDIR)$(DOCDIR)/systemd/README.md
+install: $(REL)/build.ninja
+	meson configure $(REL) -Dprefix=$(PREFIX) -Dbindir=$(BINDIR) -Ddatadir=$(DATADIR) \
+		-Dmandir=$(MANDIR) -Dunitdir=$(UNITDIR) -Dsysusersdir=$(SYSUSERSDIR) \
+		-Dtmpfilesdir=$(TMPFILESDIR)
+	$(NINJA) $(REL)
+	meson install -C $(REL) --no-rebuild $(if $(DESTDIR),--destdir $(DESTDIR))
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ablab $(DESTDIR)$(MANDIR)/man1/ablab.1

@@ -52,7 +52,9 @@ int main(void)
 }
 C
 ${CC:-cc} $CF -Iagent -c "$out/drv.c" -o "$out/drv.o"
-${CC:-cc} $CF -Iagent -c agent/shared/util.c -o "$out/util.o"
-${CC:-cc} -o "$out/drv" "$out/drv.o" "$out/v2.o" "$out/util.o" -L"$lib" -Wl,-rpath,"$lib" -l:libgpiod.so.3
+${CC:-cc} $CF -Iagent -c agent/shared/errtext.c -o "$out/errtext.o"
+${CC:-cc} $CF -Iagent -c agent/shared/mem.c -o "$out/mem.o"
+${CC:-cc} $CF -Iagent -c agent/shared/msg.c -o "$out/msg.o"
+${CC:-cc} -o "$out/drv" "$out/drv.o" "$out/v2.o" "$out/errtext.o" "$out/mem.o" "$out/msg.o" -L"$lib" -Wl,-rpath,"$lib" -l:libgpiod.so.3
 run=$("$out/drv")
 echo "gpiod-v2: power_gpiod.c compiles against libgpiod v1 and v$ver; $n gpiod_* calls all in libgpiod.so.3; run: $run"

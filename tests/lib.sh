@@ -46,6 +46,35 @@ cleanup() {
 trap cleanup EXIT
 trap 'bad "part stopped by SIGTERM (deadline)"; exit 143' TERM
 
+# wait_for DEADLINE_S CMD...: poll CMD (every $wait_poll s, default 0.05) until it
+# succeeds; 1 at the deadline.  The one way a part waits for something.
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep "${wait_poll:-0.05}"
+	done
+}
+# The kernel cache (make kernels builds into it; ablab's own default, ABLAB_CACHE):
+# $kcache/kernels/BOARD/{control,patched}, $kcache/src, $kcache/build/BOARD, ...
+kcache=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}
+# need_kernels BOARD [VARIANT...]: 0 when `make kernels` built BOARD's kernels
+# (control and patched unless named); else a SKIP naming what is missing and the
+# fix, and 1.  Missing kernels are a SKIP in every part (a machine without them
+# still runs the rest); under CI=true tests/run.sh fails a part that skips unless
+# tests/ci-skips.txt allows it.
+need_kernels() {
+	local b=$1 v missing=
+	shift
+	for v in ${*:-control patched}; do
+		[ -f "$kcache/kernels/$b/$v/manifest.json" ] ||
+			missing="$missing $v"
+	done
+	[ -z "$missing" ] && return 0
+	skip "${part_name:-?}: no$missing kernel of $b in $kcache/kernels/$b (make kernels)"
+	return 1
+}
 # count_unit BINARY [ARGS]: run a C test binary, add its "N passed, N failed"
 count_unit() {
 	local out rc line p f

@@ -17,6 +17,8 @@
 # output shown whole when each ends; the parts with "# lane: alone" (timing on QEMU
 # boards: load beside them widens their intervals) run after the side lane has ended.
 # TEST_JOBS=1: every part in turn, in name order, as before.
+# CI=true (.ci/run): a part that skips a check (SKIP: no kernels, no b4, ...) fails
+# the run unless tests/ci-skips.txt names it, with the reason.
 set -u
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -93,8 +95,14 @@ for part in "${alone[@]}"; do
 done
 pass=0 fail=0 skipped=0
 for part in "${main[@]}" "${side[@]}" "${alone[@]}"; do
-	read -r p f s <"$res/$(basename "$part" .sh)"
+	name=$(basename "$part" .sh)
+	read -r p f s <"$res/$name"
 	pass=$((pass + p)) fail=$((fail + f)) skipped=$((skipped + s))
+	# CI=true: a skipped check is a claim left unrun; only tests/ci-skips.txt's parts may
+	if [ "${CI:-}" = true ] && [ "$s" != 0 ] && ! grep -q "^$name:" tests/ci-skips.txt; then
+		fail=$((fail + 1))
+		echo "$name: $s checks skipped under CI=true, and tests/ci-skips.txt does not allow it" >>"$res/fails"
+	fi
 done
 if [ -s "$res/faults" ]; then
 	echo

@@ -5,10 +5,6 @@
 # never called stale nor to be removed (the advice let two agents switch one board's
 # power at once); only a lock file no process holds is called stale.
 lt=$tmp/locks26
-wait_for() {	# DEADLINE_S CMD...: poll until CMD succeeds; 1 on timeout
-	local end=$((SECONDS + $1)); shift
-	until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.05; done
-}
 as_nobody() { setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"; }
 no_remove() { ! grep -qiE 'remove|stale' <<<"$1"; }
 if [ "$(id -u)" != 0 ] || ! id nobody >/dev/null 2>&1 || ! command -v setpriv >/dev/null; then

@@ -10,14 +10,6 @@ mkdir -p "$w/k"
 sim_kernels "$w/k" sim-stale
 sim_uboot_board sim-stale "$w"
 
-# wait_for SECONDS CMD...: until CMD succeeds, polling; 1 at the deadline
-wait_for() {
-	local end=$((SECONDS + $1)); shift
-	until "$@"; do
-		[ $SECONDS -lt $end ] || return 1
-		sleep 0.05
-	done
-}
 sim_state() { "$bs" ctl "$w/ctl" status 2>/dev/null | sed -n 's/.*state=\([a-z]*\).*/\1/p'; }
 
 if ! "$bs" run --ctl "$w/ctl" --pty-link "$w/console" --tftp-root "$w/tftp" \

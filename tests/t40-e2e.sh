@@ -1,8 +1,8 @@
 # End to end: A/B campaign on qemu-sam9x75 (real kernels, real module, QEMU pty),
 # then the clear-error cases, each leaving nothing half-written.
-ctl=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}/kernels/qemu-sam9x75
-if [ ! -f "$ctl/control/manifest.json" ] || [ ! -f "$ctl/patched/manifest.json" ]; then
-	bad "kernels missing in $ctl (make kernels)"
+ctl=$kcache/kernels/qemu-sam9x75
+if ! need_kernels qemu-sam9x75; then
+	:
 else
 	"$ablab" db start >/dev/null
 	ncamp0=$(psql_q "SELECT coalesce(max(id), 0) FROM campaigns")

@@ -8,10 +8,10 @@
 # map of 256 B is a few instructions shorter ("different"), the 1 MiB rows are
 # the same within +-1 % (or "different" inside the margin).  The board file's
 # QEMU command line carries -icount.
-k=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}/kernels/qemu-sam9x75
+k=$kcache/kernels/qemu-sam9x75
 params=$(jq -r .benchmark.params "$top/jobs/dma-from-device.json")
-if [ ! -e "$k/control/manifest.json" ] || [ ! -e "$k/patched/manifest.json" ]; then
-	skip "t41: no qemu-sam9x75 kernels in $k (make kernels)"
+if ! need_kernels qemu-sam9x75; then
+	:
 else
 	"$ablab" db start >/dev/null 2>&1
 	dd=$tmp/t41

@@ -7,12 +7,9 @@
 # is left alone.  The report has the per-patch increments; `query --format json`
 # shows every variant.
 # timeout: 1500
-kc=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}/kernels
+kc=$kcache/kernels
 for b in qemu-sam9x75 qemu-arm11 qemu-pi400; do
-	if [ ! -f "$kc/$b/control/manifest.json" ] || [ ! -f "$kc/$b/patched/manifest.json" ]; then
-		skip "kernels missing in $kc/$b (make kernels)"
-		return 0
-	fi
+	need_kernels $b || return 0
 done
 "$ablab" db start >/dev/null
 links() { for b in qemu-sam9x75 qemu-arm11 qemu-pi400; do readlink "$kc/$b/patched"; done; }
@@ -57,7 +54,7 @@ assert got == want, got
 # recompiles lib/bsearch.c, not the files patches 1-3 touched.  The two kernels are this
 # test's own: they are removed from the cache after it (so the next run builds them
 # again), and build.sh's patched link is put back.
-b=qemu-sam9x75 bt=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}/build/qemu-sam9x75
+b=qemu-sam9x75 bt=$kcache/build/qemu-sam9x75
 if [ -f "$bt/control/out/lib/sort.o" ] && [ -f "$bt/control/out/lib/bsearch.o" ]; then
 	mkdir -p "$tmp/s3" "$tmp/s4" "$tmp/a/lib" "$tmp/b/lib"
 	for f in sort bsearch; do
@@ -77,7 +74,7 @@ if [ -f "$bt/control/out/lib/sort.o" ] && [ -f "$bt/control/out/lib/bsearch.o" ]
 	t4=$SECONDS
 	PATCHES_DIR=$tmp/s4 JOBS=${JOBS:-2} bash boards/kernel/build.sh $b patched >"$tmp/b4.out" 2>&1; rc4=$?
 	t4=$((SECONDS - t4))
-	cp "${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}/logs/$b-patched.log" "$tmp/b4.log" 2>/dev/null
+	cp "$kcache/logs/$b-patched.log" "$tmp/b4.log" 2>/dev/null
 	a3=$(readlink -f "$kc/$b/patched")
 	ln -sfn "$was" "$kc/$b/patched"
 	grep -E 'apply|copy control|done' "$tmp/b3.out" "$tmp/b4.out" | sed 's/^/   /'

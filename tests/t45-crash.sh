@@ -1,11 +1,7 @@
 # Crash safety on the real emulated board: SIGINT, kill -9 and resume, board
 # locks, and a database outage mid-campaign (boots spooled, then loaded).
 # Waits are on conditions with deadlines (wait_for), never fixed sleeps.
-kdir=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}/kernels/qemu-sam9x75
-wait_for() {	# DEADLINE_S CMD...: poll until CMD succeeds; 1 on timeout
-	local end=$((SECONDS + $1)); shift
-	until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.1; done
-}
+kdir=$kcache/kernels/qemu-sam9x75
 ok_boots() { psql_q "SELECT count(*) FROM boots WHERE campaign_id = $1 AND status = 'ok'"; }
 # conditions for wait_for: evaluated on every poll (not frozen by $(...) at the call)
 new_campaign() { [ "$(last)" != "$1" ]; }
@@ -14,8 +10,8 @@ running_campaigns() { [ "$(psql_q "SELECT count(*) FROM campaigns WHERE status =
 # a QEMU left behind by a dead agent is re-parented to init (other test runs'
 # QEMUs still have their own agent as parent, so they do not count)
 no_qemu() { ! pgrep -P 1 -f "qemu-system-arm.*$kdir" >/dev/null; }
-if [ ! -f "$kdir/control/manifest.json" ]; then
-	bad "kernels missing in $kdir (make kernels)"
+if ! need_kernels qemu-sam9x75 control; then
+	:
 else
 	"$ablab" db start >/dev/null
 	res=$tmp/crash

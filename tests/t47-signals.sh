@@ -57,14 +57,6 @@ sig_board() {
 JSON
 }
 
-# wait_for SECONDS CMD...: until CMD succeeds, polling; 1 at the deadline
-wait_for() {
-	local end=$((SECONDS + $1)); shift
-	until "$@"; do
-		[ $SECONDS -lt $end ] || return 1
-		sleep 0.05
-	done
-}
 
 sim_start() {	# DIR [boardsim options]
 	local w=$1; shift

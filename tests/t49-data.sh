@@ -38,10 +38,6 @@ sed -e "s|@BS@|$bs|g" -e "s|@W@|$dd|g" >"$dd/board.json" <<'JSON'
   "retries": 2
 }
 JSON
-wait_for() {	# DEADLINE_S CMD...: poll until CMD succeeds; 1 on timeout
-	local end=$((SECONDS + $1)); shift
-	until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.05; done
-}
 last() { psql_q "SELECT coalesce(max(id), 0) FROM campaigns"; }
 new_campaign() { [ "$(last)" != "$1" ]; }
 has_ok_boots() { [ "$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $1 AND status = 'ok'" 2>/dev/null)" -ge "$2" ] 2>/dev/null; }

@@ -7,7 +7,6 @@
 # console transcript of the emulated lab (tests/fixtures/qemu-sam9x75-*.log),
 # all stored with `ablab ingest`; psql then gives campaigns the triggers,
 # dates and timings that `ablab ab` / `ablab nightly` would have recorded.
-count_unit build/asan/test_report
 "$ablab" db start >/dev/null || bad "db start"
 t50=$tmp/t50
 mkdir -p "$t50"

@@ -58,14 +58,6 @@ sim_start() {
 		--record "$w/record" --tick-ms 10 --autoboot 10 --daemon --pid-file "$w/pid" "$@" 2>"$w/sim.err"
 }
 sim_quit() { "$bs" ctl "$1/ctl" quit >/dev/null 2>&1; }
-# wait_for SECONDS CMD...: until CMD succeeds, polling; 1 at the deadline
-wait_for() {
-	local end=$((SECONDS + $1)); shift
-	until "$@"; do
-		[ $SECONDS -lt $end ] || return 1
-		sleep 0.05
-	done
-}
 ab() {	# DIR BOOTS [ablab ab options]: a campaign on the simulator in DIR
 	local w=$1 n=$2; shift 2
 	"$ablab" ab --board "$w/sim-first.json" --control "$fh/k/control" \

@@ -14,15 +14,7 @@
 # must end "no change between good and bad".
 # Cold (kernel cache empty): the base repository, one full kernel build and 5 incremental
 # ones; warm: 4 campaigns.
-kc=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}
-wait_for() {	# DEADLINE_S CMD...: poll until CMD succeeds; 1 on timeout
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ $SECONDS -lt $end ] || return 1
-		sleep 0.5
-	done
-}
+kc=$kcache
 t58_base=$(bash "$top/tests/linux-git-base.sh" 2>"$tmp/base.err"); rc=$?
 cat "$tmp/base.err"
 if [ $rc != 0 ]; then
@@ -72,7 +64,7 @@ else
 		>"$tmp/b1.out" 2>"$tmp/b1.err" &
 	pid=$!
 	step3_boots() { [ "$(psql_q "SELECT count(*) FROM boots b JOIN campaigns c ON c.id = b.campaign_id WHERE c.job->>'step' = '3' AND b.status = 'ok'")" -ge 2 ]; }
-	if wait_for 3000 step3_boots; then
+	if wait_poll=0.5 wait_for 3000 step3_boots; then
 		bid=$(psql_q "SELECT max(id) FROM bisects")
 		s3=$(psql_q "SELECT id FROM campaigns WHERE job->>'bisect' = '$bid' AND job->>'step' = '3'")
 		finished() { psql_q "SELECT string_agg(c.id || ':' || (SELECT count(*) FROM boots b WHERE b.campaign_id = c.id), ',' ORDER BY c.id) FROM campaigns c WHERE c.job->>'bisect' = '$bid' AND c.id < $s3"; }

@@ -24,10 +24,6 @@ cat >"$lt/job.json" <<EOF2
                 "patched": { "source": { "type": "prebuilt", "dir": "$lt/k/patched" } } },
   "benchmark": { "name": "dmabench" } }
 EOF2
-wait_for() {	# DEADLINE_S CMD...: poll until CMD succeeds; 1 on timeout
-	local end=$((SECONDS + $1)); shift
-	until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.05; done
-}
 last() { psql_q "SELECT coalesce(max(id), 0) FROM campaigns"; }
 new_campaign() { [ "$(last)" != "$1" ]; }
 ok_boots() { [ "$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $1 AND status = 'ok'" 2>/dev/null)" -ge "$2" ] 2>/dev/null; }

@@ -12,14 +12,14 @@
 # not retried, the board not blamed.  Before any boot: NAME.ko from each
 # kernel directory, and a .ko built for the other variant's kernel refused.
 "$ablab" db start >/dev/null 2>&1 || true
-cache=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}
+cache=$kcache
 kd=$cache/kernels/qemu-sam9x75
 tree=$cache/build/qemu-sam9x75
 w=$tmp/t82
 mkdir -p "$w"
 if [ ! -f "$kd/control/manifest.json" ] || [ ! -f "$kd/patched/manifest.json" ] ||
 	[ ! -f "$tree/control/out/Module.symvers" ] || [ ! -f "$tree/patched/out/Module.symvers" ]; then
-	bad "qemu-sam9x75 kernels or their trees missing in $cache (make kernels)"
+	skip "qemu-sam9x75 kernels or their trees missing in $cache (make kernels)"
 	return 0 2>/dev/null || exit 0
 fi
 seeds=${ABLAB_SEEDS:-$top/../shared/seeds}

@@ -45,7 +45,7 @@ vlab_part() {
 	mkdir -p "$w/tftp"
 	# the real ARM board behind the wire: qemu-pi400 (U-Boot, TFTP) and its
 	# kernels, copied into the work share (the guest's /root is a tmpfs)
-	local cache=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab} arm=() armk= v2=
+	local cache=$kcache arm=() armk= v2=
 	if command -v qemu-system-arm >/dev/null && [ -f /usr/lib/u-boot/qemu_arm/u-boot.bin ] &&
 	   [ -f "$cache/kernels/qemu-pi400/control/manifest.json" ] &&
 	   [ -f "$cache/kernels/qemu-pi400/patched/manifest.json" ]; then
@@ -62,7 +62,7 @@ vlab_part() {
 		cp -L "$v2lib/libgpiod.so.3" "$w/gpiod-v2/"
 		if ${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -DHAVE_GPIOD_V2=1 \
 			-I"$v2root/usr/include" -Iagent -o "$w/gpiod-v2/gpiod-drv" tests/vlab/gpiod-drv.c \
-			agent/backend/power_gpiod.c agent/shared/util.c -L"$w/gpiod-v2" -Wl,-rpath,"$w/gpiod-v2" \
+			agent/backend/power_gpiod.c agent/shared/errtext.c agent/shared/mem.c agent/shared/msg.c -L"$w/gpiod-v2" -Wl,-rpath,"$w/gpiod-v2" \
 			-l:libgpiod.so.3 2>"$w/gpiod-v2/cc.err"; then
 			v2=$w/gpiod-v2/gpiod-drv
 		else

@@ -11,11 +11,6 @@ d=$tmp/t92
 res=$d/results
 mkdir -p "$res" "$d/chrome"
 "$ablab" db start >/dev/null || bad "t92: db start"
-wait_for() {	# DEADLINE_S CMD...: poll until CMD succeeds; 1 at the deadline
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.1; done
-}
 last() { psql_q "SELECT coalesce(max(id), 0) FROM campaigns"; }
 # mklogs DIR SEED SHIFT N: N control and N patched boot logs; patched 256 B dirty * SHIFT
 mklogs() {

@@ -12,7 +12,7 @@ if ! command -v b4 >/dev/null; then
 	return 0
 fi
 # the recipe kernels already built, read through a cache of the test's own (series/ goes there)
-real_cache=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}
+real_cache=$kcache
 [ -d "$real_cache/kernels" ] && ln -s "$real_cache/kernels" "$d/cache/kernels"
 export ABLAB_CACHE=$d/cache
 # mkmbox OUT PATCH...: one mail per format-patch file, patch 2.. replying to patch 1

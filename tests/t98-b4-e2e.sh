@@ -12,7 +12,7 @@ if ! command -v b4 >/dev/null; then
 	skip "t98: b4 is not installed (make deps)"
 	return 0
 fi
-real_cache=${ABLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ablab}
+real_cache=$kcache
 [ -d "$real_cache/kernels" ] && ln -s "$real_cache/kernels" "$d/cache/kernels"
 export ABLAB_CACHE=$d/cache
 python3 - "$d/jobs/series.mbox" jobs/dma-from-device/patches/*.patch <<'PY'

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* copy_file_atomic_at (util.c), what the TFTP deployment copies kernels with:
+/* copy_file_atomic_at (shared/files.c), what the TFTP deployment copies kernels with:
  * the copy is byte for byte, on one filesystem (copy_file_range) and across
  * two (tmpfs -> the temp dir: the buffered path when the kernel refuses), it
  * replaces a symlink at the target name without writing through it, a missing

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The template expander (expand_template, util.c): boot.deploy, power commands and
+/* The template expander (expand_template, shared/text.c): boot.deploy, power commands and
  * regex benchmark commands use it.  {key} replaced by its value, an unknown key
  * -ENOENT naming it, a known key without a value -ENODATA naming it, text without
  * a closing brace kept as it is. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Small helpers of util.c: csv_cell (a spreadsheet formula stays text; numbers and
+/* Small helpers of shared/text.c: csv_cell (a spreadsheet formula stays text; numbers and
  * series labels as they are) and lab_name_ok (the one rule for board and job names). */
 #include "check.h"
 #include "shared/util.h"

@@ -2,10 +2,10 @@
 /* ablab patchwork post: a campaign's verdicts as patchwork checks, one per patch of its
  * series and board (patchwork.h says which state when). */
 #include "cmd/cmds.h"
-#include "lava/lava-api.h"
 #include "report/patchwork.h"
 #include "shared/util.h"
 
+#include <curl/curl.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -120,13 +120,13 @@ int cmd_patchwork(int argc, char **argv)
 		return 1;
 	}
 	target = pw_target_url(web, cid);
-	lava_api_init();
+	curl_global_init(CURL_GLOBAL_DEFAULT);
 	ret = pw_post_plan(&conn, &plan, target, dry, stdout);
 	if (!ret)
 		info_msg("%s %zu check%s for %zu patch%s of campaign %" PRId64 " (%s)",
 			 dry ? "would post" : "posted", plan.n, plan.n == 1 ? "" : "s", plan.npatch,
 			 plan.npatch == 1 ? "" : "es", cid, plan.status);
-	lava_api_cleanup();
+	curl_global_cleanup();
 	pw_plan_free(&plan);
 	free(target);
 	free(conn.token);

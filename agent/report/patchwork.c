@@ -15,7 +15,6 @@
 #include "report/report-int.h"
 #include "store/store-campaign.h"
 #include "shared/util.h"
-#include "lava/lava-api.h"
 #include "stats/stats.h"
 
 #include <curl/curl.h>
@@ -458,14 +457,14 @@ int pw_auto_init(struct pw_auto *a, const char *url, const char *token_file, con
 	a->db = db;
 	a->insecure = insecure_http;
 	a->on = true;
-	lava_api_init();
+	curl_global_init(CURL_GLOBAL_DEFAULT);
 	return 0;
 }
 
 void pw_auto_free(struct pw_auto *a)
 {
 	if (a->on)
-		lava_api_cleanup();
+		curl_global_cleanup();
 	free(a->url);
 	free(a->token_file);
 	free(a->web_url);
