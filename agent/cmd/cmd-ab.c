@@ -155,6 +155,7 @@ struct ab_opts {
 	const char *bname, *module, *ko[2], *parser, *command, *regex, *groups;
 	char kobuf[2][PATH_MAX];
 	bool boots_given;
+	struct errtext why; /* o.undecidable's text (cli_plan) */
 };
 
 /* --module NAME, or --module control=FILE / patched=FILE: 0, or 2 (said). */
@@ -283,7 +284,6 @@ static int parse_ab_opts(int argc, char **argv, struct ab_opts *a)
 static int ab_spec(struct ab_opts *a, struct bench_def *bd)
 {
 	struct campaign_spec *o = &a->o;
-	struct errtext why;
 	int c;
 
 	a->cb.board = a->d.board;
@@ -313,7 +313,7 @@ static int ab_spec(struct ab_opts *a, struct bench_def *bd)
 		if (!plan_decidable(&pd, &pr) && !pr.can_diff && pr.diff_n)
 			o->boots = (int)pr.diff_n;
 	}
-	return cli_plan(o, PLAN_NEED_DIFF, a->d.undecidable_ok, &why);
+	return cli_plan(o, PLAN_NEED_DIFF, a->d.undecidable_ok, &a->why);
 }
 
 int cmd_ab(int argc, char **argv)
