@@ -528,16 +528,13 @@ static void store_health(const struct board *b, bool ok, const char *uname_r, in
 	store_close(&st);
 }
 
-static int health_check(const struct board *b, const char *kdir_opt)
+/* The kernel a health check boots (--kernel DIR, else the board's control build)
+ * into k: 0, or 1 (said). */
+static int health_kernel(const struct board *b, const char *kdir_opt, struct kernel_art *k)
 {
-	char *rundir, *kdir, *log = NULL, abs_log[PATH_MAX];
-	struct boot_session s;
-	struct board_lock lock;
-	struct kernel_art k;
-	struct buf out = { 0 };
-	int ret, status = -1;
+	char *kdir = kdir_opt ? xstrdup(kdir_opt) : kernel_default_dir(b->name, "control");
+	int ret;
 
-	kdir = kdir_opt ? xstrdup(kdir_opt) : kernel_default_dir(b->name, "control");
 	if (kdir && !kdir_opt && !is_dir(kdir)) {
 		/* the default: only a board with a recipe has one `make kernels` builds */
 		if (b->kernel_recipe)
@@ -555,12 +552,94 @@ static int health_check(const struct board *b, const char *kdir_opt)
 		free(kdir);
 		return 1;
 	}
-	ret = kernel_load(&k, kdir);
+	ret = kernel_load(k, kdir);
 	free(kdir);
 	if (ret) {
-		kernel_free(&k);
+		kernel_free(k);
 		return 1;
 	}
+	return 0;
+}
+
+/* `uname -r` on the booted target into out (line ends cut): 0 or -errno (in s->error). */
+static int health_uname(struct boot_session *s, const struct board *b, struct buf *out)
+{
+	int status = -1;
+	int ret = target_run(&s->tgt, "uname -r", now_ms() + b->t_command_s * 1000, out, &status);
+
+	if (!ret && status)
+		ret = -EIO;
+	while (out->len && (out->data[out->len - 1] == '\n' || out->data[out->len - 1] == '\r'))
+		out->data[--out->len] = '\0';
+	if (ret)
+		errtext_set(&s->error, ret, "%s: `uname -r` failed on the target (%s)", b->name,
+			    ret == -EIO	  ? "exit status" :
+			    ret == -EFBIG ? s->con.error.msg :
+					    strerror(-ret));
+	return ret;
+}
+
+/* Keeps the transcript log where the results live; abs_log: its path, or "none: why". */
+static void health_keep_log(const struct board *b, const char *log, char *abs_log)
+{
+	char *dir = data_dir(), *keep, *dst;
+	char *data = NULL;
+	size_t len = 0;
+
+	snprintf(abs_log, PATH_MAX, "none: no data directory");
+	if (!dir)
+		return;
+	keep = xasprintf("%s/health", dir);
+	mkdir_p(keep, 0755);
+	dst = xasprintf("%s/%s-%lld.log", keep, b->name, (long long)wall_ms());
+	if (read_file(log, &data, &len) || write_file_atomic(dst, data, len) ||
+	    !realpath(dst, abs_log))
+		snprintf(abs_log, PATH_MAX, "none: the console was not reached");
+	free(data);
+	free(dst);
+	free(keep);
+	free(dir);
+}
+
+/* The check's verdict (ret: how the boot and uname went), said and stored; the result. */
+static int health_verdict(const struct board *b, const struct kernel_art *k, struct boot_session *s,
+			  const struct buf *out, const char *abs_log, int ret)
+{
+	const char *uname = out->data ? out->data : "";
+
+	if (ret) {
+		err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s->error.msg,
+			abs_log);
+		store_health(b, false, NULL, -1, s->error.msg, abs_log[0] == '/' ? abs_log : NULL);
+		return ret;
+	}
+	if (!k->release || !strcmp(uname, k->release)) {
+		printf("%s: ok: booted to the shell in %.1f s, uname -r = %s\n", b->name,
+		       (double)(s->t_prompt - s->t_on) / 1000.0, uname);
+	} else {
+		errtext_set(
+			&s->error, -EIO,
+			"wrong kernel: uname -r = %s, the kernel deployed is %s (a stale kernel on the board's boot medium, or boot.commands that load another image?)",
+			uname, k->release);
+		err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s->error.msg,
+			abs_log);
+		ret = -EIO;
+	}
+	store_health(b, !ret, out->data, s->t_prompt - s->t_on, ret ? s->error.msg : NULL, abs_log);
+	return ret;
+}
+
+static int health_check(const struct board *b, const char *kdir_opt)
+{
+	char *rundir, *log = NULL, abs_log[PATH_MAX];
+	struct boot_session s;
+	struct board_lock lock;
+	struct kernel_art k;
+	struct buf out = { 0 };
+	int ret;
+
+	if (health_kernel(b, kdir_opt, &k))
+		return 1;
 	if (board_lock(&lock, b, "ablab check")) {
 		kernel_free(&k);
 		return 1;
@@ -575,63 +654,10 @@ static int health_check(const struct board *b, const char *kdir_opt)
 	install_signal_handlers();
 	info_msg("%s: health check: booting %s", b->name, k.dir);
 	ret = boot_start(&s, b, &k, rundir, log);
-	if (!ret) {
-		ret = target_run(&s.tgt, "uname -r", now_ms() + b->t_command_s * 1000, &out,
-				 &status);
-		if (!ret && status)
-			ret = -EIO;
-		while (out.len && (out.data[out.len - 1] == '\n' || out.data[out.len - 1] == '\r'))
-			out.data[--out.len] = '\0';
-		if (ret)
-			errtext_set(&s.error, ret, "%s: `uname -r` failed on the target (%s)",
-				    b->name,
-				    ret == -EIO	  ? "exit status" :
-				    ret == -EFBIG ? s.con.error.msg :
-						    strerror(-ret));
-	}
-	{
-		/* keep the transcript where the results live */
-		char *dir = data_dir(), *keep, *dst;
-		char *data = NULL;
-		size_t len = 0;
-
-		snprintf(abs_log, sizeof(abs_log), "none: no data directory");
-		if (dir) {
-			keep = xasprintf("%s/health", dir);
-			mkdir_p(keep, 0755);
-			dst = xasprintf("%s/%s-%lld.log", keep, b->name, (long long)wall_ms());
-			if (read_file(log, &data, &len) || write_file_atomic(dst, data, len) ||
-			    !realpath(dst, abs_log))
-				snprintf(abs_log, sizeof(abs_log),
-					 "none: the console was not reached");
-			free(data);
-			free(dst);
-			free(keep);
-			free(dir);
-		}
-	}
-	if (ret) {
-		err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s.error.msg,
-			abs_log);
-		store_health(b, false, NULL, -1, s.error.msg, abs_log[0] == '/' ? abs_log : NULL);
-	} else {
-		bool match = !k.release || !strcmp(out.data ? out.data : "", k.release);
-
-		if (match) {
-			printf("%s: ok: booted to the shell in %.1f s, uname -r = %s\n", b->name,
-			       (double)(s.t_prompt - s.t_on) / 1000.0, out.data ? out.data : "");
-		} else {
-			errtext_set(
-				&s.error, -EIO,
-				"wrong kernel: uname -r = %s, the kernel deployed is %s (a stale kernel on the board's boot medium, or boot.commands that load another image?)",
-				out.data ? out.data : "", k.release);
-			err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s.error.msg,
-				abs_log);
-			ret = -EIO;
-		}
-		store_health(b, !ret, out.data, s.t_prompt - s.t_on, ret ? s.error.msg : NULL,
-			     abs_log);
-	}
+	if (!ret)
+		ret = health_uname(&s, b, &out);
+	health_keep_log(b, log, abs_log);
+	ret = health_verdict(b, &k, &s, &out, abs_log, ret);
 	boot_end(&s);
 	buf_free(&out);
 	unlink(log);
