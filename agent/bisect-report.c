@@ -24,11 +24,97 @@ static void pct(char *out, size_t len, const struct store_rows *r, int row, int 
 		snprintf(out, len, "%+.1f%%", 100.0 * strtod(store_text(r, row, col), NULL));
 }
 
+/* The bisect's header lines (h: its row; r: its steps, for bad's change). */
+static void report_head(FILE *f, int64_t id, const struct store_rows *h, const struct store_rows *r)
+{
+	double m = strtod(store_text(h, 0, 13), NULL), e = NAN;
+
+	fprintf(f, "Bisect %" PRId64 " (%s): board %s, %s, tree %s\n", id, store_text(h, 0, 10),
+		store_text(h, 0, 0), store_text(h, 0, 1), store_text(h, 0, 2));
+	fprintf(f, "good %.12s (%s), bad %.12s (%s): %s commits on the first-parent history\n",
+		store_text(h, 0, 3), store_text(h, 0, 5), store_text(h, 0, 4), store_text(h, 0, 6),
+		store_text(h, 0, 7));
+	fprintf(f,
+		"each step: the commit's kernel (patched) against good's (control), a sequential campaign of at most %s+%s boots from %s+%s on\n",
+		store_text(h, 0, 11), store_text(h, 0, 11), store_text(h, 0, 12),
+		store_text(h, 0, 12));
+	for (int i = 0; i < (int)r->nrows; i++)
+		if (!strcmp(store_text(r, i, 1), "check") &&
+		    !strcmp(store_text(r, i, 5), "different") && !!store_cell(r, i, 6))
+			e = strtod(store_text(r, i, 6), NULL);
+	fprintf(f, "\"same\": within +-%g%% for bad against good", m);
+	if (isfinite(e))
+		fprintf(f,
+			", within +-%g%% for the steps (half of bad's change %+.1f%%, at most %g%%: a commit with less of it is on good's side)",
+			step_margin_pct(m, e, false), 100.0 * e, STEP_MARGIN_MAX_PCT);
+	fprintf(f, "\n\n");
+}
+
+/* Step i's line of the table (and its build failure's). */
+static void report_step(FILE *f, const struct store_rows *r, int i)
+{
+	char ch[24], lo[24], hi[24], ci[sizeof(lo) + sizeof(hi) + 4], verdict[32];
+	const char *v = store_text(r, i, 5);
+
+	pct(ch, sizeof(ch), r, i, 6);
+	pct(lo, sizeof(lo), r, i, 7);
+	pct(hi, sizeof(hi), r, i, 8);
+	if (!store_cell(r, i, 7))
+		snprintf(ci, sizeof(ci), "-");
+	else
+		snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+	if (!strcmp(v, "build-failed"))
+		snprintf(verdict, sizeof(verdict), "skip: no build");
+	else if (!strcmp(v, "running") && !strcmp(store_text(r, i, 16), "interrupted"))
+		snprintf(verdict, sizeof(verdict), "interrupted");
+	else
+		snprintf(verdict, sizeof(verdict), "%s", v);
+	if (!strcmp(v, "undecided") && atoi(store_text(r, i, 15)) >= 2)
+		snprintf(verdict, sizeof(verdict), "skip: undecided");
+	fprintf(f, "%4s  %.12s  %-5s  %-12s  %8s  %5s  %-12s  %8s  %-19s  %7.1f  %7.1f\n",
+		store_text(r, i, 0), store_text(r, i, 2), store_text(r, i, 1), store_text(r, i, 3),
+		store_text(r, i, 4), strcmp(store_text(r, i, 4), "-") ? store_text(r, i, 14) : "-",
+		verdict, ch, ci, strtod(store_text(r, i, 9), NULL),
+		strtod(store_text(r, i, 10), NULL));
+	if (*store_text(r, i, 11))
+		fprintf(f, "      %s (log %s)\n", store_text(r, i, 11), store_text(r, i, 12));
+}
+
+/* The effect of the first changed commit: its campaign against good. */
+static void report_effect(struct store *st, int64_t id, FILE *f, const struct store_rows *h,
+			  const struct store_rows *r)
+{
+	char *first = NULL;
+
+	if (!strcmp(store_text(h, 0, 8), "found"))
+		store_bisect_first_changed(st, id, &first);
+	for (int i = (int)r->nrows - 1; i >= 0 && first; i--) {
+		if (!strcmp(first, store_text(r, i, 2)) &&
+		    !strcmp(store_text(r, i, 5), "different")) {
+			char ch[24], lo[24], hi[24];
+
+			pct(ch, sizeof(ch), r, i, 6);
+			pct(lo, sizeof(lo), r, i, 7);
+			pct(hi, sizeof(hi), r, i, 8);
+			fprintf(f, "its effect against good: %s %s", store_text(r, i, 13), ch);
+			if (!!store_cell(r, i, 7))
+				fprintf(f, " (%.0f%% CI %s .. %s)",
+					!store_cell(r, i, 17) ?
+						95.0 :
+						100.0 * strtod(store_text(r, i, 17), NULL),
+					lo, hi);
+			fprintf(f, ", campaign %s (`ablab report %s`)\n", store_text(r, i, 4),
+				store_text(r, i, 4));
+			break;
+		}
+	}
+	free(first);
+}
+
 int bisect_report(struct store *st, int64_t id, FILE *f)
 {
 	double build_s = 0, camp_s = 0;
 	int nsteps, ncamp = 0, i;
-	char *first = NULL;
 	struct store_rows h, r;
 
 	if (store_bisect_header(st, id, &h))
@@ -42,61 +128,13 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 		store_rows_free(&h);
 		return -EIO;
 	}
-	fprintf(f, "Bisect %" PRId64 " (%s): board %s, %s, tree %s\n", id, store_text(&h, 0, 10),
-		store_text(&h, 0, 0), store_text(&h, 0, 1), store_text(&h, 0, 2));
-	fprintf(f, "good %.12s (%s), bad %.12s (%s): %s commits on the first-parent history\n",
-		store_text(&h, 0, 3), store_text(&h, 0, 5), store_text(&h, 0, 4),
-		store_text(&h, 0, 6), store_text(&h, 0, 7));
-	fprintf(f,
-		"each step: the commit's kernel (patched) against good's (control), a sequential campaign of at most %s+%s boots from %s+%s on\n",
-		store_text(&h, 0, 11), store_text(&h, 0, 11), store_text(&h, 0, 12),
-		store_text(&h, 0, 12));
-	{
-		double m = strtod(store_text(&h, 0, 13), NULL), e = NAN;
-
-		for (i = 0; i < (int)r.nrows; i++)
-			if (!strcmp(store_text(&r, i, 1), "check") &&
-			    !strcmp(store_text(&r, i, 5), "different") && !!store_cell(&r, i, 6))
-				e = strtod(store_text(&r, i, 6), NULL);
-		fprintf(f, "\"same\": within +-%g%% for bad against good", m);
-		if (isfinite(e))
-			fprintf(f,
-				", within +-%g%% for the steps (half of bad's change %+.1f%%, at most %g%%: a commit with less of it is on good's side)",
-				step_margin_pct(m, e, false), 100.0 * e, STEP_MARGIN_MAX_PCT);
-		fprintf(f, "\n\n");
-	}
+	report_head(f, id, &h, &r);
 	fprintf(f, "%4s  %-12s  %-5s  %-12s  %8s  %5s  %-12s  %8s  %-19s  %7s  %7s\n", "step",
 		"commit", "role", "build", "campaign", "boots", "verdict", "change", "CI",
 		"build s", "camp s");
 	nsteps = (int)r.nrows;
 	for (i = 0; i < nsteps; i++) {
-		char ch[24], lo[24], hi[24], ci[sizeof(lo) + sizeof(hi) + 4], verdict[32];
-		const char *v = store_text(&r, i, 5);
-
-		pct(ch, sizeof(ch), &r, i, 6);
-		pct(lo, sizeof(lo), &r, i, 7);
-		pct(hi, sizeof(hi), &r, i, 8);
-		if (!store_cell(&r, i, 7))
-			snprintf(ci, sizeof(ci), "-");
-		else
-			snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-		if (!strcmp(v, "build-failed"))
-			snprintf(verdict, sizeof(verdict), "skip: no build");
-		else if (!strcmp(v, "running") && !strcmp(store_text(&r, i, 16), "interrupted"))
-			snprintf(verdict, sizeof(verdict), "interrupted");
-		else
-			snprintf(verdict, sizeof(verdict), "%s", v);
-		if (!strcmp(v, "undecided") && atoi(store_text(&r, i, 15)) >= 2)
-			snprintf(verdict, sizeof(verdict), "skip: undecided");
-		fprintf(f, "%4s  %.12s  %-5s  %-12s  %8s  %5s  %-12s  %8s  %-19s  %7.1f  %7.1f\n",
-			store_text(&r, i, 0), store_text(&r, i, 2), store_text(&r, i, 1),
-			store_text(&r, i, 3), store_text(&r, i, 4),
-			strcmp(store_text(&r, i, 4), "-") ? store_text(&r, i, 14) : "-", verdict,
-			ch, ci, strtod(store_text(&r, i, 9), NULL),
-			strtod(store_text(&r, i, 10), NULL));
-		if (*store_text(&r, i, 11))
-			fprintf(f, "      %s (log %s)\n", store_text(&r, i, 11),
-				store_text(&r, i, 12));
+		report_step(f, &r, i);
 		build_s += strtod(store_text(&r, i, 9), NULL);
 		camp_s += strtod(store_text(&r, i, 10), NULL);
 		ncamp += strcmp(store_text(&r, i, 4), "-") != 0;
@@ -107,30 +145,7 @@ int bisect_report(struct store *st, int64_t id, FILE *f)
 	fprintf(f, "status: %s\n", store_text(&h, 0, 8));
 	if (*store_text(&h, 0, 9))
 		fprintf(f, "%s\n", store_text(&h, 0, 9));
-	/* the effect of the first changed commit: its campaign against good */
-	if (!strcmp(store_text(&h, 0, 8), "found"))
-		store_bisect_first_changed(st, id, &first);
-	for (i = nsteps - 1; i >= 0 && first; i--) {
-		if (!strcmp(first, store_text(&r, i, 2)) &&
-		    !strcmp(store_text(&r, i, 5), "different")) {
-			char ch[24], lo[24], hi[24];
-
-			pct(ch, sizeof(ch), &r, i, 6);
-			pct(lo, sizeof(lo), &r, i, 7);
-			pct(hi, sizeof(hi), &r, i, 8);
-			fprintf(f, "its effect against good: %s %s", store_text(&r, i, 13), ch);
-			if (!!store_cell(&r, i, 7))
-				fprintf(f, " (%.0f%% CI %s .. %s)",
-					!store_cell(&r, i, 17) ?
-						95.0 :
-						100.0 * strtod(store_text(&r, i, 17), NULL),
-					lo, hi);
-			fprintf(f, ", campaign %s (`ablab report %s`)\n", store_text(&r, i, 4),
-				store_text(&r, i, 4));
-			break;
-		}
-	}
-	free(first);
+	report_effect(st, id, f, &h, &r);
 	store_rows_free(&r);
 	store_rows_free(&h);
 	return 0;
