@@ -173,34 +173,56 @@ static size_t boards_by_path(struct store *st, char **names, size_t n, FILE *out
 	return shown;
 }
 
-int cmd_boards_to(FILE *out, int argc, char **argv)
+/* `ablab boards`'s command line: *format.  0; 2: a usage error (said); 3: --help. */
+static int parse_boards_opts(int argc, char **argv, const char **format)
 {
 	static const struct option lo[] = { { "format", 1, NULL, 'f' },
 					    { "help", 0, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
-	const char *format = "text";
-	json_object *arr = NULL;
-	struct store st;
-	bool have_db = false;
-	size_t n, i, extra = 0;
-	char **names;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		if (c == 'f') {
-			format = optarg;
+			*format = optarg;
 			continue;
 		}
 		fprintf(c == 'h' ? stdout : stderr,
 			"usage: ablab boards [--format text|json]\n"
 			"Every board in %s (the board directory: ABLAB_BOARDS, default ./boards) and every board the database knows that was used by path: its backends, who holds its lock, its last health check.\n",
 			board_dir());
-		return c == 'h' ? 0 : 2;
+		return c == 'h' ? 3 : 2;
 	}
-	if (optind < argc || (strcmp(format, "text") && strcmp(format, "json"))) {
+	if (optind < argc || (strcmp(*format, "text") && strcmp(*format, "json"))) {
 		err_msg("boards: usage: ablab boards [--format text|json]");
 		return 2;
 	}
+	return 0;
+}
+
+/* A board file that does not load, in the list. */
+static void print_invalid(const char *name, FILE *out, json_object *arr)
+{
+	json_object *o;
+
+	if (!arr) {
+		fprintf(out, "%-14s INVALID board file (see the error above)\n", name);
+		return;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "name", json_object_new_string(name));
+	json_object_object_add(o, "invalid", json_object_new_boolean(true));
+	json_object_array_add(arr, o);
+}
+
+/* Every board of the board directory and every board used by path, to out. */
+static int boards_list(FILE *out, const char *format)
+{
+	json_object *arr = NULL;
+	struct store st;
+	bool have_db = false;
+	size_t n, i, extra = 0;
+	char **names;
+
 	if (!strcmp(format, "json"))
 		arr = json_object_new_array();
 	names = board_names(&n);
@@ -210,21 +232,10 @@ int cmd_boards_to(FILE *out, int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		struct board b;
 
-		if (board_load_by_name(&b, names[i])) {
-			if (arr) {
-				json_object *o = json_object_new_object();
-
-				json_object_object_add(o, "name", json_object_new_string(names[i]));
-				json_object_object_add(o, "invalid", json_object_new_boolean(true));
-				json_object_array_add(arr, o);
-			} else {
-				fprintf(out, "%-14s INVALID board file (see the error above)\n",
-					names[i]);
-			}
-			board_free(&b);
-			continue;
-		}
-		print_board(have_db ? &st : NULL, &b, NULL, out, arr);
+		if (board_load_by_name(&b, names[i]))
+			print_invalid(names[i], out, arr);
+		else
+			print_board(have_db ? &st : NULL, &b, NULL, out, arr);
 		board_free(&b);
 	}
 	if (have_db) {
@@ -243,6 +254,16 @@ int cmd_boards_to(FILE *out, int argc, char **argv)
 	}
 	strv_free(names);
 	return 0;
+}
+
+int cmd_boards_to(FILE *out, int argc, char **argv)
+{
+	const char *format = "text";
+	int ret = parse_boards_opts(argc, argv, &format);
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	return boards_list(out, format);
 }
 
 int cmd_boards(int argc, char **argv)
@@ -317,16 +338,12 @@ static int power_stale_off(void)
 	return ret;
 }
 
-int cmd_power(int argc, char **argv)
+/* `ablab power BOARD on|off|cycle`: board, op.  0; 2: a usage error (said); 3: --help
+ * (printed); 4: --stale-off. */
+static int parse_power_opts(int argc, char **argv, const char **board, const char **op)
 {
-	struct board_lock lock;
-	struct power pw;
-	struct board b;
-	const char *op;
-	int ret;
-
 	if (argc == 2 && !strcmp(argv[1], "--stale-off"))
-		return power_stale_off();
+		return 4;
 	if (argc != 3 ||
 	    (strcmp(argv[2], "on") && strcmp(argv[2], "off") && strcmp(argv[2], "cycle"))) {
 		bool help = argc == 2 && !strcmp(argv[1], "--help");
@@ -337,10 +354,22 @@ int cmd_power(int argc, char **argv)
 			"Switches a board through its power backend (gpiod, command, manual).\n"
 			"With gpiod, `on` and `cycle` stay in the foreground holding the line until Ctrl-C.\n"
 			"--stale-off: switches off the boards of every stale campaign (its agent was killed), except a board an agent holds now (the nightly unit's ExecStopPost).\n");
-		return help ? 0 : 2;
+		return help ? 3 : 2;
 	}
-	op = argv[2];
-	if (board_load_by_name(&b, argv[1])) {
+	*board = argv[1];
+	*op = argv[2];
+	return 0;
+}
+
+/* Board name switched on, off or cycled (op), under its lock: the exit status. */
+static int power_switch(const char *name, const char *op)
+{
+	struct board_lock lock;
+	struct power pw;
+	struct board b;
+	int ret;
+
+	if (board_load_by_name(&b, name)) {
 		board_free(&b);
 		return 1;
 	}
@@ -372,6 +401,18 @@ int cmd_power(int argc, char **argv)
 	board_unlock(&lock);
 	board_free(&b);
 	return ret ? 1 : 0;
+}
+
+int cmd_power(int argc, char **argv)
+{
+	const char *board = NULL, *op = NULL;
+	int ret = parse_power_opts(argc, argv, &board, &op);
+
+	if (ret == 4)
+		return power_stale_off();
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	return power_switch(board, op);
 }
 
 /* --- console --- */
@@ -427,27 +468,46 @@ static int passthrough(struct console *c)
 	}
 }
 
-int cmd_console(int argc, char **argv)
+/* Attached to open console con of board b until "~." or a signal: 0, or -errno. */
+static int console_attach(const struct board *b, struct console *con)
 {
-	struct board_lock lock;
 	struct termios saved, raw;
-	struct console con;
-	struct board b;
-	char where[256];
-	const char *at;
+	const char *at = con->device;
 	bool tty = isatty(0);
+	char where[256];
 	int ret;
 
-	if (argc != 2 || !strcmp(argv[1], "--help")) {
-		bool help = argc == 2;
-
-		fprintf(help ? stdout : stderr,
-			"usage: ablab console BOARD\n"
-			"Interactive console of a board; the board stays locked while attached.\n"
-			"Type ~. at the start of a line to quit.\n");
-		return help ? 0 : 2;
+	install_signal_handlers();
+	if (tty) { /* raw before the banner: what is typed after it goes through as is */
+		tcgetattr(0, &saved);
+		raw = saved;
+		cfmakeraw(&raw);
+		tcsetattr(0, TCSANOW, &raw);
 	}
-	if (board_load_by_name(&b, argv[1])) {
+	if (!at) { /* a network console: where it is */
+		console_describe(b, where, sizeof(where));
+		at = where;
+	}
+	info_msg("%s: connected to %s; ~. quits\r", b->name, at);
+	ret = passthrough(con);
+	if (tty)
+		tcsetattr(0, TCSANOW, &saved);
+	if (ret == -EPIPE)
+		err_msg("%s: the console went away", b->name);
+	else
+		info_msg("%s: disconnected", b->name);
+	return ret;
+}
+
+/* Board name's console, under its lock: the exit status. */
+static int console_run(const char *name)
+{
+	struct board_lock lock;
+	struct console con;
+	struct board b;
+	int ret;
+
+	if (board_load_by_name(&b, name)) {
 		board_free(&b);
 		return 1;
 	}
@@ -468,30 +528,25 @@ int cmd_console(int argc, char **argv)
 		board_free(&b);
 		return 1;
 	}
-	at = con.device;
-	install_signal_handlers();
-	if (tty) { /* raw before the banner: what is typed after it goes through as is */
-		tcgetattr(0, &saved);
-		raw = saved;
-		cfmakeraw(&raw);
-		tcsetattr(0, TCSANOW, &raw);
-	}
-	if (!at) { /* a network console: where it is */
-		console_describe(&b, where, sizeof(where));
-		at = where;
-	}
-	info_msg("%s: connected to %s; ~. quits\r", b.name, at);
-	ret = passthrough(&con);
-	if (tty)
-		tcsetattr(0, TCSANOW, &saved);
-	if (ret == -EPIPE)
-		err_msg("%s: the console went away", b.name);
-	else
-		info_msg("%s: disconnected", b.name);
+	ret = console_attach(&b, &con);
 	console_close(&con);
 	board_unlock(&lock);
 	board_free(&b);
 	return ret && ret != -EINTR ? 1 : 0;
+}
+
+int cmd_console(int argc, char **argv)
+{
+	if (argc != 2 || !strcmp(argv[1], "--help")) {
+		bool help = argc == 2;
+
+		fprintf(help ? stdout : stderr,
+			"usage: ablab console BOARD\n"
+			"Interactive console of a board; the board stays locked while attached.\n"
+			"Type ~. at the start of a line to quit.\n");
+		return help ? 0 : 2;
+	}
+	return console_run(argv[1]);
 }
 
 /* --- check --- */
