@@ -724,24 +724,28 @@ static int health_check(const struct board *b, const char *kdir_opt)
 	return ret ? 1 : 0;
 }
 
-int cmd_check(int argc, char **argv)
+/* `ablab check`'s command line. */
+struct check_opts {
+	const char *board, *kdir;
+	bool dry;
+};
+
+/* argv into o: 0; 2: a usage error (said); 3: --help (printed). */
+static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 {
 	static const struct option lo[] = { { "dry-run", 0, NULL, 'n' },
 					    { "kernel", 1, NULL, 'k' },
 					    { "help", 0, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
-	const char *kdir = NULL;
-	bool dry = false;
-	struct board b;
-	int c, ret;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			dry = true;
+			o->dry = true;
 			break;
 		case 'k':
-			kdir = optarg;
+			o->kdir = optarg;
 			break;
 		case 'h':
 			printf("usage: ablab check BOARD [--dry-run] [--kernel DIR]\n"
@@ -749,7 +753,7 @@ int cmd_check(int argc, char **argv)
 			       "stores the result (`ablab boards` shows it).  --dry-run only validates the\n"
 			       "board file and its backends' configuration (devices, GPIO chip, commands,\n"
 			       "TFTP root) without switching anything.\n");
-			return 0;
+			return 3;
 		default:
 			return 2;
 		}
@@ -758,11 +762,23 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "usage: ablab check BOARD [--dry-run] [--kernel DIR]\n");
 		return 2;
 	}
-	if (board_load_by_name(&b, argv[optind])) {
+	o->board = argv[optind];
+	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_opts o = { 0 };
+	struct board b;
+	int ret = parse_check_opts(argc, argv, &o);
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	if (board_load_by_name(&b, o.board)) {
 		board_free(&b);
 		return 1;
 	}
-	ret = dry ? dry_run(&b) : health_check(&b, kdir);
+	ret = o.dry ? dry_run(&b) : health_check(&b, o.kdir);
 	board_free(&b);
 	return ret;
 }
