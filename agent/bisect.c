@@ -184,23 +184,121 @@ static int campaign_verdict(const struct bisect *b, int64_t cid, struct step_res
 	return 0;
 }
 
+/* What a step builds: good's kernel and the commit's (dir, state), the commit's build log
+ * and why it failed; good's log and why (said only when good does not build). */
+struct step_build {
+	char *gdir, *pdir, *gstate, *pstate, *log, *why, *glog, *gwhy;
+};
+
+static void step_build_free(struct step_build *sb)
+{
+	free(sb->gdir);
+	free(sb->pdir);
+	free(sb->gstate);
+	free(sb->pstate);
+	free(sb->log);
+	free(sb->why);
+	free(sb->glog);
+	free(sb->gwhy);
+}
+
+/* Builds good and commit: 0, -ENOEXEC when the commit does not build, else -errno. */
+static int step_builds(struct bisect *b, const char *commit, struct step_build *sb)
+{
+	int ret = build_commit(b, b->good, &sb->gdir, &sb->gstate, &sb->glog, &sb->gwhy);
+
+	if (ret == -ENOEXEC) {
+		err_msg("bisect %" PRId64 ": the good commit %.12s does not build: %s (log %s)",
+			b->id, b->good, sb->gwhy, sb->glog);
+		ret = -EINVAL;
+	}
+	if (!ret)
+		ret = build_commit(b, commit, &sb->pdir, &sb->pstate, &sb->log, &sb->why);
+	return ret;
+}
+
+/* Step n's campaign of commit (patched, pdir) against good (control, gdir): started, or
+ * its stored one resumed (*cid: nonzero).  0 or -errno. */
+static int step_campaign(struct bisect *b, int n, const char *role, const char *commit,
+			 const struct step_build *sb, int64_t *cid)
+{
+	char ids[32], ns[16];
+	json_object *j = json_object_new_object();
+	struct campaign_board cb = { b->board_file, sb->gdir, sb->pdir };
+	struct campaign_spec cs;
+	char *job;
+	int64_t t1;
+	int ret;
+
+	i64s(ids, sizeof(ids), b->id);
+	snprintf(ns, sizeof(ns), "%d", n);
+	json_object_object_add(j, "bisect", json_object_new_string(ids));
+	json_object_object_add(j, "step", json_object_new_string(ns));
+	json_object_object_add(j, "commit", json_object_new_string(commit));
+	json_object_object_add(j, "good", json_object_new_string(b->good));
+	json_object_object_add(j, "tree", json_object_new_string(b->tree));
+	job = xstrdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+	json_object_put(j);
+	cs = (struct campaign_spec){ .boards = &cb,
+				     .nboards = 1,
+				     .boots = b->budget,
+				     .batches = b->batches,
+				     .order = b->order,
+				     .seed = 1,
+				     .modparams = b->params,
+				     .trigger = "cli",
+				     .job_json = job,
+				     .db = b->db,
+				     .results = b->results,
+				     .resume_id = *cid,
+				     .first = b->first,
+				     .alpha = b->alpha,
+				     .beta = ABLAB_BETA,
+				     .undecidable = b->undecidable,
+				     .margin_pct = step_margin_pct(b->margin_pct, b->effect,
+								   !strcmp(role, "check")) };
+	if (*cid)
+		info_msg("bisect %" PRId64 ": step %d: resuming its campaign %" PRId64, b->id, n,
+			 *cid);
+	t1 = now_ms();
+	ret = campaign_run(&cs, cid);
+	if (*cid)
+		store_bisect_step_campaign(b->st, b->id, n, *cid, (double)(now_ms() - t1) / 1000.0);
+	free(job);
+	return ret;
+}
+
+/* Step n's verdict from its campaign cid: stored, said and applied.  0 or -errno. */
+static int step_verdict(struct bisect *b, int n, const char *role, int pos, int64_t cid)
+{
+	const char *commit = b->c[pos].id;
+	struct step_result sr = { 0 };
+	int ret = campaign_verdict(b, cid, &sr);
+
+	if (ret)
+		return ret;
+	store_bisect_step_verdict(b->st, b->id, n, sr.verdict, sr.scenario, sr.change, sr.ci_lo,
+				  sr.ci_hi, sr.ci_conf);
+	info_msg("bisect %" PRId64 ": step %d: %.12s is %s (%s %+.1f%%, campaign %" PRId64 ")",
+		 b->id, n, commit,
+		 !strcmp(sr.verdict, "undecided") ? "undecided" :
+		 !strcmp(sr.verdict, "same")	  ? "the same as good" :
+						    "different from good",
+		 sr.scenario, 100.0 * sr.change, cid);
+	apply_step(b, role, pos, sr.verdict, sr.change);
+	return 0;
+}
+
 /* Runs step n (pending: already stored, its campaign maybe started) of commit c[pos]. */
 static int run_step(struct bisect *b, int n, bool pending, const char *role, int pos, int try)
 {
 	const char *commit = b->c[pos].id;
-	char ids[32], ns[16];
-	char *gdir = NULL, *pdir = NULL, *gstate = NULL, *pstate = NULL, *log = NULL, *why = NULL;
-	char *ldummy = NULL, *wdummy = NULL, *job = NULL;
-	struct campaign_board cb = { 0 };
-	struct campaign_spec cs = { 0 };
-	struct step_result sr = { 0 };
+	struct step_build sb = { 0 };
 	int64_t t0 = now_ms(), cid = 0, t1;
 	bool complete = false;
 	size_t lo, hi;
 	int ret;
 
-	i64s(ids, sizeof(ids), b->id);
-	snprintf(ns, sizeof(ns), "%d", n);
 	if (!pending) {
 		if (store_bisect_step_add(b->st, b->id, n, commit, pos, role, try))
 			return -EIO;
@@ -211,95 +309,31 @@ static int run_step(struct bisect *b, int n, bool pending, const char *role, int
 		 !strcmp(role, "check") ? "is bad different from good? bad" : "commit", commit,
 		 b->c[pos].subject, try > 1 ? ", second campaign" : "", hi - lo + 1,
 		 hi == lo ? "" : "s");
-	ret = build_commit(b, b->good, &gdir, &gstate, &ldummy, &wdummy);
-	if (ret == -ENOEXEC) {
-		err_msg("bisect %" PRId64 ": the good commit %.12s does not build: %s (log %s)",
-			b->id, b->good, wdummy, ldummy);
-		ret = -EINVAL;
-	}
-	if (!ret) {
-		ret = build_commit(b, commit, &pdir, &pstate, &log, &why);
-	}
+	ret = step_builds(b, commit, &sb);
 	t1 = now_ms();
 	if (ret == -ENOEXEC) {
 		err_msg("bisect %" PRId64 ": %.12s does not build, skipped: %s (log %s)", b->id,
-			commit, why, log);
-		store_bisect_step_unbuilt(b->st, b->id, n, (double)(t1 - t0) / 1000.0, log, why);
+			commit, sb.why, sb.log);
+		store_bisect_step_unbuilt(b->st, b->id, n, (double)(t1 - t0) / 1000.0, sb.log,
+					  sb.why);
 		apply_step(b, role, pos, "build-failed", NAN);
 		ret = 0;
 		goto out;
 	}
 	if (ret)
 		goto out;
-	store_bisect_step_built(b->st, b->id, n, pstate, (double)(t1 - t0) / 1000.0);
+	store_bisect_step_built(b->st, b->id, n, sb.pstate, (double)(t1 - t0) / 1000.0);
 	if (stop_requested) {
 		ret = -EINTR;
 		goto out;
 	}
 	cid = pending ? store_bisect_step_find_campaign(b->st, b->id, n, &complete) : 0;
-	if (!complete) {
-		json_object *j = json_object_new_object();
-
-		json_object_object_add(j, "bisect", json_object_new_string(ids));
-		json_object_object_add(j, "step", json_object_new_string(ns));
-		json_object_object_add(j, "commit", json_object_new_string(commit));
-		json_object_object_add(j, "good", json_object_new_string(b->good));
-		json_object_object_add(j, "tree", json_object_new_string(b->tree));
-		job = xstrdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
-		json_object_put(j);
-		cb = (struct campaign_board){ b->board_file, gdir, pdir };
-		cs = (struct campaign_spec){ .boards = &cb,
-					     .nboards = 1,
-					     .boots = b->budget,
-					     .batches = b->batches,
-					     .order = b->order,
-					     .seed = 1,
-					     .modparams = b->params,
-					     .trigger = "cli",
-					     .job_json = job,
-					     .db = b->db,
-					     .results = b->results,
-					     .resume_id = cid,
-					     .first = b->first,
-					     .alpha = b->alpha,
-					     .beta = ABLAB_BETA,
-					     .undecidable = b->undecidable,
-					     .margin_pct =
-						     step_margin_pct(b->margin_pct, b->effect,
-								     !strcmp(role, "check")) };
-		if (cid)
-			info_msg("bisect %" PRId64 ": step %d: resuming its campaign %" PRId64,
-				 b->id, n, cid);
-		t1 = now_ms();
-		ret = campaign_run(&cs, &cid);
-		if (cid)
-			store_bisect_step_campaign(b->st, b->id, n, cid,
-						   (double)(now_ms() - t1) / 1000.0);
-		if (ret)
-			goto out;
-	}
-	ret = campaign_verdict(b, cid, &sr);
-	if (ret)
-		goto out;
-	store_bisect_step_verdict(b->st, b->id, n, sr.verdict, sr.scenario, sr.change, sr.ci_lo,
-				  sr.ci_hi, sr.ci_conf);
-	info_msg("bisect %" PRId64 ": step %d: %.12s is %s (%s %+.1f%%, campaign %" PRId64 ")",
-		 b->id, n, commit,
-		 !strcmp(sr.verdict, "undecided") ? "undecided" :
-		 !strcmp(sr.verdict, "same")	  ? "the same as good" :
-						    "different from good",
-		 sr.scenario, 100.0 * sr.change, cid);
-	apply_step(b, role, pos, sr.verdict, sr.change);
+	if (!complete)
+		ret = step_campaign(b, n, role, commit, &sb, &cid);
+	if (!ret)
+		ret = step_verdict(b, n, role, pos, cid);
 out:
-	free(gdir);
-	free(pdir);
-	free(gstate);
-	free(pstate);
-	free(log);
-	free(why);
-	free(ldummy);
-	free(wdummy);
-	free(job);
+	step_build_free(&sb);
 	return ret;
 }
 
@@ -472,49 +506,17 @@ static int drive(struct bisect *b, int pending)
 	return ret;
 }
 
-int bisect_run(const struct bisect_opts *o, int64_t *idp)
+/* The commits of good..bad on bad's first-parent history, oldest first, as the stored JSON
+ * array ({id, subject}); NULL when there are none or good is not on that history (said). */
+static json_object *bisect_commits(const char *tree, const char *good, const char *bad)
 {
-	struct bisect b = { 0 };
-	struct store st;
-	struct board bd;
-	char *good = NULL, *bad = NULL, real[PATH_MAX], *range = NULL;
-	char *tree = NULL, *board_file = NULL;
+	char *range = xasprintf("%s..%s", good, bad);
+	char *args[] = { "log", "--first-parent", "--reverse", "--format=%H %P%x09%s", range, NULL };
 	struct buf out = { 0 };
-	json_object *commits = NULL, *set = NULL;
-	int ret, pending;
-	size_t n;
+	json_object *commits = NULL;
 
-	if (idp)
-		*idp = 0;
-	if (!realpath(o->tree, real)) {
-		err_msg("--tree %s: %s", o->tree, strerror(errno));
-		return -ENOENT;
-	}
-	tree = xstrdup(real);
-	ret = board_load_by_name(&bd, o->board);
-	if (ret) {
-		board_free(&bd);
-		free(tree);
-		return ret;
-	}
-	board_file = xstrdup(realpath(bd.jf.path, real) ? real : bd.jf.path);
-	good = git_commit(tree, o->good);
-	bad = git_commit(tree, o->bad);
-	ret = -EINVAL;
-	if (!good || !bad) {
-		err_msg("%s: %s \"%s\" is not a commit of this git tree", tree,
-			good ? "--bad" : "--good", good ? o->bad : o->good);
+	if (git_capture(tree, &out, args))
 		goto out;
-	}
-	range = xasprintf("%s..%s", good, bad);
-	{
-		char *args[] = { "log",	      "--first-parent",
-				 "--reverse", "--format=%H %P%x09%s",
-				 range,	      NULL };
-
-		if (git_capture(tree, &out, args))
-			goto out;
-	}
 	commits = json_object_new_array();
 	for (char *line = out.data, *next; line && *line; line = next) {
 		char *tab, *sp, parent[41] = "";
@@ -536,19 +538,32 @@ int bisect_run(const struct bisect_opts *o, int64_t *idp)
 			err_msg("%s: good %.12s is not on the first-parent history of bad %.12s (good must be an ancestor of bad that `git log --first-parent bad` lists)",
 				tree, good, bad);
 			json_object_put(e);
+			json_object_put(commits);
+			commits = NULL;
 			goto out;
 		}
 		json_object_object_add(e, "id", json_object_new_string(line));
 		json_object_object_add(e, "subject", json_object_new_string(tab ? tab : ""));
 		json_object_array_add(commits, e);
 	}
-	n = json_object_array_length(commits);
-	if (!n) {
+	if (!json_object_array_length(commits)) {
 		err_msg("%s: no commit between good %.12s and bad %.12s (is bad a descendant of good?)",
 			tree, good, bad);
-		goto out;
+		json_object_put(commits);
+		commits = NULL;
 	}
-	set = json_object_new_object();
+out:
+	buf_free(&out);
+	free(range);
+	return commits;
+}
+
+/* The bisect's stored settings; NULL when the results directory cannot be made (said). */
+static json_object *bisect_settings(const struct bisect_opts *o, const char *board_file)
+{
+	json_object *set = json_object_new_object();
+	char real[PATH_MAX];
+
 	json_object_object_add(set, "board_file", json_object_new_string(board_file));
 	json_object_object_add(set, "budget", json_object_new_int(o->budget));
 	json_object_object_add(set, "first", json_object_new_int(o->first));
@@ -565,25 +580,39 @@ int bisect_run(const struct bisect_opts *o, int64_t *idp)
 	if (!realpath(o->results, real) &&
 	    (mkdir_p(o->results, 0755) || !realpath(o->results, real))) {
 		err_msg("cannot create results directory %s", o->results);
-		goto out;
+		json_object_put(set);
+		return NULL;
 	}
 	json_object_object_add(set, "results", json_object_new_string(real));
+	return set;
+}
+
+/* The new bisect stored (b->id, *idp) and run to its end.  0 or -errno. */
+static int bisect_start(const struct bisect_opts *o, const struct board *bd, const char *tree,
+			const char *good, const char *bad, json_object *commits, json_object *set,
+			int64_t *idp)
+{
+	size_t n = json_object_array_length(commits);
+	struct bisect b = { 0 };
+	struct store st;
+	int ret, pending;
+
 	ret = store_open(&st, o->db);
 	if (ret)
-		goto out;
-	ret = store_bisect_new(&st, bd.name, o->scenario, tree, good, bad, o->good, o->bad,
+		return ret;
+	ret = store_bisect_new(&st, bd->name, o->scenario, tree, good, bad, o->good, o->bad,
 			       json_object_to_json_string_ext(commits, JSON_C_TO_STRING_PLAIN),
 			       json_object_to_json_string_ext(set, JSON_C_TO_STRING_PLAIN), &b.id);
 	if (ret) {
 		store_close(&st);
-		goto out;
+		return ret;
 	}
 	if (idp)
 		*idp = b.id;
 	info_msg(
 		"bisect %" PRId64
 		": %zu commit%s on the first-parent history from good %.12s to bad %.12s, board %s, %s; at most %d+%d boots per campaign",
-		b.id, n, n == 1 ? "" : "s", good, bad, bd.name,
+		b.id, n, n == 1 ? "" : "s", good, bad, bd->name,
 		o->scenario ? o->scenario : "any timing row", o->budget, o->budget);
 	b.st = &st;
 	b.db = o->db;
@@ -592,12 +621,46 @@ int bisect_run(const struct bisect_opts *o, int64_t *idp)
 		ret = drive(&b, pending);
 	bisect_free(&b);
 	store_close(&st);
-out:
+	return ret;
+}
+
+int bisect_run(const struct bisect_opts *o, int64_t *idp)
+{
+	struct board bd;
+	char *good = NULL, *bad = NULL, real[PATH_MAX];
+	char *tree = NULL, *board_file = NULL;
+	json_object *commits = NULL, *set = NULL;
+	int ret;
+
+	if (idp)
+		*idp = 0;
+	if (!realpath(o->tree, real)) {
+		err_msg("--tree %s: %s", o->tree, strerror(errno));
+		return -ENOENT;
+	}
+	tree = xstrdup(real);
+	ret = board_load_by_name(&bd, o->board);
+	if (ret) {
+		board_free(&bd);
+		free(tree);
+		return ret;
+	}
+	board_file = xstrdup(realpath(bd.jf.path, real) ? real : bd.jf.path);
+	good = git_commit(tree, o->good);
+	bad = git_commit(tree, o->bad);
+	ret = -EINVAL;
+	if (!good || !bad)
+		err_msg("%s: %s \"%s\" is not a commit of this git tree", tree,
+			good ? "--bad" : "--good", good ? o->bad : o->good);
+	else
+		commits = bisect_commits(tree, good, bad);
+	if (commits)
+		set = bisect_settings(o, board_file);
+	if (set)
+		ret = bisect_start(o, &bd, tree, good, bad, commits, set, idp);
 	board_free(&bd);
-	buf_free(&out);
 	json_object_put(commits);
 	json_object_put(set);
-	free(range);
 	free(good);
 	free(bad);
 	free(tree);

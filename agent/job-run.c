@@ -66,52 +66,33 @@ int job_plan(const struct job *j, const struct job_run_opts *o, struct plan_desi
 	return campaign_plan_check(&cs, PLAN_NEED_DIFF, why);
 }
 
-int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
+/* Before any kernel is built or board booted: can this design decide at all?  0, or
+ * -EDOM when it cannot and may not run (said); why: the reason ("" when it can). */
+static int job_run_plan(const struct job *j, const struct job_run_opts *o, struct errtext *why)
 {
-	struct campaign_board *cb = xcalloc(j->nboards, sizeof(*cb));
-	struct job_kernel(*k)[VARIANTS_MAX] = xcalloc(j->nboards, sizeof(*k));
-	const char *(*dirs)[VARIANTS_MAX] = xcalloc(j->nboards, sizeof(*dirs));
-	const char *patch[VARIANTS_MAX] = { NULL };
-	bool pair = variant_set_is_pair(&j->vs);
-	struct campaign_spec cs = { 0 };
-	struct bench_def bd = j->bench;
-	struct errtext why, plan_why = { "" };
-	struct pw_auto pw = { 0 };
-	size_t i, nb = 0;
-	char *js = NULL;
-	int64_t id = 0;
-	int ret = 0, v;
+	int ret = job_plan(j, o, NULL, why);
 
-	if (cid)
-		*cid = 0;
-	/* before any kernel is built or board booted: can this design decide at all? */
-	ret = job_plan(j, o, NULL, &plan_why);
 	if (ret == -EDOM && !o->dry_run && !o->undecidable_ok) {
-		err_msg("%s; pass --undecidable-ok to run it anyway", plan_why.msg);
-		goto out;
+		err_msg("%s; pass --undecidable-ok to run it anyway", why->msg);
+		return ret;
 	}
 	if (ret == -EDOM && o->dry_run)
-		printf("  design cannot decide: %s\n", plan_why.msg);
+		printf("  design cannot decide: %s\n", why->msg);
 	else if (ret == -EDOM)
 		info_msg("warning: %s; running it anyway (--undecidable-ok): the report says so",
-			 plan_why.msg);
+			 why->msg);
 	else if (o->dry_run)
 		printf("  design: every timing row can end \"different\"\n");
-	ret = 0;
-	/* the campaign posts its patchwork checks: URL and token checked before anything runs */
-	if (o->pw_url && !j->v[1].mbox) {
-		err_msg("%s: patchwork checks need a series from a mailbox (variants.patched.patches {\"mbox\": FILE}): patchwork finds each patch by the Message-ID b4 intake records",
-			j->jf.path);
-		ret = -EINVAL;
-		goto out;
-	}
-	ret = pw_auto_init(&pw, o->pw_url, o->pw_token_file, o->pw_web_url, o->pw_insecure, o->db);
-	if (ret)
-		goto out;
-	if (o->dry_run && pw.on)
-		printf("  patchwork: checks to %s (token %s), pending at the start, the verdict at the end\n",
-		       pw.url, pw.token_file);
-	if (o->dry_run && j->v[1].mbox) {
+	return 0;
+}
+
+/* --dry-run: the series the job's patched kernel applies, and a series job's variants. */
+static void job_run_say_variants(const struct job *j)
+{
+	size_t i;
+	int v;
+
+	if (j->v[1].mbox) {
 		const struct series *se = &j->v[1].series;
 
 		printf("  series <%s> v%d from %s: %zu patch%s in %s\n", se->msgid, se->version,
@@ -119,56 +100,83 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		for (i = 0; i < se->n; i++)
 			printf("    %s\n", se->subjects[i]);
 	}
-	if (o->dry_run && !pair) {
+	if (!variant_set_is_pair(&j->vs)) {
 		printf("  %d variants, in series order:", j->vs.n);
 		for (v = 0; v < j->vs.n; v++)
 			printf(" %s%s%s%s", j->vs.label[v], j->v[v].adds ? " (adds " : "",
 			       j->v[v].adds ? j->v[v].adds : "", j->v[v].adds ? ")" : "");
 		printf("\n");
 	}
-	for (v = 0; v < j->vs.n; v++)
-		patch[v] = j->v[v].adds;
-	for (i = 0; i < j->nboards; i++) {
+}
+
+/* The campaign's boards: each selected one checked, its kernels built (or, with
+ * --dry-run, said) into k; *nb of them in cb.  0 or -errno (said). */
+static int job_run_kernels(const struct job *j, const struct job_run_opts *o,
+			   struct campaign_board *cb, struct job_kernel (*k)[VARIANTS_MAX],
+			   const char *(*dirs)[VARIANTS_MAX], size_t *nb)
+{
+	bool pair = variant_set_is_pair(&j->vs);
+	int ret = 0, v;
+
+	*nb = 0;
+	for (size_t i = 0; i < j->nboards; i++) {
+		size_t b = *nb;
+
 		if (o->boards && !o->boards[i])
 			continue; /* not selected */
 		if (job_board_check(j, i)) {
 			ret = -ENOENT;
 			continue;
 		}
-		cb[nb].board = j->boards[i];
+		cb[b].board = j->boards[i];
 		for (v = 0; v < j->vs.n && !ret; v++) {
-			ret = job_kernel(j, j->boards[i], v, !o->dry_run, &k[nb][v]);
-			dirs[nb][v] = k[nb][v].dir;
+			ret = job_kernel(j, j->boards[i], v, !o->dry_run, &k[b][v]);
+			dirs[b][v] = k[b][v].dir;
 			if (!ret && o->dry_run)
 				printf("  %-16s %-8s %s%s%s\n", j->boards[i], j->vs.label[v],
-				       k[nb][v].state, k[nb][v].dir ? ": " : "",
-				       k[nb][v].dir ? k[nb][v].dir : "");
+				       k[b][v].state, k[b][v].dir ? ": " : "",
+				       k[b][v].dir ? k[b][v].dir : "");
 			if (!ret && o->dry_run && j->bench.kind == BENCH_MODULE && !j->module_src)
-				ret = dry_run_module(j, j->boards[i], v, k[nb][v].dir);
+				ret = dry_run_module(j, j->boards[i], v, k[b][v].dir);
 		}
-		cb[nb].control_dir = k[nb][0].dir;
-		cb[nb].patched_dir = k[nb][1].dir;
-		cb[nb].dirs = pair ? NULL : dirs[nb];
-		nb++;
+		cb[b].control_dir = k[b][0].dir;
+		cb[b].patched_dir = k[b][1].dir;
+		cb[b].dirs = pair ? NULL : dirs[b];
+		(*nb)++;
 	}
-	if (ret || o->dry_run || !nb) {
-		if (!ret && !nb) {
-			err_msg("%s: no board left to run", j->jf.path);
-			ret = -ENOENT;
-		}
-		goto out;
+	if (!ret && !*nb) {
+		err_msg("%s: no board left to run", j->jf.path);
+		ret = -ENOENT;
 	}
+	return ret;
+}
+
+/* The job's campaign on boards cb[0..nb-1] (undecidable: why it cannot decide, "" when it
+ * can).  0 or -errno. */
+static int job_run_campaign(const struct job *j, const struct job_run_opts *o,
+			    const struct campaign_board *cb, size_t nb, const char *undecidable,
+			    struct pw_auto *pw, int64_t *cid)
+{
+	bool pair = variant_set_is_pair(&j->vs);
+	const char *patch[VARIANTS_MAX] = { NULL };
+	struct bench_def bd = j->bench;
+	struct campaign_spec cs;
+	struct errtext why;
+	char *js;
+	int ret;
+
 	if (bd.kind == BENCH_DMA_MAP && bench_dma_map_params(o->params, &bd, &why)) {
 		err_msg("--params: %s", why.msg);
-		ret = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
 	js = job_json(j);
 	if (o->budget && o->order == ORDER_RANDOM && j->vs.n == NVARIANTS) {
 		err_msg("--budget: a sequential design boots in rounds of one control and one patched boot; use --order abab or abba, not random");
-		ret = -EINVAL;
-		goto out;
+		free(js);
+		return -EINVAL;
 	}
+	for (int v = 0; v < j->vs.n; v++)
+		patch[v] = j->v[v].adds;
 	cs = (struct campaign_spec){ .boards = cb,
 				     .nboards = nb,
 				     .boots = o->boots,
@@ -187,7 +195,7 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 				     .runner = o->runner,
 				     .variants = pair ? NULL : &j->vs,
 				     .patch = pair ? NULL : patch,
-				     .undecidable = plan_why.msg[0] ? plan_why.msg : NULL };
+				     .undecidable = undecidable[0] ? undecidable : NULL };
 	if (o->budget) {
 		cs.boots = o->budget;
 		cs.first = o->first ? o->first : ABLAB_FIRST_LOOK;
@@ -196,15 +204,58 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		if (cs.first > cs.boots)
 			cs.first = cs.boots;
 	}
-	if (pw.on) {
+	if (pw->on) {
 		cs.started = pw_auto_started;
-		cs.started_arg = &pw;
+		cs.started_arg = pw;
 	}
-	ret = campaign_run(&cs, &id);
-	pw_auto_ended(&pw, id);
+	ret = campaign_run(&cs, cid);
+	pw_auto_ended(pw, cid ? *cid : 0);
+	free(js);
+	return ret;
+}
+
+/* The campaign posts its patchwork checks: URL and token checked before anything runs.
+ * 0 or -errno (printed). */
+static int job_run_patchwork(const struct job *j, const struct job_run_opts *o, struct pw_auto *pw)
+{
+	int ret;
+
+	if (o->pw_url && !j->v[1].mbox) {
+		err_msg("%s: patchwork checks need a series from a mailbox (variants.patched.patches {\"mbox\": FILE}): patchwork finds each patch by the Message-ID b4 intake records",
+			j->jf.path);
+		return -EINVAL;
+	}
+	ret = pw_auto_init(pw, o->pw_url, o->pw_token_file, o->pw_web_url, o->pw_insecure, o->db);
+	if (!ret && o->dry_run && pw->on)
+		printf("  patchwork: checks to %s (token %s), pending at the start, the verdict at the end\n",
+		       pw->url, pw->token_file);
+	return ret;
+}
+
+int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
+{
+	struct campaign_board *cb = xcalloc(j->nboards, sizeof(*cb));
+	struct job_kernel(*k)[VARIANTS_MAX] = xcalloc(j->nboards, sizeof(*k));
+	const char *(*dirs)[VARIANTS_MAX] = xcalloc(j->nboards, sizeof(*dirs));
+	struct errtext plan_why = { "" };
+	struct pw_auto pw = { 0 };
+	int64_t id = 0;
+	size_t i, nb = 0;
+	int ret, v;
+
+	if (cid)
+		*cid = 0;
+	ret = job_run_plan(j, o, &plan_why);
+	if (!ret)
+		ret = job_run_patchwork(j, o, &pw);
+	if (!ret && o->dry_run)
+		job_run_say_variants(j);
+	if (!ret)
+		ret = job_run_kernels(j, o, cb, k, dirs, &nb);
+	if (!ret && !o->dry_run)
+		ret = job_run_campaign(j, o, cb, nb, plan_why.msg, &pw, &id);
 	if (cid)
 		*cid = id;
-out:
 	pw_auto_free(&pw);
 	for (i = 0; i < j->nboards; i++)
 		for (v = 0; v < VARIANTS_MAX; v++)
@@ -212,7 +263,6 @@ out:
 	free(k);
 	free(dirs);
 	free(cb);
-	free(js);
 	return ret;
 }
 

@@ -34,6 +34,14 @@ struct runner_slot {
 	const char *label; /* the variant's name ("control", "patched", "+1-2") */
 };
 
+/* Where else a boot is known: the server that ran it and its id there (a LAVA
+ * server's URL and job number); id 0: nowhere else.  The engine stores it with
+ * the boot (the boots' lava_server and lava_job_id columns). */
+struct ext_ref {
+	const char *server;
+	int64_t id;
+};
+
 /* How it went.  The engine frees bo (bench_out_free). */
 struct runner_result {
 	struct bench_out bo; /* uname_r, proc_version, res, run_ms, fatal, error */
@@ -42,8 +50,7 @@ struct runner_result {
 	int log_err; /* the transcript is incomplete: the errno of its failed write */
 	bool no_data; /* a failed attempt whose lines are not data (LAVA
 					 * infrastructure): stored without samples */
-	const char *lava_server; /* with lava_job_id: the boot's LAVA job */
-	int64_t lava_job_id;
+	struct ext_ref ext; /* the boot's job on the runner's server (a LAVA job) */
 	char where[64]; /* "LAVA job 12": named in the ok line; "" none */
 };
 

@@ -64,6 +64,53 @@ int parse_order_opt(const char *s, enum order_kind *kind)
 	return 0;
 }
 
+int parse_design_opt(int c, const char *arg, struct design_opts *d)
+{
+	long v;
+
+	switch (c) {
+	case OPT_BOARD:
+		d->board = arg;
+		return 0;
+	case OPT_BUDGET:
+		if (parse_int_opt("--budget", arg, 2, 24, &v))
+			return 2;
+		d->budget = (int)v;
+		return 0;
+	case OPT_FIRST:
+		if (parse_int_opt("--first", arg, 2, 24, &v))
+			return 2;
+		d->first = (int)v;
+		d->first_set = true;
+		return 0;
+	case OPT_MARGIN:
+		return parse_margin_opt(arg, &d->margin_pct) ? 2 : 0;
+	case OPT_BATCHES:
+		if (parse_int_opt("--batches", arg, 1, 1000, &v))
+			return 2;
+		d->batches = (int)v;
+		return 0;
+	case OPT_ORDER:
+		if (parse_order_opt(arg, &d->order))
+			return 2;
+		if (d->rounds_only && d->order == ORDER_RANDOM) {
+			err_msg("--order: a sequential campaign boots in rounds of one control and one patched boot; use abab or abba, not random");
+			return 2;
+		}
+		return 0;
+	case OPT_PARAMS:
+		d->params = arg;
+		return 0;
+	case OPT_RESULTS:
+		d->results = arg;
+		return 0;
+	case OPT_UNDECIDABLE_OK:
+		d->undecidable_ok = true;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 int parse_job_opt(int c, const char *arg, struct job_run_opts *o)
 {
 	long v;

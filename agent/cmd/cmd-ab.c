@@ -148,183 +148,196 @@ static int ab_bench(struct bench_def *d, const char *name, const char *module, c
 	return 0;
 }
 
-int cmd_ab(int argc, char **argv)
+/* `ablab ab`'s command line. */
+struct ab_opts {
+	struct design_opts d; /* --budget 0: a fixed design */
+	struct campaign_board cb;
+	struct campaign_spec o; /* boots, seed, format */
+	const char *bname, *module, *ko[2], *parser, *command, *regex, *groups;
+	char kobuf[2][PATH_MAX];
+	bool boots_given;
+	struct errtext why; /* o.undecidable's text (cli_plan) */
+};
+
+/* --module NAME, or --module control=FILE / patched=FILE: 0, or 2 (said). */
+static int ab_module_opt(struct ab_opts *a, const char *arg)
 {
-	static const struct option lo[] = {
-		{ "board", 1, NULL, 'b' },	    { "control", 1, NULL, 'c' },
-		{ "patched", 1, NULL, 'p' },	    { "boots", 1, NULL, 'n' },
-		{ "batches", 1, NULL, 'm' },	    { "order", 1, NULL, 'o' },
-		{ "seed", 1, NULL, 's' },	    { "params", 1, NULL, 'P' },
-		{ "results", 1, NULL, 'r' },	    { "format", 1, NULL, 'f' },
-		{ "benchmark", 1, NULL, 'B' },	    { "module", 1, NULL, 'M' },
-		{ "parser", 1, NULL, 'F' },	    { "command", 1, NULL, 'C' },
-		{ "regex", 1, NULL, 'R' },	    { "groups", 1, NULL, 'G' },
-		{ "budget", 1, NULL, 'U' },	    { "first", 1, NULL, 'K' },
-		{ "margin", 1, NULL, 'X' },	    { "help", 0, NULL, 'h' },
-		{ "undecidable-ok", 0, NULL, 'Y' }, { NULL, 0, NULL, 0 }
-	};
-	struct campaign_board cb = { 0 };
-	int budget = 0, first = ABLAB_FIRST_LOOK;
-	struct campaign_spec o = { .boots = ABLAB_BOOTS,
-				   .batches = ABLAB_BATCHES,
-				   .order = ORDER_ABAB,
-				   .seed = 1,
-				   .results = "results",
-				   .format = "text",
-				   .boards = &cb,
-				   .nboards = 1 };
-	const char *bname = NULL, *module = NULL, *ko[2] = { NULL, NULL }, *parser = NULL;
-	const char *command = NULL, *regex = NULL, *groups = NULL;
-	static char kobuf[2][PATH_MAX];
-	struct bench_def bd = { 0 };
-	bool undecidable_ok = false, boots_given = false;
-	struct errtext why;
-	long v;
-	int c;
+	if (!strncmp(arg, "control=", 8) || !strncmp(arg, "patched=", 8)) {
+		const char *f = arg + 8;
+		size_t l = strlen(f);
+		char real[PATH_MAX];
+		int p = arg[0] == 'p';
 
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'U':
-			if (parse_int_opt("--budget", optarg, 2, 24, &v))
-				return 2;
-			budget = (int)v;
-			break;
-		case 'K':
-			if (parse_int_opt("--first", optarg, 2, 24, &v))
-				return 2;
-			first = (int)v;
-			break;
-		case 'X':
-			if (parse_margin_opt(optarg, &o.margin_pct))
-				return 2;
-			break;
-		case 'b':
-			cb.board = optarg;
-			break;
-		case 'c':
-			cb.control_dir = optarg;
-			break;
-		case 'p':
-			cb.patched_dir = optarg;
-			break;
-		case 'n':
-			if (parse_int_opt("--boots", optarg, 1, 1000, &v))
-				return 2;
-			o.boots = (int)v;
-			boots_given = true;
-			break;
-		case 'm':
-			if (parse_int_opt("--batches", optarg, 1, 1000, &v))
-				return 2;
-			o.batches = (int)v;
-			break;
-		case 'o':
-			if (parse_order_opt(optarg, &o.order))
-				return 2;
-			break;
-		case 's':
-			if (parse_int_opt("--seed", optarg, 0, 0x7fffffffL, &v))
-				return 2;
-			o.seed = (uint64_t)v;
-			break;
-		case 'P':
-			o.modparams = optarg;
-			break;
-		case 'r':
-			o.results = optarg;
-			break;
-		case 'f':
-			o.format = optarg;
-			break;
-		case 'B':
-			bname = optarg;
-			break;
-		case 'F':
-			parser = optarg;
-			break;
-		case 'C':
-			command = optarg;
-			break;
-		case 'R':
-			regex = optarg;
-			break;
-		case 'G':
-			groups = optarg;
-			break;
-		case 'M':
-			if (!strncmp(optarg, "control=", 8) || !strncmp(optarg, "patched=", 8)) {
-				const char *f = optarg + 8;
-				size_t l = strlen(f);
-				char real[PATH_MAX];
-
-				if (l < 4 || strcmp(f + l - 3, ".ko") || !realpath(f, real)) {
-					err_msg("--module %s: %s", optarg,
-						l < 4 || strcmp(f + l - 3, ".ko") ?
-							"not a .ko file" :
-							strerror(errno));
-					return 2;
-				}
-				memcpy(kobuf[optarg[0] == 'p'], real, sizeof(real));
-				ko[optarg[0] == 'p'] = kobuf[optarg[0] == 'p'];
-			} else if (strspn(optarg,
-					  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
-					   strlen(optarg) ||
-				   !optarg[0]) {
-				err_msg("--module \"%s\": expected NAME (NAME.ko in each kernel directory: letters, digits, _ and -) or control=FILE / patched=FILE",
-					optarg);
-				return 2;
-			} else {
-				module = optarg;
-			}
-			break;
-		case 'Y':
-			undecidable_ok = true;
-			break;
-		case 'h':
-			ab_usage(stdout);
-			return 0;
-		default:
-			ab_usage(stderr);
+		if (l < 4 || strcmp(f + l - 3, ".ko") || !realpath(f, real)) {
+			err_msg("--module %s: %s", arg,
+				l < 4 || strcmp(f + l - 3, ".ko") ? "not a .ko file" :
+								    strerror(errno));
 			return 2;
 		}
+		memcpy(a->kobuf[p], real, sizeof(real));
+		a->ko[p] = a->kobuf[p];
+	} else if (strspn(arg,
+			  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+			   strlen(arg) ||
+		   !arg[0]) {
+		err_msg("--module \"%s\": expected NAME (NAME.ko in each kernel directory: letters, digits, _ and -) or control=FILE / patched=FILE",
+			arg);
+		return 2;
+	} else {
+		a->module = arg;
 	}
-	if (!cb.board || optind < argc) {
+	return 0;
+}
+
+/* One option of ab's own (not DESIGN_OPTIONS): 0, 2 (said), or 3 for --help. */
+static int ab_opt(struct ab_opts *a, int c, const char *arg)
+{
+	long v;
+
+	switch (c) {
+	case 'c':
+		a->cb.control_dir = arg;
+		return 0;
+	case 'p':
+		a->cb.patched_dir = arg;
+		return 0;
+	case 'n':
+		if (parse_int_opt("--boots", arg, 1, 1000, &v))
+			return 2;
+		a->o.boots = (int)v;
+		a->boots_given = true;
+		return 0;
+	case 's':
+		if (parse_int_opt("--seed", arg, 0, 0x7fffffffL, &v))
+			return 2;
+		a->o.seed = (uint64_t)v;
+		return 0;
+	case 'f':
+		a->o.format = arg;
+		return 0;
+	case 'B':
+		a->bname = arg;
+		return 0;
+	case 'F':
+		a->parser = arg;
+		return 0;
+	case 'C':
+		a->command = arg;
+		return 0;
+	case 'R':
+		a->regex = arg;
+		return 0;
+	case 'G':
+		a->groups = arg;
+		return 0;
+	case 'M':
+		return ab_module_opt(a, arg);
+	case 'h':
+		ab_usage(stdout);
+		return 3;
+	}
+	ab_usage(stderr);
+	return 2;
+}
+
+/* argv into a: 0; 2: a usage error (said); 3: --help (printed). */
+static int parse_ab_opts(int argc, char **argv, struct ab_opts *a)
+{
+	static const struct option lo[] = { DESIGN_OPTIONS,
+					    { "control", 1, NULL, 'c' },
+					    { "patched", 1, NULL, 'p' },
+					    { "boots", 1, NULL, 'n' },
+					    { "seed", 1, NULL, 's' },
+					    { "format", 1, NULL, 'f' },
+					    { "benchmark", 1, NULL, 'B' },
+					    { "module", 1, NULL, 'M' },
+					    { "parser", 1, NULL, 'F' },
+					    { "command", 1, NULL, 'C' },
+					    { "regex", 1, NULL, 'R' },
+					    { "groups", 1, NULL, 'G' },
+					    { "help", 0, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		r = parse_design_opt(c, optarg, &a->d);
+		if (r == -ENOENT)
+			r = ab_opt(a, c, optarg);
+		if (r)
+			return r;
+	}
+	if (!a->d.board || optind < argc) {
 		ab_usage(stderr);
 		return 2;
 	}
-	if (strcmp(o.format, "text") && strcmp(o.format, "json")) {
-		err_msg("--format: \"%s\" is not one of text, json", o.format);
+	if (strcmp(a->o.format, "text") && strcmp(a->o.format, "json")) {
+		err_msg("--format: \"%s\" is not one of text, json", a->o.format);
 		return 2;
 	}
-	if (budget) {
-		if (o.order == ORDER_RANDOM) {
-			err_msg("--budget: a sequential design boots in rounds of one control and one patched boot; use --order abab or abba, not random");
-			return 2;
-		}
-		o.boots = budget;
-		o.first = first < budget ? first : budget;
-		o.alpha = ABLAB_ALPHA;
-		o.beta = ABLAB_BETA;
+	if (a->d.budget && a->d.order == ORDER_RANDOM) {
+		err_msg("--budget: a sequential design boots in rounds of one control and one patched boot; use --order abab or abba, not random");
+		return 2;
 	}
-	c = ab_bench(&bd, bname, module, ko, parser, command, regex, groups, o.modparams);
-	if (!c) {
-		if (bd.kind != BENCH_DMABENCH)
-			o.bench = &bd;
-		if (!budget && !boots_given) { /* the default: 5, or what its rows need */
-			struct plan_design pd;
-			struct plan_result pr;
-			bool known;
+	return 0;
+}
 
-			campaign_plan_design(&o, &pd, &known);
-			if (!plan_decidable(&pd, &pr) && !pr.can_diff && pr.diff_n)
-				o.boots = (int)pr.diff_n;
-		}
-		c = cli_plan(&o, PLAN_NEED_DIFF, undecidable_ok, &why);
+/* The campaign the options ask for, its benchmark in bd: 0, or 2 (said). */
+static int ab_spec(struct ab_opts *a, struct bench_def *bd)
+{
+	struct campaign_spec *o = &a->o;
+	int c;
+
+	a->cb.board = a->d.board;
+	o->batches = a->d.batches;
+	o->order = a->d.order;
+	o->modparams = a->d.params;
+	o->results = a->d.results;
+	o->margin_pct = a->d.margin_pct;
+	if (a->d.budget) {
+		o->boots = a->d.budget;
+		o->first = a->d.first < a->d.budget ? a->d.first : a->d.budget;
+		o->alpha = ABLAB_ALPHA;
+		o->beta = ABLAB_BETA;
 	}
+	c = ab_bench(bd, a->bname, a->module, a->ko, a->parser, a->command, a->regex, a->groups,
+		     o->modparams);
+	if (c)
+		return c;
+	if (bd->kind != BENCH_DMABENCH)
+		o->bench = bd;
+	if (!a->d.budget && !a->boots_given) { /* the default: 5, or what its rows need */
+		struct plan_design pd;
+		struct plan_result pr;
+		bool known;
+
+		campaign_plan_design(o, &pd, &known);
+		if (!plan_decidable(&pd, &pr) && !pr.can_diff && pr.diff_n)
+			o->boots = (int)pr.diff_n;
+	}
+	return cli_plan(o, PLAN_NEED_DIFF, a->d.undecidable_ok, &a->why);
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	struct bench_def bd = { 0 };
+	int c;
+	struct ab_opts a = {
+		.d = { .first = ABLAB_FIRST_LOOK,
+		       .batches = ABLAB_BATCHES,
+		       .order = ORDER_ABAB,
+		       .results = "results" },
+		.o = { .boots = ABLAB_BOOTS, .seed = 1, .format = "text", .nboards = 1 }
+	};
+
+	a.o.boards = &a.cb;
+	c = parse_ab_opts(argc, argv, &a);
+	if (c)
+		return c == 3 ? 0 : c;
+	c = ab_spec(&a, &bd);
 	if (!c) {
-		o.db = opt_db;
+		a.o.db = opt_db;
 		install_signal_handlers();
-		c = campaign_run(&o, NULL);
+		c = campaign_run(&a.o, NULL);
 		c = c == -EINTR ? 130 : c ? 1 : 0;
 	}
 	if (bd.ko[0])

@@ -90,46 +90,60 @@ static void print_json(const struct store_attempt *v, size_t n, int64_t id, cons
 	json_object_put(root);
 }
 
-int cmd_attempts(int argc, char **argv)
+/* `ablab attempts`'s command line. */
+struct attempts_opts {
+	const char *format, *campaign; /* campaign: NULL: the latest */
+	bool failed_only;
+};
+
+/* argv into o: 0; 2: a usage error (said); 3: --help (printed). */
+static int parse_attempts_opts(int argc, char **argv, struct attempts_opts *o)
 {
 	static const struct option lo[] = { { "failed", 0, NULL, 'F' },
 					    { "format", 1, NULL, 'f' },
 					    { "help", 0, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
-	const char *format = "table";
-	bool failed_only = false;
-	char status[32];
-	struct store st;
-	struct store_attempt *v = NULL;
-	int64_t id = 0;
-	size_t i, n = 0;
-	int nfail = 0, nlast = 0, ret = 1, opt, c;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'F':
-			failed_only = true;
+			o->failed_only = true;
 			break;
 		case 'f':
-			format = optarg;
+			o->format = optarg;
 			break;
 		case 'h':
 			attempts_usage(stdout);
-			return 0;
+			return 3;
 		default:
 			attempts_usage(stderr);
 			return 2;
 		}
 	}
-	if (strcmp(format, "table") && strcmp(format, "json")) {
-		err_msg("--format: \"%s\" is not one of table, json", format);
+	if (strcmp(o->format, "table") && strcmp(o->format, "json")) {
+		err_msg("--format: \"%s\" is not one of table, json", o->format);
 		return 2;
 	}
 	if (optind < argc - 1) {
 		err_msg("attempts: unexpected argument \"%s\"", argv[optind + 1]);
 		return 2;
 	}
-	ret = cli_campaign_arg(optind == argc - 1 ? argv[optind] : NULL, &st, &id);
+	o->campaign = optind == argc - 1 ? argv[optind] : NULL;
+	return 0;
+}
+
+/* The campaign's attempts, as o asks: the exit status. */
+static int attempts_run(const struct attempts_opts *o)
+{
+	char status[32];
+	struct store st;
+	struct store_attempt *v = NULL;
+	int64_t id = 0;
+	size_t i, n = 0;
+	int nfail = 0, nlast = 0, ret, c;
+
+	ret = cli_campaign_arg(o->campaign, &st, &id);
 	if (ret)
 		return ret;
 	ret = 1;
@@ -147,18 +161,28 @@ int cmd_attempts(int argc, char **argv)
 			nlast += !v[i].retried;
 		}
 	}
-	if (!strcmp(format, "json")) {
-		print_json(v, n, id, status, failed_only);
+	if (!strcmp(o->format, "json")) {
+		print_json(v, n, id, status, o->failed_only);
 	} else {
 		printf("campaign %" PRId64
 		       " (%s): %zu attempt%s, %zu ok, %d failed (%d not retried)\n",
 		       id, status, n, n == 1 ? "" : "s", n - (size_t)nfail, nfail, nlast);
 		if (n)
-			print_table(v, n, failed_only);
+			print_table(v, n, o->failed_only);
 	}
 	ret = 0;
 out:
 	store_attempts_free(v, n);
 	store_close(&st);
 	return ret;
+}
+
+int cmd_attempts(int argc, char **argv)
+{
+	struct attempts_opts o = { .format = "table" };
+	int ret = parse_attempts_opts(argc, argv, &o);
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	return attempts_run(&o);
 }

@@ -57,139 +57,138 @@ static void bisect_usage(FILE *f)
 		"skipped commits next to the change), 1 on an error, 130 when interrupted.\n");
 }
 
-int cmd_bisect(int argc, char **argv)
+/* `ablab bisect`'s command line. */
+struct bisect_cli {
+	struct design_opts d;
+	const char *tree, *good, *bad, *scenario;
+	double alpha;
+	long resume;
+};
+
+/* One option of bisect's own (not DESIGN_OPTIONS): 0, 2 (said), or 3 for --help. */
+static int bisect_opt(struct bisect_cli *b, int c, const char *arg)
 {
-	static const struct option lo[] = {
-		{ "tree", 1, NULL, 't' },     { "good", 1, NULL, 'g' },
-		{ "bad", 1, NULL, 'b' },      { "board", 1, NULL, 'B' },
-		{ "scenario", 1, NULL, 'S' }, { "budget", 1, NULL, 'u' },
-		{ "first", 1, NULL, 'F' },    { "margin", 1, NULL, 'M' },
-		{ "batches", 1, NULL, 'm' },  { "order", 1, NULL, 'o' },
-		{ "params", 1, NULL, 'P' },   { "results", 1, NULL, 'r' },
-		{ "resume", 1, NULL, 'R' },   { "alpha", 1, NULL, 'a' },
-		{ "help", 0, NULL, 'h' },     { "undecidable-ok", 0, NULL, 'Y' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct bisect_opts o = { .budget = ABLAB_BISECT_BUDGET,
-				 .first = ABLAB_FIRST_LOOK,
-				 .batches = ABLAB_BISECT_BATCHES,
-				 .order = ORDER_ABAB,
-				 .results = "results",
-				 .alpha = ABLAB_ALPHA,
-				 .margin_pct = 1.0 };
-	bool first_set = false, undecidable_ok = false;
-	struct errtext why;
-	long v, resume = 0;
-	int64_t id = 0;
-	struct store st;
-	int c, ret;
+	switch (c) {
+	case 't':
+		b->tree = arg;
+		return 0;
+	case 'g':
+		b->good = arg;
+		return 0;
+	case 'b':
+		b->bad = arg;
+		return 0;
+	case 'S':
+		b->scenario = arg;
+		return 0;
+	case 'a':
+		return parse_alpha_opt(arg, &b->alpha) ? 2 : 0;
+	case 'R':
+		return parse_int_opt("--resume", arg, 1, 0x7fffffffL, &b->resume) ? 2 : 0;
+	case 'h':
+		bisect_usage(stdout);
+		return 3;
+	}
+	bisect_usage(stderr);
+	return 2;
+}
+
+/* argv into o (the bisect's settings) and *resume (--resume ID; 0: none); why holds
+ * o->undecidable's text: 0; 2: a usage error (said); 3: --help (printed). */
+static int parse_bisect_opts(int argc, char **argv, struct bisect_opts *o, long *resume,
+			     struct errtext *why)
+{
+	static const struct option lo[] = { DESIGN_OPTIONS,
+					    { "tree", 1, NULL, 't' },
+					    { "good", 1, NULL, 'g' },
+					    { "bad", 1, NULL, 'b' },
+					    { "scenario", 1, NULL, 'S' },
+					    { "resume", 1, NULL, 'R' },
+					    { "alpha", 1, NULL, 'a' },
+					    { "help", 0, NULL, 'h' },
+					    { NULL, 0, NULL, 0 } };
+	struct bisect_cli b = { .d = { .budget = ABLAB_BISECT_BUDGET,
+				       .first = ABLAB_FIRST_LOOK,
+				       .batches = ABLAB_BISECT_BATCHES,
+				       .order = ORDER_ABAB,
+				       .results = "results",
+				       .margin_pct = 1.0,
+				       .rounds_only = true },
+				.alpha = ABLAB_ALPHA };
+	int c, r;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			o.tree = optarg;
-			break;
-		case 'g':
-			o.good = optarg;
-			break;
-		case 'b':
-			o.bad = optarg;
-			break;
-		case 'B':
-			o.board = optarg;
-			break;
-		case 'S':
-			o.scenario = optarg;
-			break;
-		case 'u':
-			if (parse_int_opt("--budget", optarg, 2, 24, &v))
-				return 2;
-			o.budget = (int)v;
-			break;
-		case 'F':
-			if (parse_int_opt("--first", optarg, 2, 24, &v))
-				return 2;
-			o.first = (int)v;
-			first_set = true;
-			break;
-		case 'M':
-			if (parse_margin_opt(optarg, &o.margin_pct))
-				return 2;
-			break;
-		case 'm':
-			if (parse_int_opt("--batches", optarg, 1, 1000, &v))
-				return 2;
-			o.batches = (int)v;
-			break;
-		case 'o':
-			if (parse_order_opt(optarg, &o.order))
-				return 2;
-			if (o.order == ORDER_RANDOM) {
-				err_msg("--order: a sequential campaign boots in rounds of one control and one patched boot; use abab or abba, not random");
-				return 2;
-			}
-			break;
-		case 'a':
-			if (parse_alpha_opt(optarg, &o.alpha))
-				return 2;
-			break;
-		case 'P':
-			o.params = optarg;
-			break;
-		case 'r':
-			o.results = optarg;
-			break;
-		case 'R':
-			if (parse_int_opt("--resume", optarg, 1, 0x7fffffffL, &resume))
-				return 2;
-			break;
-		case 'Y':
-			undecidable_ok = true;
-			break;
-		case 'h':
-			bisect_usage(stdout);
-			return 0;
-		default:
-			bisect_usage(stderr);
-			return 2;
-		}
+		r = parse_design_opt(c, optarg, &b.d);
+		if (r == -ENOENT)
+			r = bisect_opt(&b, c, optarg);
+		if (r)
+			return r;
 	}
+	*o = (struct bisect_opts){ .tree = b.tree,
+				   .good = b.good,
+				   .bad = b.bad,
+				   .board = b.d.board,
+				   .scenario = b.scenario,
+				   .budget = b.d.budget,
+				   .first = b.d.first,
+				   .batches = b.d.batches,
+				   .order = b.d.order,
+				   .params = b.d.params,
+				   .results = b.d.results,
+				   .alpha = b.alpha,
+				   .margin_pct = b.d.margin_pct };
+	*resume = b.resume;
 	if (optind != argc) {
 		bisect_usage(stderr);
 		return 2;
 	}
-	if (!resume && (!o.tree || !o.good || !o.bad || !o.board)) {
+	if (!b.resume && (!o->tree || !o->good || !o->bad || !o->board)) {
 		err_msg("bisect: --tree, --good, --bad and --board are required (or --resume ID)");
 		return 2;
 	}
-	if (resume && (o.tree || o.good || o.bad || o.board || o.scenario || o.params)) {
+	if (b.resume && (o->tree || o->good || o->bad || o->board || o->scenario || o->params)) {
 		err_msg("bisect --resume ID continues with the bisect's stored range and settings: give no --tree, --good, --bad, --board or --scenario");
 		return 2;
 	}
-	if (o.first > o.budget) {
-		if (first_set) {
-			err_msg("--first %d is after the budget of %d boots per kernel", o.first,
-				o.budget);
+	if (o->first > o->budget) {
+		if (b.d.first_set) {
+			err_msg("--first %d is after the budget of %d boots per kernel", o->first,
+				o->budget);
 			return 2;
 		}
-		o.first = o.budget;
+		o->first = o->budget;
 	}
-	o.db = opt_db;
-	if (!resume) {
-		/* each step is one board's sequential campaign: it must be able to say
-		 * "different" (bad's side) and "same" (good's side) */
+	/* each step is one board's sequential campaign: it must be able to say
+	 * "different" (bad's side) and "same" (good's side) */
+	if (!b.resume) {
 		struct campaign_spec cs = { .nboards = 1,
-					    .boots = o.budget,
-					    .first = o.first,
-					    .alpha = o.alpha,
+					    .boots = o->budget,
+					    .first = o->first,
+					    .alpha = o->alpha,
 					    .beta = ABLAB_BETA,
-					    .margin_pct = o.margin_pct,
-					    .modparams = o.params };
+					    .margin_pct = o->margin_pct,
+					    .modparams = o->params };
 
-		if (cli_plan(&cs, PLAN_NEED_DIFF | PLAN_NEED_SAME, undecidable_ok, &why))
+		if (cli_plan(&cs, PLAN_NEED_DIFF | PLAN_NEED_SAME, b.d.undecidable_ok, why))
 			return 2;
-		o.undecidable = cs.undecidable; /* why.msg, or NULL */
+		o->undecidable = cs.undecidable; /* why.msg, or NULL */
 	}
+	return 0;
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	struct bisect_opts o;
+	struct errtext why;
+	int64_t id = 0;
+	struct store st;
+	long resume;
+	int ret;
+
+	ret = parse_bisect_opts(argc, argv, &o, &resume, &why);
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	o.db = opt_db;
 	install_signal_handlers();
 	if (resume) {
 		id = resume;

@@ -177,34 +177,56 @@ static size_t boards_by_path(struct store *st, char **names, size_t n, FILE *out
 	return shown;
 }
 
-int cmd_boards_to(FILE *out, int argc, char **argv)
+/* `ablab boards`'s command line: *format.  0; 2: a usage error (said); 3: --help. */
+static int parse_boards_opts(int argc, char **argv, const char **format)
 {
 	static const struct option lo[] = { { "format", 1, NULL, 'f' },
 					    { "help", 0, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
-	const char *format = "text";
-	json_object *arr = NULL;
-	struct store st;
-	bool have_db = false;
-	size_t n, i, extra = 0;
-	char **names;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		if (c == 'f') {
-			format = optarg;
+			*format = optarg;
 			continue;
 		}
 		fprintf(c == 'h' ? stdout : stderr,
 			"usage: ablab boards [--format text|json]\n"
 			"Every board in %s (the board directory: ABLAB_BOARDS, default ./boards) and every board the database knows that was used by path: its backends, who holds its lock, its last health check.\n",
 			board_dir());
-		return c == 'h' ? 0 : 2;
+		return c == 'h' ? 3 : 2;
 	}
-	if (optind < argc || (strcmp(format, "text") && strcmp(format, "json"))) {
+	if (optind < argc || (strcmp(*format, "text") && strcmp(*format, "json"))) {
 		err_msg("boards: usage: ablab boards [--format text|json]");
 		return 2;
 	}
+	return 0;
+}
+
+/* A board file that does not load, in the list. */
+static void print_invalid(const char *name, FILE *out, json_object *arr)
+{
+	json_object *o;
+
+	if (!arr) {
+		fprintf(out, "%-14s INVALID board file (see the error above)\n", name);
+		return;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "name", json_object_new_string(name));
+	json_object_object_add(o, "invalid", json_object_new_boolean(true));
+	json_object_array_add(arr, o);
+}
+
+/* Every board of the board directory and every board used by path, to out. */
+static int boards_list(FILE *out, const char *format)
+{
+	json_object *arr = NULL;
+	struct store st;
+	bool have_db = false;
+	size_t n, i, extra = 0;
+	char **names;
+
 	if (!strcmp(format, "json"))
 		arr = json_object_new_array();
 	names = board_names(&n);
@@ -214,21 +236,10 @@ int cmd_boards_to(FILE *out, int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		struct board b;
 
-		if (board_load_by_name(&b, names[i])) {
-			if (arr) {
-				json_object *o = json_object_new_object();
-
-				json_object_object_add(o, "name", json_object_new_string(names[i]));
-				json_object_object_add(o, "invalid", json_object_new_boolean(true));
-				json_object_array_add(arr, o);
-			} else {
-				fprintf(out, "%-14s INVALID board file (see the error above)\n",
-					names[i]);
-			}
-			board_free(&b);
-			continue;
-		}
-		print_board(have_db ? &st : NULL, &b, NULL, out, arr);
+		if (board_load_by_name(&b, names[i]))
+			print_invalid(names[i], out, arr);
+		else
+			print_board(have_db ? &st : NULL, &b, NULL, out, arr);
 		board_free(&b);
 	}
 	if (have_db) {
@@ -247,6 +258,16 @@ int cmd_boards_to(FILE *out, int argc, char **argv)
 	}
 	strv_free(names);
 	return 0;
+}
+
+int cmd_boards_to(FILE *out, int argc, char **argv)
+{
+	const char *format = "text";
+	int ret = parse_boards_opts(argc, argv, &format);
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	return boards_list(out, format);
 }
 
 int cmd_boards(int argc, char **argv)
@@ -321,16 +342,12 @@ static int power_stale_off(void)
 	return ret;
 }
 
-int cmd_power(int argc, char **argv)
+/* `ablab power BOARD on|off|cycle`: board, op.  0; 2: a usage error (said); 3: --help
+ * (printed); 4: --stale-off. */
+static int parse_power_opts(int argc, char **argv, const char **board, const char **op)
 {
-	struct board_lock lock;
-	struct power pw;
-	struct board b;
-	const char *op;
-	int ret;
-
 	if (argc == 2 && !strcmp(argv[1], "--stale-off"))
-		return power_stale_off();
+		return 4;
 	if (argc != 3 ||
 	    (strcmp(argv[2], "on") && strcmp(argv[2], "off") && strcmp(argv[2], "cycle"))) {
 		bool help = argc == 2 && !strcmp(argv[1], "--help");
@@ -341,10 +358,22 @@ int cmd_power(int argc, char **argv)
 			"Switches a board through its power backend (gpiod, command, manual).\n"
 			"With gpiod, `on` and `cycle` stay in the foreground holding the line until Ctrl-C.\n"
 			"--stale-off: switches off the boards of every stale campaign (its agent was killed), except a board an agent holds now (the nightly unit's ExecStopPost).\n");
-		return help ? 0 : 2;
+		return help ? 3 : 2;
 	}
-	op = argv[2];
-	if (board_load_by_name(&b, argv[1])) {
+	*board = argv[1];
+	*op = argv[2];
+	return 0;
+}
+
+/* Board name switched on, off or cycled (op), under its lock: the exit status. */
+static int power_switch(const char *name, const char *op)
+{
+	struct board_lock lock;
+	struct power pw;
+	struct board b;
+	int ret;
+
+	if (board_load_by_name(&b, name)) {
 		board_free(&b);
 		return 1;
 	}
@@ -376,6 +405,18 @@ int cmd_power(int argc, char **argv)
 	board_unlock(&lock);
 	board_free(&b);
 	return ret ? 1 : 0;
+}
+
+int cmd_power(int argc, char **argv)
+{
+	const char *board = NULL, *op = NULL;
+	int ret = parse_power_opts(argc, argv, &board, &op);
+
+	if (ret == 4)
+		return power_stale_off();
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	return power_switch(board, op);
 }
 
 /* --- console --- */
@@ -431,27 +472,46 @@ static int passthrough(struct console *c)
 	}
 }
 
-int cmd_console(int argc, char **argv)
+/* Attached to open console con of board b until "~." or a signal: 0, or -errno. */
+static int console_attach(const struct board *b, struct console *con)
 {
-	struct board_lock lock;
 	struct termios saved, raw;
-	struct console con;
-	struct board b;
-	char where[256];
-	const char *at;
+	const char *at = con->device;
 	bool tty = isatty(0);
+	char where[256];
 	int ret;
 
-	if (argc != 2 || !strcmp(argv[1], "--help")) {
-		bool help = argc == 2;
-
-		fprintf(help ? stdout : stderr,
-			"usage: ablab console BOARD\n"
-			"Interactive console of a board; the board stays locked while attached.\n"
-			"Type ~. at the start of a line to quit.\n");
-		return help ? 0 : 2;
+	install_signal_handlers();
+	if (tty) { /* raw before the banner: what is typed after it goes through as is */
+		tcgetattr(0, &saved);
+		raw = saved;
+		cfmakeraw(&raw);
+		tcsetattr(0, TCSANOW, &raw);
 	}
-	if (board_load_by_name(&b, argv[1])) {
+	if (!at) { /* a network console: where it is */
+		console_describe(b, where, sizeof(where));
+		at = where;
+	}
+	info_msg("%s: connected to %s; ~. quits\r", b->name, at);
+	ret = passthrough(con);
+	if (tty)
+		tcsetattr(0, TCSANOW, &saved);
+	if (ret == -EPIPE)
+		err_msg("%s: the console went away", b->name);
+	else
+		info_msg("%s: disconnected", b->name);
+	return ret;
+}
+
+/* Board name's console, under its lock: the exit status. */
+static int console_run(const char *name)
+{
+	struct board_lock lock;
+	struct console con;
+	struct board b;
+	int ret;
+
+	if (board_load_by_name(&b, name)) {
 		board_free(&b);
 		return 1;
 	}
@@ -472,30 +532,25 @@ int cmd_console(int argc, char **argv)
 		board_free(&b);
 		return 1;
 	}
-	at = con.device;
-	install_signal_handlers();
-	if (tty) { /* raw before the banner: what is typed after it goes through as is */
-		tcgetattr(0, &saved);
-		raw = saved;
-		cfmakeraw(&raw);
-		tcsetattr(0, TCSANOW, &raw);
-	}
-	if (!at) { /* a network console: where it is */
-		console_describe(&b, where, sizeof(where));
-		at = where;
-	}
-	info_msg("%s: connected to %s; ~. quits\r", b.name, at);
-	ret = passthrough(&con);
-	if (tty)
-		tcsetattr(0, TCSANOW, &saved);
-	if (ret == -EPIPE)
-		err_msg("%s: the console went away", b.name);
-	else
-		info_msg("%s: disconnected", b.name);
+	ret = console_attach(&b, &con);
 	console_close(&con);
 	board_unlock(&lock);
 	board_free(&b);
 	return ret && ret != -EINTR ? 1 : 0;
+}
+
+int cmd_console(int argc, char **argv)
+{
+	if (argc != 2 || !strcmp(argv[1], "--help")) {
+		bool help = argc == 2;
+
+		fprintf(help ? stdout : stderr,
+			"usage: ablab console BOARD\n"
+			"Interactive console of a board; the board stays locked while attached.\n"
+			"Type ~. at the start of a line to quit.\n");
+		return help ? 0 : 2;
+	}
+	return console_run(argv[1]);
 }
 
 /* --- check --- */
@@ -532,16 +587,13 @@ static void store_health(const struct board *b, bool ok, const char *uname_r, in
 	store_close(&st);
 }
 
-static int health_check(const struct board *b, const char *kdir_opt)
+/* The kernel a health check boots (--kernel DIR, else the board's control build)
+ * into k: 0, or 1 (said). */
+static int health_kernel(const struct board *b, const char *kdir_opt, struct kernel_art *k)
 {
-	char *rundir, *kdir, *log = NULL, abs_log[PATH_MAX];
-	struct boot_session s;
-	struct board_lock lock;
-	struct kernel_art k;
-	struct buf out = { 0 };
-	int ret, status = -1;
+	char *kdir = kdir_opt ? xstrdup(kdir_opt) : kernel_default_dir(b->name, "control");
+	int ret;
 
-	kdir = kdir_opt ? xstrdup(kdir_opt) : kernel_default_dir(b->name, "control");
 	if (kdir && !kdir_opt && !is_dir(kdir)) {
 		/* the default: only a board with a recipe has one `make kernels` builds */
 		if (b->kernel_recipe)
@@ -559,12 +611,94 @@ static int health_check(const struct board *b, const char *kdir_opt)
 		free(kdir);
 		return 1;
 	}
-	ret = kernel_load(&k, kdir);
+	ret = kernel_load(k, kdir);
 	free(kdir);
 	if (ret) {
-		kernel_free(&k);
+		kernel_free(k);
 		return 1;
 	}
+	return 0;
+}
+
+/* `uname -r` on the booted target into out (line ends cut): 0 or -errno (in s->error). */
+static int health_uname(struct boot_session *s, const struct board *b, struct buf *out)
+{
+	int status = -1;
+	int ret = target_run(&s->tgt, "uname -r", now_ms() + b->t_command_s * 1000, out, &status);
+
+	if (!ret && status)
+		ret = -EIO;
+	while (out->len && (out->data[out->len - 1] == '\n' || out->data[out->len - 1] == '\r'))
+		out->data[--out->len] = '\0';
+	if (ret)
+		errtext_set(&s->error, ret, "%s: `uname -r` failed on the target (%s)", b->name,
+			    ret == -EIO	  ? "exit status" :
+			    ret == -EFBIG ? s->con.error.msg :
+					    strerror(-ret));
+	return ret;
+}
+
+/* Keeps the transcript log where the results live; abs_log: its path, or "none: why". */
+static void health_keep_log(const struct board *b, const char *log, char *abs_log)
+{
+	char *dir = data_dir(), *keep, *dst;
+	char *data = NULL;
+	size_t len = 0;
+
+	snprintf(abs_log, PATH_MAX, "none: no data directory");
+	if (!dir)
+		return;
+	keep = xasprintf("%s/health", dir);
+	mkdir_p(keep, 0755);
+	dst = xasprintf("%s/%s-%lld.log", keep, b->name, (long long)wall_ms());
+	if (read_file(log, &data, &len) || write_file_atomic(dst, data, len) ||
+	    !realpath(dst, abs_log))
+		snprintf(abs_log, PATH_MAX, "none: the console was not reached");
+	free(data);
+	free(dst);
+	free(keep);
+	free(dir);
+}
+
+/* The check's verdict (ret: how the boot and uname went), said and stored; the result. */
+static int health_verdict(const struct board *b, const struct kernel_art *k, struct boot_session *s,
+			  const struct buf *out, const char *abs_log, int ret)
+{
+	const char *uname = out->data ? out->data : "";
+
+	if (ret) {
+		err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s->error.msg,
+			abs_log);
+		store_health(b, false, NULL, -1, s->error.msg, abs_log[0] == '/' ? abs_log : NULL);
+		return ret;
+	}
+	if (!k->release || !strcmp(uname, k->release)) {
+		printf("%s: ok: booted to the shell in %.1f s, uname -r = %s\n", b->name,
+		       (double)(s->t_prompt - s->t_on) / 1000.0, uname);
+	} else {
+		errtext_set(
+			&s->error, -EIO,
+			"wrong kernel: uname -r = %s, the kernel deployed is %s (a stale kernel on the board's boot medium, or boot.commands that load another image?)",
+			uname, k->release);
+		err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s->error.msg,
+			abs_log);
+		ret = -EIO;
+	}
+	store_health(b, !ret, out->data, s->t_prompt - s->t_on, ret ? s->error.msg : NULL, abs_log);
+	return ret;
+}
+
+static int health_check(const struct board *b, const char *kdir_opt)
+{
+	char *rundir, *log = NULL, abs_log[PATH_MAX];
+	struct boot_session s;
+	struct board_lock lock;
+	struct kernel_art k;
+	struct buf out = { 0 };
+	int ret;
+
+	if (health_kernel(b, kdir_opt, &k))
+		return 1;
 	if (board_lock(&lock, b, "ablab check")) {
 		kernel_free(&k);
 		return 1;
@@ -579,63 +713,10 @@ static int health_check(const struct board *b, const char *kdir_opt)
 	install_signal_handlers();
 	info_msg("%s: health check: booting %s", b->name, k.dir);
 	ret = boot_start(&s, b, &k, rundir, log);
-	if (!ret) {
-		ret = target_run(&s.tgt, "uname -r", now_ms() + b->t_command_s * 1000, &out,
-				 &status);
-		if (!ret && status)
-			ret = -EIO;
-		while (out.len && (out.data[out.len - 1] == '\n' || out.data[out.len - 1] == '\r'))
-			out.data[--out.len] = '\0';
-		if (ret)
-			errtext_set(&s.error, ret, "%s: `uname -r` failed on the target (%s)",
-				    b->name,
-				    ret == -EIO	  ? "exit status" :
-				    ret == -EFBIG ? s.con.error.msg :
-						    strerror(-ret));
-	}
-	{
-		/* keep the transcript where the results live */
-		char *dir = data_dir(), *keep, *dst;
-		char *data = NULL;
-		size_t len = 0;
-
-		snprintf(abs_log, sizeof(abs_log), "none: no data directory");
-		if (dir) {
-			keep = xasprintf("%s/health", dir);
-			mkdir_p(keep, 0755);
-			dst = xasprintf("%s/%s-%lld.log", keep, b->name, (long long)wall_ms());
-			if (read_file(log, &data, &len) || write_file_atomic(dst, data, len) ||
-			    !realpath(dst, abs_log))
-				snprintf(abs_log, sizeof(abs_log),
-					 "none: the console was not reached");
-			free(data);
-			free(dst);
-			free(keep);
-			free(dir);
-		}
-	}
-	if (ret) {
-		err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s.error.msg,
-			abs_log);
-		store_health(b, false, NULL, -1, s.error.msg, abs_log[0] == '/' ? abs_log : NULL);
-	} else {
-		bool match = !k.release || !strcmp(out.data ? out.data : "", k.release);
-
-		if (match) {
-			printf("%s: ok: booted to the shell in %.1f s, uname -r = %s\n", b->name,
-			       (double)(s.t_prompt - s.t_on) / 1000.0, out.data ? out.data : "");
-		} else {
-			errtext_set(
-				&s.error, -EIO,
-				"wrong kernel: uname -r = %s, the kernel deployed is %s (a stale kernel on the board's boot medium, or boot.commands that load another image?)",
-				out.data ? out.data : "", k.release);
-			err_msg("%s: health check FAILED: %s (transcript %s)", b->name, s.error.msg,
-				abs_log);
-			ret = -EIO;
-		}
-		store_health(b, !ret, out.data, s.t_prompt - s.t_on, ret ? s.error.msg : NULL,
-			     abs_log);
-	}
+	if (!ret)
+		ret = health_uname(&s, b, &out);
+	health_keep_log(b, log, abs_log);
+	ret = health_verdict(b, &k, &s, &out, abs_log, ret);
 	boot_end(&s);
 	buf_free(&out);
 	unlink(log);
@@ -647,24 +728,28 @@ static int health_check(const struct board *b, const char *kdir_opt)
 	return ret ? 1 : 0;
 }
 
-int cmd_check(int argc, char **argv)
+/* `ablab check`'s command line. */
+struct check_opts {
+	const char *board, *kdir;
+	bool dry;
+};
+
+/* argv into o: 0; 2: a usage error (said); 3: --help (printed). */
+static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 {
 	static const struct option lo[] = { { "dry-run", 0, NULL, 'n' },
 					    { "kernel", 1, NULL, 'k' },
 					    { "help", 0, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
-	const char *kdir = NULL;
-	bool dry = false;
-	struct board b;
-	int c, ret;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			dry = true;
+			o->dry = true;
 			break;
 		case 'k':
-			kdir = optarg;
+			o->kdir = optarg;
 			break;
 		case 'h':
 			printf("usage: ablab check BOARD [--dry-run] [--kernel DIR]\n"
@@ -672,7 +757,7 @@ int cmd_check(int argc, char **argv)
 			       "stores the result (`ablab boards` shows it).  --dry-run only validates the\n"
 			       "board file and its backends' configuration (devices, GPIO chip, commands,\n"
 			       "TFTP root) without switching anything.\n");
-			return 0;
+			return 3;
 		default:
 			return 2;
 		}
@@ -681,11 +766,23 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "usage: ablab check BOARD [--dry-run] [--kernel DIR]\n");
 		return 2;
 	}
-	if (board_load_by_name(&b, argv[optind])) {
+	o->board = argv[optind];
+	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_opts o = { 0 };
+	struct board b;
+	int ret = parse_check_opts(argc, argv, &o);
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	if (board_load_by_name(&b, o.board)) {
 		board_free(&b);
 		return 1;
 	}
-	ret = dry ? dry_run(&b) : health_check(&b, kdir);
+	ret = o.dry ? dry_run(&b) : health_check(&b, o.kdir);
 	board_free(&b);
 	return ret;
 }

@@ -136,7 +136,17 @@ static int store_rows(struct store *st, int64_t cid, const struct report *rep, i
 	return ret;
 }
 
-int cmd_calibrate(int argc, char **argv)
+/* `ablab calibrate`'s command line. */
+struct calibrate_opts {
+	struct campaign_spec cs; /* boots, batches, results, modparams */
+	const char *kernel;
+	bool undecidable_ok;
+	char **boards; /* [nb] */
+	int nb;
+};
+
+/* argv into o: 0; 2: a usage error (said); 3: --help (printed). */
+static int parse_calibrate_opts(int argc, char **argv, struct calibrate_opts *o)
 {
 	static const struct option lo[] = {
 		{ "boots", 1, NULL, 'n' },	    { "batches", 1, NULL, 'm' },
@@ -144,97 +154,122 @@ int cmd_calibrate(int argc, char **argv)
 		{ "params", 1, NULL, 'P' },	    { "help", 0, NULL, 'h' },
 		{ "undecidable-ok", 0, NULL, 'Y' }, { NULL, 0, NULL, 0 }
 	};
-	struct campaign_spec cs = { .boots = ABLAB_BOOTS,
-				    .batches = ABLAB_BATCHES,
-				    .order = ORDER_ABAB,
-				    .seed = 1,
-				    .results = "results",
-				    .trigger = "cli",
-				    .job_json = "{\"kind\": \"calibrate\"}" };
-	const char *kernel = NULL;
-	bool undecidable_ok = false;
-	struct errtext why;
-	struct campaign_board *cb;
-	char **dirs;
-	int64_t cid = 0;
-	struct report rep;
-	struct store st;
 	long v;
-	int c, ret, nb;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (parse_int_opt("--boots", optarg, 2, 100, &v))
 				return 2;
-			cs.boots = (int)v;
+			o->cs.boots = (int)v;
 			break;
 		case 'm':
 			if (parse_int_opt("--batches", optarg, 2, 1000, &v))
 				return 2;
-			cs.batches = (int)v;
+			o->cs.batches = (int)v;
 			break;
 		case 'k':
-			kernel = optarg;
+			o->kernel = optarg;
 			break;
 		case 'r':
-			cs.results = optarg;
+			o->cs.results = optarg;
 			break;
 		case 'P':
-			cs.modparams = optarg;
+			o->cs.modparams = optarg;
 			break;
 		case 'Y':
-			undecidable_ok = true;
+			o->undecidable_ok = true;
 			break;
 		case 'h':
 			calibrate_usage(stdout);
-			return 0;
+			return 3;
 		default:
 			calibrate_usage(stderr);
 			return 2;
 		}
 	}
-	nb = argc - optind;
-	if (nb < 1) {
+	o->nb = argc - optind;
+	o->boards = argv + optind;
+	if (o->nb < 1) {
 		calibrate_usage(stderr);
 		return 2;
 	}
-	cb = xcalloc((size_t)nb, sizeof(*cb));
-	dirs = xcalloc((size_t)nb, sizeof(*dirs));
-	for (int i = 0; i < nb; i++) {
-		dirs[i] = kernel ? xstrdup(kernel) :
-				   kernel_default_dir(argv[optind + i], "control");
-		cb[i].board = argv[optind + i];
+	return 0;
+}
+
+/* Campaign cid's rows analysed and stored as the boards' calibration: 0 or -errno. */
+static int calibrate_store(int64_t cid, int boots, int nb)
+{
+	struct report rep;
+	struct store st;
+	int ret = store_open(&st, opt_db);
+
+	if (ret)
+		return ret;
+	ret = report_load(&st, cid, &rep);
+	if (!ret) {
+		struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
+
+		report_analyse(&rep, &o);
+		ret = store_rows(&st, cid, &rep, boots);
+		report_free(&rep);
+	}
+	store_close(&st);
+	if (!ret)
+		printf("stored: later reports on %s show the MDE per row\n",
+		       nb == 1 ? "this board" : "these boards");
+	return ret;
+}
+
+/* The A/A campaign of o's boards, stored as their calibration: the exit status. */
+static int calibrate_run(struct calibrate_opts *o)
+{
+	struct campaign_spec *cs = &o->cs;
+	struct campaign_board *cb = xcalloc((size_t)o->nb, sizeof(*cb));
+	char **dirs = xcalloc((size_t)o->nb, sizeof(*dirs));
+	struct errtext why;
+	int64_t cid = 0;
+	int ret;
+
+	for (int i = 0; i < o->nb; i++) {
+		dirs[i] = o->kernel ? xstrdup(o->kernel) :
+				      kernel_default_dir(o->boards[i], "control");
+		cb[i].board = o->boards[i];
 		cb[i].control_dir = cb[i].patched_dir = dirs[i];
 	}
-	cs.boards = cb;
-	cs.nboards = (size_t)nb;
-	cs.db = opt_db;
+	cs->boards = cb;
+	cs->nboards = (size_t)o->nb;
+	cs->db = opt_db;
 	/* an A/A campaign must be able to say "same" */
-	ret = cli_plan(&cs, PLAN_NEED_SAME, undecidable_ok, &why) ? -EDOM : 0;
+	ret = cli_plan(cs, PLAN_NEED_SAME, o->undecidable_ok, &why) ? -EDOM : 0;
 	if (!ret) {
 		install_signal_handlers();
-		ret = campaign_run(&cs, &cid);
+		ret = campaign_run(cs, &cid);
 	}
-	if (!ret && cid && !(ret = store_open(&st, opt_db))) {
-		ret = report_load(&st, cid, &rep);
-		if (!ret) {
-			struct report_opts o = { .alpha = ABLAB_ALPHA, .target = ABLAB_TARGET };
-
-			report_analyse(&rep, &o);
-			ret = store_rows(&st, cid, &rep, cs.boots);
-			report_free(&rep);
-		}
-		store_close(&st);
-		if (!ret)
-			printf("stored: later reports on %s show the MDE per row\n",
-			       nb == 1 ? "this board" : "these boards");
-	}
-	for (int i = 0; i < nb; i++)
+	if (!ret && cid)
+		ret = calibrate_store(cid, cs->boots, o->nb);
+	for (int i = 0; i < o->nb; i++)
 		free(dirs[i]);
 	free(dirs);
 	free(cb);
 	if (ret == -EINTR)
 		return 130;
 	return ret == -EDOM ? 2 : ret ? 1 : 0;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	struct calibrate_opts o = { .cs = { .boots = ABLAB_BOOTS,
+					    .batches = ABLAB_BATCHES,
+					    .order = ORDER_ABAB,
+					    .seed = 1,
+					    .results = "results",
+					    .trigger = "cli",
+					    .job_json = "{\"kind\": \"calibrate\"}" } };
+	int ret = parse_calibrate_opts(argc, argv, &o);
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	return calibrate_run(&o);
 }

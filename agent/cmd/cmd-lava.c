@@ -152,7 +152,100 @@ static void lava_usage(FILE *f)
 		"                        `ablab run`: refused with exit 2 otherwise)\n");
 }
 
-int cmd_lava(int argc, char **argv)
+/* `ablab lava`'s command line. */
+struct lava_cli {
+	const char *action; /* export, run */
+	const char *job, *boards, *token_file, *results, *format, *device;
+	bool insecure_http, undecidable_ok;
+	struct job_overrides ov;
+	struct lava_opts o;
+};
+
+/* One option: 0, 2 (usage, printed) or 3 (--help, printed). */
+static int lava_opt(struct lava_cli *l, int c, const char *arg)
+{
+	switch (c) {
+	case 'B':
+		l->boards = arg;
+		return 0;
+	case 'O':
+		l->o.out = arg;
+		return 0;
+	case 'U':
+		l->o.url_base = arg;
+		return 0;
+	case 'S':
+		l->o.server = arg;
+		return 0;
+	case 'T':
+		l->token_file = arg;
+		return 0;
+	case 'L':
+		l->o.local = true;
+		return 0;
+	case 'D':
+		l->device = arg;
+		return 0;
+	case 'I':
+		l->insecure_http = true;
+		return 0;
+	case 'r':
+		l->results = arg;
+		return 0;
+	case 'f':
+		l->format = arg;
+		return 0;
+	case 'Y':
+		l->undecidable_ok = true;
+		return 0;
+	case 'h':
+		lava_usage(stdout);
+		return 3;
+	case 'n':
+	case 'm':
+	case 'o':
+	case 's':
+	case 'P':
+		job_override_add(&l->ov, c, arg);
+		return 0;
+	}
+	lava_usage(stderr);
+	return 2;
+}
+
+/* What the options say together: 0, or 2 (said). */
+static int lava_opts_check(const struct lava_cli *l)
+{
+	const struct lava_opts *o = &l->o;
+
+	if (!strcmp(l->action, "export") && !o->out) {
+		err_msg("lava export: --out DIR is required");
+		return 2;
+	}
+	if (!strcmp(l->action, "run") && !o->local == !o->server) {
+		err_msg("lava run: give either --server URL (with --token-file) or --local");
+		return 2;
+	}
+	if (o->server && !l->token_file) {
+		err_msg("lava run: --server needs --token-file FILE (an API token of the LAVA user that submits)");
+		return 2;
+	}
+	if (o->server && lava_server_url_ok(o->server, l->insecure_http))
+		return 2;
+	if (strcmp(l->format, "text") && strcmp(l->format, "json") && strcmp(l->format, "none")) {
+		err_msg("--format: \"%s\" is not one of text, json, none", l->format);
+		return 2;
+	}
+	if (o->url_base && strncmp(o->url_base, "http://", 7) &&
+	    strncmp(o->url_base, "https://", 8)) {
+		err_msg("--artifacts-url: \"%s\" is not an http(s) URL", o->url_base);
+		return 2;
+	}
+	return 0;
+}
+
+/* argv (lava ACTION [options] JOB) into l: 0; 2: a usage error (said); 3: help (printed). */
+static int parse_lava_opts(int argc, char **argv, struct lava_cli *l)
 {
 	static const struct option lo[] = { { "boards", 1, NULL, 'B' },
 					    { "boots", 1, NULL, 'n' },
@@ -172,101 +265,39 @@ int cmd_lava(int argc, char **argv)
 					    { "help", 0, NULL, 'h' },
 					    { "undecidable-ok", 0, NULL, 'Y' },
 					    { NULL, 0, NULL, 0 } };
-	const char *boards = NULL, *token_file = NULL, *results = "results", *format = "text";
-	const char *device = NULL, *action;
-	bool insecure_http = false, undecidable_ok = false;
-	struct job_overrides ov = { 0 };
-	struct lava_opts o = { 0 };
-	bool *mask = NULL;
-	struct job j;
-	int c, ret;
+	int c, r;
 
 	if (argc < 2 || (strcmp(argv[1], "export") && strcmp(argv[1], "run"))) {
 		bool help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
 
 		lava_usage(help ? stdout : stderr);
-		return help ? 0 : 2;
+		return help ? 3 : 2;
 	}
-	action = argv[1];
+	l->action = argv[1];
 	argc--;
 	argv++;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'B':
-			boards = optarg;
-			break;
-		case 'O':
-			o.out = optarg;
-			break;
-		case 'U':
-			o.url_base = optarg;
-			break;
-		case 'S':
-			o.server = optarg;
-			break;
-		case 'T':
-			token_file = optarg;
-			break;
-		case 'L':
-			o.local = true;
-			break;
-		case 'D':
-			device = optarg;
-			break;
-		case 'I':
-			insecure_http = true;
-			break;
-		case 'r':
-			results = optarg;
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'Y':
-			undecidable_ok = true;
-			break;
-		case 'h':
-			lava_usage(stdout);
-			return 0;
-		case 'n':
-		case 'm':
-		case 'o':
-		case 's':
-		case 'P':
-			job_override_add(&ov, c, optarg);
-			break;
-		default:
-			lava_usage(stderr);
-			return 2;
-		}
+		r = lava_opt(l, c, optarg);
+		if (r)
+			return r;
 	}
 	if (optind + 1 != argc) {
 		lava_usage(stderr);
 		return 2;
 	}
-	if (!strcmp(action, "export") && !o.out) {
-		err_msg("lava export: --out DIR is required");
-		return 2;
-	}
-	if (!strcmp(action, "run") && !o.local == !o.server) {
-		err_msg("lava run: give either --server URL (with --token-file) or --local");
-		return 2;
-	}
-	if (o.server && !token_file) {
-		err_msg("lava run: --server needs --token-file FILE (an API token of the LAVA user that submits)");
-		return 2;
-	}
-	if (o.server && lava_server_url_ok(o.server, insecure_http))
-		return 2;
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "none")) {
-		err_msg("--format: \"%s\" is not one of text, json, none", format);
-		return 2;
-	}
-	if (o.url_base && strncmp(o.url_base, "http://", 7) && strncmp(o.url_base, "https://", 8)) {
-		err_msg("--artifacts-url: \"%s\" is not an http(s) URL", o.url_base);
-		return 2;
-	}
-	ret = cli_job_load(argv[optind], &j, &o.run, &ov, boards, &mask);
+	l->job = argv[optind];
+	return lava_opts_check(l);
+}
+
+/* The job exported, or run through LAVA: the exit status. */
+static int lava_cmd_run(struct lava_cli *l)
+{
+	struct lava_opts *o = &l->o;
+	bool *mask = NULL;
+	struct job j;
+	int ret;
+
+	ret = cli_job_load(l->job, &j, &o->run, &l->ov, l->boards, &mask);
 	if (ret)
 		return ret;
 	if (j.bench.kind != BENCH_DMABENCH) {
@@ -276,16 +307,16 @@ int cmd_lava(int argc, char **argv)
 		job_free(&j);
 		return 1;
 	}
-	o.run.boards = mask;
-	o.run.db = opt_db;
-	o.run.results = results;
-	o.run.format = strcmp(format, "none") ? format : NULL;
-	o.run.trigger = "lava";
+	o->run.boards = mask;
+	o->run.db = opt_db;
+	o->run.results = l->results;
+	o->run.format = strcmp(l->format, "none") ? l->format : NULL;
+	o->run.trigger = "lava";
 	install_signal_handlers();
-	if (!strcmp(action, "export")) {
-		ret = lava_export(&j, &o);
+	if (!strcmp(l->action, "export")) {
+		ret = lava_export(&j, o);
 	} else {
-		struct lava_runner_opts ro = { o.server, token_file, device, o.url_base };
+		struct lava_runner_opts ro = { o->server, l->token_file, l->device, o->url_base };
 		struct runner rn = { 0 };
 
 		ret = lava_runner_new(&rn, &j, &ro);
@@ -294,9 +325,9 @@ int cmd_lava(int argc, char **argv)
 			job_free(&j);
 			return 2;
 		}
-		o.run.runner = &rn;
-		o.run.undecidable_ok = undecidable_ok;
-		ret = job_run(&j, &o.run, NULL);
+		o->run.runner = &rn;
+		o->run.undecidable_ok = l->undecidable_ok;
+		ret = job_run(&j, &o->run, NULL);
 		lava_runner_free(&rn);
 	}
 	free(mask);
@@ -304,4 +335,14 @@ int cmd_lava(int argc, char **argv)
 	if (ret == -EINTR)
 		return 130;
 	return ret == -EDOM ? 2 : ret ? 1 : 0;
+}
+
+int cmd_lava(int argc, char **argv)
+{
+	struct lava_cli l = { .results = "results", .format = "text" };
+	int ret = parse_lava_opts(argc, argv, &l);
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	return lava_cmd_run(&l);
 }

@@ -48,7 +48,17 @@ static void run_usage(FILE *f)
 		"  --no-patchwork      post nothing, whatever the job says\n");
 }
 
-int cmd_run(int argc, char **argv)
+/* `ablab run`'s command line. */
+struct run_cli {
+	const char *job, *boards, *results, *format;
+	const char *pw_url, *pw_token, *pw_web;
+	bool dry, undecidable_ok, pw_insecure, pw_off;
+	/* options are applied after the job is loaded: remember them */
+	struct job_overrides ov;
+};
+
+/* argv into r: 0; 2: a usage error (said); 3: --help (printed). */
+static int parse_run_opts(int argc, char **argv, struct run_cli *r)
 {
 	static const struct option lo[] = {
 		{ "boards", 1, NULL, 'B' },
@@ -72,51 +82,43 @@ int cmd_run(int argc, char **argv)
 		{ "no-patchwork", 0, NULL, 5 },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *boards = NULL, *results = NULL, *format = NULL;
-	const char *pw_url = NULL, *pw_token = NULL, *pw_web = NULL;
-	bool pw_insecure = false, pw_off = false;
-	struct job_run_opts o;
-	struct job j;
-	bool *mask = NULL, dry = false, undecidable_ok = false;
-	int c, ret;
-	/* options are applied after the job is loaded: remember them */
-	struct job_overrides ov = { 0 };
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'B':
-			boards = optarg;
+			r->boards = optarg;
 			break;
 		case 'r':
-			results = optarg;
+			r->results = optarg;
 			break;
 		case 'f':
-			format = optarg;
+			r->format = optarg;
 			break;
 		case 'd':
-			dry = true;
+			r->dry = true;
 			break;
 		case 'Y':
-			undecidable_ok = true;
+			r->undecidable_ok = true;
 			break;
 		case 1:
-			pw_url = optarg;
+			r->pw_url = optarg;
 			break;
 		case 2:
-			pw_token = optarg;
+			r->pw_token = optarg;
 			break;
 		case 3:
-			pw_web = optarg;
+			r->pw_web = optarg;
 			break;
 		case 4:
-			pw_insecure = true;
+			r->pw_insecure = true;
 			break;
 		case 5:
-			pw_off = true;
+			r->pw_off = true;
 			break;
 		case 'h':
 			run_usage(stdout);
-			return 0;
+			return 3;
 		case 'n':
 		case 'm':
 		case 'o':
@@ -125,7 +127,7 @@ int cmd_run(int argc, char **argv)
 		case 'U':
 		case 'F':
 		case 'M':
-			job_override_add(&ov, c, optarg);
+			job_override_add(&r->ov, c, optarg);
 			break;
 		default:
 			run_usage(stderr);
@@ -136,43 +138,61 @@ int cmd_run(int argc, char **argv)
 		run_usage(stderr);
 		return 2;
 	}
-	if (format && strcmp(format, "text") && strcmp(format, "json")) {
-		err_msg("--format: \"%s\" is not one of text, json", format);
+	if (r->format && strcmp(r->format, "text") && strcmp(r->format, "json")) {
+		err_msg("--format: \"%s\" is not one of text, json", r->format);
 		return 2;
 	}
-	ret = cli_job_load(argv[optind], &j, &o, &ov, boards, &mask);
+	r->job = argv[optind];
+	return 0;
+}
+
+/* --dry-run: the job's design in one line. */
+static void run_say_design(const struct job *j, const struct job_run_opts *o)
+{
+	if (j->vs.n > 2)
+		printf("job %s (%s): %s%d rounds of one boot of each of %d variants, order %s, %d batches%s%s, nightly %s\n",
+		       j->name, j->jf.path, o->budget ? "sequential, at most " : "",
+		       o->budget ? o->budget : o->boots, j->vs.n, order_name(o->order), o->batches,
+		       o->params ? ", params " : "", o->params ? o->params : "",
+		       j->nightly ? "yes" : "no");
+	else
+		printf("job %s (%s): %s%d+%d boots, order %s, %d batches%s%s, nightly %s\n",
+		       j->name, j->jf.path, o->budget ? "sequential, at most " : "",
+		       o->budget ? o->budget : o->boots, o->budget ? o->budget : o->boots,
+		       order_name(o->order), o->batches, o->params ? ", params " : "",
+		       o->params ? o->params : "", j->nightly ? "yes" : "no");
+}
+
+/* The job loaded and run (or, --dry-run, shown): the exit status. */
+static int run_job(const struct run_cli *r)
+{
+	struct job_run_opts o;
+	struct job j;
+	bool *mask = NULL;
+	int ret = cli_job_load(r->job, &j, &o, &r->ov, r->boards, &mask);
+
 	if (ret)
 		return ret;
-	if (pw_url)
-		o.pw_url = pw_url;
-	if (pw_token)
-		o.pw_token_file = pw_token;
-	if (pw_web)
-		o.pw_web_url = pw_web;
-	if (pw_insecure)
+	if (r->pw_url)
+		o.pw_url = r->pw_url;
+	if (r->pw_token)
+		o.pw_token_file = r->pw_token;
+	if (r->pw_web)
+		o.pw_web_url = r->pw_web;
+	if (r->pw_insecure)
 		o.pw_insecure = true;
-	if (pw_off)
+	if (r->pw_off)
 		o.pw_url = NULL;
 	o.boards = mask;
-	o.dry_run = dry;
-	o.undecidable_ok = undecidable_ok;
+	o.dry_run = r->dry;
+	o.undecidable_ok = r->undecidable_ok;
 	o.db = opt_db;
-	if (results)
-		o.results = results;
-	if (format)
-		o.format = format;
-	if (dry && j.vs.n > 2)
-		printf("job %s (%s): %s%d rounds of one boot of each of %d variants, order %s, %d batches%s%s, nightly %s\n",
-		       j.name, j.jf.path, o.budget ? "sequential, at most " : "",
-		       o.budget ? o.budget : o.boots, j.vs.n, order_name(o.order), o.batches,
-		       o.params ? ", params " : "", o.params ? o.params : "",
-		       j.nightly ? "yes" : "no");
-	else if (dry)
-		printf("job %s (%s): %s%d+%d boots, order %s, %d batches%s%s, nightly %s\n", j.name,
-		       j.jf.path, o.budget ? "sequential, at most " : "",
-		       o.budget ? o.budget : o.boots, o.budget ? o.budget : o.boots,
-		       order_name(o.order), o.batches, o.params ? ", params " : "",
-		       o.params ? o.params : "", j.nightly ? "yes" : "no");
+	if (r->results)
+		o.results = r->results;
+	if (r->format)
+		o.format = r->format;
+	if (r->dry)
+		run_say_design(&j, &o);
 	install_signal_handlers();
 	ret = job_run(&j, &o, NULL);
 	free(mask);
@@ -180,4 +200,14 @@ int cmd_run(int argc, char **argv)
 	if (ret == -EINTR)
 		return 130;
 	return ret == -EDOM ? 2 : ret ? 1 : 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_cli r = { 0 };
+	int ret = parse_run_opts(argc, argv, &r);
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	return run_job(&r);
 }

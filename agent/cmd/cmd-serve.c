@@ -27,25 +27,24 @@ static void serve_usage(FILE *f)
 		   "  --statement-timeout  seconds a query of the server may take (default 10)\n");
 }
 
-int cmd_serve(int argc, char **argv)
+/* argv into o (names: its host names, at most 8): 0; 2: a usage error (said); 3: --help. */
+static int parse_serve_opts(int argc, char **argv, struct web_opts *o, const char **names)
 {
 	static const struct option lo[] = {
 		{ "listen", 1, NULL, 'l' },    { "results", 1, NULL, 'r' },
 		{ "host-name", 1, NULL, 'n' }, { "statement-timeout", 1, NULL, 't' },
 		{ "help", 0, NULL, 'h' },      { NULL, 0, NULL, 0 }
 	};
-	struct web_opts o = { .results = "results", .db = opt_db };
-	const char *names[9] = { NULL };
 	int c, nn = 0;
 	long v;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'l':
-			o.listen = optarg;
+			o->listen = optarg;
 			break;
 		case 'r':
-			o.results = optarg;
+			o->results = optarg;
 			break;
 		case 'n':
 			if (nn == 8 || !*optarg || strpbrk(optarg, ":/[] ")) {
@@ -58,11 +57,11 @@ int cmd_serve(int argc, char **argv)
 		case 't':
 			if (parse_int_opt("--statement-timeout", optarg, 1, 3600, &v))
 				return 2;
-			o.statement_timeout_s = (unsigned int)v;
+			o->statement_timeout_s = (unsigned int)v;
 			break;
 		case 'h':
 			serve_usage(stdout);
-			return 0;
+			return 3;
 		default:
 			serve_usage(stderr);
 			return 2;
@@ -72,7 +71,18 @@ int cmd_serve(int argc, char **argv)
 		err_msg("serve: unexpected argument \"%s\"", argv[optind]);
 		return 2;
 	}
-	o.host_names = names;
+	o->host_names = names;
+	return 0;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	struct web_opts o = { .results = "results", .db = opt_db };
+	const char *names[9] = { NULL };
+	int c = parse_serve_opts(argc, argv, &o, names);
+
+	if (c)
+		return c == 3 ? 0 : c;
 	c = web_serve(&o);
 	return c == -EINVAL ? 2 : c ? 1 : 0;
 }

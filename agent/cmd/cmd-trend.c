@@ -89,12 +89,34 @@ static void trend_segments(struct night *n, size_t nn)
 	free(cp);
 }
 
-static void trend_svg(const struct night *n, size_t nn, const char *job, const char *label,
-		      FILE *out)
+/* The SVG plot's frame and its axis: TX(i) of night i, TY(v) of a change v (%). */
+#define SVG_W 760.0
+#define SVG_H 380.0
+#define SVG_X0 80.0
+#define SVG_X1 (SVG_W - 30)
+#define SVG_Y0 60.0
+#define SVG_Y1 (SVG_H - 70)
+struct trend_axis {
+	size_t nn;
+	double lo, hi, step; /* %, in whole steps */
+};
+
+static double tx(const struct trend_axis *a, size_t i)
 {
-	const double W = 760, H = 380, x0 = 80, x1 = W - 30, y0 = 60, y1 = H - 70;
-	double lo = 0, hi = 0, step;
-	size_t k = 0, prev = 0;
+	if (a->nn > 1)
+		return SVG_X0 + 20 + (double)i * (SVG_X1 - SVG_X0 - 40) / (double)(a->nn - 1);
+	return (SVG_X0 + SVG_X1) / 2;
+}
+
+static double ty(const struct trend_axis *a, double v)
+{
+	return SVG_Y1 - (v - a->lo) / (a->hi - a->lo) * (SVG_Y1 - SVG_Y0);
+}
+
+/* The axis: every night's change and CI, 0 included, in about 5 round steps. */
+static void trend_axis(struct trend_axis *a, const struct night *n, size_t nn)
+{
+	double lo = 0, hi = 0, raw, mag, f;
 
 	for (size_t i = 0; i < nn; i++) {
 		if (!n[i].have)
@@ -108,20 +130,25 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 		lo -= 1;
 		hi += 1;
 	}
-	{
-		double raw = (hi - lo) / 5, mag = pow(10, floor(log10(raw))), f = raw / mag;
+	raw = (hi - lo) / 5;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	a->nn = nn;
+	a->step = (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+	a->lo = floor(lo / a->step) * a->step;
+	a->hi = ceil(hi / a->step) * a->step;
+}
 
-		step = (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
-	}
-	lo = floor(lo / step) * step;
-	hi = ceil(hi / step) * step;
-#define TX(i) (nn > 1 ? x0 + 20 + (double)(i) * (x1 - x0 - 40) / (double)(nn - 1) : (x0 + x1) / 2)
-#define TY(v) (y1 - ((v)-lo) / (hi - lo) * (y1 - y0))
+/* The title, the legend and the grid. */
+static void svg_frame(const struct trend_axis *a, const char *job, const char *label, FILE *out)
+{
+	double step = a->step;
+
 	fprintf(out,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
-		W, H, W, H);
+		SVG_W, SVG_H, SVG_W, SVG_H);
 	fprintf(out, "<text x=\"10\" y=\"22\" font-size=\"14\" font-weight=\"bold\">nightly job ");
 	xml_escape(out, job);
 	fprintf(out, ": patched vs control, ");
@@ -129,14 +156,22 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 	fprintf(out, "</text>\n<text x=\"10\" y=\"42\" font-size=\"12\">dot = Hodges-Lehmann "
 		     "change, bar = its exact CI; filled = different; grey line = segment mean, "
 		     "dashed = change point</text>\n");
-	for (double t = lo; t <= hi + step * 0.01; t += step)
+	for (double t = a->lo; t <= a->hi + step * 0.01; t += step)
 		fprintf(out,
 			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
 			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%+g%%"
 			"</text>\n",
-			x0, x1, TY(t), TY(t), fabs(t) < step * 1e-6 ? "#555555" : "#e5e5e5", x0 - 5,
-			TY(t) + 4, fabs(t) < step * 1e-6 ? 0.0 : t);
-	/* segments: the mean change of each, from its first to its last night */
+			SVG_X0, SVG_X1, ty(a, t), ty(a, t),
+			fabs(t) < step * 1e-6 ? "#555555" : "#e5e5e5", SVG_X0 - 5, ty(a, t) + 4,
+			fabs(t) < step * 1e-6 ? 0.0 : t);
+}
+
+/* Segments: the mean change of each, from its first to its last night; a dashed line
+ * at each change point. */
+static void svg_segments(const struct trend_axis *a, const struct night *n, size_t nn, FILE *out)
+{
+	size_t prev = 0;
+
 	for (size_t i = 0, first = nn; i <= nn; i++) {
 		bool end = i == nn || (n[i].have && n[i].cp && first < nn);
 
@@ -144,8 +179,8 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 			fprintf(out,
 				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"#777777\" stroke-width=\"3\" stroke-opacity=\"0.6\"/>\n",
-				TX(first) - 6, TX(prev) + 6, TY(n[first].seg_mean * 100),
-				TY(n[first].seg_mean * 100));
+				tx(a, first) - 6, tx(a, prev) + 6, ty(a, n[first].seg_mean * 100),
+				ty(a, n[first].seg_mean * 100));
 			first = nn;
 		}
 		if (i < nn && n[i].have) {
@@ -158,27 +193,33 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 					"y2=\"%.1f\" stroke=\"#777777\" stroke-dasharray=\"4 3\">"
 					"<title>change point: %+.2f%% from here (p = %.2g)</title>"
 					"</line>\n",
-					TX(i) - 0.5 * (TX(1) - TX(0)),
-					TX(i) - 0.5 * (TX(1) - TX(0)), y0, y1, n[i].seg_mean * 100,
-					n[i].cp_p);
+					tx(a, i) - 0.5 * (tx(a, 1) - tx(a, 0)),
+					tx(a, i) - 0.5 * (tx(a, 1) - tx(a, 0)), SVG_Y0, SVG_Y1,
+					n[i].seg_mean * 100, n[i].cp_p);
 		}
 	}
-	prev = 0;
+}
+
+/* Each night: its date, its change with its CI, a line from the night before. */
+static void svg_nights(const struct trend_axis *a, const struct night *n, size_t nn, FILE *out)
+{
+	size_t k = 0, prev = 0;
+
 	for (size_t i = 0; i < nn; i++) {
-		double x = TX(i), y;
+		double x = tx(a, i), y;
 
 		fprintf(out,
 			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\" "
 			"transform=\"rotate(-40 %.1f %.1f)\">%s #%" PRId64 "</text>\n",
-			x, y1 + 16, x, y1 + 16, n[i].date, n[i].id);
+			x, SVG_Y1 + 16, x, SVG_Y1 + 16, n[i].date, n[i].id);
 		if (!n[i].have)
 			continue;
-		y = TY(night_rel(&n[i]) * 100);
+		y = ty(a, night_rel(&n[i]) * 100);
 		if (!isnan(n[i].row.rel.lo))
 			fprintf(out,
 				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"#d55e00\" stroke-width=\"2\"/>\n",
-				x, x, TY(n[i].row.rel.lo * 100), TY(n[i].row.rel.hi * 100));
+				x, x, ty(a, n[i].row.rel.lo * 100), ty(a, n[i].row.rel.hi * 100));
 		fprintf(out,
 			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" stroke=\"#d55e00\" "
 			"stroke-width=\"2\" fill=\"%s\"><title>campaign %" PRId64 ": %+.3f%%"
@@ -189,11 +230,20 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 			fprintf(out,
 				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"#d55e00\" stroke-opacity=\"0.4\"/>\n",
-				TX(prev), x, TY(night_rel(&n[prev]) * 100), y);
+				tx(a, prev), x, ty(a, night_rel(&n[prev]) * 100), y);
 		prev = i;
 	}
-#undef TX
-#undef TY
+}
+
+static void trend_svg(const struct night *n, size_t nn, const char *job, const char *label,
+		      FILE *out)
+{
+	struct trend_axis a;
+
+	trend_axis(&a, n, nn);
+	svg_frame(&a, job, label, out);
+	svg_segments(&a, n, nn, out);
+	svg_nights(&a, n, nn, out);
 	fprintf(out, "</svg>\n");
 }
 
@@ -301,176 +351,227 @@ static const char trend_usage[] =
 	"The patched-vs-control change (Hodges-Lehmann, exact CI) of every nightly campaign of\n"
 	"JOB, oldest first, per board, with the change points of the series.\n";
 
-int cmd_trend_to(FILE *out, int argc, char **argv)
+/* `ablab trend`'s command line. */
+struct trend_opts {
+	const char *format, *scen, *board, *job;
+	double alpha;
+};
+
+/* argv into o: 0; 2: a usage error (said); 3: --help (printed). */
+static int parse_trend_opts(int argc, char **argv, struct trend_opts *o)
 {
 	static const struct option lo[] = { { "scenario", 1, NULL, 's' }, { "board", 1, NULL, 'b' },
 					    { "format", 1, NULL, 'f' },	  { "alpha", 1, NULL, 'a' },
 					    { "help", 0, NULL, 'h' },	  { NULL, 0, NULL, 0 } };
-	const char *format = "text", *scen = NULL, *board = NULL, *job;
-	struct night *n = NULL;
-	char label[160] = "";
-	double alpha = ABLAB_ALPHA;
-	struct store st;
-	struct store_night *sn;
-	struct store_board_id *sb;
-	struct store_trend_boot *sv;
-	size_t nn = 0, have = 0, first = 0, nc = 0, nbd = 0, nt = 0;
-	struct tcamp *camp = NULL;
-	struct tboard *bd = NULL;
-	struct tboot *tb = NULL;
-	int64_t last_id = 0;
-	int c, ret = 0;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			scen = optarg;
+			o->scen = optarg;
 			break;
 		case 'b':
-			board = optarg;
+			o->board = optarg;
 			break;
 		case 'f':
-			format = optarg;
+			o->format = optarg;
 			break;
 		case 'a':
-			if (parse_alpha_opt(optarg, &alpha))
+			if (parse_alpha_opt(optarg, &o->alpha))
 				return 2;
 			break;
 		case 'h':
 			fputs(trend_usage, stdout);
-			return 0;
+			return 3;
 		default:
 			return 2;
 		}
 	}
-	if (argc - optind != 1 || !scen) {
+	if (argc - optind != 1 || !o->scen) {
 		err_msg("usage: ablab trend JOB --scenario S [--board B] [--format text|svg]");
 		return 2;
 	}
-	if (strcmp(format, "text") && strcmp(format, "svg")) {
-		err_msg("trend: --format \"%s\" is not one of text, svg", format);
+	if (strcmp(o->format, "text") && strcmp(o->format, "svg")) {
+		err_msg("trend: --format \"%s\" is not one of text, svg", o->format);
 		return 2;
 	}
-	job = argv[optind];
-	if (store_open(&st, opt_db))
+	o->job = argv[optind];
+	return 0;
+}
+
+/* What the store gives a trend: the job's nightly campaigns (by id), the boards and
+ * the boot means of the scenario. */
+struct trend_data {
+	struct tcamp *camp;
+	struct tboard *bd;
+	struct tboot *tb;
+	size_t nc, nbd, nt;
+};
+
+static void trend_data_free(struct trend_data *d)
+{
+	free(d->camp);
+	free(d->bd);
+	free(d->tb);
+}
+
+/* The job's nightly campaigns, sorted by id: 0, or 1 (said). */
+static int trend_load_camps(struct store *st, const char *job, struct trend_data *d)
+{
+	struct store_night *sn;
+
+	if (store_trend_nights(st, job, &sn, &d->nc))
 		return 1;
-	if (store_trend_nights(&st, job, &sn, &nc)) {
-		store_close(&st);
-		return 1;
-	}
-	camp = xcalloc(nc + 1, sizeof(*camp));
-	for (size_t i = 0; i < nc; i++) {
-		camp[i].id = sn[i].id;
-		camp[i].rank = i;
-		snprintf(camp[i].date, sizeof(camp[i].date), "%s", sn[i].date);
+	d->camp = xcalloc(d->nc + 1, sizeof(*d->camp));
+	for (size_t i = 0; i < d->nc; i++) {
+		d->camp[i].id = sn[i].id;
+		d->camp[i].rank = i;
+		snprintf(d->camp[i].date, sizeof(d->camp[i].date), "%s", sn[i].date);
 	}
 	free(sn);
-	if (!nc) {
+	if (!d->nc) {
 		err_msg("trend: no nightly campaigns of job \"%s\" (ablab campaigns --trigger nightly lists them)",
 			job);
-		free(camp);
-		store_close(&st);
 		return 1;
 	}
-	qsort(camp, nc, sizeof(*camp), cmp_tcamp);
-	if (store_board_ids(&st, &sb, &nbd)) {
-		free(camp);
-		store_close(&st);
+	qsort(d->camp, d->nc, sizeof(*d->camp), cmp_tcamp);
+	return 0;
+}
+
+/* The boards and the boots of the trend, per board, nights oldest first: 0, or 1. */
+static int trend_load(struct store *st, const struct trend_opts *o, struct trend_data *d)
+{
+	struct store_board_id *sb;
+	struct store_trend_boot *sv;
+
+	if (trend_load_camps(st, o->job, d) || store_board_ids(st, &sb, &d->nbd))
 		return 1;
-	}
-	bd = xcalloc(nbd + 1, sizeof(*bd));
-	for (size_t i = 0; i < nbd; i++) {
-		bd[i].id = sb[i].id;
-		snprintf(bd[i].name, sizeof(bd[i].name), "%s", sb[i].name);
+	d->bd = xcalloc(d->nbd + 1, sizeof(*d->bd));
+	for (size_t i = 0; i < d->nbd; i++) {
+		d->bd[i].id = sb[i].id;
+		snprintf(d->bd[i].name, sizeof(d->bd[i].name), "%s", sb[i].name);
 	}
 	free(sb);
-	if (store_trend_boots(&st, job, scen, board, &sv, &nt)) {
-		free(camp);
-		free(bd);
-		store_close(&st);
+	if (store_trend_boots(st, o->job, o->scen, o->board, &sv, &d->nt))
 		return 1;
-	}
-	tb = xcalloc(nt + 1, sizeof(*tb));
-	for (size_t i = 0; i < nt; i++) {
+	d->tb = xcalloc(d->nt + 1, sizeof(*d->tb));
+	for (size_t i = 0; i < d->nt; i++) {
 		struct tcamp key = { .id = sv[i].campaign };
-		const struct tcamp *tc = bsearch(&key, camp, nc, sizeof(*camp), cmp_tcamp);
 
-		tb[i].camp = tc;
-		for (size_t k = 0; k < nbd; k++)
-			if (bd[k].id == sv[i].board)
-				tb[i].board = bd[k].name;
-		tb[i].boot = sv[i].boot;
-		tb[i].var = sv[i].patched;
-		tb[i].v = sv[i].mean;
+		d->tb[i].camp = bsearch(&key, d->camp, d->nc, sizeof(*d->camp), cmp_tcamp);
+		for (size_t k = 0; k < d->nbd; k++)
+			if (d->bd[k].id == sv[i].board)
+				d->tb[i].board = d->bd[k].name;
+		d->tb[i].boot = sv[i].boot;
+		d->tb[i].var = sv[i].patched;
+		d->tb[i].v = sv[i].mean;
 	}
 	free(sv);
-	/* per board, nights oldest first */
-	qsort(tb, nt, sizeof(*tb), cmp_tboot);
-	for (size_t i = 0; i < nt; i++) {
-		struct night *w = nn ? &n[nn - 1] : NULL;
+	qsort(d->tb, d->nt, sizeof(*d->tb), cmp_tboot);
+	return 0;
+}
 
-		if (!tb[i].camp || !tb[i].board)
+/* The boots grouped into nights (one per campaign and board): *nn of them. */
+static struct night *trend_nights(const struct trend_data *d, size_t *nn)
+{
+	struct night *n = NULL;
+
+	*nn = 0;
+	for (size_t i = 0; i < d->nt; i++) {
+		const struct tboot *t = &d->tb[i];
+		struct night *w = *nn ? &n[*nn - 1] : NULL;
+
+		if (!t->camp || !t->board)
 			continue;
-		if (!w || w->id != tb[i].camp->id || strcmp(w->board, tb[i].board)) {
-			n = xrealloc(n, (nn + 1) * sizeof(*n));
-			w = &n[nn++];
+		if (!w || w->id != t->camp->id || strcmp(w->board, t->board)) {
+			n = xrealloc(n, (*nn + 1) * sizeof(*n));
+			w = &n[(*nn)++];
 			memset(w, 0, sizeof(*w));
-			w->id = tb[i].camp->id;
-			snprintf(w->date, sizeof(w->date), "%s", tb[i].camp->date);
-			snprintf(w->board, sizeof(w->board), "%s", tb[i].board);
+			w->id = t->camp->id;
+			snprintf(w->date, sizeof(w->date), "%s", t->camp->date);
+			snprintf(w->board, sizeof(w->board), "%s", t->board);
 		}
-		night_push(w, tb[i].var, tb[i].v);
+		night_push(w, t->var, t->v);
 	}
-	free(tb);
-	free(camp);
-	free(bd);
-	for (size_t i = 0; i < nn; i++) {
-		n[i].have = n[i].n[0] && n[i].n[1] &&
-			    !stats_row(n[i].v[0], n[i].n[0], n[i].v[1], n[i].n[1], alpha,
-				       ABLAB_MARGIN, &n[i].row);
-		have += n[i].have;
-		if (n[i].have)
-			last_id = n[i].id;
-	}
-	if (!have) {
-		err_msg("trend: no nightly campaign of job \"%s\" has scenario \"%s\"%s%s with both kernels",
-			job, scen, board ? " on board " : "", board ? board : "");
-		ret = 1;
-		goto out;
-	}
-	/* the label of the first board's row, from the last campaign with both kernels */
-	{
-		struct report rep;
+	return n;
+}
 
-		if (!report_load(&st, last_id, &rep)) {
-			int j = report_find(&rep, n[0].board, scen);
+/* The label of the first board's row, from the last campaign with both kernels. */
+static void trend_label(struct store *st, int64_t last_id, const struct night *n, const char *scen,
+			char *label, size_t len)
+{
+	struct report rep;
 
-			if (j >= 0)
-				report_row_label_full(&rep, &rep.rows[j], label, sizeof(label));
-		}
-		report_free(&rep);
-		if (!label[0])
-			snprintf(label, sizeof(label), "%s, %s", n[0].board, scen);
+	if (!report_load(st, last_id, &rep)) {
+		int j = report_find(&rep, n[0].board, scen);
+
+		if (j >= 0)
+			report_row_label_full(&rep, &rep.rows[j], label, len);
 	}
-	/* per board: its nights, segments, output (svg: the first board only) */
+	report_free(&rep);
+	if (!label[0])
+		snprintf(label, len, "%s, %s", n[0].board, scen);
+}
+
+/* Per board: its nights, segments, output (svg: the first board only). */
+static void trend_print(FILE *out, const struct trend_opts *o, struct night *n, size_t nn,
+			char *label, size_t len)
+{
+	size_t first = 0;
+
 	while (first < nn) {
 		size_t end = first;
 
 		while (end < nn && !strcmp(n[end].board, n[first].board))
 			end++;
 		trend_segments(n + first, end - first);
-		if (!strcmp(format, "svg")) {
-			trend_svg(n + first, end - first, job, label, out);
+		if (!strcmp(o->format, "svg")) {
+			trend_svg(n + first, end - first, o->job, label, out);
 			break;
 		}
 		if (first)
-			snprintf(label, sizeof(label), "%s, %s", n[first].board, scen);
-		trend_text(n + first, end - first, job, label, alpha, out);
+			snprintf(label, len, "%s, %s", n[first].board, o->scen);
+		trend_text(n + first, end - first, o->job, label, o->alpha, out);
 		first = end;
 		if (first < nn)
 			fputc('\n', out);
 	}
-out:
+}
+
+/* The trend o asks for, to out: 0, or 1 (said). */
+static int trend_run(FILE *out, const struct trend_opts *o)
+{
+	struct trend_data d = { 0 };
+	struct night *n = NULL;
+	char label[160] = "";
+	size_t nn = 0, have = 0;
+	int64_t last_id = 0;
+	struct store st;
+	int ret = 0;
+
+	if (store_open(&st, opt_db))
+		return 1;
+	ret = trend_load(&st, o, &d);
+	if (!ret)
+		n = trend_nights(&d, &nn);
+	trend_data_free(&d);
+	for (size_t i = 0; i < nn; i++) {
+		n[i].have = n[i].n[0] && n[i].n[1] &&
+			    !stats_row(n[i].v[0], n[i].n[0], n[i].v[1], n[i].n[1], o->alpha,
+				       ABLAB_MARGIN, &n[i].row);
+		have += n[i].have;
+		if (n[i].have)
+			last_id = n[i].id;
+	}
+	if (!ret && !have) {
+		err_msg("trend: no nightly campaign of job \"%s\" has scenario \"%s\"%s%s with both kernels",
+			o->job, o->scen, o->board ? " on board " : "", o->board ? o->board : "");
+		ret = 1;
+	}
+	if (!ret) {
+		trend_label(&st, last_id, n, o->scen, label, sizeof(label));
+		trend_print(out, o, n, nn, label, sizeof(label));
+	}
 	for (size_t i = 0; i < nn; i++) {
 		free(n[i].v[0]);
 		free(n[i].v[1]);
@@ -478,6 +579,16 @@ out:
 	free(n);
 	store_close(&st);
 	return ret;
+}
+
+int cmd_trend_to(FILE *out, int argc, char **argv)
+{
+	struct trend_opts o = { .format = "text", .alpha = ABLAB_ALPHA };
+	int ret = parse_trend_opts(argc, argv, &o);
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	return trend_run(out, &o);
 }
 
 int cmd_trend(int argc, char **argv)

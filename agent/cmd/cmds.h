@@ -33,6 +33,39 @@ int parse_margin_opt(const char *s, double *pct);
 /* --order abab|abba|random; prints the error and returns -EINVAL */
 int parse_order_opt(const char *s, enum order_kind *kind);
 
+/* The design options that ab and bisect share: their getopt_long entries
+ * (DESIGN_OPTIONS) and parse_design_opt() for their codes. */
+enum design_opt {
+	OPT_BOARD = 0x100,
+	OPT_BUDGET,
+	OPT_FIRST,
+	OPT_MARGIN,
+	OPT_BATCHES,
+	OPT_ORDER,
+	OPT_PARAMS,
+	OPT_RESULTS,
+	OPT_UNDECIDABLE_OK,
+};
+/* clang-format off */
+#define DESIGN_OPTIONS \
+	{ "board", 1, NULL, OPT_BOARD }, { "budget", 1, NULL, OPT_BUDGET }, \
+	{ "first", 1, NULL, OPT_FIRST }, { "margin", 1, NULL, OPT_MARGIN }, \
+	{ "batches", 1, NULL, OPT_BATCHES }, { "order", 1, NULL, OPT_ORDER }, \
+	{ "params", 1, NULL, OPT_PARAMS }, { "results", 1, NULL, OPT_RESULTS }, \
+	{ "undecidable-ok", 0, NULL, OPT_UNDECIDABLE_OK }
+/* clang-format on */
+struct design_opts {
+	const char *board, *params, *results;
+	int budget, first, batches; /* --budget, --first (2..24), --batches (1..1000) */
+	bool first_set, undecidable_ok;
+	bool rounds_only; /* --order random is refused as it is parsed (a sequential campaign) */
+	double margin_pct;
+	enum order_kind order;
+};
+/* Option c of DESIGN_OPTIONS with its argument into d: 0; 2: a bad value (said);
+ * -ENOENT: c is not one of them. */
+int parse_design_opt(int c, const char *arg, struct design_opts *d);
+
 struct job;
 struct job_run_opts;
 struct store;

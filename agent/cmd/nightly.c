@@ -401,7 +401,51 @@ static int night_plan(char **files, const char *only)
 	return bad;
 }
 
-int cmd_nightly(int argc, char **argv)
+/* `ablab nightly`'s command line. */
+struct nightly_opts {
+	const char *jobs_dir, *reports, *results, *only, *date;
+	bool dry, recompare, undecidable_ok;
+	char today[16]; /* date when --date is not given */
+};
+
+/* One option: 0, 2 (usage, printed) or 3 (--help, printed). */
+static int nightly_opt(struct nightly_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'd':
+		o->dry = true;
+		return 0;
+	case 'j':
+		o->jobs_dir = arg;
+		return 0;
+	case 'R':
+		o->reports = arg;
+		return 0;
+	case 'r':
+		o->results = arg;
+		return 0;
+	case 'O':
+		o->only = arg;
+		return 0;
+	case 'D':
+		o->date = arg;
+		return 0;
+	case 'C':
+		o->recompare = true;
+		return 0;
+	case 'Y':
+		o->undecidable_ok = true;
+		return 0;
+	case 'h':
+		nightly_usage(stdout);
+		return 3;
+	}
+	nightly_usage(stderr);
+	return 2;
+}
+
+/* argv into o: 0; 2: a usage error (said); 3: --help (printed). */
+static int parse_nightly_opts(int argc, char **argv, struct nightly_opts *o)
 {
 	static const struct option lo[] = {
 		{ "dry-run", 0, NULL, 'd' },	    { "jobs", 1, NULL, 'j' },
@@ -410,66 +454,30 @@ int cmd_nightly(int argc, char **argv)
 		{ "recompare", 0, NULL, 'C' },	    { "help", 0, NULL, 'h' },
 		{ "undecidable-ok", 0, NULL, 'Y' }, { NULL, 0, NULL, 0 }
 	};
-	const char *jobs_dir = getenv("ABLAB_JOBS"), *reports = "results/reports";
-	const char *results = "results", *only = NULL, *date = NULL;
-	char today[16], **files;
-	struct night_job *nj = NULL;
-	struct night_family night = { 0 };
-	struct store hst;
-	bool dry = false, recompare = false, failed = false, undecidable_ok = false;
-	int c, changes = 0, njobs = 0, nnj = 0;
-	size_t i;
+	int c, r;
 
-	if (!jobs_dir || !*jobs_dir)
-		jobs_dir = "jobs";
+	o->jobs_dir = getenv("ABLAB_JOBS");
+	if (!o->jobs_dir || !*o->jobs_dir)
+		o->jobs_dir = "jobs";
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			dry = true;
-			break;
-		case 'j':
-			jobs_dir = optarg;
-			break;
-		case 'R':
-			reports = optarg;
-			break;
-		case 'r':
-			results = optarg;
-			break;
-		case 'O':
-			only = optarg;
-			break;
-		case 'D':
-			date = optarg;
-			break;
-		case 'C':
-			recompare = true;
-			break;
-		case 'Y':
-			undecidable_ok = true;
-			break;
-		case 'h':
-			nightly_usage(stdout);
-			return 0;
-		default:
-			nightly_usage(stderr);
-			return 2;
-		}
+		r = nightly_opt(o, c, optarg);
+		if (r)
+			return r;
 	}
 	if (optind != argc) {
 		nightly_usage(stderr);
 		return 2;
 	}
-	if (dry && recompare) {
+	if (o->dry && o->recompare) {
 		err_msg("nightly: --dry-run and --recompare exclude each other");
 		return 2;
 	}
-	if (date) {
+	if (o->date) {
 		struct tm tm = { 0 };
-		const char *e = strptime(date, "%Y-%m-%d", &tm);
+		const char *e = strptime(o->date, "%Y-%m-%d", &tm);
 
 		if (!e || *e) {
-			err_msg("--date: \"%s\" is not YYYY-MM-DD", date);
+			err_msg("--date: \"%s\" is not YYYY-MM-DD", o->date);
 			return 2;
 		}
 	} else {
@@ -477,143 +485,198 @@ int cmd_nightly(int argc, char **argv)
 		struct tm tm;
 
 		localtime_r(&t, &tm);
-		strftime(today, sizeof(today), "%Y-%m-%d", &tm);
-		date = today;
+		strftime(o->today, sizeof(o->today), "%Y-%m-%d", &tm);
+		o->date = o->today;
 	}
-	files = list_jobs(jobs_dir);
-	if (!files) {
-		err_msg("--jobs: cannot read directory %s: %s", jobs_dir, strerror(errno));
-		return 1;
+	return 0;
+}
+
+/* One night: its jobs' campaigns, then their reports and comparison. */
+struct night {
+	const struct nightly_opts *o;
+	struct store hst;
+	struct night_job *nj;
+	int nnj, njobs, changes;
+	bool failed;
+	struct night_family family;
+};
+
+/* Job j ran (or not) as campaign cid (complete or not): kept for the night's reports,
+ * comparison and bisects. */
+static void night_job_add(struct night *n, const struct job *j, int64_t cid, bool complete)
+{
+	const struct nightly_opts *o = n->o;
+	struct night_job *w;
+	int r;
+
+	n->nj = xrealloc(n->nj, (size_t)(n->nnj + 1) * sizeof(*n->nj));
+	w = &n->nj[n->nnj++];
+	memset(w, 0, sizeof(*w));
+	w->name = xstrdup(j->name);
+	w->dir = xasprintf("%s/%s/%s", o->reports, o->date, j->name);
+	w->alpha = j->alpha;
+	w->threshold = j->threshold;
+	w->cid = cid;
+	w->do_bisect = j->bisect && !o->dry;
+	w->params = j->params ? xstrdup(j->params) : NULL;
+	for (int v = 0; v < 2; v++)
+		w->git_tree[v] = j->v[v].kind == SRC_GIT ? xstrdup(j->v[v].git_tree) : NULL;
+	w->bisect = (struct bisect_opts){ .budget = j->budget ? j->budget : 8,
+					  .first = j->first ? j->first : 4,
+					  .batches = j->batches,
+					  .margin_pct = j->margin_pct,
+					  .order = j->order == ORDER_RANDOM ? ORDER_ABAB : j->order,
+					  .params = w->params,
+					  .results = o->results,
+					  .db = opt_db };
+	if (w->bisect.first > w->bisect.budget)
+		w->bisect.first = w->bisect.budget;
+	if (!complete) {
+		w->prev = -1; /* reports only: an incomplete night compares nothing */
+		return;
 	}
-	/* --recompare runs nothing: its plan is only said */
-	if (night_plan(files, only) && !recompare && !dry && !undecidable_ok) {
-		err_msg("nightly: refused before the first boot: a job above cannot decide; give it more \"boots\", or pass --undecidable-ok to run anyway");
-		strv_free(files);
-		return 2;
-	}
-	install_signal_handlers();
-	if (store_open(&hst, opt_db)) {
-		err_msg("nightly: no database: nothing can be stored");
-		strv_free(files);
-		return 1;
-	}
-	/* the night's campaigns, one job after the other */
-	for (i = 0; files[i] && !stop_requested; i++) {
+	r = store_previous_nightly(&n->hst, cid, NULL, 0, &w->prev);
+	if (r == -ENODATA)
+		info_msg("nightly: %s: first nightly campaign of this job; nothing to compare with",
+			 j->name);
+	else if (r)
+		n->failed = true;
+}
+
+/* The night's campaigns, one job after the other. */
+static void night_run_jobs(struct night *n, char **files)
+{
+	const struct nightly_opts *o = n->o;
+
+	for (size_t i = 0; files[i] && !stop_requested; i++) {
 		struct job j;
 		int64_t cid;
 		bool complete;
 
 		if (job_load(&j, files[i])) {
 			err_msg("nightly: %s skipped: invalid job file (errors above)", files[i]);
-			failed = true;
+			n->failed = true;
 			job_free(&j);
 			continue;
 		}
-		if (!j.nightly || (only && !in_list(only, j.name))) {
+		if (!j.nightly || (o->only && !in_list(o->only, j.name))) {
 			job_free(&j);
 			continue;
 		}
-		njobs++;
-		cid = nightly_job(&j, &hst, results, date, dry, recompare, undecidable_ok, &failed);
+		n->njobs++;
+		cid = nightly_job(&j, &n->hst, o->results, o->date, o->dry, o->recompare,
+				  o->undecidable_ok, &n->failed);
 		complete = cid > 0;
 		if (cid < 0)
 			cid = -cid;
-		if (cid) {
-			struct night_job *w;
-			int r;
-
-			nj = xrealloc(nj, (size_t)(nnj + 1) * sizeof(*nj));
-			w = &nj[nnj++];
-			memset(w, 0, sizeof(*w));
-			w->name = xstrdup(j.name);
-			w->dir = xasprintf("%s/%s/%s", reports, date, j.name);
-			w->alpha = j.alpha;
-			w->threshold = j.threshold;
-			w->cid = cid;
-			w->do_bisect = j.bisect && !dry;
-			w->params = j.params ? xstrdup(j.params) : NULL;
-			for (int v = 0; v < 2; v++)
-				w->git_tree[v] = j.v[v].kind == SRC_GIT ? xstrdup(j.v[v].git_tree) :
-									  NULL;
-			w->bisect = (struct bisect_opts){ .budget = j.budget ? j.budget : 8,
-							  .first = j.first ? j.first : 4,
-							  .batches = j.batches,
-							  .margin_pct = j.margin_pct,
-							  .order = j.order == ORDER_RANDOM ?
-									   ORDER_ABAB :
-									   j.order,
-							  .params = w->params,
-							  .results = results,
-							  .db = opt_db };
-			if (w->bisect.first > w->bisect.budget)
-				w->bisect.first = w->bisect.budget;
-			if (!complete) {
-				w->prev =
-					-1; /* reports only: an incomplete night compares nothing */
-			} else {
-				r = store_previous_nightly(&hst, cid, NULL, 0, &w->prev);
-				if (r == -ENODATA)
-					info_msg(
-						"nightly: %s: first nightly campaign of this job; nothing to compare with",
-						j.name);
-				else if (r)
-					failed = true;
-			}
-		}
+		if (cid)
+			night_job_add(n, &j, cid, complete);
 		job_free(&j);
 	}
-	strv_free(files);
-	/* the night's reports and its comparison: every job's p-values adjusted together */
-	for (c = 0; c < nnj; c++) {
-		struct night_job *w = &nj[c];
+}
+
+/* The night's reports and its comparison: every job's p-values adjusted together;
+ * the bisects of the changes found. */
+static void night_compare(struct night *n)
+{
+	int c;
+
+	for (c = 0; c < n->nnj; c++) {
+		struct night_job *w = &n->nj[c];
 
 		if (mkdir_p(w->dir, 0755)) {
 			err_msg("cannot create %s", w->dir);
-			failed = true;
+			n->failed = true;
 			w->prev = -1;
 			continue;
 		}
-		write_reports(&hst, w->cid, w->dir, w->alpha);
-		if (w->prev >= 0 && night_add_job(&night, &hst, c, w->name, w->alpha, w->threshold,
-						  w->prev, w->cid)) {
-			failed = true;
+		write_reports(&n->hst, w->cid, w->dir, w->alpha);
+		if (w->prev >= 0 && night_add_job(&n->family, &n->hst, c, w->name, w->alpha,
+						  w->threshold, w->prev, w->cid)) {
+			n->failed = true;
 			w->prev = -1;
 		}
 	}
-	night.njobs = nnj;
-	night_decide(&night);
-	for (c = 0; c < nnj; c++) {
-		struct night_job *w = &nj[c];
+	n->family.njobs = n->nnj;
+	night_decide(&n->family);
+	for (c = 0; c < n->nnj; c++) {
+		struct night_job *w = &n->nj[c];
 
 		if (w->prev >= 0) {
-			int n = night_write_job(&night, c, w->name, w->alpha, w->threshold, w->prev,
-						w->cid, w->dir);
+			int k = night_write_job(&n->family, c, w->name, w->alpha, w->threshold,
+						w->prev, w->cid, w->dir);
 
-			if (n < 0)
-				failed = true;
+			if (k < 0)
+				n->failed = true;
 			else
-				changes += n;
-			if (n > 0 && w->do_bisect && night_bisects(&hst, &night, c, w))
-				failed = true;
+				n->changes += k;
+			if (k > 0 && w->do_bisect && night_bisects(&n->hst, &n->family, c, w))
+				n->failed = true;
 		}
 		info_msg("nightly: %s: campaign %" PRId64 ", reports in %s", w->name, w->cid,
 			 w->dir);
+	}
+}
+
+static void night_free_jobs(struct night *n)
+{
+	for (int c = 0; c < n->nnj; c++) {
+		struct night_job *w = &n->nj[c];
+
 		free(w->name);
 		free(w->dir);
 		free(w->params);
 		free(w->git_tree[0]);
 		free(w->git_tree[1]);
 	}
-	free(nj);
-	night_free(&night);
-	store_close(&hst);
-	if (!njobs)
-		info_msg("nightly: no job in %s has \"nightly\": true", jobs_dir);
+	free(n->nj);
+	night_free(&n->family);
+}
+
+/* Every nightly job of o->jobs_dir, once: the exit status (see the top). */
+static int nightly_run(const struct nightly_opts *o)
+{
+	struct night n = { .o = o };
+	char **files = list_jobs(o->jobs_dir);
+
+	if (!files) {
+		err_msg("--jobs: cannot read directory %s: %s", o->jobs_dir, strerror(errno));
+		return 1;
+	}
+	/* --recompare runs nothing: its plan is only said */
+	if (night_plan(files, o->only) && !o->recompare && !o->dry && !o->undecidable_ok) {
+		err_msg("nightly: refused before the first boot: a job above cannot decide; give it more \"boots\", or pass --undecidable-ok to run anyway");
+		strv_free(files);
+		return 2;
+	}
+	install_signal_handlers();
+	if (store_open(&n.hst, opt_db)) {
+		err_msg("nightly: no database: nothing can be stored");
+		strv_free(files);
+		return 1;
+	}
+	night_run_jobs(&n, files);
+	strv_free(files);
+	night_compare(&n);
+	night_free_jobs(&n);
+	store_close(&n.hst);
+	if (!n.njobs)
+		info_msg("nightly: no job in %s has \"nightly\": true", o->jobs_dir);
 	if (stop_requested)
 		return 130;
-	if (dry)
-		return failed ? 1 : 0;
-	if (changes)
-		err_msg("nightly: %d significant change(s) beyond the jobs' thresholds", changes);
-	return failed ? 1 : changes ? NIGHTLY_EXIT_CHANGE : 0;
+	if (o->dry)
+		return n.failed ? 1 : 0;
+	if (n.changes)
+		err_msg("nightly: %d significant change(s) beyond the jobs' thresholds", n.changes);
+	return n.failed ? 1 : n.changes ? NIGHTLY_EXIT_CHANGE : 0;
+}
+
+int cmd_nightly(int argc, char **argv)
+{
+	struct nightly_opts o = { .reports = "results/reports", .results = "results" };
+	int ret = parse_nightly_opts(argc, argv, &o);
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	return nightly_run(&o);
 }

@@ -205,8 +205,8 @@ static int lava_attempt(void *priv, const struct runner_slot *s, struct runner_r
 	free(yaml);
 	if (r.log && !write_file_atomic(s->transcript, r.log, strlen(r.log)))
 		res->log_written = true;
-	res->lava_server = lr->ident;
-	res->lava_job_id = r.id;
+	res->ext.server = lr->ident;
+	res->ext.id = r.id;
 	if (r.id)
 		snprintf(res->where, sizeof(res->where), "LAVA job %" PRId64, r.id);
 	/* a wrong token, a link off the server, a response too large: the
