@@ -2,6 +2,7 @@
 /* ablab ab: one A/B campaign of one board from the command line. */
 #include "bench/bench.h"
 #include "campaign.h"
+#include "cmd/cmd-plan.h"
 #include "cmd/cmds.h"
 #include "stats/seqtest.h"
 #include "shared/util.h"
@@ -321,6 +322,11 @@ int cmd_ab(int argc, char **argv)
 		c = cli_plan(&o, PLAN_NEED_DIFF, undecidable_ok, &why);
 	}
 	if (!c) {
+		struct plan_design pd;
+		bool known;
+
+		campaign_plan_design(&o, &pd, &known);
+		cli_plan_print(&cb.board, 1, &pd, o.batches);
 		o.db = opt_db;
 		install_signal_handlers();
 		c = campaign_run(&o, NULL);

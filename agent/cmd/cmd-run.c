@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* ablab run JOB: one job's campaign on all its boards at once (job.c does the work). */
+#include "cmd/cmd-plan.h"
 #include "cmd/cmds.h"
 #include "job.h"
 #include "shared/util.h"
+#include "stats/seqtest.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -36,6 +38,22 @@ static void run_usage(FILE *f)
 		"  --undecidable-ok    run a design that can never say \"different\" (too few\n"
 		"                      boots for its rows: refused with exit 2 otherwise); the\n"
 		"                      report states that the design could not decide\n");
+}
+
+/* the plan of each selected board before the first boot (cmd-plan.c) */
+static void run_plan_print(const struct job *j, const struct job_run_opts *o)
+{
+	const char **names = xcalloc(j->nboards + 1, sizeof(*names));
+	struct plan_design pd;
+	struct errtext why;
+	size_t n = 0;
+
+	job_plan(j, o, &pd, &why);
+	for (size_t i = 0; i < j->nboards; i++)
+		if (!o->boards || o->boards[i])
+			names[n++] = j->boards[i];
+	cli_plan_print(names, n, &pd, o->batches);
+	free(names);
 }
 
 int cmd_run(int argc, char **argv)
@@ -124,6 +142,7 @@ int cmd_run(int argc, char **argv)
 		       o.budget ? o.budget : o.boots, o.budget ? o.budget : o.boots,
 		       order_name(o.order), o.batches, o.params ? ", params " : "",
 		       o.params ? o.params : "", j.nightly ? "yes" : "no");
+	run_plan_print(&j, &o);
 	install_signal_handlers();
 	ret = job_run(&j, &o, NULL);
 	free(mask);
