@@ -77,9 +77,13 @@ assert r["boards"][0]["boots"] >= 3, r["boards"][0]' "$out"
 		--boots "$n" --batches 4 --results "$dd/res" --format json >"$dd/ab.json" 2>"$dd/ab.err"; rc=$?
 	check "ab $n+$n: exit 0" test "$rc" = 0
 	cid=$(psql_q "SELECT max(id) FROM campaigns")
-	head -n 2 "$dd/ab.json"
-	check "ab: the plan is printed before the first boot" bash -c "head -n 1 '$dd/ab.json' | grep -q '^plan for sim-plan (A/A calibration: campaign [0-9]* of .*): $n+$n boots of 4 batches, about'"
-	check "ab: the plan's second line: the change it sees and what ±1% needs" grep -Eq '^  sees a change of [0-9.]+% \(.*\); ±1% needs [0-9]+\+[0-9]+ boots' "$dd/ab.json"
+	grep -A1 '^plan for' "$dd/ab.err"
+	# on stderr with the progress lines (stdout is the report's: JSON here)
+	pl=$(grep -n "^plan for sim-plan (A/A calibration: campaign [0-9]* of .*): $n+$n boots of 4 batches, about" "$dd/ab.err" | cut -d: -f1)
+	fb=$(grep -n 'sim-plan \[1/' "$dd/ab.err" | head -n 1 | cut -d: -f1)
+	check "ab: the plan is printed before the first boot (stderr line ${pl:-none}, first boot ${fb:-none})" test -n "$pl" -a -n "$fb" -a "${pl:-0}" -lt "${fb:-0}"
+	check "ab: the plan's second line: the change it sees and what ±1% needs" grep -Eq '^  sees a change of [0-9.]+% \(.*\); ±1% needs [0-9]+\+[0-9]+ boots' "$dd/ab.err"
+	check "ab --format json: stdout is the report's JSON alone" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$dd/ab.json"
 	read -r att ok wall < <(psql_q "SELECT count(*), count(*) FILTER (WHERE b.status = 'ok'), round(extract(epoch FROM c.finished - c.created)::numeric, 1) FROM boots b JOIN campaigns c ON c.id = b.campaign_id WHERE c.id = $cid GROUP BY c.finished, c.created" | tr '|' ' ')
 	echo "planned: $n+$n boots, $secs s ($spb s a boot); actual: $att attempts ($ok ok), $wall s"
 	check "actual boots: the planned $((2 * n)), none retried" test "$att/$ok" = "$((2 * n))/$((2 * n))"
@@ -91,8 +95,7 @@ assert r["boards"][0]["boots"] >= 3, r["boards"][0]' "$out"
 	# the planted change, at the plan's power 0.95
 	check "the planted 2 % on 1 MiB dirty is found at the planned boots" python3 -c '
 import json, sys
-t = open(sys.argv[1]).read()
-r = json.loads(t[t.index("\n{") + 1:])
+r = json.load(open(sys.argv[1]))
 w = [x for x in r["rows"] if x["scenario"] == "large-dirty-1MiB"][0]
 assert w["verdict"] == "different", w["verdict"]' "$dd/ab.json"
 	"$bs" ctl "$dd/ctl" quit >/dev/null 2>&1

@@ -578,8 +578,8 @@ out:
 	return ret;
 }
 
-void cli_plan_print(const char *const *boards, size_t nboards, const struct plan_design *pd,
-		    int batches)
+void cli_plan_print(FILE *out, const char *const *boards, size_t nboards,
+		    const struct plan_design *pd, int batches)
 {
 	struct bplan *bp = xcalloc(nboards + 1, sizeof(*bp));
 	size_t n = pd->first ? pd->budget : pd->n;
@@ -608,22 +608,24 @@ void cli_plan_print(const char *const *boards, size_t nboards, const struct plan
 		size_t at = 0;
 
 		if (!b->cal.nrows) {
-			printf("no calibration for board %s: run ablab calibrate %s\n", b->name,
-			       b->name);
+			fprintf(out, "no calibration for board %s: run ablab calibrate %s\n",
+				b->name, b->name);
 			continue;
 		}
 		if (b->timed)
-			printf("plan for %s (A/A calibration: campaign %" PRId64
-			       " of %s): %s%zu+%zu boots of %u batches, about %s (%s a boot, median of its last %zu boots)\n",
-			       b->name, b->cal_id, store_text(&b->cal, 0, 7),
-			       pd->first ? "at most " : "", n, n, m,
-			       dur(d1, sizeof(d1), 2.0 * (double)n * boot_seconds(b, m)),
-			       dur(d2, sizeof(d2), boot_seconds(b, m)), b->t.boots);
+			fprintf(out,
+				"plan for %s (A/A calibration: campaign %" PRId64
+				" of %s): %s%zu+%zu boots of %u batches, about %s (%s a boot, median of its last %zu boots)\n",
+				b->name, b->cal_id, store_text(&b->cal, 0, 7),
+				pd->first ? "at most " : "", n, n, m,
+				dur(d1, sizeof(d1), 2.0 * (double)n * boot_seconds(b, m)),
+				dur(d2, sizeof(d2), boot_seconds(b, m)), b->t.boots);
 		else
-			printf("plan for %s (A/A calibration: campaign %" PRId64
-			       " of %s): %s%zu+%zu boots of %u batches (no boot timed on it yet)\n",
-			       b->name, b->cal_id, store_text(&b->cal, 0, 7),
-			       pd->first ? "at most " : "", n, n, m);
+			fprintf(out,
+				"plan for %s (A/A calibration: campaign %" PRId64
+				" of %s): %s%zu+%zu boots of %u batches (no boot timed on it yet)\n",
+				b->name, b->cal_id, store_text(&b->cal, 0, 7),
+				pd->first ? "at most " : "", n, n, m);
 		for (size_t k = 0; k < b->nrows; k++) {
 			const struct cost_row *w = &b->rows[k];
 			double x = stats_mde(w->var_between, w->var_within, m, n, w->mean,
@@ -636,20 +638,23 @@ void cli_plan_print(const char *const *boards, size_t nboards, const struct plan
 		}
 		bplan_compute(b, &q, m);
 		if (isinf(mde))
-			printf("  sees no change: %zu+%zu boots cannot reach alpha %.3g a row (Holm over %zu rows)",
-			       n, n, pd->alpha / (double)q.rows, q.rows);
+			fprintf(out,
+				"  sees no change: %zu+%zu boots cannot reach alpha %.3g a row (Holm over %zu rows)",
+				n, n, pd->alpha / (double)q.rows, q.rows);
 		else
-			printf("  sees a change of %.2g%% (%s, power %g at alpha %.3g a row, Holm over %zu rows)",
-			       mde * 100.0, b->rows[at].scenario, PLAN_POWER,
-			       pd->alpha / (double)q.rows, q.rows);
+			fprintf(out,
+				"  sees a change of %.2g%% (%s, power %g at alpha %.3g a row, Holm over %zu rows)",
+				mde * 100.0, b->rows[at].scenario, PLAN_POWER,
+				pd->alpha / (double)q.rows, q.rows);
 		if (!b->ret && b->r.reachable)
-			printf("; \u00b1%g%% needs %zu+%zu boots (about %s)\n", pd->margin * 100.0,
-			       b->r.boots, b->r.boots, dur(d1, sizeof(d1), b->r.seconds));
+			fprintf(out, "; \u00b1%g%% needs %zu+%zu boots (about %s)\n",
+				pd->margin * 100.0, b->r.boots, b->r.boots,
+				dur(d1, sizeof(d1), b->r.seconds));
 		else
-			printf("; \u00b1%g%% needs more than %u+%u boots\n", pd->margin * 100.0,
-			       COST_MAX_BOOTS, COST_MAX_BOOTS);
+			fprintf(out, "; \u00b1%g%% needs more than %u+%u boots\n",
+				pd->margin * 100.0, COST_MAX_BOOTS, COST_MAX_BOOTS);
 	}
-	fflush(stdout); /* before the first boot's lines, also into a file */
+	fflush(out); /* before the first boot's lines, also into a file */
 	for (size_t i = 0; i < nb; i++)
 		bplan_free(&bp[i]);
 	free(bp);

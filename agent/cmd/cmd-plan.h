@@ -5,6 +5,7 @@
 #define ABLAB_CMD_PLAN_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct plan_design;
 
@@ -12,12 +13,13 @@ int cmd_plan(int argc, char **argv);
 
 /*
  * Before a campaign's first boot (`ab`, `run`): one or two lines per board (a name or a board
- * file) on stdout: the design's wall time and the smallest change it sees, and the boots a
- * change of the margin needs; "no calibration for board X: run ablab calibrate X" without
- * one.  pd is the campaign's design (campaign_plan_design()), batches its batches per boot.
- * Prints nothing when the database cannot be opened (the campaign will say why).
+ * file) on out (stderr beside the progress lines: stdout is the report's): the design's wall
+ * time and the smallest change it sees, and the boots a change of the margin needs; "no
+ * calibration for board X: run ablab calibrate X" without one.  pd is the campaign's design
+ * (campaign_plan_design()), batches its batches per boot.  Prints nothing when the database
+ * cannot be opened (the campaign will say why).
  */
-void cli_plan_print(const char *const *boards, size_t nboards, const struct plan_design *pd,
-		    int batches);
+void cli_plan_print(FILE *out, const char *const *boards, size_t nboards,
+		    const struct plan_design *pd, int batches);
 
 #endif
