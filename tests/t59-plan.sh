@@ -6,7 +6,8 @@
 # calibrate`; after one (6+6 boots) it plans 2 % at power 0.95, close to what the known
 # model needs; `ab` with the planned boots prints the plan before its first boot, and
 # the campaign's boots and wall time are compared with the plan's; the planted change
-# is found.  The refusal of a design that cannot decide names the same smallest design
+# is found.  A second board four times as noisy answers after the first, with more
+# boots, and sets the job's duration.  The refusal of a design that cannot decide names the same smallest design
 # as the plan's "decides" column (one computation: plan_decidable()).
 bs=$top/build/boardsim
 dd=$tmp/plan59
@@ -34,14 +35,31 @@ check "plan without a calibration: says to calibrate" grep -q 'no calibration fo
 out=$("$ablab" run "$dd/job.json" --dry-run 2>&1)
 check "run (dry): no calibration for the board, said before any boot" grep -q '^no calibration for board sim-plan: run ablab calibrate sim-plan' <<<"$out"
 
+# a second board, four times as noisy between boots (2 %), calibrated with the first
+dn=$tmp/plan59n
+sim_uboot_board sim-noisy "$dn"
 if ! "$bs" run --ctl "$dd/ctl" --pty-link "$dd/console" --tftp-root "$dd/tftp" \
 	--record "$dd/record" --tick-ms 5 --autoboot 10 --seed 59 \
-	--effect large-dirty-1MiB=0.02 --daemon --pid-file "$dd/pid" 2>"$dd/sim.err"; then
-	bad "t59: cannot start the simulator: $(cat "$dd/sim.err")"
+	--effect large-dirty-1MiB=0.02 --daemon --pid-file "$dd/pid" 2>"$dd/sim.err" ||
+	! "$bs" run --ctl "$dn/ctl" --pty-link "$dn/console" --tftp-root "$dn/tftp" \
+	--tick-ms 5 --autoboot 10 --seed 60 --between 0.02 --daemon --pid-file "$dn/pid" 2>"$dn/sim.err"; then
+	bad "t59: cannot start the simulators: $(cat "$dd/sim.err" "$dn/sim.err")"
 else
-	"$ablab" calibrate "$dd/board.json" --kernel "$dd/k/control" --boots 6 --batches 4 \
+	"$ablab" calibrate "$dd/board.json" "$dn/board.json" --kernel "$dd/k/control" --boots 6 --batches 4 \
 		--results "$dd/res" >"$dd/cal.out" 2>"$dd/cal.err"; rc=$?
-	check "calibrate 6+6: exit 0" test "$rc" = 0
+	check "calibrate 6+6 on both boards at once: exit 0" test "$rc" = 0
+	"$bs" ctl "$dn/ctl" quit >/dev/null 2>&1
+	"$ablab" plan "$dn/board.json" "$dd/board.json" $q | tee "$dd/plan2.txt"
+	"$ablab" plan "$dn/board.json" "$dd/board.json" $q --format json >"$dd/plan2.json"
+	check "plan of two boards: the quieter answers first with fewer boots, the job takes the noisier's time" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+a, b = r["boards"]
+assert (a["board"], a["answers"], b["board"], b["answers"]) == ("sim-plan", 1, "sim-noisy", 2), r["boards"]
+assert b["boots"] > a["boots"] and r["job_seconds"] == b["seconds"], (a, b, r["job_seconds"])
+assert r["question"]["rows"] == 8, r["question"]' "$dd/plan2.json"
+	"$ablab" run "$dd/job.json" --dry-run >"$dd/dry.out" 2>&1
+	check "run --dry-run after the calibration: the board's plan" grep -q '^plan for sim-plan (A/A calibration: campaign [0-9]* of .*): 6+6 boots of 4 batches, about' "$dd/dry.out"
 	"$ablab" plan "$dd/board.json" $q | tee "$dd/plan.txt"
 	check "plan: a table row for the board with its calibration" grep -Eq '^sim-plan +campaign [0-9]+ +large-dirty-1MiB +4 +[0-9]+\+[0-9]+ ' "$dd/plan.txt"
 	"$ablab" plan "$dd/board.json" $q --format json >"$dd/plan.json"; rc=$?
@@ -85,7 +103,7 @@ assert r["boards"][0]["boots"] >= 3, r["boards"][0]' "$out"
 	check "ab: the plan's second line: the change it sees and what ±1% needs" grep -Eq '^  sees a change of [0-9.]+% \(.*\); ±1% needs [0-9]+\+[0-9]+ boots' "$dd/ab.err"
 	check "ab --format json: stdout is the report's JSON alone" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$dd/ab.json"
 	read -r att ok wall < <(psql_q "SELECT count(*), count(*) FILTER (WHERE b.status = 'ok'), round(extract(epoch FROM c.finished - c.created)::numeric, 1) FROM boots b JOIN campaigns c ON c.id = b.campaign_id WHERE c.id = $cid GROUP BY c.finished, c.created" | tr '|' ' ')
-	echo "planned: $n+$n boots, $secs s ($spb s a boot); actual: $att attempts ($ok ok), $wall s"
+	printf 'planned: %s+%s boots, %.1f s (%.3f s a boot); actual: %s attempts (%s ok), %s s\n' "$n" "$n" "$secs" "$spb" "$att" "$ok" "$wall"
 	check "actual boots: the planned $((2 * n)), none retried" test "$att/$ok" = "$((2 * n))/$((2 * n))"
 	# Wall time: the plan's time per boot is the median start-to-start time of the
 	# calibration's boots; the campaign adds its start (kernel checks, the board's lock,
