@@ -233,11 +233,24 @@ static int plan_job_or_boards(int nargs, char **args, bool *is_job)
 	return 0;
 }
 
+/* 1st, 2nd, 3rd, 4th, .. 11th, 12th, 13th, 21st */
+static const char *rank_name(char *buf, size_t len, size_t k)
+{
+	const char *sfx = k % 100 / 10 == 1 ? "th" :
+			  k % 10 == 1	    ? "st" :
+			  k % 10 == 2	    ? "nd" :
+			  k % 10 == 3	    ? "rd" :
+					      "th";
+
+	snprintf(buf, len, "%zu%s", k, sfx);
+	return buf;
+}
+
 static void print_text(const struct cost_query *q, struct bplan *bp, size_t nb, size_t *order,
 		       const char *job, double job_s, const char *asis)
 {
 	char d1[32], d2[32];
-	size_t first = nb, nplan = 0;
+	size_t first = nb, nplan = 0, nrank = 0;
 
 	if (q->effect > 0)
 		printf("plan: \"different\" for a change of %g%% at alpha %g (Holm over %zu rows: %.3g a row), power %g\n",
@@ -249,7 +262,7 @@ static void print_text(const struct cost_query *q, struct bplan *bp, size_t nb, 
 	       "noisiest row", "batches", "boots", "decides", "s/boot", "wall time", "answers");
 	for (size_t k = 0; k < nb; k++) {
 		struct bplan *b = &bp[order[k]];
-		char cal[48], boots[48], dec[48];
+		char cal[48], boots[48], dec[48], rank[16];
 
 		if (!b->cal.nrows) {
 			printf("%-16s no calibration for board %s: run ablab calibrate %s\n",
@@ -282,8 +295,7 @@ static void print_text(const struct cost_query *q, struct bplan *bp, size_t nb, 
 		       boot_seconds(b, b->r.batches), dur(d1, sizeof(d1), b->r.seconds),
 		       !b->r.reachable ? "never" :
 		       !b->timed       ? "? (no boot timed yet)" :
-		       k == 0	       ? "first" :
-					 "");
+					 rank_name(rank, sizeof(rank), ++nrank));
 	}
 	if (first < nb)
 		printf("%s: %zu board%s at once%s: about %s; first answer: %s in %s\n", job, nplan,
