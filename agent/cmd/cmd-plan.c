@@ -8,7 +8,6 @@
  * plan_decidable() that also refuses designs that cannot decide.  `ab` and `run` print a
  * short plan before their first boot (cli_plan_print()).
  */
-#include "board.h"
 #include "campaign.h"
 #include "cmd/cmd-plan.h"
 #include "cmd/cmds.h"
@@ -95,18 +94,21 @@ static int parse_pct(const char *opt, const char *s, double *pct)
 	return 0;
 }
 
+/* The board's name: a name as it is; a board file's "name", read quietly (NULL when it has
+ * none: the campaign, or check-board, says what is wrong with it) */
 static char *board_name_of(const char *arg)
 {
-	struct board b;
-	char *n;
+	json_object *o, *n;
+	char *name = NULL;
 
 	if (!strchr(arg, '/') && !strstr(arg, ".json"))
 		return xstrdup(arg);
-	if (board_load(&b, arg))
-		return NULL;
-	n = xstrdup(b.name);
-	board_free(&b);
-	return n;
+	o = is_file(arg) ? json_object_from_file(arg) : NULL;
+	if (o && json_object_object_get_ex(o, "name", &n) &&
+	    json_object_is_type(n, json_type_string))
+		name = xstrdup(json_object_get_string(n));
+	json_object_put(o);
+	return name;
 }
 
 /* The board's calibration (the rows of scen[], or all) and its time per boot. */
@@ -118,7 +120,7 @@ static int bplan_load(struct store *st, struct bplan *bp, const char *arg, char 
 	memset(bp, 0, sizeof(*bp));
 	bp->name = board_name_of(arg);
 	if (!bp->name)
-		return -EINVAL;
+		return -ENOENT;
 	ret = store_plan_calibration(st, bp->name, &bp->cal);
 	if (!ret)
 		ret = store_plan_time(st, bp->name, &bp->t);
@@ -539,8 +541,12 @@ int cmd_plan(int argc, char **argv)
 	}
 	bp = xcalloc(nb + 1, sizeof(*bp));
 	order = xcalloc(nb + 1, sizeof(*order));
-	for (size_t i = 0; i < nb && !ret; i++)
+	for (size_t i = 0; i < nb && !ret; i++) {
 		ret = bplan_load(&st, &bp[i], names[i], scen, nscen);
+		if (ret == -ENOENT)
+			err_msg("%s: not a board file with a \"name\" (ablab check-board %s says why)",
+				names[i], names[i]);
+	}
 	store_close(&st);
 	if (ret) {
 		ret = 1;
@@ -607,11 +613,14 @@ void cli_plan_print(FILE *out, const char *const *boards, size_t nboards,
 		free(bp);
 		return;
 	}
-	for (; nb < nboards; nb++)
-		if (bplan_load(&st, &bp[nb], boards[nb], NULL, 0)) {
-			bplan_free(&bp[nb]);
-			break;
+	for (size_t i = 0; i < nboards; i++) {
+		if (!bplan_load(&st, &bp[nb], boards[i], NULL, 0)) {
+			nb++;
+			continue;
 		}
+		bplan_free(&bp[nb]); /* the campaign says what is wrong with it */
+		memset(&bp[nb], 0, sizeof(bp[nb]));
+	}
 	store_close(&st);
 	q.rows = family_rows(pd->rows, bp, nb, 1);
 	for (size_t i = 0; i < nb; i++) {
