@@ -77,7 +77,7 @@ print(b["boots"], b["seconds"], b["seconds_per_boot"], b["decide_boots"])' "$dd/
 	check "plan: half the effect needs about 4 times the boots ($n1 against $n)" test "$n1" -ge $((3 * n)) -a "$n1" -le $((5 * n))
 	"$ablab" plan "$dd/job.json" $q >"$dd/job.plan" 2>&1
 	check "plan JOB: the job's duration" grep -q '^plan-sim: 1 board at once: about' "$dd/job.plan"
-	check "plan JOB: the job as written" grep -q '^job plan-sim as written (6+6 boots of 4 batches): about' "$dd/job.plan"
+	check "plan JOB: the job as written" grep -q '^job plan-sim as written (6 boots of each of 2 kernels, 4 batches): about' "$dd/job.plan"
 	out=$("$ablab" plan "$dd/board.json" --margin 2 --format json)
 	check "plan --margin: a plan to say same" python3 -c '
 import json, sys

@@ -326,7 +326,7 @@ int cmd_ab(int argc, char **argv)
 		bool known;
 
 		campaign_plan_design(&o, &pd, &known);
-		cli_plan_print(stderr, &cb.board, 1, &pd, o.batches);
+		cli_plan_print(stderr, &cb.board, 1, &pd, o.batches, 2);
 		o.db = opt_db;
 		install_signal_handlers();
 		c = campaign_run(&o, NULL);

@@ -508,6 +508,7 @@ int cmd_plan(int argc, char **argv)
 		o.boards = mask;
 		job_plan(&j, &o, &pd, &why);
 		cmp = j.vs.n > 2 ? (size_t)(2 * j.vs.n - 3) : 1;
+		q.kernels = (unsigned int)j.vs.n;
 		if (!have_alpha && j.alpha > 0 && j.alpha < 0.5)
 			q.alpha = j.alpha;
 		if (!effect && !margin)
@@ -560,7 +561,8 @@ int cmd_plan(int argc, char **argv)
 		if (bp[i].r.reachable && bp[i].timed)
 			job_s = isfinite(job_s) ? fmax(job_s, bp[i].r.seconds) : bp[i].r.seconds;
 		if (asis_n && asis_m && bp[i].timed) {
-			double s = 2.0 * asis_n * boot_seconds(&bp[i], (unsigned int)asis_m);
+			double s = (double)(q.kernels ? q.kernels : 2) * asis_n *
+				   boot_seconds(&bp[i], (unsigned int)asis_m);
 
 			asis_s = isfinite(asis_s) ? fmax(asis_s, s) : s;
 		}
@@ -576,8 +578,8 @@ int cmd_plan(int argc, char **argv)
 	if (is_job && isfinite(asis_s))
 		snprintf(
 			asis, sizeof(asis),
-			"job %s as written (%s%d+%d boots of %d batches): about %s, its slowest board",
-			j.name, pd.first ? "at most " : "", asis_n, asis_n, asis_m,
+			"job %s as written (%s%d boots of each of %u kernels, %d batches): about %s, its slowest board",
+			j.name, pd.first ? "at most " : "", asis_n, q.kernels, asis_m,
 			dur(d1, sizeof(d1), asis_s));
 	if (!strcmp(format, "json"))
 		print_json(&q, bp, nb, order, job_s, asis_s);
@@ -597,14 +599,16 @@ out:
 }
 
 void cli_plan_print(FILE *out, const char *const *boards, size_t nboards,
-		    const struct plan_design *pd, int batches)
+		    const struct plan_design *pd, int batches, int kernels)
 {
 	struct bplan *bp = xcalloc(nboards + 1, sizeof(*bp));
 	size_t n = pd->first ? pd->budget : pd->n;
 	unsigned int m = batches > 0 ? (unsigned int)batches : 1;
-	struct cost_query q = {
-		.effect = pd->margin, .margin = pd->margin, .alpha = pd->alpha, .power = PLAN_POWER
-	};
+	struct cost_query q = { .effect = pd->margin,
+				.margin = pd->margin,
+				.alpha = pd->alpha,
+				.power = PLAN_POWER,
+				.kernels = kernels > 2 ? (unsigned int)kernels : 2 };
 	struct store st;
 	size_t nb = 0;
 	char d1[32], d2[32];
@@ -639,7 +643,7 @@ void cli_plan_print(FILE *out, const char *const *boards, size_t nboards,
 				" of %s): %s%zu+%zu boots of %u batches, about %s (%s a boot, median of its last %zu boots)\n",
 				b->name, b->cal_id, store_text(&b->cal, 0, 7),
 				pd->first ? "at most " : "", n, n, m,
-				dur(d1, sizeof(d1), 2.0 * (double)n * boot_seconds(b, m)),
+				dur(d1, sizeof(d1), q.kernels * (double)n * boot_seconds(b, m)),
 				dur(d2, sizeof(d2), boot_seconds(b, m)), b->t.boots);
 		else
 			fprintf(out,

@@ -16,10 +16,11 @@ int cmd_plan(int argc, char **argv);
  * file) on out (stderr beside the progress lines: stdout is the report's): the design's wall
  * time and the smallest change it sees, and the boots a change of the margin needs; "no
  * calibration for board X: run ablab calibrate X" without one.  pd is the campaign's design
- * (campaign_plan_design()), batches its batches per boot.  Prints nothing when the database
+ * (campaign_plan_design()), batches its batches per boot, kernels how many it boots n times
+ * each (2: A/B; a series' variants).  Prints nothing when the database
  * cannot be opened (the campaign will say why).
  */
 void cli_plan_print(FILE *out, const char *const *boards, size_t nboards,
-		    const struct plan_design *pd, int batches);
+		    const struct plan_design *pd, int batches, int kernels);
 
 #endif

@@ -52,7 +52,7 @@ static void run_plan_print(const struct job *j, const struct job_run_opts *o)
 	for (size_t i = 0; i < j->nboards; i++)
 		if (!o->boards || o->boards[i])
 			names[n++] = j->boards[i];
-	cli_plan_print(o->dry_run ? stdout : stderr, names, n, &pd, o->batches);
+	cli_plan_print(o->dry_run ? stdout : stderr, names, n, &pd, o->batches, j->vs.n);
 	free(names);
 }
 

@@ -147,7 +147,8 @@ int cost_plan(const struct cost_query *q, const struct cost_row *rows, size_t n,
 		if (ret)
 			return ret;
 		b = nb > r->decide_boots ? nb : r->decide_boots;
-		t = 2.0 * (double)b * (q->boot_s + (double)m * q->batch_s);
+		t = (double)(q->kernels ? q->kernels : 2) * (double)b *
+		    (q->boot_s + (double)m * q->batch_s);
 		if (nb && (!r->batches || t < best)) {
 			best = t;
 			r->batches = m;

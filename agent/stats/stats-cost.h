@@ -37,6 +37,7 @@ struct cost_query {
 	double power; /* the chance of the answer the plan aims at (0 < power < 1) */
 	size_t rows; /* tests in the family (Holm over them, as the report does) >= 1 */
 	unsigned int batches; /* batches per boot; 0: the cheapest in 1..COST_MAX_BATCHES */
+	unsigned int kernels; /* kernels booted n times each: 2 (0 too) for A/B, a series' variants */
 	/* seconds of one boot without its batches (power, boot, module load, off) and of one
 	 * batch of every scenario: a boot of m batches costs boot_s + m * batch_s */
 	double boot_s, batch_s;
@@ -53,7 +54,7 @@ struct cost_result {
 	double row_alpha; /* the level one row is held to: alpha / rows for "different" (the
 			   * first Holm step), alpha for "same" (each bound of the interval) */
 	double power; /* the limiting row's power at the plan */
-	double seconds; /* wall time of the plan's 2 x boots boots; INFINITY when none */
+	double seconds; /* wall time of the plan's kernels x boots boots; INFINITY when none */
 	int reachable; /* 1: boots <= COST_MAX_BOOTS and a design can decide */
 };
 
@@ -70,7 +71,7 @@ int cost_noise_boots(const struct cost_query *q, const struct cost_row *rows, si
 /*
  * The plan: the batches per boot (q->batches, or the m of 1..COST_MAX_BATCHES with the
  * least wall time, fewer batches on a tie), the boots per kernel (the larger of the noise's
- * and plan_decidable()'s), the wall time 2 boots (boot_s + batches batch_s).
+ * and plan_decidable()'s), the wall time kernels x boots (boot_s + batches batch_s).
  * -EINVAL on bad input (n == 0, invalid fields), -ENOMEM.
  */
 int cost_plan(const struct cost_query *q, const struct cost_row *rows, size_t n,
