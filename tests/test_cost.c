@@ -8,6 +8,7 @@
  */
 #include "stats/seqtest.h"
 #include "stats/stats-cost.h"
+#include "stats/stats-screen.h"
 #include "stats/stats.h"
 #include "check.h"
 
@@ -162,7 +163,7 @@ static void test_batches(void)
 	CHECK(!cost_plan(&q, &batchy, 1, &r));
 	CHECK(r.batches > 10);
 	/* the chosen m is no worse than any other */
-	for (unsigned int m = 1; m <= COST_MAX_BATCHES; m += 7) {
+	for (unsigned int m = SCREEN_MIN_OUTLIER_N; m <= COST_MAX_BATCHES; m += 7) {
 		struct cost_query f = q;
 		struct cost_result rf;
 
@@ -170,9 +171,14 @@ static void test_batches(void)
 		CHECK(!cost_plan(&f, &batchy, 1, &rf));
 		CHECK(rf.seconds >= r.seconds - 1e-9);
 	}
-	/* a batch costs as much as a boot and its noise is small: one batch */
+	/* a batch costs as much as a boot and its noise is small: the fewest batches the
+	 * outlier screening judges */
 	q.boot_s = 1.0;
 	q.batch_s = 1.0;
+	CHECK(!cost_plan(&q, &sim, 1, &r));
+	CHECK(r.batches == SCREEN_MIN_OUTLIER_N);
+	/* given: any m, one included */
+	q.batches = 1;
 	CHECK(!cost_plan(&q, &sim, 1, &r));
 	CHECK(r.batches == 1);
 }

@@ -7,6 +7,7 @@
  */
 #include "stats/stats-cost.h"
 #include "stats/seqtest.h"
+#include "stats/stats-screen.h"
 #include "stats/stats.h"
 
 #include <errno.h>
@@ -123,8 +124,8 @@ int cost_plan(const struct cost_query *q, const struct cost_row *rows, size_t n,
 {
 	struct plan_design p;
 	struct plan_result pr;
-	unsigned int lo = q && q->batches ? q->batches : 1,
-		     hi = q && q->batches ? q->batches : COST_MAX_BATCHES;
+	unsigned int lo = q && q->batches ? q->batches : SCREEN_MIN_OUTLIER_N;
+	unsigned int hi = q && q->batches ? q->batches : COST_MAX_BATCHES;
 	double best = INFINITY;
 	int ret;
 

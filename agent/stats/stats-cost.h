@@ -36,7 +36,10 @@ struct cost_query {
 	double alpha; /* the family's false-alarm rate (0 < alpha < 0.5) */
 	double power; /* the chance of the answer the plan aims at (0 < power < 1) */
 	size_t rows; /* tests in the family (Holm over them, as the report does) >= 1 */
-	unsigned int batches; /* batches per boot; 0: the cheapest in 1..COST_MAX_BATCHES */
+	/* batches per boot; 0: the cheapest in SCREEN_MIN_OUTLIER_N..COST_MAX_BATCHES (fewer
+	 * batches leave a boot's outlier batch unscreened, stats-screen.h rule (c), a cost
+	 * the variances do not show) */
+	unsigned int batches;
 	unsigned int kernels; /* kernels booted n times each: 2 (0 too) for A/B, a series' variants */
 	/* seconds of one boot without its batches (power, boot, module load, off) and of one
 	 * batch of every scenario: a boot of m batches costs boot_s + m * batch_s */
@@ -69,7 +72,7 @@ int cost_noise_boots(const struct cost_query *q, const struct cost_row *rows, si
 		     unsigned int m, size_t *boots, size_t *limit);
 
 /*
- * The plan: the batches per boot (q->batches, or the m of 1..COST_MAX_BATCHES with the
+ * The plan: the batches per boot (q->batches, or the m of 3..COST_MAX_BATCHES with the
  * least wall time, fewer batches on a tie), the boots per kernel (the larger of the noise's
  * and plan_decidable()'s), the wall time kernels x boots (boot_s + batches batch_s).
  * -EINVAL on bad input (n == 0, invalid fields), -ENOMEM.
