@@ -3,6 +3,7 @@
  * emulated boards.  The command table and the global options; the commands
  * themselves are in cmd-*.c (and a few files of their concept: cmds.h). */
 #include "backend/backends.h"
+#include "cmd/cmd-plan.h"
 #include "cmd/cmds.h"
 #include "shared/util.h"
 
@@ -43,6 +44,9 @@ static const struct cmd cmds[] = {
 	  "list campaigns with boards and boot counts" },
 	{ "calibrate", cmd_calibrate, "BOARD... [--boots N] [--batches M] [--kernel DIR]",
 	  "A/A campaign: each scenario's noise, for the MDE in later reports" },
+	{ "plan", cmd_plan,
+	  "JOB | BOARD... [--effect PCT | --margin PCT] [--scenario S] [--format json]",
+	  "boots, batches and wall time each board needs for an answer (from its calibration)" },
 	{ "attempts", cmd_attempts, "[CAMPAIGN] [--failed] [--format table|json]",
 	  "every attempt of a campaign: status, reason, retried or not" },
 	{ "serve", cmd_serve, "[--listen ADDR:PORT] [--results DIR] [--host-name NAME]",

@@ -2,6 +2,7 @@
 /* ablab ab: one A/B campaign of one board from the command line. */
 #include "bench/bench.h"
 #include "campaign.h"
+#include "cmd/cmd-plan.h"
 #include "cmd/cmds.h"
 #include "stats/seqtest.h"
 #include "shared/util.h"
@@ -335,6 +336,11 @@ int cmd_ab(int argc, char **argv)
 		return c == 3 ? 0 : c;
 	c = ab_spec(&a, &bd);
 	if (!c) {
+		struct plan_design pd;
+		bool known;
+
+		campaign_plan_design(&a.o, &pd, &known);
+		cli_plan_print(stderr, &a.cb.board, 1, &pd, a.o.batches, 2);
 		a.o.db = opt_db;
 		install_signal_handlers();
 		c = campaign_run(&a.o, NULL);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* ablab run JOB: one job's campaign on all its boards at once (job.c does the work). */
+#include "cmd/cmd-plan.h"
 #include "cmd/cmds.h"
 #include "job.h"
 #include "shared/util.h"
+#include "stats/seqtest.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -46,6 +48,22 @@ static void run_usage(FILE *f)
 		"  --patchwork-web-url URL  each check's target_url is URL/campaign/N\n"
 		"  --patchwork-insecure-http  allow http:// to a server that is not loopback\n"
 		"  --no-patchwork      post nothing, whatever the job says\n");
+}
+
+/* the plan of each selected board before the first boot (cmd-plan.c) */
+static void run_plan_print(const struct job *j, const struct job_run_opts *o)
+{
+	const char **names = xcalloc(j->nboards + 1, sizeof(*names));
+	struct plan_design pd;
+	struct errtext why;
+	size_t n = 0;
+
+	job_plan(j, o, &pd, &why);
+	for (size_t i = 0; i < j->nboards; i++)
+		if (!o->boards || o->boards[i])
+			names[n++] = j->boards[i];
+	cli_plan_print(o->dry_run ? stdout : stderr, names, n, &pd, o->batches, j->vs.n);
+	free(names);
 }
 
 /* `ablab run`'s command line. */
@@ -193,6 +211,7 @@ static int run_job(const struct run_cli *r)
 		o.format = r->format;
 	if (r->dry)
 		run_say_design(&j, &o);
+	run_plan_print(&j, &o);
 	install_signal_handlers();
 	ret = job_run(&j, &o, NULL);
 	free(mask);

@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `ablab plan` (issue 29 item 4): to see a change of a given size (or to say "same within
+ * +-margin"), how many boots per kernel and batches per boot each board needs, how long that
+ * takes, which boards answer first and how long the job takes.  From each board's latest A/A
+ * calibration (`ablab calibrate`) and its measured time per boot (store_plan_time(): the one
+ * time source); the computation is cost_plan() (stats-cost.c), whose design part is the
+ * plan_decidable() that also refuses designs that cannot decide.  `ab` and `run` print a
+ * short plan before their first boot (cli_plan_print()).
+ */
+#include "campaign.h"
+#include "cmd/cmd-plan.h"
+#include "cmd/cmds.h"
+#include "job.h"
+#include "shared/util.h"
+#include "stats/seqtest.h"
+#include "stats/stats-cost.h"
+#include "stats/stats.h"
+#include "store/store-plan.h"
+#include "store/store.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PLAN_POWER 0.8
+
+/* one board's plan */
+struct bplan {
+	char *name; /* the board's name (a board file's "name") */
+	struct store_rows cal; /* its latest calibration; nrows 0: none */
+	struct cost_row *rows; /* the calibrated rows planned for (--scenario) */
+	size_t nrows;
+	char *missing; /* a --scenario the calibration lacks */
+	int64_t cal_id;
+	int cal_batches;
+	struct plan_time t;
+	int timed; /* boot_s, batch_s measured */
+	double boot_s, batch_s;
+	struct cost_result r;
+	int ret; /* of cost_plan() */
+};
+
+static void plan_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ablab plan JOB [options]\n"
+		"       ablab plan BOARD... [--scenario S]... [options]\n"
+		"What an answer will cost: per board the boots per kernel and batches per boot a\n"
+		"fixed n+n campaign needs to see a change of --effect (or to say \"same within\n"
+		"--margin\" when nothing changed), its wall time, which boards answer first and\n"
+		"the job's expected duration (its boards run at once).  From each board's latest\n"
+		"A/A calibration (`ablab calibrate BOARD`: the noise between and within boots) and\n"
+		"the median time of its last 50 boots (start to next start in a campaign).  The\n"
+		"boots are the larger of what the noise needs (power 0.8 by the rank test's normal\n"
+		"approximation, the inverse of a report's MDE) and the smallest design that can\n"
+		"decide at all (the check that refuses undecidable campaigns).  JOB is a job file\n"
+		"or a name in $ABLAB_JOBS (a file with \"boards\"); BOARD a name or a board file.\n\n"
+		"  --effect PCT      plan to see a change of PCT %% (default 1; \"1%%\" too)\n"
+		"  --margin PCT      plan to say \"same within +-PCT %%\" instead\n"
+		"  --alpha A         the family's false-alarm rate (default 0.05; Holm over the\n"
+		"                    campaign's rows: boards x calibrated timing rows)\n"
+		"  --power P         the chance of the answer planned for (default 0.8)\n"
+		"  --scenario S      plan for this row only (repeatable; default: every\n"
+		"                    calibrated row, the noisiest decides)\n"
+		"  --batches M       batches per boot (default: the cheapest in 3..100, 3 the\n"
+		"                    fewest whose outlier batch is screened out)\n"
+		"  --boards A,B      a job's boards: only these\n"
+		"  --params 'K=V ...'  the campaign's module parameters (its rows: scenarios=)\n"
+		"  --format text|json  (default text)\n"
+		"Exit 0: every board has a plan; 1: a board has no calibration or no design up to\n"
+		"1000+1000 boots answers; 2: usage.\n");
+}
+
+/* "1", "1%", "0.5 %": a percentage in (0, 50) */
+static int parse_pct(const char *opt, const char *s, double *pct)
+{
+	char *end;
+	double d = strtod(s, &end);
+
+	while (*end == ' ')
+		end++;
+	if (*end == '%')
+		end++;
+	if (end == s || *end || !(d > 0 && d < 50)) {
+		err_msg("%s: \"%s\" is not a percentage between 0 and 50 (e.g. 1 or 1%%)", opt, s);
+		return -EINVAL;
+	}
+	*pct = d;
+	return 0;
+}
+
+/* The board's name: a name as it is; a board file's "name", read quietly (NULL when it has
+ * none: the campaign, or check-board, says what is wrong with it) */
+static char *board_name_of(const char *arg)
+{
+	json_object *o, *n;
+	char *name = NULL;
+
+	if (!strchr(arg, '/') && !strstr(arg, ".json"))
+		return xstrdup(arg);
+	o = is_file(arg) ? json_object_from_file(arg) : NULL;
+	if (o && json_object_object_get_ex(o, "name", &n) &&
+	    json_object_is_type(n, json_type_string))
+		name = xstrdup(json_object_get_string(n));
+	json_object_put(o);
+	return name;
+}
+
+/* The board's calibration (the rows of scen[], or all) and its time per boot. */
+static int bplan_load(struct store *st, struct bplan *bp, const char *arg, char *const *scen,
+		      size_t nscen)
+{
+	int ret;
+
+	memset(bp, 0, sizeof(*bp));
+	bp->name = board_name_of(arg);
+	if (!bp->name)
+		return -ENOENT;
+	ret = store_plan_calibration(st, bp->name, &bp->cal);
+	if (!ret)
+		ret = store_plan_time(st, bp->name, &bp->t);
+	if (ret)
+		return ret;
+	bp->rows = xcalloc(bp->cal.nrows + 1, sizeof(*bp->rows));
+	for (size_t i = 0; i < bp->cal.nrows; i++) {
+		const char *s = store_text(&bp->cal, i, 0);
+		bool want = !nscen;
+
+		for (size_t k = 0; k < nscen && !want; k++)
+			want = !strcmp(scen[k], s);
+		bp->cal_id = strtoll(store_text(&bp->cal, i, 1), NULL, 10);
+		bp->cal_batches = atoi(store_text(&bp->cal, i, 5));
+		if (!want)
+			continue;
+		bp->rows[bp->nrows++] = (struct cost_row){ s, atof(store_text(&bp->cal, i, 2)),
+							   atof(store_text(&bp->cal, i, 3)),
+							   atof(store_text(&bp->cal, i, 4)) };
+	}
+	for (size_t k = 0; k < nscen && bp->cal.nrows && !bp->missing; k++) {
+		bool have = false;
+
+		for (size_t i = 0; i < bp->nrows && !have; i++)
+			have = !strcmp(bp->rows[i].scenario, scen[k]);
+		if (!have)
+			bp->missing = scen[k];
+	}
+	if (bp->t.boots && isfinite(bp->t.boot_ms) && isfinite(bp->t.run_ms)) {
+		double per = isfinite(bp->t.cycle_ms) ? bp->t.cycle_ms :
+							bp->t.boot_ms + bp->t.run_ms;
+
+		bp->timed = 1;
+		bp->batch_s = bp->t.batches > 0 ? bp->t.run_ms / bp->t.batches / 1000.0 : 0.0;
+		bp->boot_s = fmax(0.0, per - bp->t.run_ms) / 1000.0;
+		if (!(bp->t.batches > 0))
+			bp->boot_s = per / 1000.0;
+	}
+	return 0;
+}
+
+static void bplan_free(struct bplan *bp)
+{
+	free(bp->name);
+	free(bp->rows);
+	store_rows_free(&bp->cal);
+}
+
+/* seconds of one boot of m batches on the board */
+static double boot_seconds(const struct bplan *bp, unsigned int m)
+{
+	return bp->timed ? bp->boot_s + (double)m * bp->batch_s : NAN;
+}
+
+static void bplan_compute(struct bplan *bp, const struct cost_query *q0, unsigned int batches)
+{
+	struct cost_query q = *q0;
+
+	if (!bp->nrows || bp->missing)
+		return;
+	q.batches = batches ? batches : bp->timed ? 0 : (unsigned int)bp->cal_batches;
+	if (q.batches > COST_MAX_BATCHES)
+		q.batches = COST_MAX_BATCHES;
+	q.boot_s = bp->timed ? bp->boot_s : 0.0;
+	q.batch_s = bp->timed ? bp->batch_s : 0.0;
+	bp->ret = cost_plan(&q, bp->rows, bp->nrows, &bp->r);
+	if (!bp->timed)
+		bp->r.seconds = NAN;
+}
+
+/* "43.6 s", "2 min 05 s", "1 h 12 min" */
+static const char *dur(char *buf, size_t len, double s)
+{
+	if (!isfinite(s))
+		snprintf(buf, len, "?");
+	else if (s < 100)
+		snprintf(buf, len, "%.1f s", s);
+	else if (s < 3600)
+		snprintf(buf, len, "%d min %02d s", (int)(s / 60), (int)fmod(s, 60));
+	else
+		snprintf(buf, len, "%d h %02d min", (int)(s / 3600), (int)fmod(s / 60, 60));
+	return buf;
+}
+
+/* The Holm family: the campaign's rows as the refusal counts them, or more when the boards'
+ * calibrations have more timing rows than the benchmark's defaults say. */
+static size_t family_rows(size_t design_rows, const struct bplan *bp, size_t nb, size_t cmp)
+{
+	size_t cal = 0;
+
+	for (size_t i = 0; i < nb; i++)
+		cal += bp[i].cal.nrows;
+	return cal * cmp > design_rows ? cal * cmp : design_rows;
+}
+
+static int plan_job_or_boards(int nargs, char **args, bool *is_job)
+{
+	char *path;
+	json_object *o, *b;
+
+	*is_job = false;
+	if (nargs != 1)
+		return 0;
+	path = job_path(args[0]);
+	if (is_file(path)) {
+		o = json_object_from_file(path);
+		*is_job = o && json_object_is_type(o, json_type_object) &&
+			  json_object_object_get_ex(o, "boards", &b);
+		json_object_put(o);
+	}
+	free(path);
+	return 0;
+}
+
+/* 1st, 2nd, 3rd, 4th, .. 11th, 12th, 13th, 21st */
+static const char *rank_name(char *buf, size_t len, size_t k)
+{
+	const char *sfx = k % 100 / 10 == 1 ? "th" :
+			  k % 10 == 1	    ? "st" :
+			  k % 10 == 2	    ? "nd" :
+			  k % 10 == 3	    ? "rd" :
+					      "th";
+
+	snprintf(buf, len, "%zu%s", k, sfx);
+	return buf;
+}
+
+static void print_text(const struct cost_query *q, struct bplan *bp, size_t nb, size_t *order,
+		       const char *job, double job_s, const char *asis)
+{
+	char d1[32], d2[32];
+	size_t first = nb, nplan = 0, nrank = 0;
+
+	if (q->effect > 0)
+		printf("plan: \"different\" for a change of %g%% at alpha %g (Holm over %zu rows: %.3g a row), power %g\n",
+		       q->effect * 100.0, q->alpha, q->rows, q->alpha / (double)q->rows, q->power);
+	else
+		printf("plan: \"same within \u00b1%g%%\" when nothing changed, at alpha %g (each bound), power %g\n",
+		       q->margin * 100.0, q->alpha, q->power);
+	printf("%-16s %-11s %-20s %7s %9s %8s %9s %10s  %s\n", "board", "calibration",
+	       "noisiest row", "batches", "boots", "decides", "s/boot", "wall time", "answers");
+	for (size_t k = 0; k < nb; k++) {
+		struct bplan *b = &bp[order[k]];
+		char cal[48], boots[48], dec[48], rank[16];
+
+		if (!b->cal.nrows) {
+			printf("%-16s no calibration for board %s: run ablab calibrate %s\n",
+			       b->name, b->name, b->name);
+			continue;
+		}
+		snprintf(cal, sizeof(cal), "campaign %" PRId64, b->cal_id);
+		if (b->missing) {
+			printf("%-16s %-11s no scenario %s in its calibration: run ablab calibrate %s --params 'scenarios=...'\n",
+			       b->name, cal, b->missing, b->name);
+			continue;
+		}
+		if (b->ret) {
+			printf("%-16s %-11s cannot plan: %s\n", b->name, cal, strerror(-b->ret));
+			continue;
+		}
+		if (b->r.boots && b->r.reachable)
+			snprintf(boots, sizeof(boots), "%zu+%zu", b->r.boots, b->r.boots);
+		else
+			snprintf(boots, sizeof(boots), ">%u", COST_MAX_BOOTS);
+		if (b->r.decide_boots)
+			snprintf(dec, sizeof(dec), "%zu+%zu", b->r.decide_boots, b->r.decide_boots);
+		else
+			snprintf(dec, sizeof(dec), ">%d", PLAN_MAX_N);
+		if (b->r.reachable && first == nb)
+			first = order[k];
+		nplan += b->r.reachable;
+		printf("%-16s %-11s %-20s %7u %9s %8s %9.3g %10s  %s\n", b->name, cal,
+		       b->rows[b->r.limit].scenario, b->r.batches, boots, dec,
+		       boot_seconds(b, b->r.batches), dur(d1, sizeof(d1), b->r.seconds),
+		       !b->r.reachable ? "never" :
+		       !b->timed       ? "? (no boot timed yet)" :
+					 rank_name(rank, sizeof(rank), ++nrank));
+	}
+	if (first < nb)
+		printf("%s: %zu board%s at once%s: about %s; first answer: %s in %s\n", job, nplan,
+		       nplan == 1 ? "" : "s", nplan < nb ? " (the others have no plan)" : "",
+		       dur(d1, sizeof(d1), job_s), bp[first].name,
+		       dur(d2, sizeof(d2), bp[first].r.seconds));
+	if (asis)
+		printf("%s\n", asis);
+}
+
+static void add_num(json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, isfinite(v) ? json_object_new_double(v) : NULL);
+}
+
+static void print_json(const struct cost_query *q, struct bplan *bp, size_t nb, size_t *order,
+		       double job_s, double asis_s)
+{
+	json_object *root = json_object_new_object(), *qo = json_object_new_object();
+	json_object *arr = json_object_new_array();
+	int rank = 0;
+
+	json_object_object_add(qo, "answer",
+			       json_object_new_string(q->effect > 0 ? "different" : "same"));
+	add_num(qo, "effect", q->effect > 0 ? q->effect : NAN);
+	add_num(qo, "margin", q->effect > 0 ? NAN : q->margin);
+	add_num(qo, "alpha", q->alpha);
+	add_num(qo, "power", q->power);
+	json_object_object_add(qo, "rows", json_object_new_int64((int64_t)q->rows));
+	add_num(qo, "row_alpha", q->effect > 0 ? q->alpha / (double)q->rows : q->alpha);
+	json_object_object_add(root, "question", qo);
+	for (size_t k = 0; k < nb; k++) {
+		struct bplan *b = &bp[order[k]];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "board", json_object_new_string(b->name));
+		json_object_array_add(arr, o);
+		if (!b->cal.nrows) {
+			json_object_object_add(
+				o, "error",
+				json_object_new_string("no calibration: run ablab calibrate"));
+			continue;
+		}
+		json_object_object_add(o, "calibration_campaign", json_object_new_int64(b->cal_id));
+		json_object_object_add(o, "calibrated",
+				       json_object_new_string(store_text(&b->cal, 0, 7)));
+		if (b->missing || b->ret) {
+			json_object_object_add(
+				o, "error",
+				json_object_new_string(b->missing ? "scenario not calibrated" :
+								    strerror(-b->ret)));
+			continue;
+		}
+		json_object_object_add(o, "scenario",
+				       json_object_new_string(b->rows[b->r.limit].scenario));
+		json_object_object_add(o, "batches", json_object_new_int((int)b->r.batches));
+		json_object_object_add(o, "boots",
+				       b->r.reachable ? json_object_new_int64((int64_t)b->r.boots) :
+							NULL);
+		json_object_object_add(o, "noise_boots",
+				       json_object_new_int64((int64_t)b->r.noise_boots));
+		json_object_object_add(o, "decide_boots",
+				       json_object_new_int64((int64_t)b->r.decide_boots));
+		add_num(o, "power", b->r.power);
+		add_num(o, "seconds_per_boot", boot_seconds(b, b->r.batches));
+		json_object_object_add(o, "timed_boots",
+				       json_object_new_int64((int64_t)b->t.boots));
+		add_num(o, "seconds", b->r.seconds);
+		json_object_object_add(o, "answers",
+				       b->r.reachable && b->timed ? json_object_new_int(++rank) :
+								    NULL);
+	}
+	json_object_object_add(root, "boards", arr);
+	add_num(root, "job_seconds", job_s);
+	add_num(root, "as_written_seconds", asis_s);
+	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								    JSON_C_TO_STRING_SPACED));
+	json_object_put(root);
+}
+
+static int cmp_seconds(const struct bplan *bp, size_t a, size_t b)
+{
+	double x = bp[a].r.reachable ? bp[a].r.seconds : INFINITY;
+	double y = bp[b].r.reachable ? bp[b].r.seconds : INFINITY;
+
+	if (isnan(x))
+		x = INFINITY;
+	if (isnan(y))
+		y = INFINITY;
+	return x < y ? -1 : x > y ? 1 : (int)a - (int)b;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "effect", 1, NULL, 'e' },   { "margin", 1, NULL, 'M' },
+		{ "alpha", 1, NULL, 'a' },    { "power", 1, NULL, 'p' },
+		{ "scenario", 1, NULL, 'S' }, { "batches", 1, NULL, 'm' },
+		{ "boards", 1, NULL, 'B' },   { "params", 1, NULL, 'P' },
+		{ "format", 1, NULL, 'f' },   { "help", 0, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cost_query q = { .alpha = 0.05, .power = PLAN_POWER };
+	double effect = 0, margin = 0;
+	const char *format = "text", *boards = NULL, *params = NULL;
+	char *scen[32], d1[32];
+	char asis[192] = "";
+	size_t nscen = 0, nb = 0, *order = NULL, cmp = 1;
+	struct plan_design pd;
+	struct bplan *bp = NULL;
+	struct store st;
+	struct job j;
+	bool is_job, have_alpha = false, known;
+	const char **names = NULL;
+	double job_s = NAN, asis_s = NAN;
+	unsigned int batches = 0;
+	int c, ret = 0, asis_n = 0, asis_m = 0;
+	long v;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (parse_pct("--effect", optarg, &effect))
+				return 2;
+			break;
+		case 'M':
+			if (parse_pct("--margin", optarg, &margin))
+				return 2;
+			break;
+		case 'a':
+			if (parse_alpha_opt(optarg, &q.alpha))
+				return 2;
+			if (q.alpha >= 0.5) {
+				err_msg("--alpha: \"%s\": a plan needs a false-alarm rate below 0.5",
+					optarg);
+				return 2;
+			}
+			have_alpha = true;
+			break;
+		case 'p': {
+			char *end;
+
+			q.power = strtod(optarg, &end);
+			if (end == optarg || *end || !(q.power > 0 && q.power < 1)) {
+				err_msg("--power: \"%s\" must be a number between 0 and 1 (e.g. 0.8)",
+					optarg);
+				return 2;
+			}
+			break;
+		}
+		case 'S':
+			if (nscen == sizeof(scen) / sizeof(scen[0])) {
+				err_msg("--scenario: at most %zu", nscen);
+				return 2;
+			}
+			scen[nscen++] = optarg;
+			break;
+		case 'm':
+			if (parse_int_opt("--batches", optarg, 1, COST_MAX_BATCHES, &v))
+				return 2;
+			batches = (unsigned int)v;
+			break;
+		case 'B':
+			boards = optarg;
+			break;
+		case 'P':
+			params = optarg;
+			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'h':
+			plan_usage(stdout);
+			return 0;
+		default:
+			plan_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		plan_usage(stderr);
+		return 2;
+	}
+	if (strcmp(format, "text") && strcmp(format, "json")) {
+		err_msg("--format: \"%s\" is not one of text, json", format);
+		return 2;
+	}
+	if (effect > 0 && margin > 0) {
+		err_msg("--effect and --margin: plan for one answer at a time (\"different\" for a change of --effect, or \"same within --margin\")");
+		return 2;
+	}
+	plan_job_or_boards(argc - optind, argv + optind, &is_job);
+	if (boards && !is_job) {
+		err_msg("--boards selects a job's boards; name the boards themselves without a job");
+		return 2;
+	}
+	if (is_job) {
+		struct job_run_opts o;
+		struct job_overrides ov = { 0 };
+		struct errtext why;
+		bool *mask = NULL;
+
+		if (params)
+			job_override_add(&ov, 'P', params);
+		ret = cli_job_load(argv[optind], &j, &o, &ov, boards, &mask);
+		if (ret)
+			return ret;
+		o.boards = mask;
+		job_plan(&j, &o, &pd, &why);
+		cmp = j.vs.n > 2 ? (size_t)(2 * j.vs.n - 3) : 1;
+		q.kernels = (unsigned int)j.vs.n;
+		if (!have_alpha && j.alpha > 0 && j.alpha < 0.5)
+			q.alpha = j.alpha;
+		if (!effect && !margin)
+			effect = o.margin_pct > 0 ? o.margin_pct : 1.0;
+		names = xcalloc(j.nboards, sizeof(*names));
+		for (size_t i = 0; i < j.nboards; i++)
+			if (!mask || mask[i])
+				names[nb++] = j.boards[i];
+		asis_n = o.budget ? o.budget : o.boots;
+		asis_m = o.batches;
+		free(mask);
+	} else {
+		struct campaign_spec cs = { .boots = 5,
+					    .modparams = params,
+					    .nboards = (size_t)(argc - optind),
+					    .alpha = q.alpha,
+					    .margin_pct = margin };
+
+		campaign_plan_design(&cs, &pd, &known);
+		names = xcalloc((size_t)(argc - optind), sizeof(*names));
+		for (int i = optind; i < argc; i++)
+			names[nb++] = argv[i];
+	}
+	if (!effect && !margin)
+		effect = 1.0;
+	q.effect = effect / 100.0;
+	q.margin = margin / 100.0;
+	if (store_open(&st, opt_db)) {
+		ret = 1;
+		goto out;
+	}
+	bp = xcalloc(nb + 1, sizeof(*bp));
+	order = xcalloc(nb + 1, sizeof(*order));
+	for (size_t i = 0; i < nb && !ret; i++) {
+		ret = bplan_load(&st, &bp[i], names[i], scen, nscen);
+		if (ret == -ENOENT)
+			err_msg("%s: not a board file with a \"name\" (ablab check-board %s says why)",
+				names[i], names[i]);
+	}
+	store_close(&st);
+	if (ret) {
+		ret = 1;
+		goto out;
+	}
+	q.rows = family_rows(pd.rows, bp, nb, cmp);
+	for (size_t i = 0; i < nb; i++) {
+		bplan_compute(&bp[i], &q, batches);
+		order[i] = i;
+		ret |= !bp[i].cal.nrows || bp[i].missing || bp[i].ret || !bp[i].r.reachable;
+		if (bp[i].r.reachable && bp[i].timed)
+			job_s = isfinite(job_s) ? fmax(job_s, bp[i].r.seconds) : bp[i].r.seconds;
+		if (asis_n && asis_m && bp[i].timed) {
+			double s = (double)(q.kernels ? q.kernels : 2) * asis_n *
+				   boot_seconds(&bp[i], (unsigned int)asis_m);
+
+			asis_s = isfinite(asis_s) ? fmax(asis_s, s) : s;
+		}
+	}
+	/* the boards in the order they answer */
+	for (size_t i = 1; i < nb; i++)
+		for (size_t k = i; k > 0 && cmp_seconds(bp, order[k], order[k - 1]) < 0; k--) {
+			size_t t = order[k];
+
+			order[k] = order[k - 1];
+			order[k - 1] = t;
+		}
+	if (is_job && isfinite(asis_s))
+		snprintf(
+			asis, sizeof(asis),
+			"job %s as written (%s%d boots of each of %u kernels, %d batches): about %s, its slowest board",
+			j.name, pd.first ? "at most " : "", asis_n, q.kernels, asis_m,
+			dur(d1, sizeof(d1), asis_s));
+	if (!strcmp(format, "json"))
+		print_json(&q, bp, nb, order, job_s, asis_s);
+	else
+		print_text(&q, bp, nb, order, is_job ? j.name : "the boards", job_s,
+			   *asis ? asis : NULL);
+	ret = ret ? 1 : 0;
+out:
+	for (size_t i = 0; bp && i < nb; i++)
+		bplan_free(&bp[i]);
+	free(bp);
+	free(order);
+	free(names);
+	if (is_job)
+		job_free(&j);
+	return ret;
+}
+
+void cli_plan_print(FILE *out, const char *const *boards, size_t nboards,
+		    const struct plan_design *pd, int batches, int kernels)
+{
+	struct bplan *bp = xcalloc(nboards + 1, sizeof(*bp));
+	size_t n = pd->first ? pd->budget : pd->n;
+	unsigned int m = batches > 0 ? (unsigned int)batches : 1;
+	struct cost_query q = { .effect = pd->margin,
+				.margin = pd->margin,
+				.alpha = pd->alpha,
+				.power = PLAN_POWER,
+				.kernels = kernels > 2 ? (unsigned int)kernels : 2 };
+	struct store st;
+	size_t nb = 0;
+	char d1[32], d2[32];
+
+	if (store_open(&st, opt_db)) {
+		free(bp);
+		return;
+	}
+	for (size_t i = 0; i < nboards; i++) {
+		if (!bplan_load(&st, &bp[nb], boards[i], NULL, 0)) {
+			nb++;
+			continue;
+		}
+		bplan_free(&bp[nb]); /* the campaign says what is wrong with it */
+		memset(&bp[nb], 0, sizeof(bp[nb]));
+	}
+	store_close(&st);
+	q.rows = family_rows(pd->rows, bp, nb, 1);
+	for (size_t i = 0; i < nb; i++) {
+		struct bplan *b = &bp[i];
+		double mde = 0;
+		size_t at = 0;
+
+		if (!b->cal.nrows) {
+			fprintf(out, "no calibration for board %s: run ablab calibrate %s\n",
+				b->name, b->name);
+			continue;
+		}
+		if (b->timed)
+			fprintf(out,
+				"plan for %s (A/A calibration: campaign %" PRId64
+				" of %s): %s%zu+%zu boots of %u batches, about %s (%s a boot, median of its last %zu boots)\n",
+				b->name, b->cal_id, store_text(&b->cal, 0, 7),
+				pd->first ? "at most " : "", n, n, m,
+				dur(d1, sizeof(d1), q.kernels * (double)n * boot_seconds(b, m)),
+				dur(d2, sizeof(d2), boot_seconds(b, m)), b->t.boots);
+		else
+			fprintf(out,
+				"plan for %s (A/A calibration: campaign %" PRId64
+				" of %s): %s%zu+%zu boots of %u batches (no boot timed on it yet)\n",
+				b->name, b->cal_id, store_text(&b->cal, 0, 7),
+				pd->first ? "at most " : "", n, n, m);
+		for (size_t k = 0; k < b->nrows; k++) {
+			const struct cost_row *w = &b->rows[k];
+			double x = stats_mde(w->var_between, w->var_within, m, n, w->mean,
+					     pd->alpha / (double)q.rows, PLAN_POWER);
+
+			if (!(x <= mde)) {
+				mde = x;
+				at = k;
+			}
+		}
+		bplan_compute(b, &q, m);
+		if (isinf(mde))
+			fprintf(out,
+				"  sees no change: %zu+%zu boots cannot reach alpha %.3g a row (Holm over %zu rows)",
+				n, n, pd->alpha / (double)q.rows, q.rows);
+		else
+			fprintf(out,
+				"  sees a change of %.2g%% (%s, power %g at alpha %.3g a row, Holm over %zu rows)",
+				mde * 100.0, b->rows[at].scenario, PLAN_POWER,
+				pd->alpha / (double)q.rows, q.rows);
+		if (!b->ret && b->r.reachable)
+			fprintf(out, "; \u00b1%g%% needs %zu+%zu boots (about %s)\n",
+				pd->margin * 100.0, b->r.boots, b->r.boots,
+				dur(d1, sizeof(d1), b->r.seconds));
+		else
+			fprintf(out, "; \u00b1%g%% needs more than %u+%u boots\n",
+				pd->margin * 100.0, COST_MAX_BOOTS, COST_MAX_BOOTS);
+	}
+	fflush(out); /* before the first boot's lines, also into a file */
+	for (size_t i = 0; i < nb; i++)
+		bplan_free(&bp[i]);
+	free(bp);
+}
