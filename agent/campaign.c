@@ -4,6 +4,7 @@
 #include "campaign.h"
 #include "bench.h"
 #include "boot.h"
+#include "power.h"
 #include "spool.h"
 #include "report.h"
 #include "store-campaign.h"
@@ -518,6 +519,15 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	}
 	if (ret)
 		goto out;
+	ret = store_open(&st, cs->db);
+	if (ret)
+		goto out;
+	have_store = true;
+	{ /* a killed agent's boards may be on still: off before this campaign goes on */
+		size_t nstale;
+
+		power_stale_off(&st, true, &nstale);
+	}
 	locks = xcalloc(nb, sizeof(*locks));
 	for (i = 0; i < nb; i++)
 		locks[i].fd = locks[i].cfd = -1;
@@ -556,10 +566,6 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 		ret = -errno;
 		goto out;
 	}
-	ret = store_open(&st, cs->db);
-	if (ret)
-		goto out;
-	have_store = true;
 	spooldir = xasprintf("%s/spool", abs_results);
 	spool_flush(&st, spooldir, &nloaded, &nfailed);
 	if (nloaded || nfailed)

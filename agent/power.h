@@ -83,6 +83,15 @@ void power_set_error(struct power *p, const char *fmt, ...) __attribute__((forma
 /* For the callers: p->error's message, or strerror(-ret) when the backend set none. */
 const char *power_error(const struct power *p, int ret);
 
+struct store;
+/* power-stale.c: the boards of every stale campaign (running, its agent dead: nothing
+ * switched them off) switched off, each said on stderr naming board and campaign; a
+ * QEMU board and a board an agent holds now are left alone.  at_start: a campaign command
+ * starting (run, ab, resume, nightly): boards an operator switches are left too, a held
+ * board quietly.  *found: the stale campaigns' boards.  0: each off, 1: one could not be
+ * (said), -EIO: the database. */
+int power_stale_off(struct store *st, bool at_start, size_t *found);
+
 /* Runs argv (no shell) with a deadline; output (stdout+stderr) into out.
  * Returns the exit status (>= 0), -ENOENT when the program cannot be
  * executed (exec_errno set), -ETIMEDOUT (process group killed). */
