@@ -5,6 +5,7 @@
 #include "store-int.h"
 #include "board.h"
 #include "stats-screen.h"
+#include "store-campaign.h"
 #include "util.h"
 
 #include <errno.h>
@@ -353,6 +354,8 @@ int store_boot(struct store *st, const struct boot_rec *b)
 		if (store_exec(st, "BEGIN"))
 			return PQstatus(st->conn) != CONNECTION_OK ? -ENOTCONN : -EIO;
 	}
+	if (b->new_campaign && store_campaign_insert(st, b->new_campaign, b->campaign))
+		goto fail;
 	if (boot_refs(st, b, board_id, kernel_id))
 		goto fail;
 	snprintf(campaign, sizeof(campaign), "%" PRId64, b->campaign);
@@ -402,6 +405,11 @@ int store_boot(struct store *st, const struct boot_rec *b)
 			ret = boot_conflict(st, b, campaign, board_id, seq);
 			if (ret == -EIO)
 				goto fail;
+			if (!ret && b->new_campaign) { /* its campaign not made for nothing */
+				err_msg("boot %s: already stored (at the same time, by another process); not stored again",
+					b->uuid);
+				ret = -EEXIST;
+			}
 			store_exec(st, ret ? "ROLLBACK" : "COMMIT");
 			return ret;
 		}

@@ -38,6 +38,16 @@ int store_campaign_set_batches(struct store *st, int64_t id);
 int store_resume_point(struct store *st, int64_t id, const char *board, int *slot, int *attempts);
 /* the slot after the campaign's last boot (1: none yet): 0 or -EIO */
 int store_next_seq(struct store *st, int64_t id, int *seq);
+/* `ablab ingest`'s campaign, made with its first boot (a kill before that boot leaves no
+ * empty campaign): its id taken from the sequence (*id) now, its row inserted by
+ * store_boot() in the boot's transaction (boot_rec.new_campaign; the row held as
+ * store_campaign_new() holds it).  0 or -EIO */
+int store_campaign_reserve(struct store *st, int64_t *id);
+int store_campaign_insert(struct store *st, const struct campaign_def *c, int64_t id);
+/* The newest stale campaign of an ingest of the same files (job_json's "kind", "board",
+ * "variant" and "files" equal): a run of it killed (SIGKILL) before its end.  *id, 0 or
+ * -ENOENT, -EIO */
+int store_ingest_unfinished(struct store *st, const char *job_json, int64_t *id);
 /* the boot of that uuid: 0 (its slot and campaign), -ENOENT, -EIO */
 int store_boot_find(struct store *st, const char *uuid, int *seq, int64_t *cid);
 /* the board's row: its definition as JSON text ("{}": none), cpu and family ("": none),
