@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int power_stale_off(struct store *st, bool at_start, size_t *found)
 {
@@ -23,7 +24,7 @@ int power_stale_off(struct store *st, bool at_start, size_t *found)
 	int ret = 0;
 
 	*found = 0;
-	if (store_stale_boards(st, &files, &cids, &n))
+	if (store_stale_boards(st, at_start, &files, &cids, &n))
 		return -EIO;
 	*found = n;
 	for (i = 0; i < n; i++) {
@@ -33,6 +34,8 @@ int power_stale_off(struct store *st, bool at_start, size_t *found)
 		char holder[256] = "";
 		int r;
 
+		if (at_start && access(files[i], F_OK) < 0)
+			continue; /* gone: `ablab power --stale-off` says so */
 		if (board_load(&b, files[i])) {
 			err_msg("campaign %" PRId64
 				" (stale): board file %s cannot be loaded; its board may still be on",
@@ -73,6 +76,9 @@ int power_stale_off(struct store *st, bool at_start, size_t *found)
 		board_unlock(&lock);
 		board_free(&b);
 	}
+	for (i = 0; at_start && i < n; i++) /* once: not again at the next start */
+		if (!i || cids[i] != cids[i - 1])
+			store_stale_mark(st, cids[i]);
 	strv_free(files);
 	free(cids);
 	return ret;

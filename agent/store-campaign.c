@@ -68,8 +68,9 @@ int store_campaign_run(struct store *st, int64_t id, char **run, char *status, s
 	return ret;
 }
 
-int store_stale_boards(struct store *st, char ***files, int64_t **cids, size_t *n)
+int store_stale_boards(struct store *st, bool unmarked, char ***files, int64_t **cids, size_t *n)
 {
+	const char *p[1] = { unmarked ? "t" : "f" };
 	PGresult *r;
 	int i;
 
@@ -81,8 +82,11 @@ int store_stale_boards(struct store *st, char ***files, int64_t **cids, size_t *
 		"SELECT b->>'board_file', max(c.id) FROM campaigns c,"
 		" jsonb_array_elements(CASE WHEN jsonb_typeof(c.run->'boards') = 'array'"
 		" THEN c.run->'boards' ELSE '[]' END) b WHERE b->>'board_file' IS NOT NULL"
-		" AND (" STORE_CAMPAIGN_STATUS_SQL("c") ") = 'stale' GROUP BY 1 ORDER BY 2, 1",
-		0, NULL);
+		" AND (" STORE_CAMPAIGN_STATUS_SQL(
+			"c") ") = 'stale' AND (NOT $1::bool OR"
+			     " coalesce(c.run->>'stale_off_boots', '-1')::bigint <>"
+			     " (SELECT count(*) FROM boots x WHERE x.campaign_id = c.id)) GROUP BY 1 ORDER BY 2, 1",
+		1, p);
 	if (!r)
 		return -EIO;
 	*files = xcalloc((size_t)PQntuples(r) + 1, sizeof(**files));
@@ -94,6 +98,18 @@ int store_stale_boards(struct store *st, char ***files, int64_t **cids, size_t *
 	*n = (size_t)i;
 	PQclear(r);
 	return 0;
+}
+
+int store_stale_mark(struct store *st, int64_t id)
+{
+	char ids[DEC_LEN(int64_t)];
+	const char *p[1] = { ids };
+
+	snprintf(ids, sizeof(ids), "%" PRId64, id);
+	return store_command(
+		st,
+		"UPDATE campaigns SET run = jsonb_set(run, '{stale_off_boots}', to_jsonb((SELECT count(*) FROM boots WHERE campaign_id = $1::int))) WHERE id = $1::int AND jsonb_typeof(run) = 'object'",
+		1, p);
 }
 
 int store_campaign_variant_add(struct store *st, int64_t id, int pos, const char *label,

@@ -20,9 +20,13 @@ int store_campaign_status(struct store *st, int64_t id, char *status, size_t len
  * none), status its campaigns.status: 0, -ENOENT, -EIO */
 int store_campaign_run(struct store *st, int64_t id, char **run, char *status, size_t len);
 /* The board files of every stale campaign (running, its agent dead), for `ablab power
- * --stale-off`: *files and *cids (malloc'd, *n entries; a board in two stale campaigns
- * once, with the newest): 0 or -EIO */
-int store_stale_boards(struct store *st, char ***files, int64_t **cids, size_t *n);
+ * --stale-off` and power_stale_off(): *files and *cids (malloc'd, *n entries; a board in two
+ * stale campaigns once, with the newest): 0 or -EIO.  unmarked: see store_stale_mark(). */
+int store_stale_boards(struct store *st, bool unmarked, char ***files, int64_t **cids, size_t *n);
+/* unmarked: only campaigns not marked by store_stale_mark() since their last boot was stored
+ * (a campaign command starting switches a stale campaign's boards off once, not at every
+ * start: a board switched on by hand afterwards stays on).  0 or -EIO */
+int store_stale_mark(struct store *st, int64_t id);
 /* the variant at position pos of campaign id (patch NULL: none): 0 or -EIO */
 int store_campaign_variant_add(struct store *st, int64_t id, int pos, const char *label,
 			       const char *patch);
