@@ -82,10 +82,10 @@ int store_stale_boards(struct store *st, bool unmarked, char ***files, int64_t *
 		"SELECT b->>'board_file', max(c.id) FROM campaigns c,"
 		" jsonb_array_elements(CASE WHEN jsonb_typeof(c.run->'boards') = 'array'"
 		" THEN c.run->'boards' ELSE '[]' END) b WHERE b->>'board_file' IS NOT NULL"
-		" AND (" STORE_CAMPAIGN_STATUS_SQL(
-			"c") ") = 'stale' AND (NOT $1::bool OR"
-			     " coalesce(c.run->>'stale_off_boots', '-1')::bigint <>"
-			     " (SELECT count(*) FROM boots x WHERE x.campaign_id = c.id)) GROUP BY 1 ORDER BY 2, 1",
+		" AND coalesce(c.run->>'runner', 'local') = 'local'" /* LAVA switches its own */
+		" AND (NOT $1::bool OR coalesce(c.run->>'stale_off_boots', '-1')::bigint <>"
+		" (SELECT count(*) FROM boots x WHERE x.campaign_id = c.id))"
+		" AND (" STORE_CAMPAIGN_STATUS_SQL("c") ") = 'stale' GROUP BY 1 ORDER BY 2, 1",
 		1, p);
 	if (!r)
 		return -EIO;

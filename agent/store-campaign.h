@@ -19,7 +19,8 @@ int store_campaign_status(struct store *st, int64_t id, char *status, size_t len
 /* `ablab resume`'s data: *run the stored run JSON (malloc'd; NULL when the campaign has
  * none), status its campaigns.status: 0, -ENOENT, -EIO */
 int store_campaign_run(struct store *st, int64_t id, char **run, char *status, size_t len);
-/* The board files of every stale campaign (running, its agent dead), for `ablab power
+/* The board files of every stale campaign (running, its agent dead) whose boards this host
+ * switches (runner local, not LAVA), for `ablab power
  * --stale-off` and power_stale_off(): *files and *cids (malloc'd, *n entries; a board in two
  * stale campaigns once, with the newest): 0 or -EIO.  unmarked: see store_stale_mark(). */
 int store_stale_boards(struct store *st, bool unmarked, char ***files, int64_t **cids, size_t *n);
