@@ -4,6 +4,7 @@
 #include "campaign.h"
 #include "bench/bench.h"
 #include "backend/boot.h"
+#include "power-stale.h"
 #include "spool.h"
 #include "report/report.h"
 #include "store/store-campaign.h"
@@ -592,6 +593,20 @@ static int campaign_load(struct campaign *c)
 	return ret;
 }
 
+/* The results database, opened before the boards are locked: a killed agent's boards
+ * may be on still, and are switched off before this campaign goes on.  0 or -errno. */
+static int campaign_open_store(struct campaign *c)
+{
+	size_t nstale;
+	int ret = store_open(&c->st, c->cs->db);
+
+	if (ret)
+		return ret;
+	c->have_store = true;
+	power_stale_off(&c->st, true, &nstale);
+	return 0;
+}
+
 /* The boards' locks, when the engine holds them.  0 or -EBUSY (the holder printed). */
 static int campaign_lock(struct campaign *c)
 {
@@ -677,10 +692,6 @@ static int campaign_open_record(struct campaign *c)
 	const struct campaign_spec *cs = c->cs;
 	int nloaded = 0, nfailed = 0, ret;
 
-	ret = store_open(&c->st, cs->db);
-	if (ret)
-		return ret;
-	c->have_store = true;
 	c->spooldir = xasprintf("%s/spool", c->abs_results);
 	spool_flush(&c->st, c->spooldir, &nloaded, &nfailed);
 	if (nloaded || nfailed)
@@ -887,6 +898,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	if (idp)
 		*idp = 0;
 	ret = campaign_load(&c);
+	if (!ret)
+		ret = campaign_open_store(&c);
 	if (!ret)
 		ret = campaign_lock(&c);
 	if (!ret)

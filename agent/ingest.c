@@ -41,7 +41,11 @@ struct ingest_ctx {
 	struct board b;
 	const char *variant, *kernel;
 	int64_t campaign; /* 0 until created */
-	bool created, partial, split; /* --partial, --split */
+	/* made: its row exists (--campaign N, a stopped run's campaign continued, or made with
+	 * the first boot stored); created: this ingest's own (marked complete at the end) */
+	bool made, created, partial, split; /* --partial, --split */
+	char *job_json; /* what the campaign stores as its job: kind, board, variant, files */
+	struct campaign_def cd; /* with its first boot, while not made */
 	struct ingest_src *src; /* a file each, or with --split a run each */
 	int nfiles;
 	/* two boots stored at once (ingest_file()): st2 is the second connection
@@ -162,15 +166,11 @@ static void ingest_sources(struct ingest_ctx *c, char **files, int n)
 	c->nfiles = k;
 }
 
-static int ingest_campaign(struct ingest_ctx *c, struct store *db, int batches)
+/* The job an ingest's campaign stores: what a rerun of the same ingest is found by. */
+static char *ingest_job_json(const struct ingest_ctx *c)
 {
 	json_object *j = json_object_new_object(), *fa = json_object_new_array();
-	struct campaign_def cd = { .trigger = "ingest",
-				   .order = "manual",
-				   .seed = 0,
-				   .boots = c->nfiles,
-				   .batches = batches };
-	int ret;
+	char *s;
 
 	json_object_object_add(j, "kind", json_object_new_string("ingest"));
 	json_object_object_add(j, "board", json_object_new_string(c->b.name));
@@ -185,12 +185,21 @@ static int ingest_campaign(struct ingest_ctx *c, struct store *db, int batches)
 		json_object_array_add(fa, json_object_new_string(realpath(f, rp) ? rp : f));
 	}
 	json_object_object_add(j, "files", fa);
-	cd.job_json = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
-	ret = store_campaign_new(db, &cd, &c->campaign);
+	s = xstrdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
 	json_object_put(j);
-	if (!ret)
-		c->created = true;
-	return ret;
+	return s;
+}
+
+/* The campaign, before its first boot: its id now, its row with that boot (store_boot(),
+ * rec.new_campaign), so that a kill before any boot is stored leaves no empty campaign. */
+static int ingest_campaign(struct ingest_ctx *c, struct store *db)
+{
+	c->cd = (struct campaign_def){ .trigger = "ingest",
+				       .order = "manual",
+				       .seed = 0,
+				       .boots = c->nfiles,
+				       .job_json = c->job_json };
+	return store_campaign_reserve(db, &c->campaign);
 }
 
 /*
@@ -480,7 +489,7 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 		if (res->v[i].batch == 1)
 			j->nscen++;
 	}
-	if (!c->campaign && ingest_campaign(c, db, j->maxb)) {
+	if (!c->campaign && ingest_campaign(c, db)) {
 		ret = -EIO;
 		goto out_slot;
 	}
@@ -522,9 +531,16 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 		goto out_slot;
 	}
 	j->st = db;
-	j->threaded = !pthread_create(&j->th, NULL, store_thread, j);
-	if (!j->threaded)
+	if (!c->made) { /* the campaign with it: stored before the next boot is begun */
+		c->cd.batches = j->maxb;
+		rec->new_campaign = &c->cd;
 		j->ret = store_boot(db, rec);
+		c->made = c->created = !j->ret;
+	} else {
+		j->threaded = !pthread_create(&j->th, NULL, store_thread, j);
+		if (!j->threaded)
+			j->ret = store_boot(db, rec);
+	}
 	c->nfl++;
 	return 2;
 out_slot:
@@ -555,7 +571,9 @@ static void ingest_usage(FILE *f)
 		   "  --kernel RELEASE   uname -r of the kernel (default: the log's \"Linux\n"
 		   "                     version\" line, else \"unknown\")\n"
 		   "  --campaign N       add the boots to campaign N (default: a new campaign\n"
-		   "                     with trigger \"ingest\" for this invocation)\n"
+		   "                     with trigger \"ingest\", made with its first boot; a\n"
+		   "                     run of the same files killed before its end: its\n"
+		   "                     campaign, continued)\n"
 		   "  --partial          keep the valid scenarios of a log cut short (no DONE\n"
 		   "                     line) or with rejected lines, and mark the boot partial\n"
 		   "  --split            a file of several runs (boots, module loads): one boot\n"
@@ -651,6 +669,21 @@ int cmd_ingest(int argc, char **argv)
 		}
 	}
 	ingest_sources(&c, argv + optind, argc - optind);
+	c.job_json = ingest_job_json(&c);
+	if (!c.campaign) { /* a run of this same ingest killed before its end: continued */
+		int64_t id;
+
+		if (!store_ingest_unfinished(&c.st, c.job_json, &id) &&
+		    !store_campaign_claim(&c.st, id)) {
+			c.campaign = id;
+			c.made = c.created = true;
+			printf("campaign %" PRId64
+			       ": continued: an ingest of these files (board %s, variant %s) stopped before its end; the boots it stored are not stored again\n",
+			       id, c.b.name, c.variant);
+		}
+	} else {
+		c.made = true;
+	}
 	c.board_json = xstrdup(json_object_to_json_string_ext(c.b.jf.root, JSON_C_TO_STRING_PLAIN));
 	/* a second connection to store two boots at once; without it, one at a time */
 	c.two = c.nfiles > 1 && !store_open(&c.st2, opt_db);
@@ -673,7 +706,7 @@ int cmd_ingest(int argc, char **argv)
 	prep_stop(&q[1]);
 	if (c.created)
 		store_campaign_set_status(&c.st, c.campaign, "complete");
-	if (c.campaign)
+	if (c.campaign && c.made)
 		printf("campaign %" PRId64 ": %d boot(s) stored, %d already stored, %d failed\n",
 		       c.campaign, c.stored, c.dup, c.bad);
 	else
@@ -683,6 +716,7 @@ int cmd_ingest(int argc, char **argv)
 		free(c.src[i].name);
 	free(c.src);
 	free(c.board_json);
+	free(c.job_json);
 	if (c.two)
 		store_close(&c.st2);
 	board_free(&c.b);

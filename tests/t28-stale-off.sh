@@ -39,6 +39,27 @@ fault 27.23 "stale campaign: \`ablab power --stale-off\` switches its board off 
 "$ablab" power --stale-off >"$w/off2.out" 2>&1
 fault 27.23 "stale campaign: a second --stale-off switches it off again (exit $?, state $(sim_state))" \
 	test "$(sim_state)" = off
+# any campaign command (run, ab, resume, nightly: campaign_run) that starts while the
+# campaign is stale switches its boards off first, and says so.  The board on again, then
+# `ablab ab` with a free-space floor no disk meets (ABLAB_MIN_FREE_MB), which it checks
+# after that and refuses: nothing else of it switches the board.
+"$bs" ctl "$w/ctl" on >/dev/null
+on_state=$(sim_state)
+ABLAB_MIN_FREE_MB=999999999 "$ablab" ab --board "$w/board.json" --control "$w/k/control" \
+	--patched "$w/k/patched" --boots 1 --undecidable-ok --batches 2 --results "$w/results" >"$w/start.out" 2>&1
+rc=$?
+grep -m1 'is stale' "$w/start.out"
+fault 27.23 "stale campaign: \`ablab ab\` starting switches its board off before going on ($on_state -> $(sim_state), exit $rc: refused by the floor after it), naming board and campaign" \
+	bash -c "[ \"\$('$bs' ctl '$w/ctl' status | sed -n 's/.*state=\([a-z]*\).*/\1/p')\" = off ] && grep -q 'campaign $cid is stale (its agent died, its boards maybe left on): board sim-stale switched off before going on' '$w/start.out' && grep -q 'MiB free, below' '$w/start.out'" ||
+	sed 's/^/  /' "$w/start.out"
+# once: a board switched on by hand afterwards (the campaign still stale, no boot since)
+# is left on by the next campaign command
+"$bs" ctl "$w/ctl" on >/dev/null
+ABLAB_MIN_FREE_MB=999999999 "$ablab" ab --board "$w/board.json" --control "$w/k/control" \
+	--patched "$w/k/patched" --boots 1 --undecidable-ok --batches 2 --results "$w/results" >"$w/start2.out" 2>&1
+check "stale campaign: switched off once, not at every start: a board switched on by hand stays on ($(sim_state))" \
+	bash -c "[ \"\$('$bs' ctl '$w/ctl' status | sed -n 's/.*state=\([a-z]*\).*/\1/p')\" != off ] && ! grep -q 'is stale' '$w/start2.out'"
+"$bs" ctl "$w/ctl" off >/dev/null
 check "stale: the nightly unit runs \`ablab power --stale-off\` as ExecStopPost" \
 	grep -qx 'ExecStopPost=-/srv/ablab/ablab power --stale-off' "$top/jobs/systemd/ablab-nightly.service"
 check "stale: --help documents --stale-off" bash -c "'$ablab' power --help | grep -q -- --stale-off"

@@ -18,3 +18,29 @@ SELECT x::text, round(x::numeric, 1)::text FROM (
 	>"$tmp/round1.tsv"
 check "query's client-side rounding: 250,016 random and edge float8 values, PostgreSQL's own round(x::numeric, 1)" \
 	build/asan/test_round "$tmp/round1.tsv"
+
+# The private cluster's authentication (issue 27, Low: initdb --auth=trust with trust host
+# lines): the socket by peer (this user as ablab or ablab_read, pg_ident.conf's map), TCP
+# (off unless turned on by hand: turned on here, on a free port) by password, and no role
+# has one: a TCP connection without a password is refused.
+pg=$ABLAB_DATA/pg
+fault 27.26 "private cluster: pg_hba.conf has no trust line ($(grep -v '^#' "$pg/pg_hba.conf" | tr '\n' '|'))" \
+	bash -c "! grep -v '^#' '$pg/pg_hba.conf' | grep -qw trust"
+pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+"$ablab" db stop >/dev/null
+if as_pg env PGDATA="$pg" "$pgbin/pg_ctl" -w -t 60 -l "$pg/tcp.log" \
+	-o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=." start >/dev/null; then
+	out=$(PGPASSWORD= psql -X -A -t -q -w "host=127.0.0.1 port=$port dbname=ablab user=ablab" -c 'SELECT 1' 2>&1); rc=$?
+	fault 27.26 "private cluster over TCP: a connection as ablab without a password is refused (exit $rc: $(echo "$out" | head -n 1 | cut -c1-100))" \
+		bash -c "[ $rc != 0 ] && grep -q 'password' <<<'$out'"
+	out=$(psql -X -A -t -q -w "host=127.0.0.1 port=$port dbname=ablab user=ablab_read" -c 'SELECT 1' 2>&1); rc=$?
+	fault 27.26 "private cluster over TCP: ... and as ablab_read (exit $rc)" test "$rc" != 0
+	check "private cluster: the socket still lets this user in as ablab and ablab_read (peer)" bash -c \
+		"[ \"\$(psql -X -A -t -q 'host=$pg port=$port dbname=ablab user=ablab' -c 'SELECT 1')\" = 1 ] && [ \"\$(psql -X -A -t -q 'host=$pg port=$port dbname=ablab user=ablab_read' -c 'SELECT 2')\" = 2 ]"
+	as_pg env PGDATA="$pg" "$pgbin/pg_ctl" -w -m fast stop >/dev/null
+else
+	bad "private cluster: cannot start it with TCP on port $port: $(tail -n 3 "$pg/tcp.log")"
+fi
+check "db start after it: running again" "$ablab" db start

@@ -140,6 +140,28 @@ if "$bs" run --ctl "$dw/ctl" --pty-link "$dw/console" --tftp-root "$dw/tftp" \
 	fault 4 "kernel dir: a zImage linking inside it is deployed (a regular file) and boots" \
 		test "$rc" = 0 -a -f "$d/zImage" -a ! -L "$d/zImage" -a -n "$(echo "$out" | grep -F 'uname -r = 6.1.0-sim-control')" ||
 		echo "$out" | tail -n 3
+
+	# 6. a source swapped between its check and its open (issue 27, Low: the open file's
+	# device/inode compared with the check's).  That window cannot be timed from outside:
+	# a test hook (ABLAB_TEST_HOOK_DEPLOY_OPEN, a command run between the check and the
+	# open with the checked path as $1) makes the swap there.
+	kernel "$dw/k/swap"
+	printf 'zImage\0Linux version 6.1.0-sim-evil (x@y) #1\n' >"$dw/evil"
+	for how in file symlink; do
+		rm -rf "$d"
+		[ $how = file ] && swap="cp '$dw/evil' \"\$1.new\" && mv -f \"\$1.new\" \"\$1\"" ||
+			swap="ln -sfn '$dw/evil' \"\$1\""
+		cp "$dw/k/control/zImage" "$dw/k/swap/zImage"
+		ABLAB_TEST_HOOK_DEPLOY_OPEN="case \"\$1\" in */zImage) $swap;; esac" \
+			"$ablab" check "$dw/board.json" --kernel "$dw/k/swap" >"$dw/swap.out" 2>&1
+		rc=$?
+		[ $how = file ] && want='changed between its check and its open' ||
+			want='became a symbolic link after it was checked'
+		fault 27.20 "deploy: a zImage swapped for another $how between its check and its open is refused ($want), the other not published (exit $rc)" \
+			bash -c "[ $rc != 0 ] && ! grep -qa evil '$d/zImage' 2>/dev/null && grep -qF '$dw/k/swap/zImage: ' '$dw/swap.out' && grep -qF '$want' '$dw/swap.out'" ||
+			tail -n 3 "$dw/swap.out"
+	done
+	rm -rf "$d"
 	"$bs" ctl "$dw/ctl" quit >/dev/null 2>&1
 else
 	bad "deploy: cannot start the simulator: $(cat "$dw/sim.err")"

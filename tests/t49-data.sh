@@ -218,6 +218,17 @@ else
 			"[ $rc = 1 ] && [ \$(grep -c 'transcript incomplete: No space left on device (ENOSPC)' '$dd/ab.err') -ge 2 ] && grep -q 'sim-data: 2 transcript(s) incomplete' '$dd/ab.err'"
 		fault 27.4 "  ... and the stored boots say so in their error (data stored, ok)" test \
 			"$(psql_q "SELECT count(*) FILTER (WHERE status = 'ok' AND error LIKE '%transcript incomplete: No space left on device (ENOSPC)%') || '/' || count(*) FROM boots WHERE campaign_id = $cid")" = 2/2
+		# ... and its report says so, in every format (a line per boot in text)
+		for f in text email json csv html; do "$ablab" report "$cid" --format $f >"$dd/full.$f" 2>&1; done
+		grep -m1 'transcript incomplete' "$dd/full.text"
+		fault 27.4 "  ... and the text report names each boot: boot N (variant, board): transcript incomplete: No space left on device ($(grep -c 'transcript incomplete' "$dd/full.text") lines)" \
+			test "$(grep -cE '^  boot [0-9]+ \((control|patched), sim-data\): transcript incomplete: No space left on device \(ENOSPC\)' "$dd/full.text")" = 2
+		fault 27.4 "  ... and the JSON report lists them (boards[].transcripts_incomplete)" python3 -c '
+import json, re, sys
+b = json.load(open(sys.argv[1]))["boards"][0]["transcripts_incomplete"]
+sys.exit(not (len(b) == 2 and all(re.match(r"boot \d+ \((control|patched), sim-data\): transcript incomplete: No space left on device", x) for x in b)))' "$dd/full.json"
+		check "  ... and the email, CSV (board_notes) and HTML reports name them" bash -c \
+			"grep -q 'transcript incomplete: No space' '$dd/full.email' && grep -q 'transcript incomplete: No space' '$dd/full.html' && head -n 1 '$dd/full.csv' | grep -q ',board_notes\$' && sed -n 2p '$dd/full.csv' | grep -q 'transcript incomplete: No space'"
 		# the database goes away as well: the spool cannot take the boot
 		c0=$(last)
 		ABLAB_MIN_FREE_MB=0 ab 3 "$full/results"

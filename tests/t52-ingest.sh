@@ -4,7 +4,7 @@
 # with a line cut by other output is refused naming every rejected line by
 # file:line and pointing at --partial; with --partial its valid scenarios are
 # stored, the boot is marked partial in the database and the report says so.
-# timeout: 120
+# timeout: 240
 fx=$top/tests/fixtures
 d=$tmp/t52
 mkdir -p "$d"
@@ -216,3 +216,71 @@ ing "$d/nul.txt" >"$d/nul.out" 2>&1; rc=$?
 grep NUL "$d/nul.out"
 fault 27.17 "ingest: a NUL inside a benchmark line is named with its line (exit $rc)" \
 	grep -qF "$d/nul.txt:13: 2 benchmark line(s) held NUL bytes, dropped" "$d/nul.out"
+
+echo "== SIGKILL during an ingest: no empty campaign; a rerun continues the campaign the killed run left"
+# (issue 27, Low: a kill left an empty "stale" campaign, and a rerun split one set of files
+# over two campaigns.)  The campaign is made with its first boot, in one transaction; a
+# rerun of the same files (board, variant) finds the killed run's campaign and adds the
+# boots it had not stored.
+kb=pi400-t52k
+ingk() { "$ablab" ingest "$@" --board $kb --variant control --cpu Cortex-A72 --family v7; }
+# ingk_bg OUT FILES...: the same in the background, $kpid ablab's own pid (the one killed)
+ingk_bg() {
+	local out=$1; shift
+	"$ablab" ingest "$@" --board $kb --variant control --cpu Cortex-A72 --family v7 >"$out" 2>&1 &
+	kpid=$!
+}
+ncamp() { psql_q "SELECT count(*) FROM campaigns WHERE job->>'board' = '$kb'"; }
+nboots() { psql_q "SELECT count(*) FROM boots b JOIN boards o ON o.id = b.board_id WHERE o.name = '$kb'"; }
+two_boots() { test "$(nboots)" = 2; }
+lockwait() { test "$(psql_q "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'boots'::regclass")" -ge 1; }
+no_client() { test "$(psql_q "SELECT count(*) FROM pg_stat_activity WHERE datname = 'ablab' AND backend_type = 'client backend' AND pid <> pg_backend_pid()")" = 0; }
+wait_for() { local end=$((SECONDS + $1)); shift; until "$@"; do [ $SECONDS -lt $end ] || return 1; sleep 0.05; done; }
+for k in 1 2 3 4; do
+	python3 - "$d/k$k.txt" "$k" <<'PY'
+import sys
+f, k = sys.argv[1], int(sys.argv[2])
+with open(f, 'w') as o:
+    o.write('[    1.000000] dmabench: v1 start clock_res_ns=1\n')
+    for b in range(1, 4):
+        o.write(f'dmabench: v1 result scenario=p batch={b} size=64 reps=10 dir=from op=map_unmap state=dirty timing=iter mean_ns={k * 100 + b} min_ns=1 max_ns=99999 ns_per_KiB=4\n')
+    o.write('dmabench: v1 done status=0\n')
+PY
+done
+# a. killed before its first boot is stored: a session of the test holds the boots table
+# (LOCK TABLE ... EXCLUSIVE), so the boot's INSERT waits; killed while it waits
+mkfifo "$d/lockq"
+psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=ablab" <"$d/lockq" >"$d/lock.out" 2>&1 &
+lpid=$!
+exec 7>"$d/lockq"
+echo "BEGIN; LOCK TABLE boots IN EXCLUSIVE MODE; SELECT 'locked';" >&7
+wait_for 20 grep -q locked "$d/lock.out" || bad "t52: the test's lock on boots was not taken: $(cat "$d/lock.out")"
+ingk_bg "$d/kill1.out" "$d/k1.txt" "$d/k2.txt"
+wait_for 30 lockwait || bad "t52: the ingest never waited for the boots table"
+kill -9 $kpid
+wait $kpid 2>/dev/null
+echo "ROLLBACK;" >&7
+exec 7>&-
+wait $lpid
+wait_for 30 no_client || bad "t52: the killed ingest's session did not end"
+fault 27.25 "ingest killed (SIGKILL) before its first boot was stored: no campaign left ($(ncamp) of board $kb, $(nboots) boots)" \
+	test "$(ncamp)/$(nboots)" = 0/0
+# b. killed after two boots: its third file a FIFO that no one writes (its reader waits)
+mv "$d/k3.txt" "$d/k3.real"
+mkfifo "$d/k3.txt"
+ingk_bg "$d/kill2.out" "$d/k1.txt" "$d/k2.txt" "$d/k3.txt" "$d/k4.txt"
+wait_for 30 two_boots || bad "t52: the ingest did not store its first two boots: $(cat "$d/kill2.out")"
+kill -9 $kpid
+wait $kpid 2>/dev/null
+rm -f "$d/k3.txt"
+mv "$d/k3.real" "$d/k3.txt"
+check "the killed ingest left 1 campaign with 2 boots, shown stale ($(ncamp) campaign(s), $(nboots) boots)" bash -c \
+	"[ $(ncamp)/$(nboots) = 1/2 ] && '$ablab' campaigns | grep -w stale | grep -qw $(psql_q "SELECT max(id) FROM campaigns WHERE job->>'board' = '$kb'")"
+ingk "$d/k1.txt" "$d/k2.txt" "$d/k3.txt" "$d/k4.txt" >"$d/rerun.out" 2>&1; rc=$?
+cat "$d/rerun.out"
+kc=$(psql_q "SELECT max(id) FROM campaigns WHERE job->>'board' = '$kb'")
+fault 27.25 "the rerun of the same ingest continues the killed run's campaign: 1 campaign, its 4 boots (seq $(psql_q "SELECT string_agg(seq::text, ',' ORDER BY seq) FROM boots WHERE campaign_id = $kc")), complete, exit $rc" \
+	test "$rc/$(ncamp)/$(psql_q "SELECT count(*) || '/' || c.status FROM boots b JOIN campaigns c ON c.id = b.campaign_id WHERE c.id = $kc GROUP BY c.status")" = 0/1/4/complete
+fault 27.25 "  ... and says so: continued, 2 stored, 2 already stored" bash -c \
+	"grep -q '^campaign $kc: continued: an ingest of these files (board $kb, variant control) stopped before its end' '$d/rerun.out' && grep -q '^campaign $kc: 2 boot(s) stored, 2 already stored, 0 failed' '$d/rerun.out'"
+check "no campaign of board $kb is empty" test "$(psql_q "SELECT count(*) FROM campaigns c WHERE job->>'board' = '$kb' AND NOT EXISTS (SELECT 1 FROM boots b WHERE b.campaign_id = c.id)")" = 0

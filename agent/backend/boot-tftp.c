@@ -10,21 +10,91 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-/* Copies src to name in the directory dirfd through a uniquely named
- * temporary file and rename(), so that a board fetching it sees the old or
- * the new file, never half of one.  dir is for messages. */
-static int copy_atomic(const char *src, int dirfd, const char *dir, const char *name,
-		       struct errtext *err)
+/* Test hook (t44 only; unset in use): ABLAB_TEST_HOOK_DEPLOY_OPEN, a shell command run
+ * between a source's check and its open with the checked path as $1, so that a test can
+ * swap the file in that window, which it cannot time from outside. */
+static void test_hook(const char *path)
 {
-	int ret;
+	const char *hook = getenv("ABLAB_TEST_HOOK_DEPLOY_OPEN");
+	pid_t pid;
+	int st;
+
+	if (!hook || !*hook)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", hook, "hook", path, (char *)NULL);
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * The source a board gets is the file that was checked: src resolved (a symlink inside the
+ * kernel directory kdir is followed: kernel_load() allowed it), checked (a regular file,
+ * inside kdir when given), then the resolved path opened with O_NOFOLLOW and the device and
+ * inode of the open file compared with the check's.  A file swapped in between (another
+ * file, a symlink) is refused.  Returns the fd or -errno (err set).
+ */
+static int open_checked(const char *kdir, const char *src, struct errtext *err)
+{
+	char rp[PATH_MAX];
+	struct stat ck, op;
+	size_t n = kdir ? strlen(kdir) : 0;
+	int fd;
+
+	if (!realpath(src, rp) || stat(rp, &ck) < 0)
+		return errtext_set(err, -errno, "cannot read %s: %s", src, strerror(errno));
+	if (kdir && (strncmp(rp, kdir, n) || rp[n] != '/'))
+		return errtext_set(
+			err, -EPERM,
+			"%s resolves to %s, outside the kernel directory %s; refusing to deploy it (copy the file in)",
+			src, rp, kdir);
+	if (!S_ISREG(ck.st_mode))
+		return errtext_set(err, -EINVAL,
+				   "%s (%s) is not a regular file; refusing to deploy it", src, rp);
+	test_hook(rp);
+	fd = open(rp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP)
+		return errtext_set(
+			err, -ELOOP,
+			"%s: %s became a symbolic link after it was checked; refusing to deploy it (is something changing the kernel directory?)",
+			src, rp);
+	if (fd < 0)
+		return errtext_set(err, -errno, "cannot read %s: %s", rp, strerror(errno));
+	if (fstat(fd, &op) < 0 || op.st_dev != ck.st_dev || op.st_ino != ck.st_ino ||
+	    !S_ISREG(op.st_mode)) {
+		close(fd);
+		return errtext_set(
+			err, -ESTALE,
+			"%s: %s changed between its check and its open (another file is there now: device/inode %lu/%lu, checked %lu/%lu); refusing to deploy it (is something changing the kernel directory?)",
+			src, rp, (unsigned long)op.st_dev, (unsigned long)op.st_ino,
+			(unsigned long)ck.st_dev, (unsigned long)ck.st_ino);
+	}
+	return fd;
+}
+
+/* Copies src (opened by open_checked()) to name in the directory dirfd through a uniquely
+ * named temporary file and rename(), so that a board fetching it sees the old or the new
+ * file, never half of one.  dir is for messages. */
+static int copy_atomic(const char *kdir, const char *src, int dirfd, const char *dir,
+		       const char *name, struct errtext *err)
+{
+	int ret, fd;
 
 	if (!*name || !strcmp(name, ".") || !strcmp(name, "..") || strchr(name, '/')) {
 		return errtext_set(err, -EINVAL, "refusing artefact name \"%s\"", name);
 	}
-	ret = copy_file_atomic_at(src, dirfd, name);
-	if (ret == -ENOENT || ret == -EACCES || ret == -EISDIR)
+	fd = open_checked(kdir, src, err);
+	if (fd < 0)
+		return fd;
+	ret = copy_fd_atomic_at(fd, dirfd, name);
+	close(fd);
+	if (ret == -EISDIR)
 		errtext_set(err, 0, "cannot read %s: %s", src, strerror(-ret));
 	else if (ret)
 		errtext_set(err, 0, "cannot write %s/%s: %s", dir, name, strerror(-ret));
@@ -107,7 +177,7 @@ int tftp_deploy(const struct board *b, const char *root, const struct kernel_art
 		if (!src[i])
 			continue; /* no .dtb */
 		name = strrchr(src[i], '/') ? strrchr(src[i], '/') + 1 : src[i];
-		ret = copy_atomic(src[i], subfd, sub, name, err);
+		ret = copy_atomic(k->dir, src[i], subfd, sub, name, err);
 		if (!ret)
 			rel[i] = xasprintf("%s/%s", b->name, name);
 	}

@@ -10,6 +10,7 @@
 #include "backend/power_gpiod.h"
 #include "kernel.h"
 #include "backend/power.h"
+#include "power-stale.h"
 #include "store/store-board.h"
 #include "store/store-campaign.h"
 #include "store/store.h"
@@ -290,56 +291,19 @@ static int hold_until_interrupted(const struct board *b)
 /* `ablab power --stale-off`: the boards of every stale campaign (its agent was killed, e.g.
  * SIGKILL, the OOM killer or a hard stop of the service) switched off; a board an agent
  * holds now is left alone.  0 when every such board is off. */
-static int power_stale_off(void)
+static int stale_off(void)
 {
 	struct store st;
-	char **files = NULL;
-	int64_t *cids = NULL;
-	size_t n = 0, i;
-	int ret = 0;
+	size_t n;
+	int ret;
 
 	if (store_open(&st, opt_db))
 		return 1;
-	if (store_stale_boards(&st, &files, &cids, &n)) {
-		store_close(&st);
-		return 1;
-	}
+	ret = power_stale_off(&st, false, &n);
 	store_close(&st);
-	for (i = 0; i < n; i++) {
-		struct board_lock lock;
-		struct power pw;
-		struct board b;
-		int r;
-
-		if (board_load(&b, files[i])) {
-			err_msg("campaign %lld (stale): board file %s cannot be loaded; its board may still be on",
-				(long long)cids[i], files[i]);
-			board_free(&b);
-			ret = 1;
-			continue;
-		}
-		if (backend_has(BACKEND_POWER, b.power_type, CAP_MAKES_MACHINE) ||
-		    board_lock(&lock, &b, "ablab power --stale-off")) {
-			board_free(&b);
-			continue; /* a QEMU board ends with its process; a held board is in use */
-		}
-		power_init(&pw, &b, NULL);
-		r = power_off(&pw);
-		if (r) {
-			err_msg("campaign %" PRId64 " (stale): %s", cids[i], power_error(&pw, r));
-			ret = 1;
-		} else {
-			info_msg("campaign %" PRId64 " (stale): %s: power off", cids[i], b.name);
-		}
-		power_free(&pw);
-		board_unlock(&lock);
-		board_free(&b);
-	}
-	if (!n)
+	if (!ret && !n)
 		info_msg("no stale campaign");
-	strv_free(files);
-	free(cids);
-	return ret;
+	return ret ? 1 : 0;
 }
 
 /* `ablab power BOARD on|off|cycle`: board, op.  0; 2: a usage error (said); 3: --help
@@ -413,7 +377,7 @@ int cmd_power(int argc, char **argv)
 	int ret = parse_power_opts(argc, argv, &board, &op);
 
 	if (ret == 4)
-		return power_stale_off();
+		return stale_off();
 	if (ret)
 		return ret == 3 ? 0 : ret;
 	return power_switch(board, op);

@@ -128,6 +128,17 @@ void rep_write_json(const struct report *rep, FILE *f)
 				       json_object_new_string(b->lava_jobs ? b->lava_jobs : ""));
 		json_object_object_add(o, "failed_attempts", json_object_new_int((int)b->failed));
 		json_object_object_add(o, "partial_boots", json_object_new_int((int)b->partial));
+		{ /* boots whose transcript a full disk cut short, a note each */
+			json_object *a = json_object_new_array();
+
+			for (const char *l = b->logs_incomplete; l && *l;) {
+				size_t len = strcspn(l, "\n");
+
+				json_object_array_add(a, json_object_new_string_len(l, (int)len));
+				l += len + (l[len] == '\n');
+			}
+			json_object_object_add(o, "transcripts_incomplete", a);
+		}
 		json_object_object_add(o, "boot_s", jd(b->boot_s));
 		json_object_object_add(o, "run_s", jd(b->run_s));
 		if (b->design_ok) {
@@ -317,6 +328,22 @@ static void csv_num(FILE *f, double v, bool last)
 	fputc(last ? '\n' : ',', f);
 }
 
+/* the last cell of a row: what the report says of its board's boots besides the table
+ * (transcripts a full disk cut short), "; " between them */
+static void board_notes(FILE *f, const struct rep_board *b)
+{
+	struct buf n = { 0 };
+
+	for (const char *l = b->logs_incomplete; l && *l;) {
+		size_t len = strcspn(l, "\n");
+
+		buf_printf(&n, "%s%.*s", n.data ? "; " : "", (int)len, l);
+		l += len + (l[len] == '\n');
+	}
+	csv_field(f, n.data ? n.data : "", true);
+	buf_free(&n);
+}
+
 void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *f)
 {
 	if (o->detail) {
@@ -351,7 +378,7 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 	}
 	if (rep->series) { /* every comparison, with both variants' labels and positions */
 		fprintf(f,
-			"campaign,board,scenario,label,variant,variant_position,vs,vs_position,n,n_vs,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,verdict,batches_left_out\n");
+			"campaign,board,scenario,label,variant,variant_position,vs,vs_position,n,n_vs,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,verdict,batches_left_out,board_notes\n");
 		for (size_t c = 0; c < rep->ncmp; c++) {
 			const struct rep_cmp *x = &rep->cmp[c];
 			const struct rep_row *r = &rep->rows[x->row];
@@ -372,12 +399,13 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 			csv_num(f, x->conf, false);
 			csv_num(f, x->p, false);
 			csv_num(f, x->p_adj, false);
-			fprintf(f, "%s,%zu\n", cmp_verdict_name(x), r->nleft);
+			fprintf(f, "%s,%zu,", cmp_verdict_name(x), r->nleft);
+			board_notes(f, &rep->boards[r->board]);
 		}
 		return;
 	}
 	fprintf(f,
-		"campaign,board,cpu,family,scenario,label,kind,size,unit,n_control,n_patched,control_mean,patched_mean,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,p_min,verdict,separation,welch_p,cliff_delta,batches_left_out,left_out\n");
+		"campaign,board,cpu,family,scenario,label,kind,size,unit,n_control,n_patched,control_mean,patched_mean,rel_change,ci_lo,ci_hi,ci_conf,p_mwu,p_holm,p_min,verdict,separation,welch_p,cliff_delta,batches_left_out,left_out,board_notes\n");
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
 		const struct rep_board *b = &rep->boards[r->board];
@@ -414,7 +442,8 @@ void rep_write_csv(const struct report *rep, const struct report_opts *o, FILE *
 
 			rep_left_out_text(r, t, sizeof(t));
 			fprintf(f, "%zu,", r->nleft);
-			csv_field(f, t, true);
+			csv_field(f, t, false);
+			board_notes(f, b);
 		}
 	}
 }

@@ -159,7 +159,8 @@ static int board_index(const struct report *rep, const char *name)
 }
 
 /* The failed attempts that were not retried, with their reasons: why a
- * campaign (or a board's part of it) stopped. */
+ * campaign (or a board's part of it) stopped; and the boots whose transcript is
+ * incomplete. */
 static int load_not_retried(struct store *st, struct report *rep)
 {
 	struct store_attempt *v;
@@ -171,7 +172,21 @@ static int load_not_retried(struct store *st, struct report *rep)
 		int bi = board_index(rep, v[i].board);
 		struct rep_board *b;
 		struct buf w = { 0 };
+		const char *ti = v[i].error ? strstr(v[i].error, "transcript incomplete: ") : NULL;
 
+		if (bi >= 0 && ti) { /* its transcript cut short: every format says so */
+			b = &rep->boards[bi];
+			if (b->logs_incomplete)
+				buf_printf(&w, "%s\n", b->logs_incomplete);
+			buf_printf(&w, "boot %d", v[i].seq);
+			if (v[i].attempt > 1)
+				buf_printf(&w, " attempt %d", v[i].attempt);
+			buf_printf(&w, " (%s, %s): %s", v[i].variant, b->name, ti);
+			free(b->logs_incomplete);
+			b->logs_incomplete = w.data;
+			b->nlogs_incomplete++;
+			memset(&w, 0, sizeof(w));
+		}
 		if (bi < 0 || !strcmp(v[i].status, "ok") || v[i].retried)
 			continue;
 		b = &rep->boards[bi];
@@ -355,6 +370,7 @@ void report_free(struct report *rep)
 		free(rep->boards[i].description);
 		free(rep->boards[i].lava_jobs);
 		free(rep->boards[i].not_retried_why);
+		free(rep->boards[i].logs_incomplete);
 	}
 	free(rep->boards);
 	free(rep->series_patches);

@@ -699,6 +699,17 @@ static void method_boots(const struct report *rep, struct buf *o, bool email)
 				   b->not_retried, b->not_retried_why);
 		buf_printf(o, ";");
 	}
+	for (size_t bi = 0; bi < n; bi++) { /* a full disk cut them short */
+		const struct rep_board *b = &rep->boards[bi];
+
+		for (const char *l = b->logs_incomplete; l && *l;) {
+			size_t len = strcspn(l, "\n");
+
+			buf_printf(o, " %.*s (its data stored, its transcript cut short);",
+				   (int)len, l);
+			l += len + (l[len] == '\n');
+		}
+	}
 	free(d);
 }
 

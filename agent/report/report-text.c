@@ -81,6 +81,14 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 			fprintf(f,
 				"  %s: PARTIAL: %zu boot(s) ingested with --partial (a log cut short or with rejected lines: only its valid scenarios kept)\n",
 				rep->boards[bi].name, rep->boards[bi].partial);
+	for (size_t bi = 0; bi < rep->nboards; bi++) /* a full disk cut them short */
+		for (const char *l = rep->boards[bi].logs_incomplete; l && *l;) {
+			size_t len = strcspn(l, "\n");
+
+			fprintf(f, "  %.*s (its data stored, its transcript cut short)\n", (int)len,
+				l);
+			l += len + (l[len] == '\n');
+		}
 	if (rep->series) { /* the attribution table instead of one A/B table */
 		fputc('\n', f);
 		rep_write_series(rep, f, 78);

@@ -82,6 +82,11 @@ struct rep_board {
 	size_t not_retried; /* failed attempts with no later attempt of their slot */
 	char *not_retried_why; /* "slot N (variant) attempt A: reason; ...", or NULL */
 	size_t partial; /* ok boots ingested with --partial (scenarios or lines missing) */
+	/* boots whose transcript could not be fully written (a full disk): "boot 4 (control,
+	 * BOARD): transcript incomplete: No space left on device (ENOSPC)", a line each;
+	 * NULL: none */
+	char *logs_incomplete;
+	size_t nlogs_incomplete;
 	double boot_s, run_s; /* mean boot-to-prompt and module-run seconds (NAN: unknown) */
 	int64_t clock_res_ns; /* largest of the boots (-1: unknown) */
 	/* campaign-level design: one (batches, boots) for every timing row of the board */

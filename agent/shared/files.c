@@ -180,6 +180,11 @@ int copy_file_atomic_at(const char *src, int dirfd, const char *name)
 	return ret;
 }
 
+int copy_fd_atomic_at(int srcfd, int dirfd, const char *name)
+{
+	return atomic_at(dirfd, name, NULL, 0, srcfd, 0644);
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
 	return write_file_atomic_mode(path, data, len, 0644);

@@ -22,6 +22,8 @@ int write_file_atomic_mode(const char *path, const void *data, size_t len, mode_
 int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len);
 /* The same with the contents of the file src, streamed (memory flat in its size). */
 int copy_file_atomic_at(const char *src, int dirfd, const char *name);
+/* The same from the open file srcfd (read from its start). */
+int copy_fd_atomic_at(int srcfd, int dirfd, const char *name);
 /* Opens directory PATH walking it one component at a time with O_NOFOLLOW:
  * returns an fd (O_CLOEXEC) or -errno; -ELOOP with *link = the prefix of PATH
  * that is a symlink (caller frees). */

@@ -5,6 +5,7 @@
 #include "store/store-int.h"
 #include "board.h"
 #include "stats/stats-screen.h"
+#include "store/store-campaign.h"
 #include "shared/util.h"
 
 #include <errno.h>
@@ -443,6 +444,8 @@ int store_boot(struct store *st, const struct boot_rec *b)
 
 	if (ret)
 		return ret;
+	if (b->new_campaign && store_campaign_insert(st, b->new_campaign, b->campaign))
+		goto fail;
 	if (boot_refs(st, b, board_id, kernel_id))
 		goto fail;
 	snprintf(campaign, sizeof(campaign), "%" PRId64, b->campaign);
@@ -454,6 +457,11 @@ int store_boot(struct store *st, const struct boot_rec *b)
 		ret = boot_conflict(st, b, campaign, board_id, seq);
 		if (ret == -EIO)
 			goto fail;
+		if (!ret && b->new_campaign) { /* its campaign not made for nothing */
+			err_msg("boot %s: already stored (at the same time, by another process); not stored again",
+				b->uuid);
+			ret = -EEXIST;
+		}
 		store_exec(st, ret ? "ROLLBACK" : "COMMIT");
 		return ret;
 	}

@@ -68,8 +68,9 @@ int store_campaign_run(struct store *st, int64_t id, char **run, char *status, s
 	return ret;
 }
 
-int store_stale_boards(struct store *st, char ***files, int64_t **cids, size_t *n)
+int store_stale_boards(struct store *st, bool unmarked, char ***files, int64_t **cids, size_t *n)
 {
+	const char *p[1] = { unmarked ? "t" : "f" };
 	PGresult *r;
 	int i;
 
@@ -81,8 +82,11 @@ int store_stale_boards(struct store *st, char ***files, int64_t **cids, size_t *
 		"SELECT b->>'board_file', max(c.id) FROM campaigns c,"
 		" jsonb_array_elements(CASE WHEN jsonb_typeof(c.run->'boards') = 'array'"
 		" THEN c.run->'boards' ELSE '[]' END) b WHERE b->>'board_file' IS NOT NULL"
+		" AND coalesce(c.run->>'runner', 'local') = 'local'" /* LAVA switches its own */
+		" AND (NOT $1::bool OR coalesce(c.run->>'stale_off_boots', '-1')::bigint <>"
+		" (SELECT count(*) FROM boots x WHERE x.campaign_id = c.id))"
 		" AND (" STORE_CAMPAIGN_STATUS_SQL("c") ") = 'stale' GROUP BY 1 ORDER BY 2, 1",
-		0, NULL);
+		1, p);
 	if (!r)
 		return -EIO;
 	*files = xcalloc((size_t)PQntuples(r) + 1, sizeof(**files));
@@ -94,6 +98,18 @@ int store_stale_boards(struct store *st, char ***files, int64_t **cids, size_t *
 	*n = (size_t)i;
 	PQclear(r);
 	return 0;
+}
+
+int store_stale_mark(struct store *st, int64_t id)
+{
+	char ids[DEC_LEN(int64_t)];
+	const char *p[1] = { ids };
+
+	snprintf(ids, sizeof(ids), "%" PRId64, id);
+	return store_command(
+		st,
+		"UPDATE campaigns SET run = jsonb_set(run, '{stale_off_boots}', to_jsonb((SELECT count(*) FROM boots WHERE campaign_id = $1::int))) WHERE id = $1::int AND jsonb_typeof(run) = 'object'",
+		1, p);
 }
 
 int store_campaign_variant_add(struct store *st, int64_t id, int pos, const char *label,
@@ -166,6 +182,66 @@ int store_resume_point(struct store *st, int64_t id, const char *board, int *slo
 	*attempts = atoi(PQgetvalue(r, 0, 1));
 	PQclear(r);
 	return 0;
+}
+
+int store_campaign_reserve(struct store *st, int64_t *id)
+{
+	char *v = NULL;
+	int ret = store_value(st, "SELECT nextval(pg_get_serial_sequence('campaigns', 'id'))", 0,
+			      NULL, &v);
+
+	if (!ret)
+		*id = strtoll(v, NULL, 10);
+	free(v);
+	return ret;
+}
+
+int store_campaign_insert(struct store *st, const struct campaign_def *c, int64_t id)
+{
+	char ids[DEC_LEN(int64_t)], seed[32], boots[16], batches[16];
+	const char *p[8] = { ids,   c->trigger, c->order,    seed,
+			     boots, batches,	c->job_json, c->run_json };
+	PGresult *r;
+
+	snprintf(ids, sizeof(ids), "%" PRId64, id);
+	snprintf(seed, sizeof(seed), "%" PRId64, (int64_t)c->seed);
+	snprintf(boots, sizeof(boots), "%d", c->boots);
+	snprintf(batches, sizeof(batches), "%d", c->batches);
+	r = store_query(
+		st,
+		"WITH c AS (INSERT INTO campaigns (id, trigger, order_kind, seed, "
+		"boots_per_variant, batches, job, run) VALUES ($1::int, $2, $3, $4::bigint, "
+		"$5::int, $6::int, $7::jsonb, $8::jsonb) RETURNING id) "
+		"SELECT id, pg_advisory_lock_shared(4243, id) FROM c",
+		8, p);
+	if (!r)
+		return -EIO;
+	st->campaign_key = id;
+	PQclear(r);
+	return 0;
+}
+
+int store_ingest_unfinished(struct store *st, const char *job_json, int64_t *id)
+{
+	const char *p[1] = { job_json };
+	PGresult *r;
+	int ret = -ENOENT;
+
+	r = store_query(
+		st,
+		"SELECT c.id FROM campaigns c, (SELECT $1::jsonb AS j) q WHERE c.trigger = 'ingest'"
+		" AND c.job->>'kind' = 'ingest' AND c.job->'board' = q.j->'board'"
+		" AND c.job->'variant' = q.j->'variant' AND c.job->'files' = q.j->'files'"
+		" AND (" STORE_CAMPAIGN_STATUS_SQL("c") ") = 'stale' ORDER BY c.id DESC LIMIT 1",
+		1, p);
+	if (!r)
+		return -EIO;
+	if (PQntuples(r)) {
+		*id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		ret = 0;
+	}
+	PQclear(r);
+	return ret;
 }
 
 int store_next_seq(struct store *st, int64_t id, int *seq)

@@ -19,10 +19,15 @@ int store_campaign_status(struct store *st, int64_t id, char *status, size_t len
 /* `ablab resume`'s data: *run the stored run JSON (malloc'd; NULL when the campaign has
  * none), status its campaigns.status: 0, -ENOENT, -EIO */
 int store_campaign_run(struct store *st, int64_t id, char **run, char *status, size_t len);
-/* The board files of every stale campaign (running, its agent dead), for `ablab power
- * --stale-off`: *files and *cids (malloc'd, *n entries; a board in two stale campaigns
- * once, with the newest): 0 or -EIO */
-int store_stale_boards(struct store *st, char ***files, int64_t **cids, size_t *n);
+/* The board files of every stale campaign (running, its agent dead) whose boards this host
+ * switches (runner local, not LAVA), for `ablab power
+ * --stale-off` and power_stale_off(): *files and *cids (malloc'd, *n entries; a board in two
+ * stale campaigns once, with the newest): 0 or -EIO.  unmarked: see store_stale_mark(). */
+int store_stale_boards(struct store *st, bool unmarked, char ***files, int64_t **cids, size_t *n);
+/* unmarked: only campaigns not marked by store_stale_mark() since their last boot was stored
+ * (a campaign command starting switches a stale campaign's boards off once, not at every
+ * start: a board switched on by hand afterwards stays on).  0 or -EIO */
+int store_stale_mark(struct store *st, int64_t id);
 /* the variant at position pos of campaign id (patch NULL: none): 0 or -EIO */
 int store_campaign_variant_add(struct store *st, int64_t id, int pos, const char *label,
 			       const char *patch);
@@ -38,6 +43,16 @@ int store_campaign_set_batches(struct store *st, int64_t id);
 int store_resume_point(struct store *st, int64_t id, const char *board, int *slot, int *attempts);
 /* the slot after the campaign's last boot (1: none yet): 0 or -EIO */
 int store_next_seq(struct store *st, int64_t id, int *seq);
+/* `ablab ingest`'s campaign, made with its first boot (a kill before that boot leaves no
+ * empty campaign): its id taken from the sequence (*id) now, its row inserted by
+ * store_boot() in the boot's transaction (boot_rec.new_campaign; the row held as
+ * store_campaign_new() holds it).  0 or -EIO */
+int store_campaign_reserve(struct store *st, int64_t *id);
+int store_campaign_insert(struct store *st, const struct campaign_def *c, int64_t id);
+/* The newest stale campaign of an ingest of the same files (job_json's "kind", "board",
+ * "variant" and "files" equal): a run of it killed (SIGKILL) before its end.  *id, 0 or
+ * -ENOENT, -EIO */
+int store_ingest_unfinished(struct store *st, const char *job_json, int64_t *id);
 /* the boot of that uuid: 0 (its slot and campaign), -ENOENT, -EIO */
 int store_boot_find(struct store *st, const char *uuid, int *seq, int64_t *cid);
 /* the board's row: its definition as JSON text ("{}": none), cpu and family ("": none),

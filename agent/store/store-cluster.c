@@ -212,12 +212,69 @@ static int cluster_run(struct cluster *c, const char *tool, char **args, int out
 	return ret;
 }
 
+/* conf written into the cluster: mode 0600, the server's user's (uid, gid: the postgres
+ * user when we are root, else -1: ours).  0 or -errno (said). */
+static int cluster_conf(const struct cluster *c, uid_t uid, gid_t gid, const char *name,
+			const char *text)
+{
+	char *path = xasprintf("%s/%s", c->dir, name);
+	int ret = write_file_atomic_mode(path, text, strlen(text), 0600);
+
+	if (!ret && (uid != (uid_t)-1 || gid != (gid_t)-1) && chown(path, uid, gid) < 0)
+		ret = -errno;
+	if (ret)
+		err_msg("cannot write %s: %s", path, strerror(-ret));
+	free(path);
+	return ret;
+}
+
+/*
+ * Who may connect to the private cluster: the user who made it (root when the server runs
+ * as postgres), over its socket only, as ablab or ablab_read: peer authentication through
+ * the map "ablab".  TCP is off (listen_addresses=''); turned on by hand, it needs a
+ * password, and no role has one.  No trust line (initdb --auth=trust let any local
+ * connection in as the superuser, and any TCP one had TCP been on).  A user with no name
+ * (no passwd entry: peer cannot name them) keeps the socket with trust: its directory, the
+ * cluster's, is 0700.
+ */
+static int cluster_auth(const struct cluster *c, uid_t uid, gid_t gid)
+{
+	struct passwd *me = getpwuid(geteuid());
+	struct buf hba = { 0 }, ident = { 0 };
+	bool named = me && me->pw_name[0] && !strpbrk(me->pw_name, "\" \t\n");
+	int ret;
+
+	buf_printf(&hba, "# written by ablab (agent/store-cluster.c): the socket only, as %s\n",
+		   named ? me->pw_name : "this uid");
+	buf_printf(&hba, "local all all %s\n", named ? "peer map=ablab" : "trust");
+	buf_printf(&hba, "host all all all scram-sha-256\n");
+	buf_printf(&ident, "# written by ablab: who may connect as which role\n");
+	if (named)
+		buf_printf(&ident, "ablab \"%s\" ablab\nablab \"%s\" ablab_read\n", me->pw_name,
+			   me->pw_name);
+	ret = cluster_conf(c, uid, gid, "pg_hba.conf", hba.data);
+	if (!ret)
+		ret = cluster_conf(c, uid, gid, "pg_ident.conf", ident.data);
+	buf_free(&hba);
+	buf_free(&ident);
+	return ret;
+}
+
 static int cluster_create(struct cluster *c)
 {
 	char *pgver = xasprintf("%s/PG_VERSION", c->dir);
-	char *args[] = {
-		"-D", c->dir, "-U", "ablab", "--auth=trust", "-E", "UTF8", "--no-instructions", NULL
-	};
+	char *args[] = { "-D",
+			 c->dir,
+			 "-U",
+			 "ablab",
+			 "--auth-local=peer",
+			 "--auth-host=reject",
+			 "-E",
+			 "UTF8",
+			 "--no-instructions",
+			 NULL };
+	uid_t ouid = (uid_t)-1; /* the server's user when it is not us (root: postgres) */
+	gid_t ogid = (gid_t)-1;
 	char *parent;
 	int ret = 0;
 
@@ -258,7 +315,9 @@ static int cluster_create(struct cluster *c)
 			}
 		}
 		free(parent);
-		if (chown(c->dir, pw->pw_uid, pw->pw_gid) < 0) {
+		ouid = pw->pw_uid;
+		ogid = pw->pw_gid;
+		if (chown(c->dir, ouid, ogid) < 0) {
 			ret = -errno;
 			goto out;
 		}
@@ -267,6 +326,8 @@ static int cluster_create(struct cluster *c)
 	if (ret) {
 		err_msg("initdb -D %s failed (exit %d)", c->dir, ret);
 		ret = -EIO;
+	} else {
+		ret = cluster_auth(c, ouid, ogid);
 	}
 out:
 	free(pgver);

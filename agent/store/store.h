@@ -103,6 +103,9 @@ struct boot_rec {
 	/* the board's definition as JSON, or NULL: made from board->jf.root (json-c writes
 	 * its text into the object: threads sharing a board pass it made once) */
 	const char *board_json;
+	/* not NULL: the campaign (id: campaign) is made in the boot's transaction (ingest:
+	 * store_campaign_reserve()); a boot already stored then stores nothing (-EEXIST) */
+	const struct campaign_def *new_campaign;
 };
 /* One transaction: board + kernel upserts, the boot, all its samples.
  * Idempotent on uuid (a second insert of the same boot is a no-op).
