@@ -29,7 +29,7 @@ static int dry_run_module(const struct job *j, const char *board, int v, const c
 		ret = bench_check_kernel(&j->bench, b.name, &ka,
 					 v ? VARIANT_PATCHED : VARIANT_CONTROL);
 	if (!ret) {
-		char *f = bench_module_file(&j->bench, b.name, ka.dir,
+		char *f = bench_kernel_file(&j->bench, b.name, ka.dir,
 					    v ? VARIANT_PATCHED : VARIANT_CONTROL);
 
 		printf("  %-16s %-8s module %s (built for %s)\n", board, j->vs.label[v], f,
@@ -125,7 +125,7 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 				printf("  %-16s %-8s %s%s%s\n", j->boards[i], j->vs.label[v],
 				       k[nb][v].state, k[nb][v].dir ? ": " : "",
 				       k[nb][v].dir ? k[nb][v].dir : "");
-			if (!ret && o->dry_run && j->bench.kind == BENCH_MODULE && !j->module_src)
+			if (!ret && o->dry_run && bench_prebuilt_file(&j->bench))
 				ret = dry_run_module(j, j->boards[i], v, k[nb][v].dir);
 		}
 		cb[nb].control_dir = k[nb][0].dir;
@@ -140,7 +140,7 @@ int job_run(const struct job *j, const struct job_run_opts *o, int64_t *cid)
 		}
 		goto out;
 	}
-	if (bd.kind == BENCH_DMA_MAP && bench_dma_map_params(o->params, &bd, &why)) {
+	if (bench_set_params(&bd, o->params, &why)) {
 		err_msg("--params: %s", why.msg);
 		ret = -EINVAL;
 		goto out;

@@ -53,100 +53,6 @@ static void ab_usage(FILE *f)
 		"                      report states that the design could not decide\n");
 }
 
-/* --benchmark and its options into d; 0, or 2 (usage error, printed). */
-static int ab_bench(struct bench_def *d, const char *name, const char *module, const char *ko[2],
-		    const char *parser, const char *command, const char *regex, const char *groups,
-		    const char *params)
-{
-	struct errtext why;
-
-	if (!name)
-		name = module || ko[0] || ko[1] || parser ? "module" :
-		       command || regex || groups	  ? "regex" :
-							    "dmabench";
-	if (strcmp(name, "module") && (module || ko[0] || ko[1] || parser)) {
-		err_msg("--module and --parser are for --benchmark module, not %s", name);
-		return 2;
-	}
-	if (strcmp(name, "regex") && (command || regex || groups)) {
-		err_msg("--command, --regex and --groups are for --benchmark regex, not %s", name);
-		return 2;
-	}
-	if (!strcmp(name, "dmabench")) {
-		d->kind = BENCH_DMABENCH;
-	} else if (!strcmp(name, "module")) {
-		d->kind = BENCH_MODULE;
-		d->parser_fmt = 1;
-		if (parser && !strcmp(parser, "seed")) {
-			d->parser_fmt = 0;
-		} else if (parser && strcmp(parser, "dmabench")) {
-			err_msg("--parser: \"%s\" is not one of dmabench (v1 lines), seed (the seed module's lines)",
-				parser);
-			return 2;
-		}
-		if (module && (ko[0] || ko[1])) {
-			err_msg("--module: give NAME (NAME.ko in each kernel directory) or control=FILE and patched=FILE, not both");
-			return 2;
-		}
-		if (!module && (!ko[0] || !ko[1])) {
-			err_msg("--benchmark module needs --module NAME (NAME.ko in each kernel directory) or --module control=FILE --module patched=FILE (%s missing)",
-				ko[0] ? "patched=FILE" :
-				ko[1] ? "control=FILE" :
-					"both");
-			return 2;
-		}
-		if (module) {
-			d->module = module;
-		} else {
-			const char *b = strrchr(ko[0], '/') ? strrchr(ko[0], '/') + 1 : ko[0];
-
-			d->module = strndup(b, strlen(b) - 3); /* freed by cmd_ab */
-			d->ko[0] = ko[0];
-			d->ko[1] = ko[1];
-		}
-	} else if (!strcmp(name, "regex")) {
-		char *end;
-
-		d->kind = BENCH_REGEX;
-		d->command = command;
-		d->regex = regex;
-		if (!command || !regex || !groups) {
-			err_msg("--benchmark regex needs --command CMD, --regex ERE and --groups S,V[,U]");
-			return 2;
-		}
-		d->g_scenario = (int)strtol(groups, &end, 10);
-		d->g_value = *end == ',' ? (int)strtol(end + 1, &end, 10) : 0;
-		d->g_unit = *end == ',' ? (int)strtol(end + 1, &end, 10) : 0;
-		if (*end || d->g_scenario < 1 || d->g_scenario > 9 || d->g_value < 1 ||
-		    d->g_value > 9 || d->g_unit < 0 || d->g_unit > 9 ||
-		    d->g_scenario == d->g_value ||
-		    (d->g_unit && (d->g_unit == d->g_scenario || d->g_unit == d->g_value))) {
-			err_msg("--groups: \"%s\": expected S,V or S,V,U: three different group numbers 1..9 (scenario, value, unit)",
-				groups);
-			return 2;
-		}
-		if (bench_def_check(d, &why)) {
-			err_msg("--regex: %s", why.msg);
-			return 2;
-		}
-		if (params) {
-			err_msg("--params: a regex benchmark has no module parameters: put its arguments in --command");
-			return 2;
-		}
-	} else if (!strcmp(name, "dma_map_benchmark")) {
-		d->kind = BENCH_DMA_MAP;
-		if (bench_dma_map_params(params, d, &why)) {
-			err_msg("--params: %s", why.msg);
-			return 2;
-		}
-	} else {
-		err_msg("--benchmark: unknown benchmark \"%s\"; known: dmabench, module, regex, dma_map_benchmark",
-			name);
-		return 2;
-	}
-	return 0;
-}
-
 int cmd_ab(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -305,10 +211,16 @@ int cmd_ab(int argc, char **argv)
 		o.alpha = 0.05;
 		o.beta = 0.05;
 	}
-	c = ab_bench(&bd, bname, module, ko, parser, command, regex, groups, o.modparams);
+	c = bench_from_cli(&bd, &(struct bench_cli){ .name = bname,
+						     .module = module,
+						     .ko = { ko[0], ko[1] },
+						     .parser = parser,
+						     .command = command,
+						     .regex = regex,
+						     .groups = groups,
+						     .params = o.modparams });
 	if (!c) {
-		if (bd.kind != BENCH_DMABENCH)
-			o.bench = &bd;
+		o.bench = &bd;
 		if (!budget && !boots_given) { /* the default: 5, or what its rows need */
 			struct plan_design pd;
 			struct plan_result pr;
@@ -326,7 +238,6 @@ int cmd_ab(int argc, char **argv)
 		c = campaign_run(&o, NULL);
 		c = c == -EINTR ? 130 : c ? 1 : 0;
 	}
-	if (bd.ko[0])
-		free((char *)bd.module);
+	bench_def_free(&bd);
 	return c;
 }

@@ -269,7 +269,7 @@ int cmd_lava(int argc, char **argv)
 	ret = cli_job_load(argv[optind], &j, &o.run, &ov, boards, &mask);
 	if (ret)
 		return ret;
-	if (j.bench.kind != BENCH_DMABENCH) {
+	if (!bench_lava_ok(&j.bench)) {
 		job_error(&j, "benchmark.name",
 			  "LAVA jobs run dmabench only; run this job with `ablab run`");
 		free(mask);
