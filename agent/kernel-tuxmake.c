@@ -420,3 +420,14 @@ out:
 	free(cache);
 	return ret;
 }
+
+/* The kernel cache's directory of a board's variant (kernel.h): here, below kernel.c, as the
+ * TuxMake reader borrows the control kernel's userland from it. */
+char *kernel_default_dir(const char *board, const char *label)
+{
+	char *cache = cache_dir();
+	char *d = cache ? xasprintf("%s/kernels/%s/%s", cache, board, label) : NULL;
+
+	free(cache);
+	return d;
+}
