@@ -4,7 +4,6 @@
  * idempotently. */
 #include "ingest-int.h"
 #include "board.h"
-#include "cmd/cmds.h"
 #include "bench/parse.h"
 #include "store/store-campaign.h"
 #include "store/store.h"
@@ -12,7 +11,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
@@ -536,106 +534,34 @@ out:
 	return ret;
 }
 
-static void ingest_usage(FILE *f)
+int ingest_run(const struct ingest_opts *o)
 {
-	fprintf(f, "usage: ablab ingest FILE... --board B --variant L [--kernel RELEASE]\n"
-		   "                    [--campaign N] [--cpu CPU --family FAMILY] [--partial]\n"
-		   "                    [--split]\n"
-		   "Stores hand-captured dmesg or console logs (the seed module's lines or\n"
-		   "dmabench v1) as boots: one file = one boot. The same file for the same\n"
-		   "board and variant is stored once (its UUID is a hash of the content).\n"
-		   "A line printed twice with the same printk timestamp (the console's output\n"
-		   "and a dmesg typed afterwards) counts once.  A file of several runs (two\n"
-		   "\"Linux version\" lines of two boots, a second benchmark start line) is\n"
-		   "refused naming the line where each begins, also with --partial; with\n"
-		   "--split each run is a boot of its own.\n\n"
-		   "  --board B          board file or name (boards/B.json), or a board already\n"
-		   "                     in the database; with --cpu and --family a new one\n"
-		   "  --variant L        kernel label: control or patched for A/B reports\n"
-		   "  --kernel RELEASE   uname -r of the kernel (default: the log's \"Linux\n"
-		   "                     version\" line, else \"unknown\")\n"
-		   "  --campaign N       add the boots to campaign N (default: a new campaign\n"
-		   "                     with trigger \"ingest\" for this invocation)\n"
-		   "  --partial          keep the valid scenarios of a log cut short (no DONE\n"
-		   "                     line) or with rejected lines, and mark the boot partial\n"
-		   "  --split            a file of several runs (boots, module loads): one boot\n"
-		   "                     per run, each from its start line\n");
-}
-
-int cmd_ingest(int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "board", 1, NULL, 'b' },   { "variant", 1, NULL, 'v' },
-		{ "kernel", 1, NULL, 'k' },  { "campaign", 1, NULL, 'c' },
-		{ "cpu", 1, NULL, 'C' },     { "family", 1, NULL, 'F' },
-		{ "partial", 0, NULL, 'P' }, { "help", 0, NULL, 'h' },
-		{ "split", 0, NULL, 'S' },   { NULL, 0, NULL, 0 }
-	};
-	struct ingest_ctx c = { 0 };
+	struct ingest_ctx c = { .variant = o->variant,
+				.kernel = o->kernel,
+				.campaign = o->campaign,
+				.partial = o->partial,
+				.split = o->split };
 	struct prep_queue q[2];
-	const char *board = NULL, *cpu = NULL, *family = NULL;
-	int opt;
-	long v;
 
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'b':
-			board = optarg;
-			break;
-		case 'v':
-			c.variant = optarg;
-			break;
-		case 'k':
-			c.kernel = optarg;
-			break;
-		case 'c':
-			if (parse_int_opt("--campaign", optarg, 1, 0x7fffffffL, &v))
-				return 2;
-			c.campaign = v;
-			break;
-		case 'C':
-			cpu = optarg;
-			break;
-		case 'F':
-			family = optarg;
-			break;
-		case 'P':
-			c.partial = true;
-			break;
-		case 'S':
-			c.split = true;
-			break;
-		case 'h':
-			ingest_usage(stdout);
-			return 0;
-		default:
-			ingest_usage(stderr);
-			return 2;
-		}
-	}
-	if (!board || !c.variant || optind >= argc) {
-		ingest_usage(stderr);
-		return 2;
-	}
 	if (!valid_word(c.variant, 32)) {
 		err_msg("--variant: \"%s\" is not a kernel label (letters, digits, . _ + -; control or patched for A/B reports)",
 			c.variant);
-		return 2;
+		return -EINVAL;
 	}
 	if (c.kernel && !ingest_release_ok(c.kernel)) {
 		err_msg("--kernel: \"%s\" is not a kernel release (as uname -r prints it)",
 			c.kernel);
-		return 2;
+		return -EINVAL;
 	}
-	if (!cpu != !family) {
+	if (!o->cpu != !o->family) {
 		err_msg("--cpu and --family go together (they describe a board new to the database)");
-		return 2;
+		return -EINVAL;
 	}
-	if (store_open(&c.st, opt_db))
-		return 1;
-	if (ingest_board(&c, board, cpu, family)) {
+	if (store_open(&c.st, o->db))
+		return -EIO;
+	if (ingest_board(&c, o->board, o->cpu, o->family)) {
 		store_close(&c.st);
-		return 1;
+		return -EIO;
 	}
 	if (c.campaign) {
 		int ret = store_campaign_exists(&c.st, c.campaign);
@@ -647,13 +573,13 @@ int cmd_ingest(int argc, char **argv)
 					c.campaign);
 			board_free(&c.b);
 			store_close(&c.st);
-			return 1;
+			return -EIO;
 		}
 	}
-	ingest_sources(&c, argv + optind, argc - optind);
+	ingest_sources(&c, o->files, o->nfiles);
 	c.board_json = xstrdup(json_object_to_json_string_ext(c.b.jf.root, JSON_C_TO_STRING_PLAIN));
 	/* a second connection to store two boots at once; without it, one at a time */
-	c.two = c.nfiles > 1 && !store_open(&c.st2, opt_db);
+	c.two = c.nfiles > 1 && !store_open(&c.st2, o->db);
 	c.fl = xcalloc(2, sizeof(*c.fl));
 	prep_start(&q[0], &c, 0);
 	prep_start(&q[1], &c, 1);
@@ -687,5 +613,5 @@ int cmd_ingest(int argc, char **argv)
 		store_close(&c.st2);
 	board_free(&c.b);
 	store_close(&c.st);
-	return c.bad ? 1 : 0;
+	return c.bad ? -EIO : 0;
 }
