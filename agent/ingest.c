@@ -365,16 +365,117 @@ static bool in_flight(const struct ingest_ctx *c, const char *uuid)
  * stored, < 0: error (printed), 2: being stored (ingest_done() says and counts
  * it).  pf is taken.
  */
+/* A file refused before the database is asked: unreadable, several runs, another kernel
+ * than --kernel.  0, or the error (printed). */
+static int ingest_refused(const struct ingest_ctx *c, const struct ingest_prepared *pf,
+			  bool kernel_differs)
+{
+	const struct run_result *res = &pf->res;
+	const char *file = pf->file;
+	int ret;
+
+	ret = pf->read_err;
+	if (ret) {
+		err_msg("%s: cannot read: %s", file, strerror(-ret));
+		return ret;
+	}
+	if (res->runs > 1) {
+		/* two boots (or module loads) stored as one would mix their batches
+		 * under the first kernel's name: refused, with or without --partial */
+		struct buf at = { 0 };
+
+		for (int i = 0; i < res->runs && i < PARSE_RUNS_MAX; i++)
+			buf_printf(&at, "%s%d", i ? ", " : "", res->run_line[i]);
+		err_msg("%s: %d runs in one file (a kernel's \"Linux version\" line or a benchmark start line begins each: lines %s%s); not stored%s: one file per boot, split it at those lines or pass --split",
+			file, res->runs, at.data, res->runs > PARSE_RUNS_MAX ? ", ..." : "",
+			c->partial ? ", also with --partial" : "");
+		buf_free(&at);
+		return -EINVAL;
+	}
+	if (kernel_differs) {
+		err_msg("%s: the log says \"Linux version %s\" but --kernel is %s: wrong file or wrong option",
+			file, pf->vrel, c->kernel);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A file whose check failed (pf->check): its valid scenarios kept with --partial (*partial
+ * set, pf->res replaced), else refused.  0, or the error (printed). */
+static int ingest_partial(const struct ingest_ctx *c, struct ingest_prepared *pf, bool *partial)
+{
+	struct run_result *res = &pf->res, part = { 0 };
+	const char *file = pf->file, *why = pf->why.msg;
+	size_t kept, dropped;
+
+	if (res->have_done && res->done_status) {
+		err_msg("%s: %s", file, why); /* the module failed: nothing to keep */
+		return pf->check;
+	}
+	for (int i = 0; i < res->malformed; i++)
+		err_msg("%s:%d: rejected: %s: \"%s\"", file, res->rejected[i].lineno,
+			res->rejected[i].error, res->rejected[i].text);
+	ingest_keep_valid(file, res, &part, &kept, &dropped);
+	if (!kept || !c->partial) {
+		if (!kept)
+			err_msg("%s: %s; no valid scenario to keep: not stored", file, why);
+		else
+			err_msg("%s: %s; not stored: run again with --partial to keep its %zu valid scenario(s) and mark the boot partial",
+				file, why, kept);
+		run_result_free(&part);
+		return -EINVAL;
+	}
+	errtext_set(&pf->why, 0, "partial: %s%d rejected line(s), %zu scenario(s) dropped",
+		    res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
+	part.duplicates = res->duplicates;
+	part.nul_lines = res->nul_lines;
+	part.nul_line = res->nul_line;
+	run_result_free(res);
+	*res = part;
+	*partial = true;
+	return 0;
+}
+
+/* The boot record of the file in slot j: seq of the campaign, the variant and kernel given
+ * (else the log's release), the file's time. */
+static void ingest_rec(const struct ingest_ctx *c, struct inflight *j, int seq, bool partial)
+{
+	struct ingest_prepared *pf = &j->pf;
+	struct boot_rec *rec = &j->rec;
+	struct stat sb;
+
+	j->k.label = (char *)c->variant;
+	j->k.release = (char *)(c->kernel ? c->kernel : pf->vrel ? pf->vrel : "unknown");
+	j->k.zimage_sha256 = "";
+	memcpy(rec->uuid, pf->uuid, sizeof(rec->uuid));
+	rec->campaign = c->campaign;
+	rec->board = &c->b;
+	rec->board_json = c->board_json;
+	rec->variant = c->variant;
+	rec->seq = seq;
+	rec->attempt = 1;
+	rec->status = "ok";
+	rec->k = &j->k;
+	rec->uname_r = j->k.release;
+	rec->proc_version = pf->vline;
+	rec->partial = partial;
+	/* the log's own time is not known: the file's modification time stands in */
+	rec->started_wall_ms = stat(pf->path, &sb) ? wall_ms() :
+						     (int64_t)sb.st_mtim.tv_sec * 1000 +
+							     sb.st_mtim.tv_nsec / 1000000;
+	rec->boot_ms = rec->run_ms = -1;
+	rec->log_path = realpath(pf->path, j->rp) ? j->rp : pf->path;
+	rec->res = &pf->res;
+}
+
 static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 {
 	int f = (c->head + c->nfl) % 2;
 	struct store *db = c->two && f == 1 ? &c->st2 : &c->st;
 	const char *file = pf->file, *uuid = pf->uuid, *vrel = pf->vrel;
-	const char *why = pf->why.msg;
-	struct run_result *res = &pf->res, part = { 0 };
+	struct run_result *res = &pf->res;
 	struct inflight *j;
 	struct boot_rec *rec;
-	struct stat sb;
 	bool partial = false;
 	int64_t had_cid;
 	int ret, seq;
@@ -388,31 +489,9 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 	if (pf->vrel_bad && !c->kernel)
 		err_msg("%s: the log's \"Linux version %.64s\" names no kernel release (as uname -r prints it): its release is stored as \"unknown\" (or pass --kernel)",
 			file, pf->vrel_bad);
-	ret = pf->read_err;
-	if (ret) {
-		err_msg("%s: cannot read: %s", file, strerror(-ret));
+	ret = ingest_refused(c, pf, kernel_differs);
+	if (ret)
 		goto out;
-	}
-	if (res->runs > 1) {
-		/* two boots (or module loads) stored as one would mix their batches
-		 * under the first kernel's name: refused, with or without --partial */
-		struct buf at = { 0 };
-
-		for (int i = 0; i < res->runs && i < PARSE_RUNS_MAX; i++)
-			buf_printf(&at, "%s%d", i ? ", " : "", res->run_line[i]);
-		err_msg("%s: %d runs in one file (a kernel's \"Linux version\" line or a benchmark start line begins each: lines %s%s); not stored%s: one file per boot, split it at those lines or pass --split",
-			file, res->runs, at.data, res->runs > PARSE_RUNS_MAX ? ", ..." : "",
-			c->partial ? ", also with --partial" : "");
-		buf_free(&at);
-		ret = -EINVAL;
-		goto out;
-	}
-	if (kernel_differs) {
-		err_msg("%s: the log says \"Linux version %s\" but --kernel is %s: wrong file or wrong option",
-			file, vrel, c->kernel);
-		ret = -EINVAL;
-		goto out;
-	}
 	ret = store_boot_find(db, uuid, &seq, &had_cid);
 	if (ret != -ENOENT) {
 		if (!ret) {
@@ -428,39 +507,9 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = pf->check;
-	if (ret && res->have_done && res->done_status) {
-		err_msg("%s: %s", file, why); /* the module failed: nothing to keep */
+	ret = pf->check ? ingest_partial(c, pf, &partial) : 0;
+	if (ret)
 		goto out;
-	}
-	if (ret) {
-		size_t kept, dropped;
-
-		for (int i = 0; i < res->malformed; i++)
-			err_msg("%s:%d: rejected: %s: \"%s\"", file, res->rejected[i].lineno,
-				res->rejected[i].error, res->rejected[i].text);
-		ingest_keep_valid(file, res, &part, &kept, &dropped);
-		if (!kept) {
-			err_msg("%s: %s; no valid scenario to keep: not stored", file, why);
-			ret = -EINVAL;
-			goto out;
-		}
-		if (!c->partial) {
-			err_msg("%s: %s; not stored: run again with --partial to keep its %zu valid scenario(s) and mark the boot partial",
-				file, why, kept);
-			ret = -EINVAL;
-			goto out;
-		}
-		errtext_set(&pf->why, 0, "partial: %s%d rejected line(s), %zu scenario(s) dropped",
-			    res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
-		part.duplicates = res->duplicates;
-		part.nul_lines = res->nul_lines;
-		part.nul_line = res->nul_line;
-		run_result_free(res);
-		*res = part;
-		memset(&part, 0, sizeof(part));
-		partial = true;
-	}
 	/* from here the file is the slot's */
 	j = &c->fl[f];
 	memset(j, 0, sizeof(*j));
@@ -489,28 +538,7 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 	for (int i = 0; i < c->nfl; i++)
 		if (c->fl[(c->head + i) % 2].rec.seq >= seq)
 			seq = c->fl[(c->head + i) % 2].rec.seq + 1;
-	j->k.label = (char *)c->variant;
-	j->k.release = (char *)(c->kernel ? c->kernel : pf->vrel ? pf->vrel : "unknown");
-	j->k.zimage_sha256 = "";
-	memcpy(rec->uuid, pf->uuid, sizeof(rec->uuid));
-	rec->campaign = c->campaign;
-	rec->board = &c->b;
-	rec->board_json = c->board_json;
-	rec->variant = c->variant;
-	rec->seq = seq;
-	rec->attempt = 1;
-	rec->status = "ok";
-	rec->k = &j->k;
-	rec->uname_r = j->k.release;
-	rec->proc_version = pf->vline;
-	rec->partial = partial;
-	/* the log's own time is not known: the file's modification time stands in */
-	rec->started_wall_ms = stat(pf->path, &sb) ? wall_ms() :
-						     (int64_t)sb.st_mtim.tv_sec * 1000 +
-							     sb.st_mtim.tv_nsec / 1000000;
-	rec->boot_ms = rec->run_ms = -1;
-	rec->log_path = realpath(pf->path, j->rp) ? j->rp : pf->path;
-	rec->res = res;
+	ingest_rec(c, j, seq, partial);
 	/* the board's and kernel's rows committed first: the two transactions then
 	 * wait for no row of each other's */
 	if (c->two && store_boot_refs(db, rec)) {
@@ -529,7 +557,6 @@ out_slot:
 	ingest_prepared_free(&j->pf);
 	return ret;
 out:
-	run_result_free(&part);
 	ingest_prepared_free(pf);
 	return ret;
 }
