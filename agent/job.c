@@ -116,6 +116,73 @@ static int load_bench(struct job *j, json_object *t, const char *jobdir)
 	return bench_from_job(&j->bench, t, &bj);
 }
 
+/* "threshold": the nightly comparison's change that matters and its alpha */
+static int load_threshold(struct job *j, json_object *t)
+{
+	int bad = 0;
+
+	j->threshold = 0.05;
+	j->alpha = 0.05;
+	if (!jnum(t, "change_pct", &j->threshold) ||
+	    (jobj(t, "change_pct") && !(j->threshold > 0 && j->threshold < 1000))) {
+		job_error(j, "threshold.change_pct",
+			  "must be a number of percent above 0 (e.g. 5 for 5%%)");
+		bad = 1;
+	} else if (jobj(t, "change_pct")) {
+		j->threshold /= 100.0;
+	}
+	if (!jnum(t, "alpha", &j->alpha) || !(j->alpha > 0 && j->alpha < 1)) {
+		job_error(j, "threshold.alpha", "must be a number between 0 and 1 (e.g. 0.05)");
+		bad = 1;
+	}
+	return bad;
+}
+
+/* "lava": validated (the section itself, by job_fields); j->lava */
+static int load_lava(struct job *j, json_object *lava)
+{
+	const char *s;
+	size_t i;
+	int bad = 0;
+
+	j->lava = lava;
+	if (!lava)
+		return 0;
+	{
+		json_object *dt = jobj(lava, "device_types");
+
+		s = jstr(lava, "priority");
+		if (s && strcmp(s, "high") && strcmp(s, "medium") && strcmp(s, "low")) {
+			job_error(j, "lava.priority", "\"%s\" is not one of high, medium, low", s);
+			bad = 1;
+		}
+		s = jstr(lava, "visibility");
+		if (s && strcmp(s, "public") && strcmp(s, "personal")) {
+			job_error(j, "lava.visibility", "\"%s\" is not one of public, personal", s);
+			bad = 1;
+		}
+		if (dt) {
+			json_object_object_foreach(dt, key, val)
+			{
+				for (i = 0; i < j->nboards; i++)
+					if (!strcmp(j->boards[i], key))
+						break;
+				if (i == j->nboards) {
+					job_error(j, "lava.device_types",
+						  "\"%s\" is not one of the job's boards", key);
+					bad = 1;
+				} else if (!json_object_is_type(val, json_type_string)) {
+					job_error(j, "lava.device_types",
+						  "\"%s\": must be a string (a LAVA device type)",
+						  key);
+					bad = 1;
+				}
+			}
+		}
+	}
+	return bad;
+}
+
 static int job_load_one(struct job *j, const char *path)
 {
 	json_object *r, *t;
@@ -196,54 +263,10 @@ static int job_load_one(struct job *j, const char *path)
 		job_error(j, "order", "\"%s\" is not one of abab, abba, random, williams", s);
 		bad = 1;
 	}
-	t = jobj(r, "threshold");
-	j->threshold = 0.05;
-	j->alpha = 0.05;
-	if (!jnum(t, "change_pct", &j->threshold) ||
-	    (jobj(t, "change_pct") && !(j->threshold > 0 && j->threshold < 1000))) {
-		job_error(j, "threshold.change_pct",
-			  "must be a number of percent above 0 (e.g. 5 for 5%%)");
+	if (load_threshold(j, jobj(r, "threshold")))
 		bad = 1;
-	} else if (jobj(t, "change_pct")) {
-		j->threshold /= 100.0;
-	}
-	if (!jnum(t, "alpha", &j->alpha) || !(j->alpha > 0 && j->alpha < 1)) {
-		job_error(j, "threshold.alpha", "must be a number between 0 and 1 (e.g. 0.05)");
+	if (load_lava(j, jobj(r, "lava")))
 		bad = 1;
-	}
-	j->lava = jobj(r, "lava");
-	if (j->lava) {
-		json_object *dt = jobj(j->lava, "device_types");
-
-		s = jstr(j->lava, "priority");
-		if (s && strcmp(s, "high") && strcmp(s, "medium") && strcmp(s, "low")) {
-			job_error(j, "lava.priority", "\"%s\" is not one of high, medium, low", s);
-			bad = 1;
-		}
-		s = jstr(j->lava, "visibility");
-		if (s && strcmp(s, "public") && strcmp(s, "personal")) {
-			job_error(j, "lava.visibility", "\"%s\" is not one of public, personal", s);
-			bad = 1;
-		}
-		if (dt) {
-			json_object_object_foreach(dt, key, val)
-			{
-				for (i = 0; i < j->nboards; i++)
-					if (!strcmp(j->boards[i], key))
-						break;
-				if (i == j->nboards) {
-					job_error(j, "lava.device_types",
-						  "\"%s\" is not one of the job's boards", key);
-					bad = 1;
-				} else if (!json_object_is_type(val, json_type_string)) {
-					job_error(j, "lava.device_types",
-						  "\"%s\": must be a string (a LAVA device type)",
-						  key);
-					bad = 1;
-				}
-			}
-		}
-	}
 	return bad ? -EINVAL : 0;
 }
 
