@@ -43,54 +43,21 @@ static char *module_probe_cmd(const struct board *b, const struct bench_params *
 	return cmd;
 }
 
-/* Makes the variant's module file present on the target and sets *tpath
- * to where it is: the copy already there (/lib/modules/NAME.ko, e.g. in a
- * recipe-built initramfs, or one copied earlier), if its sha256 is the
- * file's, else a copy sent over the console in base64 chunks and checked.
- * probed: the output of module_probe_cmd() when the prologue ran it. */
-static int module_on_target(struct target *t, const struct board *b, const struct bench_params *p,
-			    int64_t deadline, struct bench_out *o, char **tpath, const char *probed)
+/* The module file (data, len, its sha256) sent over the console in base64 chunks to
+ * /tmp/ablab/ and checked there; *tpath its path on the target. */
+static int module_send(struct target *t, const struct board *b, const char *path, const char *data,
+		       size_t len, const char *sha, int64_t deadline, struct bench_out *o,
+		       char **tpath)
 {
-	char *path, *data = NULL, *base, *cmd, sha[65];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	struct buf out = { 0 }, c = { 0 };
-	size_t len, off;
+	size_t off;
 	int64_t t0;
 	int status, ret;
+	char *cmd;
 
-	*tpath = NULL;
-	if (!p->kernel) { /* no kernel directory known: the module is on the target */
-		*tpath = xasprintf("/lib/modules/%s.ko", p->def->module.module);
-		return 0;
-	}
-	path = bench_module_file(p->def, b->name, p->kernel->dir, p->variant);
-	ret = read_file(path, &data, &len);
-	if (ret) {
-		errtext_set(&o->error, 0, "module %s: %s", path, strerror(-ret));
-		o->fatal = true;
-		free(path);
-		return ret;
-	}
-	sha256_hex(data, len, sha);
-	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	if (!probed) {
-		cmd = module_probe_cmd(b, p);
-		ret = target_run(t, cmd, deadline, &out, &status);
-		free(cmd);
-		if (ret)
-			goto out;
-		probed = out.data ? out.data : "";
-	}
-	for (const char *l = probed; *l; l += strcspn(l, "\n"), l += *l == '\n') {
-		if (!strncmp(l, sha, 64) && l[64] == ' ') {
-			const char *f = l + 64 + strspn(l + 64, " ");
-
-			*tpath = strndup(f, strcspn(f, "\n"));
-			goto out;
-		}
-	}
 	/* not there: send it (echoed by the console; base64 keeps it one
 	 * plain 76-column line at a time, a few KiB per command) */
-	buf_reset(&out);
 	cmd = xasprintf(
 		"mkdir -p /tmp/ablab && rm -f /tmp/ablab/%s && command -v base64 >/dev/null && command -v sha256sum >/dev/null",
 		base);
@@ -155,9 +122,80 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 out:
 	buf_free(&out);
 	buf_free(&c);
+	return ret;
+}
+
+/* Makes the variant's module file present on the target and sets *tpath
+ * to where it is: the copy already there (/lib/modules/NAME.ko, e.g. in a
+ * recipe-built initramfs, or one copied earlier), if its sha256 is the
+ * file's, else a copy sent over the console in base64 chunks and checked.
+ * probed: the output of module_probe_cmd() when the prologue ran it. */
+static int module_on_target(struct target *t, const struct board *b, const struct bench_params *p,
+			    int64_t deadline, struct bench_out *o, char **tpath, const char *probed)
+{
+	char *path, *data = NULL, *cmd, sha[65];
+	struct buf out = { 0 };
+	size_t len;
+	int status, ret;
+
+	*tpath = NULL;
+	if (!p->kernel) { /* no kernel directory known: the module is on the target */
+		*tpath = xasprintf("/lib/modules/%s.ko", p->def->module.module);
+		return 0;
+	}
+	path = bench_module_file(p->def, b->name, p->kernel->dir, p->variant);
+	ret = read_file(path, &data, &len);
+	if (ret) {
+		errtext_set(&o->error, 0, "module %s: %s", path, strerror(-ret));
+		o->fatal = true;
+		free(path);
+		return ret;
+	}
+	sha256_hex(data, len, sha);
+	if (!probed) {
+		cmd = module_probe_cmd(b, p);
+		ret = target_run(t, cmd, deadline, &out, &status);
+		free(cmd);
+		if (ret)
+			goto out;
+		probed = out.data ? out.data : "";
+	}
+	for (const char *l = probed; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		if (!strncmp(l, sha, 64) && l[64] == ' ') {
+			const char *f = l + 64 + strspn(l + 64, " ");
+
+			*tpath = strndup(f, strcspn(f, "\n"));
+			goto out;
+		}
+	}
+	ret = module_send(t, b, path, data, len, sha, deadline, o, tpath);
+out:
+	buf_free(&out);
 	free(data);
 	free(path);
 	return ret;
+}
+
+/* insmod of the module file (tpath) with the campaign's parameters; the seed format has
+ * no batches: one batch per load */
+static char *insmod_cmd(const char *tpath, const struct bench_params *p, bool module)
+{
+	const char *mp = p->modparams ? p->modparams : "";
+
+	if (module && !p->def->module.parser_fmt)
+		return xasprintf("insmod %s%s%s 2>&1", tpath, p->modparams ? " " : "", mp);
+	return xasprintf("insmod %s batches=%d%s%s 2>&1", tpath, p->batches,
+			 p->modparams ? " " : "", mp);
+}
+
+/* The fix to name when the module's lines are in the other format. */
+static const char *format_hint(const struct bench_params *p, bool module)
+{
+	if (!module)
+		return "the module at shell.module_path is not the lab's dmabench; to run your own: --benchmark module --module NAME --parser seed";
+	if (p->def->module.parser_fmt)
+		return "use --parser seed (job file: \"parser\": \"seed\")";
+	return "use --parser dmabench (job file: \"parser\": \"dmabench\")";
 }
 
 static int bench_dmabench(struct target *t, const struct board *b, const struct bench_params *p,
@@ -168,7 +206,6 @@ static int bench_dmabench(struct target *t, const struct board *b, const struct 
 	struct buf out = { 0 };
 	char *cmd, *tpath = NULL, *probe, *extra;
 	struct errtext why = { "" };
-	const char *hint;
 	int status, ret, attempt;
 
 	memset(o, 0, sizeof(*o));
@@ -205,17 +242,9 @@ static int bench_dmabench(struct target *t, const struct board *b, const struct 
 			buf_free(&out);
 			return ret;
 		}
-		/* the seed format has no batches: one batch per load */
-		if (p->def->module.parser_fmt)
-			cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", tpath, p->batches,
-					p->modparams ? " " : "", p->modparams ? p->modparams : "");
-		else
-			cmd = xasprintf("insmod %s%s%s 2>&1", tpath, p->modparams ? " " : "",
-					p->modparams ? p->modparams : "");
-		free(tpath);
-	} else
-		cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", b->module_path, p->batches,
-				p->modparams ? " " : "", p->modparams ? p->modparams : "");
+	}
+	cmd = insmod_cmd(module ? tpath : b->module_path, p, module);
+	free(tpath);
 	ret = bench_run_timed(t, cmd, deadline, &out, &status, o);
 	free(cmd);
 	if (ret)
@@ -255,13 +284,8 @@ static int bench_dmabench(struct target *t, const struct board *b, const struct 
 	buf_free(&out);
 	/* a module printing another format prints it every time: said once,
 	 * not retried, and the board is not to blame */
-	if (!module)
-		hint = "the module at shell.module_path is not the lab's dmabench; to run your own: --benchmark module --module NAME --parser seed";
-	else if (p->def->module.parser_fmt)
-		hint = "use --parser seed (job file: \"parser\": \"seed\")";
-	else
-		hint = "use --parser dmabench (job file: \"parser\": \"dmabench\")";
-	ret = bench_format_check(&o->res, module ? p->def->module.parser_fmt : 1, hint, &why);
+	ret = bench_format_check(&o->res, module ? p->def->module.parser_fmt : 1,
+				 format_hint(p, module), &why);
 	o->fatal = ret != 0;
 	return bench_accept(b, p, o, ret, why.msg);
 io:
