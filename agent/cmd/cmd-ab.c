@@ -78,8 +78,7 @@ int cmd_ab(int argc, char **argv)
 				   .format = "text",
 				   .boards = &cb,
 				   .nboards = 1 };
-	const char *bname = NULL, *module = NULL, *ko[2] = { NULL, NULL }, *parser = NULL;
-	const char *command = NULL, *regex = NULL, *groups = NULL;
+	struct bench_cli bc = { 0 }; /* --benchmark and its options */
 	static char kobuf[2][PATH_MAX];
 	struct bench_def bd = { 0 };
 	bool undecidable_ok = false, boots_given = false;
@@ -142,19 +141,19 @@ int cmd_ab(int argc, char **argv)
 			o.format = optarg;
 			break;
 		case 'B':
-			bname = optarg;
+			bc.name = optarg;
 			break;
 		case 'F':
-			parser = optarg;
+			bc.parser = optarg;
 			break;
 		case 'C':
-			command = optarg;
+			bc.command = optarg;
 			break;
 		case 'R':
-			regex = optarg;
+			bc.regex = optarg;
 			break;
 		case 'G':
-			groups = optarg;
+			bc.groups = optarg;
 			break;
 		case 'M':
 			if (!strncmp(optarg, "control=", 8) || !strncmp(optarg, "patched=", 8)) {
@@ -170,7 +169,7 @@ int cmd_ab(int argc, char **argv)
 					return 2;
 				}
 				memcpy(kobuf[optarg[0] == 'p'], real, sizeof(real));
-				ko[optarg[0] == 'p'] = kobuf[optarg[0] == 'p'];
+				bc.ko[optarg[0] == 'p'] = kobuf[optarg[0] == 'p'];
 			} else if (strspn(optarg,
 					  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
 					   strlen(optarg) ||
@@ -179,7 +178,7 @@ int cmd_ab(int argc, char **argv)
 					optarg);
 				return 2;
 			} else {
-				module = optarg;
+				bc.module = optarg;
 			}
 			break;
 		case 'Y':
@@ -211,14 +210,8 @@ int cmd_ab(int argc, char **argv)
 		o.alpha = 0.05;
 		o.beta = 0.05;
 	}
-	c = bench_from_cli(&bd, &(struct bench_cli){ .name = bname,
-						     .module = module,
-						     .ko = { ko[0], ko[1] },
-						     .parser = parser,
-						     .command = command,
-						     .regex = regex,
-						     .groups = groups,
-						     .params = o.modparams });
+	bc.params = o.modparams;
+	c = bench_from_cli(&bd, &bc);
 	if (!c) {
 		o.bench = &bd;
 		if (!budget && !boots_given) { /* the default: 5, or what its rows need */
