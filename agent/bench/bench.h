@@ -119,7 +119,7 @@ int bench_set_params(struct bench_def *d, const char *params, struct errtext *wh
 int bench_check_kernel(const struct bench_def *d, const char *board, const struct kernel_art *k,
 		       int v);
 /* The host file the kind loads for variant v of board on kernel directory kdir (caller
- * frees), NULL when it is built by the recipe or none. */
+ * frees); NULL for a kind that loads none. */
 char *bench_kernel_file(const struct bench_def *d, const char *board, const char *kdir, int v);
 /* The kind loads a prebuilt file of each kernel (bench_kernel_file(), checked by
  * bench_check_kernel()). */
