@@ -235,5 +235,41 @@ int main(void)
 	CHECK(ret == -EINVAL && r.malformed == 1);
 	CHECK(strstr(why.msg, "average unmap latency(us):") != NULL);
 	run_result_free(&r);
+	/* the run record: each kind writes its keys and reads them back; an unknown kind or an
+	 * incomplete one is an error, not dmabench */
+	{
+		struct bench_def w = { .ops = &bench_regex_ops,
+				       .regex = { .command = "true",
+						  .regex = "^([a-z]+) ([0-9]+)$",
+						  .g_scenario = 1,
+						  .g_value = 2 } };
+		struct bench_def rd;
+		json_object *run = json_object_new_object();
+
+		bench_record_write(&w, run);
+		CHECK_STR(jstr(run, "benchmark"), "regex");
+		CHECK(bench_record_read(&rd, run, NULL, &why) == 0);
+		CHECK(!strcmp(bench_name(&rd), "regex") && rd.regex.g_scenario == 1 &&
+		      rd.regex.g_value == 2 && rd.regex.g_unit == 0);
+		CHECK_STR(rd.regex.command, "true");
+		bench_def_free(&rd);
+		json_object_object_del(run, "groups"); /* the job loader's defaults: 0, 0 */
+		CHECK(bench_record_read(&rd, run, NULL, &why) == -EINVAL);
+		CHECK_STR(why.msg, "its stored regex benchmark is incomplete or invalid");
+		bench_def_free(&rd);
+		json_object_object_add(run, "benchmark", json_object_new_string("bogus"));
+		CHECK(bench_record_read(&rd, run, NULL, &why) == -EINVAL);
+		CHECK(strstr(why.msg, "\"bogus\" is not one this ablab knows") != NULL);
+		json_object_object_add(run, "benchmark", json_object_new_string("module"));
+		CHECK(bench_record_read(&rd, run, NULL, &why) == -EINVAL);
+		CHECK_STR(why.msg, "its stored module benchmark has no module name");
+		bench_def_free(&rd);
+		json_object_object_del(run, "benchmark"); /* an older record: dmabench */
+		CHECK(bench_record_read(&rd, run, NULL, &why) == 0);
+		CHECK_STR(bench_name(&rd), "dmabench");
+		CHECK(bench_pins_timing(&rd) && bench_lava_ok(&rd) && bench_rows_known(&rd));
+		CHECK(!bench_pins_timing(&w) && !bench_lava_ok(&w) && !bench_rows_known(&w));
+		json_object_put(run);
+	}
 	CHECK_DONE("test_bench");
 }
