@@ -141,6 +141,7 @@ static int load_threshold(struct job *j, json_object *t)
 /* "lava": validated (the section itself, by job_fields); j->lava */
 static int load_lava(struct job *j, json_object *lava)
 {
+	json_object *dt = jobj(lava, "device_types");
 	const char *s;
 	size_t i;
 	int bad = 0;
@@ -148,35 +149,30 @@ static int load_lava(struct job *j, json_object *lava)
 	j->lava = lava;
 	if (!lava)
 		return 0;
-	{
-		json_object *dt = jobj(lava, "device_types");
-
-		s = jstr(lava, "priority");
-		if (s && strcmp(s, "high") && strcmp(s, "medium") && strcmp(s, "low")) {
-			job_error(j, "lava.priority", "\"%s\" is not one of high, medium, low", s);
-			bad = 1;
-		}
-		s = jstr(lava, "visibility");
-		if (s && strcmp(s, "public") && strcmp(s, "personal")) {
-			job_error(j, "lava.visibility", "\"%s\" is not one of public, personal", s);
-			bad = 1;
-		}
-		if (dt) {
-			json_object_object_foreach(dt, key, val)
-			{
-				for (i = 0; i < j->nboards; i++)
-					if (!strcmp(j->boards[i], key))
-						break;
-				if (i == j->nboards) {
-					job_error(j, "lava.device_types",
-						  "\"%s\" is not one of the job's boards", key);
-					bad = 1;
-				} else if (!json_object_is_type(val, json_type_string)) {
-					job_error(j, "lava.device_types",
-						  "\"%s\": must be a string (a LAVA device type)",
-						  key);
-					bad = 1;
-				}
+	s = jstr(lava, "priority");
+	if (s && strcmp(s, "high") && strcmp(s, "medium") && strcmp(s, "low")) {
+		job_error(j, "lava.priority", "\"%s\" is not one of high, medium, low", s);
+		bad = 1;
+	}
+	s = jstr(lava, "visibility");
+	if (s && strcmp(s, "public") && strcmp(s, "personal")) {
+		job_error(j, "lava.visibility", "\"%s\" is not one of public, personal", s);
+		bad = 1;
+	}
+	if (dt) {
+		json_object_object_foreach(dt, key, val)
+		{
+			for (i = 0; i < j->nboards; i++)
+				if (!strcmp(j->boards[i], key))
+					break;
+			if (i == j->nboards) {
+				job_error(j, "lava.device_types",
+					  "\"%s\" is not one of the job's boards", key);
+				bad = 1;
+			} else if (!json_object_is_type(val, json_type_string)) {
+				job_error(j, "lava.device_types",
+					  "\"%s\": must be a string (a LAVA device type)", key);
+				bad = 1;
 			}
 		}
 	}
