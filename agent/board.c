@@ -99,56 +99,6 @@ static bool has_field(const struct backend *bk, const char *key)
 	return false;
 }
 
-/* Position of "key": inside the object "section" (top level when NULL). */
-static void locate(const struct board *b, const char *section, const char *key, int *line, int *col)
-{
-	const char *t = b->jf.text, *from = t, *p;
-	char *pat;
-	size_t i;
-
-	*line = 1;
-	*col = 1;
-	if (!t)
-		return;
-	if (section) {
-		pat = xasprintf("\"%s\"", section);
-		p = strstr(t, pat);
-		free(pat);
-		if (p)
-			from = p;
-	}
-	pat = xasprintf("\"%s\"", key);
-	p = strstr(from, pat);
-	if (!p)
-		p = from;
-	free(pat);
-	for (i = 0; t + i < p; i++) {
-		if (t[i] == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
-}
-
-int board_field_error(const struct board *b, const char *section, const char *key, const char *fmt,
-		      ...)
-{
-	va_list ap;
-	char *msg;
-	int line, col;
-
-	va_start(ap, fmt);
-	msg = xvasprintf(NULL, fmt, ap);
-	va_end(ap);
-	locate(b, section, key, &line, &col);
-	err_msg("%s:%d:%d: %s%s%s: %s", b->jf.path, line, col, section ? section : "",
-		section ? "." : "", key, msg);
-	free(msg);
-	return -EINVAL;
-}
-
 /* Keys present in section `o` that the chosen backend does not use but another one does. */
 static int check_owners(const struct board *b, json_object *o, const char *section,
 			const struct backend *chosen)
@@ -176,21 +126,6 @@ static int check_owners(const struct board *b, json_object *o, const char *secti
 						chosen->name, types);
 	}
 	return ret;
-}
-
-int board_check_regexes(const struct board *b, const char *section, const char *key, char *const *v)
-{
-	size_t i;
-
-	for (i = 0; v && v[i]; i++) {
-		regex_t re;
-
-		if (regcomp(&re, v[i], REG_EXTENDED | REG_NOSUB))
-			return board_field_error(b, section, key,
-						 "invalid regular expression \"%s\"", v[i]);
-		regfree(&re);
-	}
-	return 0;
 }
 
 static int load_console(struct board *b, json_object *o)
@@ -367,19 +302,6 @@ void board_free(struct board *b)
 	strv_free(b->fail_patterns);
 	jfile_free(&b->jf);
 	memset(b, 0, sizeof(*b));
-}
-
-int check_line(struct buf *out, bool ok, const char *field, const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	msg = xvasprintf(NULL, fmt, ap);
-	va_end(ap);
-	buf_printf(out, "  %-5s %s: %s\n", ok ? "ok" : "FAIL", field, msg);
-	free(msg);
-	return ok ? 0 : 1;
 }
 
 /* --- locks --- */

@@ -53,6 +53,7 @@ char *board_recipe_path(const struct board *b);
 /* The board directory (ABLAB_BOARDS or ./boards). */
 const char *board_dir(void);
 
+/* board-field.c (below the backends, which report with them): */
 /* Prints "file:line:col: section.key: msg" with the position of `key` inside
  * `section` (NULL: top level); returns -EINVAL. */
 int board_field_error(const struct board *b, const char *section, const char *key, const char *fmt,

@@ -19,7 +19,7 @@ size_t campaign_timing_rows(const struct bench_def *bd, const char *modparams, b
 	const char *s = modparams;
 	size_t n = 1;
 
-	*known = !bd || bd->kind == BENCH_DMABENCH;
+	*known = bench_rows_known(bd);
 	if (!*known)
 		return 1; /* its own rows: at least one */
 	/* dmabench: one row per spec of scenarios=, else its three default scenarios */

@@ -10,6 +10,7 @@
 #include "store/store-campaign.h"
 #include "store/store.h"
 #include "runner.h"
+#include "run-record.h"
 #include "timing.h"
 #include "shared/util.h"
 #include "variant.h"
@@ -25,106 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static char *run_json(const struct campaign_spec *cs, const struct runner *rn, struct board *b,
-		      struct kernel_art (*k)[VARIANTS_MAX], const struct variant_set *vs,
-		      const char *results)
-{
-	json_object *j = json_object_new_object(), *boards = json_object_new_array();
-	size_t i;
-	char *s;
-
-	json_object_object_add(j, "kind", json_object_new_string("ab"));
-	if (cs->job_name)
-		json_object_object_add(j, "job", json_object_new_string(cs->job_name));
-	for (i = 0; i < cs->nboards; i++) {
-		json_object *o = json_object_new_object();
-		int v;
-
-		json_object_object_add(o, "board", json_object_new_string(b[i].name));
-		char real[PATH_MAX];
-
-		json_object_object_add(
-			o, "board_file",
-			json_object_new_string(realpath(b[i].jf.path, real) ? real : b[i].jf.path));
-		for (v = 0; v < vs->n; v++)
-			json_object_object_add(o, vs->label[v],
-					       json_object_new_string(k[i][v].dir));
-		json_object_array_add(boards, o);
-	}
-	json_object_object_add(j, "boards", boards);
-	if (!variant_set_is_pair(vs)) { /* a series campaign: its variants in order */
-		json_object *a = json_object_new_array();
-		int v;
-
-		for (v = 0; v < vs->n; v++)
-			json_object_array_add(a, json_object_new_string(vs->label[v]));
-		json_object_object_add(j, "variants", a);
-	}
-	json_object_object_add(j, "boots", json_object_new_int(cs->boots));
-	json_object_object_add(j, "batches", json_object_new_int(cs->batches));
-	json_object_object_add(j, "order", json_object_new_string(order_name(cs->order)));
-	json_object_object_add(j, "seed", json_object_new_int64((int64_t)cs->seed));
-	json_object_object_add(j, "benchmark",
-			       json_object_new_string(bench_kind_name(cs->bench ? cs->bench->kind :
-										  BENCH_DMABENCH)));
-	if (cs->bench && cs->bench->kind == BENCH_REGEX) {
-		json_object *g = json_object_new_object();
-
-		json_object_object_add(j, "command", json_object_new_string(cs->bench->command));
-		json_object_object_add(j, "regex", json_object_new_string(cs->bench->regex));
-		json_object_object_add(g, "scenario", json_object_new_int(cs->bench->g_scenario));
-		json_object_object_add(g, "value", json_object_new_int(cs->bench->g_value));
-		if (cs->bench->g_unit)
-			json_object_object_add(g, "unit", json_object_new_int(cs->bench->g_unit));
-		json_object_object_add(j, "groups", g);
-	} else if (cs->bench && cs->bench->kind == BENCH_MODULE) {
-		json_object_object_add(j, "module", json_object_new_string(cs->bench->module));
-		if (cs->bench->module_src)
-			json_object_object_add(j, "module_src",
-					       json_object_new_string(cs->bench->module_src));
-		if (cs->bench->ko[0] && cs->bench->ko[1]) {
-			json_object *ko = json_object_new_object();
-
-			json_object_object_add(ko, "control",
-					       json_object_new_string(cs->bench->ko[0]));
-			json_object_object_add(ko, "patched",
-					       json_object_new_string(cs->bench->ko[1]));
-			json_object_object_add(j, "ko", ko);
-		}
-		json_object_object_add(j, "parser",
-				       json_object_new_string(cs->bench->parser_fmt ? "dmabench" :
-										      "seed"));
-	}
-	if (cs->modparams)
-		json_object_object_add(j, "modparams", json_object_new_string(cs->modparams));
-	if (cs->margin_pct > 0)
-		json_object_object_add(j, "margin_pct", json_object_new_double(cs->margin_pct));
-	if (cs->first > 0) {
-		json_object *q = json_object_new_object();
-
-		json_object_object_add(q, "first", json_object_new_int(cs->first));
-		json_object_object_add(q, "budget", json_object_new_int(cs->boots));
-		json_object_object_add(q, "alpha", json_object_new_double(cs->alpha));
-		json_object_object_add(q, "beta", json_object_new_double(cs->beta));
-		json_object_object_add(q, "boards", json_object_new_int((int)cs->nboards));
-		json_object_object_add(j, "sequential", q);
-	}
-	if (cs->undecidable) /* ran anyway (--undecidable-ok): the report says so */
-		json_object_object_add(j, "undecidable", json_object_new_string(cs->undecidable));
-	json_object_object_add(j, "trigger",
-			       json_object_new_string(cs->trigger ? cs->trigger : "cli"));
-	/* what ran the boots, and what it needs to run the rest again */
-	if (rn->ops != local_runner.ops)
-		json_object_object_add(j, "runner", json_object_new_string(rn->ops->name));
-	if (rn->ops->describe)
-		rn->ops->describe(rn->priv, j);
-	/* where its transcripts and its spool are: `ablab resume` loads that spool */
-	json_object_object_add(j, "results", json_object_new_string(results));
-	s = xstrdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
-	json_object_put(j);
-	return s;
-}
 
 /* The part of a campaign that one board runs, in its own thread. */
 struct board_run {
@@ -459,7 +360,7 @@ static void *board_thread(void *arg)
 	br->bp = (struct bench_params){ .batches = br->cs->batches,
 					.modparams = br->cs->modparams,
 					.def = br->cs->bench };
-	br->pinning = !br->cs->bench || br->cs->bench->kind == BENCH_DMABENCH;
+	br->pinning = bench_pins_timing(br->cs->bench);
 	br->ret = board_open(br, &first, &done_attempts);
 	if (br->ret)
 		goto out;
@@ -697,7 +598,7 @@ static int campaign_open_record(struct campaign *c)
 	if (nloaded || nfailed)
 		info_msg("spool %s: %d boot(s) loaded into the database, %d left", c->spooldir,
 			 nloaded, nfailed);
-	c->run_js = run_json(cs, c->rn, c->b, c->k, c->vs, c->abs_results);
+	c->run_js = run_record_write(cs, c->rn, c->b, c->k, c->vs, c->abs_results);
 	c->js = cs->job_json ? xstrdup(cs->job_json) : xstrdup(c->run_js);
 	if (cs->resume_id) {
 		c->cid = cs->resume_id;

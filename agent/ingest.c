@@ -4,7 +4,6 @@
  * idempotently. */
 #include "ingest-int.h"
 #include "board.h"
-#include "cmd/cmds.h"
 #include "bench/parse.h"
 #include "store/store-campaign.h"
 #include "store/store.h"
@@ -12,7 +11,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
@@ -376,16 +374,117 @@ static bool in_flight(const struct ingest_ctx *c, const char *uuid)
  * stored, < 0: error (printed), 2: being stored (ingest_done() says and counts
  * it).  pf is taken.
  */
+/* A file refused before the database is asked: unreadable, several runs, another kernel
+ * than --kernel.  0, or the error (printed). */
+static int ingest_refused(const struct ingest_ctx *c, const struct ingest_prepared *pf,
+			  bool kernel_differs)
+{
+	const struct run_result *res = &pf->res;
+	const char *file = pf->file;
+	int ret;
+
+	ret = pf->read_err;
+	if (ret) {
+		err_msg("%s: cannot read: %s", file, strerror(-ret));
+		return ret;
+	}
+	if (res->runs > 1) {
+		/* two boots (or module loads) stored as one would mix their batches
+		 * under the first kernel's name: refused, with or without --partial */
+		struct buf at = { 0 };
+
+		for (int i = 0; i < res->runs && i < PARSE_RUNS_MAX; i++)
+			buf_printf(&at, "%s%d", i ? ", " : "", res->run_line[i]);
+		err_msg("%s: %d runs in one file (a kernel's \"Linux version\" line or a benchmark start line begins each: lines %s%s); not stored%s: one file per boot, split it at those lines or pass --split",
+			file, res->runs, at.data, res->runs > PARSE_RUNS_MAX ? ", ..." : "",
+			c->partial ? ", also with --partial" : "");
+		buf_free(&at);
+		return -EINVAL;
+	}
+	if (kernel_differs) {
+		err_msg("%s: the log says \"Linux version %s\" but --kernel is %s: wrong file or wrong option",
+			file, pf->vrel, c->kernel);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A file whose check failed (pf->check): its valid scenarios kept with --partial (*partial
+ * set, pf->res replaced), else refused.  0, or the error (printed). */
+static int ingest_partial(const struct ingest_ctx *c, struct ingest_prepared *pf, bool *partial)
+{
+	struct run_result *res = &pf->res, part = { 0 };
+	const char *file = pf->file, *why = pf->why.msg;
+	size_t kept, dropped;
+
+	if (res->have_done && res->done_status) {
+		err_msg("%s: %s", file, why); /* the module failed: nothing to keep */
+		return pf->check;
+	}
+	for (int i = 0; i < res->malformed; i++)
+		err_msg("%s:%d: rejected: %s: \"%s\"", file, res->rejected[i].lineno,
+			res->rejected[i].error, res->rejected[i].text);
+	ingest_keep_valid(file, res, &part, &kept, &dropped);
+	if (!kept || !c->partial) {
+		if (!kept)
+			err_msg("%s: %s; no valid scenario to keep: not stored", file, why);
+		else
+			err_msg("%s: %s; not stored: run again with --partial to keep its %zu valid scenario(s) and mark the boot partial",
+				file, why, kept);
+		run_result_free(&part);
+		return -EINVAL;
+	}
+	errtext_set(&pf->why, 0, "partial: %s%d rejected line(s), %zu scenario(s) dropped",
+		    res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
+	part.duplicates = res->duplicates;
+	part.nul_lines = res->nul_lines;
+	part.nul_line = res->nul_line;
+	run_result_free(res);
+	*res = part;
+	*partial = true;
+	return 0;
+}
+
+/* The boot record of the file in slot j: seq of the campaign, the variant and kernel given
+ * (else the log's release), the file's time. */
+static void ingest_rec(const struct ingest_ctx *c, struct inflight *j, int seq, bool partial)
+{
+	struct ingest_prepared *pf = &j->pf;
+	struct boot_rec *rec = &j->rec;
+	struct stat sb;
+
+	j->k.label = (char *)c->variant;
+	j->k.release = (char *)(c->kernel ? c->kernel : pf->vrel ? pf->vrel : "unknown");
+	j->k.zimage_sha256 = "";
+	memcpy(rec->uuid, pf->uuid, sizeof(rec->uuid));
+	rec->campaign = c->campaign;
+	rec->board = &c->b;
+	rec->board_json = c->board_json;
+	rec->variant = c->variant;
+	rec->seq = seq;
+	rec->attempt = 1;
+	rec->status = "ok";
+	rec->k = &j->k;
+	rec->uname_r = j->k.release;
+	rec->proc_version = pf->vline;
+	rec->partial = partial;
+	/* the log's own time is not known: the file's modification time stands in */
+	rec->started_wall_ms = stat(pf->path, &sb) ? wall_ms() :
+						     (int64_t)sb.st_mtim.tv_sec * 1000 +
+							     sb.st_mtim.tv_nsec / 1000000;
+	rec->boot_ms = rec->run_ms = -1;
+	rec->log_path = realpath(pf->path, j->rp) ? j->rp : pf->path;
+	rec->res = &pf->res;
+}
+
 static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 {
 	int f = (c->head + c->nfl) % 2;
 	struct store *db = c->two && f == 1 ? &c->st2 : &c->st;
 	const char *file = pf->file, *uuid = pf->uuid, *vrel = pf->vrel;
-	const char *why = pf->why.msg;
-	struct run_result *res = &pf->res, part = { 0 };
+	struct run_result *res = &pf->res;
 	struct inflight *j;
 	struct boot_rec *rec;
-	struct stat sb;
 	bool partial = false;
 	int64_t had_cid;
 	int ret, seq;
@@ -399,31 +498,9 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 	if (pf->vrel_bad && !c->kernel)
 		err_msg("%s: the log's \"Linux version %.64s\" names no kernel release (as uname -r prints it): its release is stored as \"unknown\" (or pass --kernel)",
 			file, pf->vrel_bad);
-	ret = pf->read_err;
-	if (ret) {
-		err_msg("%s: cannot read: %s", file, strerror(-ret));
+	ret = ingest_refused(c, pf, kernel_differs);
+	if (ret)
 		goto out;
-	}
-	if (res->runs > 1) {
-		/* two boots (or module loads) stored as one would mix their batches
-		 * under the first kernel's name: refused, with or without --partial */
-		struct buf at = { 0 };
-
-		for (int i = 0; i < res->runs && i < PARSE_RUNS_MAX; i++)
-			buf_printf(&at, "%s%d", i ? ", " : "", res->run_line[i]);
-		err_msg("%s: %d runs in one file (a kernel's \"Linux version\" line or a benchmark start line begins each: lines %s%s); not stored%s: one file per boot, split it at those lines or pass --split",
-			file, res->runs, at.data, res->runs > PARSE_RUNS_MAX ? ", ..." : "",
-			c->partial ? ", also with --partial" : "");
-		buf_free(&at);
-		ret = -EINVAL;
-		goto out;
-	}
-	if (kernel_differs) {
-		err_msg("%s: the log says \"Linux version %s\" but --kernel is %s: wrong file or wrong option",
-			file, vrel, c->kernel);
-		ret = -EINVAL;
-		goto out;
-	}
 	ret = store_boot_find(db, uuid, &seq, &had_cid);
 	if (ret != -ENOENT) {
 		if (!ret) {
@@ -439,39 +516,9 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = pf->check;
-	if (ret && res->have_done && res->done_status) {
-		err_msg("%s: %s", file, why); /* the module failed: nothing to keep */
+	ret = pf->check ? ingest_partial(c, pf, &partial) : 0;
+	if (ret)
 		goto out;
-	}
-	if (ret) {
-		size_t kept, dropped;
-
-		for (int i = 0; i < res->malformed; i++)
-			err_msg("%s:%d: rejected: %s: \"%s\"", file, res->rejected[i].lineno,
-				res->rejected[i].error, res->rejected[i].text);
-		ingest_keep_valid(file, res, &part, &kept, &dropped);
-		if (!kept) {
-			err_msg("%s: %s; no valid scenario to keep: not stored", file, why);
-			ret = -EINVAL;
-			goto out;
-		}
-		if (!c->partial) {
-			err_msg("%s: %s; not stored: run again with --partial to keep its %zu valid scenario(s) and mark the boot partial",
-				file, why, kept);
-			ret = -EINVAL;
-			goto out;
-		}
-		errtext_set(&pf->why, 0, "partial: %s%d rejected line(s), %zu scenario(s) dropped",
-			    res->have_done ? "" : "no DONE line, ", res->malformed, dropped);
-		part.duplicates = res->duplicates;
-		part.nul_lines = res->nul_lines;
-		part.nul_line = res->nul_line;
-		run_result_free(res);
-		*res = part;
-		memset(&part, 0, sizeof(part));
-		partial = true;
-	}
 	/* from here the file is the slot's */
 	j = &c->fl[f];
 	memset(j, 0, sizeof(*j));
@@ -500,28 +547,7 @@ static int ingest_file(struct ingest_ctx *c, struct ingest_prepared *pf)
 	for (int i = 0; i < c->nfl; i++)
 		if (c->fl[(c->head + i) % 2].rec.seq >= seq)
 			seq = c->fl[(c->head + i) % 2].rec.seq + 1;
-	j->k.label = (char *)c->variant;
-	j->k.release = (char *)(c->kernel ? c->kernel : pf->vrel ? pf->vrel : "unknown");
-	j->k.zimage_sha256 = "";
-	memcpy(rec->uuid, pf->uuid, sizeof(rec->uuid));
-	rec->campaign = c->campaign;
-	rec->board = &c->b;
-	rec->board_json = c->board_json;
-	rec->variant = c->variant;
-	rec->seq = seq;
-	rec->attempt = 1;
-	rec->status = "ok";
-	rec->k = &j->k;
-	rec->uname_r = j->k.release;
-	rec->proc_version = pf->vline;
-	rec->partial = partial;
-	/* the log's own time is not known: the file's modification time stands in */
-	rec->started_wall_ms = stat(pf->path, &sb) ? wall_ms() :
-						     (int64_t)sb.st_mtim.tv_sec * 1000 +
-							     sb.st_mtim.tv_nsec / 1000000;
-	rec->boot_ms = rec->run_ms = -1;
-	rec->log_path = realpath(pf->path, j->rp) ? j->rp : pf->path;
-	rec->res = res;
+	ingest_rec(c, j, seq, partial);
 	/* the board's and kernel's rows committed first: the two transactions then
 	 * wait for no row of each other's */
 	if (c->two && store_boot_refs(db, rec)) {
@@ -547,113 +573,38 @@ out_slot:
 	ingest_prepared_free(&j->pf);
 	return ret;
 out:
-	run_result_free(&part);
 	ingest_prepared_free(pf);
 	return ret;
 }
 
-static void ingest_usage(FILE *f)
+int ingest_run(const struct ingest_opts *o)
 {
-	fprintf(f, "usage: ablab ingest FILE... --board B --variant L [--kernel RELEASE]\n"
-		   "                    [--campaign N] [--cpu CPU --family FAMILY] [--partial]\n"
-		   "                    [--split]\n"
-		   "Stores hand-captured dmesg or console logs (the seed module's lines or\n"
-		   "dmabench v1) as boots: one file = one boot. The same file for the same\n"
-		   "board and variant is stored once (its UUID is a hash of the content).\n"
-		   "A line printed twice with the same printk timestamp (the console's output\n"
-		   "and a dmesg typed afterwards) counts once.  A file of several runs (two\n"
-		   "\"Linux version\" lines of two boots, a second benchmark start line) is\n"
-		   "refused naming the line where each begins, also with --partial; with\n"
-		   "--split each run is a boot of its own.\n\n"
-		   "  --board B          board file or name (boards/B.json), or a board already\n"
-		   "                     in the database; with --cpu and --family a new one\n"
-		   "  --variant L        kernel label: control or patched for A/B reports\n"
-		   "  --kernel RELEASE   uname -r of the kernel (default: the log's \"Linux\n"
-		   "                     version\" line, else \"unknown\")\n"
-		   "  --campaign N       add the boots to campaign N (default: a new campaign\n"
-		   "                     with trigger \"ingest\", made with its first boot; a\n"
-		   "                     run of the same files killed before its end: its\n"
-		   "                     campaign, continued)\n"
-		   "  --partial          keep the valid scenarios of a log cut short (no DONE\n"
-		   "                     line) or with rejected lines, and mark the boot partial\n"
-		   "  --split            a file of several runs (boots, module loads): one boot\n"
-		   "                     per run, each from its start line\n");
-}
-
-int cmd_ingest(int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "board", 1, NULL, 'b' },   { "variant", 1, NULL, 'v' },
-		{ "kernel", 1, NULL, 'k' },  { "campaign", 1, NULL, 'c' },
-		{ "cpu", 1, NULL, 'C' },     { "family", 1, NULL, 'F' },
-		{ "partial", 0, NULL, 'P' }, { "help", 0, NULL, 'h' },
-		{ "split", 0, NULL, 'S' },   { NULL, 0, NULL, 0 }
-	};
-	struct ingest_ctx c = { 0 };
+	struct ingest_ctx c = { .variant = o->variant,
+				.kernel = o->kernel,
+				.campaign = o->campaign,
+				.partial = o->partial,
+				.split = o->split };
 	struct prep_queue q[2];
-	const char *board = NULL, *cpu = NULL, *family = NULL;
-	int opt;
-	long v;
 
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'b':
-			board = optarg;
-			break;
-		case 'v':
-			c.variant = optarg;
-			break;
-		case 'k':
-			c.kernel = optarg;
-			break;
-		case 'c':
-			if (parse_int_opt("--campaign", optarg, 1, 0x7fffffffL, &v))
-				return 2;
-			c.campaign = v;
-			break;
-		case 'C':
-			cpu = optarg;
-			break;
-		case 'F':
-			family = optarg;
-			break;
-		case 'P':
-			c.partial = true;
-			break;
-		case 'S':
-			c.split = true;
-			break;
-		case 'h':
-			ingest_usage(stdout);
-			return 0;
-		default:
-			ingest_usage(stderr);
-			return 2;
-		}
-	}
-	if (!board || !c.variant || optind >= argc) {
-		ingest_usage(stderr);
-		return 2;
-	}
 	if (!valid_word(c.variant, 32)) {
 		err_msg("--variant: \"%s\" is not a kernel label (letters, digits, . _ + -; control or patched for A/B reports)",
 			c.variant);
-		return 2;
+		return -EINVAL;
 	}
 	if (c.kernel && !ingest_release_ok(c.kernel)) {
 		err_msg("--kernel: \"%s\" is not a kernel release (as uname -r prints it)",
 			c.kernel);
-		return 2;
+		return -EINVAL;
 	}
-	if (!cpu != !family) {
+	if (!o->cpu != !o->family) {
 		err_msg("--cpu and --family go together (they describe a board new to the database)");
-		return 2;
+		return -EINVAL;
 	}
-	if (store_open(&c.st, opt_db))
-		return 1;
-	if (ingest_board(&c, board, cpu, family)) {
+	if (store_open(&c.st, o->db))
+		return -EIO;
+	if (ingest_board(&c, o->board, o->cpu, o->family)) {
 		store_close(&c.st);
-		return 1;
+		return -EIO;
 	}
 	if (c.campaign) {
 		int ret = store_campaign_exists(&c.st, c.campaign);
@@ -665,10 +616,10 @@ int cmd_ingest(int argc, char **argv)
 					c.campaign);
 			board_free(&c.b);
 			store_close(&c.st);
-			return 1;
+			return -EIO;
 		}
 	}
-	ingest_sources(&c, argv + optind, argc - optind);
+	ingest_sources(&c, o->files, o->nfiles);
 	c.job_json = ingest_job_json(&c);
 	if (!c.campaign) { /* a run of this same ingest killed before its end: continued */
 		int64_t id;
@@ -686,7 +637,7 @@ int cmd_ingest(int argc, char **argv)
 	}
 	c.board_json = xstrdup(json_object_to_json_string_ext(c.b.jf.root, JSON_C_TO_STRING_PLAIN));
 	/* a second connection to store two boots at once; without it, one at a time */
-	c.two = c.nfiles > 1 && !store_open(&c.st2, opt_db);
+	c.two = c.nfiles > 1 && !store_open(&c.st2, o->db);
 	c.fl = xcalloc(2, sizeof(*c.fl));
 	prep_start(&q[0], &c, 0);
 	prep_start(&q[1], &c, 1);
@@ -721,5 +672,5 @@ int cmd_ingest(int argc, char **argv)
 		store_close(&c.st2);
 	board_free(&c.b);
 	store_close(&c.st);
-	return c.bad ? 1 : 0;
+	return c.bad ? -EIO : 0;
 }

@@ -31,7 +31,7 @@ static int dry_run_module(const struct job *j, const char *board, int v, const c
 		ret = bench_check_kernel(&j->bench, b.name, &ka,
 					 v ? VARIANT_PATCHED : VARIANT_CONTROL);
 	if (!ret) {
-		char *f = bench_module_file(&j->bench, b.name, ka.dir,
+		char *f = bench_kernel_file(&j->bench, b.name, ka.dir,
 					    v ? VARIANT_PATCHED : VARIANT_CONTROL);
 
 		printf("  %-16s %-8s module %s (built for %s)\n", board, j->vs.label[v], f,
@@ -136,7 +136,7 @@ static int job_run_kernels(const struct job *j, const struct job_run_opts *o,
 				printf("  %-16s %-8s %s%s%s\n", j->boards[i], j->vs.label[v],
 				       k[b][v].state, k[b][v].dir ? ": " : "",
 				       k[b][v].dir ? k[b][v].dir : "");
-			if (!ret && o->dry_run && j->bench.kind == BENCH_MODULE && !j->module_src)
+			if (!ret && o->dry_run && bench_prebuilt_file(&j->bench))
 				ret = dry_run_module(j, j->boards[i], v, k[b][v].dir);
 		}
 		cb[b].control_dir = k[b][0].dir;
@@ -165,7 +165,7 @@ static int job_run_campaign(const struct job *j, const struct job_run_opts *o,
 	char *js;
 	int ret;
 
-	if (bd.kind == BENCH_DMA_MAP && bench_dma_map_params(o->params, &bd, &why)) {
+	if (bench_set_params(&bd, o->params, &why)) {
 		err_msg("--params: %s", why.msg);
 		return -EINVAL;
 	}

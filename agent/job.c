@@ -89,55 +89,6 @@ static const struct jfield job_fields[] = {
 	{ NULL }
 };
 
-/* Finds "key": after offset from; returns the offset of the quote or -1. */
-static long find_key(const char *text, const char *key, long from)
-{
-	char *pat = xasprintf("\"%s\"", key);
-	const char *p = text + from;
-	long r = -1;
-
-	while ((p = strstr(p, pat))) {
-		const char *q = p + strlen(pat);
-
-		while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
-			q++;
-		if (*q == ':') {
-			r = p - text;
-			break;
-		}
-		p++;
-	}
-	free(pat);
-	return r;
-}
-
-void job_error(const struct job *j, const char *jpath, const char *fmt, ...)
-{
-	char *path = xstrdup(jpath), *save = NULL, *seg, *msg;
-	long off = 0, at = -1;
-	int line = 1, col = 1;
-	va_list ap;
-
-	/* key by key: "variants.patched.patches" finds the patches key after
-	 * the patched key after the variants key */
-	for (seg = strtok_r(path, ".", &save); seg; seg = strtok_r(NULL, ".", &save)) {
-		long r = find_key(j->jf.text, seg, off);
-
-		if (r < 0)
-			break;
-		at = r;
-		off = r + 1;
-	}
-	if (at >= 0)
-		jfile_offset_linecol(j->jf.text, (size_t)at, &line, &col);
-	va_start(ap, fmt);
-	msg = xvasprintf(NULL, fmt, ap);
-	va_end(ap);
-	err_msg("%s:%d:%d: %s: %s", j->jf.path, line, col, jpath, msg);
-	free(msg);
-	free(path);
-}
-
 /* A JSON number (integer or not) as a double; false if it is not one. */
 static bool jnum(json_object *o, const char *key, double *v)
 {
@@ -151,246 +102,92 @@ static bool jnum(json_object *o, const char *key, double *v)
 	return isfinite(*v);
 }
 
-/* The module name of an out-of-tree module directory: the first
- * "obj-m := NAME.o" (or +=, =) line of its Kbuild, else of its Makefile. */
-static char *module_name(const char *dir)
+/* bench_job's error: "file:line:col: jpath: message" */
+static void bench_error(const void *ctx, const char *jpath, const char *msg)
 {
-	static const char *const files[] = { "Kbuild", "Makefile", NULL };
-	char *name = NULL;
-	int i;
-
-	for (i = 0; files[i] && !name; i++) {
-		char *p = xasprintf("%s/%s", dir, files[i]), *text = NULL, *line, *save = NULL;
-		size_t len;
-
-		if (!read_file(p, &text, &len)) {
-			for (line = strtok_r(text, "\n", &save); line && !name;
-			     line = strtok_r(NULL, "\n", &save)) {
-				static const char *const forms[] = {
-					"obj-m := %63[A-Za-z0-9_-]%2[.o] %n",
-					"obj-m += %63[A-Za-z0-9_-]%2[.o] %n",
-					"obj-m = %63[A-Za-z0-9_-]%2[.o] %n",
-				};
-				char n[64], dot[3];
-				size_t f;
-				int end;
-
-				for (f = 0; f < ARRAY_SIZE(forms) && !name; f++) {
-					end = 0;
-					if (sscanf(line, forms[f], n, dot, &end) == 2 &&
-					    !strcmp(dot, ".o") && end && !line[end])
-						name = xstrdup(n);
-				}
-			}
-		}
-		free(text);
-		free(p);
-	}
-	return name;
+	job_error(ctx, jpath, "%s", msg);
 }
 
-static bool module_name_ok(const char *s)
+/* "benchmark": its kind's keys (bench.h) */
+static int load_bench(struct job *j, json_object *t, const char *jobdir)
 {
-	return s[0] && strlen(s) < 64 &&
-	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
-		       strlen(s);
+	struct bench_job bj = { .name = jstr(t, "name"),
+				.params = jstr(t, "params"),
+				.jobdir = jobdir,
+				.pair = variant_set_is_pair(&j->vs),
+				.label = { j->vs.label[0], j->vs.label[1] },
+				.error = bench_error,
+				.ctx = j };
+
+	j->benchmark = bj.name;
+	j->params = bj.params;
+	for (int v = 0; v < j->vs.n && !bj.not_recipe; v++)
+		if (j->v[v].kind != SRC_RECIPE)
+			bj.not_recipe = j->series ? "patched" : j->vs.label[v];
+	return bench_from_job(&j->bench, t, &bj);
 }
 
-/* "module": built from "src" with recipe kernels, or prebuilt: "module"
- * (NAME.ko in each kernel directory) or "ko" (a file per variant). */
-static int load_module(struct job *j, json_object *t, const char *jobdir)
-{
-	const char *src = jstr(t, "src"), *parser = jstr(t, "parser"), *name = jstr(t, "module");
-	json_object *ko = jobj(t, "ko");
-	char real[PATH_MAX], *p;
-	int bad = 0, v;
-
-	j->bench.kind = BENCH_MODULE;
-	if (!!src + !!name + !!ko != 1) {
-		job_error(
-			j, src || name || ko ? "benchmark.ko" : "benchmark.name",
-			"a \"module\" benchmark needs one of \"src\" (its source directory, built with recipe kernels), \"module\" (NAME: NAME.ko in each kernel directory) or \"ko\" ({\"control\": FILE, \"patched\": FILE}, prebuilt)");
-		return -EINVAL;
-	}
-	j->bench.parser_fmt = 1;
-	if (parser && !strcmp(parser, "seed")) {
-		j->bench.parser_fmt = 0;
-	} else if (parser && strcmp(parser, "dmabench")) {
-		job_error(
-			j, "benchmark.parser",
-			"\"%s\" is not one of dmabench (v1 lines), seed (the seed module's lines)",
-			parser);
-		bad = 1;
-	}
-	if (name) {
-		if (!module_name_ok(name)) {
-			job_error(
-				j, "benchmark.module",
-				"\"%s\": a module name (letters, digits, _ and -, without .ko); the file NAME.ko is taken from each kernel directory",
-				name);
-			return -EINVAL;
-		}
-		j->module = xstrdup(name);
-		j->bench.module = j->module;
-		return bad ? -EINVAL : 0;
-	}
-	if (ko && !variant_set_is_pair(&j->vs)) {
-		job_error(
-			j, "benchmark.ko",
-			"prebuilt module files name the control and the patched kernel only: a campaign of the variants %s, %s, ... builds its module from \"src\" (recipe kernels) or takes NAME.ko from each kernel directory (\"module\": NAME)",
-			j->vs.label[0], j->vs.label[1]);
-		return -EINVAL;
-	}
-	if (ko) {
-		for (v = 0; v < 2; v++) {
-			const char *f = jstr(ko, variant_names[v]);
-			size_t l = strlen(f);
-
-			if (l < 4 || strcmp(f + l - 3, ".ko")) {
-				char *path = xasprintf("benchmark.ko.%s", variant_names[v]);
-
-				job_error(j, path, "\"%s\" is not a .ko file", f);
-				free(path);
-				bad = 1;
-			}
-			j->ko[v] = f[0] == '/' ? xstrdup(f) : xasprintf("%s/%s", jobdir, f);
-			j->bench.ko[v] = j->ko[v];
-		}
-		if (bad)
-			return -EINVAL;
-		p = strrchr(j->ko[0], '/') + 1;
-		j->module = strndup(p, strlen(p) - 3);
-		j->bench.module = j->module;
-		return 0;
-	}
-	p = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", jobdir, src);
-	if (!realpath(p, real) || !is_dir(real)) {
-		job_error(j, "benchmark.src",
-			  "%s is not a directory (paths are relative to the job file's directory)",
-			  p);
-		free(p);
-		return -EINVAL;
-	}
-	free(p);
-	j->module_src = xstrdup(real);
-	j->module = module_name(real);
-	if (!j->module) {
-		job_error(j, "benchmark.src",
-			  "%s has no \"obj-m := NAME.o\" line in a Kbuild or Makefile", real);
-		bad = 1;
-	} else if (!strcmp(j->module, "dmabench")) {
-		job_error(
-			j, "benchmark.src",
-			"the module is called dmabench, as the lab's own: rename it, or use benchmark \"dmabench\"");
-		bad = 1;
-	}
-	j->bench.module_src = j->module_src;
-	j->bench.module = j->module;
-	for (v = 0; v < j->vs.n; v++)
-		if (j->v[v].kind != SRC_RECIPE) {
-			job_error(
-				j, "benchmark.src",
-				"the module is built against each variant's kernel tree: variants.%s.source.type must be \"recipe\" (for prebuilt kernels give the built modules: \"module\": NAME for NAME.ko in each kernel directory, or \"ko\": {\"control\": FILE, \"patched\": FILE})",
-				j->series ? "patched" : j->vs.label[v]);
-			bad = 1;
-			break;
-		}
-	return bad ? -EINVAL : 0;
-}
-
-/* Keys only a benchmark of another kind has: each one present is an error. */
-static int reject_keys(struct job *j, json_object *t, const char *const *keys, const char *kind)
+/* "threshold": the nightly comparison's change that matters and its alpha */
+static int load_threshold(struct job *j, json_object *t)
 {
 	int bad = 0;
 
-	for (; *keys; keys++) {
-		if (jobj(t, *keys)) {
-			char *path = xasprintf("benchmark.%s", *keys);
-
-			job_error(j, path, "only a \"%s\" benchmark has a %s", kind, *keys);
-			free(path);
-			bad = 1;
-		}
+	j->threshold = ABLAB_NIGHTLY_THRESHOLD;
+	j->alpha = ABLAB_ALPHA;
+	if (!jnum(t, "change_pct", &j->threshold) ||
+	    (jobj(t, "change_pct") && !(j->threshold > 0 && j->threshold < 1000))) {
+		job_error(j, "threshold.change_pct",
+			  "must be a number of percent above 0 (e.g. 5 for 5%%)");
+		bad = 1;
+	} else if (jobj(t, "change_pct")) {
+		j->threshold /= 100.0;
+	}
+	if (!jnum(t, "alpha", &j->alpha) || !(j->alpha > 0 && j->alpha < 1)) {
+		job_error(j, "threshold.alpha", "must be a number between 0 and 1 (e.g. 0.05)");
+		bad = 1;
 	}
 	return bad;
 }
 
-static int load_bench(struct job *j, json_object *t, const char *jobdir)
+/* "lava": validated (the section itself, by job_fields); j->lava */
+static int load_lava(struct job *j, json_object *lava)
 {
-	static const char *const regex_only[] = { "command", "regex", "groups", NULL };
-	static const char *const module_only[] = { "src", "parser", "module", "ko", NULL };
-	json_object *g = jobj(t, "groups");
-	struct errtext why;
+	json_object *dt = jobj(lava, "device_types");
+	const char *s;
+	size_t i;
 	int bad = 0;
 
-	j->benchmark = jstr(t, "name");
-	j->params = jstr(t, "params");
-	if (strcmp(j->benchmark, "module") && reject_keys(j, t, module_only, "module"))
-		bad = 1;
-	if (!strcmp(j->benchmark, "module")) {
-		if (load_module(j, t, jobdir))
-			bad = 1;
-		if (reject_keys(j, t, regex_only, "regex"))
-			bad = 1;
-	} else if (!strcmp(j->benchmark, "dmabench")) {
-		j->bench.kind = BENCH_DMABENCH;
-		if (reject_keys(j, t, regex_only, "regex"))
-			bad = 1;
-	} else if (!strcmp(j->benchmark, "regex")) {
-		j->bench.kind = BENCH_REGEX;
-		j->bench.command = jstr(t, "command");
-		j->bench.regex = jstr(t, "regex");
-		if (!j->bench.command || !j->bench.command[0]) {
-			job_error(
-				j, "benchmark.command",
-				"required for a \"regex\" benchmark: the shell command run on the target");
-			bad = 1;
-		}
-		if (!j->bench.regex || !g) {
-			job_error(
-				j, j->bench.regex ? "benchmark.name" : "benchmark.regex",
-				"a \"regex\" benchmark needs \"regex\" (a POSIX ERE) and \"groups\" ({\"scenario\": N, \"value\": N, \"unit\": N})");
-			return -EINVAL;
-		}
-		j->bench.g_scenario = (int)jint(g, "scenario", 0);
-		j->bench.g_value = (int)jint(g, "value", 0);
-		j->bench.g_unit = (int)jint(g, "unit", 0);
-		if (j->bench.g_scenario == j->bench.g_value ||
-		    j->bench.g_unit == j->bench.g_scenario || j->bench.g_unit == j->bench.g_value) {
-			job_error(j, "benchmark.groups",
-				  "scenario, value and unit must be different groups");
-			bad = 1;
-		} else if (bench_def_check(&j->bench, &why)) {
-			job_error(j, "benchmark.regex", "%s", why.msg);
-			bad = 1;
-		}
-		if (j->params) {
-			job_error(
-				j, "benchmark.params",
-				"a \"regex\" benchmark has no module parameters: put its arguments in \"command\"");
-			bad = 1;
-		}
-	} else if (!strcmp(j->benchmark, "dma_map_benchmark")) {
-		j->bench.kind = BENCH_DMA_MAP;
-		if (reject_keys(j, t, regex_only, "regex"))
-			bad = 1;
-		if (bench_dma_map_params(j->params, &j->bench, &why)) {
-			job_error(j, "benchmark.params", "%s", why.msg);
-			return -EINVAL;
-		}
-		return bad ? -EINVAL : 0;
-	} else {
-		job_error(
-			j, "benchmark.name",
-			"unknown benchmark \"%s\"; known: dmabench, regex, dma_map_benchmark, module",
-			j->benchmark);
-		return -EINVAL;
-	}
-	if (j->params && !modparams_ok(j->params)) {
-		job_error(j, "benchmark.params", "%s", MODPARAMS_RULE);
+	j->lava = lava;
+	if (!lava)
+		return 0;
+	s = jstr(lava, "priority");
+	if (s && strcmp(s, "high") && strcmp(s, "medium") && strcmp(s, "low")) {
+		job_error(j, "lava.priority", "\"%s\" is not one of high, medium, low", s);
 		bad = 1;
 	}
-	return bad ? -EINVAL : 0;
+	s = jstr(lava, "visibility");
+	if (s && strcmp(s, "public") && strcmp(s, "personal")) {
+		job_error(j, "lava.visibility", "\"%s\" is not one of public, personal", s);
+		bad = 1;
+	}
+	if (dt) {
+		json_object_object_foreach(dt, key, val)
+		{
+			for (i = 0; i < j->nboards; i++)
+				if (!strcmp(j->boards[i], key))
+					break;
+			if (i == j->nboards) {
+				job_error(j, "lava.device_types",
+					  "\"%s\" is not one of the job's boards", key);
+				bad = 1;
+			} else if (!json_object_is_type(val, json_type_string)) {
+				job_error(j, "lava.device_types",
+					  "\"%s\": must be a string (a LAVA device type)", key);
+				bad = 1;
+			}
+		}
+	}
+	return bad;
 }
 
 static int job_load_one(struct job *j, const char *path)
@@ -487,54 +284,10 @@ static int job_load_one(struct job *j, const char *path)
 		job_error(j, "order", "\"%s\" is not one of abab, abba, random, williams", s);
 		bad = 1;
 	}
-	t = jobj(r, "threshold");
-	j->threshold = ABLAB_NIGHTLY_THRESHOLD;
-	j->alpha = ABLAB_ALPHA;
-	if (!jnum(t, "change_pct", &j->threshold) ||
-	    (jobj(t, "change_pct") && !(j->threshold > 0 && j->threshold < 1000))) {
-		job_error(j, "threshold.change_pct",
-			  "must be a number of percent above 0 (e.g. 5 for 5%%)");
+	if (load_threshold(j, jobj(r, "threshold")))
 		bad = 1;
-	} else if (jobj(t, "change_pct")) {
-		j->threshold /= 100.0;
-	}
-	if (!jnum(t, "alpha", &j->alpha) || !(j->alpha > 0 && j->alpha < 1)) {
-		job_error(j, "threshold.alpha", "must be a number between 0 and 1 (e.g. 0.05)");
+	if (load_lava(j, jobj(r, "lava")))
 		bad = 1;
-	}
-	j->lava = jobj(r, "lava");
-	if (j->lava) {
-		json_object *dt = jobj(j->lava, "device_types");
-
-		s = jstr(j->lava, "priority");
-		if (s && strcmp(s, "high") && strcmp(s, "medium") && strcmp(s, "low")) {
-			job_error(j, "lava.priority", "\"%s\" is not one of high, medium, low", s);
-			bad = 1;
-		}
-		s = jstr(j->lava, "visibility");
-		if (s && strcmp(s, "public") && strcmp(s, "personal")) {
-			job_error(j, "lava.visibility", "\"%s\" is not one of public, personal", s);
-			bad = 1;
-		}
-		if (dt) {
-			json_object_object_foreach(dt, key, val)
-			{
-				for (i = 0; i < j->nboards; i++)
-					if (!strcmp(j->boards[i], key))
-						break;
-				if (i == j->nboards) {
-					job_error(j, "lava.device_types",
-						  "\"%s\" is not one of the job's boards", key);
-					bad = 1;
-				} else if (!json_object_is_type(val, json_type_string)) {
-					job_error(j, "lava.device_types",
-						  "\"%s\": must be a string (a LAVA device type)",
-						  key);
-					bad = 1;
-				}
-			}
-		}
-	}
 	return bad ? -EINVAL : 0;
 }
 
@@ -560,10 +313,7 @@ void job_free(struct job *j)
 		series_free(&j->v[v].series);
 	}
 	strv_free(j->boards);
-	free(j->module_src);
-	free(j->module);
-	free(j->ko[0]);
-	free(j->ko[1]);
+	bench_def_free(&j->bench);
 	free(j->name);
 	free(j->pw_token_file);
 	jfile_free(&j->jf);
@@ -680,7 +430,7 @@ int job_kernel(const struct job *j, const char *board, int v, bool build, struct
 	ret = recipe_of_board(board, &rc);
 	if (ret)
 		return ret;
-	rc.module_src = j->bench.kind == BENCH_MODULE ? j->module_src : NULL;
+	rc.module_src = bench_build_src(&j->bench);
 	if (j->v[v].kind == SRC_GIT) {
 		rc.git_tree = j->v[v].git_tree;
 		rc.git_ref = j->v[v].git_ref;

@@ -37,9 +37,7 @@ struct job {
 	struct variant_set vs; /* their labels, in the same order */
 	bool series; /* "series": "prefixes": v[k] = control + patches 1..k */
 	const char *benchmark; /* "dmabench", "regex", "dma_map_benchmark", "module" */
-	struct bench_def bench; /* its definition (strings point into jf) */
-	char *module_src, *module; /* "module": absolute source dir, module name */
-	char *ko[2]; /* "module" "ko": absolute file templates ({board}) */
+	struct bench_def bench; /* its definition (bench.h) */
 	const char *params; /* extra module parameters, or NULL */
 	int boots, batches; /* boots 0: not given (job_run_defaults(): the fewest that decide) */
 	int budget, first; /* sequential design ("budget", "first"), 0: fixed */

@@ -252,13 +252,122 @@ static int put_initramfs(const char *src, int dfd, const char *ddir, json_object
 	return ret;
 }
 
+/* The files of the build board boots: its image, its device tree (dtb "" none), its
+ * initramfs, else the board's own control kernel's (own: that directory); 0 or -ENOENT
+ * (printed). */
+static int tux_files(const char *dir, const char *board, const char *image, const char *dtb,
+		     char **img, char **dtbp, char **initrd, char **own)
+{
+	*img = xasprintf("%s/%s", dir, image);
+	if (!is_file(*img)) {
+		err_msg("TuxMake directory %s has no %s: the kernel image board %s boots", dir,
+			image, board);
+		return -ENOENT;
+	}
+	if (dtb[0]) {
+		char *dd = xasprintf("%s/dtbs", dir);
+
+		*dtbp = find_file(dd, dtb, 3);
+		free(dd);
+		if (!*dtbp) {
+			err_msg("TuxMake directory %s has no dtbs/%s (nor under a dtbs/ subdirectory): the device tree board %s boots with",
+				dir, dtb, board);
+			return -ENOENT;
+		}
+	}
+	*initrd = xasprintf("%s/initramfs.cpio.gz", dir);
+	if (!is_file(*initrd)) {
+		char *c = kernel_default_dir(board, "control");
+
+		free(*initrd);
+		*initrd = c ? xasprintf("%s/initramfs.cpio.gz", c) : NULL;
+		*own = c;
+		if (!*initrd || !is_file(*initrd)) {
+			err_msg("TuxMake directory %s has no initramfs.cpio.gz, and board %s has no userland of its own to borrow (%s: run `make kernels`, or put an initramfs.cpio.gz beside the image)",
+				dir, board, *initrd ? *initrd : "no cache directory");
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/* The build's metadata: passed, with its release and architecture, and a board to derive
+ * the kernel for; 0 or -EINVAL (printed). */
+static int tux_meta(const char *mpath, const char *dir, json_object *root, const char *board,
+		    const char **rel, const char **tarch)
+{
+	const char *status = jstr(jobj(root, "results"), "status");
+
+	*rel = jstr(jobj(root, "source"), "kernelrelease");
+	*tarch = jstr(jobj(root, "build"), "target_arch");
+	if (status && strcmp(status, "PASS")) {
+		err_msg("%s: results.status is %s: the TuxMake build failed, no kernel to boot",
+			mpath, status);
+		return -EINVAL;
+	}
+	if (!*rel || !*tarch) {
+		err_msg("%s: missing %s: ablab needs the build's kernel release (source.kernelrelease) and architecture (build.target_arch)",
+			mpath, !*rel ? "source.kernelrelease" : "build.target_arch");
+		return -EINVAL;
+	}
+	if (!board) {
+		err_msg("%s is a TuxMake directory: ablab derives its kernel for a board (give it as --control/--patched of a campaign on that board)",
+			dir);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The derived directory's key: the metadata, the image's sha256, the board, the initramfs. */
+static void derived_key(json_object *root, const char *sha, const char *board, const char *initrd,
+			char key[65])
+{
+	char *k = xasprintf("%s %s %s %s", json_object_to_json_string(root), sha, board, initrd);
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+
+	EVP_Digest(k, strlen(k), md, &mdlen, EVP_sha256(), NULL);
+	for (unsigned int i = 0; i < mdlen && i < 32; i++)
+		snprintf(key + 2 * i, 3, "%02x", md[i]);
+	key[64] = '\0';
+	free(k);
+}
+
+/* The derived directory's manifest.json (ml: the modules taken out, owned by it now). */
+static json_object *tux_manifest(json_object *root, const char *board, const char *rel,
+				 const char *sha, const char *dir, const char *image,
+				 const char *dtbp, json_object *ml, const char *initrd,
+				 const char *tarch)
+{
+	json_object *m = json_object_new_object(), *files, *tm;
+
+	json_object_object_add(m, "board", json_object_new_string(board));
+	json_object_object_add(m, "variant", json_object_new_string("tuxmake"));
+	json_object_object_add(m, "release", json_object_new_string(rel));
+	files = json_object_new_object();
+	tm = json_object_new_object();
+	json_object_object_add(tm, "sha256", json_object_new_string(sha));
+	json_object_object_add(files, "zImage", tm);
+	json_object_object_add(m, "files", files);
+	tm = json_object_new_object();
+	json_object_object_add(tm, "dir", json_object_new_string(dir));
+	json_object_object_add(tm, "image", json_object_new_string(image));
+	json_object_object_add(tm, "dtb", dtbp ? json_object_new_string(dtbp) : NULL);
+	json_object_object_add(tm, "modules", ml);
+	json_object_object_add(tm, "initramfs", json_object_new_string(initrd));
+	json_object_object_add(tm, "target_arch", json_object_new_string(tarch));
+	json_object_object_add(tm, "metadata", json_object_get(root));
+	json_object_object_add(m, "tuxmake", tm);
+	return m;
+}
+
 int kernel_from_tuxmake(const char *dir, const char *board, char **derived)
 {
 	char *mpath = xasprintf("%s/metadata.json", dir), *arch = NULL, *image = NULL;
 	char *dtb = NULL, *img = NULL, *dtbp = NULL, *initrd = NULL, *ddir = NULL;
 	char *cache = NULL, *own = NULL, *mods = NULL, sha[65], key[65];
-	const char *rel, *tarch, *status;
-	json_object *m = NULL, *files, *tm, *ml = NULL;
+	const char *rel, *tarch;
+	json_object *m = NULL, *ml = NULL;
 	struct jfile jf = { 0 };
 	int dfd = -1, ret;
 
@@ -266,27 +375,9 @@ int kernel_from_tuxmake(const char *dir, const char *board, char **derived)
 	ret = jfile_load(&jf, mpath);
 	if (ret)
 		goto out;
-	status = jstr(jobj(jf.root, "results"), "status");
-	rel = jstr(jobj(jf.root, "source"), "kernelrelease");
-	tarch = jstr(jobj(jf.root, "build"), "target_arch");
-	if (status && strcmp(status, "PASS")) {
-		err_msg("%s: results.status is %s: the TuxMake build failed, no kernel to boot",
-			mpath, status);
-		ret = -EINVAL;
+	ret = tux_meta(mpath, dir, jf.root, board, &rel, &tarch);
+	if (ret)
 		goto out;
-	}
-	if (!rel || !tarch) {
-		err_msg("%s: missing %s: ablab needs the build's kernel release (source.kernelrelease) and architecture (build.target_arch)",
-			mpath, !rel ? "source.kernelrelease" : "build.target_arch");
-		ret = -EINVAL;
-		goto out;
-	}
-	if (!board) {
-		err_msg("%s is a TuxMake directory: ablab derives its kernel for a board (give it as --control/--patched of a campaign on that board)",
-			dir);
-		ret = -EINVAL;
-		goto out;
-	}
 	ret = board_needs(dir, board, &arch, &image, &dtb);
 	if (ret)
 		goto out;
@@ -296,58 +387,15 @@ int kernel_from_tuxmake(const char *dir, const char *board, char **derived)
 		ret = -EINVAL;
 		goto out;
 	}
-	img = xasprintf("%s/%s", dir, image);
-	if (!is_file(img)) {
-		err_msg("TuxMake directory %s has no %s: the kernel image board %s boots", dir,
-			image, board);
-		ret = -ENOENT;
+	ret = tux_files(dir, board, image, dtb, &img, &dtbp, &initrd, &own);
+	if (ret)
 		goto out;
-	}
-	if (dtb[0]) {
-		char *dd = xasprintf("%s/dtbs", dir);
-
-		dtbp = find_file(dd, dtb, 3);
-		free(dd);
-		if (!dtbp) {
-			err_msg("TuxMake directory %s has no dtbs/%s (nor under a dtbs/ subdirectory): the device tree board %s boots with",
-				dir, dtb, board);
-			ret = -ENOENT;
-			goto out;
-		}
-	}
-	initrd = xasprintf("%s/initramfs.cpio.gz", dir);
-	if (!is_file(initrd)) {
-		char *c = kernel_default_dir(board, "control");
-
-		free(initrd);
-		initrd = c ? xasprintf("%s/initramfs.cpio.gz", c) : NULL;
-		own = c;
-		if (!initrd || !is_file(initrd)) {
-			err_msg("TuxMake directory %s has no initramfs.cpio.gz, and board %s has no userland of its own to borrow (%s: run `make kernels`, or put an initramfs.cpio.gz beside the image)",
-				dir, board, initrd ? initrd : "no cache directory");
-			ret = -ENOENT;
-			goto out;
-		}
-	}
 	mods = xasprintf("%s/modules.tar.xz", dir);
 
 	/* the derived directory: keyed by the metadata and the image */
 	ret = sha256_of(img, sha);
-	if (!ret) {
-		char *k = xasprintf("%s %s %s %s", json_object_to_json_string(jf.root), sha, board,
-				    initrd);
-
-		{
-			unsigned char md[EVP_MAX_MD_SIZE];
-			unsigned int mdlen = 0;
-
-			EVP_Digest(k, strlen(k), md, &mdlen, EVP_sha256(), NULL);
-			for (unsigned int i = 0; i < mdlen && i < 32; i++)
-				snprintf(key + 2 * i, 3, "%02x", md[i]);
-			key[64] = '\0';
-		}
-		free(k);
-	}
+	if (!ret)
+		derived_key(jf.root, sha, board, initrd, key);
 	cache = cache_dir();
 	if (ret || !cache) {
 		ret = ret ? ret : -ENOENT;
@@ -364,7 +412,6 @@ int kernel_from_tuxmake(const char *dir, const char *board, char **derived)
 	ret = put(img, dfd, "zImage", ddir);
 	if (!ret && dtbp)
 		ret = put(dtbp, dfd, dtb, ddir);
-	m = json_object_new_object();
 	ml = json_object_new_array();
 	if (!ret && is_file(mods) && put_modules(mods, ddir, ml))
 		info_msg("%s: warning: cannot take the modules out of %s", ddir, mods);
@@ -372,24 +419,8 @@ int kernel_from_tuxmake(const char *dir, const char *board, char **derived)
 		ret = put_initramfs(initrd, dfd, ddir, ml);
 	if (ret)
 		goto out;
-	json_object_object_add(m, "board", json_object_new_string(board));
-	json_object_object_add(m, "variant", json_object_new_string("tuxmake"));
-	json_object_object_add(m, "release", json_object_new_string(rel));
-	files = json_object_new_object();
-	tm = json_object_new_object();
-	json_object_object_add(tm, "sha256", json_object_new_string(sha));
-	json_object_object_add(files, "zImage", tm);
-	json_object_object_add(m, "files", files);
-	tm = json_object_new_object();
-	json_object_object_add(tm, "dir", json_object_new_string(dir));
-	json_object_object_add(tm, "image", json_object_new_string(image));
-	json_object_object_add(tm, "dtb", dtbp ? json_object_new_string(dtbp) : NULL);
-	json_object_object_add(tm, "modules", ml);
+	m = tux_manifest(jf.root, board, rel, sha, dir, image, dtbp, ml, initrd, tarch);
 	ml = NULL;
-	json_object_object_add(tm, "initramfs", json_object_new_string(initrd));
-	json_object_object_add(tm, "target_arch", json_object_new_string(tarch));
-	json_object_object_add(tm, "metadata", json_object_get(jf.root));
-	json_object_object_add(m, "tuxmake", tm);
 	{
 		const char *t = json_object_to_json_string_ext(m, JSON_C_TO_STRING_PRETTY);
 
@@ -419,4 +450,15 @@ out:
 	free(ddir);
 	free(cache);
 	return ret;
+}
+
+/* The kernel cache's directory of a board's variant (kernel.h): here, below kernel.c, as the
+ * TuxMake reader borrows the control kernel's userland from it. */
+char *kernel_default_dir(const char *board, const char *label)
+{
+	char *cache = cache_dir();
+	char *d = cache ? xasprintf("%s/kernels/%s/%s", cache, board, label) : NULL;
+
+	free(cache);
+	return d;
 }

@@ -148,15 +148,6 @@ int kernel_load_board(struct kernel_art *k, const char *dir, const char *board)
 	return kernel_load(k, dir);
 }
 
-char *kernel_default_dir(const char *board, const char *label)
-{
-	char *cache = cache_dir();
-	char *d = cache ? xasprintf("%s/kernels/%s/%s", cache, board, label) : NULL;
-
-	free(cache);
-	return d;
-}
-
 void kernel_free(struct kernel_art *k)
 {
 	free(k->dir);

@@ -139,6 +139,46 @@ static char *module_mismatch(json_object *mod, const char *src)
 
 /* Does the manifest in dir record the inputs we have now?  NULL if it
  * does, else why not (caller frees). */
+/* The patches recorded (a) against the series in patches: the same names and contents in
+ * order for the patched variant, none for control; why not (caller frees), or NULL. */
+static char *patches_mismatch(json_object *a, const char *patches, const char *variant)
+{
+	char *why = NULL, *sha, *p;
+	size_t n;
+
+	n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+	if (!strcmp(variant, "patched")) {
+		struct dirent **de = NULL;
+		int nd = patches ? scandir(patches, &de, NULL, alphasort) : -1, k;
+		size_t np = 0;
+
+		for (k = 0; k < nd; k++) {
+			const char *f = de[k]->d_name;
+			size_t l = strlen(f);
+
+			if (!why && l > 6 && !strcmp(f + l - 6, ".patch")) {
+				json_object *e = np < n ? json_object_array_get_idx(a, np) : NULL;
+
+				p = xasprintf("%s/%s", patches, f);
+				sha = file_sha256(p);
+				free(p);
+				if (!e || !jstr(e, "name") || strcmp(jstr(e, "name"), f) || !sha ||
+				    !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256")))
+					why = xasprintf("patch series differs at %s", f);
+				free(sha);
+				np++;
+			}
+			free(de[k]);
+		}
+		free(de);
+		if (!why && np != n)
+			why = xstrdup("patch series differs (number of patches)");
+	} else if (n) {
+		why = xstrdup("control build has patches");
+	}
+	return why;
+}
+
 static char *manifest_mismatch(const char *dir, const struct recipe *rc, const char *patches,
 			       const char *variant)
 {
@@ -206,38 +246,7 @@ static char *manifest_mismatch(const char *dir, const struct recipe *rc, const c
 	why = module_mismatch(jobj(m, "module"), rc->module_src);
 	if (why)
 		goto out;
-	a = jobj(m, "patches");
-	n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-	if (!strcmp(variant, "patched")) {
-		struct dirent **de = NULL;
-		int nd = patches ? scandir(patches, &de, NULL, alphasort) : -1, k;
-		size_t np = 0;
-
-		for (k = 0; k < nd; k++) {
-			const char *f = de[k]->d_name;
-			size_t l = strlen(f);
-
-			if (!why && l > 6 && !strcmp(f + l - 6, ".patch")) {
-				json_object *e = np < n ? json_object_array_get_idx(a, np) : NULL;
-
-				p = xasprintf("%s/%s", patches, f);
-				sha = file_sha256(p);
-				free(p);
-				if (!e || !jstr(e, "name") || strcmp(jstr(e, "name"), f) || !sha ||
-				    !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256")))
-					why = xasprintf("patch series differs at %s", f);
-				free(sha);
-				sha = NULL;
-				np++;
-			}
-			free(de[k]);
-		}
-		free(de);
-		if (!why && np != n)
-			why = xstrdup("patch series differs (number of patches)");
-	} else if (n) {
-		why = xstrdup("control build has patches");
-	}
+	why = patches_mismatch(jobj(m, "patches"), patches, variant);
 out:
 #undef DIFF
 	free(sha);
@@ -323,21 +332,12 @@ int recipe_probe(const struct recipe *rc, const char *patches, const char *varia
 
 /* Runs the build script; its progress goes to stderr; the artefact
  * directory is read from its last "cached (DIR)" / "done: ... -> DIR" line. */
-int recipe_build(const struct recipe *rc, const char *patches, const char *variant, char **odir,
-		 char **ostate)
+/* The build script's environment: ablab's, with the recipe's variables set (NULL: not
+ * set, and not passed on from ablab's). */
+static char **build_env(char *pd, char *ms, char *gt, char *gr)
 {
-	char *argv[] = { "bash", rc->script, rc->name, (char *)variant, NULL };
-	char *pd = patches ? xasprintf("PATCHES_DIR=%s", patches) : NULL;
-	char *ms = rc->module_src ? xasprintf("ABLAB_MODULE_SRC=%s", rc->module_src) : NULL;
-	char *gt = rc->git_tree ? xasprintf("ABLAB_GIT_TREE=%s", rc->git_tree) : NULL;
-	char *gr = rc->git_ref ? xasprintf("ABLAB_GIT_REF=%s", rc->git_ref) : NULL;
-	struct buf line = { 0 };
-	char *dir = NULL, **envp;
-	bool cached = false;
 	size_t n = 0, i;
-	int pfd[2], status;
-	pid_t pid;
-	FILE *f;
+	char **envp;
 
 	while (environ[n])
 		n++;
@@ -356,6 +356,60 @@ int recipe_build(const struct recipe *rc, const char *patches, const char *varia
 		envp[n++] = gt;
 	if (gr)
 		envp[n++] = gr;
+	return envp;
+}
+
+/* The build script's output (fd, closed), echoed: the kernel directory it names, built or
+ * *cached (NULL: none named). */
+static char *build_output(int fd, bool *cached)
+{
+	FILE *f = fdopen(fd, "r");
+	char *dir = NULL;
+
+	*cached = false;
+	if (f) {
+		char *l = NULL;
+		size_t cap = 0;
+		ssize_t len;
+
+		while ((len = getline(&l, &cap, f)) > 0) {
+			char *p;
+
+			fprintf(stderr, "  | %s", l);
+			if (l[len - 1] == '\n')
+				l[--len] = '\0';
+			if ((p = strstr(l, ": cached (")) && len > 0 && l[len - 1] == ')') {
+				free(dir);
+				dir = strndup(p + 10, (size_t)(l + len - 1 - (p + 10)));
+				*cached = true;
+			} else if (strstr(l, ": done: ") && (p = strstr(l, " -> "))) {
+				free(dir);
+				dir = xstrdup(p + 4);
+				*cached = false;
+			}
+		}
+		free(l);
+		fclose(f);
+	} else {
+		close(fd);
+	}
+	return dir;
+}
+
+int recipe_build(const struct recipe *rc, const char *patches, const char *variant, char **odir,
+		 char **ostate)
+{
+	char *argv[] = { "bash", rc->script, rc->name, (char *)variant, NULL };
+	char *pd = patches ? xasprintf("PATCHES_DIR=%s", patches) : NULL;
+	char *ms = rc->module_src ? xasprintf("ABLAB_MODULE_SRC=%s", rc->module_src) : NULL;
+	char *gt = rc->git_tree ? xasprintf("ABLAB_GIT_TREE=%s", rc->git_tree) : NULL;
+	char *gr = rc->git_ref ? xasprintf("ABLAB_GIT_REF=%s", rc->git_ref) : NULL;
+	char *dir = NULL, **envp;
+	bool cached = false;
+	int pfd[2], status;
+	pid_t pid;
+
+	envp = build_env(pd, ms, gt, gr);
 	fflush(stderr);
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		free(envp);
@@ -390,34 +444,7 @@ int recipe_build(const struct recipe *rc, const char *patches, const char *varia
 	setpgid(pid, pid);
 	close(pfd[1]);
 	free(envp);
-	f = fdopen(pfd[0], "r");
-	if (f) {
-		char *l = NULL;
-		size_t cap = 0;
-		ssize_t len;
-
-		while ((len = getline(&l, &cap, f)) > 0) {
-			char *p;
-
-			fprintf(stderr, "  | %s", l);
-			if (l[len - 1] == '\n')
-				l[--len] = '\0';
-			if ((p = strstr(l, ": cached (")) && len > 0 && l[len - 1] == ')') {
-				free(dir);
-				dir = strndup(p + 10, (size_t)(l + len - 1 - (p + 10)));
-				cached = true;
-			} else if (strstr(l, ": done: ") && (p = strstr(l, " -> "))) {
-				free(dir);
-				dir = xstrdup(p + 4);
-				cached = false;
-			}
-		}
-		free(l);
-		fclose(f);
-	} else {
-		close(pfd[0]);
-	}
-	buf_free(&line);
+	dir = build_output(pfd[0], &cached);
 	if (stop_requested)
 		kill(-pid, SIGTERM); /* SIGTERM to ablab alone: the build stops too */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

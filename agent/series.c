@@ -168,10 +168,151 @@ static char **mbx_messages(char *text, size_t *n)
 	return v;
 }
 
+/* why b4 am found no series: its last line that is not a traceback's */
+static void b4_failed(struct buf *b4out, const char *mbox, const char *msgid, char *why, size_t len)
+{
+	char *last = NULL, *l, *save = NULL;
+
+	buf_append(b4out, "", 1);
+	for (l = strtok_r(b4out->data, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (strncmp(l, "  File ", 7) && l[0] != ' ' && l[0] != '^' &&
+		    !strstr(l, "OFFLINE mode"))
+			last = l;
+	snprintf(why, len, "b4 am found no series in %s%s%s%s (b4: %s)", mbox,
+		 msgid ? " for message-id <" : "", msgid ? msgid : "", msgid ? ">" : "",
+		 last ? last : "no message it could read; is it an mbox file?");
+}
+
+/* The patch's own Message-Id, without <>: patchwork finds it by it. */
+static char *bare_msgid(const char *msg)
+{
+	char *id = header(msg, "Message-Id");
+	size_t il = id ? strlen(id) : 0;
+
+	if (id && id[0] == '<' && il > 1 && id[il - 1] == '>') {
+		memmove(id, id + 1, il - 2);
+		id[il - 2] = '\0';
+	}
+	return id ? id : xstrdup("");
+}
+
+/* The next patch of the series: b4's quilt file qdir/name (its headers and body), under
+ * the subject of its message msg, written to pdir as a git format-patch file; s gets its
+ * subject and message-id.  0, -EINVAL (b4's file unreadable) or -EIO, with why. */
+static int series_patch(struct series *s, const char *qdir, const char *name_q, const char *msg,
+			const char *pdir, char *why, size_t len)
+{
+	struct buf pdb = { 0 }, *pd = &pdb;
+	char *qp = xasprintf("%s/%s", qdir, name_q), *qt = NULL, *body, *from, *date;
+	char *subj, *full = header(msg, "Subject"), *name, *dst;
+	size_t ql;
+	int ret = 0;
+
+	if (read_file(qp, &qt, &ql) || !(body = strstr(qt, "\n\n")) || !full) {
+		snprintf(why, len, "b4 am: cannot read %s", qp);
+		free(qp);
+		free(qt);
+		free(full);
+		return -EINVAL;
+	}
+	body[1] = '\0';
+	body += 2;
+	from = header(qt, "From");
+	date = header(qt, "Date");
+	subj = header(qt, "Subject");
+	buf_printf(pd, "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n");
+	buf_printf(pd, "From: %s\nDate: %s\n", from ? from : "", date ? date : "");
+	put_subject(pd, full);
+	buf_printf(pd, "\n");
+	buf_append(pd, body, strlen(body));
+	name = patch_name(s->n + 1, subj ? subj : full);
+	dst = xasprintf("%s/%s", pdir, name);
+	if (write_file_atomic(dst, pd->data, pd->len)) {
+		snprintf(why, len, "cannot write %s", dst);
+		ret = -EIO;
+	}
+	if (!s->n) {
+		s->msgid = header(msg, "Message-Id");
+		s->subject = xstrdup(full);
+		s->version = subject_version(full);
+	}
+	s->msgids[s->n] = bare_msgid(msg);
+	s->subjects[s->n++] = full;
+	free(from);
+	free(date);
+	free(subj);
+	free(name);
+	free(dst);
+	free(qt);
+	free(qp);
+	buf_free(pd);
+	return ret;
+}
+
+/* A cover letter is the message a reply goes to. */
+static void cover_letter(struct series *s, const char *out)
+{
+	char *l = find_ext(out, ".cover"), *text = NULL;
+	size_t tlen;
+
+	if (l && !read_file(l, &text, &tlen)) {
+		char *id = header(text, "Message-Id"), *cs = header(text, "Subject");
+
+		if (id && cs) {
+			free(s->msgid);
+			free(s->subject);
+			s->msgid = id;
+			s->subject = cs;
+		} else {
+			free(id);
+			free(cs);
+		}
+	}
+	free(text);
+	free(l);
+}
+
+/* The series' directory in the cache (dest: made of the mbox's sha256 and the message-id)
+ * and a fresh work directory beside it; 0 or -errno with why. */
+static int series_workdir(const char *cache, const char *sha, const char *msgid, char **dest,
+			  char **work, char *why, size_t len)
+{
+	char *sd = xasprintf("%s/series", cache);
+	size_t i;
+	int ret = 0;
+
+	*dest = xasprintf("%s/series/%.16s-%s", cache, sha, msgid ? msgid : "first");
+	for (i = strlen(cache) + 8; (*dest)[i]; i++)
+		if ((*dest)[i] == '/' || (*dest)[i] == ' ')
+			(*dest)[i] = '_';
+	*work = xasprintf("%s/series/tmp.XXXXXX", cache);
+	mkdir_p(sd, 0755);
+	free(sd);
+	if (!mkdtemp(*work)) {
+		snprintf(why, len, "mkdtemp %s: %s", *work, strerror(errno));
+		ret = -errno;
+		free(*work);
+		*work = NULL;
+	}
+	return ret;
+}
+
+/* "<id>" -> "id" in place (NULL: nothing) */
+static void strip_angles(char *id)
+{
+	size_t l = id ? strlen(id) : 0;
+
+	if (!id || id[0] != '<')
+		return;
+	memmove(id, id + 1, l);
+	if (l > 1 && id[l - 2] == '>')
+		id[l - 2] = '\0';
+}
+
 int series_from_mbox(const char *mbox, const char *msgid, struct series *s, char *why, size_t len)
 {
 	char *cache = cache_dir(), *sha = NULL, *work = NULL, *out = NULL, *dest = NULL;
-	char *mbx = NULL, *text = NULL, *series = NULL, *qdir = NULL, **msgs = NULL;
+	char *mbx = NULL, *text = NULL, *quilt = NULL, *series = NULL, *qdir = NULL, **msgs = NULL;
 	char *argv[] = { "sh",
 			 "-c",
 			 "exec b4 --offline-mode am -C -Q -m \"$1\" -o \"$2\" ${3:+\"$3\"} 2>&1",
@@ -180,8 +321,8 @@ int series_from_mbox(const char *mbox, const char *msgid, struct series *s, char
 			 NULL,
 			 (char *)(msgid ? msgid : ""),
 			 NULL };
-	struct buf b4out = { 0 }, pd = { 0 };
-	size_t tlen, nm = 0, i;
+	struct buf b4out = { 0 };
+	size_t tlen, nm = 0;
 	int ret = -EINVAL;
 
 	memset(s, 0, sizeof(*s));
@@ -194,38 +335,15 @@ int series_from_mbox(const char *mbox, const char *msgid, struct series *s, char
 		ret = -ENOENT;
 		goto out;
 	}
-	dest = xasprintf("%s/series/%.16s-%s", cache, sha, msgid ? msgid : "first");
-	for (i = strlen(cache) + 8; dest[i]; i++)
-		if (dest[i] == '/' || dest[i] == ' ')
-			dest[i] = '_';
-	work = xasprintf("%s/series/tmp.XXXXXX", cache);
-	{
-		char *sd = xasprintf("%s/series", cache);
-
-		mkdir_p(sd, 0755);
-		free(sd);
-	}
-	if (!mkdtemp(work)) {
-		snprintf(why, len, "mkdtemp %s: %s", work, strerror(errno));
-		ret = -errno;
-		free(work);
-		work = NULL;
+	ret = series_workdir(cache, sha, msgid, &dest, &work, why, len);
+	if (ret)
 		goto out;
-	}
+	ret = -EINVAL;
 	out = xasprintf("%s/b4", work);
 	mkdir_p(out, 0755);
 	argv[5] = out;
 	if (run_argv(argv, &b4out) != 0 || !(mbx = find_ext(out, ".mbx"))) {
-		char *last = NULL, *l, *save = NULL;
-
-		buf_append(&b4out, "", 1);
-		for (l = strtok_r(b4out.data, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-			if (strncmp(l, "  File ", 7) && l[0] != ' ' && l[0] != '^' &&
-			    !strstr(l, "OFFLINE mode"))
-				last = l;
-		snprintf(why, len, "b4 am found no series in %s%s%s%s (b4: %s)", mbox,
-			 msgid ? " for message-id <" : "", msgid ? msgid : "", msgid ? ">" : "",
-			 last ? last : "no message it could read; is it an mbox file?");
+		b4_failed(&b4out, mbox, msgid, why, len);
 		goto out;
 	}
 	qdir = xasprintf("%.*s.patches", (int)(strlen(mbx) - 4), mbx);
@@ -234,9 +352,7 @@ int series_from_mbox(const char *mbox, const char *msgid, struct series *s, char
 		snprintf(why, len, "b4 am wrote no patches for %s", mbox);
 		goto out;
 	}
-	free(text);
-	text = NULL;
-	if (read_file(series, &text, &tlen)) {
+	if (read_file(series, &quilt, &tlen)) {
 		snprintf(why, len, "b4 am wrote no quilt series file %s", series);
 		goto out;
 	}
@@ -246,85 +362,15 @@ int series_from_mbox(const char *mbox, const char *msgid, struct series *s, char
 		mkdir_p(pdir, 0755);
 		s->subjects = xcalloc(nm + 1, sizeof(*s->subjects));
 		s->msgids = xcalloc(nm + 1, sizeof(*s->msgids));
-		for (l = strtok_r(text, "\n", &save); l && s->n < nm;
+		for (l = strtok_r(quilt, "\n", &save); l && s->n < nm;
 		     l = strtok_r(NULL, "\n", &save)) {
-			char *qp = xasprintf("%s/%s", qdir, l), *qt = NULL, *body, *from, *date;
-			char *subj, *full = header(msgs[s->n], "Subject"), *name, *dst;
-			size_t ql;
-
-			if (read_file(qp, &qt, &ql) || !(body = strstr(qt, "\n\n")) || !full) {
-				snprintf(why, len, "b4 am: cannot read %s", qp);
-				free(qp);
-				free(qt);
-				free(full);
-				free(pdir);
-				goto out;
-			}
-			body[1] = '\0';
-			body += 2;
-			from = header(qt, "From");
-			date = header(qt, "Date");
-			subj = header(qt, "Subject");
-			pd.len = 0;
-			buf_printf(
-				&pd,
-				"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n");
-			buf_printf(&pd, "From: %s\nDate: %s\n", from ? from : "", date ? date : "");
-			put_subject(&pd, full);
-			buf_printf(&pd, "\n");
-			buf_append(&pd, body, strlen(body));
-			name = patch_name(s->n + 1, subj ? subj : full);
-			dst = xasprintf("%s/%s", pdir, name);
-			if (write_file_atomic(dst, pd.data, pd.len)) {
-				snprintf(why, len, "cannot write %s", dst);
-				ret = -EIO;
-			}
-			if (!s->n) {
-				s->msgid = header(msgs[0], "Message-Id");
-				s->subject = xstrdup(full);
-				s->version = subject_version(full);
-			}
-			{ /* the patch's own Message-Id, without <>: patchwork finds it by it */
-				char *id = header(msgs[s->n], "Message-Id");
-				size_t il = id ? strlen(id) : 0;
-
-				if (id && id[0] == '<' && il > 1 && id[il - 1] == '>') {
-					memmove(id, id + 1, il - 2);
-					id[il - 2] = '\0';
-				}
-				s->msgids[s->n] = id ? id : xstrdup("");
-			}
-			s->subjects[s->n++] = full;
-			free(from);
-			free(date);
-			free(subj);
-			free(name);
-			free(dst);
-			free(qt);
-			free(qp);
-			if (ret == -EIO) {
+			ret = series_patch(s, qdir, l, msgs[s->n], pdir, why, len);
+			if (ret) {
 				free(pdir);
 				goto out;
 			}
 		}
-		/* a cover letter is the message a reply goes to */
-		free(text);
-		text = NULL;
-		l = find_ext(out, ".cover");
-		if (l && !read_file(l, &text, &tlen)) {
-			char *id = header(text, "Message-Id"), *cs = header(text, "Subject");
-
-			if (id && cs) {
-				free(s->msgid);
-				free(s->subject);
-				s->msgid = id;
-				s->subject = cs;
-			} else {
-				free(id);
-				free(cs);
-			}
-		}
-		free(l);
+		cover_letter(s, out);
 		/* the same inputs give the same files: a directory already there is kept */
 		if (rename(pdir, dest) && !is_dir(dest)) {
 			snprintf(why, len, "rename %s %s: %s", pdir, dest, strerror(errno));
@@ -334,15 +380,10 @@ int series_from_mbox(const char *mbox, const char *msgid, struct series *s, char
 		}
 		free(pdir);
 	}
-	if (s->msgid && s->msgid[0] == '<') {
-		size_t l = strlen(s->msgid);
-
-		memmove(s->msgid, s->msgid + 1, l);
-		if (l > 1 && s->msgid[l - 2] == '>')
-			s->msgid[l - 2] = '\0';
-	}
+	strip_angles(s->msgid);
 	if (!s->msgid) {
 		snprintf(why, len, "the series' first message in %s has no Message-Id", mbox);
+		ret = -EINVAL;
 		goto out;
 	}
 	s->dir = dest;
@@ -356,11 +397,11 @@ out:
 	if (ret)
 		series_free(s);
 	buf_free(&b4out);
-	buf_free(&pd);
 	free(series);
 	free(qdir);
 	free(mbx);
 	free(text);
+	free(quilt);
 	free(out);
 	free(work);
 	free(dest);

@@ -7,7 +7,6 @@
 #include "store/store.h"
 #include "variant.h"
 #include "shared/util.h"
-#include "cmd/cmds.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -281,14 +280,86 @@ void spool_boot_free(struct spool_boot *sb)
 	memset(sb, 0, sizeof(*sb));
 }
 
+/* "kernel": the boot's kernel artefact, its manifest JSON text */
+static int read_kernel(struct vctx *v, json_object *ko, struct spool_boot *sb)
+{
+	struct boot_rec *rec = &sb->rec;
+	size_t i;
+	int ret = 0;
+	struct kernel_art *k = &sb->k;
+	const char *t[6];
+	static const char *const keys[6] = { "dir",	      "label",	       "release",
+					     "zimage_sha256", "config_sha256", "manifest" };
+
+	if (!json_object_is_type(ko, json_type_object))
+		ret = bad(v, "", "kernel", "is not an object");
+	for (i = 0; i < 6 && !ret; i++)
+		ret = get_str(v, ko, "kernel.", keys[i], i > 2, i == 5 ? 1 << 20 : 4096, &t[i]);
+	if (!ret && t[5]) {
+		json_object *m = json_tokener_parse(t[5]);
+
+		if (!m)
+			ret = bad(v, "kernel.", "manifest", "is not JSON text");
+		json_object_put(m);
+	}
+	if (!ret) {
+		k->dir = (char *)t[0];
+		k->label = (char *)t[1];
+		k->release = (char *)t[2];
+		k->zimage_sha256 = (char *)t[3];
+		k->config_sha256 = (char *)t[4];
+		k->manifest_json = (char *)t[5];
+		rec->k = k;
+	}
+	return ret;
+}
+
+/* "samples": checked one by one, each (scenario, batch) once; none for a failed boot or
+ * after an error (ret) */
+static int read_samples(struct vctx *v, json_object *r, struct spool_boot *sb, int ret, size_t *np)
+{
+	struct boot_rec *rec = &sb->rec;
+	json_object *sa;
+	size_t i, n;
+
+	sa = jobj(r, "samples");
+	if (!ret && (!sa || !json_object_is_type(sa, json_type_array)))
+		ret = bad(v, "", "samples", "is missing or not an array");
+	/* a failed boot's samples are never stored (nor checked: a boot can
+	 * fail because its output broke the parser's rules) */
+	n = ret || !strcmp(rec->status, "failed") ? 0 : json_object_array_length(sa);
+	sb->res.v = xcalloc(n ? n : 1, sizeof(*sb->res.v));
+	for (i = 0; i < n && !ret; i++)
+		ret = read_sample(v, json_object_array_get_idx(sa, i), i, &sb->res.v[i]);
+	if (!ret && n > 1) {
+		/* (scenario, batch) is the samples' key: twice is a tampered file */
+		const struct sample **p = xcalloc(n, sizeof(*p));
+
+		for (i = 0; i < n; i++)
+			p[i] = &sb->res.v[i];
+		qsort(p, n, sizeof(*p), sample_cmp_batch);
+		for (i = 1; i < n && !ret; i++)
+			if (!sample_cmp_batch(&p[i - 1], &p[i])) {
+				char f[120];
+
+				snprintf(f, sizeof(f), "scenario %s batch %d appears twice",
+					 p[i]->scenario, p[i]->batch);
+				ret = bad(v, "", "samples", f);
+			}
+		free(p);
+	}
+	*np = n;
+	return ret;
+}
+
 int spool_read(struct spool_boot *sb, const char *path, struct errtext *why)
 {
 	struct boot_rec *rec = &sb->rec;
 	struct vctx v = { "", "" };
-	json_object *r, *ko, *sa;
+	json_object *r, *ko;
 	const char *str;
 	int64_t x;
-	size_t i, n;
+	size_t n;
 	int ret, version;
 
 	memset(sb, 0, sizeof(*sb));
@@ -358,34 +429,8 @@ int spool_read(struct spool_boot *sb, const char *path, struct errtext *why)
 	if (!ret && rec->lava_job_id && !rec->lava_server)
 		ret = bad(&v, "", "lava_server", "is missing (lava_job_id needs its server)");
 	ko = jobj(r, "kernel");
-	if (!ret && ko) {
-		struct kernel_art *k = &sb->k;
-		const char *t[6];
-		static const char *const keys[6] = { "dir",	      "label",	       "release",
-						     "zimage_sha256", "config_sha256", "manifest" };
-
-		if (!json_object_is_type(ko, json_type_object))
-			ret = bad(&v, "", "kernel", "is not an object");
-		for (i = 0; i < 6 && !ret; i++)
-			ret = get_str(&v, ko, "kernel.", keys[i], i > 2, i == 5 ? 1 << 20 : 4096,
-				      &t[i]);
-		if (!ret && t[5]) {
-			json_object *m = json_tokener_parse(t[5]);
-
-			if (!m)
-				ret = bad(&v, "kernel.", "manifest", "is not JSON text");
-			json_object_put(m);
-		}
-		if (!ret) {
-			k->dir = (char *)t[0];
-			k->label = (char *)t[1];
-			k->release = (char *)t[2];
-			k->zimage_sha256 = (char *)t[3];
-			k->config_sha256 = (char *)t[4];
-			k->manifest_json = (char *)t[5];
-			rec->k = k;
-		}
-	}
+	if (!ret && ko)
+		ret = read_kernel(&v, ko, sb);
 	if (!ret)
 		ret = get_i64(&v, r, "", "clock_res_ns", true, 0, INT64_MAX, 0, &x);
 	if (!ret) {
@@ -396,32 +441,8 @@ int spool_read(struct spool_boot *sb, const char *path, struct errtext *why)
 			ret = bad(&v, "", "have_start", "is not true or false");
 		sb->res.have_start = jbool(r, "have_start", false);
 	}
-	sa = jobj(r, "samples");
-	if (!ret && (!sa || !json_object_is_type(sa, json_type_array)))
-		ret = bad(&v, "", "samples", "is missing or not an array");
-	/* a failed boot's samples are never stored (nor checked: a boot can
-	 * fail because its output broke the parser's rules) */
-	n = ret || !strcmp(rec->status, "failed") ? 0 : json_object_array_length(sa);
-	sb->res.v = xcalloc(n ? n : 1, sizeof(*sb->res.v));
-	for (i = 0; i < n && !ret; i++)
-		ret = read_sample(&v, json_object_array_get_idx(sa, i), i, &sb->res.v[i]);
-	if (!ret && n > 1) {
-		/* (scenario, batch) is the samples' key: twice is a tampered file */
-		const struct sample **p = xcalloc(n, sizeof(*p));
-
-		for (i = 0; i < n; i++)
-			p[i] = &sb->res.v[i];
-		qsort(p, n, sizeof(*p), sample_cmp_batch);
-		for (i = 1; i < n && !ret; i++)
-			if (!sample_cmp_batch(&p[i - 1], &p[i])) {
-				char f[120];
-
-				snprintf(f, sizeof(f), "scenario %s batch %d appears twice",
-					 p[i]->scenario, p[i]->batch);
-				ret = bad(&v, "", "samples", f);
-			}
-		free(p);
-	}
+	n = 0;
+	ret = read_samples(&v, r, sb, ret, &n);
 	if (ret)
 		return errtext_set(why, ret, "field \"%s\" %s", v.field, v.why);
 	sb->res.n = sb->res.cap = n;
@@ -503,63 +524,4 @@ int spool_flush(struct store *st, const char *dir, int *loaded, int *failed)
 	}
 	closedir(d);
 	return 0;
-}
-
-int cmd_spool(int argc, char **argv)
-{
-	const char *results = "results";
-	char *dir;
-	int ret = 0;
-
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: ablab spool load|list [--results DIR]\n"
-		       "Boots finished while the results database was unreachable are kept in\n"
-		       "DIR/spool/UUID.json (default DIR: results).  `load` stores them (each\n"
-		       "once: loading is idempotent by boot UUID) and removes the files; every\n"
-		       "campaign run also loads them first.  Every field is checked first: a\n"
-		       "file with a bad field, or for a slot that already has an ok boot, is\n"
-		       "stored not at all and moved to DIR/spool/rejected/ (the error names\n"
-		       "the file and the field).\n");
-		return 0;
-	}
-	if (argc == 4 && !strcmp(argv[2], "--results"))
-		results = argv[3];
-	else if (argc != 2) {
-		fprintf(stderr, "usage: ablab spool load|list [--results DIR]\n");
-		return 2;
-	}
-	dir = xasprintf("%s/spool", results);
-	if (!strcmp(argv[1], "list")) {
-		struct dirent *de;
-		DIR *d = opendir(dir);
-		int n = 0;
-
-		while (d && (de = readdir(d)))
-			if (strstr(de->d_name, ".json") && de->d_name[0] != '.') {
-				printf("%s/%s\n", dir, de->d_name);
-				n++;
-			}
-		if (d)
-			closedir(d);
-		fprintf(stderr, "ablab: %d spooled boot(s) in %s\n", n, dir);
-	} else if (!strcmp(argv[1], "load")) {
-		struct store st;
-		int loaded, failed;
-
-		if (store_open(&st, opt_db)) {
-			free(dir);
-			return 1;
-		}
-		ret = spool_flush(&st, dir, &loaded, &failed);
-		store_close(&st);
-		printf("%d spooled boot(s) loaded, %d not loaded (why: above) from %s\n", loaded,
-		       failed, dir);
-		if (ret || failed)
-			ret = 1;
-	} else {
-		fprintf(stderr, "usage: ablab spool load|list [--results DIR]\n");
-		ret = 2;
-	}
-	free(dir);
-	return ret;
 }

@@ -2,14 +2,14 @@
 /* The regex benchmark's output parser (bench_regex_parse), the module
  * benchmark's pure parts (format check, batches, modinfo, file names). */
 #include "bench/bench.h"
+#include "bench/bench-int.h"
 #include "check.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const struct bench_def lat = {
-	.kind = BENCH_REGEX,
+static const struct bench_regex_def lat = {
 	.command = "true",
 	.regex = "^lat ([a-z]+) ([0-9.e+-]+) (ns|us|ms|s)$",
 	.g_scenario = 1,
@@ -19,7 +19,8 @@ static const struct bench_def lat = {
 
 int main(void)
 {
-	struct bench_def d = lat;
+	struct bench_regex_def d = lat;
+	struct bench_dma_map_def dm = { 0 };
 	struct run_result r;
 	struct errtext why;
 	int ret;
@@ -79,11 +80,11 @@ int main(void)
 
 	/* definition errors */
 	d.regex = "([a-z]+";
-	CHECK(bench_def_check(&d, &why) == -EINVAL);
+	CHECK(bench_regex_check(&d, &why) == -EINVAL);
 	CHECK(strstr(why.msg, "invalid POSIX extended regular expression") != NULL);
 	d.regex = "([a-z]+) ([0-9]+)";
 	d.g_unit = 3;
-	CHECK(bench_def_check(&d, &why) == -EINVAL);
+	CHECK(bench_regex_check(&d, &why) == -EINVAL);
 	CHECK(strstr(why.msg, "has 2 group(s)") != NULL);
 
 	/* a value (scenario, unit) that is only the front of its token is
@@ -188,9 +189,9 @@ int main(void)
 	/* the module file of a variant: the job's (with {board}), or NAME.ko in
 	 * the kernel directory */
 	{
-		struct bench_def m = { .kind = BENCH_MODULE,
-				       .module = "mybench",
-				       .ko = { "/srv/{board}/c.ko", NULL } };
+		struct bench_def m = { .ops = &bench_module_ops,
+				       .module = { .module = "mybench",
+						   .ko = { "/srv/{board}/c.ko", NULL } } };
 		char *f = bench_module_file(&m, "pi400", "/k/control", 0);
 
 		CHECK_STR(f, "/srv/pi400/c.ko");
@@ -201,21 +202,19 @@ int main(void)
 	}
 
 	/* dma_map_benchmark: parameters, and its two result lines */
-	memset(&d, 0, sizeof(d));
-	d.kind = BENCH_DMA_MAP;
-	CHECK(bench_dma_map_params(NULL, &d, &why) == 0);
-	CHECK(d.threads == 1 && d.seconds == 1 && d.granule == 1 && d.dir == 0);
-	CHECK(bench_dma_map_params("threads=2 seconds=3,granule=16 dir=from", &d, &why) == 0);
-	CHECK(d.threads == 2 && d.seconds == 3 && d.granule == 16 && d.dir == 2);
-	CHECK(bench_dma_map_params("threads=0", &d, &why) == -EINVAL);
+	CHECK(bench_dma_map_params(NULL, &dm, &why) == 0);
+	CHECK(dm.threads == 1 && dm.seconds == 1 && dm.granule == 1 && dm.dir == 0);
+	CHECK(bench_dma_map_params("threads=2 seconds=3,granule=16 dir=from", &dm, &why) == 0);
+	CHECK(dm.threads == 2 && dm.seconds == 3 && dm.granule == 16 && dm.dir == 2);
+	CHECK(bench_dma_map_params("threads=0", &dm, &why) == -EINVAL);
 	CHECK_STR(why.msg, "\"threads=0\": threads must be 1..1024");
-	CHECK(bench_dma_map_params("dir=sideways", &d, &why) == -EINVAL);
-	CHECK(bench_dma_map_params("reps=100", &d, &why) == -EINVAL);
+	CHECK(bench_dma_map_params("dir=sideways", &dm, &why) == -EINVAL);
+	CHECK(bench_dma_map_params("reps=100", &dm, &why) == -EINVAL);
 	CHECK(strstr(why.msg, "expected threads=N") != NULL);
-	CHECK(bench_dma_map_params("seconds=2x", &d, &why) == -EINVAL);
-	bench_dma_map_params("granule=16 dir=to", &d, &why);
+	CHECK(bench_dma_map_params("seconds=2x", &dm, &why) == -EINVAL);
+	bench_dma_map_params("granule=16 dir=to", &dm, &why);
 	memset(&r, 0, sizeof(r));
-	ret = bench_dma_map_parse(&d,
+	ret = bench_dma_map_parse(&dm,
 				  "dma mapping benchmark: threads:1 seconds:1 node:-1 "
 				  "dir:TO_DEVICE granule: 16\n"
 				  "average map latency(us):3.4 standard deviation:1.0\n"
@@ -229,12 +228,48 @@ int main(void)
 		CHECK_STR(r.v[1].scenario, "unmap-16");
 		CHECK(r.v[1].mean_ns == 2100);
 	}
-	ret = bench_dma_map_parse(&d,
+	ret = bench_dma_map_parse(&dm,
 				  "average map latency(us):3.4 standard deviation:1.0\n"
 				  "average unmap latency(us):nan standard deviation:0.5\n",
 				  2, &r, &why);
 	CHECK(ret == -EINVAL && r.malformed == 1);
 	CHECK(strstr(why.msg, "average unmap latency(us):") != NULL);
 	run_result_free(&r);
+	/* the run record: each kind writes its keys and reads them back; an unknown kind or an
+	 * incomplete one is an error, not dmabench */
+	{
+		struct bench_def w = { .ops = &bench_regex_ops,
+				       .regex = { .command = "true",
+						  .regex = "^([a-z]+) ([0-9]+)$",
+						  .g_scenario = 1,
+						  .g_value = 2 } };
+		struct bench_def rd;
+		json_object *run = json_object_new_object();
+
+		bench_record_write(&w, run);
+		CHECK_STR(jstr(run, "benchmark"), "regex");
+		CHECK(bench_record_read(&rd, run, NULL, &why) == 0);
+		CHECK(!strcmp(bench_name(&rd), "regex") && rd.regex.g_scenario == 1 &&
+		      rd.regex.g_value == 2 && rd.regex.g_unit == 0);
+		CHECK_STR(rd.regex.command, "true");
+		bench_def_free(&rd);
+		json_object_object_del(run, "groups"); /* the job loader's defaults: 0, 0 */
+		CHECK(bench_record_read(&rd, run, NULL, &why) == -EINVAL);
+		CHECK_STR(why.msg, "its stored regex benchmark is incomplete or invalid");
+		bench_def_free(&rd);
+		json_object_object_add(run, "benchmark", json_object_new_string("bogus"));
+		CHECK(bench_record_read(&rd, run, NULL, &why) == -EINVAL);
+		CHECK(strstr(why.msg, "\"bogus\" is not one this ablab knows") != NULL);
+		json_object_object_add(run, "benchmark", json_object_new_string("module"));
+		CHECK(bench_record_read(&rd, run, NULL, &why) == -EINVAL);
+		CHECK_STR(why.msg, "its stored module benchmark has no module name");
+		bench_def_free(&rd);
+		json_object_object_del(run, "benchmark"); /* an older record: dmabench */
+		CHECK(bench_record_read(&rd, run, NULL, &why) == 0);
+		CHECK_STR(bench_name(&rd), "dmabench");
+		CHECK(bench_pins_timing(&rd) && bench_lava_ok(&rd) && bench_rows_known(&rd));
+		CHECK(!bench_pins_timing(&w) && !bench_lava_ok(&w) && !bench_rows_known(&w));
+		json_object_put(run);
+	}
 	CHECK_DONE("test_bench");
 }

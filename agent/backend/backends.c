@@ -1,28 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The one list of backends: type name -> ops, capabilities, help (backends.h).  It
- * holds data only and calls nothing, so every layer may read it. */
+/* The registry of backends: type name -> ops (backends.h), above the backends (it lists
+ * their ops); their capabilities and help, which the backends themselves ask, are in
+ * backend-caps.c below them.  Both tables are made from the one list, backends-list.h. */
 #include "backend/backends.h"
+#include "backend/backends-list.h"
 #include "backend/boot.h"
 #include "backend/console.h"
 #include "backend/power.h"
 #include "shared/util.h"
 
 #include <string.h>
-
-/* One line a backend: kind, type name (its ops are KIND_NAME_ops, defined in its own
- * file), capabilities, help.  The order is the order of the error messages and --help. */
-#define BACKENDS(X)                                                                                \
-	X(console, tty, 0, "a tty device, or qemu:LABEL (a pty QEMU makes)")                       \
-	X(console, serial, 0, "a serial adapter by device or usb_serial (libserialport)")          \
-	X(console, tcp, CAP_NETWORK, "host:port, raw or telnet (ser2net, QEMU)")                   \
-	X(power, qemu, CAP_MAKES_MACHINE | CAP_LOADS_KERNEL | CAP_SERVES_TFTP | CAP_MAKES_CONSOLE, \
-	  "an emulated board: one QEMU process per boot")                                          \
-	X(power, gpiod, CAP_HOLDS_STATE, "a relay on GPIO lines (libgpiod)")                       \
-	X(power, command, 0, "your commands switch it (a PDU, a USB relay)")                       \
-	X(power, manual, 0, "an operator switches it when asked")                                  \
-	X(boot, direct, 0, "QEMU -kernel (power type qemu)")                                       \
-	X(boot, uboot, 0, "interrupt U-Boot, type boot.commands, kernel over TFTP")                \
-	X(boot, command, 0, "boot.deploy puts the kernel in place (an SD mux), then power on")
 
 #define KIND_console BACKEND_CONSOLE
 #define KIND_power BACKEND_POWER
@@ -33,8 +20,6 @@ BACKENDS(DECLARE)
 
 #define ENTRY(kind, name, caps, help) { KIND_##kind, #name, caps, &kind##_##name##_ops, help },
 static const struct backend backends[] = { BACKENDS(ENTRY) };
-
-static const char *const kind_names[] = { "console.type", "power.type", "boot.method" };
 
 const struct backend *backend_find(enum backend_kind kind, const char *name)
 {
@@ -65,38 +50,4 @@ const struct backend_conf *backend_conf(const struct backend *bk)
 		return &((const struct boot_ops *)bk->ops)->conf;
 	}
 	return NULL;
-}
-
-bool backend_has(enum backend_kind kind, const char *name, unsigned int caps)
-{
-	const struct backend *b = backend_find(kind, name);
-
-	return b && (b->caps & caps) == caps;
-}
-
-char *backend_names(enum backend_kind kind, char *buf, size_t len)
-{
-	return backend_names_with(kind, 0, buf, len);
-}
-
-char *backend_names_with(enum backend_kind kind, unsigned int caps, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < ARRAY_SIZE(backends) && n < len; i++)
-		if (backends[i].kind == kind && (backends[i].caps & caps) == caps)
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
-					      backends[i].name);
-	return buf;
-}
-
-void backend_help(FILE *f)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(backends); i++)
-		fprintf(f, "  %-12s %-8s %s\n",
-			i && backends[i - 1].kind == backends[i].kind ?
-				"" :
-				kind_names[backends[i].kind],
-			backends[i].name, backends[i].help);
 }

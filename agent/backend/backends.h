@@ -6,7 +6,8 @@
  * in console.type, power.type and boot.method, each with its ops, its capabilities and
  * one line of help.  Callers test a capability, never a backend's name; the error for
  * an unknown type and `ablab --help` list the names from here.  A new backend: its own
- * file with its ops, and one line in backends.c. */
+ * file with its ops, and one line in backends-list.h.  backends.c holds the ops (above the
+ * backends), backend-caps.c the capabilities and help (below them: the backends ask it). */
 #include "shared/jsonfile.h"
 
 #include <stdbool.h>
@@ -61,7 +62,8 @@ const struct backend *backend_find(enum backend_kind kind, const char *name);
 const struct backend *backend_next(enum backend_kind kind, const struct backend *prev);
 /* The backend's board-file section keys and parser. */
 const struct backend_conf *backend_conf(const struct backend *bk);
-/* Whether the backend of that kind and name has every capability in caps. */
+/* Whether the backend of that kind and name has every capability in caps (caps 0: whether
+ * there is one). */
 bool backend_has(enum backend_kind kind, const char *name, unsigned int caps);
 /* "tty, serial, tcp": the names of a kind, for an error message; returns buf. */
 char *backend_names(enum backend_kind kind, char *buf, size_t len);

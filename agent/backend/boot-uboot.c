@@ -101,6 +101,68 @@ static int ub_wait(struct boot_session *s, const char *type, const struct consol
 	return ret;
 }
 
+/* What boot.commands[i] (cmd, written at console offset start) ended with (ret: the index of
+ * the pattern matched in m, or the error): 0 (its prompt again, a TFTP transfer of the
+ * right size), or the boot's failure. */
+static int ub_outcome(struct boot_session *s, int ret, bool boots, const char *cmd, size_t i,
+		      size_t start, const regmatch_t *m, char *const rel[3],
+		      const char *const src[3])
+{
+	const struct board *b = s->board;
+	const struct uboot_conf *u = conf_of(b);
+	struct console *c = &s->con;
+	char line[200], last[160];
+	int fi;
+
+	if (ret == 0 && boots) {
+		size_t e = (size_t)m[0].rm_so;
+		size_t from = (size_t)(console_at(c, start) - c->in.data);
+
+		while (e > from && (c->in.data[e - 1] == '\n' || c->in.data[e - 1] == '\r'))
+			e--;
+		boot_line_at(c, e, e, line, sizeof(line));
+		ret = boot_fail(
+			s, -EIO, false,
+			"%s: U-Boot returned to its prompt after `%s` (boot.commands[%zu]) instead of starting the kernel (/%s/, boot.kernel_started): %s",
+			b->name, cmd, i, u->started, line);
+	} else if (ret >= 2) {
+		console_complete_line(c, (size_t)m[0].rm_so, now_ms() + 2000);
+		boot_line_at(c, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
+		ret = boot_fail(s, -EIO, false,
+				"%s: U-Boot command `%s` (boot.commands[%zu]) failed: %s", b->name,
+				cmd, i, line);
+	} else if (ret == -EFBIG) {
+		ret = boot_fail(s, ret, false, "%s", c->error.msg);
+	} else if (ret < 0) {
+		console_last_line(c, last, sizeof(last));
+		ret = boot_fail(
+			s, ret, false,
+			"%s: U-Boot command `%s` (boot.commands[%zu]): %s within %ld s (timeouts_s.bootloader); last output: %s",
+			b->name, cmd, i,
+			ret == -EPIPE ? "console closed" :
+			boots	      ? "kernel not started" :
+					"no prompt",
+			b->t_bootloader_s, last);
+	} else {
+		/* a TFTP transfer of one of our files: check its size */
+		long long got = bytes_transferred(console_at(c, start), c->in.data + m[0].rm_so);
+
+		ret = 0;
+		for (fi = 0; fi < 3 && got >= 0; fi++) {
+			struct stat st;
+
+			if (rel[fi] && strstr(cmd, rel[fi]) && !stat(src[fi], &st) &&
+			    st.st_size != got) {
+				ret = boot_fail(s, -EIO, false,
+						"%s: `%s` transferred %lld bytes, %s has %lld",
+						b->name, cmd, got, src[fi], (long long)st.st_size);
+				break;
+			}
+		}
+	}
+	return ret;
+}
+
 static int uboot_interact(struct boot_session *s, char *const rel[3], const char *const src[3])
 {
 	const struct board *b = s->board;
@@ -113,7 +175,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	/* literals where the sources are plain strings (console_pat_compile): no tables */
 	struct console_pat *pats = xcalloc(nres, sizeof(*pats)), autoboot, started;
 	struct console_pat prompt = console_pat_lit(u->prompt, CONSOLE_TAIL_NONE);
-	char last[160], what[300];
+	char what[300];
 	regmatch_t m[10];
 	int ret;
 
@@ -132,9 +194,8 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 		goto out;
 	for (i = 0; i < ncmd; i++) {
 		bool boots = i == ncmd - 1;
-		char *cmd = NULL, *bad = NULL, line[200];
+		char *cmd = NULL, *bad = NULL;
 		size_t start;
-		int fi;
 
 		ret = expand_template_flags(u->commands[i], keys, vals, nk, TMPL_KEEP_DOLLAR, &cmd,
 					    &bad);
@@ -164,54 +225,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 			free(cmd);
 			break;
 		}
-		if (ret == 0 && boots) {
-			size_t e = (size_t)m[0].rm_so;
-			size_t from = (size_t)(console_at(c, start) - c->in.data);
-
-			while (e > from && (c->in.data[e - 1] == '\n' || c->in.data[e - 1] == '\r'))
-				e--;
-			boot_line_at(c, e, e, line, sizeof(line));
-			ret = boot_fail(
-				s, -EIO, false,
-				"%s: U-Boot returned to its prompt after `%s` (boot.commands[%zu]) instead of starting the kernel (/%s/, boot.kernel_started): %s",
-				b->name, cmd, i, u->started, line);
-		} else if (ret >= 2) {
-			console_complete_line(c, (size_t)m[0].rm_so, now_ms() + 2000);
-			boot_line_at(c, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
-			ret = boot_fail(s, -EIO, false,
-					"%s: U-Boot command `%s` (boot.commands[%zu]) failed: %s",
-					b->name, cmd, i, line);
-		} else if (ret == -EFBIG) {
-			ret = boot_fail(s, ret, false, "%s", c->error.msg);
-		} else if (ret < 0) {
-			console_last_line(c, last, sizeof(last));
-			ret = boot_fail(
-				s, ret, false,
-				"%s: U-Boot command `%s` (boot.commands[%zu]): %s within %ld s (timeouts_s.bootloader); last output: %s",
-				b->name, cmd, i,
-				ret == -EPIPE ? "console closed" :
-				boots	      ? "kernel not started" :
-						"no prompt",
-				b->t_bootloader_s, last);
-		} else {
-			/* a TFTP transfer of one of our files: check its size */
-			long long got =
-				bytes_transferred(console_at(c, start), c->in.data + m[0].rm_so);
-
-			ret = 0;
-			for (fi = 0; fi < 3 && got >= 0; fi++) {
-				struct stat st;
-
-				if (rel[fi] && strstr(cmd, rel[fi]) && !stat(src[fi], &st) &&
-				    st.st_size != got) {
-					ret = boot_fail(
-						s, -EIO, false,
-						"%s: `%s` transferred %lld bytes, %s has %lld",
-						b->name, cmd, got, src[fi], (long long)st.st_size);
-					break;
-				}
-			}
-		}
+		ret = ub_outcome(s, ret, boots, cmd, i, start, m, rel, src);
 		free(cmd);
 		if (ret)
 			goto out;

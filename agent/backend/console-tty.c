@@ -114,7 +114,7 @@ static const struct jfield tty_fields[] = { { "device", J_STRING }, CONSOLE_BAUD
 static int tty_parse(struct board *b, json_object *o)
 {
 	struct tty_conf *t = xcalloc(1, sizeof(*t));
-	const struct backend *power;
+	const char *power;
 	struct buf rates = { 0 };
 	char names[64];
 	size_t i;
@@ -127,8 +127,9 @@ static int tty_parse(struct board *b, json_object *o)
 			"console type tty needs \"device\" (a tty path or \"qemu:LABEL\")");
 	/* the pty of "qemu:LABEL" is made by the power backend (its section is validated,
 	 * not parsed yet: an unknown type is its own error) */
-	power = backend_find(BACKEND_POWER, jstr(jobj(b->jf.root, "power"), "type"));
-	if (tty_machine_label(b) && power && !(power->caps & CAP_MAKES_CONSOLE))
+	power = jstr(jobj(b->jf.root, "power"), "type");
+	if (tty_machine_label(b) && backend_has(BACKEND_POWER, power, 0) &&
+	    !backend_has(BACKEND_POWER, power, CAP_MAKES_CONSOLE))
 		return board_field_error(
 			b, "console", "device", "\"qemu:LABEL\" needs power type %s",
 			backend_names_with(BACKEND_POWER, CAP_MAKES_CONSOLE, names, sizeof(names)));

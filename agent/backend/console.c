@@ -697,6 +697,32 @@ int console_expect(struct console *c, regex_t *const *res, size_t n, int64_t dea
 	return ret;
 }
 
+/* What is there (into chunk), but scanned at least every half window: *round bytes.  0, or
+ * -EPIPE when the console closed and could not be reopened by deadline. */
+static int read_round(struct console *c, char *chunk, size_t size, int64_t deadline, size_t *round)
+{
+	while (*round < CONSOLE_WINDOW / 2 && !c->flooded) {
+		ssize_t got = console_read(c, chunk, size, true);
+
+		if (got == 0)
+			break;
+		if (got > 0) {
+			*round += (size_t)got;
+			if ((size_t)got < size)
+				break; /* drained (else the next poll says so) */
+			continue;
+		}
+		if (c->reopen_ms > 0) {
+			int64_t d = now_ms() + c->reopen_ms;
+
+			if (!console_reopen(c, d < deadline ? d : deadline))
+				break;
+		}
+		return -EPIPE;
+	}
+	return 0;
+}
+
 int console_expect_pats(struct console *c, const struct console_pat *pats, size_t n,
 			int64_t deadline, regmatch_t *m)
 {
@@ -775,30 +801,12 @@ int console_expect_pats(struct console *c, const struct console_pat *pats, size_
 				continue;
 			}
 		}
-		/* what is there, but scan at least every half window */
-		while (round < CONSOLE_WINDOW / 2 && !c->flooded) {
-			ssize_t got = console_read(c, chunk, sizeof(chunk), true);
-
-			if (got == 0)
-				break;
-			if (got > 0) {
-				round += (size_t)got;
-				if ((size_t)got < sizeof(chunk))
-					break; /* drained (else the next poll says so) */
-				continue;
-			}
-			if (c->reopen_ms > 0) {
-				int64_t d = now_ms() + c->reopen_ms;
-
-				if (!console_reopen(c, d < deadline ? d : deadline))
-					break;
-			}
+		if (read_round(c, chunk, sizeof(chunk), deadline, &round)) {
 			ret = -EPIPE;
-			goto out;
+			break;
 		}
 		trickle = round && round < 2 * CONSOLE_PACE_BYTES;
 	}
-out:
 	log_flush(c);
 	return ret;
 }

@@ -14,7 +14,7 @@
 
 static const char *const dma_dirs[] = { "bidi", "to", "from" };
 
-int bench_dma_map_params(const char *s, struct bench_def *d, struct errtext *why)
+int bench_dma_map_params(const char *s, struct bench_dma_map_def *d, struct errtext *why)
 {
 	static const struct {
 		const char *key;
@@ -81,7 +81,7 @@ int bench_dma_map_params(const char *s, struct bench_def *d, struct errtext *why
 	return ret;
 }
 
-int bench_dma_map_parse(const struct bench_def *d, const char *text, int batch,
+int bench_dma_map_parse(const struct bench_dma_map_def *d, const char *text, int batch,
 			struct run_result *r, struct errtext *why)
 {
 	static const char *const what[] = { "map", "unmap" };
@@ -135,11 +135,11 @@ static const char dma_map_setup[] =
 	"[ -e /sys/kernel/debug/dma_map_benchmark ] && "
 	"echo device: $(ls $D | grep -v -e '^bind$' -e '^unbind$' -e '^uevent$')";
 
-int bench_dma_map(struct target *t, const struct board *b, const struct bench_params *p,
-		  struct bench_out *o)
+static int bench_dma_map(struct target *t, const struct board *b, const struct bench_params *p,
+			 struct bench_out *o)
 {
 	int64_t deadline = now_ms() + b->t_command_s * 1000, t0;
-	const struct bench_def *d = p->def;
+	const struct bench_dma_map_def *d = &p->def->dma_map;
 	struct buf out = { 0 };
 	struct errtext why = { "" };
 	int status, ret, i;
@@ -206,3 +206,54 @@ io:
 	io_error(t, b, ret, o);
 	return ret;
 }
+
+/* ---- the definition: its arguments are the job's (the campaign's) params */
+
+static int dma_map_job(struct bench_def *d, json_object *t, const struct bench_job *j)
+{
+	struct errtext why;
+
+	(void)t;
+	if (bench_dma_map_params(j->params, &d->dma_map, &why)) {
+		bench_job_error(j, "benchmark.params", "%s", why.msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int dma_map_cli(struct bench_def *d, const struct bench_cli *a)
+{
+	struct errtext why;
+
+	if (bench_dma_map_params(a->params, &d->dma_map, &why)) {
+		err_msg("--params: %s", why.msg);
+		return 2;
+	}
+	return 0;
+}
+
+static int dma_map_record(struct bench_def *d, json_object *run, const char *modparams,
+			  struct errtext *why)
+{
+	struct errtext e;
+
+	(void)run;
+	if (bench_dma_map_params(modparams, &d->dma_map, &e))
+		return errtext_set(why, -EINVAL, "stored dma_map_benchmark parameters: %s", e.msg);
+	return 0;
+}
+
+static int dma_map_set_params(struct bench_def *d, const char *params, struct errtext *why)
+{
+	return bench_dma_map_params(params, &d->dma_map, why);
+}
+
+const struct bench_ops bench_dma_map_ops = {
+	.name = "dma_map_benchmark",
+	.job_parse = dma_map_job,
+	.own_params = true,
+	.cli_parse = dma_map_cli,
+	.record_read = dma_map_record,
+	.set_params = dma_map_set_params,
+	.run = bench_dma_map,
+};

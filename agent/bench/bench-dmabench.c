@@ -17,114 +17,6 @@
 /* ---- module: your own .ko, one per variant */
 
 #define BENCH_CHUNK (57 * 54) /* bytes per command: 54 base64 lines of 76 */
-#define BENCH_MODULE_MAX (16 << 20)
-
-char *bench_module_file(const struct bench_def *d, const char *board, const char *kdir, int v)
-{
-	const char *t = d->ko[v], *p;
-	struct buf b = { 0 };
-
-	if (!t)
-		return xasprintf("%s/%s.ko", kdir, d->module);
-	for (p = t; *p; p++) {
-		if (!strncmp(p, "{board}", 7)) {
-			buf_printf(&b, "%s", board);
-			p += 6;
-		} else {
-			buf_append(&b, p, 1);
-		}
-	}
-	buf_append(&b, "", 1);
-	return b.data;
-}
-
-/* The value of "\0KEY=" in a module's .modinfo strings (caller frees). */
-static char *modinfo_get(const char *data, size_t len, const char *key)
-{
-	char *pat = xasprintf("%c%s=", '\0', key);
-	size_t plen = strlen(key) + 2;
-	const char *p = memmem(data, len, pat, plen), *end;
-
-	free(pat);
-	if (!p)
-		return NULL;
-	p += plen;
-	end = memchr(p, '\0', len - (size_t)(p - data));
-	return end ? strndup(p, (size_t)(end - p)) : NULL;
-}
-
-int bench_modinfo(const char *data, size_t len, char **release, char **name)
-{
-	char *vm;
-
-	*release = *name = NULL;
-	if (len < 64 || memcmp(data, "\177ELF", 4))
-		return -EINVAL;
-	vm = modinfo_get(data, len, "vermagic");
-	if (!vm)
-		return -EINVAL;
-	*release = strndup(vm, strcspn(vm, " "));
-	free(vm);
-	*name = modinfo_get(data, len, "name");
-	return 0;
-}
-
-int bench_check_kernel(const struct bench_def *d, const char *board, const struct kernel_art *k,
-		       int v)
-{
-	const char *const *vn = variant_names;
-	char *path, *data = NULL, *rel = NULL, *name = NULL;
-	size_t len;
-	int ret;
-
-	if (!d || d->kind != BENCH_MODULE)
-		return 0;
-	/* the module's name and file name go into target shell commands unquoted */
-	if (!d->module || !shell_word_ok(d->module)) {
-		err_msg("%s: module name \"%s\": only letters, digits, . _ + - (not starting with - or .): it goes into target shell commands",
-			board, d->module ? d->module : "");
-		return -EINVAL;
-	}
-	path = bench_module_file(d, board, k->dir, v);
-	if (!shell_word_ok(strrchr(path, '/') ? strrchr(path, '/') + 1 : path)) {
-		err_msg("%s: %s module file %s: its name may hold only letters, digits, . _ + - (not starting with - or .): it goes into target shell commands; rename the file",
-			board, vn[v], path);
-		free(path);
-		return -EINVAL;
-	}
-	if (!d->ko[v] && d->module_src) {
-		free(path);
-		return 0; /* recipe-built: build.sh checked its vermagic */
-	}
-	ret = read_file(path, &data, &len);
-	if (ret) {
-		err_msg("%s: %s module %s: %s (%s)", board, vn[v], path, strerror(-ret),
-			d->ko[v] ?
-				"the job's benchmark.ko, or --module " :
-				"--module NAME takes NAME.ko from each kernel directory; name the files with --module control=FILE --module patched=FILE");
-		goto out;
-	}
-	if (bench_modinfo(data, len, &rel, &name)) {
-		err_msg("%s: %s module %s is not a Linux kernel module (no ELF .modinfo with vermagic=)",
-			board, vn[v], path);
-		ret = -EINVAL;
-	} else if (!k->release || strcmp(rel, k->release)) {
-		err_msg("%s: %s module %s was built for kernel %s (its vermagic), but the %s kernel is %s (%s): build the module against each variant's own tree",
-			board, vn[v], path, rel, vn[v], k->release ? k->release : "?", k->dir);
-		ret = -EINVAL;
-	} else if (len > BENCH_MODULE_MAX) {
-		err_msg("%s: %s module %s is %zu bytes, more than the %d MiB ablab copies over a console (strip its debug information: ${CROSS_COMPILE}strip --strip-debug %s)",
-			board, vn[v], path, len, BENCH_MODULE_MAX >> 20, path);
-		ret = -EFBIG;
-	}
-out:
-	free(rel);
-	free(name);
-	free(data);
-	free(path);
-	return ret;
-}
-
 static void sha256_hex(const char *data, size_t len, char hex[65])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
@@ -151,54 +43,21 @@ static char *module_probe_cmd(const struct board *b, const struct bench_params *
 	return cmd;
 }
 
-/* Makes the variant's module file present on the target and sets *tpath
- * to where it is: the copy already there (/lib/modules/NAME.ko, e.g. in a
- * recipe-built initramfs, or one copied earlier), if its sha256 is the
- * file's, else a copy sent over the console in base64 chunks and checked.
- * probed: the output of module_probe_cmd() when the prologue ran it. */
-static int module_on_target(struct target *t, const struct board *b, const struct bench_params *p,
-			    int64_t deadline, struct bench_out *o, char **tpath, const char *probed)
+/* The module file (data, len, its sha256) sent over the console in base64 chunks to
+ * /tmp/ablab/ and checked there; *tpath its path on the target. */
+static int module_send(struct target *t, const struct board *b, const char *path, const char *data,
+		       size_t len, const char *sha, int64_t deadline, struct bench_out *o,
+		       char **tpath)
 {
-	char *path, *data = NULL, *base, *cmd, sha[65];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	struct buf out = { 0 }, c = { 0 };
-	size_t len, off;
+	size_t off;
 	int64_t t0;
 	int status, ret;
+	char *cmd;
 
-	*tpath = NULL;
-	if (!p->kernel) { /* no kernel directory known: the module is on the target */
-		*tpath = xasprintf("/lib/modules/%s.ko", p->def->module);
-		return 0;
-	}
-	path = bench_module_file(p->def, b->name, p->kernel->dir, p->variant);
-	ret = read_file(path, &data, &len);
-	if (ret) {
-		errtext_set(&o->error, 0, "module %s: %s", path, strerror(-ret));
-		o->fatal = true;
-		free(path);
-		return ret;
-	}
-	sha256_hex(data, len, sha);
-	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	if (!probed) {
-		cmd = module_probe_cmd(b, p);
-		ret = target_run(t, cmd, deadline, &out, &status);
-		free(cmd);
-		if (ret)
-			goto out;
-		probed = out.data ? out.data : "";
-	}
-	for (const char *l = probed; *l; l += strcspn(l, "\n"), l += *l == '\n') {
-		if (!strncmp(l, sha, 64) && l[64] == ' ') {
-			const char *f = l + 64 + strspn(l + 64, " ");
-
-			*tpath = strndup(f, strcspn(f, "\n"));
-			goto out;
-		}
-	}
 	/* not there: send it (echoed by the console; base64 keeps it one
 	 * plain 76-column line at a time, a few KiB per command) */
-	buf_reset(&out);
 	cmd = xasprintf(
 		"mkdir -p /tmp/ablab && rm -f /tmp/ablab/%s && command -v base64 >/dev/null && command -v sha256sum >/dev/null",
 		base);
@@ -263,20 +122,90 @@ static int module_on_target(struct target *t, const struct board *b, const struc
 out:
 	buf_free(&out);
 	buf_free(&c);
+	return ret;
+}
+
+/* Makes the variant's module file present on the target and sets *tpath
+ * to where it is: the copy already there (/lib/modules/NAME.ko, e.g. in a
+ * recipe-built initramfs, or one copied earlier), if its sha256 is the
+ * file's, else a copy sent over the console in base64 chunks and checked.
+ * probed: the output of module_probe_cmd() when the prologue ran it. */
+static int module_on_target(struct target *t, const struct board *b, const struct bench_params *p,
+			    int64_t deadline, struct bench_out *o, char **tpath, const char *probed)
+{
+	char *path, *data = NULL, *cmd, sha[65];
+	struct buf out = { 0 };
+	size_t len;
+	int status, ret;
+
+	*tpath = NULL;
+	if (!p->kernel) { /* no kernel directory known: the module is on the target */
+		*tpath = xasprintf("/lib/modules/%s.ko", p->def->module.module);
+		return 0;
+	}
+	path = bench_module_file(p->def, b->name, p->kernel->dir, p->variant);
+	ret = read_file(path, &data, &len);
+	if (ret) {
+		errtext_set(&o->error, 0, "module %s: %s", path, strerror(-ret));
+		o->fatal = true;
+		free(path);
+		return ret;
+	}
+	sha256_hex(data, len, sha);
+	if (!probed) {
+		cmd = module_probe_cmd(b, p);
+		ret = target_run(t, cmd, deadline, &out, &status);
+		free(cmd);
+		if (ret)
+			goto out;
+		probed = out.data ? out.data : "";
+	}
+	for (const char *l = probed; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		if (!strncmp(l, sha, 64) && l[64] == ' ') {
+			const char *f = l + 64 + strspn(l + 64, " ");
+
+			*tpath = strndup(f, strcspn(f, "\n"));
+			goto out;
+		}
+	}
+	ret = module_send(t, b, path, data, len, sha, deadline, o, tpath);
+out:
+	buf_free(&out);
 	free(data);
 	free(path);
 	return ret;
 }
 
-int bench_dmabench(struct target *t, const struct board *b, const struct bench_params *p,
-		   struct bench_out *o)
+/* insmod of the module file (tpath) with the campaign's parameters; the seed format has
+ * no batches: one batch per load */
+static char *insmod_cmd(const char *tpath, const struct bench_params *p, bool module)
+{
+	const char *mp = p->modparams ? p->modparams : "";
+
+	if (module && !p->def->module.parser_fmt)
+		return xasprintf("insmod %s%s%s 2>&1", tpath, p->modparams ? " " : "", mp);
+	return xasprintf("insmod %s batches=%d%s%s 2>&1", tpath, p->batches,
+			 p->modparams ? " " : "", mp);
+}
+
+/* The fix to name when the module's lines are in the other format. */
+static const char *format_hint(const struct bench_params *p, bool module)
+{
+	if (!module)
+		return "the module at shell.module_path is not the lab's dmabench; to run your own: --benchmark module --module NAME --parser seed";
+	if (p->def->module.parser_fmt)
+		return "use --parser seed (job file: \"parser\": \"seed\")";
+	return "use --parser dmabench (job file: \"parser\": \"dmabench\")";
+}
+
+static int bench_dmabench(struct target *t, const struct board *b, const struct bench_params *p,
+			  struct bench_out *o)
 {
 	int64_t deadline = now_ms() + b->t_command_s * 1000;
-	bool module = p->def && p->def->kind == BENCH_MODULE;
+	bool module = p->def && p->def->ops == &bench_module_ops;
 	struct buf out = { 0 };
 	char *cmd, *tpath = NULL, *probe, *extra;
 	struct errtext why = { "" };
-	const char *hint;
 	int status, ret, attempt;
 
 	memset(o, 0, sizeof(*o));
@@ -313,17 +242,9 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 			buf_free(&out);
 			return ret;
 		}
-		/* the seed format has no batches: one batch per load */
-		if (p->def->parser_fmt)
-			cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", tpath, p->batches,
-					p->modparams ? " " : "", p->modparams ? p->modparams : "");
-		else
-			cmd = xasprintf("insmod %s%s%s 2>&1", tpath, p->modparams ? " " : "",
-					p->modparams ? p->modparams : "");
-		free(tpath);
-	} else
-		cmd = xasprintf("insmod %s batches=%d%s%s 2>&1", b->module_path, p->batches,
-				p->modparams ? " " : "", p->modparams ? p->modparams : "");
+	}
+	cmd = insmod_cmd(module ? tpath : b->module_path, p, module);
+	free(tpath);
 	ret = bench_run_timed(t, cmd, deadline, &out, &status, o);
 	free(cmd);
 	if (ret)
@@ -363,13 +284,8 @@ int bench_dmabench(struct target *t, const struct board *b, const struct bench_p
 	buf_free(&out);
 	/* a module printing another format prints it every time: said once,
 	 * not retried, and the board is not to blame */
-	if (!module)
-		hint = "the module at shell.module_path is not the lab's dmabench; to run your own: --benchmark module --module NAME --parser seed";
-	else if (p->def->parser_fmt)
-		hint = "use --parser seed (job file: \"parser\": \"seed\")";
-	else
-		hint = "use --parser dmabench (job file: \"parser\": \"dmabench\")";
-	ret = bench_format_check(&o->res, module ? p->def->parser_fmt : 1, hint, &why);
+	ret = bench_format_check(&o->res, module ? p->def->module.parser_fmt : 1,
+				 format_hint(p, module), &why);
 	o->fatal = ret != 0;
 	return bench_accept(b, p, o, ret, why.msg);
 io:
@@ -377,3 +293,29 @@ io:
 	io_error(t, b, ret, o);
 	return ret;
 }
+
+static const char *const module_keys[] = { "src", "parser", "module", "ko", NULL };
+
+const struct bench_ops bench_dmabench_ops = {
+	.name = "dmabench",
+	.pin_timing = true,
+	.lava = true,
+	.rows_known = true,
+	.run = bench_dmabench,
+};
+
+const struct bench_ops bench_module_ops = {
+	.name = "module",
+	.job_keys = module_keys,
+	.job_parse = bench_module_job,
+	.cli_opts = "--module and --parser",
+	.cli_given = bench_module_cli_given,
+	.cli_parse = bench_module_cli,
+	.record_write = bench_module_write,
+	.record_read = bench_module_read,
+	.check_kernel = bench_module_check_kernel,
+	.kernel_file = bench_module_file,
+	.build_src = bench_module_build_src,
+	.run = bench_dmabench,
+	.free = bench_module_free,
+};

@@ -13,13 +13,11 @@
 
 /* ---- regex: a shell command whose output lines are matched by a POSIX ERE */
 
-int bench_def_check(const struct bench_def *d, struct errtext *why)
+int bench_regex_check(const struct bench_regex_def *d, struct errtext *why)
 {
 	regex_t re;
 	int ret;
 
-	if (d->kind != BENCH_REGEX)
-		return 0;
 	ret = regcomp(&re, d->regex, REG_EXTENDED);
 	if (ret) {
 		char msg[128];
@@ -97,7 +95,7 @@ static int run_on_error(const char *what, const char *line, const regmatch_t *m0
 }
 
 /* One matching line into a sample; -EINVAL with why when it does not parse. */
-static int regex_sample(const struct bench_def *d, const char *line, const regmatch_t *m,
+static int regex_sample(const struct bench_regex_def *d, const char *line, const regmatch_t *m,
 			struct run_result *r, struct errtext *why)
 {
 	const regmatch_t *gs = &m[d->g_scenario], *gv = &m[d->g_value];
@@ -162,7 +160,7 @@ static int regex_sample(const struct bench_def *d, const char *line, const regma
 	return 0;
 }
 
-int bench_regex_parse(const struct bench_def *d, const char *text, struct run_result *r,
+int bench_regex_parse(const struct bench_regex_def *d, const char *text, struct run_result *r,
 		      struct errtext *why)
 {
 	regmatch_t m[10];
@@ -171,7 +169,7 @@ int bench_regex_parse(const struct bench_def *d, const char *text, struct run_re
 	int ret = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (bench_def_check(d, why))
+	if (bench_regex_check(d, why))
 		return -EINVAL;
 	regcomp(&re, d->regex, REG_EXTENDED);
 	while (*p && !ret) {
@@ -205,8 +203,8 @@ char *bench_regex_command(const char *command)
 	return xasprintf("( set -e\n%s\n)", command);
 }
 
-int bench_regex(struct target *t, const struct board *b, const struct bench_params *p,
-		struct bench_out *o)
+static int bench_regex(struct target *t, const struct board *b, const struct bench_params *p,
+		       struct bench_out *o)
 {
 	int64_t deadline = now_ms() + b->t_command_s * 1000;
 	struct buf out = { 0 };
@@ -218,7 +216,7 @@ int bench_regex(struct target *t, const struct board *b, const struct bench_para
 	ret = bench_prologue(t, b, deadline, &out, o, NULL);
 	if (ret)
 		goto io;
-	cmd = bench_regex_command(p->def->command);
+	cmd = bench_regex_command(p->def->regex.command);
 	ret = bench_run_timed(t, cmd, deadline, &out, &status, o);
 	free(cmd);
 	if (ret)
@@ -234,7 +232,7 @@ int bench_regex(struct target *t, const struct board *b, const struct bench_para
 		buf_free(&out);
 		return -EIO;
 	}
-	ret = bench_regex_parse(p->def, out.data ? out.data : "", &o->res, &why);
+	ret = bench_regex_parse(&p->def->regex, out.data ? out.data : "", &o->res, &why);
 	buf_free(&out);
 	return bench_accept(b, p, o, ret, why.msg);
 io:
@@ -242,3 +240,148 @@ io:
 	io_error(t, b, ret, o);
 	return ret;
 }
+
+/* ---- the definition: job file, command line, run record */
+
+static const char *const regex_keys[] = { "command", "regex", "groups", NULL };
+
+/* three different groups (unit 0: none) that the regex has */
+static int regex_groups_check(const struct bench_regex_def *r)
+{
+	return r->g_scenario == r->g_value || r->g_unit == r->g_scenario || r->g_unit == r->g_value;
+}
+
+/* "command", "regex" and "groups" ({"scenario": N, "value": N, "unit": N}) of t */
+static void regex_read(struct bench_regex_def *r, json_object *t)
+{
+	json_object *g = jobj(t, "groups");
+	const char *c = jstr(t, "command"), *re = jstr(t, "regex");
+
+	r->command = c ? xstrdup(c) : NULL;
+	r->regex = re ? xstrdup(re) : NULL;
+	r->g_scenario = (int)jint(g, "scenario", 0);
+	r->g_value = (int)jint(g, "value", 0);
+	r->g_unit = (int)jint(g, "unit", 0);
+}
+
+static int regex_job(struct bench_def *d, json_object *t, const struct bench_job *j)
+{
+	struct bench_regex_def *r = &d->regex;
+	struct errtext why;
+	int bad = 0;
+
+	regex_read(r, t);
+	if (!r->command || !r->command[0]) {
+		bench_job_error(
+			j, "benchmark.command",
+			"required for a \"regex\" benchmark: the shell command run on the target");
+		bad = 1;
+	}
+	if (!r->regex || !jobj(t, "groups")) {
+		bench_job_error(
+			j, r->regex ? "benchmark.name" : "benchmark.regex",
+			"a \"regex\" benchmark needs \"regex\" (a POSIX ERE) and \"groups\" ({\"scenario\": N, \"value\": N, \"unit\": N})");
+		return -EINVAL;
+	}
+	if (regex_groups_check(r)) {
+		bench_job_error(j, "benchmark.groups",
+				"scenario, value and unit must be different groups");
+		bad = 1;
+	} else if (bench_regex_check(r, &why)) {
+		bench_job_error(j, "benchmark.regex", "%s", why.msg);
+		bad = 1;
+	}
+	if (j->params) {
+		bench_job_error(
+			j, "benchmark.params",
+			"a \"regex\" benchmark has no module parameters: put its arguments in \"command\"");
+		bad = 1;
+	}
+	return bad;
+}
+
+static bool regex_cli_given(const struct bench_cli *a)
+{
+	return a->command || a->regex || a->groups;
+}
+
+static int regex_cli(struct bench_def *d, const struct bench_cli *a)
+{
+	struct bench_regex_def *r = &d->regex;
+	struct errtext why;
+	char *end;
+
+	if (!a->command || !a->regex || !a->groups) {
+		err_msg("--benchmark regex needs --command CMD, --regex ERE and --groups S,V[,U]");
+		return 2;
+	}
+	r->command = xstrdup(a->command);
+	r->regex = xstrdup(a->regex);
+	r->g_scenario = (int)strtol(a->groups, &end, 10);
+	r->g_value = *end == ',' ? (int)strtol(end + 1, &end, 10) : 0;
+	r->g_unit = *end == ',' ? (int)strtol(end + 1, &end, 10) : 0;
+	if (*end || r->g_scenario < 1 || r->g_scenario > 9 || r->g_value < 1 || r->g_value > 9 ||
+	    r->g_unit < 0 || r->g_unit > 9 || r->g_scenario == r->g_value ||
+	    (r->g_unit && (r->g_unit == r->g_scenario || r->g_unit == r->g_value))) {
+		err_msg("--groups: \"%s\": expected S,V or S,V,U: three different group numbers 1..9 (scenario, value, unit)",
+			a->groups);
+		return 2;
+	}
+	if (bench_regex_check(r, &why)) {
+		err_msg("--regex: %s", why.msg);
+		return 2;
+	}
+	if (a->params) {
+		err_msg("--params: a regex benchmark has no module parameters: put its arguments in --command");
+		return 2;
+	}
+	return 0;
+}
+
+static void regex_write(const struct bench_def *d, json_object *run)
+{
+	const struct bench_regex_def *r = &d->regex;
+	json_object *g = json_object_new_object();
+
+	json_object_object_add(run, "command", json_object_new_string(r->command));
+	json_object_object_add(run, "regex", json_object_new_string(r->regex));
+	json_object_object_add(g, "scenario", json_object_new_int(r->g_scenario));
+	json_object_object_add(g, "value", json_object_new_int(r->g_value));
+	if (r->g_unit)
+		json_object_object_add(g, "unit", json_object_new_int(r->g_unit));
+	json_object_object_add(run, "groups", g);
+}
+
+/* what regex_write() wrote, with the job loader's defaults and checks */
+static int regex_record(struct bench_def *d, json_object *run, const char *modparams,
+			struct errtext *why)
+{
+	struct bench_regex_def *r = &d->regex;
+
+	(void)modparams;
+	regex_read(r, run);
+	if (!r->command || !r->regex || regex_groups_check(r) || bench_regex_check(r, why))
+		return errtext_set(why, -EINVAL,
+				   "its stored regex benchmark is incomplete or invalid");
+	return 0;
+}
+
+static void regex_free(struct bench_def *d)
+{
+	free((char *)d->regex.command);
+	free((char *)d->regex.regex);
+	d->regex.command = d->regex.regex = NULL;
+}
+
+const struct bench_ops bench_regex_ops = {
+	.name = "regex",
+	.job_keys = regex_keys,
+	.job_parse = regex_job,
+	.cli_opts = "--command, --regex and --groups",
+	.cli_given = regex_cli_given,
+	.cli_parse = regex_cli,
+	.record_write = regex_write,
+	.record_read = regex_record,
+	.run = bench_regex,
+	.free = regex_free,
+};

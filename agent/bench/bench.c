@@ -1,252 +1,200 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Benchmarks run on the target, one ops entry per kind (the kinds: bench-dmabench.c,
- * bench-regex.c, bench-dma-map.c).  Here what every kind shares: the prologue on the
- * target, its errors, the checks of a run's result lines, and the ops table. */
+/* Benchmarks run on the target: the registry of the kinds, one ops table each (the kinds:
+ * bench-dmabench.c, bench-regex.c, bench-dma-map.c; what they share: bench-util.c), and the
+ * calls the rest of ablab makes, each one the kind's op. */
 #include "bench/bench.h"
 #include "bench/bench-int.h"
-#include "backend/boot.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void buf_reset(struct buf *b)
-{
-	b->len = 0;
-	if (b->data)
-		b->data[0] = '\0';
-}
-
-char *first_line(const char *s)
-{
-	size_t n = strcspn(s, "\n");
-
-	return strndup(s, n);
-}
-
-bool param_ok(const char *s)
-{
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || strchr(" =,:._-+", *s)))
-			return false;
-	return true;
-}
-
-/* The board's failure patterns, and what the target runs: shared by every
- * benchmark kind. */
-int bench_prologue(struct target *t, const struct board *b, int64_t deadline, struct buf *out,
-		   struct bench_out *o, const char *extra)
-{
-	char *cmd;
-	int status, ret;
-
-	if (!t->nfail) {
-		/* a panic, or a reset (a new boot banner) while the benchmark runs */
-		char *const *reset = boot_reset_patterns(b, true);
-		const char **all;
-		size_t n = 0, i;
-
-		all = xcalloc(strv_len(b->fail_patterns) + strv_len(reset) + 1, sizeof(*all));
-		for (i = 0; b->fail_patterns && b->fail_patterns[i]; i++)
-			all[n++] = b->fail_patterns[i];
-		for (i = 0; reset[i]; i++)
-			all[n++] = reset[i];
-		ret = target_set_fail_patterns(t, (char *const *)all);
-		t->fail_src = NULL;
-		free(all);
-		if (ret) {
-			errtext_set(&o->error, 0, "invalid boot.fail_patterns");
-			return -EINVAL;
-		}
-	}
-	/*
-	 * The kernel running, and printk kept off the console while measuring,
-	 * and what the benchmark kind asks before it starts (extra): one shell
-	 * round trip (docs/BENCHMARKS.md, P1).  /proc/version by the shell's
-	 * own read, and the release (uname -r) from it ("Linux version REL
-	 * ..." is the kernel's utsname release): each program the target
-	 * starts costs ~10 ms under QEMU's TCG, `uname` and `cat` were two.
-	 */
-	cmd = xasprintf(
-		"read -r ablab_v </proc/version; printf '%%s\\n' \"$ablab_v\"; dmesg -n 1%s%s",
-		extra ? "; " : "", extra ? extra : "");
-	ret = target_run(t, cmd, deadline, out, &status);
-	free(cmd);
-	if (ret)
-		return ret;
-	{
-		const char *v = strstr(out->data, "Linux version ");
-
-		if (!v) {
-			char *l = first_line(out->data);
-
-			errtext_set(
-				&o->error, 0,
-				"%s: the target shell could not read /proc/version (is /proc mounted?): %.160s",
-				b->name, l);
-			free(l);
-			o->fatal = true;
-			return -ENOENT;
-		}
-		o->proc_version = first_line(v);
-		v += strlen("Linux version ");
-		o->uname_r = strndup(v, strcspn(v, " \n"));
-	}
-	return 0;
-}
-
-/* The console went silent while a command ran: the stage, the deadline and what it said last. */
-static void timed_out(struct target *t, const struct board *b, struct bench_out *o)
-{
-	char last[160];
-
-	console_last_line(t->con, last, sizeof(last));
-	errtext_set(
-		&o->error, 0,
-		"%s: benchmark: target command timed out after %ld s (timeouts_s.command); last output %.1f s ago: %s",
-		b->name, b->t_command_s, (double)(now_ms() - t->con->t_last_rx) / 1000.0, last);
-}
-
-void io_error(struct target *t, const struct board *b, int ret, struct bench_out *o)
-{
-	if (ret == -EIO && t->fail_line[0])
-		errtext_set(&o->error, 0, "board failed during the benchmark: %s", t->fail_line);
-	else if (ret == -ETIMEDOUT)
-		timed_out(t, b, o);
-	else if (ret == -EINTR)
-		errtext_set(&o->error, 0, "interrupted (signal %d)", (int)stop_requested);
-	else if (ret == -EPIPE)
-		errtext_set(&o->error, 0, "console closed during the benchmark (board reset?)");
-	else if (ret == -EFBIG || ret == -EMSGSIZE)
-		errtext_set(&o->error, 0, "%s", t->con->error.msg);
-	else if (!errtext_isset(&o->error))
-		errtext_set(&o->error, 0, "target I/O: %s", strerror(-ret));
-}
-
-int bench_format_check(const struct run_result *r, int expect_fmt, const char *hint,
-		       struct errtext *why)
-{
-	static const char *const names[] = { "seed-format", "dmabench v1" };
-	size_t i, n[2] = { 0, 0 };
-
-	for (i = 0; i < r->n; i++)
-		if (r->v[i].fmt == 0 || r->v[i].fmt == 1)
-			n[r->v[i].fmt]++;
-	if (!n[!expect_fmt])
-		return 0;
-	return errtext_set(why, -EINVAL, "expected %s lines, saw %s lines (%zu of %zu samples)%s%s",
-			   names[expect_fmt], names[!expect_fmt], n[!expect_fmt], r->n,
-			   hint ? ": " : "", hint ? hint : "");
-}
-
-int bench_batches(const struct run_result *r, struct errtext *why)
-{
-	struct {
-		const char *s;
-		int max;
-	} *sc = NULL;
-	size_t i, j, n = 0;
-	int ret = 0;
-
-	for (i = 0; i < r->n; i++) {
-		for (j = 0; j < n && strcmp(sc[j].s, r->v[i].scenario); j++)
-			;
-		if (j == n) {
-			sc = xrealloc(sc, (n + 1) * sizeof(*sc));
-			sc[n].s = r->v[i].scenario;
-			sc[n++].max = 0;
-		}
-		if (r->v[i].batch > sc[j].max)
-			sc[j].max = r->v[i].batch;
-	}
-	if (n)
-		ret = sc[0].max;
-	for (j = 1; j < n; j++)
-		if (sc[j].max != sc[0].max) {
-			errtext_set(
-				why, 0,
-				"scenario %s ran %d batch(es), scenario %s %d: every scenario must run the same number",
-				sc[0].s, sc[0].max, sc[j].s, sc[j].max);
-			ret = -1;
-			break;
-		}
-	free(sc);
-	return ret;
-}
-
-/* After a run: the batches that ran, said when they are not the ones asked for. */
-static void note_batches(const struct board *b, const struct bench_params *p, struct bench_out *o)
-{
-	struct errtext why;
-
-	o->batches = bench_batches(&o->res, &why);
-	if (o->batches > 0 && o->batches != p->batches)
-		info_msg(
-			"%s: the benchmark ran %d batch%s per scenario, not the %d asked for; the campaign records %d",
-			b->name, o->batches, o->batches == 1 ? "" : "es", p->batches, o->batches);
-}
-
-int bench_accept(const struct board *b, const struct bench_params *p, struct bench_out *o, int ret,
-		 const char *why_kind)
-{
-	struct errtext why;
-
-	if (ret) {
-		errtext_set(&o->error, 0, "benchmark output rejected: %s", why_kind);
-		return ret;
-	}
-	ret = run_check(&o->res, &why);
-	/* one design per campaign: every scenario runs the same batches */
-	if (!ret && bench_batches(&o->res, &why) < 0)
-		ret = -EINVAL;
-	if (ret) {
-		errtext_set(&o->error, 0, "benchmark output rejected: %s", why.msg);
-		return ret;
-	}
-	note_batches(b, p, o);
-	return 0;
-}
-
-int bench_run_timed(struct target *t, const char *cmd, int64_t deadline, struct buf *out,
-		    int *status, struct bench_out *o)
-{
-	int64_t t0 = now_ms();
-	int ret;
-
-	buf_reset(out);
-	ret = target_run(t, cmd, deadline, out, status);
-	o->run_ms = now_ms() - t0;
-	return ret;
-}
-
-void bench_out_free(struct bench_out *o)
-{
-	free(o->uname_r);
-	free(o->proc_version);
-	run_result_free(&o->res);
-	memset(o, 0, sizeof(*o));
-}
-
-static const struct bench_ops {
-	const char *name;
-	int (*run)(struct target *t, const struct board *b, const struct bench_params *p,
-		   struct bench_out *o);
-} bench_ops[] = {
-	[BENCH_DMABENCH] = { "dmabench", bench_dmabench },
-	[BENCH_REGEX] = { "regex", bench_regex },
-	[BENCH_DMA_MAP] = { "dma_map_benchmark", bench_dma_map },
-	[BENCH_MODULE] = { "module", bench_dmabench },
+/* in the order `ablab ab --help` names them */
+static const struct bench_ops *const bench_kinds[] = {
+	&bench_dmabench_ops,
+	&bench_module_ops,
+	&bench_regex_ops,
+	&bench_dma_map_ops,
 };
 
-const char *bench_kind_name(enum bench_kind k)
+#define NKINDS (sizeof(bench_kinds) / sizeof(bench_kinds[0]))
+
+static const struct bench_ops *ops_of(const struct bench_def *d)
 {
-	return bench_ops[k].name;
+	return d && d->ops ? d->ops : &bench_dmabench_ops;
+}
+
+static const struct bench_ops *find_kind(const char *name)
+{
+	for (size_t i = 0; name && i < NKINDS; i++)
+		if (!strcmp(bench_kinds[i]->name, name))
+			return bench_kinds[i];
+	return NULL;
 }
 
 int bench_run(struct target *t, const struct board *b, const struct bench_params *p,
 	      struct bench_out *o)
 {
-	return bench_ops[p->def ? p->def->kind : BENCH_DMABENCH].run(t, b, p, o);
+	return ops_of(p->def)->run(t, b, p, o);
+}
+
+const char *bench_name(const struct bench_def *d)
+{
+	return ops_of(d)->name;
+}
+
+void bench_def_free(struct bench_def *d)
+{
+	if (d && d->ops && d->ops->free)
+		d->ops->free(d);
+}
+
+/* Keys only a benchmark of another kind has: each one present is an error. */
+static int reject_keys(const struct bench_ops *k, json_object *t, const struct bench_job *j)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < NKINDS; i++) {
+		const char *const *key = bench_kinds[i]->job_keys;
+
+		for (; bench_kinds[i] != k && key && *key; key++) {
+			char *path = xasprintf("benchmark.%s", *key);
+
+			if (jobj(t, *key)) {
+				bench_job_error(j, path, "only a \"%s\" benchmark has a %s",
+						bench_kinds[i]->name, *key);
+				bad = 1;
+			}
+			free(path);
+		}
+	}
+	return bad;
+}
+
+int bench_from_job(struct bench_def *d, json_object *t, const struct bench_job *j)
+{
+	const struct bench_ops *k = find_kind(j->name);
+	int bad = reject_keys(k, t, j), ret;
+
+	memset(d, 0, sizeof(*d));
+	if (!k) {
+		bench_job_error(
+			j, "benchmark.name",
+			"unknown benchmark \"%s\"; known: dmabench, regex, dma_map_benchmark, module",
+			j->name);
+		return -EINVAL;
+	}
+	d->ops = k;
+	ret = k->job_parse ? k->job_parse(d, t, j) : 0;
+	if (ret < 0)
+		return ret;
+	bad |= ret;
+	if (!k->own_params && j->params && !modparams_ok(j->params)) {
+		bench_job_error(j, "benchmark.params", "%s", MODPARAMS_RULE);
+		bad = 1;
+	}
+	return bad ? -EINVAL : 0;
+}
+
+int bench_from_cli(struct bench_def *d, const struct bench_cli *a)
+{
+	const char *name = a->name;
+	const struct bench_ops *k;
+
+	memset(d, 0, sizeof(*d));
+	for (size_t i = 0; !name && i < NKINDS; i++)
+		if (bench_kinds[i]->cli_given && bench_kinds[i]->cli_given(a))
+			name = bench_kinds[i]->name;
+	if (!name)
+		name = bench_dmabench_ops.name;
+	for (size_t i = 0; i < NKINDS; i++) {
+		k = bench_kinds[i];
+		if (k->cli_given && strcmp(name, k->name) && k->cli_given(a)) {
+			err_msg("%s are for --benchmark %s, not %s", k->cli_opts, k->name, name);
+			return 2;
+		}
+	}
+	k = find_kind(name);
+	if (!k) {
+		err_msg("--benchmark: unknown benchmark \"%s\"; known: dmabench, module, regex, dma_map_benchmark",
+			name);
+		return 2;
+	}
+	d->ops = k;
+	return k->cli_parse ? k->cli_parse(d, a) : 0;
+}
+
+void bench_record_write(const struct bench_def *d, json_object *run)
+{
+	const struct bench_ops *k = ops_of(d);
+
+	json_object_object_add(run, "benchmark", json_object_new_string(k->name));
+	if (k->record_write)
+		k->record_write(d, run);
+}
+
+int bench_record_read(struct bench_def *d, json_object *run, const char *modparams,
+		      struct errtext *why)
+{
+	const char *name = jstr(run, "benchmark");
+	const struct bench_ops *k = name ? find_kind(name) : &bench_dmabench_ops;
+
+	memset(d, 0, sizeof(*d));
+	if (!k)
+		return errtext_set(
+			why, -EINVAL,
+			"its stored benchmark \"%s\" is not one this ablab knows (dmabench, module, regex, dma_map_benchmark)",
+			name);
+	d->ops = k;
+	return k->record_read ? k->record_read(d, run, modparams, why) : 0;
+}
+
+int bench_set_params(struct bench_def *d, const char *params, struct errtext *why)
+{
+	const struct bench_ops *k = ops_of(d);
+
+	return k->set_params ? k->set_params(d, params, why) : 0;
+}
+
+int bench_check_kernel(const struct bench_def *d, const char *board, const struct kernel_art *k,
+		       int v)
+{
+	const struct bench_ops *o = ops_of(d);
+
+	return o->check_kernel ? o->check_kernel(d, board, k, v) : 0;
+}
+
+char *bench_kernel_file(const struct bench_def *d, const char *board, const char *kdir, int v)
+{
+	const struct bench_ops *k = ops_of(d);
+
+	return k->kernel_file ? k->kernel_file(d, board, kdir, v) : NULL;
+}
+
+const char *bench_build_src(const struct bench_def *d)
+{
+	const struct bench_ops *k = ops_of(d);
+
+	return k->build_src ? k->build_src(d) : NULL;
+}
+
+bool bench_pins_timing(const struct bench_def *d)
+{
+	return ops_of(d)->pin_timing;
+}
+
+bool bench_lava_ok(const struct bench_def *d)
+{
+	return ops_of(d)->lava;
+}
+
+bool bench_rows_known(const struct bench_def *d)
+{
+	return ops_of(d)->rows_known;
+}
+
+bool bench_prebuilt_file(const struct bench_def *d)
+{
+	return ops_of(d)->kernel_file && !bench_build_src(d);
 }

@@ -8,37 +8,57 @@
 #include "shared/util.h"
 #include "backend/target.h"
 
-/* What runs on the target (the job file's "benchmark" section). */
-enum bench_kind { BENCH_DMABENCH, BENCH_REGEX, BENCH_DMA_MAP, BENCH_MODULE };
+#include <json-c/json.h>
+#include <stdbool.h>
 
-struct bench_def {
-	enum bench_kind kind;
-	/* BENCH_REGEX: a shell command; every match of the POSIX ERE in its
-	 * output is one sample: the scenario, the value and its unit (ns, us,
-	 * ms, s; group 0 = no unit group: values are ns) from these groups */
+/*
+ * What runs on the target (the job file's "benchmark" section, `ablab ab --benchmark`, the
+ * stored run record): one kind, an ops table in bench/ (bench.c lists them, one file per
+ * kind), and the kind's own data.  Only bench/ reads the kinds' structs; everything else
+ * goes through the bench_*() calls below.  A NULL definition is dmabench.
+ */
+struct bench_ops;
+
+/* regex: a shell command; every match of the POSIX ERE in its output is one sample: the
+ * scenario, the value and its unit (ns, us, ms, s; group 0 = no unit group: values are ns)
+ * from these groups */
+struct bench_regex_def {
 	const char *command, *regex;
 	int g_scenario, g_value, g_unit;
-	/* BENCH_DMA_MAP: the kernel's dma_map_benchmark (CONFIG_DMA_MAP_BENCHMARK)
-	 * run once per batch with these arguments; dir 0 bidi, 1 to, 2 from */
+};
+
+/* dma_map_benchmark: the kernel's dma_map_benchmark (CONFIG_DMA_MAP_BENCHMARK) run once
+ * per batch with these arguments; dir 0 bidi, 1 to, 2 from */
+struct bench_dma_map_def {
 	int threads, seconds, granule, dir;
-	/* BENCH_MODULE: your own module, one .ko per variant: built by the
-	 * kernel recipe from module_src (the kernel directory's MODULE.ko, also
-	 * in its initramfs), or prebuilt: ko[v] (a file; "{board}" is replaced
-	 * by the board name), else MODULE.ko in the variant's kernel directory.
-	 * A .ko the target does not have already is copied over the console.
-	 * Its lines must be in parser_fmt (0 the seed module's, 1 dmabench v1);
-	 * with the seed format no batches= parameter is passed (one batch per
-	 * load, as the seed module prints). */
+};
+
+/* module: your own module, one .ko per variant: built by the kernel recipe from
+ * module_src (the kernel directory's MODULE.ko, also in its initramfs), or prebuilt: ko[v]
+ * (a file; "{board}" is replaced by the board name), else MODULE.ko in the variant's kernel
+ * directory.  A .ko the target does not have already is copied over the console.  Its lines
+ * must be in parser_fmt (0 the seed module's, 1 dmabench v1); with the seed format no
+ * batches= parameter is passed (one batch per load, as the seed module prints). */
+struct bench_module_def {
 	const char *module_src, *module;
 	const char *ko[2];
 	int parser_fmt;
+};
+
+struct bench_def {
+	const struct bench_ops *ops; /* NULL: dmabench */
+	union { /* the kind's own data (strings owned: bench_def_free()) */
+		struct bench_regex_def regex;
+		struct bench_dma_map_def dma_map;
+		struct bench_module_def module;
+	};
 };
 
 struct bench_params {
 	int batches;
 	const char *modparams; /* extra dmabench parameters, e.g. "reps=100" */
 	const struct bench_def *def; /* NULL: dmabench */
-	const struct kernel_art *kernel; /* the kernel this boot runs (BENCH_MODULE) */
+	const struct kernel_art *kernel; /* the kernel this boot runs (module) */
 	int variant; /* 0 control, 1 patched */
 };
 
@@ -53,44 +73,66 @@ struct bench_out {
 	struct errtext error; /* why the run failed: board, what, the fix */
 };
 
-/* Runs dmabench on a booted target: records uname -r and /proc/version,
- * insmods the module, reads its lines back from dmesg and checks them. */
-int bench_dmabench(struct target *t, const struct board *b, const struct bench_params *p,
-		   struct bench_out *o);
 void bench_out_free(struct bench_out *o);
 
-/* Runs the benchmark p->def names (dmabench when NULL). */
+/* Runs the benchmark p->def names (dmabench when NULL) on a booted target. */
 int bench_run(struct target *t, const struct board *b, const struct bench_params *p,
 	      struct bench_out *o);
-const char *bench_kind_name(enum bench_kind k);
-/* "threads=1 seconds=1 granule=1 dir=from" (any order, any subset; defaults
- * 1, 1, 1, bidi) into d; -EINVAL with why. */
-int bench_dma_map_params(const char *s, struct bench_def *d, struct errtext *why);
-/* One run's output of tools/testing/selftests/dma/dma_map_benchmark: the map
- * and unmap samples (scenarios map-G / unmap-G, mean in ns) of batch. */
-int bench_dma_map_parse(const struct bench_def *d, const char *text, int batch,
-			struct run_result *r, struct errtext *why);
-/* The host file of a BENCH_MODULE benchmark's module for variant v of
- * board on kernel directory kdir (caller frees). */
-char *bench_module_file(const struct bench_def *d, const char *board, const char *kdir, int v);
-/* Before any boot: that file exists, is a kernel module, and was built for
- * the kernel's release (its vermagic).  0 or -errno, printed naming the
- * board, the variant, the file and the fix.  0 for other benchmarks. */
+/* The kind's name ("dmabench", "regex", "dma_map_benchmark", "module"). */
+const char *bench_name(const struct bench_def *d);
+void bench_def_free(struct bench_def *d);
+
+/* The job file's "benchmark" section t (its "name" and "params" already read): the kind's
+ * keys into d.  What the kind needs of the rest of the job, and where its errors go. */
+struct bench_job {
+	const char *name, *params;
+	const char *jobdir; /* relative paths are relative to it */
+	bool pair; /* the variants are control and patched only */
+	const char *label[2]; /* the first two variants' labels */
+	const char *not_recipe; /* the first variant not built by the recipe, or NULL */
+	/* prints "file:line:col: jpath: message" */
+	void (*error)(const void *ctx, const char *jpath, const char *msg);
+	const void *ctx;
+};
+/* 0, or -EINVAL: every problem printed through j->error. */
+int bench_from_job(struct bench_def *d, json_object *t, const struct bench_job *j);
+
+/* `ablab ab`'s benchmark options; NULL: not given. */
+struct bench_cli {
+	const char *name, *module, *ko[2], *parser, *command, *regex, *groups, *params;
+};
+/* 0, or 2 (a usage error, printed). */
+int bench_from_cli(struct bench_def *d, const struct bench_cli *a);
+
+/* The stored run record ("benchmark" and the kind's keys) of d, and back: 0, or -EINVAL
+ * with why (an unknown kind, missing or invalid keys); modparams are the campaign's. */
+void bench_record_write(const struct bench_def *d, json_object *run);
+int bench_record_read(struct bench_def *d, json_object *run, const char *modparams,
+		      struct errtext *why);
+
+/* The campaign's --params for the kind: for dma_map_benchmark its arguments ("threads=1
+ * seconds=1 granule=1 dir=from", any order, any subset); 0 or -EINVAL with why. */
+int bench_set_params(struct bench_def *d, const char *params, struct errtext *why);
+/* Before any boot: what the kind runs of kernel k is there and fits it (a module file
+ * exists, is a kernel module, and was built for the kernel's release).  0 or -errno,
+ * printed naming the board, the variant, the file and the fix. */
 int bench_check_kernel(const struct bench_def *d, const char *board, const struct kernel_art *k,
 		       int v);
-/* The "vermagic=" release and "name=" of a module image (caller frees);
- * -EINVAL when it is not a module. */
-int bench_modinfo(const char *data, size_t len, char **release, char **name);
-/* 0, or -EINVAL with why: the definition's regex and groups. */
-int bench_def_check(const struct bench_def *d, struct errtext *why);
-/* Parses a regex benchmark's output into r (have_done set): one sample per
- * match, batch = the n-th match of its scenario.  -EINVAL with why for a
- * match whose scenario, value or unit does not parse, or is not a whole
- * token: a group that ends (starts) the match must not be followed
- * (preceded) by more of its token ("mean_ns=123abc" with "mean_ns=([0-9]+)"
- * is rejected, not read as 123). */
-int bench_regex_parse(const struct bench_def *d, const char *text, struct run_result *r,
-		      struct errtext *why);
+/* The host file the kind loads for variant v of board on kernel directory kdir (caller
+ * frees); NULL for a kind that loads none. */
+char *bench_kernel_file(const struct bench_def *d, const char *board, const char *kdir, int v);
+/* The kind loads a prebuilt file of each kernel (bench_kernel_file(), checked by
+ * bench_check_kernel()). */
+bool bench_prebuilt_file(const struct bench_def *d);
+/* The source directory the kernel recipe builds with each kernel, or NULL. */
+const char *bench_build_src(const struct bench_def *d);
+/* The first ok boot's timing modes hold for the rest of the campaign (timing.h). */
+bool bench_pins_timing(const struct bench_def *d);
+/* LAVA jobs can run it. */
+bool bench_lava_ok(const struct bench_def *d);
+/* Its timing rows follow from the module parameters (scenarios=): known before a boot. */
+bool bench_rows_known(const struct bench_def *d);
+
 /* The batches per scenario in r: every scenario's count when they agree,
  * else -1 (why says which differ); 0 without samples. */
 int bench_batches(const struct run_result *r, struct errtext *why);
@@ -99,9 +141,5 @@ int bench_batches(const struct run_result *r, struct errtext *why);
  * the other format (fmt 0 seed, 1 dmabench v1); hint is the fix to name. */
 int bench_format_check(const struct run_result *r, int expect_fmt, const char *hint,
 		       struct errtext *why);
-/* What runs on the target for a regex benchmark's command: in a subshell
- * with `set -e`, so that a list (`cmd; dmesg`) fails with its first failing
- * command's status (caller frees). */
-char *bench_regex_command(const char *command);
 
 #endif

@@ -559,6 +559,72 @@ static bool seed_start(const char *tag, const char *end)
 	return true;
 }
 
+/* The next line of text from *i (*i and *lineno move past it and its line ends) into line
+ * (cap bytes, NUL-terminated); its length.  A line ends at \n or a lone \r; NULs are
+ * dropped (*nul says so).  Up to the first stop byte in one copy; from a NUL on, byte by
+ * byte. */
+static inline size_t next_line(const char *text, size_t len, size_t *pi, int *lineno, char *line,
+			       size_t cap, bool *nul)
+{
+	size_t i = *pi, stop = line_stop(text + i, len - i);
+	size_t j = stop < cap - 1 ? stop : cap - 1;
+
+	memcpy(line, text + i, j);
+	i += stop;
+	*nul = false;
+	while (i < len && text[i] != '\n' && text[i] != '\r') {
+		if (text[i] && j < cap - 1)
+			line[j++] = text[i];
+		*nul |= !text[i];
+		i++;
+	}
+	while (i < len && (text[i] == '\n' || text[i] == '\r'))
+		*lineno += text[i++] == '\n';
+	*pi = i;
+	return j;
+}
+
+/* A parsed line (kind k, li) into r. */
+static inline void apply_line(struct run_result *r, int k, struct line_info *li, const char *line)
+{
+	switch (k) {
+	case LINE_START:
+		r->n = 0;
+		r->malformed = 0;
+		r->have_done = false;
+		r->have_start = true;
+		r->clock_res_ns = li->clock_res_ns;
+		r->fmt = 1;
+		break;
+	case LINE_SAMPLE:
+		if (li->s.fmt == 0) {
+			size_t m;
+			int batch = 1;
+
+			for (m = 0; m < r->n; m++)
+				if (!strcmp(r->v[m].scenario, li->s.scenario))
+					batch++;
+			li->s.batch = batch;
+		}
+		r->fmt = li->s.fmt;
+		run_result_add(r, &li->s);
+		break;
+	case LINE_DONE:
+		r->have_done = true;
+		r->done_status = li->done_status;
+		snprintf(r->done_error, sizeof(r->done_error), "%s", li->error);
+		break;
+	case LINE_OTHER:
+		if (strstr(line, "DONE"))
+			r->have_done = true;
+		if (r->fmt < 0)
+			r->fmt = 0;
+		break;
+	default:
+		break;
+	}
+}
+
 void parse_log(const char *text, size_t len, struct run_result *r)
 {
 	struct seen seen = { 0 };
@@ -574,27 +640,13 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 		struct line_info li;
 		const char *key, *tag;
 		char line[1024];
-		size_t j, klen, stop;
+		size_t j, klen;
 		uint64_t h = 0;
 		int k, at = lineno;
 		size_t off = i;
 		bool nul;
 
-		/* a line ends at \n or a lone \r; NULs are dropped.  Up to the first stop
-		 * byte in one copy; from a NUL on, byte by byte */
-		stop = line_stop(text + i, len - i);
-		j = stop < sizeof(line) - 1 ? stop : sizeof(line) - 1;
-		memcpy(line, text + i, j);
-		i += stop;
-		nul = false;
-		while (i < len && text[i] != '\n' && text[i] != '\r') {
-			if (text[i] && j < sizeof(line) - 1)
-				line[j++] = text[i];
-			nul |= !text[i];
-			i++;
-		}
-		while (i < len && (text[i] == '\n' || text[i] == '\r'))
-			lineno += text[i++] == '\n';
+		j = next_line(text, len, &i, &lineno, line, sizeof(line), &nul);
 		line[j] = '\0';
 		tag = find_tag(line, j);
 		if (tag && nul && !r->nul_lines++)
@@ -643,42 +695,7 @@ void parse_log(const char *text, size_t len, struct run_result *r)
 				run_start(r, at, off);
 			boot_start = true;
 		}
-		switch (k) {
-		case LINE_START:
-			r->n = 0;
-			r->malformed = 0;
-			r->have_done = false;
-			r->have_start = true;
-			r->clock_res_ns = li.clock_res_ns;
-			r->fmt = 1;
-			break;
-		case LINE_SAMPLE:
-			if (li.s.fmt == 0) {
-				size_t m;
-				int batch = 1;
-
-				for (m = 0; m < r->n; m++)
-					if (!strcmp(r->v[m].scenario, li.s.scenario))
-						batch++;
-				li.s.batch = batch;
-			}
-			r->fmt = li.s.fmt;
-			run_result_add(r, &li.s);
-			break;
-		case LINE_DONE:
-			r->have_done = true;
-			r->done_status = li.done_status;
-			snprintf(r->done_error, sizeof(r->done_error), "%s", li.error);
-			break;
-		case LINE_OTHER:
-			if (strstr(line, "DONE"))
-				r->have_done = true;
-			if (r->fmt < 0)
-				r->fmt = 0;
-			break;
-		default:
-			break;
-		}
+		apply_line(r, k, &li, line);
 	}
 	seen_free(&seen);
 }

@@ -55,106 +55,12 @@ static void ab_usage(FILE *f)
 		"                      report states that the design could not decide\n");
 }
 
-/* --benchmark and its options into d; 0, or 2 (usage error, printed). */
-static int ab_bench(struct bench_def *d, const char *name, const char *module, const char *ko[2],
-		    const char *parser, const char *command, const char *regex, const char *groups,
-		    const char *params)
-{
-	struct errtext why;
-
-	if (!name)
-		name = module || ko[0] || ko[1] || parser ? "module" :
-		       command || regex || groups	  ? "regex" :
-							    "dmabench";
-	if (strcmp(name, "module") && (module || ko[0] || ko[1] || parser)) {
-		err_msg("--module and --parser are for --benchmark module, not %s", name);
-		return 2;
-	}
-	if (strcmp(name, "regex") && (command || regex || groups)) {
-		err_msg("--command, --regex and --groups are for --benchmark regex, not %s", name);
-		return 2;
-	}
-	if (!strcmp(name, "dmabench")) {
-		d->kind = BENCH_DMABENCH;
-	} else if (!strcmp(name, "module")) {
-		d->kind = BENCH_MODULE;
-		d->parser_fmt = 1;
-		if (parser && !strcmp(parser, "seed")) {
-			d->parser_fmt = 0;
-		} else if (parser && strcmp(parser, "dmabench")) {
-			err_msg("--parser: \"%s\" is not one of dmabench (v1 lines), seed (the seed module's lines)",
-				parser);
-			return 2;
-		}
-		if (module && (ko[0] || ko[1])) {
-			err_msg("--module: give NAME (NAME.ko in each kernel directory) or control=FILE and patched=FILE, not both");
-			return 2;
-		}
-		if (!module && (!ko[0] || !ko[1])) {
-			err_msg("--benchmark module needs --module NAME (NAME.ko in each kernel directory) or --module control=FILE --module patched=FILE (%s missing)",
-				ko[0] ? "patched=FILE" :
-				ko[1] ? "control=FILE" :
-					"both");
-			return 2;
-		}
-		if (module) {
-			d->module = module;
-		} else {
-			const char *b = strrchr(ko[0], '/') ? strrchr(ko[0], '/') + 1 : ko[0];
-
-			d->module = strndup(b, strlen(b) - 3); /* freed by cmd_ab */
-			d->ko[0] = ko[0];
-			d->ko[1] = ko[1];
-		}
-	} else if (!strcmp(name, "regex")) {
-		char *end;
-
-		d->kind = BENCH_REGEX;
-		d->command = command;
-		d->regex = regex;
-		if (!command || !regex || !groups) {
-			err_msg("--benchmark regex needs --command CMD, --regex ERE and --groups S,V[,U]");
-			return 2;
-		}
-		d->g_scenario = (int)strtol(groups, &end, 10);
-		d->g_value = *end == ',' ? (int)strtol(end + 1, &end, 10) : 0;
-		d->g_unit = *end == ',' ? (int)strtol(end + 1, &end, 10) : 0;
-		if (*end || d->g_scenario < 1 || d->g_scenario > 9 || d->g_value < 1 ||
-		    d->g_value > 9 || d->g_unit < 0 || d->g_unit > 9 ||
-		    d->g_scenario == d->g_value ||
-		    (d->g_unit && (d->g_unit == d->g_scenario || d->g_unit == d->g_value))) {
-			err_msg("--groups: \"%s\": expected S,V or S,V,U: three different group numbers 1..9 (scenario, value, unit)",
-				groups);
-			return 2;
-		}
-		if (bench_def_check(d, &why)) {
-			err_msg("--regex: %s", why.msg);
-			return 2;
-		}
-		if (params) {
-			err_msg("--params: a regex benchmark has no module parameters: put its arguments in --command");
-			return 2;
-		}
-	} else if (!strcmp(name, "dma_map_benchmark")) {
-		d->kind = BENCH_DMA_MAP;
-		if (bench_dma_map_params(params, d, &why)) {
-			err_msg("--params: %s", why.msg);
-			return 2;
-		}
-	} else {
-		err_msg("--benchmark: unknown benchmark \"%s\"; known: dmabench, module, regex, dma_map_benchmark",
-			name);
-		return 2;
-	}
-	return 0;
-}
-
 /* `ablab ab`'s command line. */
 struct ab_opts {
 	struct design_opts d; /* --budget 0: a fixed design */
 	struct campaign_board cb;
 	struct campaign_spec o; /* boots, seed, format */
-	const char *bname, *module, *ko[2], *parser, *command, *regex, *groups;
+	struct bench_cli bc; /* --benchmark and its options */
 	char kobuf[2][PATH_MAX];
 	bool boots_given;
 	struct errtext why; /* o.undecidable's text (cli_plan) */
@@ -176,7 +82,7 @@ static int ab_module_opt(struct ab_opts *a, const char *arg)
 			return 2;
 		}
 		memcpy(a->kobuf[p], real, sizeof(real));
-		a->ko[p] = a->kobuf[p];
+		a->bc.ko[p] = a->kobuf[p];
 	} else if (strspn(arg,
 			  "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
 			   strlen(arg) ||
@@ -185,7 +91,7 @@ static int ab_module_opt(struct ab_opts *a, const char *arg)
 			arg);
 		return 2;
 	} else {
-		a->module = arg;
+		a->bc.module = arg;
 	}
 	return 0;
 }
@@ -217,19 +123,19 @@ static int ab_opt(struct ab_opts *a, int c, const char *arg)
 		a->o.format = arg;
 		return 0;
 	case 'B':
-		a->bname = arg;
+		a->bc.name = arg;
 		return 0;
 	case 'F':
-		a->parser = arg;
+		a->bc.parser = arg;
 		return 0;
 	case 'C':
-		a->command = arg;
+		a->bc.command = arg;
 		return 0;
 	case 'R':
-		a->regex = arg;
+		a->bc.regex = arg;
 		return 0;
 	case 'G':
-		a->groups = arg;
+		a->bc.groups = arg;
 		return 0;
 	case 'M':
 		return ab_module_opt(a, arg);
@@ -300,12 +206,11 @@ static int ab_spec(struct ab_opts *a, struct bench_def *bd)
 		o->alpha = ABLAB_ALPHA;
 		o->beta = ABLAB_BETA;
 	}
-	c = ab_bench(bd, a->bname, a->module, a->ko, a->parser, a->command, a->regex, a->groups,
-		     o->modparams);
+	a->bc.params = o->modparams;
+	c = bench_from_cli(bd, &a->bc);
 	if (c)
 		return c;
-	if (bd->kind != BENCH_DMABENCH)
-		o->bench = bd;
+	o->bench = bd;
 	if (!a->d.budget && !a->boots_given) { /* the default: 5, or what its rows need */
 		struct plan_design pd;
 		struct plan_result pr;
@@ -346,7 +251,6 @@ int cmd_ab(int argc, char **argv)
 		c = campaign_run(&a.o, NULL);
 		c = c == -EINTR ? 130 : c ? 1 : 0;
 	}
-	if (bd.ko[0])
-		free((char *)bd.module);
+	bench_def_free(&bd);
 	return c;
 }

@@ -300,7 +300,7 @@ static int lava_cmd_run(struct lava_cli *l)
 	ret = cli_job_load(l->job, &j, &o->run, &l->ov, l->boards, &mask);
 	if (ret)
 		return ret;
-	if (j.bench.kind != BENCH_DMABENCH) {
+	if (!bench_lava_ok(&j.bench)) {
 		job_error(&j, "benchmark.name",
 			  "LAVA jobs run dmabench only; run this job with `ablab run`");
 		free(mask);

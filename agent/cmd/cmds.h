@@ -108,12 +108,12 @@ int cmd_console(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_ports(int argc, char **argv);
 int cmd_resume(int argc, char **argv); /* cmd-resume.c */
-int cmd_spool(int argc, char **argv);
+int cmd_spool(int argc, char **argv); /* cmd-spool.c */
 int cmd_run(int argc, char **argv); /* cmd-run.c */
 int cmd_nightly(int argc, char **argv); /* nightly.c */
 int cmd_lava(int argc, char **argv); /* cmd-lava.c */
 int cmd_bisect(int argc, char **argv); /* cmd-bisect.c */
-int cmd_ingest(int argc, char **argv); /* ingest.c */
+int cmd_ingest(int argc, char **argv); /* cmd-ingest.c */
 int cmd_query(int argc, char **argv); /* query.c */
 int cmd_campaigns(int argc, char **argv); /* query.c */
 int cmd_compare(int argc, char **argv); /* query.c */
