@@ -2,7 +2,7 @@
 /* `ablab query`, `ablab campaigns`: the results database for people (`ablab compare`:
  * cmd-compare.c, `ablab trend`: cmd-trend.c); their SQL is store-query.c's. */
 #include "report/query.h"
-#include "cmd/cmds.h"
+#include "shared/opt.h"
 #include "store/store-query.h"
 #include "store/store.h"
 #include "shared/util.h"
