@@ -55,16 +55,6 @@ static void fmt_p(char *out, size_t len, double p)
 		snprintf(out, len, "%.3f", p);
 }
 
-bool rep_is_pres(const struct rep_row *r)
-{
-	return !strcmp(r->kind, "preserve");
-}
-
-bool rep_is_null(const struct rep_row *r)
-{
-	return !strcmp(r->op, "null");
-}
-
 /* a value of the row's unit: time, or bytes lost */
 void rep_fmt_val(const struct rep_row *r, char *out, size_t len, double v)
 {
