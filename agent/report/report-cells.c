@@ -54,7 +54,7 @@ void rep_seq_decide(struct report *rep, bool (*in_family)(const struct rep_row *
 	for (size_t j = 0; j < nt; j++) {
 		t[j].look = 0;
 		t[j].seq = -1;
-		t[j].verdict = -1;
+		t[j].verdict = VERDICT_UNDECIDED;
 		t[j].lo = t[j].hi = t[j].conf = NAN;
 	}
 	if (nl <= 0)
@@ -102,9 +102,9 @@ void rep_seq_decide(struct report *rep, bool (*in_family)(const struct rep_row *
 				t[j].seq = sr.decision == SEQ_CONTINUE && k + 1 == (size_t)nl ?
 						   SEQ_UNDECIDED :
 						   (int)sr.decision;
-				t[j].verdict = t[j].seq == SEQ_DIFFERENT ? 1 :
-					       t[j].seq == SEQ_SAME	 ? 0 :
-									   -1;
+				t[j].verdict = t[j].seq == SEQ_DIFFERENT ? VERDICT_DIFFERENT :
+					       t[j].seq == SEQ_SAME	 ? VERDICT_SAME :
+									   VERDICT_UNDECIDED;
 				if (!isnan(sr.rci_rel.lo)) {
 					/* the repeated CI keeps its promise at a data-dependent stop */
 					t[j].lo = sr.rci_rel.lo;

@@ -22,10 +22,7 @@ static json_object *jd(double v)
 
 static const char *cmp_verdict_name(const struct rep_cmp *x)
 {
-	return !x->have	       ? "none" :
-	       x->verdict > 0  ? "different" :
-	       x->verdict == 0 ? "same" :
-				 "undecided";
+	return x->have ? stats_verdict_name(x->verdict) : "none";
 }
 
 /* A series campaign: its variants in order and every comparison ("rows" compare control
@@ -186,11 +183,10 @@ void rep_write_json(const struct report *rep, FILE *f)
 			rep_verdict_cell(rep, r, v, sizeof(v));
 			json_object_object_add(
 				o, "verdict",
-				json_object_new_string(r->mixed_timing ? "refused" :
-						       rep_is_pres(r)  ? v :
-						       r->verdict == 1 ? "different" :
-						       r->verdict == 0 ? "same" :
-									 "undecided"));
+				json_object_new_string(
+					r->mixed_timing ? "refused" :
+					rep_is_pres(r)	? v :
+							  stats_verdict_name(r->verdict)));
 			json_object_object_add(o, "verdict_text", json_object_new_string(v));
 		}
 		json_object_object_add(o, "p_holm", jd(r->p_adj));

@@ -26,12 +26,13 @@ bool rep_design_row(const struct rep_row *r); /* a timing row that design advice
 /* one sequential test: the boots of variants a and b of rows[row] (by_position: positions
  * in report.vs, else control 0 / patched 1); out: the look its boots reached (1-based, 0:
  * none, the rest unset), the enum seq_decision there (SEQ_UNDECIDED after the last look),
- * the verdict (1 different, 0 same, -1) and the repeated CI (lo NAN: none) */
+ * the verdict and the repeated CI (lo NAN: none) */
 struct rep_seq_test {
 	size_t row;
 	int a, b;
 	bool by_position;
-	int look, seq, verdict;
+	int look, seq;
+	enum verdict verdict;
 	double lo, hi, conf;
 };
 void rep_seq_decide(struct report *rep, bool (*in_family)(const struct rep_row *), size_t per_row,

@@ -587,12 +587,12 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 		r->seq_look = 0;
 		if (o->only_scenario && strcmp(r->scenario, o->only_scenario)) {
 			r->have_ab = false; /* not asked for: no bootstrap spent on it */
-			r->verdict = -1;
+			r->verdict = VERDICT_UNDECIDED;
 			continue;
 		}
 		if (r->mixed_timing) {
 			r->have_ab = false;
-			r->verdict = -1;
+			r->verdict = VERDICT_UNDECIDED;
 			memset(&r->ab, 0, sizeof(r->ab));
 			r->ab.a.mean = r->ab.b.mean = r->ab.rel_change = NAN;
 			r->ab.ci_lo = r->ab.ci_hi = r->ab.p_mwu = NAN;
@@ -628,11 +628,10 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 				r->ci_conf = h->conf;
 			}
 		}
-		r->verdict = r->have_ab ? stats_verdict(&r->ab, o->alpha) : -1;
+		r->verdict = r->have_ab ? (enum verdict)stats_verdict(&r->ab, o->alpha) :
+					  VERDICT_UNDECIDED;
 		if (r->have_sr) /* the null baseline keeps its unadjusted verdict */
-			r->verdict = r->sr.verdict == VERDICT_DIFFERENT ? 1 :
-				     r->sr.verdict == VERDICT_SAME	? 0 :
-									  -1;
+			r->verdict = r->sr.verdict;
 		r->few = r->have_ab && !rep_is_pres(r) && r->ab.p_min > o->alpha;
 		r->mde = NAN;
 		if (r->cal_campaign && !rep_is_pres(r)) {
@@ -661,7 +660,9 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 				continue;
 			m++;
 			r->p_adj = adj[i];
-			r->verdict = adj[i] <= o->alpha ? 1 : r->sr.within_margin ? 0 : -1;
+			r->verdict = adj[i] <= o->alpha	 ? VERDICT_DIFFERENT :
+				     r->sr.within_margin ? VERDICT_SAME :
+							   VERDICT_UNDECIDED;
 		}
 	free(p);
 	free(adj);

@@ -243,7 +243,7 @@ void rep_write_html(const struct report *rep, FILE *f)
 		fprintf(f,
 			"</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s%s%s%s%s</td>"
 			"<td>%zu+%zu</td><td>%s</td><td>%s</td></tr>\n",
-			a, b, r->verdict == 1 ? "sig" : "ns", c,
+			a, b, r->verdict == VERDICT_DIFFERENT ? "sig" : "ns", c,
 			isnan(r->ab.ci_lo) || rep_is_pres(r) ? "-" : "[",
 			isnan(r->ab.ci_lo) || rep_is_pres(r) ? "" : lo,
 			isnan(r->ab.ci_lo) || rep_is_pres(r) ? "" : ", ",

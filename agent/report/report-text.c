@@ -216,7 +216,7 @@ void rep_write_email(const struct report *rep, FILE *f)
 				cw = strlen(a) > cw ? strlen(a) : cw;
 				pw = strlen(b) > pw ? strlen(b) : pw;
 				chw = strlen(c) > chw ? strlen(c) : chw;
-				any_few |= !rep_is_pres(r) && r->verdict < 0;
+				any_few |= !rep_is_pres(r) && r->verdict == VERDICT_UNDECIDED;
 				n++;
 				continue;
 			}
@@ -250,7 +250,8 @@ void rep_write_email(const struct report *rep, FILE *f)
 		const struct rep_row *r = NULL;
 
 		for (size_t i = 0; i < rep->nrows && !r; i++)
-			if (!rep_is_pres(&rep->rows[i]) && rep->rows[i].verdict < 0)
+			if (!rep_is_pres(&rep->rows[i]) &&
+			    rep->rows[i].verdict == VERDICT_UNDECIDED)
 				r = &rep->rows[i];
 		/* the reason an undecided row had: the level one row is held to (Bonferroni
 		 * per look, or Holm's first step alpha / rows) against the smallest p its
