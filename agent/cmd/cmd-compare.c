@@ -234,10 +234,11 @@ int cmd_compare(int argc, char **argv)
 			struct ab_result ab;
 			char va[32], vb[32], ch[32], p[40];
 			size_t na, nb;
-			int verdict = -1;
+			enum verdict verdict = VERDICT_UNDECIDED;
 
 			/* the one comparison rule (compare.h): exact Mann-Whitney p of the boot
-			 * means; verdict -1 when no p these n allow reaches alpha */
+			 * means; undecided when no p these n allow reaches alpha, else
+			 * different: significant, same: not significant */
 			memset(&ab, 0, sizeof(ab));
 			ab.a.mean = ab.b.mean = ab.rel_change = ab.p_mwu = NAN;
 			if (!cmp_rows(ra, pa[var], rb, pb[var], alpha, 0.01, &sr)) {
@@ -246,7 +247,9 @@ int cmd_compare(int argc, char **argv)
 				ab.rel_change = sr.mean_a != 0.0 ? sr.mean_b / sr.mean_a - 1.0 :
 								   NAN;
 				ab.p_mwu = sr.p;
-				verdict = sr.p_min > alpha ? -1 : sr.p <= alpha;
+				verdict = sr.p_min > alpha ? VERDICT_UNDECIDED :
+					  sr.p <= alpha	   ? VERDICT_DIFFERENT :
+							     VERDICT_SAME;
 			}
 			na = sr.na;
 			nb = sr.nb;
@@ -273,21 +276,23 @@ int cmd_compare(int argc, char **argv)
 					isnan(ab.p_mwu) ? NULL : json_object_new_double(ab.p_mwu));
 				json_object_object_add(
 					o, "verdict",
-					json_object_new_string(verdict == 1 ? "significant" :
-							       verdict == 0 ? "not significant" :
-									      "too few boots"));
+					json_object_new_string(
+						verdict == VERDICT_DIFFERENT ? "significant" :
+						verdict == VERDICT_SAME	     ? "not significant" :
+									       "too few boots"));
 				json_object_object_add(jv, label, o);
 				continue;
 			}
 			fmt_v(ra, va, sizeof(va), ab.a.mean);
 			fmt_v(ra, vb, sizeof(vb), ab.b.mean);
 			fmt_change(ch, sizeof(ch), ab.rel_change);
-			if (verdict < 0)
+			if (verdict == VERDICT_UNDECIDED)
 				snprintf(p, sizeof(p), "too few boots");
 			else
-				snprintf(p, sizeof(p), "%.3f%s", ab.p_mwu, verdict ? "" : " ~");
+				snprintf(p, sizeof(p), "%.3f%s", ab.p_mwu,
+					 verdict == VERDICT_DIFFERENT ? "" : " ~");
 			printf("    %-34s %11s %11s %9s %-13s  (n %zu, %zu)\n", label, va, vb,
-			       verdict == 0 ? "~" : ch, p, na, nb);
+			       verdict == VERDICT_SAME ? "~" : ch, p, na, nb);
 		}
 		if (jo) {
 			json_object_object_add(jo, "ab_change_a",
