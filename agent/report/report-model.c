@@ -212,12 +212,120 @@ static int load_calibrations(struct store *st, struct report *rep)
 	return 0;
 }
 
+/* The samples being read into rows and boots: the current row and boot, and the boot's
+ * raw and baseline sums. */
+struct load_cur {
+	struct rep_row *w;
+	struct rep_boot *bt;
+	double raw_sum, base_sum;
+	size_t nraw;
+};
+
+static void cur_finish(struct load_cur *c)
+{
+	if (c->bt)
+		boot_finish(c->bt, c->raw_sum, c->base_sum, c->nraw);
+	c->bt = NULL;
+}
+
+/* sample i opens a new row (board x scenario) */
+static void load_row(struct report *rep, struct load_cur *c, const struct store_rows *r, int i,
+		     int board)
+{
+	struct rep_row *w;
+
+	cur_finish(c);
+	rep->rows = xrealloc(rep->rows, (rep->nrows + 1) * sizeof(*rep->rows));
+	w = c->w = &rep->rows[rep->nrows++];
+	memset(w, 0, sizeof(*w));
+	w->board = board;
+	copy_str(w->scenario, sizeof(w->scenario), store_text(r, i, 1));
+	copy_str(w->kind, sizeof(w->kind), store_text(r, i, 2));
+	copy_str(w->op, sizeof(w->op), store_text(r, i, 3));
+	copy_str(w->state, sizeof(w->state), store_text(r, i, 4));
+	copy_str(w->timing, sizeof(w->timing), store_text(r, i, 5));
+	w->size = strtoll(store_text(r, i, 6), NULL, 10);
+	w->reps = strtoll(store_text(r, i, 7), NULL, 10);
+}
+
+/* sample i opens a new boot of the current row, of variant vi */
+static void load_boot(const struct report *rep, struct load_cur *c, const struct store_rows *r,
+		      int i, int64_t boot, int vi, bool pres)
+{
+	struct rep_row *w = c->w;
+	struct rep_boot *bt;
+
+	cur_finish(c);
+	w->boots = xrealloc(w->boots, (w->nboots + 1) * sizeof(*w->boots));
+	bt = c->bt = &w->boots[w->nboots++];
+	memset(bt, 0, sizeof(*bt));
+	bt->id = boot;
+	bt->seq = atoi(store_text(r, i, 9));
+	bt->vi = vi;
+	/* the A/B table: control against the last variant (all of a series) */
+	bt->variant = vi == 0 ? 0 : vi == rep->vs.n - 1 ? 1 : 2;
+	bt->mod_min = bt->mod_max = NAN;
+	c->raw_sum = c->base_sum = 0;
+	c->nraw = 0;
+	if (!pres && strcmp(w->timing, store_text(r, i, 5))) {
+		w->mixed_timing++;
+		copy_str(w->other_timing, sizeof(w->other_timing), store_text(r, i, 5));
+	}
+}
+
+/* sample i's batch into the current boot (or counted as left out) */
+static void load_batch(struct load_cur *c, const struct store_rows *r, int i, bool pres)
+{
+	struct rep_row *w = c->w;
+	struct rep_boot *bt = c->bt;
+	double v = getd(r, i, pres ? 16 : 11);
+
+	if (isnan(v))
+		return;
+	w->nbatches_all++;
+	if (store_cell(r, i, 17)) { /* left out of the boot's mean: counted, not used */
+		if (!w->nleft++)
+			copy_str(w->left_why, sizeof(w->left_why), store_text(r, i, 17));
+		bt->nleft++;
+		return;
+	}
+	bt->batch = xrealloc(bt->batch, (bt->nbatch + 1) * sizeof(double));
+	bt->batch[bt->nbatch++] = v;
+	if (store_cell(r, i, 12))
+		bt->mod_min = isnan(bt->mod_min) ? getd(r, i, 12) :
+						   fmin(bt->mod_min, getd(r, i, 12));
+	if (store_cell(r, i, 13))
+		bt->mod_max = isnan(bt->mod_max) ? getd(r, i, 13) :
+						   fmax(bt->mod_max, getd(r, i, 13));
+	if (store_cell(r, i, 14) && store_cell(r, i, 15) && w->reps > 0) {
+		c->raw_sum += getd(r, i, 14) / (double)w->reps;
+		c->base_sum += getd(r, i, 15) / (double)w->reps;
+		c->nraw++;
+	}
+}
+
+/* a boot with no batch in its mean is dropped (counted when batches were left out) */
+static void drop_empty_boots(struct report *rep)
+{
+	for (size_t k = 0; k < rep->nrows; k++) {
+		struct rep_row *x = &rep->rows[k];
+		size_t keep = 0;
+
+		for (size_t j = 0; j < x->nboots; j++) {
+			if (x->boots[j].nbatch) {
+				x->boots[keep++] = x->boots[j];
+			} else {
+				x->boots_nomean += x->boots[j].nleft > 0;
+				free(x->boots[j].batch);
+			}
+		}
+		x->nboots = keep;
+	}
+}
+
 int report_load(struct store *st, int64_t campaign, struct report *rep)
 {
-	struct rep_row *w = NULL;
-	struct rep_boot *bt = NULL;
-	double raw_sum = 0, base_sum = 0;
-	size_t nraw = 0;
+	struct load_cur c = { 0 };
 	struct store_rows r;
 	int ret, i, n;
 
@@ -234,99 +342,28 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 		return -EIO;
 	n = (int)r.nrows;
 	for (i = 0; i < n; i++) {
-		const char *var = store_text(&r, i, 10);
 		int board = board_index(rep, store_text(&r, i, 0));
 		int64_t boot = strtoll(store_text(&r, i, 8), NULL, 10);
 		bool pres = !strcmp(store_text(&r, i, 2), "preserve");
-		double v;
-
-		int vi = variant_set_find(&rep->vs, var);
+		int vi = variant_set_find(&rep->vs, store_text(&r, i, 10));
 
 		if (vi < 0) {
 			rep->ignored++;
 			continue;
 		}
-		if (!w || w->board != board || strcmp(w->scenario, store_text(&r, i, 1))) {
-			if (bt)
-				boot_finish(bt, raw_sum, base_sum, nraw);
-			bt = NULL;
-			rep->rows = xrealloc(rep->rows, (rep->nrows + 1) * sizeof(*rep->rows));
-			w = &rep->rows[rep->nrows++];
-			memset(w, 0, sizeof(*w));
-			w->board = board;
-			copy_str(w->scenario, sizeof(w->scenario), store_text(&r, i, 1));
-			copy_str(w->kind, sizeof(w->kind), store_text(&r, i, 2));
-			copy_str(w->op, sizeof(w->op), store_text(&r, i, 3));
-			copy_str(w->state, sizeof(w->state), store_text(&r, i, 4));
-			copy_str(w->timing, sizeof(w->timing), store_text(&r, i, 5));
-			w->size = strtoll(store_text(&r, i, 6), NULL, 10);
-			w->reps = strtoll(store_text(&r, i, 7), NULL, 10);
-		}
-		if (!bt || bt->id != boot) {
-			if (bt)
-				boot_finish(bt, raw_sum, base_sum, nraw);
-			w->boots = xrealloc(w->boots, (w->nboots + 1) * sizeof(*w->boots));
-			bt = &w->boots[w->nboots++];
-			memset(bt, 0, sizeof(*bt));
-			bt->id = boot;
-			bt->seq = atoi(store_text(&r, i, 9));
-			bt->vi = vi;
-			/* the A/B table: control against the last variant (all of a series) */
-			bt->variant = vi == 0 ? 0 : vi == rep->vs.n - 1 ? 1 : 2;
-			bt->mod_min = bt->mod_max = NAN;
-			raw_sum = base_sum = 0;
-			nraw = 0;
-			if (!pres && strcmp(w->timing, store_text(&r, i, 5))) {
-				w->mixed_timing++;
-				copy_str(w->other_timing, sizeof(w->other_timing),
-					 store_text(&r, i, 5));
-			}
-		}
-		v = getd(&r, i, pres ? 16 : 11);
-		if (isnan(v))
-			continue;
-		w->nbatches_all++;
-		if (store_cell(&r, i, 17)) { /* left out of the boot's mean: counted, not used */
-			if (!w->nleft++)
-				copy_str(w->left_why, sizeof(w->left_why), store_text(&r, i, 17));
-			bt->nleft++;
-			continue;
-		}
-		bt->batch = xrealloc(bt->batch, (bt->nbatch + 1) * sizeof(double));
-		bt->batch[bt->nbatch++] = v;
-		if (store_cell(&r, i, 12))
-			bt->mod_min = isnan(bt->mod_min) ? getd(&r, i, 12) :
-							   fmin(bt->mod_min, getd(&r, i, 12));
-		if (store_cell(&r, i, 13))
-			bt->mod_max = isnan(bt->mod_max) ? getd(&r, i, 13) :
-							   fmax(bt->mod_max, getd(&r, i, 13));
-		if (store_cell(&r, i, 14) && store_cell(&r, i, 15) && w->reps > 0) {
-			raw_sum += getd(&r, i, 14) / (double)w->reps;
-			base_sum += getd(&r, i, 15) / (double)w->reps;
-			nraw++;
-		}
+		if (!c.w || c.w->board != board || strcmp(c.w->scenario, store_text(&r, i, 1)))
+			load_row(rep, &c, &r, i, board);
+		if (!c.bt || c.bt->id != boot)
+			load_boot(rep, &c, &r, i, boot, vi, pres);
+		load_batch(&c, &r, i, pres);
 	}
-	if (bt)
-		boot_finish(bt, raw_sum, base_sum, nraw);
+	cur_finish(&c);
 	store_rows_free(&r);
 	ret = load_calibrations(st, rep);
 	if (ret)
 		return ret;
+	drop_empty_boots(rep);
 	/* the same board's rows stay together, in the seed's order */
-	for (size_t k = 0; k < rep->nrows; k++) {
-		struct rep_row *x = &rep->rows[k];
-		size_t keep = 0;
-
-		for (size_t j = 0; j < x->nboots; j++) {
-			if (x->boots[j].nbatch) {
-				x->boots[keep++] = x->boots[j];
-			} else {
-				x->boots_nomean += x->boots[j].nleft > 0;
-				free(x->boots[j].batch);
-			}
-		}
-		x->nboots = keep;
-	}
 	if (rep->nrows)
 		qsort(rep->rows, rep->nrows, sizeof(*rep->rows), cmp_rows);
 	return 0;
