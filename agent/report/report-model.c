@@ -595,98 +595,76 @@ int report_seq_board(struct store *st, int64_t campaign, const char *board, stru
 	return n[SEQ_CONTINUE] + n[SEQ_UNDECIDED] == 0;
 }
 
-void report_analyse(struct report *rep, const struct report_opts *o)
+/* a row whose boots were timed in two modes: refused, with its boot counts */
+static void refuse_mixed(struct rep_row *r)
 {
-	double *p, *adj;
+	r->have_ab = false;
+	r->verdict = VERDICT_UNDECIDED;
+	memset(&r->ab, 0, sizeof(r->ab));
+	r->ab.a.mean = r->ab.b.mean = r->ab.rel_change = NAN;
+	r->ab.ci_lo = r->ab.ci_hi = r->ab.p_mwu = NAN;
+	for (size_t j = 0; j < r->nboots; j++) {
+		if (r->boots[j].variant == 1)
+			r->ab.b.n++;
+		else if (r->boots[j].variant == 0)
+			r->ab.a.n++;
+	}
+	snprintf(r->design_why, sizeof(r->design_why),
+		 "refused: %zu of %zu boots timed by %s, the others by %s", r->mixed_timing,
+		 r->nboots, r->other_timing[0] ? r->other_timing : "(none)",
+		 r->timing[0] ? r->timing : "(none)");
+}
+
+/* One row's A/B statistics, unadjusted verdict, MDE and design advice. */
+static void analyse_row(struct report *rep, struct rep_row *r, const struct report_opts *o)
+{
+	size_t na, nb;
+	double *a = variant_means(r, 0, &na), *b = variant_means(r, 1, &nb);
+
+	r->have_ab = na + nb > 0 && stats_ab(a, na, b, nb, REPORT_BOOTSTRAP_SEED, 0, &r->ab) == 0;
+	r->have_sr = !rep_is_pres(r) && na && nb &&
+		     stats_row(a, na, b, nb, o->alpha, rep->margin, &r->sr) == 0;
+	if (r->have_sr) {
+		/* the change and its interval: exact Hodges-Lehmann (log scale when
+		 * every boot mean is positive, else the shift over the control median) */
+		const struct hl_result *h = r->sr.have_rel ? &r->sr.rel : &r->sr.shift;
+		double scale = r->sr.have_rel ? 1.0 : fabs(r->sr.median_a);
+
+		if (scale > 0) {
+			r->ab.rel_change = h->shift / scale;
+			r->ab.ci_lo = na > 1 || nb > 1 ? h->lo / scale : NAN;
+			r->ab.ci_hi = na > 1 || nb > 1 ? h->hi / scale : NAN;
+			r->ci_conf = h->conf;
+		}
+	}
+	r->verdict = r->have_ab ? (enum verdict)stats_verdict(&r->ab, o->alpha) : VERDICT_UNDECIDED;
+	if (r->have_sr) /* the null baseline keeps its unadjusted verdict */
+		r->verdict = r->sr.verdict;
+	r->few = r->have_ab && !rep_is_pres(r) && r->ab.p_min > o->alpha;
+	r->mde = NAN;
+	if (r->cal_campaign && !rep_is_pres(r)) {
+		size_t mb = 0;
+
+		for (size_t j = 0; j < r->nboots; j++)
+			mb = r->boots[j].nbatch > mb ? r->boots[j].nbatch : mb;
+		r->mde = stats_mde(r->cal_vb, r->cal_vw, mb ? mb : 1, na < nb ? na : nb,
+				   r->cal_mean, o->alpha, 0.8);
+	}
+	free(a);
+	free(b);
+	analyse_design(rep, r);
+}
+
+/* Holm over the campaign's timing rows: a campaign of 15 rows keeps its family-wise
+ * false-alarm rate at alpha (docs/STATISTICS.md); then "too few boots": no p these n allow
+ * passes Holm's first step, m p <= alpha (not alpha alone: 5+5 boots reach 0.05 but not
+ * the 0.0056 of 9 rows) */
+static void analyse_holm(struct report *rep, const struct report_opts *o)
+{
+	double *p = xcalloc(rep->nrows + 1, sizeof(double));
+	double *adj = xcalloc(rep->nrows + 1, sizeof(double));
 	size_t m = 0;
 
-	rep->alpha = o->alpha;
-	rep->target = o->target;
-	if (!rep->series) { /* an A/B campaign (or a report built by hand): the pair */
-		rep->vs = variant_pair;
-		for (size_t i = 0; i < rep->nrows; i++)
-			for (size_t j = 0; j < rep->rows[i].nboots; j++)
-				rep->rows[i].boots[j].vi = rep->rows[i].boots[j].variant;
-	}
-	if (o->margin > 0)
-		rep->margin = o->margin;
-	if (!(rep->margin > 0))
-		rep->margin = 0.01;
-	for (size_t i = 0; i < rep->nrows; i++) {
-		struct rep_row *r = &rep->rows[i];
-		size_t na, nb;
-		double *a, *b;
-
-		r->p_adj = NAN;
-		r->ci_conf = NAN;
-		r->mde = NAN;
-		r->seq = -1;
-		r->seq_look = 0;
-		if (o->only_scenario && strcmp(r->scenario, o->only_scenario)) {
-			r->have_ab = false; /* not asked for: no bootstrap spent on it */
-			r->verdict = VERDICT_UNDECIDED;
-			continue;
-		}
-		if (r->mixed_timing) {
-			r->have_ab = false;
-			r->verdict = VERDICT_UNDECIDED;
-			memset(&r->ab, 0, sizeof(r->ab));
-			r->ab.a.mean = r->ab.b.mean = r->ab.rel_change = NAN;
-			r->ab.ci_lo = r->ab.ci_hi = r->ab.p_mwu = NAN;
-			for (size_t j = 0; j < r->nboots; j++) {
-				if (r->boots[j].variant == 1)
-					r->ab.b.n++;
-				else if (r->boots[j].variant == 0)
-					r->ab.a.n++;
-			}
-			snprintf(r->design_why, sizeof(r->design_why),
-				 "refused: %zu of %zu boots timed by %s, the others by %s",
-				 r->mixed_timing, r->nboots,
-				 r->other_timing[0] ? r->other_timing : "(none)",
-				 r->timing[0] ? r->timing : "(none)");
-			continue;
-		}
-		a = variant_means(r, 0, &na);
-		b = variant_means(r, 1, &nb);
-		r->have_ab = na + nb > 0 &&
-			     stats_ab(a, na, b, nb, REPORT_BOOTSTRAP_SEED, 0, &r->ab) == 0;
-		r->have_sr = !rep_is_pres(r) && na && nb &&
-			     stats_row(a, na, b, nb, o->alpha, rep->margin, &r->sr) == 0;
-		if (r->have_sr) {
-			/* the change and its interval: exact Hodges-Lehmann (log scale when
-			 * every boot mean is positive, else the shift over the control median) */
-			const struct hl_result *h = r->sr.have_rel ? &r->sr.rel : &r->sr.shift;
-			double scale = r->sr.have_rel ? 1.0 : fabs(r->sr.median_a);
-
-			if (scale > 0) {
-				r->ab.rel_change = h->shift / scale;
-				r->ab.ci_lo = na > 1 || nb > 1 ? h->lo / scale : NAN;
-				r->ab.ci_hi = na > 1 || nb > 1 ? h->hi / scale : NAN;
-				r->ci_conf = h->conf;
-			}
-		}
-		r->verdict = r->have_ab ? (enum verdict)stats_verdict(&r->ab, o->alpha) :
-					  VERDICT_UNDECIDED;
-		if (r->have_sr) /* the null baseline keeps its unadjusted verdict */
-			r->verdict = r->sr.verdict;
-		r->few = r->have_ab && !rep_is_pres(r) && r->ab.p_min > o->alpha;
-		r->mde = NAN;
-		if (r->cal_campaign && !rep_is_pres(r)) {
-			size_t mb = 0;
-
-			for (size_t j = 0; j < r->nboots; j++)
-				mb = r->boots[j].nbatch > mb ? r->boots[j].nbatch : mb;
-			r->mde = stats_mde(r->cal_vb, r->cal_vw, mb ? mb : 1, na < nb ? na : nb,
-					   r->cal_mean, o->alpha, 0.8);
-		}
-		free(a);
-		free(b);
-		analyse_design(rep, r);
-	}
-	/* Holm over the campaign's timing rows: a campaign of 15 rows keeps its
-	 * family-wise false-alarm rate at alpha (docs/STATISTICS.md) */
-	p = xcalloc(rep->nrows + 1, sizeof(double));
-	adj = xcalloc(rep->nrows + 1, sizeof(double));
 	for (size_t i = 0; i < rep->nrows; i++)
 		p[i] = family_row(&rep->rows[i]) ? rep->rows[i].sr.p : NAN;
 	if (!stats_holm(p, rep->nrows, adj))
@@ -704,11 +682,43 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 	free(p);
 	free(adj);
 	rep->nfamily = m;
-	/* "too few boots": no p these n allow passes Holm's first step, m p <= alpha (not
-	 * alpha alone: 5+5 boots reach 0.05 but not the 0.0056 of 9 rows) */
 	for (size_t i = 0; i < rep->nrows; i++)
 		if (family_row(&rep->rows[i]) && rep->rows[i].have_ab)
 			rep->rows[i].few = rep->rows[i].ab.p_min * (double)m > o->alpha;
+}
+
+void report_analyse(struct report *rep, const struct report_opts *o)
+{
+	rep->alpha = o->alpha;
+	rep->target = o->target;
+	if (!rep->series) { /* an A/B campaign (or a report built by hand): the pair */
+		rep->vs = variant_pair;
+		for (size_t i = 0; i < rep->nrows; i++)
+			for (size_t j = 0; j < rep->rows[i].nboots; j++)
+				rep->rows[i].boots[j].vi = rep->rows[i].boots[j].variant;
+	}
+	if (o->margin > 0)
+		rep->margin = o->margin;
+	if (!(rep->margin > 0))
+		rep->margin = 0.01;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		struct rep_row *r = &rep->rows[i];
+
+		r->p_adj = NAN;
+		r->ci_conf = NAN;
+		r->mde = NAN;
+		r->seq = -1;
+		r->seq_look = 0;
+		if (o->only_scenario && strcmp(r->scenario, o->only_scenario)) {
+			r->have_ab = false; /* not asked for: no bootstrap spent on it */
+			r->verdict = VERDICT_UNDECIDED;
+		} else if (r->mixed_timing) {
+			refuse_mixed(r);
+		} else {
+			analyse_row(rep, r, o);
+		}
+	}
+	analyse_holm(rep, o);
 	if (rep->seq.budget > 0 && rep->seq.first > 0 && !rep->series)
 		analyse_seq(rep);
 	if (rep->series)
