@@ -303,39 +303,33 @@ static const char trend_usage[] =
 	"The patched-vs-control change (Hodges-Lehmann, exact CI) of every nightly campaign of\n"
 	"JOB, oldest first, per board, with the change points of the series.\n";
 
-int cmd_trend_to(FILE *out, int argc, char **argv)
+/* `ablab trend`'s options */
+struct trend_opts {
+	const char *format, *scen, *board, *job;
+	double alpha;
+};
+
+/* argv into o: -1 to go on, else the command's exit status (--help, a usage error) */
+static int trend_parse(struct trend_opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = { { "scenario", 1, NULL, 's' }, { "board", 1, NULL, 'b' },
 					    { "format", 1, NULL, 'f' },	  { "alpha", 1, NULL, 'a' },
 					    { "help", 0, NULL, 'h' },	  { NULL, 0, NULL, 0 } };
-	const char *format = "text", *scen = NULL, *board = NULL, *job;
-	struct night *n = NULL;
-	char label[160] = "";
-	double alpha = 0.05;
-	struct store st;
-	struct store_night *sn;
-	struct store_board_id *sb;
-	struct store_trend_boot *sv;
-	size_t nn = 0, have = 0, first = 0, nc = 0, nbd = 0, nt = 0;
-	struct tcamp *camp = NULL;
-	struct tboard *bd = NULL;
-	struct tboot *tb = NULL;
-	int64_t last_id = 0;
-	int c, ret = 0;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			scen = optarg;
+			o->scen = optarg;
 			break;
 		case 'b':
-			board = optarg;
+			o->board = optarg;
 			break;
 		case 'f':
-			format = optarg;
+			o->format = optarg;
 			break;
 		case 'a':
-			if (parse_alpha_opt(optarg, &alpha))
+			if (parse_alpha_opt(optarg, &o->alpha))
 				return 2;
 			break;
 		case 'h':
@@ -345,52 +339,80 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind != 1 || !scen) {
+	if (argc - optind != 1 || !o->scen) {
 		err_msg("usage: ablab trend JOB --scenario S [--board B] [--format text|svg]");
 		return 2;
 	}
-	if (strcmp(format, "text") && strcmp(format, "svg")) {
-		err_msg("trend: --format \"%s\" is not one of text, svg", format);
+	if (strcmp(o->format, "text") && strcmp(o->format, "svg")) {
+		err_msg("trend: --format \"%s\" is not one of text, svg", o->format);
 		return 2;
 	}
-	job = argv[optind];
-	if (store_open(&st, opt_db))
-		return 1;
-	if (store_trend_nights(&st, job, &sn, &nc)) {
-		store_close(&st);
-		return 1;
-	}
-	camp = xcalloc(nc + 1, sizeof(*camp));
-	for (size_t i = 0; i < nc; i++) {
-		camp[i].id = sn[i].id;
-		camp[i].rank = i;
-		snprintf(camp[i].date, sizeof(camp[i].date), "%s", sn[i].date);
+	o->job = argv[optind];
+	return -1;
+}
+
+/* the job's nightly campaigns, sorted by id (*camp malloc'd): 0, or -1 (printed) */
+static int trend_camps(struct store *st, const char *job, struct tcamp **camp, size_t *nc)
+{
+	struct store_night *sn;
+
+	if (store_trend_nights(st, job, &sn, nc))
+		return -1;
+	*camp = xcalloc(*nc + 1, sizeof(**camp));
+	for (size_t i = 0; i < *nc; i++) {
+		(*camp)[i].id = sn[i].id;
+		(*camp)[i].rank = i;
+		snprintf((*camp)[i].date, sizeof((*camp)[i].date), "%s", sn[i].date);
 	}
 	free(sn);
-	if (!nc) {
+	if (!*nc) {
 		err_msg("trend: no nightly campaigns of job \"%s\" (ablab campaigns --trigger nightly lists them)",
 			job);
-		free(camp);
-		store_close(&st);
-		return 1;
+		free(*camp);
+		return -1;
 	}
-	qsort(camp, nc, sizeof(*camp), cmp_tcamp);
-	if (store_board_ids(&st, &sb, &nbd)) {
-		free(camp);
-		store_close(&st);
-		return 1;
-	}
-	bd = xcalloc(nbd + 1, sizeof(*bd));
-	for (size_t i = 0; i < nbd; i++) {
-		bd[i].id = sb[i].id;
-		snprintf(bd[i].name, sizeof(bd[i].name), "%s", sb[i].name);
+	qsort(*camp, *nc, sizeof(**camp), cmp_tcamp);
+	return 0;
+}
+
+/* the boards' ids and names (*bd malloc'd): 0, or -1 */
+static int trend_boards(struct store *st, struct tboard **bd, size_t *nbd)
+{
+	struct store_board_id *sb;
+
+	if (store_board_ids(st, &sb, nbd))
+		return -1;
+	*bd = xcalloc(*nbd + 1, sizeof(**bd));
+	for (size_t i = 0; i < *nbd; i++) {
+		(*bd)[i].id = sb[i].id;
+		snprintf((*bd)[i].name, sizeof((*bd)[i].name), "%s", sb[i].name);
 	}
 	free(sb);
-	if (store_trend_boots(&st, job, scen, board, &sv, &nt)) {
+	return 0;
+}
+
+/* the scenario's boot means of the job's nightly campaigns as nights (per board, oldest
+ * first; *np malloc'd): 0, or -1 (printed) */
+static int trend_nights(struct store *st, const struct trend_opts *o, struct night **np,
+			size_t *nnp)
+{
+	struct store_trend_boot *sv;
+	size_t nc = 0, nbd = 0, nt = 0, nn = 0;
+	struct tcamp *camp = NULL;
+	struct tboard *bd = NULL;
+	struct night *n = NULL;
+	struct tboot *tb;
+
+	if (trend_camps(st, o->job, &camp, &nc))
+		return -1;
+	if (trend_boards(st, &bd, &nbd)) {
+		free(camp);
+		return -1;
+	}
+	if (store_trend_boots(st, o->job, o->scen, o->board, &sv, &nt)) {
 		free(camp);
 		free(bd);
-		store_close(&st);
-		return 1;
+		return -1;
 	}
 	tb = xcalloc(nt + 1, sizeof(*tb));
 	for (size_t i = 0; i < nt; i++) {
@@ -426,9 +448,75 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 	free(tb);
 	free(camp);
 	free(bd);
+	*np = n;
+	*nnp = nn;
+	return 0;
+}
+
+/* the label of the first board's row, from the last campaign with both kernels */
+static void trend_label(struct store *st, const struct night *n, int64_t last_id, const char *scen,
+			char *label, size_t len)
+{
+	struct report rep;
+
+	if (!report_load(st, last_id, &rep)) {
+		int j = report_find(&rep, n[0].board, scen);
+
+		if (j >= 0)
+			report_row_label_full(&rep, &rep.rows[j], label, len);
+	}
+	report_free(&rep);
+	if (!label[0])
+		snprintf(label, len, "%s, %s", n[0].board, scen);
+}
+
+/* per board: its nights, segments, output (svg: the first board only) */
+static void trend_write(struct night *n, size_t nn, const struct trend_opts *o, char *label,
+			size_t len, FILE *out)
+{
+	size_t first = 0;
+
+	while (first < nn) {
+		size_t end = first;
+
+		while (end < nn && !strcmp(n[end].board, n[first].board))
+			end++;
+		trend_segments(n + first, end - first);
+		if (!strcmp(o->format, "svg")) {
+			trend_svg(n + first, end - first, o->job, label, out);
+			break;
+		}
+		if (first)
+			snprintf(label, len, "%s, %s", n[first].board, o->scen);
+		trend_text(n + first, end - first, o->job, label, o->alpha, out);
+		first = end;
+		if (first < nn)
+			fputc('\n', out);
+	}
+}
+
+int cmd_trend_to(FILE *out, int argc, char **argv)
+{
+	struct trend_opts o = { .format = "text", .alpha = 0.05 };
+	struct night *n = NULL;
+	char label[160] = "";
+	struct store st;
+	size_t nn = 0, have = 0;
+	int64_t last_id = 0;
+	int ret = trend_parse(&o, argc, argv);
+
+	if (ret >= 0)
+		return ret;
+	if (store_open(&st, opt_db))
+		return 1;
+	if (trend_nights(&st, &o, &n, &nn)) {
+		store_close(&st);
+		return 1;
+	}
+	ret = 0;
 	for (size_t i = 0; i < nn; i++) {
 		n[i].have = n[i].n[0] && n[i].n[1] &&
-			    !stats_row(n[i].v[0], n[i].n[0], n[i].v[1], n[i].n[1], alpha, 0.01,
+			    !stats_row(n[i].v[0], n[i].n[0], n[i].v[1], n[i].n[1], o.alpha, 0.01,
 				       &n[i].row);
 		have += n[i].have;
 		if (n[i].have)
@@ -436,43 +524,12 @@ int cmd_trend_to(FILE *out, int argc, char **argv)
 	}
 	if (!have) {
 		err_msg("trend: no nightly campaign of job \"%s\" has scenario \"%s\"%s%s with both kernels",
-			job, scen, board ? " on board " : "", board ? board : "");
+			o.job, o.scen, o.board ? " on board " : "", o.board ? o.board : "");
 		ret = 1;
-		goto out;
+	} else {
+		trend_label(&st, n, last_id, o.scen, label, sizeof(label));
+		trend_write(n, nn, &o, label, sizeof(label), out);
 	}
-	/* the label of the first board's row, from the last campaign with both kernels */
-	{
-		struct report rep;
-
-		if (!report_load(&st, last_id, &rep)) {
-			int j = report_find(&rep, n[0].board, scen);
-
-			if (j >= 0)
-				report_row_label_full(&rep, &rep.rows[j], label, sizeof(label));
-		}
-		report_free(&rep);
-		if (!label[0])
-			snprintf(label, sizeof(label), "%s, %s", n[0].board, scen);
-	}
-	/* per board: its nights, segments, output (svg: the first board only) */
-	while (first < nn) {
-		size_t end = first;
-
-		while (end < nn && !strcmp(n[end].board, n[first].board))
-			end++;
-		trend_segments(n + first, end - first);
-		if (!strcmp(format, "svg")) {
-			trend_svg(n + first, end - first, job, label, out);
-			break;
-		}
-		if (first)
-			snprintf(label, sizeof(label), "%s, %s", n[first].board, scen);
-		trend_text(n + first, end - first, job, label, alpha, out);
-		first = end;
-		if (first < nn)
-			fputc('\n', out);
-	}
-out:
 	for (size_t i = 0; i < nn; i++) {
 		free(n[i].v[0]);
 		free(n[i].v[1]);
