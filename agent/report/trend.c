@@ -91,14 +91,31 @@ static void trend_segments(struct night *n, size_t nn)
 	free(cp);
 }
 
-static void trend_svg(const struct night *n, size_t nn, const char *job, const char *label,
-		      FILE *out)
-{
-	const double W = 760, H = 380, x0 = 80, x1 = W - 30, y0 = 60, y1 = H - 70;
-	double lo = 0, hi = 0, step;
-	size_t k = 0, prev = 0;
+/* The trend plot's area, value range (percent) and number of nights. */
+struct tplot {
+	double W, H, x0, x1, y0, y1;
+	double lo, hi, step;
+	size_t nn;
+};
 
-	for (size_t i = 0; i < nn; i++) {
+/* the x of night i, the y of a change v (percent) */
+static double tx(const struct tplot *p, size_t i)
+{
+	return p->nn > 1 ? p->x0 + 20 + (double)(i) * (p->x1 - p->x0 - 40) / (double)(p->nn - 1) :
+			   (p->x0 + p->x1) / 2;
+}
+
+static double ty(const struct tplot *p, double v)
+{
+	return p->y1 - ((v)-p->lo) / (p->hi - p->lo) * (p->y1 - p->y0);
+}
+
+/* the range of the changes and their intervals, widened to whole ticks */
+static void tplot_scale(struct tplot *p, const struct night *n)
+{
+	double lo = 0, hi = 0;
+
+	for (size_t i = 0; i < p->nn; i++) {
 		if (!n[i].have)
 			continue;
 		lo = fmin(lo, isnan(n[i].row.rel.lo) ? night_rel(&n[i]) : n[i].row.rel.lo);
@@ -113,17 +130,20 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 	{
 		double raw = (hi - lo) / 5, mag = pow(10, floor(log10(raw))), f = raw / mag;
 
-		step = (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+		p->step = (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
 	}
-	lo = floor(lo / step) * step;
-	hi = ceil(hi / step) * step;
-#define TX(i) (nn > 1 ? x0 + 20 + (double)(i) * (x1 - x0 - 40) / (double)(nn - 1) : (x0 + x1) / 2)
-#define TY(v) (y1 - ((v)-lo) / (hi - lo) * (y1 - y0))
+	p->lo = floor(lo / p->step) * p->step;
+	p->hi = ceil(hi / p->step) * p->step;
+}
+
+/* the header, title, legend and grid */
+static void tplot_head(const struct tplot *p, const char *job, const char *label, FILE *out)
+{
 	fprintf(out,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
-		W, H, W, H);
+		p->W, p->H, p->W, p->H);
 	fprintf(out, "<text x=\"10\" y=\"22\" font-size=\"14\" font-weight=\"bold\">nightly job ");
 	xml_escape(out, job);
 	fprintf(out, ": patched vs control, ");
@@ -131,14 +151,21 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 	fprintf(out, "</text>\n<text x=\"10\" y=\"42\" font-size=\"12\">dot = Hodges-Lehmann "
 		     "change, bar = its exact CI; filled = different; grey line = segment mean, "
 		     "dashed = change point</text>\n");
-	for (double t = lo; t <= hi + step * 0.01; t += step)
+	for (double t = p->lo; t <= p->hi + p->step * 0.01; t += p->step)
 		fprintf(out,
 			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>"
 			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%+g%%"
 			"</text>\n",
-			x0, x1, TY(t), TY(t), fabs(t) < step * 1e-6 ? "#555555" : "#e5e5e5", x0 - 5,
-			TY(t) + 4, fabs(t) < step * 1e-6 ? 0.0 : t);
-	/* segments: the mean change of each, from its first to its last night */
+			p->x0, p->x1, ty(p, t), ty(p, t),
+			fabs(t) < p->step * 1e-6 ? "#555555" : "#e5e5e5", p->x0 - 5, ty(p, t) + 4,
+			fabs(t) < p->step * 1e-6 ? 0.0 : t);
+}
+
+/* segments: the mean change of each, from its first to its last night; the change points */
+static void tplot_segments(const struct tplot *p, const struct night *n, FILE *out)
+{
+	size_t nn = p->nn, prev = 0;
+
 	for (size_t i = 0, first = nn; i <= nn; i++) {
 		bool end = i == nn || (n[i].have && n[i].cp && first < nn);
 
@@ -146,8 +173,8 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 			fprintf(out,
 				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"#777777\" stroke-width=\"3\" stroke-opacity=\"0.6\"/>\n",
-				TX(first) - 6, TX(prev) + 6, TY(n[first].seg_mean * 100),
-				TY(n[first].seg_mean * 100));
+				tx(p, first) - 6, tx(p, prev) + 6, ty(p, n[first].seg_mean * 100),
+				ty(p, n[first].seg_mean * 100));
 			first = nn;
 		}
 		if (i < nn && n[i].have) {
@@ -160,27 +187,33 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 					"y2=\"%.1f\" stroke=\"#777777\" stroke-dasharray=\"4 3\">"
 					"<title>change point: %+.2f%% from here (p = %.2g)</title>"
 					"</line>\n",
-					TX(i) - 0.5 * (TX(1) - TX(0)),
-					TX(i) - 0.5 * (TX(1) - TX(0)), y0, y1, n[i].seg_mean * 100,
-					n[i].cp_p);
+					tx(p, i) - 0.5 * (tx(p, 1) - tx(p, 0)),
+					tx(p, i) - 0.5 * (tx(p, 1) - tx(p, 0)), p->y0, p->y1,
+					n[i].seg_mean * 100, n[i].cp_p);
 		}
 	}
-	prev = 0;
-	for (size_t i = 0; i < nn; i++) {
-		double x = TX(i), y;
+}
+
+/* each night: its date, change, interval, and the line from the night before */
+static void tplot_nights(const struct tplot *p, const struct night *n, FILE *out)
+{
+	size_t k = 0, prev = 0;
+
+	for (size_t i = 0; i < p->nn; i++) {
+		double x = tx(p, i), y;
 
 		fprintf(out,
 			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\" "
 			"transform=\"rotate(-40 %.1f %.1f)\">%s #%" PRId64 "</text>\n",
-			x, y1 + 16, x, y1 + 16, n[i].date, n[i].id);
+			x, p->y1 + 16, x, p->y1 + 16, n[i].date, n[i].id);
 		if (!n[i].have)
 			continue;
-		y = TY(night_rel(&n[i]) * 100);
+		y = ty(p, night_rel(&n[i]) * 100);
 		if (!isnan(n[i].row.rel.lo))
 			fprintf(out,
 				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"#d55e00\" stroke-width=\"2\"/>\n",
-				x, x, TY(n[i].row.rel.lo * 100), TY(n[i].row.rel.hi * 100));
+				x, x, ty(p, n[i].row.rel.lo * 100), ty(p, n[i].row.rel.hi * 100));
 		fprintf(out,
 			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" stroke=\"#d55e00\" "
 			"stroke-width=\"2\" fill=\"%s\"><title>campaign %" PRId64 ": %+.3f%%"
@@ -191,11 +224,22 @@ static void trend_svg(const struct night *n, size_t nn, const char *job, const c
 			fprintf(out,
 				"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 				"stroke=\"#d55e00\" stroke-opacity=\"0.4\"/>\n",
-				TX(prev), x, TY(night_rel(&n[prev]) * 100), y);
+				tx(p, prev), x, ty(p, night_rel(&n[prev]) * 100), y);
 		prev = i;
 	}
-#undef TX
-#undef TY
+}
+
+static void trend_svg(const struct night *n, size_t nn, const char *job, const char *label,
+		      FILE *out)
+{
+	struct tplot p = { .W = 760, .H = 380, .x0 = 80, .y0 = 60, .nn = nn };
+
+	p.x1 = p.W - 30;
+	p.y1 = p.H - 70;
+	tplot_scale(&p, n);
+	tplot_head(&p, job, label, out);
+	tplot_segments(&p, n, out);
+	tplot_nights(&p, n, out);
 	fprintf(out, "</svg>\n");
 }
 
