@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `ablab query`, `ablab campaigns`: the results database for people (`ablab compare`:
- * cmd-compare.c, `ablab trend`: cmd-trend.c); their SQL is store-query.c's. */
+ * cmd-compare.c, `ablab trend`: trend.c); their SQL is store-query.c's. */
 #include "report/query.h"
 #include "shared/opt.h"
 #include "store/store-query.h"
