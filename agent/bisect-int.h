@@ -6,6 +6,7 @@
 
 #include "bisect.h"
 #include "shared/util.h"
+#include "stats/stats.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,7 +42,7 @@ struct bisect {
 };
 
 struct step_result {
-	const char *verdict; /* same, different, undecided */
+	enum verdict verdict;
 	char scenario[64];
 	double change, ci_lo, ci_hi, ci_conf;
 };

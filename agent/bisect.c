@@ -53,28 +53,29 @@ static void set_status(struct bisect *b, const char *status, const char *result,
 
 /* ---- the search ---- */
 
-static void apply_step(struct bisect *b, const char *role, int pos, const char *verdict,
-		       double change)
+/* a step's outcome: its verdict, or (built false) no build */
+static void apply_step(struct bisect *b, const char *role, int pos, bool built,
+		       enum verdict verdict, double change)
 {
 	bool check = !strcmp(role, "check");
 	struct bcommit *c = &b->c[pos];
 
-	if (!strcmp(verdict, "same")) {
+	if (!built) {
+		if (check)
+			b->check = CHECK_NOBUILD;
+		else
+			c->state = C_SKIPPED;
+	} else if (verdict == VERDICT_SAME) {
 		if (check)
 			b->check = CHECK_SAME;
 		else
 			c->state = C_SAME;
-	} else if (!strcmp(verdict, "different")) {
+	} else if (verdict == VERDICT_DIFFERENT) {
 		if (check) {
 			b->check = CHECK_DIFFERENT;
 			b->effect = change;
 		}
 		c->state = C_DIFFERENT;
-	} else if (!strcmp(verdict, "build-failed")) {
-		if (check)
-			b->check = CHECK_NOBUILD;
-		else
-			c->state = C_SKIPPED;
 	} else if (check) {
 		if (++b->check_undecided >= 2)
 			b->check = CHECK_UNDECIDED;
@@ -157,11 +158,12 @@ static int campaign_verdict(const struct bisect *b, int64_t cid, struct step_res
 		if (b->scenario && strcmp(r->scenario, b->scenario))
 			continue;
 		nrows++;
-		ndiff += r->verdict == 1;
-		nsame += r->verdict == 0;
+		ndiff += r->verdict == VERDICT_DIFFERENT;
+		nsame += r->verdict == VERDICT_SAME;
 		/* the row shown: a different one with the largest change, else the largest */
-		if (!best || (r->verdict == 1 && best->verdict != 1) ||
-		    ((r->verdict == 1) == (best->verdict == 1) &&
+		if (!best ||
+		    (r->verdict == VERDICT_DIFFERENT && best->verdict != VERDICT_DIFFERENT) ||
+		    ((r->verdict == VERDICT_DIFFERENT) == (best->verdict == VERDICT_DIFFERENT) &&
 		     fabs(r->ab.rel_change) > fabs(best->ab.rel_change)))
 			best = r;
 	}
@@ -174,7 +176,7 @@ static int campaign_verdict(const struct bisect *b, int64_t cid, struct step_res
 		report_free(&rep);
 		return -ENODATA;
 	}
-	sr->verdict = ndiff ? "different" : nsame == nrows ? "same" : "undecided";
+	sr->verdict = ndiff ? VERDICT_DIFFERENT : nsame == nrows ? VERDICT_SAME : VERDICT_UNDECIDED;
 	snprintf(sr->scenario, sizeof(sr->scenario), "%s", best->scenario);
 	sr->change = best->ab.rel_change;
 	sr->ci_lo = best->ab.ci_lo;
@@ -277,15 +279,15 @@ static int step_verdict(struct bisect *b, int n, const char *role, int pos, int6
 
 	if (ret)
 		return ret;
-	store_bisect_step_verdict(b->st, b->id, n, sr.verdict, sr.scenario, sr.change, sr.ci_lo,
-				  sr.ci_hi, sr.ci_conf);
+	store_bisect_step_verdict(b->st, b->id, n, stats_verdict_name(sr.verdict), sr.scenario,
+				  sr.change, sr.ci_lo, sr.ci_hi, sr.ci_conf);
 	info_msg("bisect %" PRId64 ": step %d: %.12s is %s (%s %+.1f%%, campaign %" PRId64 ")",
 		 b->id, n, commit,
-		 !strcmp(sr.verdict, "undecided") ? "undecided" :
-		 !strcmp(sr.verdict, "same")	  ? "the same as good" :
-						    "different from good",
+		 sr.verdict == VERDICT_UNDECIDED ? "undecided" :
+		 sr.verdict == VERDICT_SAME	 ? "the same as good" :
+						   "different from good",
 		 sr.scenario, 100.0 * sr.change, cid);
-	apply_step(b, role, pos, sr.verdict, sr.change);
+	apply_step(b, role, pos, true, sr.verdict, sr.change);
 	return 0;
 }
 
@@ -316,7 +318,7 @@ static int run_step(struct bisect *b, int n, bool pending, const char *role, int
 			commit, sb.why, sb.log);
 		store_bisect_step_unbuilt(b->st, b->id, n, (double)(t1 - t0) / 1000.0, sb.log,
 					  sb.why);
-		apply_step(b, role, pos, "build-failed", NAN);
+		apply_step(b, role, pos, false, VERDICT_UNDECIDED, NAN);
 		ret = 0;
 		goto out;
 	}
@@ -435,15 +437,21 @@ static int load(struct bisect *b, int64_t id, int *pending)
 		goto out;
 	for (i = 0; i < r.nrows; i++) {
 		int pos = atoi(store_text(&r, i, BS_POSITION));
+		/* the stored verdict (NULL: not finished), or 'build-failed': the table's
+		 * CHECK allows no other */
+		const char *v = store_cell(&r, i, BS_VERDICT);
+		enum verdict verdict = VERDICT_UNDECIDED;
+		bool built = !v || strcmp(v, "build-failed");
 
 		b->nsteps = atoi(store_text(&r, i, BS_N));
 		if (pos < 0 || (size_t)pos >= b->n)
 			continue;
-		if (!store_cell(&r, i, BS_VERDICT))
+		if (built && v)
+			stats_verdict_parse(v, &verdict);
+		if (!v)
 			*pending = b->nsteps;
 		else
-			apply_step(b, store_text(&r, i, BS_ROLE), pos,
-				   store_text(&r, i, BS_VERDICT),
+			apply_step(b, store_text(&r, i, BS_ROLE), pos, built, verdict,
 				   !store_cell(&r, i, BS_CHANGE) ?
 					   NAN :
 					   strtod(store_text(&r, i, BS_CHANGE), NULL));

@@ -128,9 +128,9 @@ static int store_rows(struct store *st, int64_t cid, const struct report *rep, i
 		       r->scenario, d.grand_mean, 100.0 * means_cv(r),
 		       100.0 * sqrt(d.var_between) / fabs(d.grand_mean),
 		       100.0 * sqrt(d.var_within) / fabs(d.grand_mean),
-		       r->verdict == 1 ? "DIFF" :
-		       r->verdict == 0 ? "same" :
-					 "undec.",
+		       r->verdict == VERDICT_DIFFERENT ? "DIFF" :
+		       r->verdict == VERDICT_SAME      ? "same" :
+							 "undec.",
 		       mde_s);
 	}
 	return ret;

@@ -221,10 +221,11 @@ static void compare_variant(const struct compare *c, const struct rep_row *ra,
 	struct stats_row_result sr;
 	struct ab_result ab;
 	char va[32], vb[32], ch[32], p[40];
-	int verdict = -1;
+	enum verdict verdict = VERDICT_UNDECIDED;
 
 	/* the one comparison rule (compare.h): exact Mann-Whitney p of the boot
-	 * means; verdict -1 when no p these n allow reaches alpha */
+	 * means; undecided when no p these n allow reaches alpha, else different:
+	 * significant, same: not significant */
 	memset(&ab, 0, sizeof(ab));
 	ab.a.mean = ab.b.mean = ab.rel_change = ab.p_mwu = NAN;
 	if (!cmp_rows(ra, c->pa[var], rb, c->pb[var], alpha, ABLAB_MARGIN, &sr)) {
@@ -232,7 +233,9 @@ static void compare_variant(const struct compare *c, const struct rep_row *ra,
 		ab.b.mean = sr.mean_b;
 		ab.rel_change = sr.mean_a != 0.0 ? sr.mean_b / sr.mean_a - 1.0 : NAN;
 		ab.p_mwu = sr.p;
-		verdict = sr.p_min > alpha ? -1 : sr.p <= alpha;
+		verdict = sr.p_min > alpha ? VERDICT_UNDECIDED :
+			  sr.p <= alpha	   ? VERDICT_DIFFERENT :
+					     VERDICT_SAME;
 	}
 	if (jv) {
 		json_object *o = json_object_new_object();
@@ -243,22 +246,24 @@ static void compare_variant(const struct compare *c, const struct rep_row *ra,
 		json_object_object_add(o, "mean_b", json_num(ab.b.mean));
 		json_object_object_add(o, "rel_change", json_num(ab.rel_change));
 		json_object_object_add(o, "p_mwu", json_num(ab.p_mwu));
-		json_object_object_add(o, "verdict",
-				       json_object_new_string(verdict == 1 ? "significant" :
-							      verdict == 0 ? "not significant" :
-									     "too few boots"));
+		json_object_object_add(
+			o, "verdict",
+			json_object_new_string(verdict == VERDICT_DIFFERENT ? "significant" :
+					       verdict == VERDICT_SAME	    ? "not significant" :
+									      "too few boots"));
 		json_object_object_add(jv, label, o);
 		return;
 	}
 	fmt_v(ra, va, sizeof(va), ab.a.mean);
 	fmt_v(ra, vb, sizeof(vb), ab.b.mean);
 	fmt_change(ch, sizeof(ch), ab.rel_change);
-	if (verdict < 0)
+	if (verdict == VERDICT_UNDECIDED)
 		snprintf(p, sizeof(p), "too few boots");
 	else
-		snprintf(p, sizeof(p), "%.3f%s", ab.p_mwu, verdict ? "" : " ~");
+		snprintf(p, sizeof(p), "%.3f%s", ab.p_mwu,
+			 verdict == VERDICT_DIFFERENT ? "" : " ~");
 	printf("    %-34s %11s %11s %9s %-13s  (n %zu, %zu)\n", label, va, vb,
-	       verdict == 0 ? "~" : ch, p, sr.na, sr.nb);
+	       verdict == VERDICT_SAME ? "~" : ch, p, sr.na, sr.nb);
 }
 
 /* Row ra of A against the same board and scenario's row rb of B. */

@@ -12,6 +12,7 @@
  * process exit status (0 ok, 1 failure, 2 usage error).  The option parsers shared
  * by several commands are in cli.c. */
 #include "campaign.h"
+#include "shared/opt.h"
 
 struct cmd {
 	const char *name;
@@ -19,13 +20,7 @@ struct cmd {
 	const char *args, *help; /* for `ablab --help` */
 };
 
-extern const char *opt_db; /* --db CONNINFO (NULL: ABLAB_DB or the private cluster) */
-
-/* parse a bounded integer option; prints "OPT: ..." and returns -EINVAL */
-int parse_int_opt(const char *opt, const char *s, long lo, long hi, long *out);
-
-/* --alpha A: a significance level in (0, 1); prints the error and returns -EINVAL */
-int parse_alpha_opt(const char *s, double *alpha);
+/* opt_db (--db), parse_int_opt() and parse_alpha_opt(): shared/opt.h */
 
 /* --margin PCT: a percentage in (0, 50); prints the error and returns -EINVAL */
 int parse_margin_opt(const char *s, double *pct);
@@ -125,9 +120,7 @@ int cmd_patchwork(int argc, char **argv); /* cmd-patchwork.c */
 
 /* The same commands writing to out instead of stdout: `ablab serve` answers its API with
  * what they print.  Not reentrant (getopt): reset optind to 0 before each call. */
-int cmd_query_to(FILE *out, int argc, char **argv); /* query.c */
-int cmd_campaigns_to(FILE *out, int argc, char **argv); /* query.c */
-int cmd_trend_to(FILE *out, int argc, char **argv); /* query.c */
-int cmd_boards_to(FILE *out, int argc, char **argv); /* cmd-board.c */
+#include "report/query.h" /* cmd_query_to, cmd_campaigns_to, cmd_trend_to */
+#include "web/web.h" /* cmd_boards_to */
 
 #endif

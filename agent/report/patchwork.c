@@ -64,31 +64,31 @@ static void judge(const struct report *rep, const struct pw_plan *p, size_t k, i
 	for (size_t i = 0; i < rep->nrows; i++) {
 		const struct rep_row *r = &rep->rows[i];
 		double change = r->ab.rel_change, lo = r->ab.ci_lo, hi = r->ab.ci_hi;
-		int verdict = r->have_ab ? r->verdict : -1;
+		enum verdict verdict = r->have_ab ? r->verdict : VERDICT_UNDECIDED;
 
 		if (r->board != bi || !timing_row(r))
 			continue;
 		if (p->series) {
-			verdict = -1;
+			verdict = VERDICT_UNDECIDED;
 			change = lo = hi = NAN;
 			for (size_t x = 0; x < rep->ncmp; x++) {
 				const struct rep_cmp *m = &rep->cmp[x];
 
 				if (m->row == i && m->b == (int)k + 1 && m->a == (int)k) {
-					verdict = m->have ? m->verdict : -1;
+					verdict = m->have ? m->verdict : VERDICT_UNDECIDED;
 					change = m->change;
 					lo = m->lo;
 					hi = m->hi;
 				}
 			}
 		}
-		if (verdict == 1) {
+		if (verdict == VERDICT_DIFFERENT) {
 			fmt_change(ch, sizeof(ch), change);
 			fmt_ci(ci, sizeof(ci), lo, hi);
 			desc_add(diffs, "%s%s %s on %s, %s", ndiff ? "; " : "", ch, ci, r->scenario,
 				 rep->boards[bi].name);
 			ndiff++;
-		} else if (verdict == 0) {
+		} else if (verdict == VERDICT_SAME) {
 			nsame++;
 		} else {
 			nund++;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* `ablab query`, `ablab campaigns`: the results database for people (`ablab compare`:
- * cmd-compare.c, `ablab trend`: cmd-trend.c); their SQL is store-query.c's. */
+ * cmd-compare.c, `ablab trend`: trend.c); their SQL is store-query.c's. */
 #include "report/query.h"
-#include "cmd/cmds.h"
+#include "shared/opt.h"
 #include "store/store-query.h"
 #include "store/store.h"
 #include "shared/util.h"
@@ -193,7 +193,14 @@ static int campaigns_of(struct store *st, const void *arg, struct store_rows *r)
 	return store_query_campaigns(st, a->trigger, a->job, a->limit, r);
 }
 
-int cmd_query_to(FILE *out, int argc, char **argv)
+/* `ablab query`'s options */
+struct query_opts {
+	const char *format, *board, *scen, *var, *kern, *since, *until, *trig;
+	char camp[32], limit[16], offset[16]; /* "" when not given */
+};
+
+/* argv into o: -1 to go on, else the command's exit status (--help, a usage error) */
+static int query_parse(struct query_opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "board", 1, NULL, 'b' },    { "scenario", 1, NULL, 's' },
@@ -204,58 +211,49 @@ int cmd_query_to(FILE *out, int argc, char **argv)
 		{ "limit", 1, NULL, 'l' },    { "offset", 1, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const names[] = { "campaign", "trigger", "started",	"board",
-					     "variant",	 "kernel",  "boot",	"seq",
-					     "scenario", "batches", "mean",	"min",
-					     "max",	 "unit",    "lava_job", "position" };
-	static const bool numeric[] = { 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 1 };
-	const char *format = "table", *board = NULL, *scen = NULL, *var = NULL, *kern = NULL;
-	const char *since = NULL, *until = NULL, *trig = NULL;
-	char sincev[64], untilv[64], camp[32] = "", limit[16] = "", offset[16] = "";
-	struct store_query_filter f;
-	int c, s_age = 0, u_age = 0, s_d, u_d = 0;
+	int c;
 	long v;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'b':
-			board = optarg;
+			o->board = optarg;
 			break;
 		case 's':
-			scen = optarg;
+			o->scen = optarg;
 			break;
 		case 'v':
-			var = optarg;
+			o->var = optarg;
 			break;
 		case 'k':
-			kern = optarg;
+			o->kern = optarg;
 			break;
 		case 'c':
 			if (parse_int_opt("--campaign", optarg, 1, 0x7fffffffL, &v))
 				return 2;
-			snprintf(camp, sizeof(camp), "%ld", v);
+			snprintf(o->camp, sizeof(o->camp), "%ld", v);
 			break;
 		case 'l':
 			if (parse_int_opt("--limit", optarg, 1, 0x7fffffffL, &v))
 				return 2;
-			snprintf(limit, sizeof(limit), "%ld", v);
+			snprintf(o->limit, sizeof(o->limit), "%ld", v);
 			break;
 		case 'o':
 			if (parse_int_opt("--offset", optarg, 0, 0x7fffffffL, &v))
 				return 2;
-			snprintf(offset, sizeof(offset), "%ld", v);
+			snprintf(o->offset, sizeof(o->offset), "%ld", v);
 			break;
 		case 'S':
-			since = optarg;
+			o->since = optarg;
 			break;
 		case 'U':
-			until = optarg;
+			o->until = optarg;
 			break;
 		case 't':
-			trig = optarg;
+			o->trig = optarg;
 			break;
 		case 'f':
-			format = optarg;
+			o->format = optarg;
 			break;
 		case 'h':
 			query_usage(stdout);
@@ -270,32 +268,49 @@ int cmd_query_to(FILE *out, int argc, char **argv)
 			argv[optind]);
 		return 2;
 	}
-	if (!format_ok(format, "query") || (trig && !trigger_ok(trig)))
+	if (!format_ok(o->format, "query") || (o->trig && !trigger_ok(o->trig)))
 		return 2;
-	if (since && (s_age = query_parse_when(since, sincev, sizeof(sincev), &s_d)) < 0) {
+	return -1;
+}
+
+int cmd_query_to(FILE *out, int argc, char **argv)
+{
+	static const char *const names[] = { "campaign", "trigger", "started",	"board",
+					     "variant",	 "kernel",  "boot",	"seq",
+					     "scenario", "batches", "mean",	"min",
+					     "max",	 "unit",    "lava_job", "position" };
+	static const bool numeric[] = { 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 0, 1 };
+	struct query_opts o = { .format = "table" };
+	char sincev[64], untilv[64];
+	struct store_query_filter f;
+	int s_age = 0, u_age = 0, s_d, u_d = 0, ret = query_parse(&o, argc, argv);
+
+	if (ret >= 0)
+		return ret;
+	if (o.since && (s_age = query_parse_when(o.since, sincev, sizeof(sincev), &s_d)) < 0) {
 		err_msg("--since: \"%s\" is not a date (YYYY-MM-DD[ HH:MM[:SS]]) or an age (30d, 12h, 2w)",
-			since);
+			o.since);
 		return 2;
 	}
-	if (until && (u_age = query_parse_when(until, untilv, sizeof(untilv), &u_d)) < 0) {
+	if (o.until && (u_age = query_parse_when(o.until, untilv, sizeof(untilv), &u_d)) < 0) {
 		err_msg("--until: \"%s\" is not a date (YYYY-MM-DD[ HH:MM[:SS]]) or an age (30d, 12h, 2w)",
-			until);
+			o.until);
 		return 2;
 	}
-	f = (struct store_query_filter){ .board = board,
-					 .scenario = scen,
-					 .variant = var,
-					 .kernel = kern,
-					 .trigger = trig,
-					 .campaign = camp[0] ? camp : NULL,
-					 .since = since ? sincev : NULL,
-					 .until = until ? untilv : NULL,
+	f = (struct store_query_filter){ .board = o.board,
+					 .scenario = o.scen,
+					 .variant = o.var,
+					 .kernel = o.kern,
+					 .trigger = o.trig,
+					 .campaign = o.camp[0] ? o.camp : NULL,
+					 .since = o.since ? sincev : NULL,
+					 .until = o.until ? untilv : NULL,
 					 .since_age = s_age,
 					 .until_age = u_age,
 					 .until_date = u_d,
-					 .limit = limit[0] ? limit : NULL,
-					 .offset = offset[0] ? offset : NULL };
-	return run_and_print(samples_of, &f, names, numeric, format, out, true);
+					 .limit = o.limit[0] ? o.limit : NULL,
+					 .offset = o.offset[0] ? o.offset : NULL };
+	return run_and_print(samples_of, &f, names, numeric, o.format, out, true);
 }
 
 /* ------------------------------------------------------------------ campaigns */

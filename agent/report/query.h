@@ -15,4 +15,13 @@
  * set when no time was given), -EINVAL otherwise. */
 int query_parse_when(const char *s, char *out, unsigned long len, int *date_only);
 
+#include <stdio.h>
+
+/* The commands writing to out instead of stdout (cmds.h has their cmd_X() entries):
+ * `ablab serve` answers its API with what they print.  Not reentrant (getopt): reset
+ * optind to 0 before each call. */
+int cmd_query_to(FILE *out, int argc, char **argv); /* query.c */
+int cmd_campaigns_to(FILE *out, int argc, char **argv); /* query.c */
+int cmd_trend_to(FILE *out, int argc, char **argv); /* trend.c */
+
 #endif

@@ -8,7 +8,9 @@
  *   report-text.c    text, email          report-data.c   json, csv
  *   report-svg.c     svg, html            report.c        the format table
  *   report-series.c  a series campaign's comparisons and attribution table
- *   report-kcidb.c   kcidb (a KernelCI results database submission) */
+ *   report-kcidb.c   kcidb (a KernelCI results database submission)
+ *   report-cells.c   row kinds, boot means, the sequential decision (below the others)
+ * Calls go one way: cells <- prose <- series <- model <- the renderers <- report.c. */
 #include "report/report.h"
 
 #include <stdbool.h>
@@ -17,25 +19,26 @@
 #define EMAIL_WIDTH 72
 #define NBSP '\001' /* a space report_wrap() does not break at */
 
-/* report-model.c */
+/* report-cells.c */
+bool rep_is_pres(const struct rep_row *r); /* the preservation check (bytes lost) */
+bool rep_is_null(const struct rep_row *r); /* the null call */
 bool rep_design_row(const struct rep_row *r); /* a timing row that design advice covers */
 /* one sequential test: the boots of variants a and b of rows[row] (by_position: positions
  * in report.vs, else control 0 / patched 1); out: the look its boots reached (1-based, 0:
  * none, the rest unset), the enum seq_decision there (SEQ_UNDECIDED after the last look),
- * the verdict (1 different, 0 same, -1) and the repeated CI (lo NAN: none) */
+ * the verdict and the repeated CI (lo NAN: none) */
 struct rep_seq_test {
 	size_t row;
 	int a, b;
 	bool by_position;
-	int look, seq, verdict;
+	int look, seq;
+	enum verdict verdict;
 	double lo, hi, conf;
 };
 void rep_seq_decide(struct report *rep, bool (*in_family)(const struct rep_row *), size_t per_row,
 		    struct rep_seq_test *t, size_t nt);
 
 /* report-prose.c */
-bool rep_is_pres(const struct rep_row *r); /* the preservation check (bytes lost) */
-bool rep_is_null(const struct rep_row *r); /* the null call */
 void rep_fmt_val(const struct rep_row *r, char *out, size_t len, double v);
 const char *rep_row_sep(const struct rep_row *r);
 void rep_verdict_cell(const struct report *rep, const struct rep_row *r, char *out, size_t len);

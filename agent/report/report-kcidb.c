@@ -54,11 +54,7 @@ static const char *row_verdict(const struct report *rep, const struct rep_row *r
 			       size_t len)
 {
 	rep_verdict_cell(rep, r, v, len);
-	return r->mixed_timing ? "refused" :
-	       rep_is_pres(r)  ? v :
-	       r->verdict == 1 ? "different" :
-	       r->verdict == 0 ? "same" :
-				 "undecided";
+	return r->mixed_timing ? "refused" : rep_is_pres(r) ? v : stats_verdict_name(r->verdict);
 }
 
 static void cmp_misc(json_object *m, const char *vs, double va, double vb, double change, double lo,
@@ -164,11 +160,7 @@ static json_object *row_test(const struct report *rep, const struct rep_row *r, 
 				continue;
 			cmp_misc(m, rep->vs.label[x->a], mean_of(r, x->a, &na), val, x->change,
 				 x->lo, x->hi, x->conf, x->p_adj,
-				 !x->have	 ? "none" :
-				 x->verdict > 0	 ? "different" :
-				 x->verdict == 0 ? "same" :
-						   "undecided",
-				 x->na, x->nb);
+				 x->have ? stats_verdict_name(x->verdict) : "none", x->na, x->nb);
 		}
 	}
 	json_object_object_add(t, "misc", m);

@@ -233,12 +233,120 @@ static int load_calibrations(struct store *st, struct report *rep)
 	return 0;
 }
 
+/* The samples being read into rows and boots: the current row and boot, and the boot's
+ * raw and baseline sums. */
+struct load_cur {
+	struct rep_row *w;
+	struct rep_boot *bt;
+	double raw_sum, base_sum;
+	size_t nraw;
+};
+
+static void cur_finish(struct load_cur *c)
+{
+	if (c->bt)
+		boot_finish(c->bt, c->raw_sum, c->base_sum, c->nraw);
+	c->bt = NULL;
+}
+
+/* sample i opens a new row (board x scenario) */
+static void load_row(struct report *rep, struct load_cur *c, const struct store_rows *r, int i,
+		     int board)
+{
+	struct rep_row *w;
+
+	cur_finish(c);
+	rep->rows = xrealloc(rep->rows, (rep->nrows + 1) * sizeof(*rep->rows));
+	w = c->w = &rep->rows[rep->nrows++];
+	memset(w, 0, sizeof(*w));
+	w->board = board;
+	copy_str(w->scenario, sizeof(w->scenario), store_text(r, i, RS_SCENARIO));
+	copy_str(w->kind, sizeof(w->kind), store_text(r, i, RS_KIND));
+	copy_str(w->op, sizeof(w->op), store_text(r, i, RS_OP));
+	copy_str(w->state, sizeof(w->state), store_text(r, i, RS_STATE));
+	copy_str(w->timing, sizeof(w->timing), store_text(r, i, RS_TIMING));
+	w->size = strtoll(store_text(r, i, RS_SIZE), NULL, 10);
+	w->reps = strtoll(store_text(r, i, RS_REPS), NULL, 10);
+}
+
+/* sample i opens a new boot of the current row, of variant vi */
+static void load_boot(const struct report *rep, struct load_cur *c, const struct store_rows *r,
+		      int i, int64_t boot, int vi, bool pres)
+{
+	struct rep_row *w = c->w;
+	struct rep_boot *bt;
+
+	cur_finish(c);
+	w->boots = xrealloc(w->boots, (w->nboots + 1) * sizeof(*w->boots));
+	bt = c->bt = &w->boots[w->nboots++];
+	memset(bt, 0, sizeof(*bt));
+	bt->id = boot;
+	bt->seq = atoi(store_text(r, i, RS_SEQ));
+	bt->vi = vi;
+	/* the A/B table: control against the last variant (all of a series) */
+	bt->variant = vi == 0 ? 0 : vi == rep->vs.n - 1 ? 1 : 2;
+	bt->mod_min = bt->mod_max = NAN;
+	c->raw_sum = c->base_sum = 0;
+	c->nraw = 0;
+	if (!pres && strcmp(w->timing, store_text(r, i, RS_TIMING))) {
+		w->mixed_timing++;
+		copy_str(w->other_timing, sizeof(w->other_timing), store_text(r, i, RS_TIMING));
+	}
+}
+
+/* sample i's batch into the current boot (or counted as left out) */
+static void load_batch(struct load_cur *c, const struct store_rows *r, int i, bool pres)
+{
+	struct rep_row *w = c->w;
+	struct rep_boot *bt = c->bt;
+	double v = getd(r, i, pres ? RS_LOST_BYTES : RS_MEAN_NS);
+
+	if (isnan(v))
+		return;
+	w->nbatches_all++;
+	if (store_cell(r, i, RS_EXCLUDED)) { /* left out of the boot's mean: counted, not used */
+		if (!w->nleft++)
+			copy_str(w->left_why, sizeof(w->left_why), store_text(r, i, RS_EXCLUDED));
+		bt->nleft++;
+		return;
+	}
+	bt->batch = xrealloc(bt->batch, (bt->nbatch + 1) * sizeof(double));
+	bt->batch[bt->nbatch++] = v;
+	if (store_cell(r, i, RS_MIN_NS))
+		bt->mod_min = isnan(bt->mod_min) ? getd(r, i, RS_MIN_NS) :
+						   fmin(bt->mod_min, getd(r, i, RS_MIN_NS));
+	if (store_cell(r, i, RS_MAX_NS))
+		bt->mod_max = isnan(bt->mod_max) ? getd(r, i, RS_MAX_NS) :
+						   fmax(bt->mod_max, getd(r, i, RS_MAX_NS));
+	if (store_cell(r, i, RS_RAW_NS) && store_cell(r, i, RS_BASE_NS) && w->reps > 0) {
+		c->raw_sum += getd(r, i, RS_RAW_NS) / (double)w->reps;
+		c->base_sum += getd(r, i, RS_BASE_NS) / (double)w->reps;
+		c->nraw++;
+	}
+}
+
+/* a boot with no batch in its mean is dropped (counted when batches were left out) */
+static void drop_empty_boots(struct report *rep)
+{
+	for (size_t k = 0; k < rep->nrows; k++) {
+		struct rep_row *x = &rep->rows[k];
+		size_t keep = 0;
+
+		for (size_t j = 0; j < x->nboots; j++) {
+			if (x->boots[j].nbatch) {
+				x->boots[keep++] = x->boots[j];
+			} else {
+				x->boots_nomean += x->boots[j].nleft > 0;
+				free(x->boots[j].batch);
+			}
+		}
+		x->nboots = keep;
+	}
+}
+
 int report_load(struct store *st, int64_t campaign, struct report *rep)
 {
-	struct rep_row *w = NULL;
-	struct rep_boot *bt = NULL;
-	double raw_sum = 0, base_sum = 0;
-	size_t nraw = 0;
+	struct load_cur c = { 0 };
 	struct store_rows r;
 	int ret, i, n;
 
@@ -255,104 +363,29 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 		return -EIO;
 	n = (int)r.nrows;
 	for (i = 0; i < n; i++) {
-		const char *var = store_text(&r, i, RS_VARIANT);
 		int board = board_index(rep, store_text(&r, i, RS_BOARD));
 		int64_t boot = strtoll(store_text(&r, i, RS_BOOT_ID), NULL, 10);
 		bool pres = !strcmp(store_text(&r, i, RS_KIND), "preserve");
-		double v;
-
-		int vi = variant_set_find(&rep->vs, var);
+		int vi = variant_set_find(&rep->vs, store_text(&r, i, RS_VARIANT));
 
 		if (vi < 0) {
 			rep->ignored++;
 			continue;
 		}
-		if (!w || w->board != board ||
-		    strcmp(w->scenario, store_text(&r, i, RS_SCENARIO))) {
-			if (bt)
-				boot_finish(bt, raw_sum, base_sum, nraw);
-			bt = NULL;
-			rep->rows = xrealloc(rep->rows, (rep->nrows + 1) * sizeof(*rep->rows));
-			w = &rep->rows[rep->nrows++];
-			memset(w, 0, sizeof(*w));
-			w->board = board;
-			copy_str(w->scenario, sizeof(w->scenario), store_text(&r, i, RS_SCENARIO));
-			copy_str(w->kind, sizeof(w->kind), store_text(&r, i, RS_KIND));
-			copy_str(w->op, sizeof(w->op), store_text(&r, i, RS_OP));
-			copy_str(w->state, sizeof(w->state), store_text(&r, i, RS_STATE));
-			copy_str(w->timing, sizeof(w->timing), store_text(&r, i, RS_TIMING));
-			w->size = strtoll(store_text(&r, i, RS_SIZE), NULL, 10);
-			w->reps = strtoll(store_text(&r, i, RS_REPS), NULL, 10);
-		}
-		if (!bt || bt->id != boot) {
-			if (bt)
-				boot_finish(bt, raw_sum, base_sum, nraw);
-			w->boots = xrealloc(w->boots, (w->nboots + 1) * sizeof(*w->boots));
-			bt = &w->boots[w->nboots++];
-			memset(bt, 0, sizeof(*bt));
-			bt->id = boot;
-			bt->seq = atoi(store_text(&r, i, RS_SEQ));
-			bt->vi = vi;
-			/* the A/B table: control against the last variant (all of a series) */
-			bt->variant = vi == 0 ? 0 : vi == rep->vs.n - 1 ? 1 : 2;
-			bt->mod_min = bt->mod_max = NAN;
-			raw_sum = base_sum = 0;
-			nraw = 0;
-			if (!pres && strcmp(w->timing, store_text(&r, i, RS_TIMING))) {
-				w->mixed_timing++;
-				copy_str(w->other_timing, sizeof(w->other_timing),
-					 store_text(&r, i, RS_TIMING));
-			}
-		}
-		v = getd(&r, i, pres ? RS_LOST_BYTES : RS_MEAN_NS);
-		if (isnan(v))
-			continue;
-		w->nbatches_all++;
-		if (store_cell(&r, i,
-			       RS_EXCLUDED)) { /* left out of the boot's mean: counted, not used */
-			if (!w->nleft++)
-				copy_str(w->left_why, sizeof(w->left_why),
-					 store_text(&r, i, RS_EXCLUDED));
-			bt->nleft++;
-			continue;
-		}
-		bt->batch = xrealloc(bt->batch, (bt->nbatch + 1) * sizeof(double));
-		bt->batch[bt->nbatch++] = v;
-		if (store_cell(&r, i, RS_MIN_NS))
-			bt->mod_min = isnan(bt->mod_min) ?
-					      getd(&r, i, RS_MIN_NS) :
-					      fmin(bt->mod_min, getd(&r, i, RS_MIN_NS));
-		if (store_cell(&r, i, RS_MAX_NS))
-			bt->mod_max = isnan(bt->mod_max) ?
-					      getd(&r, i, RS_MAX_NS) :
-					      fmax(bt->mod_max, getd(&r, i, RS_MAX_NS));
-		if (store_cell(&r, i, RS_RAW_NS) && store_cell(&r, i, RS_BASE_NS) && w->reps > 0) {
-			raw_sum += getd(&r, i, RS_RAW_NS) / (double)w->reps;
-			base_sum += getd(&r, i, RS_BASE_NS) / (double)w->reps;
-			nraw++;
-		}
+		if (!c.w || c.w->board != board ||
+		    strcmp(c.w->scenario, store_text(&r, i, RS_SCENARIO)))
+			load_row(rep, &c, &r, i, board);
+		if (!c.bt || c.bt->id != boot)
+			load_boot(rep, &c, &r, i, boot, vi, pres);
+		load_batch(&c, &r, i, pres);
 	}
-	if (bt)
-		boot_finish(bt, raw_sum, base_sum, nraw);
+	cur_finish(&c);
 	store_rows_free(&r);
 	ret = load_calibrations(st, rep);
 	if (ret)
 		return ret;
+	drop_empty_boots(rep);
 	/* the same board's rows stay together, in the seed's order */
-	for (size_t k = 0; k < rep->nrows; k++) {
-		struct rep_row *x = &rep->rows[k];
-		size_t keep = 0;
-
-		for (size_t j = 0; j < x->nboots; j++) {
-			if (x->boots[j].nbatch) {
-				x->boots[keep++] = x->boots[j];
-			} else {
-				x->boots_nomean += x->boots[j].nleft > 0;
-				free(x->boots[j].batch);
-			}
-		}
-		x->nboots = keep;
-	}
 	if (rep->nrows)
 		qsort(rep->rows, rep->nrows, sizeof(*rep->rows), cmp_rows);
 	return 0;
@@ -392,26 +425,10 @@ int report_find(const struct report *rep, const char *board, const char *scenari
 
 /* ------------------------------------------------------------------ analysis */
 
-double *report_boot_means(const struct rep_row *r, int var, bool by_position, size_t *n)
-{
-	double *v = xcalloc(r->nboots + 1, sizeof(double));
-
-	*n = 0;
-	for (size_t i = 0; i < r->nboots; i++)
-		if ((by_position ? r->boots[i].vi : r->boots[i].variant) == var)
-			v[(*n)++] = r->boots[i].s.mean;
-	return v;
-}
-
 /* boot means of one side of the A/B table (caller frees) */
 static double *variant_means(const struct rep_row *r, int var, size_t *n)
 {
 	return report_boot_means(r, var, false, n);
-}
-
-bool rep_design_row(const struct rep_row *r)
-{
-	return !rep_is_pres(r) && !rep_is_null(r);
 }
 
 /* Kalibera & Jones per variant: boots with the most common batch count form the matrix */
@@ -517,85 +534,6 @@ static bool family_row(const struct rep_row *r)
 	return !rep_is_pres(r) && !rep_is_null(r) && r->have_sr && !r->mixed_timing;
 }
 
-/* Sequential campaigns: the decision at the look each test's boots reached.  One design
- * per board: each test of board bi is made at alpha / (boards x per_row x rows of bi that
- * in_family() takes), so the campaign's false-alarm rate stays <= alpha (Bonferroni: the
- * engine decides a board with the same numbers before the other boards' rows exist).
- * rep->seq gets the schedule and the last board's design. */
-void rep_seq_decide(struct report *rep, bool (*in_family)(const struct rep_row *), size_t per_row,
-		    struct rep_seq_test *t, size_t nt)
-{
-	size_t na[SEQ_MAX_LOOKS], nb[SEQ_MAX_LOOKS];
-	int nl = seq_schedule_balanced((size_t)rep->seq.first, 2 * (size_t)rep->seq.budget, na, nb,
-				       SEQ_MAX_LOOKS);
-
-	for (size_t j = 0; j < nt; j++) {
-		t[j].look = 0;
-		t[j].seq = -1;
-		t[j].verdict = -1;
-		t[j].lo = t[j].hi = t[j].conf = NAN;
-	}
-	if (nl <= 0)
-		return;
-	for (size_t bi = 0; bi < rep->nboards; bi++) {
-		struct seq_design d;
-		size_t m = 0,
-		       nboards = rep->seq.boards > 0 ? (size_t)rep->seq.boards : rep->nboards;
-
-		for (size_t i = 0; i < rep->nrows; i++)
-			m += rep->rows[i].board == (int)bi && in_family(&rep->rows[i]);
-		if (!m || seq_design_init(&d, na, nb, (size_t)nl,
-					  rep->seq.alpha / (double)(m * per_row * nboards),
-					  rep->seq.beta, rep->margin, 0, SEQ_DEFAULT_SEED))
-			continue;
-		rep->seq.nlooks = (size_t)nl;
-		rep->seq.row_alpha = d.alpha;
-		rep->seq.fpr = d.fpr;
-		rep->seq.fpr_se = d.fpr_se;
-		rep->seq.same_err = d.same_err;
-		rep->seq.p_diff = d.p_diff;
-		rep->seq.p_eq = d.p_eq;
-		rep->seq.nrows_tested = m * per_row * nboards;
-		rep->seq.bounds[0] = '\0';
-		for (size_t k = 0, len = 0; k < d.nlooks && len < sizeof(rep->seq.bounds); k++)
-			len += (size_t)snprintf(rep->seq.bounds + len,
-						sizeof(rep->seq.bounds) - len, "%s%zu+%zu:%ld/%ld",
-						k ? " " : "", d.look[k].na, d.look[k].nb,
-						d.look[k].u_diff, d.look[k].u_eq);
-		for (size_t j = 0; j < nt; j++) {
-			const struct rep_row *r = &rep->rows[t[j].row];
-			struct seq_result sr;
-			size_t n1, n2;
-			double *a, *b;
-
-			if (r->board != (int)bi)
-				continue;
-			a = report_boot_means(r, t[j].a, t[j].by_position, &n1);
-			b = report_boot_means(r, t[j].b, t[j].by_position, &n2);
-			for (size_t k = 0; k < (size_t)nl; k++) {
-				if (na[k] != n1 || nb[k] != n2 ||
-				    seq_decide(&d, k, a, n1, b, n2, &sr))
-					continue;
-				t[j].look = (int)k + 1;
-				t[j].seq = sr.decision == SEQ_CONTINUE && k + 1 == (size_t)nl ?
-						   SEQ_UNDECIDED :
-						   (int)sr.decision;
-				t[j].verdict = t[j].seq == SEQ_DIFFERENT ? 1 :
-					       t[j].seq == SEQ_SAME	 ? 0 :
-									   -1;
-				if (!isnan(sr.rci_rel.lo)) {
-					/* the repeated CI keeps its promise at a data-dependent stop */
-					t[j].lo = sr.rci_rel.lo;
-					t[j].hi = sr.rci_rel.hi;
-					t[j].conf = 1.0 - d.fpr;
-				}
-			}
-			free(a);
-			free(b);
-		}
-	}
-}
-
 /* The A/B table's sequential decisions: one test a row of the Holm family */
 static void analyse_seq(struct report *rep)
 {
@@ -680,11 +618,100 @@ int report_seq_board(struct store *st, int64_t campaign, const char *board, stru
 	return n[SEQ_CONTINUE] + n[SEQ_UNDECIDED] == 0;
 }
 
-void report_analyse(struct report *rep, const struct report_opts *o)
+/* a row whose boots were timed in two modes: refused, with its boot counts */
+static void refuse_mixed(struct rep_row *r)
 {
-	double *p, *adj;
+	r->have_ab = false;
+	r->verdict = VERDICT_UNDECIDED;
+	memset(&r->ab, 0, sizeof(r->ab));
+	r->ab.a.mean = r->ab.b.mean = r->ab.rel_change = NAN;
+	r->ab.ci_lo = r->ab.ci_hi = r->ab.p_mwu = NAN;
+	for (size_t j = 0; j < r->nboots; j++) {
+		if (r->boots[j].variant == 1)
+			r->ab.b.n++;
+		else if (r->boots[j].variant == 0)
+			r->ab.a.n++;
+	}
+	snprintf(r->design_why, sizeof(r->design_why),
+		 "refused: %zu of %zu boots timed by %s, the others by %s", r->mixed_timing,
+		 r->nboots, r->other_timing[0] ? r->other_timing : "(none)",
+		 r->timing[0] ? r->timing : "(none)");
+}
+
+/* One row's A/B statistics, unadjusted verdict, MDE and design advice. */
+static void analyse_row(struct report *rep, struct rep_row *r, const struct report_opts *o)
+{
+	size_t na, nb;
+	double *a = variant_means(r, 0, &na), *b = variant_means(r, 1, &nb);
+
+	r->have_ab = na + nb > 0 && stats_ab(a, na, b, nb, REPORT_BOOTSTRAP_SEED, 0, &r->ab) == 0;
+	r->have_sr = !rep_is_pres(r) && na && nb &&
+		     stats_row(a, na, b, nb, o->alpha, rep->margin, &r->sr) == 0;
+	if (r->have_sr) {
+		/* the change and its interval: exact Hodges-Lehmann (log scale when
+		 * every boot mean is positive, else the shift over the control median) */
+		const struct hl_result *h = r->sr.have_rel ? &r->sr.rel : &r->sr.shift;
+		double scale = r->sr.have_rel ? 1.0 : fabs(r->sr.median_a);
+
+		if (scale > 0) {
+			r->ab.rel_change = h->shift / scale;
+			r->ab.ci_lo = na > 1 || nb > 1 ? h->lo / scale : NAN;
+			r->ab.ci_hi = na > 1 || nb > 1 ? h->hi / scale : NAN;
+			r->ci_conf = h->conf;
+		}
+	}
+	r->verdict = r->have_ab ? (enum verdict)stats_verdict(&r->ab, o->alpha) : VERDICT_UNDECIDED;
+	if (r->have_sr) /* the null baseline keeps its unadjusted verdict */
+		r->verdict = r->sr.verdict;
+	r->few = r->have_ab && !rep_is_pres(r) && r->ab.p_min > o->alpha;
+	r->mde = NAN;
+	if (r->cal_campaign && !rep_is_pres(r)) {
+		size_t mb = 0;
+
+		for (size_t j = 0; j < r->nboots; j++)
+			mb = r->boots[j].nbatch > mb ? r->boots[j].nbatch : mb;
+		r->mde = stats_mde(r->cal_vb, r->cal_vw, mb ? mb : 1, na < nb ? na : nb,
+				   r->cal_mean, o->alpha, ABLAB_POWER);
+	}
+	free(a);
+	free(b);
+	analyse_design(rep, r);
+}
+
+/* Holm over the campaign's timing rows: a campaign of 15 rows keeps its family-wise
+ * false-alarm rate at alpha (docs/STATISTICS.md); then "too few boots": no p these n allow
+ * passes Holm's first step, m p <= alpha (not alpha alone: 5+5 boots reach 0.05 but not
+ * the 0.0056 of 9 rows) */
+static void analyse_holm(struct report *rep, const struct report_opts *o)
+{
+	double *p = xcalloc(rep->nrows + 1, sizeof(double));
+	double *adj = xcalloc(rep->nrows + 1, sizeof(double));
 	size_t m = 0;
 
+	for (size_t i = 0; i < rep->nrows; i++)
+		p[i] = family_row(&rep->rows[i]) ? rep->rows[i].sr.p : NAN;
+	if (!stats_holm(p, rep->nrows, adj))
+		for (size_t i = 0; i < rep->nrows; i++) {
+			struct rep_row *r = &rep->rows[i];
+
+			if (!family_row(r))
+				continue;
+			m++;
+			r->p_adj = adj[i];
+			r->verdict = adj[i] <= o->alpha	 ? VERDICT_DIFFERENT :
+				     r->sr.within_margin ? VERDICT_SAME :
+							   VERDICT_UNDECIDED;
+		}
+	free(p);
+	free(adj);
+	rep->nfamily = m;
+	for (size_t i = 0; i < rep->nrows; i++)
+		if (family_row(&rep->rows[i]) && rep->rows[i].have_ab)
+			rep->rows[i].few = rep->rows[i].ab.p_min * (double)m > o->alpha;
+}
+
+void report_analyse(struct report *rep, const struct report_opts *o)
+{
 	rep->alpha = o->alpha;
 	rep->target = o->target;
 	if (!rep->series) { /* an A/B campaign (or a report built by hand): the pair */
@@ -699,8 +726,6 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 		rep->margin = ABLAB_MARGIN;
 	for (size_t i = 0; i < rep->nrows; i++) {
 		struct rep_row *r = &rep->rows[i];
-		size_t na, nb;
-		double *a, *b;
 
 		r->p_adj = NAN;
 		r->ci_conf = NAN;
@@ -709,90 +734,14 @@ void report_analyse(struct report *rep, const struct report_opts *o)
 		r->seq_look = 0;
 		if (o->only_scenario && strcmp(r->scenario, o->only_scenario)) {
 			r->have_ab = false; /* not asked for: no bootstrap spent on it */
-			r->verdict = -1;
-			continue;
+			r->verdict = VERDICT_UNDECIDED;
+		} else if (r->mixed_timing) {
+			refuse_mixed(r);
+		} else {
+			analyse_row(rep, r, o);
 		}
-		if (r->mixed_timing) {
-			r->have_ab = false;
-			r->verdict = -1;
-			memset(&r->ab, 0, sizeof(r->ab));
-			r->ab.a.mean = r->ab.b.mean = r->ab.rel_change = NAN;
-			r->ab.ci_lo = r->ab.ci_hi = r->ab.p_mwu = NAN;
-			for (size_t j = 0; j < r->nboots; j++) {
-				if (r->boots[j].variant == 1)
-					r->ab.b.n++;
-				else if (r->boots[j].variant == 0)
-					r->ab.a.n++;
-			}
-			snprintf(r->design_why, sizeof(r->design_why),
-				 "refused: %zu of %zu boots timed by %s, the others by %s",
-				 r->mixed_timing, r->nboots,
-				 r->other_timing[0] ? r->other_timing : "(none)",
-				 r->timing[0] ? r->timing : "(none)");
-			continue;
-		}
-		a = variant_means(r, 0, &na);
-		b = variant_means(r, 1, &nb);
-		r->have_ab = na + nb > 0 &&
-			     stats_ab(a, na, b, nb, REPORT_BOOTSTRAP_SEED, 0, &r->ab) == 0;
-		r->have_sr = !rep_is_pres(r) && na && nb &&
-			     stats_row(a, na, b, nb, o->alpha, rep->margin, &r->sr) == 0;
-		if (r->have_sr) {
-			/* the change and its interval: exact Hodges-Lehmann (log scale when
-			 * every boot mean is positive, else the shift over the control median) */
-			const struct hl_result *h = r->sr.have_rel ? &r->sr.rel : &r->sr.shift;
-			double scale = r->sr.have_rel ? 1.0 : fabs(r->sr.median_a);
-
-			if (scale > 0) {
-				r->ab.rel_change = h->shift / scale;
-				r->ab.ci_lo = na > 1 || nb > 1 ? h->lo / scale : NAN;
-				r->ab.ci_hi = na > 1 || nb > 1 ? h->hi / scale : NAN;
-				r->ci_conf = h->conf;
-			}
-		}
-		r->verdict = r->have_ab ? stats_verdict(&r->ab, o->alpha) : -1;
-		if (r->have_sr) /* the null baseline keeps its unadjusted verdict */
-			r->verdict = r->sr.verdict == VERDICT_DIFFERENT ? 1 :
-				     r->sr.verdict == VERDICT_SAME	? 0 :
-									  -1;
-		r->few = r->have_ab && !rep_is_pres(r) && r->ab.p_min > o->alpha;
-		r->mde = NAN;
-		if (r->cal_campaign && !rep_is_pres(r)) {
-			size_t mb = 0;
-
-			for (size_t j = 0; j < r->nboots; j++)
-				mb = r->boots[j].nbatch > mb ? r->boots[j].nbatch : mb;
-			r->mde = stats_mde(r->cal_vb, r->cal_vw, mb ? mb : 1, na < nb ? na : nb,
-					   r->cal_mean, o->alpha, ABLAB_POWER);
-		}
-		free(a);
-		free(b);
-		analyse_design(rep, r);
 	}
-	/* Holm over the campaign's timing rows: a campaign of 15 rows keeps its
-	 * family-wise false-alarm rate at alpha (docs/STATISTICS.md) */
-	p = xcalloc(rep->nrows + 1, sizeof(double));
-	adj = xcalloc(rep->nrows + 1, sizeof(double));
-	for (size_t i = 0; i < rep->nrows; i++)
-		p[i] = family_row(&rep->rows[i]) ? rep->rows[i].sr.p : NAN;
-	if (!stats_holm(p, rep->nrows, adj))
-		for (size_t i = 0; i < rep->nrows; i++) {
-			struct rep_row *r = &rep->rows[i];
-
-			if (!family_row(r))
-				continue;
-			m++;
-			r->p_adj = adj[i];
-			r->verdict = adj[i] <= o->alpha ? 1 : r->sr.within_margin ? 0 : -1;
-		}
-	free(p);
-	free(adj);
-	rep->nfamily = m;
-	/* "too few boots": no p these n allow passes Holm's first step, m p <= alpha (not
-	 * alpha alone: 5+5 boots reach 0.05 but not the 0.0056 of 9 rows) */
-	for (size_t i = 0; i < rep->nrows; i++)
-		if (family_row(&rep->rows[i]) && rep->rows[i].have_ab)
-			rep->rows[i].few = rep->rows[i].ab.p_min * (double)m > o->alpha;
+	analyse_holm(rep, o);
 	if (rep->seq.budget > 0 && rep->seq.first > 0 && !rep->series)
 		analyse_seq(rep);
 	if (rep->series)

@@ -55,16 +55,6 @@ static void fmt_p(char *out, size_t len, double p)
 		snprintf(out, len, "%.3f", p);
 }
 
-bool rep_is_pres(const struct rep_row *r)
-{
-	return !strcmp(r->kind, "preserve");
-}
-
-bool rep_is_null(const struct rep_row *r)
-{
-	return !strcmp(r->op, "null");
-}
-
 /* a value of the row's unit: time, or bytes lost */
 void rep_fmt_val(const struct rep_row *r, char *out, size_t len, double v)
 {
@@ -218,14 +208,14 @@ void rep_verdict_cell(const struct report *rep, const struct rep_row *r, char *o
 		snprintf(out, len, "refused");
 	else if (rep_is_pres(r))
 		snprintf(out, len, "%s",
-			 r->verdict == 1 ? "significant" :
-			 r->verdict == 0 ? "not significant" :
-					   "too few boots");
+			 r->verdict == VERDICT_DIFFERENT ? "significant" :
+			 r->verdict == VERDICT_SAME	 ? "not significant" :
+							   "too few boots");
 	else if (!r->have_sr)
 		snprintf(out, len, "-");
-	else if (r->verdict == 1)
+	else if (r->verdict == VERDICT_DIFFERENT)
 		snprintf(out, len, "different");
-	else if (r->verdict == 0)
+	else if (r->verdict == VERDICT_SAME)
 		snprintf(out, len, "same within \u00b1%g%%", rep->margin * 100.0);
 	else if (r->few && r->seq < 0)
 		snprintf(out, len, "undecided: too few boots");
@@ -247,9 +237,9 @@ void rep_change_cell(const struct rep_row *r, char *out, size_t len, bool mark)
 		snprintf(c, sizeof(c), "%+.0f B", r->ab.b.mean - r->ab.a.mean);
 	else
 		fmt_change(c, sizeof(c), r->ab.rel_change);
-	if (mark && !rep_is_pres(r) && r->verdict < 0)
+	if (mark && !rep_is_pres(r) && r->verdict == VERDICT_UNDECIDED)
 		snprintf(out, len, "~");
-	else if (mark && !rep_is_pres(r) && r->verdict == 0)
+	else if (mark && !rep_is_pres(r) && r->verdict == VERDICT_SAME)
 		snprintf(out, len, "same");
 	else
 		snprintf(out, len, "%s", c);
@@ -445,7 +435,7 @@ static bool pred_verdict(const struct report *rep, const struct rep_row *r, cons
 {
 	(void)rep;
 	return !rep_is_pres(r) && !rep_is_null(r) && r->have_sr && !r->mixed_timing &&
-	       r->verdict == *(const int *)arg;
+	       r->verdict == *(const enum verdict *)arg;
 }
 
 /* an undecided row whose boots did not overlap: reported with the chance of that */
@@ -806,7 +796,7 @@ static void method_test(const struct report *rep, struct buf *o, bool email)
  * whose boots did not overlap with the chance of that */
 static void method_verdicts(const struct report *rep, struct buf *o, bool email)
 {
-	static const int vs[3] = { 1, 0, -1 };
+	static const enum verdict vs[3] = { VERDICT_DIFFERENT, VERDICT_SAME, VERDICT_UNDECIDED };
 	size_t cnt[3], total = 0, nl;
 	const struct rep_row *r = NULL;
 

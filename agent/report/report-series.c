@@ -98,7 +98,7 @@ void rep_series_analyse(struct report *rep, const struct report_opts *o)
 			x->a = ab[c][0];
 			x->b = ab[c][1];
 			x->change = x->lo = x->hi = x->conf = x->p = x->p_adj = NAN;
-			x->verdict = -1;
+			x->verdict = VERDICT_UNDECIDED;
 			x->seq = -1;
 			x->have = x->na && x->nb &&
 				  !stats_row(a, x->na, b, x->nb, o->alpha, rep->margin, &sr);
@@ -116,7 +116,7 @@ void rep_series_analyse(struct report *rep, const struct report_opts *o)
 					x->conf = h->conf;
 				}
 				x->p = sr.p;
-				x->verdict = sr.within_margin ? 0 : -1;
+				x->verdict = sr.within_margin ? VERDICT_SAME : VERDICT_UNDECIDED;
 			}
 			free(a);
 			free(b);
@@ -137,7 +137,7 @@ void rep_series_analyse(struct report *rep, const struct report_opts *o)
 				continue;
 			x->p_adj = adj[c];
 			if (adj[c] <= o->alpha)
-				x->verdict = 1;
+				x->verdict = VERDICT_DIFFERENT;
 		}
 	rep->cmp_family = k;
 	free(p);
@@ -172,9 +172,9 @@ static void cmp_verdict(const struct report *rep, const struct rep_cmp *x, char 
 {
 	if (!x->have)
 		snprintf(out, len, "-");
-	else if (x->verdict > 0)
+	else if (x->verdict == VERDICT_DIFFERENT)
 		snprintf(out, len, "different");
-	else if (x->verdict == 0)
+	else if (x->verdict == VERDICT_SAME)
 		snprintf(out, len, "same \u00b1%g%%", rep->margin * 100.0);
 	else
 		snprintf(out, len, "undecided");
@@ -277,8 +277,8 @@ static char *attribution(const struct report *rep, size_t bi)
 			if (rep->rows[x->row].board != (int)bi || x->b != v || x->a != v - 1)
 				continue;
 			nrow++;
-			nsame += x->verdict == 0;
-			if (x->verdict <= 0)
+			nsame += x->verdict == VERDICT_SAME;
+			if (x->verdict != VERDICT_DIFFERENT)
 				continue;
 			report_row_label(&rep->rows[x->row], rl, sizeof(rl));
 			fmt_change(ch, sizeof(ch), x->change);

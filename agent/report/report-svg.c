@@ -49,36 +49,55 @@ static void fmt_tick(const struct rep_row *r, char *out, size_t len, double v, d
 		 rep_is_pres(r) ? "B" : unit[u]);
 }
 
-static void svg_panel(const struct report *rep, const struct rep_row *r, FILE *f, double x0,
-		      double y0)
+/* One panel's plot area, value range and variant columns. */
+struct panel {
+	double px0, px1, py0, py1;
+	double lo, hi, step;
+	double colx[VARIANTS_MAX];
+};
+
+/* the y of value v */
+static double panel_y(const struct panel *p, double v)
 {
-	const double px0 = x0 + 78, px1 = x0 + SVG_PW - 20, py0 = y0 + 58, py1 = y0 + SVG_PH - 50;
-	double lo = INFINITY, hi = -INFINITY, step, colx[VARIANTS_MAX];
+	return p->py1 - ((v)-p->lo) / (p->hi - p->lo) * (p->py1 - p->py0);
+}
+
+/* the range of the row's boot means, widened to whole ticks */
+static void panel_scale(struct panel *p, const struct report *rep, const struct rep_row *r)
+{
 	int nv = rep->vs.n;
+
+	p->lo = INFINITY;
+	p->hi = -INFINITY;
+	for (size_t j = 0; j < r->nboots; j++) {
+		p->lo = fmin(p->lo, r->boots[j].s.mean);
+		p->hi = fmax(p->hi, r->boots[j].s.mean);
+	}
+	if (!isfinite(p->lo)) {
+		p->lo = 0;
+		p->hi = 1;
+	}
+	if (p->hi - p->lo < fabs(p->hi) * 1e-6 + 1e-9) {
+		double pad = fabs(p->hi) * 0.01 + 1.0;
+
+		p->lo -= pad;
+		p->hi += pad;
+	}
+	p->step = nice_step(p->hi - p->lo);
+	p->lo = floor(p->lo / p->step) * p->step;
+	p->hi = ceil(p->hi / p->step) * p->step;
+	p->colx[0] = p->px0 + (p->px1 - p->px0) * 0.27;
+	p->colx[1] = p->px0 + (p->px1 - p->px0) * 0.73;
+	for (int v = 0; nv > 2 && v < nv; v++) /* a series: one column per variant */
+		p->colx[v] = p->px0 + (p->px1 - p->px0) * ((double)v + 0.5) / (double)nv;
+}
+
+/* the frame, the row's label, change and p, the batches left out */
+static void panel_title(const struct report *rep, const struct rep_row *r, FILE *f, double x0,
+			double y0)
+{
 	char l[160], c[40], p[32];
 
-	for (size_t j = 0; j < r->nboots; j++) {
-		lo = fmin(lo, r->boots[j].s.mean);
-		hi = fmax(hi, r->boots[j].s.mean);
-	}
-	if (!isfinite(lo)) {
-		lo = 0;
-		hi = 1;
-	}
-	if (hi - lo < fabs(hi) * 1e-6 + 1e-9) {
-		double pad = fabs(hi) * 0.01 + 1.0;
-
-		lo -= pad;
-		hi += pad;
-	}
-	step = nice_step(hi - lo);
-	lo = floor(lo / step) * step;
-	hi = ceil(hi / step) * step;
-	colx[0] = px0 + (px1 - px0) * 0.27;
-	colx[1] = px0 + (px1 - px0) * 0.73;
-	for (int v = 0; nv > 2 && v < nv; v++) /* a series: one column per variant */
-		colx[v] = px0 + (px1 - px0) * ((double)v + 0.5) / (double)nv;
-#define SY(v) (py1 - ((v)-lo) / (hi - lo) * (py1 - py0))
 	report_row_label_full(rep, r, l, sizeof(l));
 	rep_change_cell(r, c, sizeof(c), true);
 	rep_p_cell(r, p, sizeof(p));
@@ -103,71 +122,95 @@ static void svg_panel(const struct report *rep, const struct rep_row *r, FILE *f
 		xml_escape(f, t);
 		fputs("</text>\n", f);
 	}
-	for (double t = lo; t <= hi + step * 0.01; t += step) {
+}
+
+/* the grid lines with their values, and the y axis */
+static void panel_axis(const struct panel *p, const struct rep_row *r, FILE *f)
+{
+	for (double t = p->lo; t <= p->hi + p->step * 0.01; t += p->step) {
 		char tv[32];
 
-		fmt_tick(r, tv, sizeof(tv), t, step, fmax(fabs(lo), fabs(hi)));
+		fmt_tick(r, tv, sizeof(tv), t, p->step, fmax(fabs(p->lo), fabs(p->hi)));
 		fprintf(f,
 			"<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
 			"stroke=\"#eeeeee\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
 			"text-anchor=\"end\" fill=\"#555555\">%s</text>\n",
-			px0, px1, SY(t), SY(t), px0 - 4, SY(t) + 3, tv);
+			p->px0, p->px1, panel_y(p, t), panel_y(p, t), p->px0 - 4, panel_y(p, t) + 3,
+			tv);
 	}
 	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888888\"/>\n",
-		px0, px0, py0, py1);
-	for (int v = 0; v < nv; v++) {
-		struct summary own = { 0 };
-		const struct summary *s = v ? &r->ab.b : &r->ab.a;
-		const char *vname = rep->vs.label[v];
-		size_t k = 0;
+		p->px0, p->px0, p->py0, p->py1);
+}
 
-		if (rep->series) { /* the variant's own boots, not the A/B table's */
-			double sum = 0;
+/* one variant's column: its boots, their mean and its name */
+static void panel_variant(const struct panel *p, const struct report *rep, const struct rep_row *r,
+			  FILE *f, int v)
+{
+	struct summary own = { 0 };
+	const struct summary *s = v ? &r->ab.b : &r->ab.a;
+	const char *vname = rep->vs.label[v];
+	size_t k = 0;
 
-			for (size_t j = 0; j < r->nboots; j++)
-				if (r->boots[j].vi == v) {
-					sum += r->boots[j].s.mean;
-					own.n++;
-				}
-			own.mean = own.n ? sum / (double)own.n : NAN;
-			s = &own;
-		}
+	if (rep->series) { /* the variant's own boots, not the A/B table's */
+		double sum = 0;
 
-		for (size_t j = 0; j < r->nboots; j++) {
-			const struct rep_boot *bt = &r->boots[j];
-			double jx = (double)((int)(k * 7 % 11) - 5) * 2.6;
-			char tv[32];
-
-			if (bt->vi != v)
-				continue;
-			k++;
-			rep_fmt_val(r, tv, sizeof(tv), bt->s.mean);
-			fprintf(f,
-				"<circle class=\"boot %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
-				"fill=\"%s\" fill-opacity=\"0.75\"><title>%s boot %d: %s</title>"
-				"</circle>\n",
-				vname, colx[v] + jx, SY(bt->s.mean), var_color[v], vname, bt->seq,
-				tv);
-		}
-		if (s->n) {
-			char mv[32];
-
-			rep_fmt_val(r, mv, sizeof(mv), s->mean);
-			fprintf(f,
-				"<line class=\"mean\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
-				"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n",
-				colx[v] - 26, colx[v] + 26, SY(s->mean), SY(s->mean), var_color[v]);
-			fprintf(f,
-				"<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
-				"text-anchor=\"middle\" fill=\"%s\">mean %s</text>\n",
-				colx[v], py1 + 34, var_color[v], mv);
-		}
-		fprintf(f,
-			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
-			"fill=\"%s\" font-weight=\"bold\">%s (n=%zu)</text>\n",
-			colx[v], py1 + 19, var_color[v], vname, s->n);
+		for (size_t j = 0; j < r->nboots; j++)
+			if (r->boots[j].vi == v) {
+				sum += r->boots[j].s.mean;
+				own.n++;
+			}
+		own.mean = own.n ? sum / (double)own.n : NAN;
+		s = &own;
 	}
-#undef SY
+
+	for (size_t j = 0; j < r->nboots; j++) {
+		const struct rep_boot *bt = &r->boots[j];
+		double jx = (double)((int)(k * 7 % 11) - 5) * 2.6;
+		char tv[32];
+
+		if (bt->vi != v)
+			continue;
+		k++;
+		rep_fmt_val(r, tv, sizeof(tv), bt->s.mean);
+		fprintf(f,
+			"<circle class=\"boot %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
+			"fill=\"%s\" fill-opacity=\"0.75\"><title>%s boot %d: %s</title>"
+			"</circle>\n",
+			vname, p->colx[v] + jx, panel_y(p, bt->s.mean), var_color[v], vname,
+			bt->seq, tv);
+	}
+	if (s->n) {
+		char mv[32];
+
+		rep_fmt_val(r, mv, sizeof(mv), s->mean);
+		fprintf(f,
+			"<line class=\"mean\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n",
+			p->colx[v] - 26, p->colx[v] + 26, panel_y(p, s->mean), panel_y(p, s->mean),
+			var_color[v]);
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+			"text-anchor=\"middle\" fill=\"%s\">mean %s</text>\n",
+			p->colx[v], p->py1 + 34, var_color[v], mv);
+	}
+	fprintf(f,
+		"<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
+		"fill=\"%s\" font-weight=\"bold\">%s (n=%zu)</text>\n",
+		p->colx[v], p->py1 + 19, var_color[v], vname, s->n);
+}
+
+static void svg_panel(const struct report *rep, const struct rep_row *r, FILE *f, double x0,
+		      double y0)
+{
+	struct panel p = {
+		.px0 = x0 + 78, .px1 = x0 + SVG_PW - 20, .py0 = y0 + 58, .py1 = y0 + SVG_PH - 50
+	};
+
+	panel_scale(&p, rep, r);
+	panel_title(rep, r, f, x0, y0);
+	panel_axis(&p, r, f);
+	for (int v = 0; v < rep->vs.n; v++)
+		panel_variant(&p, rep, r, f, v);
 	fprintf(f, "</g>\n");
 }
 
@@ -243,7 +286,7 @@ void rep_write_html(const struct report *rep, FILE *f)
 		fprintf(f,
 			"</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s%s%s%s%s</td>"
 			"<td>%zu+%zu</td><td>%s</td><td>%s</td></tr>\n",
-			a, b, r->verdict == 1 ? "sig" : "ns", c,
+			a, b, r->verdict == VERDICT_DIFFERENT ? "sig" : "ns", c,
 			isnan(r->ab.ci_lo) || rep_is_pres(r) ? "-" : "[",
 			isnan(r->ab.ci_lo) || rep_is_pres(r) ? "" : lo,
 			isnan(r->ab.ci_lo) || rep_is_pres(r) ? "" : ", ",

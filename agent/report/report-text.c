@@ -43,15 +43,14 @@ static void left_out_notes(const struct report *rep, FILE *f, bool email)
 	}
 }
 
-void rep_write_text(const struct report *rep, const struct report_opts *o, FILE *f)
+/* the campaign, its boards' boot orders and what stopped or limited them */
+static void text_head(const struct report *rep, FILE *f)
 {
-	char *m, *w, *d;
+	struct buf key = { 0 };
 
 	fprintf(f, "campaign %" PRId64 " (%s%s%s, %s, %s): %d batch%s per scenario per boot\n",
 		rep->campaign, rep->trigger, rep->job[0] ? " " : "", rep->job, rep->status,
 		rep->created, rep->batches, rep->batches == 1 ? "" : "es");
-	struct buf key = { 0 };
-
 	for (int v = 0; v < rep->vs.n; v++)
 		buf_printf(&key, "%s%c = %s", v ? ", " : "", 'A' + v, rep->vs.label[v]);
 	for (size_t bi = 0; bi < rep->nboards; bi++)
@@ -89,12 +88,11 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 				l);
 			l += len + (l[len] == '\n');
 		}
-	if (rep->series) { /* the attribution table instead of one A/B table */
-		fputc('\n', f);
-		rep_write_series(rep, f, 78);
-		left_out_notes(rep, f, false);
-		return;
-	}
+}
+
+/* the A/B table, one line a row */
+static void text_table(const struct report *rep, FILE *f)
+{
 	fprintf(f, "\n  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %6s %s\n", "", "control",
 		"patched", "change", "CI", "conf", "n", "p", "p_holm", "mde", "verdict");
 	for (size_t i = 0; i < rep->nrows; i++) {
@@ -121,10 +119,11 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 		fprintf(f, "  %-40s %11s %11s %9s %-19s %6s %5s %6s %6s %6s %s\n", l, a, b, c, ci,
 			conf, n, r->mixed_timing ? "-" : p, pa, md, v);
 	}
-	if (!rep->nrows)
-		fprintf(f, "  (no successful boots)\n");
-	if (!rep->nrows)
-		return;
+}
+
+/* the rows refused for mixing timing modes */
+static void text_mixed(const struct report *rep, FILE *f)
+{
 	for (size_t i = 0; i < rep->nrows; i++) {
 		char l[160];
 
@@ -135,7 +134,13 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 			"\n  %s: %s; iteration and baseline-subtracted batch timings are not comparable, so this row has no result (a campaign pins each scenario's mode at its first boot; logs ingested by hand can mix them)\n",
 			l, rep->rows[i].design_why);
 	}
-	left_out_notes(rep, f, false);
+}
+
+/* the columns' legend, the method paragraph and the design advice */
+static void text_legend(const struct report *rep, FILE *f)
+{
+	char *m, *w, *d;
+
 	if (rep->seq.nlooks)
 		m = xasprintf(
 			"change: Hodges-Lehmann estimate of patched/control - 1 over boot means; CI: the repeated confidence interval of the sequential design at the row's last look (every look's interval covers the change at once with at least conf); p: exact two-sided Mann-Whitney U on boot means at that look, p_holm: Holm-adjusted over the %zu timing rows (shown for reference: the sequential boundaries decide); verdict: different, same within \u00b1%g%%, or undecided after the budget. Boundaries at %.2g per row (look n+n:u_diff/u_eq: different iff U <= u_diff or U >= n^2 - u_diff; same needs the interval of rank u_eq + 1 inside the margin; -1: that look cannot): %s.",
@@ -159,8 +164,11 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 	fprintf(f, "%s\n", w);
 	free(d);
 	free(w);
-	if (!o->detail)
-		return;
+}
+
+/* --detail: every boot's figures */
+static void text_boots(const struct report *rep, FILE *f)
+{
 	fprintf(f,
 		"\n"
 		"per boot (over its batches; module min/max per iteration; batch timing: raw and baseline per iteration):\n");
@@ -194,7 +202,62 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 	}
 }
 
+void rep_write_text(const struct report *rep, const struct report_opts *o, FILE *f)
+{
+	text_head(rep, f);
+	if (rep->series) { /* the attribution table instead of one A/B table */
+		fputc('\n', f);
+		rep_write_series(rep, f, 78);
+		left_out_notes(rep, f, false);
+		return;
+	}
+	text_table(rep, f);
+	if (!rep->nrows)
+		fprintf(f, "  (no successful boots)\n");
+	if (!rep->nrows)
+		return;
+	text_mixed(rep, f);
+	left_out_notes(rep, f, false);
+	text_legend(rep, f);
+	if (o->detail)
+		text_boots(rep, f);
+}
+
 /* ------------------------------------------------------------------ email */
+
+/* why the first undecided row is undecided: the smallest p its boots allow, or p and the
+ * interval (the email's footnote) */
+static void email_undecided_note(const struct report *rep, FILE *f)
+{
+	char *m, *w;
+	const struct rep_row *r = NULL;
+
+	for (size_t i = 0; i < rep->nrows && !r; i++)
+		if (!rep_is_pres(&rep->rows[i]) && rep->rows[i].verdict == VERDICT_UNDECIDED)
+			r = &rep->rows[i];
+	/* the reason an undecided row had: the level one row is held to (Bonferroni
+	 * per look, or Holm's first step alpha / rows) against the smallest p its
+	 * boots allow; else no reason of the design's */
+	double lvl = rep->seq.nlooks ?
+			     (rep->seq.p_diff > 0 ? rep->seq.p_diff : rep->seq.row_alpha) :
+		     rep->nfamily ? rep->alpha / (double)rep->nfamily :
+				    rep->alpha;
+	size_t fam = rep->seq.nlooks ? rep->seq.nrows_tested : rep->nfamily;
+
+	if (r->ab.p_min > lvl * (1.0 + 1e-9))
+		m = xasprintf(
+			"* undecided: with %zu+%zu boots the smallest possible p is %.2g, above the %.2g one row is held to (alpha %g over %zu rows%s): this design could not say \"different\".",
+			r->ab.a.n, r->ab.b.n, r->ab.p_min, lvl, rep->alpha, fam,
+			rep->seq.nlooks ? ", at every look" : ", Holm");
+	else
+		m = xasprintf(
+			"* undecided: p above the %.2g one row is held to (alpha %g over %zu rows), and the interval not within \u00b1%g%%.",
+			lvl, rep->alpha, fam, rep->margin * 100.0);
+	w = report_wrap(m, EMAIL_WIDTH, "");
+	fprintf(f, "%s\n", w);
+	free(m);
+	free(w);
+}
 
 void rep_write_email(const struct report *rep, FILE *f)
 {
@@ -224,7 +287,7 @@ void rep_write_email(const struct report *rep, FILE *f)
 				cw = strlen(a) > cw ? strlen(a) : cw;
 				pw = strlen(b) > pw ? strlen(b) : pw;
 				chw = strlen(c) > chw ? strlen(c) : chw;
-				any_few |= !rep_is_pres(r) && r->verdict < 0;
+				any_few |= !rep_is_pres(r) && r->verdict == VERDICT_UNDECIDED;
 				n++;
 				continue;
 			}
@@ -254,35 +317,8 @@ void rep_write_email(const struct report *rep, FILE *f)
 		fprintf(f, "(no successful boots)\n");
 		return;
 	}
-	if (any_few) {
-		const struct rep_row *r = NULL;
-
-		for (size_t i = 0; i < rep->nrows && !r; i++)
-			if (!rep_is_pres(&rep->rows[i]) && rep->rows[i].verdict < 0)
-				r = &rep->rows[i];
-		/* the reason an undecided row had: the level one row is held to (Bonferroni
-		 * per look, or Holm's first step alpha / rows) against the smallest p its
-		 * boots allow; else no reason of the design's */
-		double lvl = rep->seq.nlooks ?
-				     (rep->seq.p_diff > 0 ? rep->seq.p_diff : rep->seq.row_alpha) :
-			     rep->nfamily ? rep->alpha / (double)rep->nfamily :
-					    rep->alpha;
-		size_t fam = rep->seq.nlooks ? rep->seq.nrows_tested : rep->nfamily;
-
-		if (r->ab.p_min > lvl * (1.0 + 1e-9))
-			m = xasprintf(
-				"* undecided: with %zu+%zu boots the smallest possible p is %.2g, above the %.2g one row is held to (alpha %g over %zu rows%s): this design could not say \"different\".",
-				r->ab.a.n, r->ab.b.n, r->ab.p_min, lvl, rep->alpha, fam,
-				rep->seq.nlooks ? ", at every look" : ", Holm");
-		else
-			m = xasprintf(
-				"* undecided: p above the %.2g one row is held to (alpha %g over %zu rows), and the interval not within \u00b1%g%%.",
-				lvl, rep->alpha, fam, rep->margin * 100.0);
-		w = report_wrap(m, EMAIL_WIDTH, "");
-		fprintf(f, "%s\n", w);
-		free(m);
-		free(w);
-	}
+	if (any_few)
+		email_undecided_note(rep, f);
 	if (rep->undecidable) {
 		m = xasprintf("* This design could not decide (run with --undecidable-ok): %s.",
 			      rep->undecidable);

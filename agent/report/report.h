@@ -58,9 +58,9 @@ struct rep_row {
 	/* sequential campaigns: the decision at the row's last look (seq < 0: fixed design) */
 	int seq; /* enum seq_decision, or -1 */
 	int seq_look; /* 1-based look, 0 if the row's boots match no look */
-	/* 1 different (adjusted p <= alpha, or a sequential boundary crossed), 0 same within
-	 * +-margin, -1 undecided */
-	int verdict;
+	/* different: adjusted p <= alpha, or a sequential boundary crossed; same: within
+	 * +-margin */
+	enum verdict verdict;
 	bool few; /* undecided because no p these n allow is <= alpha */
 	int design_ok; /* 1: design valid; else why not in design_why */
 	char design_why[96];
@@ -105,7 +105,7 @@ struct rep_cmp {
 	bool have; /* stats_row ran */
 	double change, lo, hi, conf; /* Hodges-Lehmann b/a - 1, its interval (NAN: none) */
 	double p, p_adj; /* exact Mann-Whitney p; Holm over every comparison's rows */
-	int verdict; /* 1 different, 0 same within the margin, -1 undecided */
+	enum verdict verdict; /* same: within the margin */
 	int seq; /* sequential: enum seq_decision at the last look, or -1 */
 };
 

@@ -234,8 +234,8 @@ int stats_verdict(const struct ab_result *r, double alpha)
 	if (!r || !(alpha > 0.0 && alpha < 1.0))
 		return -EINVAL;
 	if (isnan(r->p_mwu) || r->p_min > alpha)
-		return -1;
-	return r->p_mwu <= alpha ? 1 : 0;
+		return VERDICT_UNDECIDED;
+	return r->p_mwu <= alpha ? VERDICT_DIFFERENT : VERDICT_SAME;
 }
 
 /* ---------------------------------------------------------------- Holm, BH */
@@ -322,6 +322,18 @@ const char *stats_verdict_name(enum verdict v)
 	default:
 		return "undecided";
 	}
+}
+
+int stats_verdict_parse(const char *s, enum verdict *v)
+{
+	static const enum verdict all[] = { VERDICT_DIFFERENT, VERDICT_SAME, VERDICT_UNDECIDED };
+
+	for (size_t i = 0; s && i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(s, stats_verdict_name(all[i]))) {
+			*v = all[i];
+			return 0;
+		}
+	return -EINVAL;
 }
 
 /* HL of log values, endpoints mapped to ratio - 1. */

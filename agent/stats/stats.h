@@ -117,9 +117,23 @@ int stats_ab(const double *a, size_t na, const double *b, size_t nb, uint64_t se
 	     unsigned int resamples, struct ab_result *r);
 
 /*
+ * The verdict on a comparison, the one encoding of the whole agent (statistics, report,
+ * bisect, trend): strings only at the database and output edges, through
+ * stats_verdict_name() and stats_verdict_parse().  The values order the verdicts
+ * (undecided < same < different).
+ */
+enum verdict { VERDICT_UNDECIDED = -1, VERDICT_SAME = 0, VERDICT_DIFFERENT = 1 };
+
+/* "different", "same", "undecided" */
+const char *stats_verdict_name(enum verdict v);
+/* the verdict named s (one of stats_verdict_name()'s): 0, or -EINVAL with *v unchanged */
+int stats_verdict_parse(const char *s, enum verdict *v);
+
+/*
  * Significance verdict at level alpha (0 < alpha < 1), from the Mann-Whitney p-value:
- * 1 significant (p_mwu <= alpha), 0 not significant (print "~"), -1 can never reach alpha
- * with these n (p_min > alpha, or p_mwu is NAN). -EINVAL if r is NULL or alpha is invalid.
+ * VERDICT_DIFFERENT significant (p_mwu <= alpha), VERDICT_SAME not significant (print "~"),
+ * VERDICT_UNDECIDED can never reach alpha with these n (p_min > alpha, or p_mwu is NAN).
+ * -EINVAL if r is NULL or alpha is invalid.
  */
 int stats_verdict(const struct ab_result *r, double alpha);
 
@@ -239,11 +253,6 @@ int stats_holm(const double *p, size_t n, double *adj);
 int stats_bh(const double *p, size_t n, double *adj);
 
 /* ---------------------------------------------------------------- one row's verdict */
-
-enum verdict { VERDICT_DIFFERENT, VERDICT_SAME, VERDICT_UNDECIDED };
-
-/* "different", "same", "undecided" */
-const char *stats_verdict_name(enum verdict v);
 
 /*
  * Everything the report prints for one row of a fixed-size campaign, from the boot means

@@ -2,7 +2,8 @@
 /* `ablab serve`: the JSON API (/api/v1/...) and the Prometheus metrics (/metrics). */
 #include "web/web.h"
 #include "web/web-int.h"
-#include "cmd/cmds.h"
+#include "report/query.h"
+#include "shared/opt.h"
 #include "report/report.h"
 #include "store/store-web.h"
 #include "store/store.h"

@@ -4,8 +4,8 @@
 
 /*
  * What the files of `ablab serve` share and nothing else includes: web.c (the server:
- * routing, headers, static files, the output helpers), web-pages.c (the HTML pages),
- * web-api.c (the JSON API and the metrics).
+ * routing, headers, static files; above the others), web-pages.c (the HTML pages),
+ * web-api.c (the JSON API and the metrics), web-out.c (the output helpers, below both).
  */
 #include "store/store.h"
 
@@ -52,7 +52,7 @@ struct reply {
 	char *link; /* a Link header (the next page), malloc'd; NULL: none */
 };
 
-/* web.c: output helpers.  Untrusted text reaches a page only through these two. */
+/* web-out.c: output helpers.  Untrusted text reaches a page only through these two. */
 void web_h(FILE *f, const char *s); /* HTML-escaped (&, <, >, ", ') */
 void web_u(FILE *f, const char *s); /* percent-encoded */
 /* percent-encoded, keeping '/' when path */
@@ -76,7 +76,7 @@ struct store *web_db(struct web *w);
  * r a 503 page */
 int web_q(struct web *w, struct reply *r, const char *sql, int np, const char *const *p,
 	  struct store_rows *t);
-/* a command's function (cmds.h: cmd_X_to) run on argv, its output the answer; its exit */
+/* a command's function (cmd_X_to: report/query.h, web.h) run on argv, its output the answer; its exit */
 int web_run_cmd(int (*fn)(FILE *, int, char **), struct reply *r, const char **argv);
 bool web_digits(const char *s); /* non-empty, only 0-9 */
 /* false when s starts with YYYY-MM-DD that is no day of the calendar (2026-02-31) */

@@ -4,7 +4,8 @@
 #include "web/web.h"
 #include "web/web-int.h"
 #include "board.h"
-#include "cmd/cmds.h"
+#include "report/query.h"
+#include "shared/opt.h"
 #include "shared/jsonfile.h"
 #include "report/report.h"
 #include "store/store-web.h"
@@ -68,12 +69,90 @@ static bool is_date(const char *s)
 
 /* ------------------------------------------------------------------ campaigns list */
 
-void web_campaigns_page(struct web *w, const struct web_req *q, struct reply *r)
+static const char *const campaigns_keys[] = {
+	"board", "job", "trigger", "status", "since", "until"
+};
+
+/* the filters, each with its value p[i] */
+static void campaigns_form(FILE *f, const char *const *p)
 {
-	static const char *const keys[] = { "board", "job", "trigger", "status", "since", "until" };
 	static const char *const trig[] = { "", "cli", "nightly", "lava", "ingest" };
 	static const char *const stat[] = { "",	      "running",     "complete",
 					    "failed", "interrupted", "stale" };
+
+	fputs("<form method=\"get\" action=\"/\" class=\"filters\">\n", f);
+	for (size_t i = 0; i < ARRAY_SIZE(campaigns_keys); i++) {
+		const char *const *opts = i == 2 ? trig : i == 3 ? stat : NULL;
+		size_t nopts = i == 2 ? ARRAY_SIZE(trig) : ARRAY_SIZE(stat);
+
+		fprintf(f, "<label>%s ", campaigns_keys[i]);
+		if (opts) {
+			fprintf(f, "<select name=\"%s\">", campaigns_keys[i]);
+			for (size_t k = 0; k < nopts; k++)
+				fprintf(f, "<option%s>%s</option>",
+					!strcmp(p[i], opts[k]) ? " selected" : "", opts[k]);
+			fputs("</select>", f);
+		} else {
+			fprintf(f, "<input name=\"%s\" value=\"", campaigns_keys[i]);
+			web_h(f, p[i]);
+			fprintf(f, "\"%s>",
+				i >= 4 ? " placeholder=\"YYYY-MM-DD\" size=\"10\"" : "");
+		}
+		fputs("</label>\n", f);
+	}
+	fputs("<button type=\"submit\">filter</button> <a href=\"/\">clear</a></form>\n", f);
+}
+
+/* one campaign: its link, creation, trigger, job, status, boards and boots */
+static void campaigns_row(FILE *f, const struct store_rows *res, int i)
+{
+	char *boards = xstrdup(store_text(res, i, WCL_BOARDS)), *save = NULL;
+
+	fprintf(f, "<tr><td><a href=\"/campaign/%s\">%s</a></td><td>", store_text(res, i, WCL_ID),
+		store_text(res, i, WCL_ID));
+	web_h(f, store_text(res, i, WCL_CREATED));
+	fputs("</td><td>", f);
+	web_h(f, store_text(res, i, WCL_TRIGGER));
+	fputs("</td><td>", f);
+	web_h(f, store_text(res, i, WCL_JOB));
+	fprintf(f, "</td><td class=\"st-%s\">", store_text(res, i, WCL_STATUS));
+	web_h(f, store_text(res, i, WCL_STATUS));
+	fputs("</td><td>", f);
+	for (char *b = strtok_r(boards, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
+		fputs("<a href=\"/board/", f);
+		web_u(f, b);
+		fputs("\">", f);
+		web_h(f, b);
+		fputs("</a> ", f);
+	}
+	free(boards);
+	fputs("</td><td>", f);
+	web_h(f, store_text(res, i, WCL_BOOTS));
+	fputs("</td></tr>\n", f);
+}
+
+/* links to the newer and older pages with the same filters */
+static void campaigns_pages(FILE *f, const char *const *p, long page, int n)
+{
+	fputs("<p class=\"pages\">", f);
+	for (int dir = -1; dir <= 1; dir += 2) {
+		if ((dir < 0 && page == 1) || (dir > 0 && n <= PAGE_ROWS))
+			continue;
+		fputs("<a href=\"/?", f);
+		for (size_t i = 0; i < ARRAY_SIZE(campaigns_keys); i++) {
+			if (!*p[i])
+				continue;
+			fprintf(f, "%s=", campaigns_keys[i]);
+			web_u(f, p[i]);
+			fputs("&amp;", f);
+		}
+		fprintf(f, "page=%ld\">%s</a> ", page + dir, dir < 0 ? "newer" : "older");
+	}
+	fprintf(f, "page %ld</p>\n", page);
+}
+
+void web_campaigns_page(struct web *w, const struct web_req *q, struct reply *r)
+{
 	const char *p[7];
 	char off[16];
 	long page = 1;
@@ -81,8 +160,8 @@ void web_campaigns_page(struct web *w, const struct web_req *q, struct reply *r)
 	FILE *f = r->f;
 	int n;
 
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		p[i] = web_arg(q, keys[i]) ? web_arg(q, keys[i]) : "";
+	for (size_t i = 0; i < ARRAY_SIZE(campaigns_keys); i++)
+		p[i] = web_arg(q, campaigns_keys[i]) ? web_arg(q, campaigns_keys[i]) : "";
 	if ((*p[4] && !is_date(p[4])) || (*p[5] && !is_date(p[5]))) {
 		web_fail_page(r, 400, "since and until are dates: YYYY-MM-DD");
 		return;
@@ -99,76 +178,19 @@ void web_campaigns_page(struct web *w, const struct web_req *q, struct reply *r)
 	if (web_q(w, r, store_web_campaigns, 7, p, &res))
 		return;
 	web_page_head(f, "campaigns");
-	fputs("<form method=\"get\" action=\"/\" class=\"filters\">\n", f);
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		const char *const *opts = i == 2 ? trig : i == 3 ? stat : NULL;
-		size_t nopts = i == 2 ? ARRAY_SIZE(trig) : ARRAY_SIZE(stat);
-
-		fprintf(f, "<label>%s ", keys[i]);
-		if (opts) {
-			fprintf(f, "<select name=\"%s\">", keys[i]);
-			for (size_t k = 0; k < nopts; k++)
-				fprintf(f, "<option%s>%s</option>",
-					!strcmp(p[i], opts[k]) ? " selected" : "", opts[k]);
-			fputs("</select>", f);
-		} else {
-			fprintf(f, "<input name=\"%s\" value=\"", keys[i]);
-			web_h(f, p[i]);
-			fprintf(f, "\"%s>",
-				i >= 4 ? " placeholder=\"YYYY-MM-DD\" size=\"10\"" : "");
-		}
-		fputs("</label>\n", f);
-	}
-	fputs("<button type=\"submit\">filter</button> <a href=\"/\">clear</a></form>\n", f);
+	campaigns_form(f, p);
 	n = (int)res.nrows;
 	fputs("<table class=\"sortable\" id=\"campaigns\"><thead><tr><th>id</th><th>created</th>"
 	      "<th>trigger</th><th>job</th><th>status</th><th>boards</th>"
 	      "<th title=\"ok control / ok patched / failed attempts\">boots c/p/failed</th>"
 	      "</tr></thead><tbody>\n",
 	      f);
-	for (int i = 0; i < n && i < PAGE_ROWS; i++) {
-		char *boards = xstrdup(store_text(&res, i, WCL_BOARDS)), *save = NULL;
-
-		fprintf(f, "<tr><td><a href=\"/campaign/%s\">%s</a></td><td>",
-			store_text(&res, i, WCL_ID), store_text(&res, i, WCL_ID));
-		web_h(f, store_text(&res, i, WCL_CREATED));
-		fputs("</td><td>", f);
-		web_h(f, store_text(&res, i, WCL_TRIGGER));
-		fputs("</td><td>", f);
-		web_h(f, store_text(&res, i, WCL_JOB));
-		fprintf(f, "</td><td class=\"st-%s\">", store_text(&res, i, WCL_STATUS));
-		web_h(f, store_text(&res, i, WCL_STATUS));
-		fputs("</td><td>", f);
-		for (char *b = strtok_r(boards, ",", &save); b; b = strtok_r(NULL, ",", &save)) {
-			fputs("<a href=\"/board/", f);
-			web_u(f, b);
-			fputs("\">", f);
-			web_h(f, b);
-			fputs("</a> ", f);
-		}
-		free(boards);
-		fputs("</td><td>", f);
-		web_h(f, store_text(&res, i, WCL_BOOTS));
-		fputs("</td></tr>\n", f);
-	}
+	for (int i = 0; i < n && i < PAGE_ROWS; i++)
+		campaigns_row(f, &res, i);
 	fputs("</tbody></table>\n", f);
 	if (!n)
 		fputs("<p>no campaign matches</p>\n", f);
-	fputs("<p class=\"pages\">", f);
-	for (int dir = -1; dir <= 1; dir += 2) {
-		if ((dir < 0 && page == 1) || (dir > 0 && n <= PAGE_ROWS))
-			continue;
-		fputs("<a href=\"/?", f);
-		for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-			if (!*p[i])
-				continue;
-			fprintf(f, "%s=", keys[i]);
-			web_u(f, p[i]);
-			fputs("&amp;", f);
-		}
-		fprintf(f, "page=%ld\">%s</a> ", page + dir, dir < 0 ? "newer" : "older");
-	}
-	fprintf(f, "page %ld</p>\n", page);
+	campaigns_pages(f, p, page, n);
 	store_rows_free(&res);
 	web_page_foot(f);
 }

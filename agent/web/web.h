@@ -34,4 +34,9 @@ char *web_conninfo_ro(const char *conninfo, unsigned int timeout_s);
  * resolves (.., symlinks) outside root. */
 int web_confine(const char *root, const char *rel, char *out, size_t len);
 
+/* `ablab boards` writing to out (web-boards.c; the command is cmd-board.c's cmd_boards):
+ * every board file and every board the database knows, as text or JSON (the
+ * /api/v1/boards answer).  Not reentrant (getopt): reset optind to 0 before each call. */
+int cmd_boards_to(FILE *out, int argc, char **argv);
+
 #endif
