@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PLAN_POWER 0.8
+#define PLAN_POWER ABLAB_POWER
 
 /* one board's plan */
 struct bplan {
@@ -129,18 +129,19 @@ static int bplan_load(struct store *st, struct bplan *bp, const char *arg, char 
 		return ret;
 	bp->rows = xcalloc(bp->cal.nrows + 1, sizeof(*bp->rows));
 	for (size_t i = 0; i < bp->cal.nrows; i++) {
-		const char *s = store_text(&bp->cal, i, 0);
+		const char *s = store_text(&bp->cal, i, PC_SCENARIO);
 		bool want = !nscen;
 
 		for (size_t k = 0; k < nscen && !want; k++)
 			want = !strcmp(scen[k], s);
-		bp->cal_id = strtoll(store_text(&bp->cal, i, 1), NULL, 10);
-		bp->cal_batches = atoi(store_text(&bp->cal, i, 5));
+		bp->cal_id = strtoll(store_text(&bp->cal, i, PC_CAMPAIGN), NULL, 10);
+		bp->cal_batches = atoi(store_text(&bp->cal, i, PC_BATCHES));
 		if (!want)
 			continue;
-		bp->rows[bp->nrows++] = (struct cost_row){ s, atof(store_text(&bp->cal, i, 2)),
-							   atof(store_text(&bp->cal, i, 3)),
-							   atof(store_text(&bp->cal, i, 4)) };
+		bp->rows[bp->nrows++] =
+			(struct cost_row){ s, atof(store_text(&bp->cal, i, PC_MEAN)),
+					   atof(store_text(&bp->cal, i, PC_VAR_WITHIN)),
+					   atof(store_text(&bp->cal, i, PC_VAR_BETWEEN)) };
 	}
 	for (size_t k = 0; k < nscen && bp->cal.nrows && !bp->missing; k++) {
 		bool have = false;
@@ -344,7 +345,7 @@ static void print_json(const struct cost_query *q, struct bplan *bp, size_t nb, 
 		}
 		json_object_object_add(o, "calibration_campaign", json_object_new_int64(b->cal_id));
 		json_object_object_add(o, "calibrated",
-				       json_object_new_string(store_text(&b->cal, 0, 7)));
+				       json_object_new_string(store_text(&b->cal, 0, PC_CREATED)));
 		if (b->missing || b->ret) {
 			json_object_object_add(
 				o, "error",
@@ -391,7 +392,85 @@ static int cmp_seconds(const struct bplan *bp, size_t a, size_t b)
 	return x < y ? -1 : x > y ? 1 : (int)a - (int)b;
 }
 
-int cmd_plan(int argc, char **argv)
+/* `ablab plan`'s command line */
+struct plan_opts {
+	struct cost_query q;
+	double effect, margin; /* percent; 0: not given */
+	const char *format, *boards, *params;
+	char *scen[32];
+	size_t nscen;
+	unsigned int batches;
+	bool have_alpha;
+	char **targets; /* JOB, or BOARD... */
+	int ntargets;
+};
+
+/* --power P into o: 0, or 2 (said) */
+static int plan_power_opt(const char *arg, struct plan_opts *o)
+{
+	char *end;
+
+	o->q.power = strtod(arg, &end);
+	if (end == arg || *end || !(o->q.power > 0 && o->q.power < 1)) {
+		err_msg("--power: \"%s\" must be a number between 0 and 1 (e.g. 0.8)", arg);
+		return 2;
+	}
+	return 0;
+}
+
+/* one option c (its argument arg) into o: 0, 2 (a usage error, said), 3 (--help, printed) */
+static int plan_opt(int c, const char *arg, struct plan_opts *o)
+{
+	long v;
+
+	switch (c) {
+	case 'e':
+		return parse_pct("--effect", arg, &o->effect) ? 2 : 0;
+	case 'M':
+		return parse_pct("--margin", arg, &o->margin) ? 2 : 0;
+	case 'a':
+		if (parse_alpha_opt(arg, &o->q.alpha))
+			return 2;
+		if (o->q.alpha >= 0.5) {
+			err_msg("--alpha: \"%s\": a plan needs a false-alarm rate below 0.5", arg);
+			return 2;
+		}
+		o->have_alpha = true;
+		return 0;
+	case 'p':
+		return plan_power_opt(arg, o);
+	case 'S':
+		if (o->nscen == sizeof(o->scen) / sizeof(o->scen[0])) {
+			err_msg("--scenario: at most %zu", o->nscen);
+			return 2;
+		}
+		o->scen[o->nscen++] = (char *)arg;
+		return 0;
+	case 'm':
+		if (parse_int_opt("--batches", arg, 1, COST_MAX_BATCHES, &v))
+			return 2;
+		o->batches = (unsigned int)v;
+		return 0;
+	case 'B':
+		o->boards = arg;
+		return 0;
+	case 'P':
+		o->params = arg;
+		return 0;
+	case 'f':
+		o->format = arg;
+		return 0;
+	case 'h':
+		plan_usage(stdout);
+		return 3;
+	default:
+		plan_usage(stderr);
+		return 2;
+	}
+}
+
+/* argv into o: 0; 2: a usage error (said); 3: --help (printed) */
+static int parse_plan_opts(int argc, char **argv, struct plan_opts *o)
 {
 	static const struct option lo[] = {
 		{ "effect", 1, NULL, 'e' },   { "margin", 1, NULL, 'M' },
@@ -401,201 +480,199 @@ int cmd_plan(int argc, char **argv)
 		{ "format", 1, NULL, 'f' },   { "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cost_query q = { .alpha = 0.05, .power = PLAN_POWER };
-	double effect = 0, margin = 0;
-	const char *format = "text", *boards = NULL, *params = NULL;
-	char *scen[32], d1[32];
-	char asis[192] = "";
-	size_t nscen = 0, nb = 0, *order = NULL, cmp = 1;
-	struct plan_design pd;
-	struct bplan *bp = NULL;
-	struct store st;
-	struct job j;
-	bool is_job, have_alpha = false, known;
-	const char **names = NULL;
-	double job_s = NAN, asis_s = NAN;
-	unsigned int batches = 0;
-	int c, ret = 0, asis_n = 0, asis_m = 0;
-	long v;
+	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (parse_pct("--effect", optarg, &effect))
-				return 2;
-			break;
-		case 'M':
-			if (parse_pct("--margin", optarg, &margin))
-				return 2;
-			break;
-		case 'a':
-			if (parse_alpha_opt(optarg, &q.alpha))
-				return 2;
-			if (q.alpha >= 0.5) {
-				err_msg("--alpha: \"%s\": a plan needs a false-alarm rate below 0.5",
-					optarg);
-				return 2;
-			}
-			have_alpha = true;
-			break;
-		case 'p': {
-			char *end;
-
-			q.power = strtod(optarg, &end);
-			if (end == optarg || *end || !(q.power > 0 && q.power < 1)) {
-				err_msg("--power: \"%s\" must be a number between 0 and 1 (e.g. 0.8)",
-					optarg);
-				return 2;
-			}
-			break;
-		}
-		case 'S':
-			if (nscen == sizeof(scen) / sizeof(scen[0])) {
-				err_msg("--scenario: at most %zu", nscen);
-				return 2;
-			}
-			scen[nscen++] = optarg;
-			break;
-		case 'm':
-			if (parse_int_opt("--batches", optarg, 1, COST_MAX_BATCHES, &v))
-				return 2;
-			batches = (unsigned int)v;
-			break;
-		case 'B':
-			boards = optarg;
-			break;
-		case 'P':
-			params = optarg;
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'h':
-			plan_usage(stdout);
-			return 0;
-		default:
-			plan_usage(stderr);
-			return 2;
-		}
-	}
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1)
+		if ((ret = plan_opt(c, optarg, o)))
+			return ret;
 	if (optind >= argc) {
 		plan_usage(stderr);
 		return 2;
 	}
-	if (strcmp(format, "text") && strcmp(format, "json")) {
-		err_msg("--format: \"%s\" is not one of text, json", format);
+	if (strcmp(o->format, "text") && strcmp(o->format, "json")) {
+		err_msg("--format: \"%s\" is not one of text, json", o->format);
 		return 2;
 	}
-	if (effect > 0 && margin > 0) {
+	if (o->effect > 0 && o->margin > 0) {
 		err_msg("--effect and --margin: plan for one answer at a time (\"different\" for a change of --effect, or \"same within --margin\")");
 		return 2;
 	}
-	plan_job_or_boards(argc - optind, argv + optind, &is_job);
-	if (boards && !is_job) {
+	o->targets = argv + optind;
+	o->ntargets = argc - optind;
+	return 0;
+}
+
+/* What is planned: a job's selected boards, or the boards named. */
+struct plan_what {
+	bool is_job;
+	struct job j;
+	const char **names;
+	size_t nb, cmp; /* boards; comparisons a row (a series: 2n - 3) */
+	struct plan_design pd;
+	int asis_n, asis_m; /* the job as written: boots and batches */
+};
+
+/* a job's boards and its design into w, its alpha and kernels into o->q: 0 or the exit */
+static int plan_job_load(struct plan_opts *o, struct plan_what *w)
+{
+	struct job_run_opts jo;
+	struct job_overrides ov = { 0 };
+	struct errtext why;
+	bool *mask = NULL;
+	int ret;
+
+	if (o->params)
+		job_override_add(&ov, 'P', o->params);
+	ret = cli_job_load(o->targets[0], &w->j, &jo, &ov, o->boards, &mask);
+	if (ret)
+		return ret;
+	jo.boards = mask;
+	job_plan(&w->j, &jo, &w->pd, &why);
+	w->cmp = w->j.vs.n > 2 ? (size_t)(2 * w->j.vs.n - 3) : 1;
+	o->q.kernels = (unsigned int)w->j.vs.n;
+	if (!o->have_alpha && w->j.alpha > 0 && w->j.alpha < 0.5)
+		o->q.alpha = w->j.alpha;
+	if (!o->effect && !o->margin)
+		o->effect = jo.margin_pct > 0 ? jo.margin_pct : 1.0;
+	w->names = xcalloc(w->j.nboards + 1, sizeof(*w->names));
+	for (size_t i = 0; i < w->j.nboards; i++)
+		if (!mask || mask[i])
+			w->names[w->nb++] = w->j.boards[i];
+	w->asis_n = jo.budget ? jo.budget : jo.boots;
+	w->asis_m = jo.batches;
+	free(mask);
+	return 0;
+}
+
+/* JOB or BOARD... into w: 0 or the exit status */
+static int plan_what_load(struct plan_opts *o, struct plan_what *w)
+{
+	plan_job_or_boards(o->ntargets, o->targets, &w->is_job);
+	if (o->boards && !w->is_job) {
 		err_msg("--boards selects a job's boards; name the boards themselves without a job");
 		return 2;
 	}
-	if (is_job) {
-		struct job_run_opts o;
-		struct job_overrides ov = { 0 };
-		struct errtext why;
-		bool *mask = NULL;
+	w->cmp = 1;
+	if (w->is_job) {
+		int ret = plan_job_load(o, w);
 
-		if (params)
-			job_override_add(&ov, 'P', params);
-		ret = cli_job_load(argv[optind], &j, &o, &ov, boards, &mask);
 		if (ret)
-			return ret;
-		o.boards = mask;
-		job_plan(&j, &o, &pd, &why);
-		cmp = j.vs.n > 2 ? (size_t)(2 * j.vs.n - 3) : 1;
-		q.kernels = (unsigned int)j.vs.n;
-		if (!have_alpha && j.alpha > 0 && j.alpha < 0.5)
-			q.alpha = j.alpha;
-		if (!effect && !margin)
-			effect = o.margin_pct > 0 ? o.margin_pct : 1.0;
-		names = xcalloc(j.nboards, sizeof(*names));
-		for (size_t i = 0; i < j.nboards; i++)
-			if (!mask || mask[i])
-				names[nb++] = j.boards[i];
-		asis_n = o.budget ? o.budget : o.boots;
-		asis_m = o.batches;
-		free(mask);
-	} else {
-		struct campaign_spec cs = { .boots = 5,
-					    .modparams = params,
-					    .nboards = (size_t)(argc - optind),
-					    .alpha = q.alpha,
-					    .margin_pct = margin };
+			w->is_job = false; /* nothing loaded to free */
+		return ret;
+	}
+	struct campaign_spec cs = { .boots = ABLAB_BOOTS,
+				    .modparams = o->params,
+				    .nboards = (size_t)o->ntargets,
+				    .alpha = o->q.alpha,
+				    .margin_pct = o->margin };
+	bool known;
 
-		campaign_plan_design(&cs, &pd, &known);
-		names = xcalloc((size_t)(argc - optind), sizeof(*names));
-		for (int i = optind; i < argc; i++)
-			names[nb++] = argv[i];
-	}
-	if (!effect && !margin)
-		effect = 1.0;
-	q.effect = effect / 100.0;
-	q.margin = margin / 100.0;
-	if (store_open(&st, opt_db)) {
-		ret = 1;
-		goto out;
-	}
-	bp = xcalloc(nb + 1, sizeof(*bp));
-	order = xcalloc(nb + 1, sizeof(*order));
-	for (size_t i = 0; i < nb && !ret; i++) {
-		ret = bplan_load(&st, &bp[i], names[i], scen, nscen);
+	campaign_plan_design(&cs, &w->pd, &known);
+	w->names = xcalloc((size_t)o->ntargets + 1, sizeof(*w->names));
+	for (int i = 0; i < o->ntargets; i++)
+		w->names[w->nb++] = o->targets[i];
+	return 0;
+}
+
+/* Each board's calibration and boot time from the database: 0, or 1 (said) */
+static int plan_boards_load(const struct plan_opts *o, const struct plan_what *w, struct bplan *bp)
+{
+	struct store st;
+	int ret = 0;
+
+	if (store_open(&st, opt_db))
+		return 1;
+	for (size_t i = 0; i < w->nb && !ret; i++) {
+		ret = bplan_load(&st, &bp[i], w->names[i], o->scen, o->nscen);
 		if (ret == -ENOENT)
 			err_msg("%s: not a board file with a \"name\" (ablab check-board %s says why)",
-				names[i], names[i]);
+				w->names[i], w->names[i]);
 	}
 	store_close(&st);
-	if (ret) {
-		ret = 1;
-		goto out;
-	}
-	q.rows = family_rows(pd.rows, bp, nb, cmp);
-	for (size_t i = 0; i < nb; i++) {
-		bplan_compute(&bp[i], &q, batches);
+	return ret ? 1 : 0;
+}
+
+/* The plans computed, in the order the boards answer; *job_s the job's wall time, *asis_s
+ * the job's as written.  1 when a board has no plan, else 0. */
+static int plan_compute(const struct plan_opts *o, const struct plan_what *w, struct bplan *bp,
+			size_t *order, double *job_s, double *asis_s)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < w->nb; i++) {
+		bplan_compute(&bp[i], &o->q, o->batches);
 		order[i] = i;
 		ret |= !bp[i].cal.nrows || bp[i].missing || bp[i].ret || !bp[i].r.reachable;
 		if (bp[i].r.reachable && bp[i].timed)
-			job_s = isfinite(job_s) ? fmax(job_s, bp[i].r.seconds) : bp[i].r.seconds;
-		if (asis_n && asis_m && bp[i].timed) {
-			double s = (double)(q.kernels ? q.kernels : 2) * asis_n *
-				   boot_seconds(&bp[i], (unsigned int)asis_m);
+			*job_s = isfinite(*job_s) ? fmax(*job_s, bp[i].r.seconds) : bp[i].r.seconds;
+		if (w->asis_n && w->asis_m && bp[i].timed) {
+			double s = (double)(o->q.kernels ? o->q.kernels : 2) * w->asis_n *
+				   boot_seconds(&bp[i], (unsigned int)w->asis_m);
 
-			asis_s = isfinite(asis_s) ? fmax(asis_s, s) : s;
+			*asis_s = isfinite(*asis_s) ? fmax(*asis_s, s) : s;
 		}
 	}
-	/* the boards in the order they answer */
-	for (size_t i = 1; i < nb; i++)
+	for (size_t i = 1; i < w->nb; i++)
 		for (size_t k = i; k > 0 && cmp_seconds(bp, order[k], order[k - 1]) < 0; k--) {
 			size_t t = order[k];
 
 			order[k] = order[k - 1];
 			order[k - 1] = t;
 		}
-	if (is_job && isfinite(asis_s))
-		snprintf(
-			asis, sizeof(asis),
-			"job %s as written (%s%d boots of each of %u kernels, %d batches): about %s, its slowest board",
-			j.name, pd.first ? "at most " : "", asis_n, q.kernels, asis_m,
-			dur(d1, sizeof(d1), asis_s));
-	if (!strcmp(format, "json"))
-		print_json(&q, bp, nb, order, job_s, asis_s);
-	else
-		print_text(&q, bp, nb, order, is_job ? j.name : "the boards", job_s,
-			   *asis ? asis : NULL);
-	ret = ret ? 1 : 0;
-out:
-	for (size_t i = 0; bp && i < nb; i++)
+	return ret;
+}
+
+/* The plan of w's boards, printed: the exit status */
+static int plan_run(struct plan_opts *o, struct plan_what *w)
+{
+	struct bplan *bp = xcalloc(w->nb + 1, sizeof(*bp));
+	size_t *order = xcalloc(w->nb + 1, sizeof(*order));
+	double job_s = NAN, asis_s = NAN;
+	char asis[192] = "", d1[32];
+	int ret;
+
+	if (!o->effect && !o->margin)
+		o->effect = 1.0;
+	o->q.effect = o->effect / 100.0;
+	o->q.margin = o->margin / 100.0;
+	ret = plan_boards_load(o, w, bp);
+	if (!ret) {
+		o->q.rows = family_rows(w->pd.rows, bp, w->nb, w->cmp);
+		ret = plan_compute(o, w, bp, order, &job_s, &asis_s);
+		if (w->is_job && isfinite(asis_s))
+			snprintf(
+				asis, sizeof(asis),
+				"job %s as written (%s%d boots of each of %u kernels, %d batches): about %s, its slowest board",
+				w->j.name, w->pd.first ? "at most " : "", w->asis_n, o->q.kernels,
+				w->asis_m, dur(d1, sizeof(d1), asis_s));
+		if (!strcmp(o->format, "json"))
+			print_json(&o->q, bp, w->nb, order, job_s, asis_s);
+		else
+			print_text(&o->q, bp, w->nb, order, w->is_job ? w->j.name : "the boards",
+				   job_s, *asis ? asis : NULL);
+	}
+	for (size_t i = 0; i < w->nb; i++)
 		bplan_free(&bp[i]);
 	free(bp);
 	free(order);
-	free(names);
-	if (is_job)
-		job_free(&j);
+	return ret ? 1 : 0;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	struct plan_opts o = { .q = { .alpha = ABLAB_ALPHA, .power = PLAN_POWER },
+			       .format = "text" };
+	struct plan_what w = { 0 };
+	int ret = parse_plan_opts(argc, argv, &o);
+
+	if (ret)
+		return ret == 3 ? 0 : ret;
+	ret = plan_what_load(&o, &w);
+	if (!ret)
+		ret = plan_run(&o, &w);
+	free(w.names);
+	if (w.is_job)
+		job_free(&w.j);
 	return ret;
 }
 
@@ -642,7 +719,7 @@ void cli_plan_print(FILE *out, const char *const *boards, size_t nboards,
 			fprintf(out,
 				"plan for %s (A/A calibration: campaign %" PRId64
 				" of %s): %s%zu+%zu boots of %u batches, about %s (%s a boot, median of its last %zu boots)\n",
-				b->name, b->cal_id, store_text(&b->cal, 0, 7),
+				b->name, b->cal_id, store_text(&b->cal, 0, PC_CREATED),
 				pd->first ? "at most " : "", n, n, m,
 				dur(d1, sizeof(d1), q.kernels * (double)n * boot_seconds(b, m)),
 				dur(d2, sizeof(d2), boot_seconds(b, m)), b->t.boots);
@@ -650,7 +727,7 @@ void cli_plan_print(FILE *out, const char *const *boards, size_t nboards,
 			fprintf(out,
 				"plan for %s (A/A calibration: campaign %" PRId64
 				" of %s): %s%zu+%zu boots of %u batches (no boot timed on it yet)\n",
-				b->name, b->cal_id, store_text(&b->cal, 0, 7),
+				b->name, b->cal_id, store_text(&b->cal, 0, PC_CREATED),
 				pd->first ? "at most " : "", n, n, m);
 		for (size_t k = 0; k < b->nrows; k++) {
 			const struct cost_row *w = &b->rows[k];

@@ -10,6 +10,16 @@
 
 /* the rows of board's latest calibration campaign: scenario, campaign_id, mean,
  * var_within, var_between, batches, boots, to_char(created) (none: no calibration) */
+enum {
+	PC_SCENARIO,
+	PC_CAMPAIGN,
+	PC_MEAN,
+	PC_VAR_WITHIN,
+	PC_VAR_BETWEEN,
+	PC_BATCHES,
+	PC_BOOTS,
+	PC_CREATED,
+};
 int store_plan_calibration(struct store *st, const char *board, struct store_rows *t);
 
 /* The board's time per boot, from its last STORE_PLAN_BOOTS ok boots with a boot time (the
