@@ -799,6 +799,8 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	if (idp)
 		*idp = 0;
 	ret = campaign_load(&c);
+	if (!ret && cs->loaded)
+		cs->loaded(cs->loaded_arg);
 	if (!ret)
 		ret = campaign_open_store(&c);
 	if (!ret)

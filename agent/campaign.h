@@ -68,6 +68,11 @@ struct campaign_spec {
 	 * NULL: nothing (the command layer posts patchwork's pending checks with it) */
 	void (*started)(int64_t id, void *arg);
 	void *started_arg;
+	/* called once the boards and kernels are loaded and checked, before anything is
+	 * stored (new campaigns and resumed ones); NULL: nothing (the commands print each
+	 * board's plan with it) */
+	void (*loaded)(void *arg);
+	void *loaded_arg;
 };
 
 /* Runs one A/B campaign over every board at once (a thread per board, each

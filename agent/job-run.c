@@ -204,6 +204,8 @@ static int job_run_campaign(const struct job *j, const struct job_run_opts *o,
 		if (cs.first > cs.boots)
 			cs.first = cs.boots;
 	}
+	cs.loaded = o->loaded;
+	cs.loaded_arg = o->loaded_arg;
 	if (pw->on) {
 		cs.started = pw_auto_started;
 		cs.started_arg = pw;

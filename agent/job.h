@@ -99,6 +99,9 @@ struct job_run_opts {
 	 * none); the job's "patchwork", --patchwork-url ... */
 	const char *pw_url, *pw_token_file, *pw_web_url;
 	bool pw_insecure;
+	/* the campaign's loaded hook (campaign_spec.loaded) */
+	void (*loaded)(void *arg);
+	void *loaded_arg;
 };
 /* Fills the run options from the job's own values. */
 void job_run_defaults(const struct job *j, struct job_run_opts *o);

@@ -223,6 +223,17 @@ static int ab_spec(struct ab_opts *a, struct bench_def *bd)
 	return cli_plan(o, PLAN_NEED_DIFF, a->d.undecidable_ok, &a->why);
 }
 
+/* the campaign's loaded hook: the board's plan once its kernels are there */
+static void ab_plan_loaded(void *arg)
+{
+	struct ab_opts *a = arg;
+	struct plan_design pd;
+	bool known;
+
+	campaign_plan_design(&a->o, &pd, &known);
+	cli_plan_print(stderr, &a->cb.board, 1, &pd, a->o.batches, 2);
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	struct bench_def bd = { 0 };
@@ -241,11 +252,8 @@ int cmd_ab(int argc, char **argv)
 		return c == 3 ? 0 : c;
 	c = ab_spec(&a, &bd);
 	if (!c) {
-		struct plan_design pd;
-		bool known;
-
-		campaign_plan_design(&a.o, &pd, &known);
-		cli_plan_print(stderr, &a.cb.board, 1, &pd, a.o.batches, 2);
+		a.o.loaded = ab_plan_loaded;
+		a.o.loaded_arg = &a;
 		a.o.db = opt_db;
 		install_signal_handlers();
 		c = campaign_run(&a.o, NULL);

@@ -66,6 +66,19 @@ static void run_plan_print(const struct job *j, const struct job_run_opts *o)
 	free(names);
 }
 
+struct run_plan_arg {
+	const struct job *j;
+	const struct job_run_opts *o;
+};
+
+/* the campaign's loaded hook: the plan once the boards and kernels are there */
+static void run_plan_loaded(void *arg)
+{
+	const struct run_plan_arg *a = arg;
+
+	run_plan_print(a->j, a->o);
+}
+
 /* `ablab run`'s command line. */
 struct run_cli {
 	const char *job, *boards, *results, *format;
@@ -211,7 +224,14 @@ static int run_job(const struct run_cli *r)
 		o.format = r->format;
 	if (r->dry)
 		run_say_design(&j, &o);
-	run_plan_print(&j, &o);
+	struct run_plan_arg pa = { &j, &o };
+
+	if (r->dry) {
+		run_plan_print(&j, &o);
+	} else {
+		o.loaded = run_plan_loaded;
+		o.loaded_arg = &pa;
+	}
 	install_signal_handlers();
 	ret = job_run(&j, &o, NULL);
 	free(mask);

@@ -4,6 +4,7 @@
  * --server's origin only), and lava-run on this host for --local. */
 #include "lava/lava-api.h"
 #include "lava/lava.h"
+#include "shared/http.h"
 #include "shared/util.h"
 
 #include <arpa/inet.h>
@@ -39,16 +40,6 @@ void lava_result_free(struct lava_result *r)
 /* The largest response body taken from a LAVA server (a boot's whole job
  * log is a few MB); a larger one fails the request instead of filling memory. */
 #define LAVA_MAX_BODY (32u << 20)
-
-static size_t curl_sink(char *p, size_t sz, size_t n, void *ud)
-{
-	struct buf *b = ud;
-
-	if (b->len + sz * n > LAVA_MAX_BODY)
-		return 0; /* CURLE_WRITE_ERROR */
-	buf_append(b, p, sz * n);
-	return sz * n;
-}
 
 /* scheme, host and port of url (port filled in from the scheme), lower case */
 static int url_origin(const char *url, char *o, size_t len)
@@ -133,64 +124,20 @@ int lava_server_url_ok(const char *server, bool insecure_http)
 }
 
 /* One HTTP request; *code gets the status; body in out. */
-static int http(const struct lava_conn *c, const char *method, const char *url, const char *body,
-		struct buf *out, long *code)
+static int http(const struct lava_conn *c, const char *url, const char *body, struct buf *out,
+		long *code)
 {
-	struct curl_slist *hd = NULL;
-	char *auth = xasprintf("Authorization: Token %s", c->token);
-	char errbuf[CURL_ERROR_SIZE] = "";
-	CURLcode rc;
-	CURL *cu = curl_easy_init();
+	struct http_token_req r = { .who = "LAVA server",
+				    .opt = "--server",
+				    .base = c->server,
+				    .token = c->token,
+				    .url = url,
+				    .body = body,
+				    .timeout_s = 120,
+				    .max_body = LAVA_MAX_BODY,
+				    .redirect_err = -EPERM };
 
-	if (!cu) {
-		free(auth);
-		return -ENOMEM;
-	}
-	hd = curl_slist_append(hd, auth);
-	hd = curl_slist_append(hd, "Accept: application/json");
-	if (body)
-		hd = curl_slist_append(hd, "Content-Type: application/json");
-	curl_easy_setopt(cu, CURLOPT_URL, url);
-	curl_easy_setopt(cu, CURLOPT_HTTPHEADER, hd);
-	curl_easy_setopt(cu, CURLOPT_WRITEFUNCTION, curl_sink);
-	curl_easy_setopt(cu, CURLOPT_WRITEDATA, out);
-	curl_easy_setopt(cu, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(cu, CURLOPT_CONNECTTIMEOUT, 15L);
-	curl_easy_setopt(cu, CURLOPT_TIMEOUT, 120L);
-	/* the token goes only to --server: http(s) only, no redirect followed
-	 * (a 3xx is an error below), no body larger than LAVA_MAX_BODY */
-	curl_easy_setopt(cu, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(cu, CURLOPT_REDIR_PROTOCOLS_STR, "https");
-	curl_easy_setopt(cu, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(cu, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)LAVA_MAX_BODY);
-	curl_easy_setopt(cu, CURLOPT_NOSIGNAL, 1L);
-	if (body) {
-		curl_easy_setopt(cu, CURLOPT_POST, 1L);
-		curl_easy_setopt(cu, CURLOPT_POSTFIELDS, body);
-	}
-	(void)method;
-	rc = curl_easy_perform(cu);
-	curl_easy_getinfo(cu, CURLINFO_RESPONSE_CODE, code);
-	curl_slist_free_all(hd);
-	curl_easy_cleanup(cu);
-	free(auth);
-	buf_append(out, "", 1);
-	out->len--;
-	if (rc == CURLE_WRITE_ERROR || rc == CURLE_FILESIZE_EXCEEDED) {
-		err_msg("LAVA server %s: response larger than %u MiB; not read", url,
-			LAVA_MAX_BODY >> 20);
-		return -EFBIG;
-	}
-	if (rc != CURLE_OK) {
-		err_msg("LAVA server %s: %s", url, errbuf[0] ? errbuf : curl_easy_strerror(rc));
-		return -EIO;
-	}
-	if (*code >= 300 && *code < 400) {
-		err_msg("LAVA server %s: HTTP %ld redirect not followed (the token goes only to --server %s): give the final URL as --server",
-			url, *code, c->server);
-		return -EPERM;
-	}
-	return 0;
+	return http_token_request(&r, out, code);
 }
 
 static json_object *http_json(const struct lava_conn *c, const char *url, long *code)
@@ -198,7 +145,7 @@ static json_object *http_json(const struct lava_conn *c, const char *url, long *
 	struct buf out = { 0 };
 	json_object *o = NULL;
 
-	if (!http(c, "GET", url, NULL, &out, code) && *code == 200)
+	if (!http(c, url, NULL, &out, code) && *code == 200)
 		o = json_tokener_parse(out.data);
 	if (!o && *code != 0)
 		err_msg("LAVA server %s: HTTP %ld%s%.200s", url, *code, out.len ? ": " : "",
@@ -216,7 +163,7 @@ int lava_submit(const struct lava_conn *c, const char *yaml, int64_t *id)
 	int ret;
 
 	json_object_object_add(req, "definition", json_object_new_string(yaml));
-	ret = http(c, "POST", url, json_object_to_json_string(req), &out, &code);
+	ret = http(c, url, json_object_to_json_string(req), &out, &code);
 	if (!ret) {
 		resp = json_tokener_parse(out.data);
 		ids = jobj(resp, "job_ids");
@@ -278,7 +225,7 @@ int lava_fetch(const struct lava_conn *c, int64_t id, struct lava_result *r)
 	long code = 0;
 	int ret, pages = 0;
 
-	ret = http(c, "GET", url, NULL, &out, &code);
+	ret = http(c, url, NULL, &out, &code);
 	free(url);
 	if (!ret && code == 200) {
 		r->log = lava_log_target_text(out.data, out.len);

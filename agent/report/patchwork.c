@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "report/report-int.h"
 #include "store/store-campaign.h"
+#include "shared/http.h"
 #include "shared/util.h"
 #include "stats/stats.h"
 
@@ -225,16 +226,6 @@ int pw_plan(struct store *st, int64_t cid, struct pw_plan *p)
 
 #define PW_MAX_BODY (4u << 20)
 
-static size_t sink(char *d, size_t sz, size_t n, void *ud)
-{
-	struct buf *b = ud;
-
-	if (b->len + sz * n > PW_MAX_BODY)
-		return 0;
-	buf_append(b, d, sz * n);
-	return sz * n;
-}
-
 int pw_url_ok(const char *url, bool insecure_http)
 {
 	CURLU *u = curl_url();
@@ -282,56 +273,21 @@ int pw_token_read(const char *file, char **token)
 }
 
 /* One request to the server (body: a POST of JSON); the token goes with it, to --url's
- * server only: no redirect is followed.  0 with *code, or -EIO (said). */
+ * server only: no redirect is followed.  0 with *code, or -errno (said). */
 static int http(const struct pw_conn *c, const char *url, const char *body, struct buf *out,
 		long *code)
 {
-	char *auth = xasprintf("Authorization: Token %s", c->token);
-	char errbuf[CURL_ERROR_SIZE] = "";
-	struct curl_slist *hd = NULL;
-	CURL *cu = curl_easy_init();
-	CURLcode rc;
+	struct http_token_req r = { .who = "patchwork",
+				    .opt = "--url",
+				    .base = c->url,
+				    .token = c->token,
+				    .url = url,
+				    .body = body,
+				    .timeout_s = 60,
+				    .max_body = PW_MAX_BODY,
+				    .redirect_err = -EIO };
 
-	if (!cu) {
-		free(auth);
-		return -ENOMEM;
-	}
-	*code = 0;
-	hd = curl_slist_append(hd, auth);
-	hd = curl_slist_append(hd, "Accept: application/json");
-	if (body)
-		hd = curl_slist_append(hd, "Content-Type: application/json");
-	curl_easy_setopt(cu, CURLOPT_URL, url);
-	curl_easy_setopt(cu, CURLOPT_HTTPHEADER, hd);
-	curl_easy_setopt(cu, CURLOPT_WRITEFUNCTION, sink);
-	curl_easy_setopt(cu, CURLOPT_WRITEDATA, out);
-	curl_easy_setopt(cu, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(cu, CURLOPT_CONNECTTIMEOUT, 15L);
-	curl_easy_setopt(cu, CURLOPT_TIMEOUT, 60L);
-	curl_easy_setopt(cu, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(cu, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(cu, CURLOPT_NOSIGNAL, 1L);
-	if (body) {
-		curl_easy_setopt(cu, CURLOPT_POST, 1L);
-		curl_easy_setopt(cu, CURLOPT_POSTFIELDS, body);
-	}
-	rc = curl_easy_perform(cu);
-	curl_easy_getinfo(cu, CURLINFO_RESPONSE_CODE, code);
-	curl_slist_free_all(hd);
-	curl_easy_cleanup(cu);
-	free(auth);
-	buf_append(out, "", 1);
-	out->len--;
-	if (rc != CURLE_OK) {
-		err_msg("patchwork %s: %s", url, errbuf[0] ? errbuf : curl_easy_strerror(rc));
-		return -EIO;
-	}
-	if (*code >= 300 && *code < 400) {
-		err_msg("patchwork %s: HTTP %ld redirect not followed (the token goes only to --url %s): give the final URL as --url",
-			url, *code, c->url);
-		return -EIO;
-	}
-	return 0;
+	return http_token_request(&r, out, code);
 }
 
 int pw_patch_id(const struct pw_conn *c, const char *msgid, int64_t *id)

@@ -113,7 +113,7 @@ static struct plan_design design_of(const struct cost_query *q, size_t n)
 	struct plan_design p = { .n = n,
 				 .rows = q->rows,
 				 .alpha = q->alpha,
-				 .beta = 0.05,
+				 .beta = ABLAB_BETA,
 				 .margin = q->margin > 0.0 && q->margin < 1.0 ? q->margin : 0.01 };
 
 	return p;
