@@ -129,4 +129,23 @@ sim_uboot_board() {
 }
 JSON
 }
+# series_mbox OUT STEM PATCH...: the patches mailed as one thread into mbox OUT, each
+# message's Message-Id <STEM.1-N-ablab@localhost>, every later one a reply to the first
+series_mbox() {
+	python3 - "$@" <<'PY'
+import mailbox, re, sys
+out, stem, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+mb = mailbox.mbox(out, create=True)
+first = "<%s.1-1-ablab@localhost>" % stem
+for i, f in enumerate(files, 1):
+    head, _, body = open(f, "rb").read().partition(b"\n\n")
+    head = re.sub(rb"\n[ \t]+", b" ", head)
+    lines = head.split(b"\n")[1:]
+    lines.append(b"Message-Id: <%s.1-%d-ablab@localhost>" % (stem.encode(), i))
+    if i > 1:
+        lines += [b"In-Reply-To: " + first.encode(), b"References: " + first.encode()]
+    mb.add(mailbox.mboxMessage(b"\n".join(lines) + b"\n\n" + body))
+mb.flush()
+PY
+}
 psql_q() { psql -X -A -t -q "host=$ABLAB_DATA/pg dbname=ablab user=ablab" -c "$1"; }

@@ -15,21 +15,7 @@ fi
 real_cache=$kcache
 [ -d "$real_cache/kernels" ] && ln -s "$real_cache/kernels" "$d/cache/kernels"
 export ABLAB_CACHE=$d/cache
-python3 - "$d/jobs/series.mbox" jobs/dma-from-device/patches/*.patch <<'PY'
-import mailbox, re, sys
-out, files = sys.argv[1], sys.argv[2:]
-mb = mailbox.mbox(out, create=True)
-first = "<20260910083600.1-1-ablab@localhost>"
-for i, f in enumerate(files, 1):
-    head, _, body = open(f, "rb").read().partition(b"\n\n")
-    head = re.sub(rb"\n[ \t]+", b" ", head)
-    lines = head.split(b"\n")[1:]
-    lines.append(b"Message-Id: <20260910083600.1-%d-ablab@localhost>" % i)
-    if i > 1:
-        lines += [b"In-Reply-To: " + first.encode(), b"References: " + first.encode()]
-    mb.add(mailbox.mboxMessage(b"\n".join(lines) + b"\n\n" + body))
-mb.flush()
-PY
+series_mbox "$d/jobs/series.mbox" 20260910083600 jobs/dma-from-device/patches/*.patch
 python3 -c 'import json, sys
 j = json.load(open("jobs/dma-from-device.json"))
 j["variants"]["patched"]["patches"] = {"mbox": "series.mbox"}

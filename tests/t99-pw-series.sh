@@ -29,21 +29,7 @@ export ABLAB_CACHE=$d/cache
 "$ablab" db start >/dev/null || bad "t99: db start"
 
 # the series, mailed: two messages, the second a reply to the first
-python3 - "$d/jobs/series.mbox" jobs/dma-from-device/patches/*.patch <<'PY'
-import mailbox, re, sys
-out, files = sys.argv[1], sys.argv[2:]
-mb = mailbox.mbox(out, create=True)
-first = "<20260911093000.1-1-ablab@localhost>"
-for i, f in enumerate(files, 1):
-    head, _, body = open(f, "rb").read().partition(b"\n\n")
-    head = re.sub(rb"\n[ \t]+", b" ", head)
-    lines = head.split(b"\n")[1:]
-    lines.append(b"Message-Id: <20260911093000.1-%d-ablab@localhost>" % i)
-    if i > 1:
-        lines += [b"In-Reply-To: " + first.encode(), b"References: " + first.encode()]
-    mb.add(mailbox.mboxMessage(b"\n".join(lines) + b"\n\n" + body))
-mb.flush()
-PY
+series_mbox "$d/jobs/series.mbox" 20260911093000 jobs/dma-from-device/patches/*.patch
 
 # the simulated board, with a recipe whose build.sh stands in for a kernel build
 sim_uboot_board sim-pw "$d/sim"
