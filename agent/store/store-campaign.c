@@ -329,7 +329,7 @@ int store_calibration_add(struct store *st, int64_t id, const char *board, const
 
 int store_campaign_msgids(struct store *st, int64_t id, char **json)
 {
-	char ids[24];
+	char ids[DEC_LEN(int64_t)];
 	const char *par[1] = { ids };
 
 	snprintf(ids, sizeof(ids), "%" PRId64, id);
@@ -339,7 +339,7 @@ int store_campaign_msgids(struct store *st, int64_t id, char **json)
 
 int store_campaign_run_boards(struct store *st, int64_t id, char ***boards, size_t *n)
 {
-	char ids[24];
+	char ids[DEC_LEN(int64_t)];
 	const char *par[1] = { ids };
 	struct store_rows t;
 	int ret;
