@@ -237,6 +237,8 @@ static void attempt_record(struct board_run *br, struct boot_rec *rec,
 	/* the external reference of the boot (a LAVA job): the boots' lava_* columns */
 	rec->lava_server = res->ext.server;
 	rec->lava_job_id = res->ext.id;
+	rec->phases = res->phases ? json_object_to_json_string_ext(res->phases, 0) : NULL;
+	rec->env = res->env ? json_object_to_json_string_ext(res->env, 0) : NULL;
 }
 
 /* The line that says how the attempt (result r) went. */
@@ -302,6 +304,8 @@ static enum attempt_end board_attempt(struct board_run *br, int i, int attempt)
 	sr = keep_boot(br, &br->st, &rec);
 	attempt_say(br, &rec, &res, r);
 	bench_out_free(&res.bo);
+	json_object_put(res.phases);
+	json_object_put(res.env);
 	free(transcript);
 	free(logerr);
 	if (sr) {

@@ -52,6 +52,10 @@ struct runner_result {
 					 * infrastructure): stored without samples */
 	struct ext_ref ext; /* the boot's job on the runner's server (a LAVA job) */
 	char where[64]; /* "LAVA job 12": named in the ok line; "" none */
+	/* the attempt's phases and environment fingerprint (docs/DESIGN.md "Boot phases",
+	 * "Environment fingerprint"), stored as the boot's phases and env; NULL: none.  The
+	 * engine puts them. */
+	json_object *phases, *env;
 };
 
 struct runner_ops {

@@ -78,6 +78,10 @@ int spool_write(const char *dir, const struct boot_rec *b)
 		ADD(o, "lava_server", STR(b->lava_server));
 		ADD(o, "lava_job_id", json_object_new_int64(b->lava_job_id));
 	}
+	if (b->phases)
+		ADD(o, "phases", json_tokener_parse(b->phases));
+	if (b->env)
+		ADD(o, "env", json_tokener_parse(b->env));
 	if (b->k) {
 		k = json_object_new_object();
 		ADD(k, "dir", STR(b->k->dir));
@@ -170,6 +174,20 @@ static int get_num(struct vctx *v, json_object *o, const char *pre, const char *
 
 /* A string of at most max - 1 bytes without NUL; null/absent allowed when
  * optional (then *out = NULL). */
+/* An optional JSON object o[key] as its text (owned by o), for a jsonb column. */
+static int get_jsonobj(struct vctx *v, json_object *o, const char *key, const char **out)
+{
+	json_object *x;
+
+	*out = NULL;
+	if (!json_object_object_get_ex(o, key, &x) || !x)
+		return 0;
+	if (!json_object_is_type(x, json_type_object))
+		return bad(v, "", key, "is not an object");
+	*out = json_object_to_json_string_ext(x, JSON_C_TO_STRING_PLAIN);
+	return 0;
+}
+
 static int get_str(struct vctx *v, json_object *o, const char *pre, const char *key, bool optional,
 		   size_t max, const char **out)
 {
@@ -428,6 +446,10 @@ int spool_read(struct spool_boot *sb, const char *path, struct errtext *why)
 		ret = get_i64(&v, r, "", "lava_job_id", true, 1, INT64_MAX, 0, &rec->lava_job_id);
 	if (!ret && rec->lava_job_id && !rec->lava_server)
 		ret = bad(&v, "", "lava_server", "is missing (lava_job_id needs its server)");
+	if (!ret)
+		ret = get_jsonobj(&v, r, "phases", &rec->phases);
+	if (!ret)
+		ret = get_jsonobj(&v, r, "env", &rec->env);
 	ko = jobj(r, "kernel");
 	if (!ret && ko)
 		ret = read_kernel(&v, ko, sb);

@@ -151,11 +151,11 @@ fi
 
 echo "== a database from before the screening rule (schema 15): upgraded, its batches screened by net time"
 if [ -n "${cid:-}" ]; then
-	psql_q "ALTER TABLE samples DROP COLUMN excluded; DELETE FROM schema_version WHERE version = 16; DELETE FROM boot_means; INSERT INTO boot_means SELECT s.boot_id, s.scenario, avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END), count(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.status = 'ok' GROUP BY s.boot_id, s.scenario"
+	psql_q "ALTER TABLE samples DROP COLUMN excluded; ALTER TABLE boots DROP COLUMN phases, DROP COLUMN env; DELETE FROM schema_version WHERE version >= 16; DELETE FROM boot_means; INSERT INTO boot_means SELECT s.boot_id, s.scenario, avg(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END), count(CASE WHEN s.kind = 'preserve' THEN s.lost_bytes ELSE s.mean_ns END) FROM samples s JOIN boots b ON b.id = s.boot_id WHERE b.status = 'ok' GROUP BY s.boot_id, s.scenario"
 	check "schema 15: the poisoned boot's mean is negative there (one per campaign)" test \
 		"$(psql_q "SELECT count(*) FROM boot_means WHERE mean < 0")" = 2
 	"$ablab" report "$cid" --format json >"$dd/up.json" 2>"$dd/up.err"; rc=$?
-	check "upgrade: report exit 0, schema 16" test "$rc/$(psql_q "SELECT max(version) FROM schema_version")" = 0/16
+	check "upgrade: report exit 0, schema 17" test "$rc/$(psql_q "SELECT max(version) FROM schema_version")" = 0/17
 	check "upgrade: the negative batches flagged by the migration, no negative boot mean left" test \
 		"$(psql_q "SELECT count(*) FROM samples WHERE excluded = 'net time <= 0 (stored before the screening rule)'")/$(psql_q "SELECT count(*) FROM samples WHERE excluded IS NOT NULL")/$(psql_q "SELECT count(*) FROM boot_means WHERE mean < 0")" = 2/2/0
 	check "upgrade: the report counts the batch with the migration's reason" python3 -c "

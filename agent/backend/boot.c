@@ -11,6 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const boot_phase_names[PHASE__N] = {
+	"first_byte", "bootloader", "loaded", "banner", "prompt", "bench_start", "bench_end", "off",
+};
+
+void boot_mark(struct boot_session *s, enum boot_phase p)
+{
+	s->phase[p] = now_ms();
+}
+
 int boot_fail(struct boot_session *s, int ret, bool fatal, const char *fmt, ...)
 {
 	va_list ap;

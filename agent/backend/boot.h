@@ -12,6 +12,21 @@
  * methods (boot.method) are backends, one file each: boot-direct.c (QEMU -kernel),
  * boot-uboot.c (interrupt autoboot, type the board's commands, TFTP), boot-command.c (a
  * user command deploys, e.g. to an SD mux, then power on); listed in backends.c. */
+/* The phases of an attempt (docs/DESIGN.md "Boot phases"): each one's end, stored as ms
+ * after power on in the boot's phases column (power on itself is boot_session.t_on). */
+enum boot_phase {
+	PHASE_FIRST_BYTE, /* the console's first byte after power on */
+	PHASE_BOOTLOADER, /* the boot loader reached (autoboot interrupted, its prompt) */
+	PHASE_LOADED, /* the kernel and its files loaded (TFTP: load_bytes in load_ms) */
+	PHASE_BANNER, /* the kernel's "Linux version" banner */
+	PHASE_PROMPT, /* the shell prompt, answering */
+	PHASE_BENCH_START, /* the benchmark command typed */
+	PHASE_BENCH_END, /* its results read */
+	PHASE_OFF, /* power off done */
+	PHASE__N
+};
+extern const char *const boot_phase_names[PHASE__N];
+
 struct boot_session {
 	const struct board *board;
 	struct power pw;
@@ -20,6 +35,8 @@ struct boot_session {
 	bool powered, con_open, tgt_ready;
 	char *tftp_dir; /* the TFTP root a method's deploy() used (power's {tftp_root}) */
 	int64_t t_on, t_prompt; /* monotonic ms */
+	int64_t phase[PHASE__N]; /* monotonic ms of each phase's end; 0: not reached */
+	int64_t load_bytes, load_ms; /* what the boot loader transferred, in how long; 0: unknown */
 	bool fatal; /* a setup error retrying cannot fix */
 	struct errtext error;
 };
@@ -50,6 +67,9 @@ struct boot_ops {
  * -errno with s->error set (and s->fatal when a retry cannot help). */
 int boot_start(struct boot_session *s, const struct board *b, const struct kernel_art *k,
 	       const char *rundir, const char *transcript);
+/* Phase p ended now (the latest call counts). */
+void boot_mark(struct boot_session *s, enum boot_phase p);
+
 /* Powers off and releases everything (safe to call after a failed start). */
 void boot_end(struct boot_session *s);
 

@@ -361,7 +361,7 @@ static int boot_insert(struct store *st, const struct boot_rec *b, const char *c
 		       char boot_id[32])
 {
 	char attempt[16], started[32], boot_ms[32], run_ms[32], cres[32], lava_id[32];
-	const char *p[18] = { b->uuid,
+	const char *p[20] = { b->uuid,
 			      campaign,
 			      board_id,
 			      kernel_id[0] ? kernel_id : NULL,
@@ -378,7 +378,9 @@ static int boot_insert(struct store *st, const struct boot_rec *b, const char *c
 			      b->res && b->res->have_start ? cres : NULL,
 			      b->log_path,
 			      b->lava_job_id ? b->lava_server : NULL,
-			      b->lava_job_id ? lava_id : NULL };
+			      b->lava_job_id ? lava_id : NULL,
+			      b->phases,
+			      b->env };
 	PGresult *r;
 	int ret = 1;
 
@@ -393,12 +395,14 @@ static int boot_insert(struct store *st, const struct boot_rec *b, const char *c
 	r = store_query(st,
 			"INSERT INTO boots (uuid, campaign_id, board_id, kernel_id, variant,"
 			" seq, attempt, status, error, started, boot_ms, run_ms, uname_r, "
-			"proc_version, clock_res_ns, log_path, lava_server, lava_job_id) "
+			"proc_version, clock_res_ns, log_path, lava_server, lava_job_id, phases,"
+			" env) "
 			"VALUES ($1::uuid, $2::int, $3::int, $4::int, $5, $6::int, $7::int, "
 			"$8, $9, to_timestamp($10::double precision), $11::int, $12::int, $13,"
-			" $14, $15::bigint, $16, $17, $18::bigint) ON CONFLICT DO NOTHING "
-			"RETURNING id",
-			18, p);
+			" $14, $15::bigint, $16, $17, $18::bigint, $19::jsonb, $20::jsonb) ON "
+			"CONFLICT"
+			" DO NOTHING RETURNING id",
+			20, p);
 	if (!r)
 		return -EIO;
 	if (PQntuples(r)) {

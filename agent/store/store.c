@@ -234,6 +234,10 @@ static const char *const migrations[] = {
 	" EXISTS (SELECT 1 FROM samples x WHERE x.boot_id = s.boot_id AND x.scenario = s.scenario"
 	" AND x.excluded IS NOT NULL) GROUP BY s.boot_id, s.scenario HAVING " BOOT_MEAN_N_SQL
 	" > 0;",
+	/* 17: where each attempt's time went (power on .. power off) and what else described
+	 * its environment (bootloader, cmdline, DTB, cpufreq, thermal, module, rootfs):
+	 * docs/DESIGN.md "Boot phases" and "Environment fingerprint"; NULL for older boots */
+	"ALTER TABLE boots ADD COLUMN phases jsonb, ADD COLUMN env jsonb;",
 };
 
 PGresult *store_query(struct store *st, const char *sql, int nparams, const char *const *params)

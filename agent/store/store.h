@@ -100,6 +100,9 @@ struct boot_rec {
 	const char *lava_server; /* with lava_job_id: --server URL or "local:..." */
 	int64_t lava_job_id; /* 0: not a LAVA boot */
 	bool partial; /* ingest --partial: some scenarios or lines missing */
+	/* JSON text of the boots' phases and env columns, or NULL (docs/DESIGN.md "Boot
+	 * phases", "Environment fingerprint") */
+	const char *phases, *env;
 	/* the board's definition as JSON, or NULL: made from board->jf.root (json-c writes
 	 * its text into the object: threads sharing a board pass it made once) */
 	const char *board_json;
