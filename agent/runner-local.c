@@ -25,6 +25,18 @@ static int local_check(void *priv, const struct board *b)
 	return ret;
 }
 
+/* Power off, then the phases the attempt reached (a failed one's too) into r->phases. */
+static void local_end(struct boot_session *s, const struct bench_out *bo, struct runner_result *r)
+{
+	s->phase[PHASE_BENCH_START] = bo->t_start;
+	s->phase[PHASE_BENCH_END] = bo->t_end;
+	boot_end(s);
+	if (s->t_on)
+		boot_mark(s, PHASE_OFF);
+	r->log_err = console_log_error(&s->con);
+	r->phases = boot_phases_json(s);
+}
+
 /* One attempt at one slot: boot, benchmark, power off. */
 static int local_attempt(void *priv, const struct runner_slot *sl, struct runner_result *r)
 {
@@ -38,8 +50,7 @@ static int local_attempt(void *priv, const struct runner_slot *sl, struct runner
 	if (ret) {
 		errtext_set(&bo->error, 0, "%s", s.error.msg);
 		bo->fatal = s.fatal;
-		boot_end(&s);
-		r->log_err = console_log_error(&s.con);
+		local_end(&s, bo, r);
 		return ret;
 	}
 	r->boot_ms = s.t_prompt - s.t_on;
@@ -51,8 +62,7 @@ static int local_attempt(void *priv, const struct runner_slot *sl, struct runner
 			    bo->uname_r, sl->k->release, sl->k->dir);
 		ret = -EIO;
 	}
-	boot_end(&s);
-	r->log_err = console_log_error(&s.con);
+	local_end(&s, bo, r);
 	return ret;
 }
 

@@ -148,6 +148,8 @@ static int ub_outcome(struct boot_session *s, int ret, bool boots, const char *c
 		long long got = bytes_transferred(console_at(c, start), c->in.data + m[0].rm_so);
 
 		ret = 0;
+		if (got > 0)
+			s->load_bytes += got; /* boot phases: what was transferred */
 		for (fi = 0; fi < 3 && got >= 0; fi++) {
 			struct stat st;
 
@@ -177,6 +179,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	struct console_pat prompt = console_pat_lit(u->prompt, CONSOLE_TAIL_NONE);
 	char what[300];
 	regmatch_t m[10];
+	int64_t t_cmd, t_load = 0, loaded;
 	int ret;
 
 	console_pat_compile(&autoboot, u->autoboot); /* checked at load */
@@ -192,6 +195,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	ret = ub_wait(s, u->interrupt, &prompt, m, "prompt", what, " after typing boot.interrupt");
 	if (ret < 0)
 		goto out;
+	boot_mark(s, PHASE_BOOTLOADER);
 	for (i = 0; i < ncmd; i++) {
 		bool boots = i == ncmd - 1;
 		char *cmd = NULL, *bad = NULL;
@@ -210,6 +214,9 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 			goto out;
 		}
 		start = console_tell(c);
+		t_cmd = now_ms();
+		if (boots)
+			s->phase[PHASE_LOADED] = t_cmd; /* what it boots is loaded */
 		ret = console_write(c, cmd);
 		if (!ret)
 			ret = console_write(c, "\n");
@@ -225,7 +232,12 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 			free(cmd);
 			break;
 		}
+		loaded = s->load_bytes;
 		ret = ub_outcome(s, ret, boots, cmd, i, start, m, rel, src);
+		if (!ret && s->load_bytes > loaded) { /* a transfer: load_ms from the first */
+			t_load = t_load ? t_load : t_cmd;
+			s->load_ms = now_ms() - t_load;
+		}
 		free(cmd);
 		if (ret)
 			goto out;

@@ -90,14 +90,20 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 	const struct board *b = s->board;
 	char *const *reset = boot_reset_patterns(b, false);
 	size_t nfail = strv_len(b->fail_patterns), nreset = strv_len(reset);
-	struct console_pat *pats = xcalloc(nfail + nreset + 1, sizeof(*pats));
+	struct console_pat *pats = xcalloc(nfail + nreset + 2, sizeof(*pats));
 	regmatch_t m[10];
 	int ret;
 
 	boot_add_pats(pats, 1, b->fail_patterns);
 	boot_add_pats(pats, 1 + nfail, reset);
 	pats[0] = target_prompt(&s->tgt);
-	ret = console_expect_pats(&s->con, pats, nfail + nreset + 1, deadline, m);
+	/* the kernel's banner marks its phase, then the wait goes on (no banner: no mark) */
+	pats[nfail + nreset + 1] = console_pat_lit("Linux version ", CONSOLE_TAIL_NONE);
+	ret = console_expect_pats(&s->con, pats, nfail + nreset + 2, deadline, m);
+	if (ret == (int)(nfail + nreset + 1)) {
+		boot_mark(s, PHASE_BANNER);
+		ret = console_expect_pats(&s->con, pats, nfail + nreset + 1, deadline, m);
+	}
 	if (ret > 0) {
 		char line[200];
 
@@ -130,6 +136,7 @@ static int wait_prompt(struct boot_session *s, int64_t deadline)
 	} else if (ret == -EFBIG) {
 		ret = boot_fail(s, ret, false, "%s", s->con.error.msg);
 	}
+	pats[nfail + nreset + 1] = (struct console_pat){ 0 };
 	boot_free_pats(pats, nfail + nreset + 1);
 	return ret < 0 ? ret : 0;
 }
@@ -202,6 +209,7 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 	/* on() first waits out power.off_ms: that is not boot time */
 	if (s->pw.t_off && s->pw.t_off + b->off_ms > s->t_on)
 		s->t_on = s->pw.t_off + b->off_ms;
+	s->con.t_first_rx = 0; /* what came before power on is not the board's first byte */
 	ret = power_on(&s->pw, k);
 	s->powered = true;
 	if (ret) {
@@ -249,11 +257,33 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 		goto out;
 	}
 	s->t_prompt = now_ms();
+	s->phase[PHASE_PROMPT] = s->t_prompt;
 out:
+	if (s->con.t_first_rx)
+		s->phase[PHASE_FIRST_BYTE] = s->con.t_first_rx;
 	free(rel[0]);
 	free(rel[1]);
 	free(rel[2]);
 	return ret;
+}
+
+json_object *boot_phases_json(const struct boot_session *s)
+{
+	json_object *o;
+	int p;
+
+	if (!s->t_on)
+		return NULL; /* never powered on: no phase */
+	o = json_object_new_object();
+	for (p = 0; p < PHASE__N; p++)
+		if (s->phase[p])
+			json_object_object_add(o, boot_phase_names[p],
+					       json_object_new_int64(s->phase[p] - s->t_on));
+	if (s->load_bytes > 0) {
+		json_object_object_add(o, "load_bytes", json_object_new_int64(s->load_bytes));
+		json_object_object_add(o, "load_ms", json_object_new_int64(s->load_ms));
+	}
+	return o;
 }
 
 void boot_end(struct boot_session *s)

@@ -8,6 +8,8 @@
 #include "backend/power.h"
 #include "backend/target.h"
 
+#include <json-c/json.h>
+
 /* One boot of a board: power, console and shell, from off to a prompt (boot.c).  The
  * methods (boot.method) are backends, one file each: boot-direct.c (QEMU -kernel),
  * boot-uboot.c (interrupt autoboot, type the board's commands, TFTP), boot-command.c (a
@@ -69,6 +71,10 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 	       const char *rundir, const char *transcript);
 /* Phase p ended now (the latest call counts). */
 void boot_mark(struct boot_session *s, enum boot_phase p);
+
+/* The phases s reached as docs/DESIGN.md "Boot phases" (ms after s->t_on; load_bytes and
+ * load_ms when known), or NULL when the board was never powered on. */
+json_object *boot_phases_json(const struct boot_session *s);
 
 /* Powers off and releases everything (safe to call after a failed start). */
 void boot_end(struct boot_session *s);

@@ -328,6 +328,8 @@ static void take_input(struct console *c, const char *p, size_t n, bool keep)
 			log_flush(c);
 	}
 	c->t_last_rx = now_ms();
+	if (!c->t_first_rx && n)
+		c->t_first_rx = c->t_last_rx;
 	if (flood) {
 		c->flooded = true;
 		console_set_err(

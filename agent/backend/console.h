@@ -97,6 +97,7 @@ struct console {
 	int reopens;
 	int64_t t_open;
 	int64_t t_last_rx;
+	int64_t t_first_rx; /* the first byte received (0: none yet; boot.c zeroes it at power on) */
 	struct errtext error; /* why open failed or the console flooded, naming the board */
 };
 

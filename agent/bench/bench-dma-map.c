@@ -193,7 +193,9 @@ static int bench_dma_map(struct target *t, const struct board *b, const struct b
 			return ret;
 		}
 	}
-	o->run_ms = now_ms() - t0;
+	o->t_start = t0;
+	o->t_end = now_ms();
+	o->run_ms = o->t_end - t0;
 	free(cmd);
 	if (ret)
 		goto io;

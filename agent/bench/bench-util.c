@@ -217,7 +217,9 @@ int bench_run_timed(struct target *t, const char *cmd, int64_t deadline, struct 
 
 	buf_reset(out);
 	ret = target_run(t, cmd, deadline, out, status);
-	o->run_ms = now_ms() - t0;
+	o->t_start = t0;
+	o->t_end = now_ms();
+	o->run_ms = o->t_end - t0;
 	return ret;
 }
 

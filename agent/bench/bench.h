@@ -66,6 +66,7 @@ struct bench_out {
 	char *uname_r, *proc_version;
 	struct run_result res;
 	int64_t run_ms;
+	int64_t t_start, t_end; /* monotonic ms: the benchmark command typed, its output read */
 	bool fatal; /* retrying cannot help (the module refuses to load, prints
 			 * another format than the parser's) */
 	int batches; /* batches per scenario that ran (every scenario the same),
