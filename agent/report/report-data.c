@@ -137,6 +137,8 @@ static json_object *board_json(const struct report *rep, size_t bi)
 		}
 		json_object_object_add(o, "transcripts_incomplete", a);
 	}
+	/* docs/DESIGN.md "Phase medians"; null: no ok boot with phases */
+	json_object_object_add(o, "phases", b->phases ? json_tokener_parse(b->phases) : NULL);
 	json_object_object_add(o, "boot_s", jd(b->boot_s));
 	json_object_object_add(o, "run_s", jd(b->run_s));
 	if (b->design_ok) {

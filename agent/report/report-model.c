@@ -5,6 +5,7 @@
 #include "report/report.h"
 #include "report/report-int.h"
 #include "stats/seqtest.h"
+#include "store/store-board.h"
 #include "store/store-report.h"
 #include "shared/util.h"
 #include "stats/stats.h"
@@ -146,6 +147,13 @@ static int load_boards(struct store *st, struct report *rep)
 		if (b->icount_shift > 10)
 			b->icount_shift = -1;
 	}
+	store_rows_free(&r);
+	if (store_board_phases(st, rep->campaign, NULL, NULL, NULL, &r))
+		return -EIO;
+	for (i = 0; i < (int)r.nrows; i++)
+		for (size_t k = 0; k < rep->nboards; k++)
+			if (!strcmp(rep->boards[k].name, store_text(&r, i, BP_BOARD)))
+				rep->boards[k].phases = xstrdup(store_text(&r, i, BP_JSON));
 	store_rows_free(&r);
 	return 0;
 }
@@ -404,6 +412,7 @@ void report_free(struct report *rep)
 		free(rep->boards[i].lava_jobs);
 		free(rep->boards[i].not_retried_why);
 		free(rep->boards[i].logs_incomplete);
+		free(rep->boards[i].phases);
 	}
 	free(rep->boards);
 	free(rep->series_patches);

@@ -87,6 +87,9 @@ struct rep_board {
 	 * NULL: none */
 	char *logs_incomplete;
 	size_t nlogs_incomplete;
+	/* its phase medians in this campaign (store_board_phases(): JSON text); NULL: no ok boot
+	 * with phases */
+	char *phases;
 	double boot_s, run_s; /* mean boot-to-prompt and module-run seconds (NAN: unknown) */
 	int64_t clock_res_ns; /* largest of the boots (-1: unknown) */
 	/* campaign-level design: one (batches, boots) for every timing row of the board */

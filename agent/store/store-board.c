@@ -49,3 +49,43 @@ int store_boards_known(struct store *st, struct store_rows *t)
 		"FROM boards bo ORDER BY bo.name",
 		0, NULL, t);
 }
+
+const char store_board_phases_sql[] =
+	"WITH b AS (SELECT bd.name AS board, bo.campaign_id AS c, bo.started, bo.phases"
+	" FROM boots bo JOIN boards bd ON bd.id = bo.board_id"
+	" WHERE bo.status = 'ok' AND jsonb_typeof(bo.phases) = 'object'"
+	" AND ($1::bigint IS NULL OR bo.campaign_id = $1::bigint)"
+	" AND ($2::text IS NULL OR bd.name = $2::text)"
+	" AND ($3::timestamptz IS NULL OR coalesce(bo.started, bo.inserted) >= $3::timestamptz)"
+	" AND ($4::interval IS NULL OR coalesce(bo.started, bo.inserted) >= now() - $4::interval)),"
+	" k AS (SELECT board, key, percentile_cont(0.5) WITHIN GROUP (ORDER BY value::float8) AS med"
+	" FROM b, jsonb_each_text(b.phases) WHERE key NOT IN ('load_bytes', 'load_ms')"
+	" GROUP BY board, key),"
+	" g AS (SELECT board, extract(epoch FROM started - lag(started) OVER"
+	" (PARTITION BY board, c ORDER BY started)) * 1000 AS gap FROM b),"
+	" w AS (SELECT board, percentile_cont(0.5) WITHIN GROUP (ORDER BY gap) AS gap"
+	" FROM g WHERE gap > 0 GROUP BY board),"
+	" s AS (SELECT board, count(*) AS n,"
+	" percentile_cont(0.5) WITHIN GROUP (ORDER BY (phases->>'load_bytes')::float8) AS lb,"
+	" percentile_cont(0.5) WITHIN GROUP (ORDER BY (phases->>'load_ms')::float8) AS lm,"
+	" percentile_cont(0.5) WITHIN GROUP (ORDER BY (phases->>'load_bytes')::float8 / 1.024"
+	" / nullif((phases->>'load_ms')::float8, 0)) AS rate,"
+	" percentile_cont(0.5) WITHIN GROUP (ORDER BY (phases->>'off')::float8) AS off"
+	" FROM b GROUP BY board)"
+	" SELECT s.board, jsonb_strip_nulls(jsonb_build_object('boots', s.n,"
+	" 'median_ms', (SELECT jsonb_object_agg(key, round(med::numeric, 1)) FROM k"
+	" WHERE k.board = s.board), 'load_bytes', round(s.lb::numeric),"
+	" 'load_ms', round(s.lm::numeric, 1), 'load_kib_s', round(s.rate::numeric, 1),"
+	" 'boots_per_hour', round((3600000 / nullif(coalesce(w.gap, s.off), 0))::numeric, 1),"
+	" 'boots_per_hour_from', CASE WHEN w.gap > 0 THEN 'wall' WHEN s.off > 0 THEN 'off' END))"
+	" FROM s LEFT JOIN w USING (board) ORDER BY s.board";
+
+int store_board_phases(struct store *st, int64_t campaign, const char *board, const char *since,
+		       const char *age, struct store_rows *t)
+{
+	char cid[DEC_LEN(int64_t)];
+	const char *p[4] = { campaign ? cid : NULL, board, since, age };
+
+	snprintf(cid, sizeof(cid), "%" PRId64, campaign);
+	return store_rows_query(st, store_board_phases_sql, 4, p, t);
+}

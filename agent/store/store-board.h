@@ -23,4 +23,14 @@ int store_health_last(struct store *st, const char *board, struct store_rows *t)
 enum { BK_NAME, BK_CPU, BK_BOARD_FILE, BK_LAST_BOOT };
 int store_boards_known(struct store *st, struct store_rows *t);
 
+/* Per board, from its ok boots that have phases (docs/DESIGN.md "Boot phases"; boots
+ * without, older, LAVA or ingested ones, are skipped), of campaign (0: any) and board (NULL:
+ * every board) since a date (since: a timestamptz text) or an age (age: an interval text;
+ * NULL: no bound): the board and its "phases" JSON object (docs/DESIGN.md "Phase medians"):
+ * boots, median_ms per phase, the load's medians, boots_per_hour and what it came from. */
+enum { BP_BOARD, BP_JSON };
+extern const char store_board_phases_sql[]; /* $1..$4: campaign, board, since, age */
+int store_board_phases(struct store *st, int64_t campaign, const char *board, const char *since,
+		       const char *age, struct store_rows *t);
+
 #endif

@@ -2,6 +2,9 @@
 /* `ablab serve`: the JSON API (/api/v1/...) and the Prometheus metrics (/metrics). */
 #include "web/web.h"
 #include "web/web-int.h"
+#include "backend/boot.h"
+#include "store/store-board.h"
+#include "shared/util.h"
 #include "report/query.h"
 #include "shared/opt.h"
 #include "report/report.h"
@@ -137,6 +140,54 @@ static void plabel(FILE *f, const char *s)
 	}
 }
 
+/* Per board, the median of each boot phase and boots per hour over its ok boots with phases
+ * of the last 30 days (store_board_phases_sql); a board or phase without data: no line. */
+static void metrics_phases(struct web *w, struct reply *r)
+{
+	const char *p[4] = { NULL, NULL, NULL, "30 days" };
+	struct store_rows res;
+	FILE *f = r->f;
+	json_object **o;
+	json_object *v;
+
+	if (web_q(w, r, store_board_phases_sql, 4, p, &res))
+		return;
+	o = xcalloc(res.nrows + 1, sizeof(*o));
+	for (size_t i = 0; i < res.nrows; i++)
+		o[i] = json_tokener_parse(store_text(&res, i, BP_JSON));
+	fputs("# HELP ablab_boot_phase_ms Median end of the boot phase, ms after power on (ok boots of the last 30 days)\n"
+	      "# TYPE ablab_boot_phase_ms gauge\n",
+	      f);
+	for (size_t i = 0; i < res.nrows; i++) {
+		json_object *m = NULL;
+
+		if (!o[i] || !json_object_object_get_ex(o[i], "median_ms", &m))
+			continue;
+		for (int ph = 0; ph < PHASE__N; ph++) {
+			if (!json_object_object_get_ex(m, boot_phase_names[ph], &v))
+				continue;
+			fputs("ablab_boot_phase_ms{board=\"", f);
+			plabel(f, store_text(&res, i, BP_BOARD));
+			fprintf(f, "\",phase=\"%s\"} %s\n", boot_phase_names[ph],
+				json_object_get_string(v));
+		}
+	}
+	fputs("# HELP ablab_boots_per_hour Boots per hour of the board: 3600 s / the median wall time between consecutive ok boots of a campaign (else / the median power-on-to-off time), last 30 days\n"
+	      "# TYPE ablab_boots_per_hour gauge\n",
+	      f);
+	for (size_t i = 0; i < res.nrows; i++) {
+		if (!o[i] || !json_object_object_get_ex(o[i], "boots_per_hour", &v))
+			continue;
+		fputs("ablab_boots_per_hour{board=\"", f);
+		plabel(f, store_text(&res, i, BP_BOARD));
+		fprintf(f, "\"} %s\n", json_object_get_string(v));
+	}
+	for (size_t i = 0; i < res.nrows; i++)
+		json_object_put(o[i]);
+	free(o);
+	store_rows_free(&res);
+}
+
 void web_metrics(struct web *w, struct reply *r)
 {
 	struct store_rows res;
@@ -211,5 +262,6 @@ void web_metrics(struct web *w, struct reply *r)
 		fprintf(f, "ablab_campaigns{status=\"%s\"} %s\n", store_text(&res, i, WMC_STATUS),
 			store_text(&res, i, WMC_COUNT));
 	store_rows_free(&res);
+	metrics_phases(w, r);
 	r->type = "text/plain; version=0.0.4; charset=utf-8";
 }

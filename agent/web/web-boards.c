@@ -4,7 +4,10 @@
  * database knows that was used by path.  The command is cmd/cmd-board.c. */
 #include "web/web.h"
 #include "board.h"
+#include "backend/boot.h"
 #include "backend/console.h"
+#include "report/query.h"
+#include "web/web-int.h"
 #include "shared/opt.h"
 #include "store/store-board.h"
 #include "store/store-campaign.h"
@@ -167,12 +170,100 @@ static size_t boards_by_path(struct store *st, char **names, size_t n, FILE *out
 	return shown;
 }
 
+/* One board's phase medians (its "phases" JSON, store_board_phases()) as a text line. */
+static void phases_line(FILE *out, const char *board, json_object *o)
+{
+	json_object *m = NULL, *v;
+	int p;
+
+	json_object_object_get_ex(o, "median_ms", &m);
+	fprintf(out, "%-14s %5d", board, (int)web_jnum(o, "boots"));
+	for (p = 0; p < PHASE__N; p++) {
+		if (m && json_object_object_get_ex(m, boot_phase_names[p], &v))
+			fprintf(out, " %11.0f", json_object_get_double(v));
+		else
+			fprintf(out, " %11s", "-");
+	}
+	if (json_object_object_get_ex(o, "load_bytes", &v))
+		fprintf(out, "  %.0f B at %.0f KiB/s", json_object_get_double(v),
+			web_jnum(o, "load_kib_s"));
+	if (json_object_object_get_ex(o, "boots_per_hour", &v))
+		fprintf(out, "  %.1f boots/h (%s)", json_object_get_double(v),
+			jstr(o, "boots_per_hour_from") &&
+					!strcmp(jstr(o, "boots_per_hour_from"), "wall") ?
+				"wall time between boots" :
+				"power on to off");
+	fputc('\n', out);
+}
+
+/* `ablab boards --phases`: each board's median phase times since WHEN (NULL: 30 days). */
+static int boards_phases(FILE *out, const char *since, bool json)
+{
+	char when[64];
+	int date_only,
+		age = query_parse_when(since ? since : "30d", when, sizeof(when), &date_only);
+	json_object *arr = json ? json_object_new_array() : NULL;
+	struct store_rows r = { 0 };
+	struct store st;
+	size_t i;
+	int p;
+
+	if (age < 0) {
+		err_msg("boards: --since: \"%s\" is not a date (YYYY-MM-DD[ HH:MM[:SS]]) or an age (30d, 12h, 2w)",
+			since);
+		return 2;
+	}
+	if (store_open(&st, opt_db))
+		return 1;
+	if (store_board_phases(&st, 0, NULL, age ? NULL : when, age ? when : NULL, &r)) {
+		store_close(&st);
+		return 1;
+	}
+	if (!json) {
+		fprintf(out, "median ms after power on, ok boots with phases since %s\n%-14s %5s",
+			since ? since : "30d", "board", "boots");
+		for (p = 0; p < PHASE__N; p++)
+			fprintf(out, " %11s", boot_phase_names[p]);
+		fputc('\n', out);
+	}
+	for (i = 0; i < r.nrows; i++) {
+		json_object *o = json_tokener_parse(store_text(&r, i, BP_JSON));
+
+		if (!o)
+			continue;
+		if (arr) {
+			json_object_object_add(o, "board",
+					       json_object_new_string(store_text(&r, i, BP_BOARD)));
+			json_object_array_add(arr, o);
+			continue;
+		}
+		phases_line(out, store_text(&r, i, BP_BOARD), o);
+		json_object_put(o);
+	}
+	if (arr) {
+		fprintf(out, "%s\n",
+			json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
+								    JSON_C_TO_STRING_SPACED));
+		json_object_put(arr);
+	} else if (!r.nrows) {
+		fprintf(out,
+			"no ok boot with phases since %s (boots before phases were recorded, LAVA and ingested boots have none)\n",
+			since ? since : "30d");
+	}
+	store_rows_free(&r);
+	store_close(&st);
+	return 0;
+}
+
 int cmd_boards_to(FILE *out, int argc, char **argv)
 {
 	static const struct option lo[] = { { "format", 1, NULL, 'f' },
+					    { "phases", 0, NULL, 'p' },
+					    { "since", 1, NULL, 's' },
 					    { "help", 0, NULL, 'h' },
 					    { NULL, 0, NULL, 0 } };
-	const char *format = "text";
+	const char *format = "text", *since = NULL;
+	bool phases = false;
 	json_object *arr = NULL;
 	struct store st;
 	bool have_db = false;
@@ -181,20 +272,26 @@ int cmd_boards_to(FILE *out, int argc, char **argv)
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		if (c == 'f') {
-			format = optarg;
+		if (c == 'f' || c == 'p' || c == 's') {
+			format = c == 'f' ? optarg : format;
+			since = c == 's' ? optarg : since;
+			phases |= c == 'p';
 			continue;
 		}
 		fprintf(c == 'h' ? stdout : stderr,
-			"usage: ablab boards [--format text|json]\n"
-			"Every board in %s (the board directory: ABLAB_BOARDS, default ./boards) and every board the database knows that was used by path: its backends, who holds its lock, its last health check.\n",
+			"usage: ablab boards [--phases [--since WHEN]] [--format text|json]\n"
+			"Every board in %s (the board directory: ABLAB_BOARDS, default ./boards) and every board the database knows that was used by path: its backends, who holds its lock, its last health check.\n"
+			"--phases: instead, per board the median of each boot phase (ms after power on: first_byte bootloader loaded banner prompt bench_start bench_end off), the kernel load (bytes, KiB/s) and boots per hour (3600 s / the median wall time between the starts of consecutive ok boots of one campaign; with one boot per campaign, / the median power-on-to-off time), over the ok boots that recorded phases since WHEN (a date YYYY-MM-DD[ HH:MM[:SS]] or an age: 30d, 12h, 2w; default 30d).\n",
 			board_dir());
 		return c == 'h' ? 0 : 2;
 	}
-	if (optind < argc || (strcmp(format, "text") && strcmp(format, "json"))) {
-		err_msg("boards: usage: ablab boards [--format text|json]");
+	if (optind < argc || (strcmp(format, "text") && strcmp(format, "json")) ||
+	    (since && !phases)) {
+		err_msg("boards: usage: ablab boards [--phases [--since WHEN]] [--format text|json]");
 		return 2;
 	}
+	if (phases)
+		return boards_phases(out, since, !strcmp(format, "json"));
 	if (!strcmp(format, "json"))
 		arr = json_object_new_array();
 	names = board_names(&n);

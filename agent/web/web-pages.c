@@ -3,6 +3,8 @@
  * Untrusted text reaches a page only through web_h() or web_u() (web.c). */
 #include "web/web.h"
 #include "web/web-int.h"
+#include "backend/boot.h"
+#include "store/store-board.h"
 #include "board.h"
 #include "report/query.h"
 #include "shared/opt.h"
@@ -443,6 +445,50 @@ void web_boards_page(struct web *w, struct reply *r)
 	web_page_foot(f);
 }
 
+/* The board's median boot phases (ok boots with phases of the last 30 days): a table, or a
+ * line saying there are none; non-zero when the query failed (the page is answered). */
+static int board_phases(struct web *w, struct reply *r, const char *name)
+{
+	const char *p[4] = { NULL, name, NULL, "30 days" };
+	struct store_rows res;
+	json_object *o = NULL, *m = NULL, *v;
+	FILE *f = r->f;
+
+	if (web_q(w, r, store_board_phases_sql, 4, p, &res))
+		return 1;
+	fputs("<h2>boot phases (median ms after power on, ok boots of the last 30 days)</h2>\n", f);
+	if (res.nrows)
+		o = json_tokener_parse(store_text(&res, 0, BP_JSON));
+	if (!o || !json_object_object_get_ex(o, "median_ms", &m)) {
+		fputs("<p>no ok boot with phases (boots before phases were recorded, LAVA and ingested boots have none)</p>\n",
+		      f);
+	} else {
+		fputs("<table class=\"phases\"><thead><tr><th>boots</th>", f);
+		for (int ph = 0; ph < PHASE__N; ph++)
+			fprintf(f, "<th>%s</th>", boot_phase_names[ph]);
+		fputs("<th>load</th><th>boots per hour</th></tr></thead><tbody>\n", f);
+		fprintf(f, "<tr><td>%.0f</td>", web_jnum(o, "boots"));
+		for (int ph = 0; ph < PHASE__N; ph++)
+			fprintf(f, "<td>%s</td>",
+				json_object_object_get_ex(m, boot_phase_names[ph], &v) ?
+					json_object_get_string(v) :
+					"-");
+		if (json_object_object_get_ex(o, "load_bytes", &v))
+			fprintf(f, "<td>%s B at %.0f KiB/s</td>", json_object_get_string(v),
+				web_jnum(o, "load_kib_s"));
+		else
+			fputs("<td>-</td>", f);
+		if (json_object_object_get_ex(o, "boots_per_hour", &v))
+			fprintf(f, "<td>%s</td>", json_object_get_string(v));
+		else
+			fputs("<td>-</td>", f);
+		fputs("</tr>\n</tbody></table>\n", f);
+	}
+	json_object_put(o);
+	store_rows_free(&res);
+	return 0;
+}
+
 void web_board_page(struct web *w, struct reply *r, const char *name)
 {
 	const char *p[1] = { name };
@@ -482,8 +528,11 @@ void web_board_page(struct web *w, struct reply *r, const char *name)
 	}
 	fputs(" &#183; <a href=\"/?board=", f);
 	web_u(f, name);
-	fputs("\">its campaigns</a></p>\n<h2>health checks</h2>\n", f);
+	fputs("\">its campaigns</a></p>\n", f);
 	board_free(&b);
+	if (board_phases(w, r, name))
+		return;
+	fputs("<h2>health checks</h2>\n", f);
 	if (web_q(w, r, store_web_board_health, 1, p, &res))
 		return;
 	fputs("<table class=\"sortable\"><thead><tr><th>checked</th><th>result</th>"
