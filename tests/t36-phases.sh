@@ -42,8 +42,11 @@ else
 	sim_kernels "$w/k" t36-sim
 	for v in control patched; do echo ko >"$w/k/$v/dmabench.ko"; done
 	sed -i 's|"shell": { "prompt": "lab# " }|"shell": { "prompt": "lab# ", "module_path": "/lib/modules/dmabench.ko" }|' "$w/board.json"
+	# its output paced as on a 115,200-baud line (fault "slow"): every phase takes
+	# measurable ms, a TFTP transfer too
 	"$bs" run --ctl "$w/ctl" --pty-link "$w/console" --tftp-root "$w/tftp" --record "$w/record" \
-		--tick-ms 20 --seed 36 --daemon --pid-file "$w/pid" 2>"$w/sim.err" ||
+		--tick-ms 20 --seed 36 --fault slow --baud 115200 --klog-bytes 2048 --daemon \
+		--pid-file "$w/pid" 2>"$w/sim.err" ||
 		bad "phases: cannot start the simulator: $(cat "$w/sim.err")"
 	out=$("$ablab" ab --board "$w/board.json" --control "$w/k/control" --patched "$w/k/patched" \
 		--boots 2 --undecidable-ok --batches 2 --results "$w/results" 2>&1)
