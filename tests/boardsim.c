@@ -127,6 +127,7 @@ struct sim {
 	const char *ctl_path, *pty_link, *record_path, *tftp_root, *prompt;
 	uint64_t seed;
 	int tick_ms, countdown0, tcp_port, lost_sd;
+	long tftp_max_block; /* --tftp-max-blocksize: a larger tftpblocksize times out; 0: none */
 	size_t klog_bytes, log_buf_len, flood_bytes;
 	bool direct, timestamps, start_on, batch_timing;
 	double between, within;
@@ -654,6 +655,13 @@ static int uboot_tftp(struct sim *s, int argc, char **argv)
 	    "Load address: %s\r\n"
 	    "Loading: ",
 	    file, addr);
+	/* a network dropping IP fragments: blocks larger than the path takes never arrive */
+	if (s->tftp_max_block &&
+	    atol(env_get(s, "tftpblocksize", hex, sizeof(hex))) > s->tftp_max_block) {
+		record(s, "tftp blocksize %s above %ld: timed out", hex, s->tftp_max_block);
+		out(s, "T T T T T T T T T T \r\nRetry count exceeded; starting again\r\n");
+		return 1;
+	}
 	if (s->tftp_root) {
 		snprintf(path, sizeof(path), "%s/%s", s->tftp_root, file);
 		if (stat(path, &st) || !S_ISREG(st.st_mode)) {
@@ -1824,6 +1832,8 @@ static void usage(void)
 	      "  --fault [N:]K,..    fault kinds for every power-on, or power-on N only\n"
 	      "  --record FILE       append every boot's dmabench lines and faults\n"
 	      "  --tftp-root DIR     tftpboot reads files from DIR (default: any name works)\n"
+	      "  --tftp-max-blocksize N  a tftpboot with tftpblocksize above N times out\n"
+	      "                      (\"Retry count exceeded\": a path dropping IP fragments)\n"
 	      "  --direct            no U-Boot: power-on starts the kernel\n"
 	      "  --autoboot N        countdown steps (default 3); --tick-ms MS per step (50)\n"
 	      "  --baud N            the `slow` fault paces output at N baud (10 bits a byte,\n"
@@ -1963,6 +1973,8 @@ int main(int argc, char **argv)
 			s->tftp_root = v;
 		} else if (!strcmp(o, "autoboot")) {
 			s->countdown0 = (int)num_opt(o, v, 1, 99);
+		} else if (!strcmp(o, "tftp-max-blocksize")) {
+			s->tftp_max_block = (long)num_opt(o, v, 8, 65464);
 		} else if (!strcmp(o, "tick-ms")) {
 			s->tick_ms = (int)num_opt(o, v, 0, 60000);
 		} else if (!strcmp(o, "baud")) {

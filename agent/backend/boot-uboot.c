@@ -5,7 +5,10 @@
 #include "backend/boot.h"
 #include "backend/backends.h"
 
+#include "shared/msg.h"
+
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +27,16 @@ struct uboot_conf {
 	char **reset; /* regexes meaning "the board reset" after boot */
 	const char *started; /* regex: the kernel was entered */
 	char **addr_keys, **addr_vals; /* boot.addrs: {kernel_addr} ... */
+	long tftp_blocksize, tftp_windowsize; /* boot.tftp_*: set before boot.commands[0] */
+	/* A transfer failed with those: 512 and 1 from then on.  Runtime state of the loaded
+	 * board, so it lasts for the campaign (boards are loaded once per campaign) and no
+	 * longer; only the board's own thread boots it, the atomic is for any reader. */
+	atomic_bool tftp_fallback;
 };
+
+/* U-Boot's sizes without tftpblocksize and tftpwindowsize (RFC 1350's block, no window). */
+#define UB_TFTP_SAFE_BLOCK 512
+#define UB_TFTP_SAFE_WINDOW 1
 
 static const struct uboot_conf *conf_of(const struct board *b)
 {
@@ -163,6 +175,59 @@ static int ub_outcome(struct boot_session *s, int ret, bool boots, const char *c
 	return ret;
 }
 
+/* Types boot.commands[i] (cmd), after setting U-Boot's TFTP block and window sizes in the same
+ * line (no round trip of its own) when sizes: the first command, and one typed again after a
+ * failed transfer (then 512 and 1). */
+static int ub_type(struct boot_session *s, const char *cmd, bool sizes)
+{
+	struct uboot_conf *u = s->board->boot_priv;
+	bool fb = atomic_load(&u->tftp_fallback);
+	char pre[96] = "";
+	int ret;
+
+	if (sizes)
+		snprintf(pre, sizeof(pre), "setenv tftpblocksize %ld; setenv tftpwindowsize %ld; ",
+			 fb ? UB_TFTP_SAFE_BLOCK : u->tftp_blocksize,
+			 fb ? UB_TFTP_SAFE_WINDOW : u->tftp_windowsize);
+	ret = console_write(&s->con, pre);
+	if (!ret)
+		ret = console_write(&s->con, cmd);
+	if (!ret)
+		ret = console_write(&s->con, "\n");
+	return ret;
+}
+
+/* boot.commands[i] (cmd) met U-Boot's error at m[0].  A TFTP transfer that timed out or was
+ * refused (not a missing file) with sizes other than 512 and 1: waits for the prompt, says so,
+ * and keeps 512 and 1 for this board's campaign; true when cmd is to be typed again. */
+static bool ub_tftp_fallback(struct boot_session *s, const char *cmd, size_t i, const regmatch_t *m)
+{
+	const struct board *b = s->board;
+	struct uboot_conf *u = b->boot_priv;
+	struct console *c = &s->con;
+	struct console_pat prompt = console_pat_lit(u->prompt, CONSOLE_TAIL_NONE);
+	char line[200], what[300];
+	regmatch_t pm[10];
+
+	if (!strstr(cmd, "tftp") || atomic_load(&u->tftp_fallback) ||
+	    (u->tftp_blocksize == UB_TFTP_SAFE_BLOCK && u->tftp_windowsize == UB_TFTP_SAFE_WINDOW))
+		return false;
+	console_complete_line(c, (size_t)m[0].rm_so, now_ms() + 2000);
+	boot_line_at(c, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
+	if (!strstr(line, "TIMEOUT") && !strstr(line, "Retry count exceeded") &&
+	    (!strstr(line, "TFTP error") || strstr(line, "File not found")))
+		return false;
+	snprintf(what, sizeof(what), "prompt \"%s\" (boot.prompt)", u->prompt);
+	if (ub_wait(s, NULL, &prompt, pm, "prompt", what, " after a failed TFTP transfer") < 0)
+		return false;
+	atomic_store(&u->tftp_fallback, true);
+	info_msg(
+		"%s: `%s` (boot.commands[%zu]) failed with TFTP block size %ld and window size %ld (%s): typing it again with %d and %d, as every later boot of this campaign will; if this board needs them, set boot.tftp_blocksize %d and boot.tftp_windowsize %d in its board file",
+		b->name, cmd, i, u->tftp_blocksize, u->tftp_windowsize, line, UB_TFTP_SAFE_BLOCK,
+		UB_TFTP_SAFE_WINDOW, UB_TFTP_SAFE_BLOCK, UB_TFTP_SAFE_WINDOW);
+	return true;
+}
+
 static int uboot_interact(struct boot_session *s, char *const rel[3], const char *const src[3])
 {
 	const struct board *b = s->board;
@@ -195,6 +260,7 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	for (i = 0; i < ncmd; i++) {
 		bool boots = i == ncmd - 1;
 		char *cmd = NULL, *bad = NULL;
+		bool again = false;
 		size_t start;
 
 		ret = expand_template_flags(u->commands[i], keys, vals, nk, TMPL_KEEP_DOLLAR, &cmd,
@@ -209,10 +275,9 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 			free(bad);
 			goto out;
 		}
+retype:
 		start = console_tell(c);
-		ret = console_write(c, cmd);
-		if (!ret)
-			ret = console_write(c, "\n");
+		ret = ub_type(s, cmd, i == 0 || again);
 		pats[0] = prompt;
 		pats[1] = boots ? started : prompt;
 		if (!ret)
@@ -220,6 +285,10 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 						  now_ms() + b->t_bootloader_s * 1000, m);
 		if (ret >= 0 && !boots)
 			ret++; /* indices as in res[] */
+		if (ret >= 2 && !again && ub_tftp_fallback(s, cmd, i, m)) {
+			again = true;
+			goto retype;
+		}
 		if (ret == 1 && boots) {
 			ret = 0;
 			free(cmd);
@@ -310,6 +379,10 @@ static int uboot_check(const struct board *b, struct buf *out)
 	} else {
 		bad += check_line(out, true, "boot.tftp_root", "%s is writable", u->tftp_root);
 	}
+	bad += check_line(
+		out, true, "boot.tftp_blocksize",
+		"%ld, window %ld (boot.tftp_windowsize): U-Boot's tftpblocksize and tftpwindowsize, set with boot.commands[0]; %d and %d after a failed transfer",
+		u->tftp_blocksize, u->tftp_windowsize, UB_TFTP_SAFE_BLOCK, UB_TFTP_SAFE_WINDOW);
 	bad += commands_check(b, out);
 	return bad;
 }
@@ -324,6 +397,8 @@ static const struct jfield uboot_fields[] = { { "tftp_root", J_STRING },
 					      { "reset_patterns", J_ARRAY_STRING },
 					      { "kernel_started", J_STRING },
 					      { "addrs", J_OBJECT },
+					      { "tftp_blocksize", J_INT, false, NULL, 8, 65464 },
+					      { "tftp_windowsize", J_INT, false, NULL, 1, 64 },
 					      { NULL } };
 
 /* Defaults of the U-Boot method: what U-Boot prints when a command fails; the banners
@@ -387,6 +462,9 @@ static int uboot_parse(struct board *b, json_object *o)
 	u->interrupt = jstr(o, "interrupt");
 	u->prompt = jstr(o, "prompt");
 	u->started = jstr(o, "kernel_started");
+	/* 1,468: the largest block in one 1,500-byte Ethernet frame (no IP fragments) */
+	u->tftp_blocksize = jint(o, "tftp_blocksize", 1468);
+	u->tftp_windowsize = jint(o, "tftp_windowsize", 8);
 	if (!u->started)
 		u->started = "Starting kernel";
 	if (!u->autoboot || !u->interrupt || !u->prompt || !*u->prompt)
@@ -441,6 +519,15 @@ static char *const *uboot_reset_patterns(const struct board *b)
 	return conf_of(b)->reset;
 }
 
+static void uboot_summary(const struct board *b, struct buf *out)
+{
+	const struct uboot_conf *u = conf_of(b);
+
+	buf_printf(out,
+		   ", TFTP block size %ld window %ld (boot.tftp_blocksize, boot.tftp_windowsize)",
+		   u->tftp_blocksize, u->tftp_windowsize);
+}
+
 const struct boot_ops boot_uboot_ops = {
 	.conf = { .fields = uboot_fields, .parse = uboot_parse, .free = uboot_free },
 	.name = "uboot",
@@ -449,4 +536,5 @@ const struct boot_ops boot_uboot_ops = {
 	.interact = uboot_interact,
 	.check = uboot_check,
 	.reset_patterns = uboot_reset_patterns,
+	.summary = uboot_summary,
 };
