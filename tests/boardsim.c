@@ -4,6 +4,7 @@
  *
  *   boardsim run --ctl SOCK --pty-link PATH [options]   the board
  *   boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. | status | quit
+ *   (status --exit-status: exits 0 when on, 1 when off, 2 without an answer: a power.status)
  *
  * The board is a pty (its slave path published as the symlink PATH, and
  * optionally a TCP console on 127.0.0.1) and a power switch behind a unix
@@ -1646,16 +1647,19 @@ static int ctl_main(int argc, char **argv)
 	char req[512], reply[512];
 	struct sockaddr_un sa;
 	size_t n = 0;
-	int fd, i;
+	int fd, i, fail = 1;
+	bool power_exit = false; /* status --exit-status: 0 on, 1 off, 2 no answer */
 
 	if (argc < 4)
-		die("usage: boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. | status | quit");
+		die("usage: boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. | status [--exit-status] | quit");
 	n = (size_t)snprintf(req, sizeof(req), "%s", argv[3]);
 	for (i = 4; i < argc && n < sizeof(req); i++) {
 		if (!strcmp(argv[i], "--variant") && i + 1 < argc)
 			n += (size_t)snprintf(req + n, sizeof(req) - n, " variant=%s", argv[++i]);
 		else if (!strcmp(argv[i], "--fault") && i + 1 < argc)
 			n += (size_t)snprintf(req + n, sizeof(req) - n, " fault=%s", argv[++i]);
+		else if (!strcmp(argv[3], "status") && !strcmp(argv[i], "--exit-status"))
+			power_exit = true;
 		else if (!strcmp(argv[3], "arm"))
 			n += (size_t)snprintf(req + n, sizeof(req) - n, " fault=%s", argv[i]);
 		else
@@ -1663,6 +1667,8 @@ static int ctl_main(int argc, char **argv)
 	}
 	if (n >= sizeof(req) - 1)
 		die("ctl: request too long");
+	if (power_exit)
+		fail = 2;
 	strcat(req, "\n");
 	unix_addr(&sa, argv[2]);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -1670,7 +1676,7 @@ static int ctl_main(int argc, char **argv)
 	    write(fd, req, strlen(req)) < 0) {
 		fprintf(stderr, "boardsim ctl: %s: %s (is `boardsim run --ctl %s` running?)\n",
 			argv[2], strerror(errno), argv[2]);
-		return 1;
+		return fail;
 	}
 	for (n = 0; n < sizeof(reply) - 1;) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
@@ -1691,11 +1697,11 @@ static int ctl_main(int argc, char **argv)
 			!strncmp(reply, "error ", 6) ? reply + 6 :
 			reply[0]		     ? reply :
 						       "no reply");
-		return 1;
+		return fail;
 	}
 	if (reply[2])
 		printf("%s\n", reply + 3);
-	return 0;
+	return power_exit && strstr(reply, " state=off ") ? 1 : 0;
 }
 
 /* --- the board process -------------------------------------------------- */
@@ -1824,7 +1830,7 @@ static void loop(struct sim *s)
 static void usage(void)
 {
 	fputs("usage: boardsim run --ctl SOCK --pty-link PATH [options]\n"
-	      "       boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. | status | quit\n"
+	      "       boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. | status [--exit-status] | quit\n"
 	      "run options (see tests/boardsim.md):\n"
 	      "  --tcp PORT          also a raw TCP console on 127.0.0.1 (0: any free port)\n"
 	      "  --seed N            value generator seed (default 1)\n"
