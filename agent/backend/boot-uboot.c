@@ -21,6 +21,7 @@ struct uboot_conf {
 	const char *server_ip;
 	const char *autoboot; /* regex of the autoboot countdown line */
 	const char *interrupt; /* what to type to stop it */
+	bool interrupt_early; /* typed from power on until the prompt, not after the line */
 	const char *prompt; /* literal U-Boot prompt, e.g. "=> " */
 	char **commands; /* typed in order; the last one boots */
 	char **errors; /* regexes that fail a U-Boot command */
@@ -228,6 +229,41 @@ static bool ub_tftp_fallback(struct boot_session *s, const char *cmd, size_t i, 
 	return true;
 }
 
+#define UB_EARLY_MS 10 /* boot.interrupt_early: U-Boot polls for a key every 10 ms */
+
+/* boot.interrupt_early: boot.interrupt typed every UB_EARLY_MS from power on until the prompt
+ * (a U-Boot that takes a key before its countdown stops at the countdown's first byte), then
+ * Ctrl-C clears what reached the prompt's line, and the prompt after it is awaited. */
+static int ub_interrupt_early(struct boot_session *s, const struct console_pat *prompt,
+			      regmatch_t *m)
+{
+	const struct board *b = s->board;
+	const struct uboot_conf *u = conf_of(b);
+	struct console *c = &s->con;
+	int64_t deadline = now_ms() + b->t_bootloader_s * 1000, next;
+	char last[160], what[300];
+	int ret;
+
+	do {
+		/* a console not there yet (a board-powered adapter) gets the next one */
+		(void)console_write(c, u->interrupt);
+		next = now_ms() + UB_EARLY_MS;
+		ret = console_expect_pats(c, prompt, 1, next < deadline ? next : deadline, m);
+	} while (ret == -ETIMEDOUT && now_ms() < deadline);
+	if (ret == -ETIMEDOUT) {
+		console_last_line(c, last, sizeof(last));
+		return boot_fail(
+			s, ret, false,
+			"%s: U-Boot prompt \"%s\" (boot.prompt) never seen within %ld s (timeouts_s.bootloader) of typing boot.interrupt every %d ms from power on (boot.interrupt_early); last output: %s",
+			b->name, u->prompt, b->t_bootloader_s, UB_EARLY_MS, last);
+	}
+	snprintf(what, sizeof(what), "prompt \"%s\" (boot.prompt)", u->prompt);
+	if (ret < 0) /* console gone, flood, stop: ub_wait says which */
+		return ub_wait(s, NULL, prompt, m, "prompt", what, "");
+	return ub_wait(s, "\x03", prompt, m, "prompt", what,
+		       " after Ctrl-C (boot.interrupt_early clears the line)");
+}
+
 static int uboot_interact(struct boot_session *s, char *const rel[3], const char *const src[3])
 {
 	const struct board *b = s->board;
@@ -249,14 +285,21 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	nk = ub_keys(b, rel, keys, vals);
 	boot_add_pats(pats, 2, u->errors);
 
-	snprintf(what, sizeof(what), "autoboot line /%s/ (boot.autoboot)", u->autoboot);
-	ret = ub_wait(s, NULL, &autoboot, m, "autoboot line", what, "");
-	if (ret < 0)
-		goto out;
-	snprintf(what, sizeof(what), "prompt \"%s\" (boot.prompt)", u->prompt);
-	ret = ub_wait(s, u->interrupt, &prompt, m, "prompt", what, " after typing boot.interrupt");
-	if (ret < 0)
-		goto out;
+	if (u->interrupt_early) {
+		ret = ub_interrupt_early(s, &prompt, m);
+		if (ret < 0)
+			goto out;
+	} else {
+		snprintf(what, sizeof(what), "autoboot line /%s/ (boot.autoboot)", u->autoboot);
+		ret = ub_wait(s, NULL, &autoboot, m, "autoboot line", what, "");
+		if (ret < 0)
+			goto out;
+		snprintf(what, sizeof(what), "prompt \"%s\" (boot.prompt)", u->prompt);
+		ret = ub_wait(s, u->interrupt, &prompt, m, "prompt", what,
+			      " after typing boot.interrupt");
+		if (ret < 0)
+			goto out;
+	}
 	for (i = 0; i < ncmd; i++) {
 		bool boots = i == ncmd - 1;
 		char *cmd = NULL, *bad = NULL;
@@ -391,6 +434,7 @@ static const struct jfield uboot_fields[] = { { "tftp_root", J_STRING },
 					      { "server_ip", J_STRING },
 					      { "autoboot", J_STRING },
 					      { "interrupt", J_STRING },
+					      { "interrupt_early", J_BOOL },
 					      { "prompt", J_STRING },
 					      { "commands", J_ARRAY_STRING },
 					      { "errors", J_ARRAY_STRING },
@@ -461,6 +505,7 @@ static int uboot_parse(struct board *b, json_object *o)
 	u->autoboot = jstr(o, "autoboot");
 	u->interrupt = jstr(o, "interrupt");
 	u->prompt = jstr(o, "prompt");
+	u->interrupt_early = jbool(o, "interrupt_early", false);
 	u->started = jstr(o, "kernel_started");
 	/* 1,468: the largest block in one 1,500-byte Ethernet frame (no IP fragments) */
 	u->tftp_blocksize = jint(o, "tftp_blocksize", 1468);
@@ -471,6 +516,11 @@ static int uboot_parse(struct board *b, json_object *o)
 		return board_field_error(
 			b, "boot", "method",
 			"boot method uboot needs \"autoboot\" (regex), \"interrupt\" and a non-empty \"prompt\"");
+	if (u->interrupt_early && (!*u->interrupt || strpbrk(u->interrupt, "\r\n\x03")))
+		return board_field_error(
+			b, "boot", "interrupt_early",
+			"needs a boot.interrupt without newline or Ctrl-C (typed every %d ms until the prompt; a newline there would run commands), e.g. \" \"",
+			UB_EARLY_MS);
 	if (!u->tftp_root && !backend_has(BACKEND_POWER, b->power_type, CAP_SERVES_TFTP))
 		return board_field_error(
 			b, "boot", "method",
