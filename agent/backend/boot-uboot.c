@@ -424,7 +424,7 @@ static int uboot_check(const struct board *b, struct buf *out)
 	}
 	bad += check_line(
 		out, true, "boot.tftp_blocksize",
-		"%ld, window %ld (boot.tftp_windowsize): U-Boot's tftpblocksize and tftpwindowsize, set with boot.commands[0]; %d and %d after a failed transfer",
+		"%ld, window %ld (boot.tftp_windowsize): U-Boot tftpblocksize and tftpwindowsize, set with boot.commands[0]; %d and %d after a failed transfer",
 		u->tftp_blocksize, u->tftp_windowsize, UB_TFTP_SAFE_BLOCK, UB_TFTP_SAFE_WINDOW);
 	bad += commands_check(b, out);
 	return bad;
