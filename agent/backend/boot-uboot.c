@@ -183,18 +183,16 @@ static int ub_type(struct boot_session *s, const char *cmd, bool sizes)
 {
 	struct uboot_conf *u = s->board->boot_priv;
 	bool fb = atomic_load(&u->tftp_fallback);
-	char pre[96] = "";
+	char pre[96] = "", *line;
 	int ret;
 
 	if (sizes)
 		snprintf(pre, sizeof(pre), "setenv tftpblocksize %ld; setenv tftpwindowsize %ld; ",
 			 fb ? UB_TFTP_SAFE_BLOCK : u->tftp_blocksize,
 			 fb ? UB_TFTP_SAFE_WINDOW : u->tftp_windowsize);
-	ret = console_write(&s->con, pre);
-	if (!ret)
-		ret = console_write(&s->con, cmd);
-	if (!ret)
-		ret = console_write(&s->con, "\n");
+	line = xasprintf("%s%s\n", pre, cmd);
+	ret = console_write(&s->con, line);
+	free(line);
 	return ret;
 }
 
