@@ -4,6 +4,7 @@
  *
  *   boardsim run --ctl SOCK --pty-link PATH [options]   the board
  *   boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. | status | quit
+ *   (status --exit-status: exits 0 when on, 1 when off, 2 without an answer: a power.status)
  *
  * The board is a pty (its slave path published as the symlink PATH, and
  * optionally a TCP console on 127.0.0.1) and a power switch behind a unix
@@ -127,6 +128,7 @@ struct sim {
 	const char *ctl_path, *pty_link, *record_path, *tftp_root, *prompt;
 	uint64_t seed;
 	int tick_ms, countdown0, tcp_port, lost_sd;
+	long tftp_max_block; /* --tftp-max-blocksize: a larger tftpblocksize times out; 0: none */
 	size_t klog_bytes, log_buf_len, flood_bytes;
 	bool direct, timestamps, start_on, batch_timing;
 	double between, within;
@@ -654,6 +656,13 @@ static int uboot_tftp(struct sim *s, int argc, char **argv)
 	    "Load address: %s\r\n"
 	    "Loading: ",
 	    file, addr);
+	/* a network dropping IP fragments: blocks larger than the path takes never arrive */
+	if (s->tftp_max_block &&
+	    atol(env_get(s, "tftpblocksize", hex, sizeof(hex))) > s->tftp_max_block) {
+		record(s, "tftp blocksize %s above %ld: timed out", hex, s->tftp_max_block);
+		out(s, "T T T T T T T T T T \r\nRetry count exceeded; starting again\r\n");
+		return 1;
+	}
 	if (s->tftp_root) {
 		snprintf(path, sizeof(path), "%s/%s", s->tftp_root, file);
 		if (stat(path, &st) || !S_ISREG(st.st_mode)) {
@@ -1638,16 +1647,19 @@ static int ctl_main(int argc, char **argv)
 	char req[512], reply[512];
 	struct sockaddr_un sa;
 	size_t n = 0;
-	int fd, i;
+	int fd, i, fail = 1;
+	bool power_exit = false; /* status --exit-status: 0 on, 1 off, 2 no answer */
 
 	if (argc < 4)
-		die("usage: boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. | status | quit");
+		die("usage: boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. | status [--exit-status] | quit");
 	n = (size_t)snprintf(req, sizeof(req), "%s", argv[3]);
 	for (i = 4; i < argc && n < sizeof(req); i++) {
 		if (!strcmp(argv[i], "--variant") && i + 1 < argc)
 			n += (size_t)snprintf(req + n, sizeof(req) - n, " variant=%s", argv[++i]);
 		else if (!strcmp(argv[i], "--fault") && i + 1 < argc)
 			n += (size_t)snprintf(req + n, sizeof(req) - n, " fault=%s", argv[++i]);
+		else if (!strcmp(argv[3], "status") && !strcmp(argv[i], "--exit-status"))
+			power_exit = true;
 		else if (!strcmp(argv[3], "arm"))
 			n += (size_t)snprintf(req + n, sizeof(req) - n, " fault=%s", argv[i]);
 		else
@@ -1655,6 +1667,8 @@ static int ctl_main(int argc, char **argv)
 	}
 	if (n >= sizeof(req) - 1)
 		die("ctl: request too long");
+	if (power_exit)
+		fail = 2;
 	strcat(req, "\n");
 	unix_addr(&sa, argv[2]);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -1662,7 +1676,7 @@ static int ctl_main(int argc, char **argv)
 	    write(fd, req, strlen(req)) < 0) {
 		fprintf(stderr, "boardsim ctl: %s: %s (is `boardsim run --ctl %s` running?)\n",
 			argv[2], strerror(errno), argv[2]);
-		return 1;
+		return fail;
 	}
 	for (n = 0; n < sizeof(reply) - 1;) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
@@ -1683,11 +1697,11 @@ static int ctl_main(int argc, char **argv)
 			!strncmp(reply, "error ", 6) ? reply + 6 :
 			reply[0]		     ? reply :
 						       "no reply");
-		return 1;
+		return fail;
 	}
 	if (reply[2])
 		printf("%s\n", reply + 3);
-	return 0;
+	return power_exit && strstr(reply, " state=off ") ? 1 : 0;
 }
 
 /* --- the board process -------------------------------------------------- */
@@ -1816,7 +1830,7 @@ static void loop(struct sim *s)
 static void usage(void)
 {
 	fputs("usage: boardsim run --ctl SOCK --pty-link PATH [options]\n"
-	      "       boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. | status | quit\n"
+	      "       boardsim ctl SOCK on [--variant V] [--fault K,..] | off | cycle | arm K,.. | status [--exit-status] | quit\n"
 	      "run options (see tests/boardsim.md):\n"
 	      "  --tcp PORT          also a raw TCP console on 127.0.0.1 (0: any free port)\n"
 	      "  --seed N            value generator seed (default 1)\n"
@@ -1824,6 +1838,8 @@ static void usage(void)
 	      "  --fault [N:]K,..    fault kinds for every power-on, or power-on N only\n"
 	      "  --record FILE       append every boot's dmabench lines and faults\n"
 	      "  --tftp-root DIR     tftpboot reads files from DIR (default: any name works)\n"
+	      "  --tftp-max-blocksize N  a tftpboot with tftpblocksize above N times out\n"
+	      "                      (\"Retry count exceeded\": a path dropping IP fragments)\n"
 	      "  --direct            no U-Boot: power-on starts the kernel\n"
 	      "  --autoboot N        countdown steps (default 3); --tick-ms MS per step (50)\n"
 	      "  --baud N            the `slow` fault paces output at N baud (10 bits a byte,\n"
@@ -1963,6 +1979,8 @@ int main(int argc, char **argv)
 			s->tftp_root = v;
 		} else if (!strcmp(o, "autoboot")) {
 			s->countdown0 = (int)num_opt(o, v, 1, 99);
+		} else if (!strcmp(o, "tftp-max-blocksize")) {
+			s->tftp_max_block = (long)num_opt(o, v, 8, 65464);
 		} else if (!strcmp(o, "tick-ms")) {
 			s->tick_ms = (int)num_opt(o, v, 0, 60000);
 		} else if (!strcmp(o, "baud")) {

@@ -26,6 +26,7 @@ struct gpiod_line {
 	bool requested, active_low, output;
 	char consumer[32];
 	int level; /* physical */
+	int stuck; /* 0; else 1 + the physical level it reads whatever is set (a wiring fault) */
 };
 
 struct fake_event {
@@ -154,6 +155,22 @@ int gpiod_line_set_value_bulk(struct gpiod_line_bulk *bulk, const int *vals)
 
 		l->level = (vals ? !!vals[i] : 0) ^ l->active_low;
 		fake_record(l, false);
+	}
+	return 0;
+}
+
+int gpiod_line_get_value_bulk(struct gpiod_line_bulk *bulk, int *vals)
+{
+	unsigned int i;
+
+	for (i = 0; i < bulk->num_lines; i++) {
+		struct gpiod_line *l = bulk->lines[i];
+
+		if (!l->requested) {
+			errno = EPERM;
+			return -1;
+		}
+		vals[i] = (l->stuck ? l->stuck - 1 : l->level) ^ l->active_low;
 	}
 	return 0;
 }

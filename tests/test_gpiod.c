@@ -117,6 +117,25 @@ int main(void)
 	power_free(&p);
 	board_free(&b);
 
+	/* off is read back: a line that stays at level 1 (active high: on) fails the off, naming
+	 * it, and leaves no off time to count from */
+	fake_reset();
+	CHECK(load(&b, "stuck",
+		   "{ \"type\": \"gpiod\", \"chip\": \"gpiochip0\", \"lines\": [0, 1], "
+		   "\"off_ms\": 0 }") == 0);
+	power_init(&p, &b, dir);
+	CHECK(p.ops->on(&p, NULL) == 0);
+	fake_line[1].stuck = 1 + 1;
+	CHECK(p.ops->off(&p) == -EIO);
+	CHECK(strstr(p.error.msg, "stuck: power.chip gpiochip0: 1 of 2 power.lines still read on "
+				  "after being set off"));
+	CHECK(strstr(p.error.msg, "the board may still be ON"));
+	CHECK(p.t_off == 0);
+	fake_line[1].stuck = 0;
+	CHECK(p.ops->off(&p) == 0 && p.t_off > 0);
+	power_free(&p);
+	board_free(&b);
+
 	/* unknown chip: the error names the board, the field and the chip */
 	fake_reset();
 	CHECK(load(&b, "nochip",

@@ -5,7 +5,10 @@
 #include "backend/boot.h"
 #include "backend/backends.h"
 
+#include "shared/msg.h"
+
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +21,23 @@ struct uboot_conf {
 	const char *server_ip;
 	const char *autoboot; /* regex of the autoboot countdown line */
 	const char *interrupt; /* what to type to stop it */
+	bool interrupt_early; /* typed from power on until the prompt, not after the line */
 	const char *prompt; /* literal U-Boot prompt, e.g. "=> " */
 	char **commands; /* typed in order; the last one boots */
 	char **errors; /* regexes that fail a U-Boot command */
 	char **reset; /* regexes meaning "the board reset" after boot */
 	const char *started; /* regex: the kernel was entered */
 	char **addr_keys, **addr_vals; /* boot.addrs: {kernel_addr} ... */
+	long tftp_blocksize, tftp_windowsize; /* boot.tftp_*: set before boot.commands[0] */
+	/* A transfer failed with those: 512 and 1 from then on.  Runtime state of the loaded
+	 * board, so it lasts for the campaign (boards are loaded once per campaign) and no
+	 * longer; only the board's own thread boots it, the atomic is for any reader. */
+	atomic_bool tftp_fallback;
 };
+
+/* U-Boot's sizes without tftpblocksize and tftpwindowsize (RFC 1350's block, no window). */
+#define UB_TFTP_SAFE_BLOCK 512
+#define UB_TFTP_SAFE_WINDOW 1
 
 static const struct uboot_conf *conf_of(const struct board *b)
 {
@@ -165,6 +178,92 @@ static int ub_outcome(struct boot_session *s, int ret, bool boots, const char *c
 	return ret;
 }
 
+/* Types boot.commands[i] (cmd), after setting U-Boot's TFTP block and window sizes in the same
+ * line (no round trip of its own) when sizes: the first command, and one typed again after a
+ * failed transfer (then 512 and 1). */
+static int ub_type(struct boot_session *s, const char *cmd, bool sizes)
+{
+	struct uboot_conf *u = s->board->boot_priv;
+	bool fb = atomic_load(&u->tftp_fallback);
+	char pre[96] = "", *line;
+	int ret;
+
+	if (sizes)
+		snprintf(pre, sizeof(pre), "setenv tftpblocksize %ld; setenv tftpwindowsize %ld; ",
+			 fb ? UB_TFTP_SAFE_BLOCK : u->tftp_blocksize,
+			 fb ? UB_TFTP_SAFE_WINDOW : u->tftp_windowsize);
+	line = xasprintf("%s%s\n", pre, cmd);
+	ret = console_write(&s->con, line);
+	free(line);
+	return ret;
+}
+
+/* boot.commands[i] (cmd) met U-Boot's error at m[0].  A TFTP transfer that timed out or was
+ * refused (not a missing file) with sizes other than 512 and 1: waits for the prompt, says so,
+ * and keeps 512 and 1 for this board's campaign; true when cmd is to be typed again. */
+static bool ub_tftp_fallback(struct boot_session *s, const char *cmd, size_t i, const regmatch_t *m)
+{
+	const struct board *b = s->board;
+	struct uboot_conf *u = b->boot_priv;
+	struct console *c = &s->con;
+	struct console_pat prompt = console_pat_lit(u->prompt, CONSOLE_TAIL_NONE);
+	char line[200], what[300];
+	regmatch_t pm[10];
+
+	if (!strstr(cmd, "tftp") || atomic_load(&u->tftp_fallback) ||
+	    (u->tftp_blocksize == UB_TFTP_SAFE_BLOCK && u->tftp_windowsize == UB_TFTP_SAFE_WINDOW))
+		return false;
+	console_complete_line(c, (size_t)m[0].rm_so, now_ms() + 2000);
+	boot_line_at(c, (size_t)m[0].rm_so, (size_t)m[0].rm_eo, line, sizeof(line));
+	if (!strstr(line, "TIMEOUT") && !strstr(line, "Retry count exceeded") &&
+	    (!strstr(line, "TFTP error") || strstr(line, "File not found")))
+		return false;
+	snprintf(what, sizeof(what), "prompt \"%s\" (boot.prompt)", u->prompt);
+	if (ub_wait(s, NULL, &prompt, pm, "prompt", what, " after a failed TFTP transfer") < 0)
+		return false;
+	atomic_store(&u->tftp_fallback, true);
+	info_msg(
+		"%s: `%s` (boot.commands[%zu]) failed with TFTP block size %ld and window size %ld (%s): typing it again with %d and %d, as every later boot of this campaign will; if this board needs them, set boot.tftp_blocksize %d and boot.tftp_windowsize %d in its board file",
+		b->name, cmd, i, u->tftp_blocksize, u->tftp_windowsize, line, UB_TFTP_SAFE_BLOCK,
+		UB_TFTP_SAFE_WINDOW, UB_TFTP_SAFE_BLOCK, UB_TFTP_SAFE_WINDOW);
+	return true;
+}
+
+#define UB_EARLY_MS 10 /* boot.interrupt_early: U-Boot polls for a key every 10 ms */
+
+/* boot.interrupt_early: boot.interrupt typed every UB_EARLY_MS from power on until the prompt
+ * (a U-Boot that takes a key before its countdown stops at the countdown's first byte), then
+ * Ctrl-C clears what reached the prompt's line, and the prompt after it is awaited. */
+static int ub_interrupt_early(struct boot_session *s, const struct console_pat *prompt,
+			      regmatch_t *m)
+{
+	const struct board *b = s->board;
+	const struct uboot_conf *u = conf_of(b);
+	struct console *c = &s->con;
+	int64_t deadline = now_ms() + b->t_bootloader_s * 1000, next;
+	char last[160], what[300];
+	int ret;
+
+	do {
+		/* a console not there yet (a board-powered adapter) gets the next one */
+		(void)console_write(c, u->interrupt);
+		next = now_ms() + UB_EARLY_MS;
+		ret = console_expect_pats(c, prompt, 1, next < deadline ? next : deadline, m);
+	} while (ret == -ETIMEDOUT && now_ms() < deadline);
+	if (ret == -ETIMEDOUT) {
+		console_last_line(c, last, sizeof(last));
+		return boot_fail(
+			s, ret, false,
+			"%s: U-Boot prompt \"%s\" (boot.prompt) never seen within %ld s (timeouts_s.bootloader) of typing boot.interrupt every %d ms from power on (boot.interrupt_early); last output: %s",
+			b->name, u->prompt, b->t_bootloader_s, UB_EARLY_MS, last);
+	}
+	snprintf(what, sizeof(what), "prompt \"%s\" (boot.prompt)", u->prompt);
+	if (ret < 0) /* console gone, flood, stop: ub_wait says which */
+		return ub_wait(s, NULL, prompt, m, "prompt", what, "");
+	return ub_wait(s, "\x03", prompt, m, "prompt", what,
+		       " after Ctrl-C (boot.interrupt_early clears the line)");
+}
+
 static int uboot_interact(struct boot_session *s, char *const rel[3], const char *const src[3])
 {
 	const struct board *b = s->board;
@@ -187,18 +286,26 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 	nk = ub_keys(b, rel, keys, vals);
 	boot_add_pats(pats, 2, u->errors);
 
-	snprintf(what, sizeof(what), "autoboot line /%s/ (boot.autoboot)", u->autoboot);
-	ret = ub_wait(s, NULL, &autoboot, m, "autoboot line", what, "");
-	if (ret < 0)
-		goto out;
-	snprintf(what, sizeof(what), "prompt \"%s\" (boot.prompt)", u->prompt);
-	ret = ub_wait(s, u->interrupt, &prompt, m, "prompt", what, " after typing boot.interrupt");
-	if (ret < 0)
-		goto out;
+	if (u->interrupt_early) {
+		ret = ub_interrupt_early(s, &prompt, m);
+		if (ret < 0)
+			goto out;
+	} else {
+		snprintf(what, sizeof(what), "autoboot line /%s/ (boot.autoboot)", u->autoboot);
+		ret = ub_wait(s, NULL, &autoboot, m, "autoboot line", what, "");
+		if (ret < 0)
+			goto out;
+		snprintf(what, sizeof(what), "prompt \"%s\" (boot.prompt)", u->prompt);
+		ret = ub_wait(s, u->interrupt, &prompt, m, "prompt", what,
+			      " after typing boot.interrupt");
+		if (ret < 0)
+			goto out;
+	}
 	boot_mark(s, PHASE_BOOTLOADER);
 	for (i = 0; i < ncmd; i++) {
 		bool boots = i == ncmd - 1;
 		char *cmd = NULL, *bad = NULL;
+		bool again = false;
 		size_t start;
 
 		ret = expand_template_flags(u->commands[i], keys, vals, nk, TMPL_KEEP_DOLLAR, &cmd,
@@ -213,13 +320,12 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 			free(bad);
 			goto out;
 		}
+retype:
 		start = console_tell(c);
 		t_cmd = now_ms();
 		if (boots)
 			s->phase[PHASE_LOADED] = t_cmd; /* what it boots is loaded */
-		ret = console_write(c, cmd);
-		if (!ret)
-			ret = console_write(c, "\n");
+		ret = ub_type(s, cmd, i == 0 || again);
 		pats[0] = prompt;
 		pats[1] = boots ? started : prompt;
 		if (!ret)
@@ -227,6 +333,10 @@ static int uboot_interact(struct boot_session *s, char *const rel[3], const char
 						  now_ms() + b->t_bootloader_s * 1000, m);
 		if (ret >= 0 && !boots)
 			ret++; /* indices as in res[] */
+		if (ret >= 2 && !again && ub_tftp_fallback(s, cmd, i, m)) {
+			again = true;
+			goto retype;
+		}
 		if (ret == 1 && boots) {
 			ret = 0;
 			free(cmd);
@@ -322,6 +432,10 @@ static int uboot_check(const struct board *b, struct buf *out)
 	} else {
 		bad += check_line(out, true, "boot.tftp_root", "%s is writable", u->tftp_root);
 	}
+	bad += check_line(
+		out, true, "boot.tftp_blocksize",
+		"%ld, window %ld (boot.tftp_windowsize): U-Boot tftpblocksize and tftpwindowsize, set with boot.commands[0]; %d and %d after a failed transfer",
+		u->tftp_blocksize, u->tftp_windowsize, UB_TFTP_SAFE_BLOCK, UB_TFTP_SAFE_WINDOW);
 	bad += commands_check(b, out);
 	return bad;
 }
@@ -330,12 +444,15 @@ static const struct jfield uboot_fields[] = { { "tftp_root", J_STRING },
 					      { "server_ip", J_STRING },
 					      { "autoboot", J_STRING },
 					      { "interrupt", J_STRING },
+					      { "interrupt_early", J_BOOL },
 					      { "prompt", J_STRING },
 					      { "commands", J_ARRAY_STRING },
 					      { "errors", J_ARRAY_STRING },
 					      { "reset_patterns", J_ARRAY_STRING },
 					      { "kernel_started", J_STRING },
 					      { "addrs", J_OBJECT },
+					      { "tftp_blocksize", J_INT, false, NULL, 8, 65464 },
+					      { "tftp_windowsize", J_INT, false, NULL, 1, 64 },
 					      { NULL } };
 
 /* Defaults of the U-Boot method: what U-Boot prints when a command fails; the banners
@@ -398,13 +515,22 @@ static int uboot_parse(struct board *b, json_object *o)
 	u->autoboot = jstr(o, "autoboot");
 	u->interrupt = jstr(o, "interrupt");
 	u->prompt = jstr(o, "prompt");
+	u->interrupt_early = jbool(o, "interrupt_early", false);
 	u->started = jstr(o, "kernel_started");
+	/* 1,468: the largest block in one 1,500-byte Ethernet frame (no IP fragments) */
+	u->tftp_blocksize = jint(o, "tftp_blocksize", 1468);
+	u->tftp_windowsize = jint(o, "tftp_windowsize", 8);
 	if (!u->started)
 		u->started = "Starting kernel";
 	if (!u->autoboot || !u->interrupt || !u->prompt || !*u->prompt)
 		return board_field_error(
 			b, "boot", "method",
 			"boot method uboot needs \"autoboot\" (regex), \"interrupt\" and a non-empty \"prompt\"");
+	if (u->interrupt_early && (!*u->interrupt || strpbrk(u->interrupt, "\r\n\x03")))
+		return board_field_error(
+			b, "boot", "interrupt_early",
+			"needs a boot.interrupt without newline or Ctrl-C (typed every %d ms until the prompt; a newline there would run commands), e.g. \" \"",
+			UB_EARLY_MS);
 	if (!u->tftp_root && !backend_has(BACKEND_POWER, b->power_type, CAP_SERVES_TFTP))
 		return board_field_error(
 			b, "boot", "method",
@@ -453,6 +579,15 @@ static char *const *uboot_reset_patterns(const struct board *b)
 	return conf_of(b)->reset;
 }
 
+static void uboot_summary(const struct board *b, struct buf *out)
+{
+	const struct uboot_conf *u = conf_of(b);
+
+	buf_printf(out,
+		   ", TFTP block size %ld window %ld (boot.tftp_blocksize, boot.tftp_windowsize)",
+		   u->tftp_blocksize, u->tftp_windowsize);
+}
+
 const struct boot_ops boot_uboot_ops = {
 	.conf = { .fields = uboot_fields, .parse = uboot_parse, .free = uboot_free },
 	.name = "uboot",
@@ -461,4 +596,5 @@ const struct boot_ops boot_uboot_ops = {
 	.interact = uboot_interact,
 	.check = uboot_check,
 	.reset_patterns = uboot_reset_patterns,
+	.summary = uboot_summary,
 };

@@ -326,3 +326,11 @@ int boot_check(const struct board *b, struct buf *out)
 		return check_line(out, false, "boot.method", "%s: unsupported", b->boot_method);
 	return bo->check ? bo->check(b, out) : 0;
 }
+
+void boot_summary(const struct board *b, struct buf *out)
+{
+	const struct boot_ops *bo = boot_ops_of(b);
+
+	if (bo && bo->summary)
+		bo->summary(b, out);
+}

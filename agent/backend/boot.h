@@ -63,6 +63,8 @@ struct boot_ops {
 	int (*interact)(struct boot_session *s, char *const rel[3], const char *const src[3]);
 	int (*check)(const struct board *b, struct buf *out);
 	char *const *(*reset_patterns)(const struct board *b);
+	/* NULL: none; else appends ", ..." of its settings to the check-board line */
+	void (*summary)(const struct board *b, struct buf *out);
 };
 
 /* Boots kernel k; the transcript goes to `transcript`.  On failure returns
@@ -84,6 +86,8 @@ void boot_end(struct boot_session *s);
  * except a probe file in the TFTP root. */
 int console_check(const struct board *b, struct buf *out);
 int boot_check(const struct board *b, struct buf *out);
+/* The method's settings worth a glance (`ablab check-board`): ", ..." appended to out. */
+void boot_summary(const struct board *b, struct buf *out);
 
 /* Pre-flight before a campaign or a night uses the board, nothing opened or switched:
  * each backend's own (power_ops.preflight: QEMU's binary is on PATH; console_ops.preflight:

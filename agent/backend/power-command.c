@@ -5,6 +5,7 @@
 #include "shared/util.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +22,9 @@ static char *last_line(const struct buf *b)
 }
 
 /* Runs one of the board's argv arrays ("power.on"...): placeholders
- * {board}, clear errors naming the board and the field. */
-static int command_run(struct power *p, const char *field, char *const *tmpl)
+ * {board}, clear errors naming the board and the field.  status NULL: an exit status
+ * other than 0 fails; else exit 0 and 1 are put there (power.status: on, off). */
+static int command_run(struct power *p, const char *field, char *const *tmpl, int *status)
 {
 	const struct board *b = p->board;
 	const char *keys[] = { "board" }, *vals[] = { b->name };
@@ -63,11 +65,15 @@ static int command_run(struct power *p, const char *field, char *const *tmpl)
 		power_set_error(p, "%s: %s: interrupted", b->name, field);
 	} else if (ret < 0) {
 		power_set_error(p, "%s: %s: %s", b->name, field, strerror(-ret));
+	} else if (status && ret <= 1) {
+		*status = ret;
+		ret = 0;
 	} else if (ret > 0) {
 		char *l = last_line(&out);
 
-		power_set_error(p, "%s: %s: `%s` exited with status %d: %s", b->name, field,
-				shown.data, ret, l);
+		power_set_error(p, "%s: %s: `%s` exited with status %d%s: %s", b->name, field,
+				shown.data, ret,
+				status ? " (power.status must exit 0 for on, 1 for off)" : "", l);
 		free(l);
 		ret = -EIO;
 	}
@@ -82,6 +88,7 @@ static int command_run(struct power *p, const char *field, char *const *tmpl)
 /* power.* of this backend (board->power_priv) */
 struct command_conf {
 	char **on, **off, **cycle; /* argv arrays; cycle NULL: off, off_ms, on */
+	char **status; /* NULL: none; else exit 0 on, 1 off, polled after off */
 };
 
 static const struct command_conf *conf_of(const struct board *b)
@@ -94,13 +101,41 @@ static int command_on(struct power *p, const struct kernel_art *k)
 	int ret = power_wait_off_time(p);
 
 	(void)k;
-	return ret ? ret : command_run(p, "power.on", conf_of(p->board)->on);
+	return ret ? ret : command_run(p, "power.on", conf_of(p->board)->on, NULL);
 }
 
+/* After power.off: power.status polled until it says off (exit 1), within timeouts_s.power
+ * (not cut short by a signal: the power-off of a stopping campaign is what it confirms). */
+static int command_wait_off(struct power *p)
+{
+	const struct board *b = p->board;
+	int64_t t0 = now_ms(), deadline = t0 + b->t_power_s * 1000;
+	int st = 0, ret, polls = 0;
+
+	for (;;) {
+		ret = command_run(p, "power.status", conf_of(b)->status, &st);
+		polls++;
+		if (ret || st == 1)
+			return ret;
+		if (now_ms() >= deadline) {
+			power_set_error(
+				p,
+				"%s: power.status still says on (exit 0) %ld s after power.off (timeouts_s.power, %d polls): the board may still be ON; check its switch, or that power.status exits 1 when off",
+				b->name, b->t_power_s, polls);
+			return -ETIMEDOUT;
+		}
+		poll(NULL, 0, 50);
+	}
+}
+
+/* off_ms counts from the moment the board is known off: power.status said so, or (without
+ * one) power.off returned. */
 static int command_off(struct power *p)
 {
-	int ret = command_run(p, "power.off", conf_of(p->board)->off);
+	int ret = command_run(p, "power.off", conf_of(p->board)->off, NULL);
 
+	if (!ret && conf_of(p->board)->status)
+		ret = command_wait_off(p);
 	if (!ret)
 		p->t_off = now_ms();
 	return ret;
@@ -111,7 +146,7 @@ static int command_cycle(struct power *p)
 	int ret;
 
 	if (conf_of(p->board)->cycle)
-		return command_run(p, "power.cycle", conf_of(p->board)->cycle);
+		return command_run(p, "power.cycle", conf_of(p->board)->cycle, NULL);
 	ret = command_off(p);
 	return ret ? ret : command_on(p, NULL);
 }
@@ -131,12 +166,14 @@ static int command_check(const struct board *b, struct buf *out)
 	const struct command_conf *c = conf_of(b);
 
 	return argv_check(out, "power.on", c->on) + argv_check(out, "power.off", c->off) +
-	       argv_check(out, "power.cycle", c->cycle);
+	       argv_check(out, "power.cycle", c->cycle) +
+	       argv_check(out, "power.status", c->status);
 }
 
 static const struct jfield command_fields[] = { { "on", J_ARRAY_STRING },
 						{ "off", J_ARRAY_STRING },
 						{ "cycle", J_ARRAY_STRING },
+						{ "status", J_ARRAY_STRING },
 						{ NULL } };
 
 static int command_parse(struct board *b, json_object *o)
@@ -160,6 +197,13 @@ static int command_parse(struct board *b, json_object *o)
 				b, "power", "cycle",
 				"must not be empty (omit it to cycle as off, off_ms, on)");
 	}
+	if (json_object_object_get_ex(o, "status", NULL)) {
+		c->status = jstrv(o, "status", &n);
+		if (!n)
+			return board_field_error(
+				b, "power", "status",
+				"must not be empty (an argv exiting 0 when the board is on, 1 when off; omit it to wait power.off_ms after power.off)");
+	}
 	return 0;
 }
 
@@ -172,6 +216,7 @@ static void command_free(struct board *b)
 	strv_free(c->on);
 	strv_free(c->off);
 	strv_free(c->cycle);
+	strv_free(c->status);
 	free(c);
 	b->power_priv = NULL;
 }

@@ -79,8 +79,27 @@ static int gpiod_set(struct power *p, int on)
 			return ret;
 		}
 	}
-	if (!on)
+	if (!on) {
+		size_t n_on = 0;
+
+		/* checked, not assumed: the lines read back off */
+		ret = gpio_relay_get(p->priv, &n_on);
+		if (ret) {
+			power_set_error(
+				p,
+				"%s: power.chip %s: cannot read the lines back after switching off: %s; the board may still be ON",
+				b->name, g->chip, strerror(-ret));
+			return ret;
+		}
+		if (n_on) {
+			power_set_error(
+				p,
+				"%s: power.chip %s: %zu of %zu power.lines still read on after being set off (another driver or a wiring fault holds them): the board may still be ON",
+				b->name, g->chip, n_on, g->n_lines);
+			return -EIO;
+		}
 		p->t_off = now_ms();
+	}
 	return 0;
 }
 

@@ -133,6 +133,18 @@ int gpio_relay_set(struct gpio_relay *r, int value)
 	return gpiod_line_set_value_bulk(&r->bulk, vals) < 0 ? -errno : 0;
 }
 
+int gpio_relay_get(struct gpio_relay *r, size_t *n_on)
+{
+	int vals[GPIOD_LINE_BULK_MAX_LINES];
+	size_t i;
+
+	if (gpiod_line_get_value_bulk(&r->bulk, vals) < 0)
+		return -errno;
+	for (*n_on = 0, i = 0; i < r->n; i++)
+		*n_on += vals[i] != 0;
+	return 0;
+}
+
 void gpio_relay_close(struct gpio_relay *r)
 {
 	if (!r)
@@ -350,6 +362,18 @@ int gpio_relay_set(struct gpio_relay *r, int value)
 	for (i = 0; i < r->n; i++)
 		v[i] = value ? GPIOD_LINE_VALUE_ACTIVE : GPIOD_LINE_VALUE_INACTIVE;
 	ret = gpiod_line_request_set_values(r->req, v) < 0 ? -errno : 0;
+	free(v);
+	return ret;
+}
+
+int gpio_relay_get(struct gpio_relay *r, size_t *n_on)
+{
+	enum gpiod_line_value *v = xcalloc(r->n, sizeof(*v));
+	size_t i;
+	int ret = gpiod_line_request_get_values(r->req, v) < 0 ? -errno : 0;
+
+	for (*n_on = 0, i = 0; !ret && i < r->n; i++)
+		*n_on += v[i] == GPIOD_LINE_VALUE_ACTIVE;
 	free(v);
 	return ret;
 }

@@ -21,6 +21,9 @@ struct gpio_relay;
 int gpio_relay_open(struct gpio_relay **r, const char *chip, const long *lines, size_t n,
 		    bool active_low, int initial, const char *consumer, struct errtext *err);
 int gpio_relay_set(struct gpio_relay *r, int value);
+/* Reads the lines back (logical values, as the chip's driver reports them): how many are
+ * on.  An output line that does not read what was set is not driven as asked. */
+int gpio_relay_get(struct gpio_relay *r, size_t *n_on);
 void gpio_relay_close(struct gpio_relay *r);
 
 /* Dry run: the chip exists, the lines exist and nobody else holds them. */

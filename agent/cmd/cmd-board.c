@@ -581,8 +581,13 @@ int cmd_check_board(int argc, char **argv)
 		if (board_load_by_name(&b, argv[i])) {
 			bad = 1;
 		} else {
-			printf("%s: ok (%s, %s, console %s, power %s, boot %s)\n", b.jf.path,
-			       b.name, b.cpu, b.console_type, b.power_type, b.boot_method);
+			struct buf more = { 0 };
+
+			boot_summary(&b, &more);
+			printf("%s: ok (%s, %s, console %s, power %s, boot %s%s)\n", b.jf.path,
+			       b.name, b.cpu, b.console_type, b.power_type, b.boot_method,
+			       more.len ? more.data : "");
+			buf_free(&more);
 		}
 		board_free(&b);
 	}
