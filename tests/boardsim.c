@@ -1213,6 +1213,14 @@ static int sh_words(struct sim *s, const char *p, char **argv, int max, char *st
 	return argc;
 }
 
+/* ablab's end marker (target.c): 8 hex digits of the boot's id, E, the command's number */
+static bool end_marker(const char *w)
+{
+	size_t n = strspn(w, "0123456789abcdef");
+
+	return n == 8 && w[8] == 'E' && isdigit((unsigned char)w[9]);
+}
+
 static int sh_cmd(struct sim *s, int argc, char **argv)
 {
 	char v[512];
@@ -1221,7 +1229,7 @@ static int sh_cmd(struct sim *s, int argc, char **argv)
 	if (!strcmp(argv[0], "echo")) {
 		bool nl = !(argc > 1 && !strcmp(argv[1], "-n"));
 
-		if (has(s, F_GLUE) && argc > 1 && !strncmp(argv[1], "ABLAB_E_", 8)) {
+		if (has(s, F_GLUE) && argc > 1 && end_marker(argv[1])) {
 			/* a console printk whose newline has not come yet */
 			s->ktime_ns += 1000000;
 			out(s,
