@@ -126,10 +126,65 @@ size_t power_left_on(struct buf *out)
 	return n;
 }
 
+/* Boards this process switched off, and when, and not on since: the next boot's power off
+ * is not needed (power_known_off); forgotten when a lock on the board is taken anew
+ * (power_forget), as another process may have switched it while it was not held. */
+struct known_off {
+	char *board;
+	int64_t t_off;
+};
+static struct known_off *known_off;
+static size_t n_known_off;
+
+/* t_off 0: forgotten; under left_on_lock */
+static void note_off(const char *board, int64_t t_off)
+{
+	size_t i;
+
+	for (i = 0; i < n_known_off && strcmp(known_off[i].board, board); i++)
+		;
+	if (i == n_known_off && t_off) {
+		known_off = xrealloc(known_off, (n_known_off + 1) * sizeof(*known_off));
+		known_off[n_known_off].board = xstrdup(board);
+		n_known_off++;
+	}
+	if (i < n_known_off && t_off) {
+		known_off[i].t_off = t_off;
+	} else if (i < n_known_off) {
+		free(known_off[i].board);
+		known_off[i] = known_off[--n_known_off];
+		if (!n_known_off) {
+			free(known_off);
+			known_off = NULL;
+		}
+	}
+}
+
+int64_t power_known_off(const char *board)
+{
+	int64_t t = 0;
+	size_t i;
+
+	pthread_mutex_lock(&left_on_lock);
+	for (i = 0; i < n_known_off; i++)
+		if (!strcmp(known_off[i].board, board))
+			t = known_off[i].t_off;
+	pthread_mutex_unlock(&left_on_lock);
+	return t;
+}
+
+void power_forget(const char *board)
+{
+	pthread_mutex_lock(&left_on_lock);
+	note_off(board, 0);
+	pthread_mutex_unlock(&left_on_lock);
+}
+
 int power_on(struct power *p, const struct kernel_art *k)
 {
 	char *why = xasprintf("%s: switched on and not off since", p->board->name);
 
+	power_forget(p->board->name);
 	note_power(p->board->name, why); /* a failed on may still have switched it */
 	free(why);
 	errtext_clear(&p->error);
@@ -151,8 +206,12 @@ int power_off(struct power *p)
 	power_off_end();
 	if (ret) {
 		note_power(name, power_error(p, ret));
+		power_forget(name);
 	} else {
 		note_power(name, NULL);
+		pthread_mutex_lock(&left_on_lock);
+		note_off(name, p->t_off ? p->t_off : now_ms());
+		pthread_mutex_unlock(&left_on_lock);
 	}
 	return ret;
 }
@@ -164,6 +223,7 @@ int power_cycle(struct power *p)
 	if (p->ops->cycle) {
 		char *why = xasprintf("%s: power cycled and not off since", p->board->name);
 
+		power_forget(p->board->name);
 		note_power(p->board->name, why);
 		free(why);
 		errtext_clear(&p->error);
