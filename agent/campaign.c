@@ -803,10 +803,11 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	if (idp)
 		*idp = 0;
 	ret = campaign_load(&c);
-	if (!ret && cs->loaded)
-		cs->loaded(cs->loaded_arg);
 	if (!ret)
 		ret = campaign_open_store(&c);
+	/* the plan read on the campaign's connection: one connection (~10-30 ms) fewer */
+	if (!ret && cs->loaded)
+		cs->loaded(cs->loaded_arg, &c.st);
 	if (!ret)
 		ret = campaign_lock(&c);
 	if (!ret)
