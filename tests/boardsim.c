@@ -1057,7 +1057,8 @@ static int sh_insmod(struct sim *s, int argc, char **argv)
 			null = !strchr("0nN", *v);
 		else if (kl == 8 && !strncmp(argv[k], "preserve", kl))
 			preserve = !strchr("0nN", *v);
-		else if (strncmp(argv[k], "timing", kl) && strncmp(argv[k], "scenarios", kl))
+		else if (strncmp(argv[k], "timing", kl) && strncmp(argv[k], "scenarios", kl) &&
+			 strncmp(argv[k], "pin_timing", kl)) /* kmod/dmabench.c's, all iter here */
 			klog(s, 4, "dmabench: unknown parameter '%.*s' ignored", (int)kl, argv[k]);
 		if (bad) {
 			klog(s, 3,
