@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -303,15 +304,29 @@ int run_argv_deadline(char *const argv[], int64_t deadline, struct buf *out, int
 	}
 	close(opipe[0]);
 	if (!exited) {
-		/* output closed: wait for the exit, still within the deadline */
+		/* output closed: wait for the exit, still within the deadline; the exit
+		 * follows the close by microseconds, woken by its pidfd (a 10 ms nap was
+		 * 5 ms of every power command on average) */
+		int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+
 		while (waitpid(pid, &status, WNOHANG) != pid) {
-			if (now_ms() >= deadline || stop_now()) {
+			int64_t left = deadline - now_ms();
+			struct pollfd q = { .fd = pfd, .events = POLLIN };
+
+			if (left <= 0 || stop_now()) {
 				kill(-pid, SIGKILL);
 				waitpid(pid, &status, 0);
-				return now_ms() < deadline ? -EINTR : -ETIMEDOUT;
+				if (pfd >= 0)
+					close(pfd);
+				return left > 0 ? -EINTR : -ETIMEDOUT;
 			}
-			poll(NULL, 0, 10);
+			if (pfd >= 0)
+				poll(&q, 1, left > 100 ? 100 : (int)left);
+			else
+				poll(NULL, 0, 1);
 		}
+		if (pfd >= 0)
+			close(pfd);
 	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
