@@ -140,6 +140,8 @@ struct sim {
 	int64_t slow_t;
 	long baud; /* --baud: `slow` at baud / 10 bytes/s, else 1 byte/ms */
 	double slow_credit; /* bytes the line may send now (a 16-byte FIFO) */
+	int64_t slow_us; /* --baud: when slow_credit was last added to */
+	bool slow_busy; /* --baud: output was waiting at the last flush (the line never idled) */
 	FILE *rec;
 	/* board */
 	enum state st;
@@ -220,6 +222,14 @@ static int64_t now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 static double rnd_unit(uint64_t *s)
@@ -438,14 +448,17 @@ static void flush_out(struct sim *s)
 	n = s->tx.len;
 
 	if (has(s, F_SLOW) && n && s->baud) {
-		int64_t t = now_ms();
+		int64_t t = now_us();
 
-		s->slow_credit += (double)(t - s->slow_t) * (double)s->baud / 10000.0;
-		s->slow_t = t;
-		if (s->slow_credit > 16) /* idle time is not saved up beyond the FIFO */
+		/* in microseconds, and saved up while output waits: a wakeup this loop
+		 * got late (a loaded host) does not slow the line below its baud */
+		s->slow_credit += (double)(t - s->slow_us) * (double)s->baud / 1e7;
+		s->slow_us = t;
+		if (!s->slow_busy && s->slow_credit > 16) /* idle time: the FIFO only */
 			s->slow_credit = 16;
 		n = s->slow_credit < (double)n ? (size_t)s->slow_credit : n;
 		s->slow_credit -= (double)n;
+		s->slow_busy = s->tx.len > n;
 	} else if (has(s, F_SLOW) && n) {
 		int64_t t = now_ms();
 
@@ -1548,6 +1561,9 @@ static void power_on(struct sim *s, int variant, unsigned int faults)
 	if (s->master < 0)
 		pty_open(s);
 	s->slow_t = now_ms();
+	s->slow_us = now_us();
+	s->slow_busy = false;
+	s->slow_credit = 0;
 	s->st = ST_DEAD;
 	boot_start(s);
 }
