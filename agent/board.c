@@ -3,6 +3,7 @@
  * and the per-board lock. */
 #include "board.h"
 #include "backend/backends.h"
+#include "backend/power.h"
 #include "backend/console.h"
 #include "shared/util.h"
 
@@ -655,6 +656,8 @@ out:
 	free(key);
 	if (ret)
 		board_unlock(l);
+	else /* while it was not held, another process may have switched it */
+		power_forget(b->name);
 	return ret;
 }
 

@@ -40,8 +40,9 @@ struct board_run {
 	const char *resdir, *rundir, *conninfo, *spooldir;
 	int ret; /* 0: all slots done */
 	int ok_boots, failed_attempts, spooled, logs_lost;
-	/* the board thread's own */
-	struct store st;
+	/* the board thread's own: its connection (st), the main thread's idle one (shared:
+	 * a campaign of one board, whose main thread only waits for it) or own */
+	struct store *st, *shared, own;
 	struct bench_params bp;
 	/* dmabench: the first ok boot's timing modes hold for the rest (timing.h) */
 	bool pinning;
@@ -145,24 +146,25 @@ static int board_open(struct board_run *br, int *first, int *done_attempts)
 	const struct board *b = br->b;
 	int ret;
 
-	ret = store_open(&br->st, br->conninfo);
+	br->st = br->shared ? br->shared : &br->own;
+	ret = br->shared ? 0 : store_open(&br->own, br->conninfo);
 	if (ret) {
 		err_msg("%s: no database connection; board skipped", b->name);
 		return ret;
 	}
 	/* with a shared database, a second guard across hosts (store_lock_board) */
-	if ((br->rn->ops->flags & RUNNER_HOLDS_BOARD) && store_lock_board(&br->st, b->name)) {
+	if ((br->rn->ops->flags & RUNNER_HOLDS_BOARD) && store_lock_board(br->st, b->name)) {
 		err_msg("%s: another agent holds this board on the shared database; board skipped",
 			b->name);
 		return -EBUSY;
 	}
 	/* this connection too holds the campaign, so that it is not shown stale
 	 * while the main thread's idle connection was lost to a server restart */
-	ret = store_campaign_hold(&br->st, br->cid);
+	ret = store_campaign_hold(br->st, br->cid);
 	if (ret)
 		return ret;
 	if (br->cs->resume_id) {
-		ret = store_resume_point(&br->st, br->cid, b->name, first, done_attempts);
+		ret = store_resume_point(br->st, br->cid, b->name, first, done_attempts);
 		if (ret)
 			return ret;
 		if (*first >= br->nslots)
@@ -171,7 +173,7 @@ static int board_open(struct board_run *br, int *first, int *done_attempts)
 			info_msg("%s: resuming after boot %d of %d", b->name, *first, br->nslots);
 	}
 	if (br->pinning)
-		return store_timing_pin(&br->st, br->cid, b->name, &br->pin);
+		return store_timing_pin(br->st, br->cid, b->name, &br->pin);
 	return 0;
 }
 
@@ -301,7 +303,7 @@ static enum attempt_end board_attempt(struct board_run *br, int i, int attempt)
 		 attempt > 1 ? ", retry" : "");
 	r = attempt_run(br, &sl, &res, &fatal);
 	attempt_record(br, &rec, &res, r, transcript, &logerr);
-	sr = keep_boot(br, &br->st, &rec);
+	sr = keep_boot(br, br->st, &rec);
 	attempt_say(br, &rec, &res, r);
 	bench_out_free(&res.bo);
 	json_object_put(res.phases);
@@ -314,7 +316,7 @@ static enum attempt_end board_attempt(struct board_run *br, int i, int attempt)
 		return ATTEMPT_STOP;
 	}
 	if (!r)
-		return board_decided(br, &br->st, i + 1) ? ATTEMPT_STOP : ATTEMPT_OK;
+		return board_decided(br, br->st, i + 1) ? ATTEMPT_STOP : ATTEMPT_OK;
 	if (fatal || stop_requested) {
 		br->ret = r;
 		return ATTEMPT_STOP;
@@ -376,7 +378,8 @@ static void *board_thread(void *arg)
 out:
 	free(br->pin);
 	free(br->pinned_params);
-	store_close(&br->st);
+	if (!br->shared)
+		store_close(&br->own);
 	return NULL;
 }
 
@@ -663,6 +666,9 @@ static int campaign_run_boards(struct campaign *c)
 					       .resdir = c->resdir,
 					       .rundir = c->rundir,
 					       .conninfo = c->st.conninfo,
+					       /* one board: its thread on the main thread's
+						* connection, one connection (10-30 ms) fewer */
+					       .shared = c->nb == 1 ? &c->st : NULL,
 					       .spooldir = c->spooldir };
 		if (pthread_create(&c->th[i], NULL, board_thread, &c->br[i])) {
 			err_msg("cannot start a thread for %s", c->b[i].name);
@@ -803,10 +809,11 @@ int campaign_run(const struct campaign_spec *cs, int64_t *idp)
 	if (idp)
 		*idp = 0;
 	ret = campaign_load(&c);
-	if (!ret && cs->loaded)
-		cs->loaded(cs->loaded_arg);
 	if (!ret)
 		ret = campaign_open_store(&c);
+	/* the plan read on the campaign's connection: one connection (~10-30 ms) fewer */
+	if (!ret && cs->loaded)
+		cs->loaded(cs->loaded_arg, &c.st);
 	if (!ret)
 		ret = campaign_lock(&c);
 	if (!ret)

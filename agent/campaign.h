@@ -8,6 +8,8 @@
 
 #include "variant.h"
 
+struct store;
+
 struct bench_def;
 struct runner;
 
@@ -68,10 +70,11 @@ struct campaign_spec {
 	 * NULL: nothing (the command layer posts patchwork's pending checks with it) */
 	void (*started)(int64_t id, void *arg);
 	void *started_arg;
-	/* called once the boards and kernels are loaded and checked, before anything is
+	/* called once the boards and kernels are loaded and checked and the database is
+	 * open (st: the campaign's connection, to read), before anything of the campaign is
 	 * stored (new campaigns and resumed ones); NULL: nothing (the commands print each
 	 * board's plan with it) */
-	void (*loaded)(void *arg);
+	void (*loaded)(void *arg, struct store *st);
 	void *loaded_arg;
 };
 

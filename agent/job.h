@@ -100,7 +100,7 @@ struct job_run_opts {
 	const char *pw_url, *pw_token_file, *pw_web_url;
 	bool pw_insecure;
 	/* the campaign's loaded hook (campaign_spec.loaded) */
-	void (*loaded)(void *arg);
+	void (*loaded)(void *arg, struct store *st);
 	void *loaded_arg;
 };
 /* Fills the run options from the job's own values. */

@@ -189,8 +189,10 @@ int boot_start(struct boot_session *s, const struct board *b, const struct kerne
 		return boot_fail(s, -EPROTONOSUPPORT, true, "%s: unsupported boot method %s",
 				 b->name, b->boot_method);
 	if (!makes) {
-		/* a known state, and the board off while its kernel is replaced */
-		ret = power_off(&s->pw);
+		/* a known state, and the board off while its kernel is replaced; off already
+		 * when this process switched it off (the last boot's end) and not on since */
+		s->pw.t_off = power_known_off(b->name);
+		ret = s->pw.t_off ? 0 : power_off(&s->pw);
 		if (ret)
 			return boot_fail(s, ret, true, "%s", power_error(&s->pw, ret));
 	}

@@ -65,6 +65,11 @@ int power_off(struct power *p);
 int power_wait_off_time(struct power *p);
 /* Runs ops->cycle or off + off_ms + on. */
 int power_cycle(struct power *p);
+/* When this process last switched the board off, if it has not switched it on (or failed
+ * to switch it off) since: the monotonic ms of power_off(), else 0. */
+int64_t power_known_off(const char *board);
+/* Forgets that: a lock on the board taken anew (another process may have switched it). */
+void power_forget(const char *board);
 /* Boards switched on by this process and not (successfully) off since:
  * "BOARD: why" joined by "; " into out; returns how many. */
 size_t power_left_on(struct buf *out);

@@ -33,6 +33,43 @@ void target_free(struct target *t)
 	if (!*t->prompt)
 		regfree(&t->prompt_re);
 	fail_free(t);
+	free(t->banner);
+	t->banner = NULL;
+}
+
+void target_banner(struct target *t)
+{
+	static const char k[] = "Linux version ";
+	const struct console *c = t->con;
+	const char *d = c->in.data, *p, *last = NULL, *e;
+	size_t end;
+
+	free(t->banner);
+	t->banner = NULL;
+	if (!d || c->consumed <= c->in_base)
+		return;
+	end = c->consumed - c->in_base < c->in.len ? c->consumed - c->in_base : c->in.len;
+	for (p = d; (p = memmem(p, (size_t)(d + end - p), k, sizeof(k) - 1)); p++) {
+		const char *a = p;
+
+		/* the line's start, or its "[    0.000000] " time stamp before */
+		if (a - d >= 2 && a[-1] == ' ' && a[-2] == ']') {
+			const char *b = a - 2;
+
+			while (b > d && *b != '[' && b[-1] != '\n' && b[-1] != '\r')
+				b--;
+			if (*b == '[')
+				a = b;
+		}
+		if (a == d || a[-1] == '\n' || a[-1] == '\r')
+			last = p;
+	}
+	if (!last)
+		return;
+	e = last + strcspn(last, "\r\n");
+	if (e >= d + end) /* its end not received before the prompt: not trusted */
+		return;
+	t->banner = strndup(last, (size_t)(e - last));
 }
 
 int target_set_fail_patterns(struct target *t, char *const *patterns)
@@ -57,16 +94,19 @@ int target_set_fail_patterns(struct target *t, char *const *patterns)
 	return 0;
 }
 
-/* The marker is typed as ABLAB''_X so that the echoed command line never
- * matches the marker the command prints; so it is recognised anywhere in a
- * line: after output without a final newline, a \r progress line or a
- * printk without its newline.  The status is 1-3 digits ended by anything
- * else (CR, LF, a printk glued after it).  A literal (memmem), not a regex:
- * the id is random per boot, so compiled tables could not be shared. */
+/* The marker is the boot's random id, a letter and the command's number
+ * (0123abcdB7), typed with '' between the id and the letter so that the echoed
+ * command line never matches the marker the command prints; so it is
+ * recognised anywhere in a line: after output without a final newline, a \r
+ * progress line or a printk without its newline.  No fixed prefix: on a
+ * 115,200-baud line each byte is 87 us, and the id alone is what tells this
+ * boot's markers from an earlier boot's.  The status is 1-3 digits ended by
+ * anything else (CR, LF, a printk glued after it).  A literal (memmem), not a
+ * regex: the id is random per boot, so compiled tables could not be shared. */
 struct console_pat target_marker(char *buf, size_t len, const char *id, const char *what,
 				 unsigned int n, bool with_status)
 {
-	snprintf(buf, len, "ABLAB_%s_%s_%u%s", what, id, n, with_status ? " " : "");
+	snprintf(buf, len, "%s%s%u%s", id, what, n, with_status ? " " : "");
 	return console_pat_lit(buf, with_status ? CONSOLE_TAIL_STATUS : CONSOLE_TAIL_EOL);
 }
 
@@ -119,8 +159,9 @@ int target_sync(struct target *t, int64_t deadline)
 	char *cmd;
 	int ret;
 
+	target_banner(t); /* before the sync's own bytes */
 	t->seq++;
-	cmd = xasprintf("echo ABLAB''_S_%s_%u\n", t->id, t->seq);
+	cmd = xasprintf("echo %s''S%u\n", t->id, t->seq);
 	ret = console_write(t->con, cmd);
 	free(cmd);
 	if (!ret)
@@ -132,8 +173,7 @@ int target_sync(struct target *t, int64_t deadline)
 
 char *target_command_line(const char *id, unsigned int seq, const char *cmd)
 {
-	return xasprintf("{ echo ABLAB''_B_%s_%u; %s\n}; echo ABLAB''_E_%s_%u $?\n", id, seq, cmd,
-			 id, seq);
+	return xasprintf("{ echo %s''B%u;%s\n};echo %s''E%u $?\n", id, seq, cmd, id, seq);
 }
 
 void target_output(struct buf *out, const char *d, size_t len)

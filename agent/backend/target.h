@@ -17,6 +17,7 @@ struct target {
 	char *const *fail_src;
 	size_t nfail;
 	char fail_line[200]; /* the line that matched, after -EIO */
+	char *banner; /* the kernel's "Linux version ..." line of this boot, or NULL */
 };
 
 /* Watch for these patterns (board boot.fail_patterns) while commands run;
@@ -27,9 +28,14 @@ int target_init(struct target *t, struct console *con, const char *prompt);
 /* The shell prompt as a console pattern: its literal (valid while t is) */
 struct console_pat target_prompt(const struct target *t);
 void target_free(struct target *t);
-/* After a prompt was seen: proves the shell executes (marker round trip)
- * and consumes the next prompt. */
+/* After a prompt was seen: the kernel banner noted (target_banner()), then proves the
+ * shell executes (marker round trip) and consumes the next prompt. */
 int target_sync(struct target *t, int64_t deadline);
+/* After the shell prompt: t->banner from the console input before it, the last kernel
+ * banner ("Linux version ...", what /proc/version holds; at a line's start or after its
+ * "[    0.000000] " time stamp) the window still holds; NULL when there is none (a
+ * `quiet` kernel, a boot log longer than the window). */
+void target_banner(struct target *t);
 /* Runs cmd; out gets what it printed (CR removed), *status its exit code.
  * -EMSGSIZE (con->error says so) when it printed more than CONSOLE_PIN_MAX. */
 int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *out, int *status);

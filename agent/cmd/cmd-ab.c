@@ -224,14 +224,14 @@ static int ab_spec(struct ab_opts *a, struct bench_def *bd)
 }
 
 /* the campaign's loaded hook: the board's plan once its kernels are there */
-static void ab_plan_loaded(void *arg)
+static void ab_plan_loaded(void *arg, struct store *st)
 {
 	struct ab_opts *a = arg;
 	struct plan_design pd;
 	bool known;
 
 	campaign_plan_design(&a->o, &pd, &known);
-	cli_plan_print(stderr, &a->cb.board, 1, &pd, a->o.batches, 2);
+	cli_plan_print(stderr, st, &a->cb.board, 1, &pd, a->o.batches, 2);
 }
 
 int cmd_ab(int argc, char **argv)

@@ -676,7 +676,7 @@ int cmd_plan(int argc, char **argv)
 	return ret;
 }
 
-void cli_plan_print(FILE *out, const char *const *boards, size_t nboards,
+void cli_plan_print(FILE *out, struct store *own, const char *const *boards, size_t nboards,
 		    const struct plan_design *pd, int batches, int kernels)
 {
 	struct bplan *bp = xcalloc(nboards + 1, sizeof(*bp));
@@ -687,23 +687,24 @@ void cli_plan_print(FILE *out, const char *const *boards, size_t nboards,
 				.alpha = pd->alpha,
 				.power = PLAN_POWER,
 				.kernels = kernels > 2 ? (unsigned int)kernels : 2 };
-	struct store st;
+	struct store mine, *st = own ? own : &mine;
 	size_t nb = 0;
 	char d1[32], d2[32];
 
-	if (store_open(&st, opt_db)) {
+	if (!own && store_open(&mine, opt_db)) {
 		free(bp);
 		return;
 	}
 	for (size_t i = 0; i < nboards; i++) {
-		if (!bplan_load(&st, &bp[nb], boards[i], NULL, 0)) {
+		if (!bplan_load(st, &bp[nb], boards[i], NULL, 0)) {
 			nb++;
 			continue;
 		}
 		bplan_free(&bp[nb]); /* the campaign says what is wrong with it */
 		memset(&bp[nb], 0, sizeof(bp[nb]));
 	}
-	store_close(&st);
+	if (!own)
+		store_close(&mine);
 	q.rows = family_rows(pd->rows, bp, nb, 1);
 	for (size_t i = 0; i < nb; i++) {
 		struct bplan *b = &bp[i];

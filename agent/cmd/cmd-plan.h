@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 struct plan_design;
+struct store;
 
 int cmd_plan(int argc, char **argv);
 
@@ -17,10 +18,11 @@ int cmd_plan(int argc, char **argv);
  * time and the smallest change it sees, and the boots a change of the margin needs; "no
  * calibration for board X: run ablab calibrate X" without one.  pd is the campaign's design
  * (campaign_plan_design()), batches its batches per boot, kernels how many it boots n times
- * each (2: A/B; a series' variants).  Prints nothing when the database
- * cannot be opened (the campaign will say why).
+ * each (2: A/B; a series' variants).  st: an open connection to read with, or NULL (one
+ * opened here).  Prints nothing when the database cannot be opened (the campaign will say
+ * why).
  */
-void cli_plan_print(FILE *out, const char *const *boards, size_t nboards,
+void cli_plan_print(FILE *out, struct store *st, const char *const *boards, size_t nboards,
 		    const struct plan_design *pd, int batches, int kernels);
 
 #endif

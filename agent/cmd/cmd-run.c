@@ -51,7 +51,7 @@ static void run_usage(FILE *f)
 }
 
 /* the plan of each selected board before the first boot (cmd-plan.c) */
-static void run_plan_print(const struct job *j, const struct job_run_opts *o)
+static void run_plan_print(const struct job *j, const struct job_run_opts *o, struct store *st)
 {
 	const char **names = xcalloc(j->nboards + 1, sizeof(*names));
 	struct plan_design pd;
@@ -62,7 +62,7 @@ static void run_plan_print(const struct job *j, const struct job_run_opts *o)
 	for (size_t i = 0; i < j->nboards; i++)
 		if (!o->boards || o->boards[i])
 			names[n++] = j->boards[i];
-	cli_plan_print(o->dry_run ? stdout : stderr, names, n, &pd, o->batches, j->vs.n);
+	cli_plan_print(o->dry_run ? stdout : stderr, st, names, n, &pd, o->batches, j->vs.n);
 	free(names);
 }
 
@@ -72,11 +72,11 @@ struct run_plan_arg {
 };
 
 /* the campaign's loaded hook: the plan once the boards and kernels are there */
-static void run_plan_loaded(void *arg)
+static void run_plan_loaded(void *arg, struct store *st)
 {
 	const struct run_plan_arg *a = arg;
 
-	run_plan_print(a->j, a->o);
+	run_plan_print(a->j, a->o, st);
 }
 
 /* `ablab run`'s command line. */
@@ -227,7 +227,7 @@ static int run_job(const struct run_cli *r)
 	struct run_plan_arg pa = { &j, &o };
 
 	if (r->dry) {
-		run_plan_print(&j, &o);
+		run_plan_print(&j, &o, NULL);
 	} else {
 		o.loaded = run_plan_loaded;
 		o.loaded_arg = &pa;

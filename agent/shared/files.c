@@ -110,9 +110,10 @@ static int copy_fd(int srcfd, int fd)
 	return ret;
 }
 
-/* write_file_atomic_at() with the bytes from data, or (srcfd >= 0) from a file */
+/* write_file_atomic_at() with the bytes from data, or (srcfd >= 0) from a file; durable:
+ * the file and the rename fsynced */
 static int atomic_at(int dirfd, const char *name, const void *data, size_t len, int srcfd,
-		     mode_t mode)
+		     mode_t mode, bool durable)
 {
 	const char *p = data;
 	char *tmp = NULL;
@@ -148,7 +149,7 @@ static int atomic_at(int dirfd, const char *name, const void *data, size_t len, 
 		p += n;
 		len -= (size_t)n;
 	}
-	if (!ret && fsync(fd) < 0)
+	if (!ret && durable && fsync(fd) < 0)
 		ret = -errno;
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
@@ -157,7 +158,7 @@ static int atomic_at(int dirfd, const char *name, const void *data, size_t len, 
 		ret = -errno;
 	if (ret)
 		unlinkat(dirfd, tmp, 0);
-	else if (fsync(dirfd) < 0 && errno != EBADF && errno != EINVAL)
+	else if (durable && fsync(dirfd) < 0 && errno != EBADF && errno != EINVAL)
 		ret = -errno; /* the rename itself durable (EBADF: an O_PATH fd) */
 out:
 	free(tmp);
@@ -166,7 +167,7 @@ out:
 
 int write_file_atomic_at(int dirfd, const char *name, const void *data, size_t len)
 {
-	return atomic_at(dirfd, name, data, len, -1, 0644);
+	return atomic_at(dirfd, name, data, len, -1, 0644, true);
 }
 
 int copy_file_atomic_at(const char *src, int dirfd, const char *name)
@@ -175,14 +176,14 @@ int copy_file_atomic_at(const char *src, int dirfd, const char *name)
 
 	if (srcfd < 0)
 		return -errno;
-	ret = atomic_at(dirfd, name, NULL, 0, srcfd, 0644);
+	ret = atomic_at(dirfd, name, NULL, 0, srcfd, 0644, true);
 	close(srcfd);
 	return ret;
 }
 
 int copy_fd_atomic_at(int srcfd, int dirfd, const char *name)
 {
-	return atomic_at(dirfd, name, NULL, 0, srcfd, 0644);
+	return atomic_at(dirfd, name, NULL, 0, srcfd, 0644, false);
 }
 
 int write_file_atomic(const char *path, const void *data, size_t len)
@@ -202,7 +203,7 @@ int write_file_atomic_mode(const char *path, const void *data, size_t len, mode_
 	free(dir);
 	if (dirfd < 0)
 		return -errno;
-	ret = atomic_at(dirfd, slash ? slash + 1 : path, data, len, -1, mode);
+	ret = atomic_at(dirfd, slash ? slash + 1 : path, data, len, -1, mode, true);
 	close(dirfd);
 	return ret;
 }

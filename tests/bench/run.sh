@@ -275,12 +275,13 @@ if want bytes; then
 		# run_ms: the prologue's exchange and the post-run dmesg's framing
 		local split
 		split=$(echo "$logs" | python3 -c '
-import sys
+import re, sys
 res = out = 0
 p = [l.strip() for l in sys.stdin if l.strip()]
 for f in p:
     d = open(f, "rb").read()
-    a = d.find(b"_S_")
+    # the sync marker: ABLAB_S_<id>_1 (before), <8 hex id>S1 (after)
+    a = re.search(rb"(ABLAB_S_[0-9a-f]+_1|[0-9a-f]{8}S1)\r?\n", d).start()
     a = d.find(b"lab# {", a)           # the prologue: the first command after the sync
     i = d.rfind(b"lab# {", 0, d.find(b"insmod", a))  # the benchmark command
     j = d.find(b"lab# {", i + 1)       # the post-run dmesg
