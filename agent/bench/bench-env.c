@@ -21,7 +21,10 @@
 
 #define ENV_FN \
 	"_e(){ echo -n $1;shift;for f;do read -r v <$f||v=-;echo -n \" $v\";done 2>/dev/null;echo;}"
-#define ENV_CPUFREQ "/sys/devices/system/cpu/cpufreq/pol*"
+/* the shortest globs that match only what they mean: cpufreq/ holds policyN, boost and
+ * the governors' tunables (ondemand/, conservative/); thermal/ thermal_zoneN and
+ * cooling_deviceN */
+#define ENV_CPUFREQ "/sys/devices/system/cpu/cpufreq/p*"
 
 char *bench_env_start_cmd(const struct board *b)
 {
@@ -29,7 +32,7 @@ char *bench_env_start_cmd(const struct board *b)
 	char *pin = b->governor ? xasprintf("echo %s >$p/scaling_governor;", b->governor) :
 				  xasprintf("%s", "");
 	char *cmd = xasprintf(
-		"%s;_z=/sys/class/thermal/thermal_zone*/temp;for p in %s;do %s_e \"@f ${p##*/}\" $p/scaling_[cgm]*;done%s;_e @t $_z;_e @c /proc/cmdline",
+		"%s;_z=/sys/class/thermal/t*/temp;for p in %s;do %s_e \"@f ${p##*/}\" $p/scaling_[cgm]*;done%s;_e @t $_z;_e @c /proc/cmdline",
 		ENV_FN, ENV_CPUFREQ, pin, b->governor ? " 2>/dev/null" : "");
 
 	free(pin);
