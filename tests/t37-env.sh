@@ -132,3 +132,22 @@ assert sys.argv[4] == '0', sys.argv[4]
 		"grep -a '^@' '$log' >/dev/null && ! grep -aE \"can't open|not found|syntax error|write error\" '$log'"
 	echo "qemu-sam9x75 console bytes: $(env_bytes "$log")"
 fi
+
+echo "== a real U-Boot: qemu-pi400"
+k=$kcache/kernels/qemu-pi400
+if need_kernels qemu-pi400; then
+	"$ablab" ab --board qemu-pi400 --boots 1 --batches 1 --undecidable-ok --results "$dd/resp" \
+		>"$dd/outp" 2>"$dd/errp"; rc=$?
+	cid=$(psql_q "SELECT max(id) FROM campaigns")
+	env=$(psql_q "SELECT env FROM boots WHERE campaign_id = $cid AND status = 'ok' AND variant = 'control'")
+	echo "qemu-pi400 env: $env"
+	check "qemu-pi400: exit 0, U-Boot's own version line, the cmdline, the initramfs sha256, no DTB of the lab's (U-Boot passes QEMU's)" \
+		python3 -c "
+import json, re, sys
+e = json.loads(sys.argv[1])
+assert re.match(r'U-Boot 20[0-9][0-9]\.[0-9][0-9][^ ]* \(', e['bootloader']) and 'SPL' not in e['bootloader'], e
+assert e['cmdline'].startswith('console=ttyAMA0,115200 rdinit=/init panic=-1'), e
+assert e['rootfs_sha256'] == sys.argv[2] and 'dtb_sha256' not in e, e
+assert sys.argv[3] == '0', sys.argv[3]
+" "$env" "$(sha256sum <"$k/control/initramfs.cpio.gz" | cut -c1-64)" "$rc" || tail -n 5 "$dd/errp"
+fi
