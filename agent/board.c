@@ -40,6 +40,7 @@ static const struct jfield boot_tail[] = { { NULL } };
 
 static const struct jfield shell_fields[] = { { "prompt", J_STRING, true },
 					      { "module_path", J_STRING },
+					      { "governor", J_STRING },
 					      { NULL } };
 
 static const struct jfield timeout_fields[] = {
@@ -243,6 +244,15 @@ static int board_load_one(struct board *b, const char *path)
 	b->module_path = jstr(o, "module_path");
 	if (!b->module_path)
 		b->module_path = "/lib/modules/dmabench.ko";
+	b->governor = jstr(o, "governor");
+	/* typed into the target's shell and written to scaling_governor (at most 15 bytes) */
+	if (b->governor &&
+	    (!*b->governor || strlen(b->governor) > 15 ||
+	     strspn(b->governor, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(b->governor)))
+		return board_field_error(
+			b, "shell", "governor",
+			"\"%s\" is not a cpufreq governor name (1-15 of a-z, 0-9, _; e.g. \"performance\")",
+			b->governor);
 
 	o = jobj(r, "timeouts_s");
 	b->t_power_s = jint(o, "power", 10);

@@ -32,6 +32,8 @@ struct board {
 
 	const char *prompt; /* shell prompt on the target */
 	const char *module_path; /* where the initramfs keeps dmabench.ko */
+	/* the cpufreq governor written to every policy before the benchmark; NULL: none */
+	const char *governor;
 
 	/* what a backend's conf.parse() keeps that has no field above (backends.h); its
 	 * conf.free() frees it */

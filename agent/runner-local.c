@@ -3,6 +3,7 @@
  * the slot's kernel, runs the benchmark at the shell prompt and powers the
  * board off.  Today's `ablab ab` / `ablab run` path. */
 #include "runner.h"
+#include "runner-env.h"
 #include "backend/boot.h"
 #include "backend/console.h"
 #include "backend/power.h"
@@ -47,6 +48,7 @@ static int local_attempt(void *priv, const struct runner_slot *sl, struct runner
 	(void)priv;
 	r->log_written = true;
 	ret = boot_start(&s, sl->b, sl->k, sl->rundir, sl->transcript);
+	runner_env_boot(sl, &s.con, r);
 	if (ret) {
 		errtext_set(&bo->error, 0, "%s", s.error.msg);
 		bo->fatal = s.fatal;
@@ -56,6 +58,7 @@ static int local_attempt(void *priv, const struct runner_slot *sl, struct runner
 	r->boot_ms = s.t_prompt - s.t_on;
 	bo->run_ms = 0;
 	ret = bench_run(&s.tgt, sl->b, sl->bp, bo);
+	runner_env_target(sl, r);
 	if (!ret && bo->uname_r && sl->k->release && strcmp(bo->uname_r, sl->k->release)) {
 		/* the board did not run the kernel we deployed */
 		errtext_set(&bo->error, 0, "wrong kernel: target runs %s, expected %s (%s)",

@@ -33,6 +33,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
 #include <netinet/in.h>
@@ -58,6 +59,10 @@
 #define PRESERVE_SIZE 409600
 #define LINE_MAX_IN 4096
 #define MAX_SCHED 32
+#define SH_VARS 32
+#define SH_FUNCS 8
+#define SH_POS 16
+enum { KNOB_UBOOT, KNOB_GOV, KNOB_TEMP };
 
 enum fault {
 	F_UBOOT_HANG,
@@ -154,7 +159,27 @@ struct sim {
 	int patches; /* a series kernel "...-sN": patches 1..N applied */
 	int countdown, console_level, status;
 	bool mute; /* the command running has its output >/dev/null */
-	char var_name[32], var_val[512]; /* the one shell variable `read` set */
+	struct {
+		char name[32], val[512];
+	} vars[SH_VARS]; /* the shell's variables */
+	unsigned int nvars;
+	struct {
+		char name[32];
+		char *body;
+	} funcs[SH_FUNCS]; /* its functions */
+	unsigned int nfuncs;
+	char *pos[SH_POS]; /* $1.. of the function running */
+	int npos, err_mute; /* err_mute: stderr goes to /dev/null */
+	const char *out_file; /* the running command's > FILE */
+	/* the environment (--uboot-version, --governor, --temp: from power-on N on) */
+	struct knob {
+		unsigned int from;
+		char val[48];
+	} knobs[3][MAX_SCHED];
+	unsigned int nknobs[3];
+	char uboot_ver[48], gov[32]; /* of this power-on (gov: what was written last) */
+	long temp_mc;
+	bool has_cpufreq, has_thermal, warm; /* warm: dmabench ran (+1.5 C) */
 	int64_t next_tick;
 	struct buf line, env, ring, pending; /* pending: a { } group being typed */
 	size_t flood_left, flood_n; /* flood faults: bytes still to send */
@@ -543,13 +568,44 @@ static const char *env_get(struct sim *s, const char *k, char *val, size_t len)
 	return val;
 }
 
+/* The value of knob kind k for this power-on: the last given for a power-on <= it. */
+static const char *knob(const struct sim *s, int k, const char *dflt)
+{
+	const char *v = dflt;
+	unsigned int i, best = 0;
+
+	for (i = 0; i < s->nknobs[k]; i++)
+		if (s->knobs[k][i].from <= s->power_on && s->knobs[k][i].from >= best) {
+			best = s->knobs[k][i].from;
+			v = s->knobs[k][i].val;
+		}
+	return v;
+}
+
 static void boot_start(struct sim *s)
 {
 	char fs[256];
+	unsigned int i;
 
 	s->boot++;
 	faults_str(s->faults, fs, sizeof(fs));
 	record(s, "power_on=%u faults=%s", s->power_on, fs);
+	/* a new shell, and the board's firmware and cpufreq defaults again */
+	for (i = 0; i < s->nfuncs; i++) {
+		free(s->funcs[i].body);
+		s->funcs[i].body = NULL;
+	}
+	for (i = 0; i < (unsigned int)s->npos; i++)
+		free(s->pos[i]);
+	s->nvars = s->nfuncs = 0;
+	s->npos = 0;
+	snprintf(s->uboot_ver, sizeof(s->uboot_ver), "%s", knob(s, KNOB_UBOOT, "2023.01"));
+	snprintf(s->gov, sizeof(s->gov), "%s", knob(s, KNOB_GOV, "ondemand"));
+	s->has_cpufreq = strcmp(s->gov, "none") != 0;
+	s->has_thermal = strcmp(knob(s, KNOB_TEMP, "45000"), "none") != 0;
+	s->temp_mc = s->has_thermal ? strtol(knob(s, KNOB_TEMP, "45000"), NULL, 10) : 0;
+	record(s, "env uboot=%s governor=%s temp=%s", s->uboot_ver, s->gov,
+	       knob(s, KNOB_TEMP, "45000"));
 	buf_reset(&s->env);
 	buf_reset(&s->line);
 	s->kernel_loaded = s->mod_loaded = s->split_done = false;
@@ -564,12 +620,13 @@ static void boot_start(struct sim *s)
 		return;
 	}
 	out(s,
-	    "\r\nU-Boot SPL 2023.01 (Jan 09 2023 - 12:00:00 +0000)\r\nTrying to boot from MMC1\r\n"
-	    "\r\n\r\nU-Boot 2023.01 (Jan 09 2023 - 12:00:00 +0000)\r\n\r\n"
+	    "\r\nU-Boot SPL %s (Jan 09 2023 - 12:00:00 +0000)\r\nTrying to boot from MMC1\r\n"
+	    "\r\n\r\nU-Boot %s (Jan 09 2023 - 12:00:00 +0000)\r\n\r\n"
 	    "CPU:   SAM9X75 (simulated by boardsim)\r\nDRAM:  256 MiB\r\n"
 	    "Core:  42 devices, 14 uclasses, devicetree: separate\r\nMMC:   mmc@f0008000: 0\r\n"
 	    "Loading Environment from nowhere... OK\r\nIn:    serial\r\nOut:   serial\r\n"
-	    "Err:   serial\r\nNet:   eth0: ethernet@f802c000\r\n");
+	    "Err:   serial\r\nNet:   eth0: ethernet@f802c000\r\n",
+	    s->uboot_ver, s->uboot_ver);
 	if (has(s, F_ANSI))
 		out(s, "\033[?25h\033[0m");
 	if (has(s, F_UBOOT_HANG)) {
@@ -1123,6 +1180,7 @@ static int sh_insmod(struct sim *s, int argc, char **argv)
 	}
 	klog(s, 6, "dmabench: v1 done status=0 results=%u", results);
 	s->mod_loaded = true;
+	s->warm = true;
 	return 0;
 }
 
@@ -1171,69 +1229,356 @@ static void sh_dmesg_print(struct sim *s)
 	}
 }
 
-/* Splits one command into words: '' and "" removed, $? expanded outside
- * single quotes, redirections (2>&1, >/dev/null) dropped; *null: the
- * command's standard output goes to /dev/null. */
-static int sh_words(struct sim *s, const char *p, char **argv, int max, char *store, size_t len,
-		    bool *null)
-{
-	size_t k = 0;
-	int argc = 0;
-	bool skip = false, out_redir = false;
+/* --- the shell's state: variables, functions, the simulated /sys ------- */
 
-	*null = false;
+static const char *var_get(const struct sim *s, const char *name, size_t n)
+{
+	unsigned int i;
+
+	if (n == 1 && name[0] >= '1' && name[0] <= '9') /* $1..$9 of the running function */
+		return name[0] - '1' < s->npos ? s->pos[name[0] - '1'] : "";
+	for (i = 0; i < s->nvars; i++)
+		if (strlen(s->vars[i].name) == n && !strncmp(s->vars[i].name, name, n))
+			return s->vars[i].val;
+	return ""; /* unset: empty, as ash */
+}
+
+static void var_set(struct sim *s, const char *name, size_t n, const char *val)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nvars; i++)
+		if (strlen(s->vars[i].name) == n && !strncmp(s->vars[i].name, name, n))
+			break;
+	if (i == s->nvars) {
+		if (s->nvars == SH_VARS)
+			i = SH_VARS - 1; /* the last one is reused: tests set a few */
+		else
+			s->nvars++;
+	}
+	snprintf(s->vars[i].name, sizeof(s->vars[i].name), "%.*s", (int)n, name);
+	snprintf(s->vars[i].val, sizeof(s->vars[i].val), "%s", val);
+}
+
+/* NAME=VALUE: the length of NAME, else 0 */
+static size_t assignment(const char *w)
+{
+	size_t n = 0;
+
+	if (!isalpha((unsigned char)*w) && *w != '_')
+		return 0;
+	while (isalnum((unsigned char)w[n]) || w[n] == '_')
+		n++;
+	return w[n] == '=' ? n : 0;
+}
+
+/* An error message, unless stderr goes to /dev/null (2>/dev/null). */
+static void err_out(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void err_out(struct sim *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->st == ST_OFF || s->err_mute)
+		return;
+	va_start(ap, fmt);
+	buf_vprintf(&s->tx, fmt, ap);
+	va_end(ap);
+}
+
+#define CPUFREQ "/sys/devices/system/cpu/cpufreq/policy0"
+#define THERMAL "/sys/class/thermal/thermal_zone0"
+#define GOVERNORS "conservative ondemand userspace powersave performance schedutil"
+
+struct vfile {
+	char path[96], val[96];
+	bool dir;
+};
+
+/* The simulated sysfs of this power-on, in sorted order: one cpufreq policy
+ * (--governor; "none": no cpufreq) and one thermal zone (--temp; "none": none). */
+static int vfs_list(const struct sim *s, struct vfile *f)
+{
+	static const char *const names[] = { "affected_cpus",	 "scaling_available_governors",
+					     "scaling_cur_freq", "scaling_driver",
+					     "scaling_governor", "scaling_max_freq",
+					     "scaling_min_freq", "scaling_setspeed" };
+	int n = 0;
+	size_t i;
+
+	if (s->has_cpufreq) {
+		long cur = !strcmp(s->gov, "performance") ? 800000 :
+			   !strcmp(s->gov, "powersave")	  ? 200000 :
+							    600000;
+		const char *vals[] = { "0",    GOVERNORS, NULL,	    "cpufreq-dt",
+				       s->gov, "800000",  "200000", "<unsupported>" };
+		char c[16];
+
+		snprintf(c, sizeof(c), "%ld", cur);
+		vals[2] = c;
+		f[n++] = (struct vfile){ CPUFREQ, "", true };
+		for (i = 0; i < ARRAY_SIZE(names); i++, n++) {
+			snprintf(f[n].path, sizeof(f[n].path), CPUFREQ "/%s", names[i]);
+			snprintf(f[n].val, sizeof(f[n].val), "%s", vals[i]);
+			f[n].dir = false;
+		}
+	}
+	if (s->has_thermal) {
+		f[n++] = (struct vfile){ THERMAL, "", true };
+		f[n] = (struct vfile){ THERMAL "/temp", "", false };
+		snprintf(f[n++].val, sizeof(f[0].val), "%ld", s->temp_mc + (s->warm ? 1500 : 0));
+		f[n++] = (struct vfile){ THERMAL "/type", "cpu-thermal", false };
+	}
+	return n;
+}
+#define VFS_MAX 16
+
+/* The first line of a file `read` can open: 0, else the shell's error printed and
+ * its status. */
+static int vfs_read(struct sim *s, const char *path, char *v, size_t len)
+{
+	struct vfile f[VFS_MAX];
+	int n = vfs_list(s, f), i;
+
+	if (!strcmp(path, "/proc/version")) {
+		proc_version(s, v, len);
+		return 0;
+	}
+	if (!strcmp(path, "/proc/cmdline")) {
+		env_get(s, "bootargs", v, len);
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (!strcmp(f[i].path, path)) {
+			if (f[i].dir) {
+				err_out(s, "-sh: read: read error: Is a directory\r\n");
+				return 1;
+			}
+			snprintf(v, len, "%s", f[i].val);
+			return 0;
+		}
+	err_out(s, "-sh: can't open '%s': No such file or directory\r\n", path);
+	return 2;
+}
+
+/* echo VALUE >path: the governor is the one writable file */
+static int vfs_write(struct sim *s, const char *path, const char *val)
+{
+	struct vfile f[VFS_MAX];
+	int n = vfs_list(s, f), i;
+	char g[40];
+
+	for (i = 0; i < n && strcmp(f[i].path, path); i++)
+		;
+	if (i == n) {
+		err_out(s, "-sh: can't create %s: nonexistent directory\r\n", path);
+		return 2;
+	}
+	if (strcmp(path, CPUFREQ "/scaling_governor")) {
+		err_out(s, "-sh: can't create %s: Permission denied\r\n", path);
+		return 2;
+	}
+	snprintf(g, sizeof(g), " %s ", val);
+	if (!*val || strchr(val, ' ') || !strstr(" " GOVERNORS " ", g)) {
+		err_out(s, "-sh: echo: write error: Invalid argument\r\n");
+		return 1;
+	}
+	snprintf(s->gov, sizeof(s->gov), "%s", val);
+	record(s, "governor %s", val);
+	return 0;
+}
+
+/* --- the shell: words, simple commands, lists, for loops, functions ----- */
+
+struct redir {
+	bool out_null, err_null;
+	char out_file[128]; /* > FILE (not /dev/null) */
+};
+
+/* The words of one simple command being split (sh_words). */
+struct words {
+	char **argv, *store;
+	int argc, max;
+	size_t k, len;
+	struct redir *rd;
+	int pending; /* 1 or 2: the previous word was a bare > or 2>, this one its file */
+	bool assign_ok; /* no command word yet: NAME=VALUE is an assignment (no glob) */
+};
+
+static void redir_to(struct redir *rd, int fd, const char *file)
+{
+	if (!strcmp(file, "/dev/null")) {
+		if (fd == 2)
+			rd->err_null = true;
+		else
+			rd->out_null = true;
+	} else if (fd == 1) {
+		snprintf(rd->out_file, sizeof(rd->out_file), "%s", file);
+	}
+}
+
+static void word_add(struct words *w, const char *p)
+{
+	size_t n = strlen(p) + 1;
+
+	if (w->argc >= w->max || w->k + n > w->len)
+		return; /* cut short, as a full line would be */
+	memcpy(w->store + w->k, p, n);
+	w->argv[w->argc++] = w->store + w->k;
+	w->k += n;
+}
+
+/* The word at store[start..k) ends: a redirection, a glob over the simulated
+ * files (none matching: the word as typed), or a word. */
+static void word_end(struct sim *s, struct words *w, size_t start, bool redir, bool glob,
+		     bool quoted)
+{
+	char *word;
+
+	w->store[w->k] = '\0';
+	word = strdup(w->store + start);
+	if (!word)
+		die("out of memory");
+	w->k = start;
+	if (w->pending) {
+		redir_to(w->rd, w->pending, word);
+		w->pending = 0;
+	} else if (redir) {
+		int fd = isdigit((unsigned char)word[0]) ? word[0] - '0' : 1;
+		const char *t = strchr(word, '>') + 1;
+
+		t += *t == '>';
+		if (!*t)
+			w->pending = fd;
+		else if (*t != '&')
+			redir_to(w->rd, fd, t);
+	} else if (!*word && !quoted) {
+		/* an unquoted expansion to nothing is no word */
+	} else if (glob && !(w->assign_ok && assignment(word))) {
+		struct vfile f[VFS_MAX];
+		int n = vfs_list(s, f), i, hits = 0;
+
+		for (i = 0; i < n; i++)
+			if (!fnmatch(word, f[i].path, FNM_PATHNAME | FNM_PERIOD)) {
+				word_add(w, f[i].path);
+				hits++;
+			}
+		if (!hits)
+			word_add(w, word);
+		w->assign_ok = false;
+	} else {
+		word_add(w, word);
+		w->assign_ok = w->assign_ok &&
+			       (!strcmp(word, "{") || !strcmp(word, "(") || assignment(word));
+	}
+	free(word);
+}
+
+/* $NAME, ${NAME}, ${NAME##PATTERN} (the longest matching prefix removed), $1..$9,
+ * $? at p: its value into *v (valid until the next call), p past it; NULL: not an
+ * expansion ($ stays). */
+static const char *sh_param(struct sim *s, const char *p, const char **v)
+{
+	static char val[512];
+
+	if (p[1] == '?') {
+		snprintf(val, sizeof(val), "%d", s->status);
+		*v = val;
+		return p + 2;
+	}
+	if (isdigit((unsigned char)p[1])) {
+		*v = var_get(s, p + 1, 1);
+		return p + 2;
+	}
+	if (isalpha((unsigned char)p[1]) || p[1] == '_') {
+		size_t n = 1;
+
+		while (isalnum((unsigned char)p[1 + n]) || p[1 + n] == '_')
+			n++;
+		*v = var_get(s, p + 1, n);
+		return p + 1 + n;
+	}
+	if (p[1] == '{') {
+		const char *e = strchr(p + 2, '}'), *name = p + 2;
+		size_t n = strcspn(name, "#}"), m;
+		char pat[128];
+
+		if (!e || !n)
+			return NULL;
+		snprintf(val, sizeof(val), "%s", var_get(s, name, n));
+		if (name[n] == '#' && name[n + 1] == '#') {
+			snprintf(pat, sizeof(pat), "%.*s", (int)(e - (name + n + 2)), name + n + 2);
+			for (m = strlen(val) + 1; m-- > 0;) {
+				char c = val[m];
+
+				val[m] = '\0';
+				if (!fnmatch(pat, val, 0)) {
+					val[m] = c;
+					memmove(val, val + m, strlen(val + m) + 1);
+					break;
+				}
+				val[m] = c;
+			}
+		} else if (name[n] != '}') {
+			return NULL; /* other ${...} forms: not simulated */
+		}
+		*v = val;
+		return e + 1;
+	}
+	return NULL;
+}
+
+/* Splits one simple command into words: '' and "" removed, parameters expanded
+ * outside single quotes (unquoted: split at blanks, globbed over the simulated
+ * files), redirections into rd (>/dev/null, 2>/dev/null, > FILE; 2>&1 ignored). */
+static int sh_words(struct sim *s, const char *p, char **argv, int max, char *store, size_t len,
+		    struct redir *rd)
+{
+	struct words w = { argv, store, 0, max, 0, len, rd, 0, true };
+
+	memset(rd, 0, sizeof(*rd));
 	while (*p) {
-		size_t start = k;
-		bool redir;
+		size_t start;
+		bool redir, glob = false, quoted = false;
 		char q = 0;
 
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (!*p)
 			break;
-		redir = *p == '>' || (p[0] >= '0' && p[0] <= '9' && p[1] == '>');
+		start = w.k;
+		redir = !w.pending && (*p == '>' || (isdigit((unsigned char)p[0]) && p[1] == '>'));
 		while (*p && (q || (*p != ' ' && *p != '\t'))) {
+			const char *v, *e;
+
 			if (q && *p == q) {
 				q = 0;
 				p++;
 			} else if (!q && (*p == '\'' || *p == '"')) {
 				q = *p++;
-			} else if (q != '\'' && p[0] == '$' && p[1] == '?') {
-				if (k + 16 < len) /* else the word is cut short */
-					k += (size_t)snprintf(store + k, len - k, "%d", s->status);
-				p += 2;
-			} else if (q != '\'' && p[0] == '$' && s->var_name[0] &&
-				   !strncmp(p + 1, s->var_name, strlen(s->var_name)) &&
-				   !(isalnum((unsigned char)p[1 + strlen(s->var_name)]) ||
-				     p[1 + strlen(s->var_name)] == '_')) {
-				/* the variable `read` set; any other $NAME stays as typed */
-				if (k + strlen(s->var_val) + 16 < len)
-					k += (size_t)snprintf(store + k, len - k, "%s", s->var_val);
-				p += 1 + strlen(s->var_name);
-			} else if (k + 16 < len) {
-				store[k++] = *p++;
+				quoted = true;
+			} else if (q != '\'' && *p == '$' && (e = sh_param(s, p, &v))) {
+				for (p = e; *v; v++) {
+					if (!q && (*v == ' ' || *v == '\t')) { /* field splitting */
+						if (w.k > start)
+							word_end(s, &w, start, false, glob, false);
+						start = w.k;
+						glob = false;
+						continue;
+					}
+					glob |= !q && strchr("*?[", *v);
+					if (w.k + 16 < len)
+						store[w.k++] = *v;
+				}
 			} else {
+				glob |= !q && strchr("*?[", *p);
+				if (w.k + 16 < len)
+					store[w.k++] = *p;
 				p++;
 			}
 		}
-		store[k++] = '\0';
-		if (skip || redir) {
-			const char *w = store + start;
-
-			if (skip && out_redir && !strcmp(w, "/dev/null"))
-				*null = true;
-			if (redir && (w[0] == '>' || (w[0] == '1' && w[1] == '>')) &&
-			    !strcmp(w + strcspn(w, ">") + 1, "/dev/null"))
-				*null = true;
-			/* "> file" takes the next word too */
-			out_redir = redir && (w[0] == '>' || w[0] == '1');
-			skip = redir && store[k - 2] == '>';
-			continue;
-		}
-		if (argc < max)
-			argv[argc++] = store + start;
+		word_end(s, &w, start, redir, glob, quoted);
 	}
-	return argc;
+	return w.argc;
 }
 
 /* ablab's end marker (target.c): 8 hex digits of the boot's id, E, the command's number */
@@ -1262,6 +1607,14 @@ static int sh_cmd(struct sim *s, int argc, char **argv)
 			record(s, "fault printk-glue");
 		}
 
+		if (s->out_file) { /* echo VALUE >FILE: a sysfs write */
+			char val[256] = "";
+
+			for (i = nl ? 1 : 2; i < argc; i++)
+				snprintf(val + strlen(val), sizeof(val) - strlen(val), "%s%s",
+					 i > (nl ? 1 : 2) ? " " : "", argv[i]);
+			return vfs_write(s, s->out_file, val);
+		}
 		for (i = nl ? 1 : 2; i < argc; i++)
 			out(s, "%s%s", i > (nl ? 1 : 2) ? " " : "", argv[i]);
 		out(s, "%s", nl ? "\r\n" : "");
@@ -1308,19 +1661,19 @@ static int sh_cmd(struct sim *s, int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[0], "read") && argc == 4 && !strcmp(argv[1], "-r") && argv[3][0] == '<') {
-		/* read -r NAME <FILE: the first line of /proc/version or /proc/cmdline */
-		const char *f = argv[3] + 1;
+		/* read -r NAME <FILE: the first line of /proc/version, /proc/cmdline or a
+		 * simulated sysfs file */
+		int ret = vfs_read(s, argv[3] + 1, v, sizeof(v));
 
-		if (!strcmp(f, "/proc/version")) {
-			proc_version(s, v, sizeof(v));
-		} else if (!strcmp(f, "/proc/cmdline")) {
-			env_get(s, "bootargs", v, sizeof(v));
-		} else {
-			out(s, "-sh: can't open '%s': No such file or directory\r\n", f);
-			return 2;
-		}
-		snprintf(s->var_name, sizeof(s->var_name), "%s", argv[2]);
-		snprintf(s->var_val, sizeof(s->var_val), "%s", v);
+		if (!ret)
+			var_set(s, argv[2], strlen(argv[2]), v);
+		return ret;
+	}
+	if (!strcmp(argv[0], "shift")) {
+		if (!s->npos)
+			return 1;
+		free(s->pos[0]);
+		memmove(s->pos, s->pos + 1, (size_t)--s->npos * sizeof(*s->pos));
 		return 0;
 	}
 	if (!strcmp(argv[0], "cat") && argc == 2) {
@@ -1378,8 +1731,8 @@ static bool sh_comment(const char *line, size_t i)
 	return line[i] == '#' && (!i || strchr(" \t;\n", line[i - 1]));
 }
 
-/* Whether the lines typed so far leave a { group open (then ash asks for more
- * with its PS2 prompt). */
+/* Whether the lines typed so far leave a { group (or a function body) open (then ash
+ * asks for more with its PS2 prompt). */
 static bool sh_group_open(const char *p)
 {
 	int depth = 0;
@@ -1387,7 +1740,8 @@ static bool sh_group_open(const char *p)
 	size_t i;
 
 	for (i = 0; p[i]; i++) {
-		bool word_start = !i || strchr(" \t;\n", p[i - 1]);
+		bool word_start = !i || strchr(" \t;\n", p[i - 1]) ||
+				  (p[i] == '{' && p[i - 1] == ')');
 
 		if (q) {
 			q = p[i] == q ? 0 : q;
@@ -1405,66 +1759,326 @@ static bool sh_group_open(const char *p)
 	return depth > 0;
 }
 
-/* Runs shell input: commands separated by ';' or newlines outside quotes,
- * # comments, { } groups (run in order: no redirections to apply), ( )
- * subshells with `set -e` (a failing command skips to the subshell's end,
- * whose status it is). */
-static void sh_exec(struct sim *s, const char *line)
+static void sh_list(struct sim *s, const char *line);
+
+/* One simple command (cmd, its words split by sh_words()); run: false when an &&
+ * or || before it says not to (its { } ( ) words still count). */
+static void sh_simple(struct sim *s, const char *cmd, bool run)
 {
-	size_t len = strlen(line) + 1, i = 0;
-	char *cmd = malloc(len), *store = malloc(2 * len + 64), *argv[64];
+	size_t len = 2 * strlen(cmd) + 16384;
+	char *store = malloc(len), *argv[64];
+	struct redir rd;
+	unsigned int f;
+	int argc, k;
+
+	if (!store)
+		die("out of memory");
+	argc = sh_words(s, cmd, argv, (int)ARRAY_SIZE(argv), store, len, &rd);
+	for (k = 0; k < argc && argv[k][0] && strchr("{}()", argv[k][0]) && !argv[k][1]; k++) {
+		if (argv[k][0] == '(') {
+			s->sub++;
+		} else if (argv[k][0] == ')' && s->sub) {
+			/* the subshell ends: its set -e, and a skip to its end */
+			if (s->errexit == s->sub)
+				s->errexit = 0;
+			if (s->skip == s->sub)
+				s->skip = 0;
+			s->sub--;
+		}
+	}
+	if (argc <= k || s->skip || !run)
+		goto out;
+	if (argc - k == 2 && !strcmp(argv[k], "set") && !strcmp(argv[k + 1], "-e")) {
+		if (s->sub) /* only in a subshell: the login shell stays */
+			s->errexit = s->sub;
+		s->status = 0;
+		goto out;
+	}
+	if (argc - k == 1 && assignment(argv[k])) {
+		var_set(s, argv[k], assignment(argv[k]), argv[k] + assignment(argv[k]) + 1);
+		s->status = 0;
+		goto out;
+	}
+	{
+		bool mute = s->mute;
+
+		s->mute |= rd.out_null;
+		s->err_mute += rd.err_null;
+		s->out_file = rd.out_file[0] ? rd.out_file : NULL;
+		for (f = 0; f < s->nfuncs && strcmp(s->funcs[f].name, argv[k]); f++)
+			;
+		if (f < s->nfuncs) { /* a function: $1.. are its arguments */
+			char *saved[SH_POS], *body = strdup(s->funcs[f].body);
+			int nsaved = s->npos, i;
+
+			if (!body)
+				die("out of memory");
+			memcpy(saved, s->pos, sizeof(saved));
+			for (i = 0; i + k + 1 < argc && i < SH_POS; i++)
+				s->pos[i] = strdup(argv[k + 1 + i]);
+			s->npos = i;
+			s->out_file = NULL;
+			sh_list(s, body);
+			for (i = 0; i < s->npos; i++)
+				free(s->pos[i]);
+			memcpy(s->pos, saved, sizeof(saved));
+			s->npos = nsaved;
+			free(body);
+		} else {
+			s->status = sh_cmd(s, argc - k, argv + k);
+		}
+		s->out_file = NULL;
+		s->mute = mute;
+		s->err_mute -= rd.err_null;
+	}
+	if (s->errexit && s->status)
+		s->skip = s->errexit;
+out:
+	free(store);
+}
+
+/* At line[i], after blanks: the start of a command (the list's start, after ; newline
+ * && || or the keywords do, then, else, {). */
+static bool cmd_start(const char *line, size_t from, size_t i)
+{
+	size_t j = i, w;
+
+	while (j > from && (line[j - 1] == ' ' || line[j - 1] == '\t'))
+		j--;
+	if (j == from || strchr(";\n&|", line[j - 1]))
+		return true;
+	for (w = j; w > from && !strchr(" \t;\n", line[w - 1]); w--)
+		;
+	return (j - w == 2 && (!strncmp(line + w, "do", 2))) ||
+	       (j - w == 4 && (!strncmp(line + w, "then", 4) || !strncmp(line + w, "else", 4))) ||
+	       (j - w == 1 && line[w] == '{') || (j - w >= 3 && !strncmp(line + j - 3, "(){", 3));
+}
+
+static bool kw_at(const char *line, size_t i, const char *kw)
+{
+	size_t n = strlen(kw);
+
+	return !strncmp(line + i, kw, n) && (!line[i + n] || strchr(" \t;\n)", line[i + n]));
+}
+
+/* A function definition NAME(){ at line[i]: the length up to its {, else 0. */
+static size_t func_def(const char *line, size_t i)
+{
+	size_t n = 0, j;
+
+	while (isalnum((unsigned char)line[i + n]) || line[i + n] == '_')
+		n++;
+	if (!n || isdigit((unsigned char)line[i]) || strncmp(line + i + n, "()", 2))
+		return 0;
+	for (j = i + n + 2; line[j] == ' ' || line[j] == '\t'; j++)
+		;
+	return line[j] == '{' && (!line[j + 1] || strchr(" \t\n", line[j + 1])) ? j - i : 0;
+}
+
+/* The compound command at line[i] (for ... done, NAME(){ ... }): the offset of its
+ * closing keyword, or 0 when it is not closed. */
+static size_t compound_end(const char *line, size_t i, bool func)
+{
+	size_t j;
+	int depth = 0;
 	char q = 0;
 
-	if (!cmd || !store)
-		die("out of memory");
-	while (s->st == ST_SHELL && line[i]) {
-		size_t n = 0;
-		int argc, k;
-		bool null;
-
-		for (; line[i] && (q || (line[i] != ';' && line[i] != '\n')); i++) {
-			if (!q && sh_comment(line, i)) {
-				i += strcspn(line + i, "\n");
+	for (j = i; line[j]; j++) {
+		if (q) {
+			q = line[j] == q ? 0 : q;
+			continue;
+		}
+		if (line[j] == '\'' || line[j] == '"') {
+			q = line[j];
+			continue;
+		}
+		if (sh_comment(line, j)) {
+			j += strcspn(line + j, "\n");
+			if (!line[j])
 				break;
-			}
-			if (q ? line[i] == q : line[i] == '\'' || line[i] == '"')
-				q = q ? 0 : line[i];
-			cmd[n++] = line[i];
-		}
-		cmd[n] = '\0';
-		if (line[i] == ';' || line[i] == '\n')
-			i++;
-		argc = sh_words(s, cmd, argv, (int)ARRAY_SIZE(argv), store, 2 * len + 64, &null);
-		for (k = 0; k < argc && argv[k][0] && strchr("{}()", argv[k][0]) && !argv[k][1];
-		     k++) {
-			if (argv[k][0] == '(') {
-				s->sub++;
-			} else if (argv[k][0] == ')' && s->sub) {
-				/* the subshell ends: its set -e, and a skip to its end */
-				if (s->errexit == s->sub)
-					s->errexit = 0;
-				if (s->skip == s->sub)
-					s->skip = 0;
-				s->sub--;
-			}
-		}
-		if (argc <= k || s->skip)
-			continue;
-		if (argc - k == 2 && !strcmp(argv[k], "set") && !strcmp(argv[k + 1], "-e")) {
-			if (s->sub) /* only in a subshell: the login shell stays */
-				s->errexit = s->sub;
-			s->status = 0;
 			continue;
 		}
-		s->mute = null;
-		s->status = sh_cmd(s, argc - k, argv + k);
-		s->mute = false;
-		if (s->errexit && s->status)
-			s->skip = s->errexit;
+		if (!cmd_start(line, i, j) ||
+		    (j > 0 && !strchr(" \t;\n&|", line[j - 1]) && !(func && line[j] == '{')))
+			continue;
+		if (func ? (line[j] == '{' && (!line[j + 1] || strchr(" \t\n", line[j + 1]))) :
+			   kw_at(line, j, "for") || kw_at(line, j, "while") ||
+				    kw_at(line, j, "until"))
+			depth++;
+		else if (func ? (line[j] == '}' &&
+				 (!line[j + 1] || strchr(" \t;\n)", line[j + 1]))) :
+				kw_at(line, j, "done"))
+			if (--depth == 0)
+				return j;
 	}
-	s->sub = s->errexit = s->skip = 0;
-	free(cmd);
+	return 0;
+}
+
+/* for NAME [in WORDS]; do BODY; done, the text between `for` and `done` (hd) */
+static void sh_for(struct sim *s, const char *hd)
+{
+	const char *p = hd + 3, *body;
+	char name[32], *items = NULL, **argv = NULL, *store = NULL, *bcopy;
+	size_t n, blen;
+	struct redir rd;
+	int argc = 0, i;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+	snprintf(name, sizeof(name), "%.*s", (int)n, p);
+	p += n;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (kw_at(p, 0, "in")) {
+		size_t wl = strcspn(p + 2, ";\n");
+
+		items = strndup(p + 2, wl);
+		p += 2 + wl;
+	}
+	p += strspn(p, " \t;\n");
+	if (!n || !kw_at(p, 0, "do")) {
+		err_out(s, "-sh: syntax error: unexpected \"%.20s\"\r\n", p);
+		s->status = 2;
+		free(items);
+		return;
+	}
+	body = p + 2;
+	blen = strlen(body);
+	bcopy = strndup(body, blen);
+	if (!bcopy)
+		die("out of memory");
+	if (items) {
+		size_t len = 2 * strlen(items) + 16384;
+
+		store = malloc(len);
+		argv = calloc(256, sizeof(*argv));
+		if (!store || !argv)
+			die("out of memory");
+		argc = sh_words(s, items, argv, 256, store, len, &rd);
+	}
+	s->status = 0;
+	for (i = 0; i < (items ? argc : s->npos) && s->st == ST_SHELL && !s->skip; i++) {
+		var_set(s, name, strlen(name), items ? argv[i] : s->pos[i]);
+		sh_list(s, bcopy);
+	}
+	free(bcopy);
+	free(items);
+	free(argv);
 	free(store);
+}
+
+/* Runs a command list: commands separated by ; or newlines outside quotes, && and
+ * ||, # comments, { } groups (run in order: no redirections to apply), ( ) subshells
+ * with `set -e` (a failing command skips to the subshell's end, whose status it is),
+ * for loops and function definitions (their redirections: >/dev/null, 2>/dev/null). */
+static void sh_list(struct sim *s, const char *line)
+{
+	size_t i = 0;
+	bool run = true;
+
+	while (s->st == ST_SHELL && line[i]) {
+		size_t st, end, fd;
+		char q = 0, *cmd;
+
+		i += strspn(line + i, " \t");
+		if (line[i] == ';' || line[i] == '\n') {
+			i++;
+			run = true;
+			continue;
+		}
+		if (!line[i])
+			break;
+		if (sh_comment(line, i)) {
+			i += strcspn(line + i, "\n");
+			continue;
+		}
+		st = i;
+		fd = func_def(line, st);
+		if ((fd || kw_at(line, st, "for")) && (end = compound_end(line, st + fd, fd))) {
+			size_t kw = fd ? 1 : 4, r = end + kw, re;
+			struct redir rd;
+			char *tail, *argv[8], store[512];
+
+			/* its redirections, up to the list's next separator */
+			for (re = r; line[re] && !strchr(";\n", line[re]) &&
+				     !(line[re] == '&' && line[re + 1] == '&') &&
+				     !(line[re] == '|' && line[re + 1] == '|');
+			     re++)
+				;
+			tail = strndup(line + r, re - r);
+			if (!tail)
+				die("out of memory");
+			sh_words(s, tail, argv, 8, store, sizeof(store), &rd);
+			free(tail);
+			if (run && !s->skip) {
+				char *text = strndup(line + st, end - st);
+				bool mute = s->mute;
+
+				if (!text)
+					die("out of memory");
+				s->mute |= rd.out_null;
+				s->err_mute += rd.err_null;
+				if (fd) {
+					unsigned int f;
+					char name[32];
+
+					snprintf(name, sizeof(name), "%.*s",
+						 (int)strcspn(text, "( \t"), text);
+					for (f = 0; f < s->nfuncs && strcmp(s->funcs[f].name, name);
+					     f++)
+						;
+					if (f == s->nfuncs && s->nfuncs < SH_FUNCS)
+						s->nfuncs++;
+					if (f < SH_FUNCS) {
+						free(s->funcs[f].body);
+						snprintf(s->funcs[f].name, sizeof(s->funcs[f].name),
+							 "%s", name);
+						s->funcs[f].body = strdup(text + fd + 1);
+					}
+					s->status = 0;
+				} else {
+					sh_for(s, text);
+				}
+				free(text);
+				s->mute = mute;
+				s->err_mute -= rd.err_null;
+			}
+			i = re;
+		} else {
+			for (; line[i]; i++) {
+				if (q ? line[i] == q : line[i] == '\'' || line[i] == '"') {
+					q = q ? 0 : line[i];
+					continue;
+				}
+				if (q)
+					continue;
+				if (sh_comment(line, i) || line[i] == ';' || line[i] == '\n' ||
+				    (line[i] == '&' && line[i + 1] == '&') ||
+				    (line[i] == '|' && line[i + 1] == '|'))
+					break;
+			}
+			cmd = strndup(line + st, i - st);
+			if (!cmd)
+				die("out of memory");
+			sh_simple(s, cmd, run);
+			free(cmd);
+		}
+		if ((line[i] == '&' && line[i + 1] == '&') ||
+		    (line[i] == '|' && line[i + 1] == '|')) {
+			run = line[i] == '&' ? s->status == 0 : s->status != 0;
+			i += 2;
+		} else if (line[i] == ';' || line[i] == '\n') {
+			i++;
+			run = true;
+		}
+	}
+}
+
+static void sh_exec(struct sim *s, const char *line)
+{
+	sh_list(s, line);
+	s->sub = s->errexit = s->skip = 0;
 	if (s->st == ST_SHELL)
 		shell_prompt(s);
 }
@@ -1567,6 +2181,7 @@ static void power_on(struct sim *s, int variant, unsigned int faults)
 	s->release[0] = '\0';
 	s->patches = 0;
 	s->variant = variant >= 0 ? variant : s->variant0;
+	s->warm = false;
 	if (s->master < 0)
 		pty_open(s);
 	s->slow_t = now_ms();
@@ -1881,6 +2496,11 @@ static void usage(void)
 	      "  --prompt STR        shell prompt (default \"lab# \")\n"
 	      "  --no-timestamps     dmesg without [    1.234567] times\n"
 	      "  --batch-timing      result lines timing=batch (raw_ns, base_ns: a memset baseline for dirty scenarios)\n"
+	      "  --uboot-version [N:]VER  from power-on N on, U-Boot (and SPL) say VER (2023.01)\n"
+	      "  --governor [N:]GOV  from power-on N on, the cpufreq governor at boot (ondemand;\n"
+	      "                      none: no cpufreq)\n"
+	      "  --temp [N:]MILLIC   from power-on N on, the thermal zone's temperature at boot\n"
+	      "                      (45000; a dmabench run adds 1500; none: no thermal zone)\n"
 	      "  --on                start powered on\n"
 	      "  --daemon            fork once ready; --pid-file FILE gets the pid\n",
 	      stderr);
@@ -1998,6 +2618,27 @@ int main(int argc, char **argv)
 			if (parse_faults(colon ? colon + 1 : v, &sc->faults, err, sizeof(err)))
 				die("--fault %s: %s", v, err);
 			s->nsched++;
+		} else if (!strcmp(o, "uboot-version") || !strcmp(o, "governor") ||
+			   !strcmp(o, "temp")) {
+			int kk = o[0] == 'u' ? KNOB_UBOOT : o[0] == 'g' ? KNOB_GOV : KNOB_TEMP;
+			struct knob *kn = &s->knobs[kk][s->nknobs[kk]];
+			const char *colon = strchr(v, ':'), *kv = colon ? colon + 1 : v;
+
+			if (s->nknobs[kk] == MAX_SCHED)
+				die("--%s: at most %d", o, MAX_SCHED);
+			kn->from = 1;
+			if (colon) {
+				char n[16];
+
+				snprintf(n, sizeof(n), "%.*s", (int)(colon - v), v);
+				kn->from = (unsigned int)num_opt(o, n, 1, 1e9);
+			}
+			if (!*kv || strlen(kv) >= sizeof(kn->val) || strchr(kv, ' ') ||
+			    (kk == KNOB_TEMP && strcmp(kv, "none") &&
+			     (num_opt(o, kv, -40000, 200000), false)))
+				die("--%s %s: expected [N:]VALUE", o, v);
+			snprintf(kn->val, sizeof(kn->val), "%s", kv);
+			s->nknobs[kk]++;
 		} else if (!strcmp(o, "record")) {
 			s->record_path = v;
 		} else if (!strcmp(o, "tftp-root")) {

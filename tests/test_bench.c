@@ -271,5 +271,55 @@ int main(void)
 		CHECK(!bench_pins_timing(&w) && !bench_lava_ok(&w) && !bench_rows_known(&w));
 		json_object_put(run);
 	}
+	{
+		/* the environment fingerprint's output (bench-env.c): lines as printed, a
+		 * glob that matched nothing (absent keys), garbage and cut lines skipped */
+		struct board bd = { .name = "b", .governor = "performance" };
+		json_object *env = NULL, *x;
+		char *cmd = bench_env_start_cmd(&bd);
+
+		CHECK(strstr(cmd, "echo performance >$p/scaling_governor;") != NULL);
+		CHECK(strstr(cmd, "done 2>/dev/null;_e @t $_z;_e @c /proc/cmdline") != NULL);
+		free(cmd);
+		bench_env_parse(&bd,
+				"Linux version 6.1\n@f policy0 1500000 performance 1800000 600000\n"
+				"@f policy4 - performance 2000000 500000\n@f p* -\n"
+				"@f policy9 1 2 3\n@f policyX 1 g 2 3\n@f policy2 1x g 2 3\n"
+				"@t 45000 - -5000\n@c console=ttyS0 root=/dev/mmcblk0p2\n"
+				"\x80\x81@c garbage\n",
+				&env);
+		CHECK(json_object_object_get_ex(env, "cpufreq", &x) &&
+		      json_object_array_length(x) == 2);
+		CHECK(!strcmp(
+			json_object_to_json_string_ext(x, JSON_C_TO_STRING_PLAIN),
+			"[{\"policy\":\"policy0\",\"governor\":\"performance\",\"cur_khz\":1500000,\"max_khz\":1800000,\"min_khz\":600000},"
+			"{\"policy\":\"policy4\",\"governor\":\"performance\",\"max_khz\":2000000,\"min_khz\":500000}]"));
+		CHECK(json_object_object_get_ex(env, "thermal_mc_start", &x) &&
+		      !strcmp(json_object_to_json_string_ext(x, JSON_C_TO_STRING_PLAIN),
+			      "[45000,null,-5000]"));
+		CHECK(json_object_object_get_ex(env, "cmdline", &x) &&
+		      !strcmp(json_object_get_string(x), "console=ttyS0 root=/dev/mmcblk0p2"));
+		CHECK(json_object_object_get_ex(env, "governor_pinned", &x) &&
+		      !strcmp(json_object_get_string(x), "performance"));
+		CHECK(!json_object_object_get_ex(env, "thermal_mc_end", NULL));
+		/* the end: no zone read, or a line not ours: absent; a later read replaces */
+		bench_env_parse(&bd, "@T -\n@T 4x\n", &env);
+		CHECK(!json_object_object_get_ex(env, "thermal_mc_end", NULL));
+		bench_env_parse(&bd, "[ 1.0] dmabench: v1 done\n@T 46000 - 1\n", &env);
+		CHECK(json_object_object_get_ex(env, "thermal_mc_end", &x) &&
+		      json_object_array_length(x) == 3);
+		json_object_put(env);
+		/* a policy that did not take the governor: not pinned */
+		env = NULL;
+		bench_env_parse(
+			&bd, "@f policy0 1 performance 2 1\n@f policy1 1 ondemand 2 1\n@t\n", &env);
+		CHECK(!json_object_object_get_ex(env, "governor_pinned", NULL) &&
+		      !json_object_object_get_ex(env, "thermal_mc_start", NULL));
+		json_object_put(env);
+		env = NULL;
+		bench_env_parse(&bd, "@f p* -\n@t -\n", &env); /* no cpufreq, no zones */
+		CHECK(json_object_object_length(env) == 0);
+		json_object_put(env);
+	}
 	CHECK_DONE("test_bench");
 }

@@ -268,11 +268,13 @@ static int bench_dmabench(struct target *t, const struct board *b, const struct 
 	}
 	/* read the kernel log; when console text cut into a line on its way
 	 * here, read it again: the ring itself is intact */
+	cmd = xasprintf("dmesg;%s", bench_env_end_cmd()); /* and the temperatures at the end */
 	for (attempt = 0; attempt < 3; attempt++) {
 		buf_reset(&out);
-		ret = target_run(t, "dmesg", deadline, &out, &status);
+		ret = target_run(t, cmd, deadline, &out, &status);
 		if (ret)
-			goto io;
+			break;
+		bench_env_parse(b, out.data, &o->env);
 		run_result_free(&o->res);
 		parse_log(out.data ? out.data : "", out.len, &o->res);
 		if (!o->res.malformed)
@@ -281,6 +283,9 @@ static int bench_dmabench(struct target *t, const struct board *b, const struct 
 			"%s: %d malformed line(s) in the kernel log as read (%s); reading it again",
 			b->name, o->res.malformed, o->res.first_error);
 	}
+	free(cmd);
+	if (ret)
+		goto io;
 	buf_free(&out);
 	/* a module printing another format prints it every time: said once,
 	 * not retried, and the board is not to blame */

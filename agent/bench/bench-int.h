@@ -75,6 +75,18 @@ int bench_run_timed(struct target *t, const char *cmd, int64_t deadline, struct 
 void bench_job_error(const struct bench_job *j, const char *jpath, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* ---- bench-env.c: the target's side of the environment fingerprint */
+
+/* The shell text the prologue runs to read the environment (pinning shell.governor
+ * first), and the one that reads the thermal zones again after the run (needs the
+ * first in the same shell); the parse of their output into *env (made when NULL):
+ * cmdline, cpufreq, thermal_mc_start, thermal_mc_end, governor_pinned (every policy
+ * read back the board's shell.governor).  A line not as printed is skipped: its key
+ * is absent. */
+char *bench_env_start_cmd(const struct board *b);
+const char *bench_env_end_cmd(void);
+void bench_env_parse(const struct board *b, const char *out, json_object **env);
+
 /* ---- the kinds' own calls (and the unit tests') */
 
 /* bench-regex.c: 0, or -EINVAL with why: the regex and its groups. */

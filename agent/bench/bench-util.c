@@ -39,7 +39,7 @@ bool param_ok(const char *s)
 int bench_prologue(struct target *t, const struct board *b, int64_t deadline, struct buf *out,
 		   struct bench_out *o, const char *extra)
 {
-	char *cmd;
+	char *cmd, *env;
 	int status, ret;
 
 	if (!t->nfail) {
@@ -71,14 +71,17 @@ int bench_prologue(struct target *t, const struct board *b, int64_t deadline, st
 	 * shell's own read: each program the target starts costs ~10 ms under
 	 * QEMU's TCG.
 	 */
-	cmd = xasprintf("%sdmesg -n 1%s%s",
+	env = bench_env_start_cmd(b); /* the environment read in the same round trip */
+	cmd = xasprintf("%sdmesg -n 1;%s%s%s",
 			t->banner ? "" :
 				    "read -r ablab_v </proc/version; printf '%s\\n' \"$ablab_v\"; ",
-			extra ? "; " : "", extra ? extra : "");
+			env, extra ? "; " : "", extra ? extra : "");
+	free(env);
 	ret = target_run(t, cmd, deadline, out, &status);
 	free(cmd);
 	if (ret)
 		return ret;
+	bench_env_parse(b, out->data, &o->env);
 	{
 		const char *v = t->banner ? t->banner : strstr(out->data, "Linux version ");
 
@@ -231,6 +234,7 @@ void bench_out_free(struct bench_out *o)
 	free(o->uname_r);
 	free(o->proc_version);
 	run_result_free(&o->res);
+	json_object_put(o->env);
 	memset(o, 0, sizeof(*o));
 }
 

@@ -72,6 +72,9 @@ struct bench_out {
 	int batches; /* batches per scenario that ran (every scenario the same),
 			 * 0 when unknown */
 	struct errtext error; /* why the run failed: board, what, the fix */
+	/* what the target said of its environment (bench-env.c: cmdline, cpufreq,
+	 * thermal_mc_start/end, governor_pinned), NULL: nothing read */
+	json_object *env;
 };
 
 void bench_out_free(struct bench_out *o);
