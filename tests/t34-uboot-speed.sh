@@ -7,7 +7,7 @@
 # U-Boot, QEMU's TFTP server); boot.interrupt_early; and the power-off checked through a
 # power.status command (the simulator's own `ctl status --exit-status`).
 bs=$top/build/boardsim
-w=$tmp/t36
+w=$tmp/t34
 "$ablab" db start >/dev/null 2>&1
 mkdir -p "$w"
 sim_kernels "$w/k" sim-tftp
@@ -29,7 +29,7 @@ check "interrupt_early with a newline interrupt refused ($out)" bash -c "[ $rc =
 echo "== the fallback: a path that drops blocks above 1024 bytes"
 if ! "$bs" run --ctl "$w/ctl" --pty-link "$w/console" --tftp-root "$w/tftp" --record "$w/record" \
 	--tick-ms 5 --autoboot 10 --tftp-max-blocksize 1024 --daemon --pid-file "$w/pid" 2>"$w/sim.err"; then
-	bad "t36: cannot start the simulator: $(cat "$w/sim.err")"
+	bad "t34: cannot start the simulator: $(cat "$w/sim.err")"
 	return 0
 fi
 "$ablab" ab --board "$w/board.json" --control "$w/k/control" --patched "$w/k/patched" --boots 2 \
@@ -58,7 +58,7 @@ sim_state() { "$bs" ctl "$w/ctl" status 2>/dev/null | sed -n 's/.*state=\([a-z]*
 check "boardsim ctl status --exit-status: on 0, off 1, no simulator 2" test "$st_on/$st_off/$st_none" = "0/1/2"
 # a second simulator, always on: a status that keeps saying on (a relay that did not open)
 if ! "$bs" run --ctl "$w/ctl2" --pty-link "$w/console2" --on --daemon --pid-file "$w/pid2" 2>"$w/sim2.err"; then
-	bad "t36: cannot start the second simulator: $(cat "$w/sim2.err")"
+	bad "t34: cannot start the second simulator: $(cat "$w/sim2.err")"
 else
 	python3 - "$w/board.json" "$w/stuck.json" "$bs" "$w/ctl2" 1000 2 <<'PY'
 import json, sys
