@@ -382,6 +382,8 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 	cur_finish(&c);
 	store_rows_free(&r);
 	ret = load_calibrations(st, rep);
+	if (!ret) /* what else changed between the boots: every format flags it */
+		ret = rep_load_envs(st, rep);
 	if (ret)
 		return ret;
 	drop_empty_boots(rep);
@@ -404,6 +406,8 @@ void report_free(struct report *rep)
 		free(rep->boards[i].lava_jobs);
 		free(rep->boards[i].not_retried_why);
 		free(rep->boards[i].logs_incomplete);
+		env_diff_free(&rep->boards[i].env);
+		free(rep->boards[i].env_changed);
 	}
 	free(rep->boards);
 	free(rep->series_patches);
