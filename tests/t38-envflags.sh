@@ -32,7 +32,7 @@ env38() {
 # reports38 CID TAG: every format of CID's report into $d38/TAG.FORMAT
 reports38() {
 	local f
-	for f in text email json csv html; do
+	for f in text email json csv html kcidb; do
 		"$ablab" report "$1" --format $f >"$d38/$2.$f" 2>"$d38/$2.$f.err" ||
 			bad "t38: report $1 --format $f failed: $(head -c 300 "$d38/$2.$f.err")"
 	done
@@ -40,7 +40,7 @@ reports38() {
 # noflag38 TAG WHAT: no format of report TAG flags anything
 noflag38() {
 	check "$2: no format flags an environment change" bash -c "
-		test -s '$d38/$1.text' && test -s '$d38/$1.html' && ! grep -qi 'environment changed' '$d38/$1.text' '$d38/$1.email' '$d38/$1.csv' '$d38/$1.html'" &&
+		test -s '$d38/$1.text' && test -s '$d38/$1.html' && ! grep -qi 'environment changed' '$d38/$1.text' '$d38/$1.email' '$d38/$1.csv' '$d38/$1.html' '$d38/$1.kcidb'" &&
 	check "$2: json: environment_changed null for the board and every row" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -112,6 +112,26 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert rows and all(x['board_notes'].startswith(sys.argv[2]) for x in rows), rows[0]['board_notes']
 " "$d38/accept.csv" "$want"
+
+	check "kcidb: every test's environment.misc names the change" python3 -c "
+import json, sys
+t = json.load(open(sys.argv[1]))['tests']
+assert t and all(x['environment']['misc']['environment_changed'] == sys.argv[2] for x in t), t[0]
+" "$d38/accept.kcidb" "$want"
+
+	# the web campaign page: its table's rows carry the flag
+	"$ablab" serve --listen 127.0.0.1:0 --results "$d38/res" >"$d38/serve.out" 2>"$d38/serve.err" &
+	spid=$!
+	if wait_for 60 grep -q '^ablab: serving http://127.0.0.1:[0-9]*/' "$d38/serve.err"; then
+		port=$(sed -n 's|^ablab: serving http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$d38/serve.err")
+		curl -s "http://127.0.0.1:$port/campaign/$c1" >"$d38/web.html"
+		check "web: the campaign page's $nrows rows each say what changed" test \
+			"$(sed 's/&gt;/>/g' "$d38/web.html" | grep -cF "<small class=\"env-changed\">&#9888; $want</small>")" = "$nrows"
+	else
+		bad "t38: serve did not start: $(tail -n 3 "$d38/serve.err")"
+	fi
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
 
 	echo "== kernel-dependent keys differ only between the variants: not a change"
 	env38 "$c1" "'2024.04'" "'performance'" "'0c0c0c0c0c0c0c0c0c0c'" "'9f9f9f9f9f9f9f9f9f9f'" "45000"
