@@ -67,9 +67,27 @@ else
 	c1=$cid
 	ab38 2
 	c2=$cid
+	# a series campaign (three kernels, rounds of one boot each): its own table, same flag
+	for n in 1 2; do
+		mkdir -p "$d38/k/s$n"
+		printf '{"board":"sim-env","variant":"s%s","release":"6.1.0-sim-s%s"}\n' $n $n >"$d38/k/s$n/manifest.json"
+		printf 'zImage\0Linux version 6.1.0-sim-s%s (boardsim@lab) #1\n' $n >"$d38/k/s$n/zImage"
+		echo initramfs >"$d38/k/s$n/initramfs.cpio.gz"
+		echo dtb >"$d38/k/s$n/sim.dtb"
+	done
+	cat >"$d38/series.json" <<-EOF
+	{ "name": "env-series", "boards": ["$d38/board.json"],
+	  "variants": { "control": { "source": { "type": "prebuilt", "dir": "$d38/k/control" } },
+	                "+1": { "source": { "type": "prebuilt", "dir": "$d38/k/s1" } },
+	                "+1-2": { "source": { "type": "prebuilt", "dir": "$d38/k/s2" } } },
+	  "benchmark": { "name": "dmabench" }, "boots": 2, "batches": 3 }
+	EOF
+	"$ablab" run "$d38/series.json" --undecidable-ok --results "$d38/res" >>"$d38/out" 2>>"$d38/err" ||
+		bad "t38: the series campaign failed: $(tail -n 3 "$d38/err")"
+	c3=$(psql_q "SELECT max(id) FROM campaigns")
 	"$bs" ctl "$d38/ctl" quit >/dev/null 2>&1
-	check "two campaigns on the simulator: 4+4 boots (slots 1-8) and 2+2" test \
-		"$(psql_q "SELECT string_agg(seq::text, ',' ORDER BY seq) FROM boots WHERE campaign_id = $c1 AND status = 'ok'")/$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $c2 AND status = 'ok'")" = "1,2,3,4,5,6,7,8/4"
+	check "three campaigns on the simulator: 4+4 boots (slots 1-8), 2+2, a series of 2+2+2" test \
+		"$(psql_q "SELECT string_agg(seq::text, ',' ORDER BY seq) FROM boots WHERE campaign_id = $c1 AND status = 'ok'")/$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $c2 AND status = 'ok'")/$(psql_q "SELECT count(*) FROM boots WHERE campaign_id = $c3 AND status = 'ok'")" = "1,2,3,4,5,6,7,8/4/6"
 
 	echo "== U-Boot 2023.01 -> 2024.04 from boot 3, governor ondemand -> performance from boot 5"
 	env38 "$c1" "CASE WHEN b.seq >= 3 THEN '2024.04' ELSE '2023.01' END" \
@@ -132,6 +150,15 @@ assert t and all(x['environment']['misc']['environment_changed'] == sys.argv[2] 
 	fi
 	kill "$spid" 2>/dev/null
 	wait "$spid" 2>/dev/null
+
+	echo "== a series campaign: U-Boot from boot 4; each kernel its own DTB (not a change)"
+	psql_q "UPDATE boots b SET env = jsonb_build_object('bootloader', CASE WHEN b.seq >= 4 THEN 'U-Boot 2024.04' ELSE 'U-Boot 2023.01' END,
+		'dtb_sha256', md5(b.variant)) WHERE b.campaign_id = $c3 AND b.status = 'ok'" >/dev/null
+	reports38 "$c3" series
+	check "series: text, email and json flag U-Boot 2023.01 -> 2024.04 from boot 4, nothing else" bash -c "
+		grep -qF '  sim-env: environment changed between boots: U-Boot 2023.01 -> 2024.04 from boot 4 (its rows' '$d38/series.text' &&
+		tr '\n' ' ' <'$d38/series.email' | grep -qF '* sim-env: environment changed between boots: U-Boot 2023.01 -> 2024.04 from boot 4 (its' &&
+		grep -qF '\"environment_changed\": \"environment changed between boots: U-Boot 2023.01 -> 2024.04 from boot 4\"' '$d38/series.json'"
 
 	echo "== kernel-dependent keys differ only between the variants: not a change"
 	env38 "$c1" "'2024.04'" "'performance'" "'0c0c0c0c0c0c0c0c0c0c'" "'9f9f9f9f9f9f9f9f9f9f'" "45000"
