@@ -474,8 +474,61 @@ static void test_format(void)
 	CHECK(report_format_ok("email") && report_format_ok("html") && !report_format_ok("ext"));
 }
 
+/* A board whose boots differ in more than the kernel (report-env.c sets env_changed):
+ * every format says so with that board's rows, and only with them */
+static void test_env_flags(void)
+{
+	struct report_opts o = { .alpha = 0.05, .target = 0.01 };
+	static const char *const fmts[] = { "text", "email", "json", "csv", "html", "kcidb" };
+	const char *what =
+		"environment changed between boots: U-Boot 2023.01 -> 2024.04 from boot 3";
+	struct report rep;
+	size_t rows1 = 0;
+
+	demo_report(&rep, 0, 0);
+	report_analyse(&rep, &o);
+	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) { /* nothing changed: no flag */
+		char *out = render(&rep, fmts[i]);
+
+		CHECK(!strstr(out, "environment changed") && !strstr(out, "class=\"env-changed\""));
+		free(out);
+	}
+	rep.boards[1].env_changed = xstrdup(what);
+	for (size_t i = 0; i < rep.nrows; i++)
+		rows1 += rep.rows[i].board == 1;
+	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) {
+		char *out = render(&rep, fmts[i]);
+		size_t n = count_str(out, "U-Boot 2023.01 -> 2024.04 from boot 3") +
+			   count_str(out, "U-Boot 2023.01 -&gt; 2024.04 from boot 3");
+
+		/* text, email: one note under the table; json: the board and its rows; csv,
+		 * kcidb: each of its rows (kcidb: each of its variants' tests); html: the
+		 * warning and each row's title */
+		if (!strcmp(fmts[i], "text"))
+			CHECK(count_str(
+				      out,
+				      "  qemu-sam9x75: environment changed between boots: U-Boot") ==
+				      1 &&
+			      n == 1);
+		else if (!strcmp(fmts[i], "email"))
+			CHECK(count_str(out,
+					"* qemu-sam9x75: environment changed between boots:") ==
+				      1 &&
+			      n == 1);
+		else if (!strcmp(fmts[i], "json") || !strcmp(fmts[i], "html"))
+			CHECK(n == rows1 + 1);
+		else if (!strcmp(fmts[i], "csv"))
+			CHECK(n == rows1);
+		else
+			CHECK(n == 2 * rows1);
+		free(out);
+	}
+	report_free(&rep);
+}
+
 int main(void)
 {
+	test_env_flags();
 	test_karl();
 	test_method();
 	test_wrap();

@@ -603,8 +603,15 @@ static void night_compare(struct night *n)
 		struct night_job *w = &n->nj[c];
 
 		if (w->prev >= 0) {
-			int k = night_write_job(&n->family, c, w->name, w->alpha, w->threshold,
-						w->prev, w->cid, w->dir);
+			char *env = NULL;
+			int k;
+
+			/* what else changed since the previous night, besides the kernel */
+			if (w->prev > 0 && report_env_since(&n->hst, w->prev, w->cid, &env))
+				n->failed = true;
+			k = night_write_job(&n->family, c, w->name, w->alpha, w->threshold, w->prev,
+					    w->cid, w->dir, env);
+			free(env);
 
 			if (k < 0)
 				n->failed = true;

@@ -240,7 +240,7 @@ int night_decide(struct night_family *night)
 }
 
 int night_write_job(const struct night_family *night, int ji, const char *job, double alpha,
-		    double threshold, int64_t prev, int64_t cid, const char *dir)
+		    double threshold, int64_t prev, int64_t cid, const char *dir, const char *env)
 {
 	json_object *jr = json_object_new_object(), *rows = json_object_new_array();
 	struct buf txt = { 0 };
@@ -298,6 +298,19 @@ int night_write_job(const struct night_family *night, int ji, const char *job, d
 		json_object_object_add(o2, "change", json_object_new_boolean(c->change));
 		json_object_object_add(o2, "verdict", json_object_new_string(c->verdict));
 		json_object_array_add(rows, o2);
+	}
+	if (env) { /* besides the kernel: a line a board and change */
+		json_object *ea = json_object_new_array();
+
+		buf_printf(&txt, "\n");
+		for (const char *l = env; *l;) {
+			size_t len = strcspn(l, "\n");
+
+			buf_printf(&txt, "  %.*s\n", (int)len, l);
+			json_object_array_add(ea, json_object_new_string_len(l, (int)len));
+			l += len + (l[len] == '\n');
+		}
+		json_object_object_add(jr, "environment_changes", ea);
 	}
 	buf_printf(&txt, "\n%d change(s) beyond the threshold.\n", changes);
 	json_object_object_add(jr, "job", json_object_new_string(job));

@@ -67,9 +67,11 @@ int night_add_job(struct night_family *night, struct store *st, int ji, const ch
 int night_decide(struct night_family *night);
 
 /* Writes DIR/compare.txt and DIR/compare.json for the rows of job ji and prints the text to
- * stderr.  Returns the job's number of changes, or -EIO. */
+ * stderr; env: what changed in the boards' environment since the previous night besides the
+ * kernel, a line each (report_env_since(); NULL: nothing).  Returns the job's number of
+ * changes, or -EIO. */
 int night_write_job(const struct night_family *night, int ji, const char *job, double alpha,
-		    double threshold, int64_t prev, int64_t cid, const char *dir);
+		    double threshold, int64_t prev, int64_t cid, const char *dir, const char *env);
 
 void night_free(struct night_family *night);
 

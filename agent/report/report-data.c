@@ -106,6 +106,36 @@ static void head_json(const struct report *rep, json_object *root)
 	free(dt);
 }
 
+/* what else changed between the board's boots (report-env.c): the phrase (null: nothing),
+ * each change, and how many boots had a fingerprint */
+static void board_env_json(const struct rep_board *b, json_object *o)
+{
+	json_object *a = json_object_new_array();
+
+	json_object_object_add(o, "environment_changed",
+			       b->env_changed ? json_object_new_string(b->env_changed) : NULL);
+	for (size_t i = 0; i < b->env.n; i++) {
+		const struct env_change *c = &b->env.v[i];
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "key", json_object_new_string(c->key));
+		json_object_object_add(x, "variant",
+				       c->variant ? json_object_new_string(c->variant) : NULL);
+		json_object_object_add(x, c->spread ? "lowest" : "from",
+				       json_object_new_string(c->from));
+		json_object_object_add(x, c->spread ? "highest" : "to",
+				       json_object_new_string(c->to));
+		json_object_object_add(x, c->spread ? "hottest_boot" : "from_boot",
+				       json_object_new_int(c->seq));
+		json_object_object_add(x, "text", json_object_new_string(c->text));
+		json_object_array_add(a, x);
+	}
+	json_object_object_add(o, "environment_changes", a);
+	json_object_object_add(o, "environment_boots", json_object_new_int((int)b->env.nboots));
+	json_object_object_add(o, "environment_boots_unrecorded",
+			       json_object_new_int((int)b->env.nskipped));
+}
+
 static json_object *board_json(const struct report *rep, size_t bi)
 {
 	const struct rep_board *b = &rep->boards[bi];
@@ -139,6 +169,7 @@ static json_object *board_json(const struct report *rep, size_t bi)
 	}
 	/* docs/DESIGN.md "Phase medians"; null: no ok boot with phases */
 	json_object_object_add(o, "phases", b->phases ? json_tokener_parse(b->phases) : NULL);
+	board_env_json(b, o);
 	json_object_object_add(o, "boot_s", jd(b->boot_s));
 	json_object_object_add(o, "run_s", jd(b->run_s));
 	if (b->design_ok) {
@@ -233,6 +264,11 @@ static json_object *row_json(const struct report *rep, const struct rep_row *r)
 	json_object_object_add(o, "board", json_object_new_string(rep->boards[r->board].name));
 	json_object_object_add(o, "scenario", json_object_new_string(r->scenario));
 	json_object_object_add(o, "label", json_object_new_string(l));
+	/* its board's boots differ in more than the kernel (null: they do not) */
+	json_object_object_add(o, "environment_changed",
+			       rep->boards[r->board].env_changed ?
+				       json_object_new_string(rep->boards[r->board].env_changed) :
+				       NULL);
 	json_object_object_add(o, "kind", json_object_new_string(r->kind));
 	json_object_object_add(o, "size", json_object_new_int64(r->size));
 	json_object_object_add(o, "reps", json_object_new_int64(r->reps));
@@ -336,11 +372,13 @@ static void csv_num(FILE *f, double v, bool last)
 }
 
 /* the last cell of a row: what the report says of its board's boots besides the table
- * (transcripts a full disk cut short), "; " between them */
+ * (what else changed between them, transcripts a full disk cut short), "; " between them */
 static void board_notes(FILE *f, const struct rep_board *b)
 {
 	struct buf n = { 0 };
 
+	if (b->env_changed)
+		buf_printf(&n, "%s", b->env_changed);
 	for (const char *l = b->logs_incomplete; l && *l;) {
 		size_t len = strcspn(l, "\n");
 

@@ -9,6 +9,7 @@
  *   report-svg.c     svg, html            report.c        the format table
  *   report-series.c  a series campaign's comparisons and attribution table
  *   report-kcidb.c   kcidb (a KernelCI results database submission)
+ *   report-env.c     each board's environment changes (envdiff.c compares)
  *   report-cells.c   row kinds, boot means, the sequential decision (below the others)
  * Calls go one way: cells <- prose <- series <- model <- the renderers <- report.c. */
 #include "report/report.h"
@@ -37,6 +38,10 @@ struct rep_seq_test {
 };
 void rep_seq_decide(struct report *rep, bool (*in_family)(const struct rep_row *), size_t per_row,
 		    struct rep_seq_test *t, size_t nt);
+
+/* report-env.c: each board's env and env_changed from its boots' fingerprints; -EIO */
+struct store;
+int rep_load_envs(struct store *st, struct report *rep);
 
 /* report-prose.c */
 void rep_fmt_val(const struct rep_row *r, char *out, size_t len, double v);

@@ -134,6 +134,8 @@ static json_object *row_test(const struct report *rep, const struct rep_row *r, 
 	add_str(em, "cpu", b->cpu);
 	add_str(em, "family", b->family);
 	json_object_object_add(em, "emulated", json_object_new_boolean(b->emulated));
+	if (b->env_changed) /* its boots differ in more than the kernel (report-env.c) */
+		add_str(em, "environment_changed", b->env_changed);
 	json_object_object_add(env, "misc", em);
 	json_object_object_add(t, "environment", env);
 

@@ -390,6 +390,8 @@ int report_load(struct store *st, int64_t campaign, struct report *rep)
 	cur_finish(&c);
 	store_rows_free(&r);
 	ret = load_calibrations(st, rep);
+	if (!ret) /* what else changed between the boots: every format flags it */
+		ret = rep_load_envs(st, rep);
 	if (ret)
 		return ret;
 	drop_empty_boots(rep);
@@ -413,6 +415,8 @@ void report_free(struct report *rep)
 		free(rep->boards[i].not_retried_why);
 		free(rep->boards[i].logs_incomplete);
 		free(rep->boards[i].phases);
+		env_diff_free(&rep->boards[i].env);
+		free(rep->boards[i].env_changed);
 	}
 	free(rep->boards);
 	free(rep->series_patches);

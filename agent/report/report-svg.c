@@ -252,6 +252,7 @@ void rep_write_html(const struct report *rep, FILE *f)
 		"th{background:#eef}\ntd{white-space:nowrap}\n.ns{color:#777}\n"
 		".sig{font-weight:bold}\np.method{max-width:60em;line-height:1.4}\n"
 		"p.design{max-width:60em;white-space:pre-line;font-size:90%%}\n"
+		".env-changed{color:#a40000;font-weight:bold}\n"
 		"</style></head>\n<body>\n",
 		rep->campaign);
 	fprintf(f, "<h1>ablab campaign %" PRId64 "</h1>\n<p>", rep->campaign);
@@ -281,8 +282,16 @@ void rep_write_html(const struct report *rep, FILE *f)
 		rep_p_cell(r, p, sizeof(p));
 		fmt_change(lo, sizeof(lo), r->ab.ci_lo);
 		fmt_change(hi, sizeof(hi), r->ab.ci_hi);
-		fputs("<tr><td>", f);
+		/* its board's boots differ in more than the kernel: marked, said below */
+		fputs(rep->boards[r->board].env_changed ? "<tr class=\"env-changed\"><td>" :
+							  "<tr><td>",
+		      f);
 		xml_escape(f, l);
+		if (rep->boards[r->board].env_changed) {
+			fputs(" <span class=\"env-changed\" title=\"", f);
+			xml_escape(f, rep->boards[r->board].env_changed);
+			fputs("\">&#9888; environment changed</span>", f);
+		}
 		fprintf(f,
 			"</td><td>%s</td><td>%s</td><td class=\"%s\">%s</td><td>%s%s%s%s%s</td>"
 			"<td>%zu+%zu</td><td>%s</td><td>%s</td></tr>\n",
@@ -295,6 +304,16 @@ void rep_write_html(const struct report *rep, FILE *f)
 			rep_row_sep(r));
 	}
 	fputs("</table>\n", f);
+	for (size_t bi = 0; bi < rep->nboards; bi++) {
+		if (!rep->boards[bi].env_changed)
+			continue;
+		fputs("<p class=\"env-changed\">&#9888; ", f);
+		xml_escape(f, rep->boards[bi].name);
+		fputs(": ", f);
+		xml_escape(f, rep->boards[bi].env_changed);
+		fputs(" (its rows above compare boots that differ in more than the kernel)</p>\n",
+		      f);
+	}
 	for (size_t i = 0; i < rep->nrows; i++) {
 		char l[160], t[320];
 

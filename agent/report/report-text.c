@@ -43,6 +43,32 @@ static void left_out_notes(const struct report *rep, FILE *f, bool email)
 	}
 }
 
+/* Each board whose boots differ in more than the kernel under test (report-env.c): a line
+ * under the table in text, a footnote in the email; never compared silently. */
+static void env_notes(const struct report *rep, FILE *f, bool email)
+{
+	for (size_t bi = 0; bi < rep->nboards; bi++) {
+		const struct rep_board *b = &rep->boards[bi];
+		char *m, *w;
+
+		if (!b->env_changed)
+			continue;
+		if (!email) {
+			fprintf(f,
+				"\n  %s: %s (its rows above compare boots that differ in more than the kernel)\n",
+				b->name, b->env_changed);
+			continue;
+		}
+		m = xasprintf(
+			"* %s: %s (its rows compare boots that differ in more than the kernel).",
+			b->name, b->env_changed);
+		w = report_wrap(m, EMAIL_WIDTH, "");
+		fprintf(f, "%s\n", w);
+		free(m);
+		free(w);
+	}
+}
+
 /* the campaign, its boards' boot orders and what stopped or limited them */
 static void text_head(const struct report *rep, FILE *f)
 {
@@ -208,6 +234,7 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 	if (rep->series) { /* the attribution table instead of one A/B table */
 		fputc('\n', f);
 		rep_write_series(rep, f, 78);
+		env_notes(rep, f, false);
 		left_out_notes(rep, f, false);
 		return;
 	}
@@ -217,6 +244,7 @@ void rep_write_text(const struct report *rep, const struct report_opts *o, FILE 
 	if (!rep->nrows)
 		return;
 	text_mixed(rep, f);
+	env_notes(rep, f, false);
 	left_out_notes(rep, f, false);
 	text_legend(rep, f);
 	if (o->detail)
@@ -268,6 +296,7 @@ void rep_write_email(const struct report *rep, FILE *f)
 
 	if (rep->series) { /* per board: each variant and each patch's increment */
 		rep_write_series(rep, f, EMAIL_WIDTH);
+		env_notes(rep, f, true);
 		left_out_notes(rep, f, true);
 		return;
 	}
@@ -327,6 +356,7 @@ void rep_write_email(const struct report *rep, FILE *f)
 		free(m);
 		free(w);
 	}
+	env_notes(rep, f, true);
 	left_out_notes(rep, f, true);
 	fputc('\n', f);
 	m = rep_method_paragraph(rep, true);

@@ -2,6 +2,7 @@
 #ifndef ABLAB_REPORT_H
 #define ABLAB_REPORT_H
 
+#include "report/envdiff.h"
 #include "stats/stats.h"
 #include "store/store.h"
 #include "variant.h"
@@ -97,6 +98,11 @@ struct rep_board {
 	unsigned int d_batches, d_boots;
 	double d_seconds; /* per kernel */
 	int d_binding; /* row index that needs the most boots */
+	/* what else differed between its ok boots besides the kernel under test (envdiff.h,
+	 * boots without a fingerprint skipped), and the phrase every format shows with the
+	 * board's rows: "environment changed between boots: ..." (NULL: nothing changed) */
+	struct env_diff env;
+	char *env_changed;
 };
 
 /* A series campaign: variant b against variant a on one row (a = 0: b vs control; a = b - 1:
@@ -186,6 +192,11 @@ int report_campaign_opts(struct store *st, int64_t campaign, const char *format,
 /* The same to out (`ablab serve` answers with what the command prints). */
 int report_campaign_to(struct store *st, int64_t campaign, const char *format,
 		       const struct report_opts *o, FILE *out);
+/* What changed in each board's environment since the previous night (campaign prev) besides
+ * the kernel: its last boot with a fingerprint then against its first tonight (campaign
+ * cid), a line "BOARD: environment changed since the previous night (...): WHAT" a change
+ * (*lines malloc'd, NULL when none).  0, or -EIO. */
+int report_env_since(struct store *st, int64_t prev, int64_t cid, char **lines);
 /* text, email, json, csv, svg, html */
 bool report_format_ok(const char *format);
 

@@ -285,6 +285,11 @@ static void report_table(FILE *f, json_object *rows)
 			v && !strcmp(v, "same")	     ? "same" :
 						       "open");
 		web_h(f, jstr(o, "verdict_text"));
+		if (jstr(o, "environment_changed")) { /* its boots differ beyond the kernel */
+			fputs("<br><small class=\"env-changed\">&#9888; ", f);
+			web_h(f, jstr(o, "environment_changed"));
+			fputs("</small>", f);
+		}
 		if (jstr(o, "left_out")) { /* batches the screening rule left out */
 			fputs("<br><small class=\"left-out\">", f);
 			web_h(f, jstr(o, "left_out"));
