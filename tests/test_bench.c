@@ -276,10 +276,14 @@ int main(void)
 		 * glob that matched nothing (absent keys), garbage and cut lines skipped */
 		struct board bd = { .name = "b", .governor = "performance" };
 		json_object *env = NULL, *x;
-		char *cmd = bench_env_start_cmd(&bd);
+		char *cmd = bench_env_start_cmd(&bd, true);
 
 		CHECK(strstr(cmd, "echo performance >$p/scaling_governor;") != NULL);
 		CHECK(strstr(cmd, "done 2>/dev/null;_e @t $_z;_e @c /proc/cmdline") != NULL);
+		free(cmd);
+		/* the console showed "Kernel command line: ": not read again */
+		cmd = bench_env_start_cmd(&bd, false);
+		CHECK(strstr(cmd, "done 2>/dev/null;_e @t $_z") != NULL && !strstr(cmd, "cmdline"));
 		free(cmd);
 		bench_env_parse(&bd,
 				"Linux version 6.1\n@f policy0 1500000 performance 1800000 600000\n"

@@ -517,6 +517,46 @@ static void test_compiled_pats(void)
 	}
 }
 
+/* target_banner(): this boot's banner, and its "Kernel command line: " after it only */
+static void test_banner(void)
+{
+	static const char *const logs[] = {
+		/* an earlier boot's command line, then this boot's, with time stamps */
+		"[    0.000000] Kernel command line: old\r\nU-Boot 2023.01\r\n"
+		"[    0.000000] Linux version 6.1.0 (gcc) #1\r\n"
+		"[    0.000000] Kernel command line: console=ttyS0,115200 rdinit=/init\r\nlab# ",
+		/* no time stamps */
+		"Linux version 6.1.0 (gcc) #1\r\nKernel command line: root=/dev/sda\r\nlab# ",
+		/* `quiet`: the banner only, and an earlier boot's line before it */
+		"Kernel command line: old\r\nLinux version 6.1.0 (gcc) #1\r\nlab# ",
+		/* not at a line's start: neither */
+		"x Linux version 6.1.0\r\nx Kernel command line: a\r\nlab# ",
+	};
+	static const char *const want[][2] = {
+		{ "Linux version 6.1.0 (gcc) #1", "console=ttyS0,115200 rdinit=/init" },
+		{ "Linux version 6.1.0 (gcc) #1", "root=/dev/sda" },
+		{ "Linux version 6.1.0 (gcc) #1", NULL },
+		{ NULL, NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+		struct console c;
+		struct target t = { 0 };
+		struct console_pat p = console_pat_lit("lab# ", CONSOLE_TAIL_NONE);
+		regmatch_t m[10];
+
+		setup(&c);
+		CHECK(feed_pats(&c, &p, 1, logs[i], strlen(logs[i]), 7, m) == 0);
+		CHECK(target_init(&t, &c, "lab# ") == 0);
+		target_banner(&t);
+		CHECK(want[i][0] ? t.banner && !strcmp(t.banner, want[i][0]) : !t.banner);
+		CHECK(want[i][1] ? t.cmdline && !strcmp(t.cmdline, want[i][1]) : !t.cmdline);
+		target_free(&t);
+		console_close(&c);
+	}
+}
+
 int main(void)
 {
 	test_device_present();
@@ -528,5 +568,6 @@ int main(void)
 	test_cap_and_pin();
 	test_markers();
 	test_compiled_pats();
+	test_banner();
 	CHECK_DONE("test_console");
 }

@@ -34,22 +34,19 @@ void target_free(struct target *t)
 		regfree(&t->prompt_re);
 	fail_free(t);
 	free(t->banner);
-	t->banner = NULL;
+	free(t->cmdline);
+	t->banner = t->cmdline = NULL;
 }
 
-void target_banner(struct target *t)
+/* The last line of the console's input (its first `end` bytes) at or after `from` that
+ * starts with k, at a line's start or after its "[    0.000000] " time stamp; NULL when
+ * there is none or its end was not received before `end`.  *at: where the line was. */
+static char *last_kernel_line(const char *d, size_t from, size_t end, const char *k, size_t *at)
 {
-	static const char k[] = "Linux version ";
-	const struct console *c = t->con;
-	const char *d = c->in.data, *p, *last = NULL, *e;
-	size_t end;
+	const char *p, *last = NULL, *e;
+	size_t klen = strlen(k);
 
-	free(t->banner);
-	t->banner = NULL;
-	if (!d || c->consumed <= c->in_base)
-		return;
-	end = c->consumed - c->in_base < c->in.len ? c->consumed - c->in_base : c->in.len;
-	for (p = d; (p = memmem(p, (size_t)(d + end - p), k, sizeof(k) - 1)); p++) {
+	for (p = d + from; (p = memmem(p, (size_t)(d + end - p), k, klen)); p++) {
 		const char *a = p;
 
 		/* the line's start, or its "[    0.000000] " time stamp before */
@@ -65,11 +62,35 @@ void target_banner(struct target *t)
 			last = p;
 	}
 	if (!last)
-		return;
+		return NULL;
 	e = last + strcspn(last, "\r\n");
 	if (e >= d + end) /* its end not received before the prompt: not trusted */
+		return NULL;
+	*at = (size_t)(last - d);
+	return strndup(last, (size_t)(e - last));
+}
+
+void target_banner(struct target *t)
+{
+	static const char kcl[] = "Kernel command line: ";
+	const struct console *c = t->con;
+	const char *d = c->in.data;
+	size_t end, at = 0;
+	char *cl;
+
+	free(t->banner);
+	free(t->cmdline);
+	t->banner = t->cmdline = NULL;
+	if (!d || c->consumed <= c->in_base)
 		return;
-	t->banner = strndup(last, (size_t)(e - last));
+	end = c->consumed - c->in_base < c->in.len ? c->consumed - c->in_base : c->in.len;
+	t->banner = last_kernel_line(d, 0, end, "Linux version ", &at);
+	/* this boot's command line: printed after its banner (not with `quiet`) */
+	cl = t->banner ? last_kernel_line(d, at, end, kcl, &at) : NULL;
+	if (cl) {
+		t->cmdline = strdup(cl + sizeof(kcl) - 1);
+		free(cl);
+	}
 }
 
 int target_set_fail_patterns(struct target *t, char *const *patterns)

@@ -18,6 +18,7 @@ struct target {
 	size_t nfail;
 	char fail_line[200]; /* the line that matched, after -EIO */
 	char *banner; /* the kernel's "Linux version ..." line of this boot, or NULL */
+	char *cmdline; /* its "Kernel command line: " (what /proc/cmdline holds), or NULL */
 };
 
 /* Watch for these patterns (board boot.fail_patterns) while commands run;
@@ -34,7 +35,8 @@ int target_sync(struct target *t, int64_t deadline);
 /* After the shell prompt: t->banner from the console input before it, the last kernel
  * banner ("Linux version ...", what /proc/version holds; at a line's start or after its
  * "[    0.000000] " time stamp) the window still holds; NULL when there is none (a
- * `quiet` kernel, a boot log longer than the window). */
+ * `quiet` kernel, a boot log longer than the window); t->cmdline the same way from the
+ * "Kernel command line: " line after that banner. */
 void target_banner(struct target *t);
 /* Runs cmd; out gets what it printed (CR removed), *status its exit code.
  * -EMSGSIZE (con->error says so) when it printed more than CONSOLE_PIN_MAX. */

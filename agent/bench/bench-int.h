@@ -83,7 +83,7 @@ void bench_job_error(const struct bench_job *j, const char *jpath, const char *f
  * cmdline, cpufreq, thermal_mc_start, thermal_mc_end, governor_pinned (every policy
  * read back the board's shell.governor).  A line not as printed is skipped: its key
  * is absent. */
-char *bench_env_start_cmd(const struct board *b);
+char *bench_env_start_cmd(const struct board *b, bool cmdline);
 const char *bench_env_end_cmd(void);
 void bench_env_parse(const struct board *b, const char *out, json_object **env);
 

@@ -71,7 +71,9 @@ int bench_prologue(struct target *t, const struct board *b, int64_t deadline, st
 	 * shell's own read: each program the target starts costs ~10 ms under
 	 * QEMU's TCG.
 	 */
-	env = bench_env_start_cmd(b); /* the environment read in the same round trip */
+	/* the environment read in the same round trip; /proc/cmdline only when the
+	 * console did not show the kernel's "Kernel command line: " (t->cmdline) */
+	env = bench_env_start_cmd(b, !t->cmdline);
 	cmd = xasprintf("%sdmesg -n 1;%s%s%s",
 			t->banner ? "" :
 				    "read -r ablab_v </proc/version; printf '%s\\n' \"$ablab_v\"; ",
@@ -82,6 +84,8 @@ int bench_prologue(struct target *t, const struct board *b, int64_t deadline, st
 	if (ret)
 		return ret;
 	bench_env_parse(b, out->data, &o->env);
+	if (t->cmdline && !json_object_object_get_ex(o->env, "cmdline", NULL))
+		json_object_object_add(o->env, "cmdline", json_object_new_string(t->cmdline));
 	{
 		const char *v = t->banner ? t->banner : strstr(out->data, "Linux version ");
 
