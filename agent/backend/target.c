@@ -249,3 +249,60 @@ int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *
 	ret = expect_prompt(t, deadline, m);
 	return ret < 0 ? ret : 0;
 }
+
+/* Skips the CR/LF that end the marker line at d[i..len) */
+static size_t after_eol(const char *d, size_t i, size_t len)
+{
+	while (i < len && (d[i] == '\r' || d[i] == '\n'))
+		i++;
+	return i;
+}
+
+int target_run_then(struct target *t, const char *cmd1, const char *cmd2, int64_t deadline,
+		    struct buf *out1, int *status1, int64_t *t_mid, struct buf *out2, int *status2)
+{
+	regmatch_t m[10];
+	size_t mid_so, mid_eo, len;
+	const char *d;
+	char *line;
+	int ret;
+
+	t->seq++;
+	line = xasprintf("{ echo %s''B%u;%s\n};echo %s''M%u $?;{ %s\n};echo %s''E%u $?\n", t->id,
+			 t->seq, cmd1, t->id, t->seq, cmd2, t->id, t->seq);
+	ret = console_write(t->con, line);
+	free(line);
+	if (ret)
+		return ret;
+	ret = expect_marker(t, "B", t->seq, deadline, m, false);
+	if (ret)
+		return ret;
+	console_pin(t->con, (size_t)m[0].rm_eo);
+	ret = expect_marker(t, "M", t->seq, deadline, m, true);
+	if (!ret) {
+		*t_mid = now_ms();
+		*status1 = (int)strtol(t->con->in.data + m[1].rm_so, NULL, 10);
+		mid_so =
+			t->con->in_base + (size_t)m[0].rm_so; /* stream offsets: the window moves */
+		mid_eo = t->con->in_base + (size_t)m[0].rm_eo;
+		ret = expect_marker(t, "E", t->seq, deadline, m, true);
+	}
+	d = ret ? NULL : console_pinned(t->con, (size_t)m[0].rm_so, &len);
+	if (!ret && !d) {
+		ret = errtext_set(&t->con->error, -EMSGSIZE,
+				  "%s: the output of `%.80s` is larger than %u MiB",
+				  t->con->board->name, cmd1, CONSOLE_PIN_MAX >> 20);
+	}
+	if (ret) {
+		console_unpin(t->con);
+		return ret;
+	}
+	*status2 = (int)strtol(t->con->in.data + m[1].rm_so, NULL, 10);
+	mid_so -= t->con->pin;
+	mid_eo = after_eol(d, mid_eo - t->con->pin, len);
+	target_output(out1, d, mid_so);
+	target_output(out2, d + mid_eo, len - mid_eo);
+	console_unpin(t->con);
+	ret = expect_prompt(t, deadline, m);
+	return ret < 0 ? ret : 0;
+}

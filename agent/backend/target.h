@@ -41,6 +41,12 @@ void target_banner(struct target *t);
 /* Runs cmd; out gets what it printed (CR removed), *status its exit code.
  * -EMSGSIZE (con->error says so) when it printed more than CONSOLE_PIN_MAX. */
 int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *out, int *status);
+/* cmd1, then cmd2, in one exchange (one round trip, one framing fewer than two
+ * target_run()s): `{ echo IDBn;CMD1<newline>};echo IDMn $?;{ CMD2<newline>};echo IDEn $?`;
+ * *t_mid is when the M marker (cmd1's end) arrived; out1 and status1 are cmd1's, out2 and status2
+ * cmd2's. */
+int target_run_then(struct target *t, const char *cmd1, const char *cmd2, int64_t deadline,
+		    struct buf *out1, int *status1, int64_t *t_mid, struct buf *out2, int *status2);
 
 /* What target_run() types: cmd on a line of its own inside { }, so that a
  * `#` comment in it ends at its newline, not at the end marker; $? after

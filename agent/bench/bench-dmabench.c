@@ -203,10 +203,10 @@ static int bench_dmabench(struct target *t, const struct board *b, const struct 
 {
 	int64_t deadline = now_ms() + b->t_command_s * 1000;
 	bool module = p->def && p->def->ops == &bench_module_ops;
-	struct buf out = { 0 };
-	char *cmd, *tpath = NULL, *probe, *extra;
+	struct buf out = { 0 }, log = { 0 };
+	char *cmd, *tpath = NULL, *probe, *extra, *post = NULL;
 	struct errtext why = { "" };
-	int status, ret, attempt;
+	int status, st2, ret, attempt;
 
 	memset(o, 0, sizeof(*o));
 	if (p->modparams && !param_ok(p->modparams)) {
@@ -243,47 +243,58 @@ static int bench_dmabench(struct target *t, const struct board *b, const struct 
 			return ret;
 		}
 	}
+	/*
+	 * The benchmark, then the kernel log read with the temperatures at the end,
+	 * in one exchange: run_ms ends at the marker between them.  When console text
+	 * cut into a line on its way here, the log is read again: the ring itself is
+	 * intact.  A module that failed to load: its done line says why, when it got
+	 * that far.
+	 */
 	cmd = insmod_cmd(module ? tpath : b->module_path, p, module);
 	free(tpath);
-	ret = bench_run_timed(t, cmd, deadline, &out, &status, o);
+	post = xasprintf("dmesg;%s", bench_env_end_cmd());
+	buf_reset(&out);
+	o->t_start = now_ms();
+	ret = target_run_then(t, cmd, post, deadline, &out, &status, &o->t_end, &log, &st2);
 	free(cmd);
+	if (!o->t_end) /* no marker between: the run ended with the exchange */
+		o->t_end = now_ms();
+	o->run_ms = o->t_end - o->t_start;
 	if (ret)
 		goto io;
 	if (status) {
 		char *msg = first_line(out.data);
-		int insmod_status = status;
 
-		buf_reset(&out);
-		/* the done line says why, when the module got that far */
-		if (!target_run(t, "dmesg", deadline, &out, &status)) {
-			parse_log(out.data, out.len, &o->res);
-			run_check(&o->res, &why);
-		}
-		errtext_set(&o->error, 0, "module failed to load (insmod exit %d: %s)%s%s",
-			    insmod_status, msg, errtext_isset(&why) ? "; " : "", why.msg);
+		parse_log(log.data, log.len, &o->res);
+		run_check(&o->res, &why);
+		errtext_set(&o->error, 0, "module failed to load (insmod exit %d: %s)%s%s", status,
+			    msg, errtext_isset(&why) ? "; " : "", why.msg);
 		free(msg);
 		buf_free(&out);
+		buf_free(&log);
+		free(post);
 		o->fatal = true;
 		return -EIO;
 	}
-	/* read the kernel log; when console text cut into a line on its way
-	 * here, read it again: the ring itself is intact */
-	cmd = xasprintf("dmesg;%s", bench_env_end_cmd()); /* and the temperatures at the end */
 	for (attempt = 0; attempt < 3; attempt++) {
-		buf_reset(&out);
-		ret = target_run(t, cmd, deadline, &out, &status);
-		if (ret)
-			break;
-		bench_env_parse(b, out.data, &o->env);
+		if (attempt) {
+			buf_reset(&log);
+			ret = target_run(t, post, deadline, &log, &st2);
+			if (ret)
+				break;
+		}
+		bench_env_parse(b, log.data, &o->env);
 		run_result_free(&o->res);
-		parse_log(out.data ? out.data : "", out.len, &o->res);
+		parse_log(log.data ? log.data : "", log.len, &o->res);
 		if (!o->res.malformed)
 			break;
 		info_msg(
 			"%s: %d malformed line(s) in the kernel log as read (%s); reading it again",
 			b->name, o->res.malformed, o->res.first_error);
 	}
-	free(cmd);
+	free(post);
+	post = NULL;
+	buf_free(&log);
 	if (ret)
 		goto io;
 	buf_free(&out);
@@ -294,6 +305,8 @@ static int bench_dmabench(struct target *t, const struct board *b, const struct 
 	o->fatal = ret != 0;
 	return bench_accept(b, p, o, ret, why.msg);
 io:
+	free(post);
+	buf_free(&log);
 	buf_free(&out);
 	io_error(t, b, ret, o);
 	return ret;

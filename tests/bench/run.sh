@@ -284,7 +284,9 @@ for f in p:
     a = re.search(rb"(ABLAB_S_[0-9a-f]+_1|[0-9a-f]{8}S1)\r?\n", d).start()
     a = d.find(b"lab# {", a)           # the prologue: the first command after the sync
     i = d.rfind(b"lab# {", 0, d.find(b"insmod", a))  # the benchmark command
-    j = d.find(b"lab# {", i + 1)       # the post-run dmesg
+    j = d.find(b"lab# {", i + 1)       # the post-run dmesg: its own exchange (before),
+    if j < 0:                          # or after the insmod exchange <id>Mn marker (after)
+        j = i + re.search(rb"[0-9a-f]{8}M[0-9]+ [0-9]+", d[i:]).start()
     res += sum(len(l) + 1 for l in d[j:].split(b"\n") if b"dmabench: v1 " in l)
     out += (i - a) + (len(d) - j)
 print(round(res / len(p)), round(out / len(p)))')
