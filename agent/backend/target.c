@@ -212,44 +212,6 @@ void target_output(struct buf *out, const char *d, size_t len)
 		buf_append(out, "", 0);
 }
 
-int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *out, int *status)
-{
-	regmatch_t m[10];
-	const char *d;
-	size_t len;
-	char *line;
-	int ret;
-
-	t->seq++;
-	line = target_command_line(t->id, t->seq, cmd);
-	ret = console_write(t->con, line);
-	free(line);
-	if (ret)
-		return ret;
-	ret = expect_marker(t, "B", t->seq, deadline, m, false);
-	if (ret)
-		return ret;
-	console_pin(t->con, (size_t)m[0].rm_eo);
-	ret = expect_marker(t, "E", t->seq, deadline, m, true);
-	d = ret ? NULL : console_pinned(t->con, (size_t)m[0].rm_so, &len);
-	if (!ret && !d) {
-		ret = errtext_set(&t->con->error, -EMSGSIZE,
-				  "%s: the output of `%.80s` is larger than %u MiB",
-				  t->con->board->name, cmd, CONSOLE_PIN_MAX >> 20);
-	}
-	if (ret) {
-		console_unpin(t->con);
-		return ret;
-	}
-	*status = (int)strtol(t->con->in.data + m[1].rm_so, NULL, 10);
-	if (out)
-		target_output(out, d, len);
-	console_unpin(t->con);
-	/* consume the prompt that follows, so the next command starts clean */
-	ret = expect_prompt(t, deadline, m);
-	return ret < 0 ? ret : 0;
-}
-
 /* Skips the CR/LF that end the marker line at d[i..len) */
 static size_t after_eol(const char *d, size_t i, size_t len)
 {
@@ -258,18 +220,22 @@ static size_t after_eol(const char *d, size_t i, size_t len)
 	return i;
 }
 
-int target_run_then(struct target *t, const char *cmd1, const char *cmd2, int64_t deadline,
+/* One exchange: cmd1 between the B and E markers, or (cmd2 given) cmd1 between B and M
+ * and cmd2 between M and E (target_run_then()); out1 (may be NULL) and out2 get what
+ * each printed. */
+static int exchange(struct target *t, const char *cmd1, const char *cmd2, int64_t deadline,
 		    struct buf *out1, int *status1, int64_t *t_mid, struct buf *out2, int *status2)
 {
 	regmatch_t m[10];
-	size_t mid_so, mid_eo, len;
+	size_t mid_so = 0, mid_eo = 0, len;
 	const char *d;
 	char *line;
 	int ret;
 
 	t->seq++;
-	line = xasprintf("{ echo %s''B%u;%s\n};echo %s''M%u $?;{ %s\n};echo %s''E%u $?\n", t->id,
-			 t->seq, cmd1, t->id, t->seq, cmd2, t->id, t->seq);
+	line = cmd2 ? xasprintf("{ echo %s''B%u;%s\n};echo %s''M%u $?;{ %s\n};echo %s''E%u $?\n",
+				t->id, t->seq, cmd1, t->id, t->seq, cmd2, t->id, t->seq) :
+		      target_command_line(t->id, t->seq, cmd1);
 	ret = console_write(t->con, line);
 	free(line);
 	if (ret)
@@ -278,15 +244,18 @@ int target_run_then(struct target *t, const char *cmd1, const char *cmd2, int64_
 	if (ret)
 		return ret;
 	console_pin(t->con, (size_t)m[0].rm_eo);
-	ret = expect_marker(t, "M", t->seq, deadline, m, true);
-	if (!ret) {
-		*t_mid = now_ms();
-		*status1 = (int)strtol(t->con->in.data + m[1].rm_so, NULL, 10);
-		mid_so =
-			t->con->in_base + (size_t)m[0].rm_so; /* stream offsets: the window moves */
-		mid_eo = t->con->in_base + (size_t)m[0].rm_eo;
-		ret = expect_marker(t, "E", t->seq, deadline, m, true);
+	if (cmd2) {
+		ret = expect_marker(t, "M", t->seq, deadline, m, true);
+		if (!ret) {
+			*t_mid = now_ms();
+			*status1 = (int)strtol(t->con->in.data + m[1].rm_so, NULL, 10);
+			/* stream offsets: the window moves */
+			mid_so = t->con->in_base + (size_t)m[0].rm_so;
+			mid_eo = t->con->in_base + (size_t)m[0].rm_eo;
+		}
 	}
+	if (!ret)
+		ret = expect_marker(t, "E", t->seq, deadline, m, true);
 	d = ret ? NULL : console_pinned(t->con, (size_t)m[0].rm_so, &len);
 	if (!ret && !d) {
 		ret = errtext_set(&t->con->error, -EMSGSIZE,
@@ -297,12 +266,28 @@ int target_run_then(struct target *t, const char *cmd1, const char *cmd2, int64_
 		console_unpin(t->con);
 		return ret;
 	}
-	*status2 = (int)strtol(t->con->in.data + m[1].rm_so, NULL, 10);
-	mid_so -= t->con->pin;
-	mid_eo = after_eol(d, mid_eo - t->con->pin, len);
-	target_output(out1, d, mid_so);
-	target_output(out2, d + mid_eo, len - mid_eo);
+	*(cmd2 ? status2 : status1) = (int)strtol(t->con->in.data + m[1].rm_so, NULL, 10);
+	if (cmd2) {
+		mid_so -= t->con->pin;
+		mid_eo = after_eol(d, mid_eo - t->con->pin, len);
+		target_output(out2, d + mid_eo, len - mid_eo);
+		len = mid_so;
+	}
+	if (out1)
+		target_output(out1, d, len);
 	console_unpin(t->con);
+	/* consume the prompt that follows, so the next command starts clean */
 	ret = expect_prompt(t, deadline, m);
 	return ret < 0 ? ret : 0;
+}
+
+int target_run(struct target *t, const char *cmd, int64_t deadline, struct buf *out, int *status)
+{
+	return exchange(t, cmd, NULL, deadline, out, status, NULL, NULL, NULL);
+}
+
+int target_run_then(struct target *t, const char *cmd1, const char *cmd2, int64_t deadline,
+		    struct buf *out1, int *status1, int64_t *t_mid, struct buf *out2, int *status2)
+{
+	return exchange(t, cmd1, cmd2, deadline, out1, status1, t_mid, out2, status2);
 }
