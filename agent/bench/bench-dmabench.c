@@ -198,15 +198,67 @@ static const char *format_hint(const struct bench_params *p, bool module)
 	return "use --parser dmabench (job file: \"parser\": \"dmabench\")";
 }
 
+/*
+ * The benchmark (cmd), then the kernel log read with the temperatures at the end, in one
+ * exchange: run_ms ends at the marker between them.  When console text cut into a line on
+ * its way here, the log is read again: the ring itself is intact.  A module that failed to
+ * load: -EIO with o->error and o->fatal set (its done line says why, when it got that far);
+ * another error: the exchange's.
+ */
+static int run_and_read(struct target *t, const struct board *b, const char *cmd, int64_t deadline,
+			struct bench_out *o, struct errtext *why)
+{
+	char *post = xasprintf("dmesg;%s", bench_env_end_cmd());
+	struct buf out = { 0 }, log = { 0 };
+	int status, st2, ret, attempt;
+
+	o->t_start = now_ms();
+	ret = target_run_then(t, cmd, post, deadline, &out, &status, &o->t_end, &log, &st2);
+	if (!o->t_end) /* no marker between: the run ended with the exchange */
+		o->t_end = now_ms();
+	o->run_ms = o->t_end - o->t_start;
+	if (!ret && status) {
+		char *msg = first_line(out.data);
+
+		parse_log(log.data, log.len, &o->res);
+		run_check(&o->res, why);
+		errtext_set(&o->error, 0, "module failed to load (insmod exit %d: %s)%s%s", status,
+			    msg, errtext_isset(why) ? "; " : "", why->msg);
+		free(msg);
+		o->fatal = true;
+		ret = -EIO;
+	}
+	for (attempt = 0; !ret && !o->fatal && attempt < 3; attempt++) {
+		if (attempt) {
+			buf_reset(&log);
+			ret = target_run(t, post, deadline, &log, &st2);
+			if (ret)
+				break;
+		}
+		bench_env_parse(b, log.data, &o->env);
+		run_result_free(&o->res);
+		parse_log(log.data ? log.data : "", log.len, &o->res);
+		if (!o->res.malformed)
+			break;
+		info_msg(
+			"%s: %d malformed line(s) in the kernel log as read (%s); reading it again",
+			b->name, o->res.malformed, o->res.first_error);
+	}
+	free(post);
+	buf_free(&out);
+	buf_free(&log);
+	return ret;
+}
+
 static int bench_dmabench(struct target *t, const struct board *b, const struct bench_params *p,
 			  struct bench_out *o)
 {
 	int64_t deadline = now_ms() + b->t_command_s * 1000;
 	bool module = p->def && p->def->ops == &bench_module_ops;
-	struct buf out = { 0 }, log = { 0 };
-	char *cmd, *tpath = NULL, *probe, *extra, *post = NULL;
+	struct buf out = { 0 };
+	char *cmd, *tpath = NULL, *probe, *extra;
 	struct errtext why = { "" };
-	int status, st2, ret, attempt;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	if (p->modparams && !param_ok(p->modparams)) {
@@ -243,61 +295,15 @@ static int bench_dmabench(struct target *t, const struct board *b, const struct 
 			return ret;
 		}
 	}
-	/*
-	 * The benchmark, then the kernel log read with the temperatures at the end,
-	 * in one exchange: run_ms ends at the marker between them.  When console text
-	 * cut into a line on its way here, the log is read again: the ring itself is
-	 * intact.  A module that failed to load: its done line says why, when it got
-	 * that far.
-	 */
 	cmd = insmod_cmd(module ? tpath : b->module_path, p, module);
 	free(tpath);
-	post = xasprintf("dmesg;%s", bench_env_end_cmd());
-	buf_reset(&out);
-	o->t_start = now_ms();
-	ret = target_run_then(t, cmd, post, deadline, &out, &status, &o->t_end, &log, &st2);
+	ret = run_and_read(t, b, cmd, deadline, o, &why);
 	free(cmd);
-	if (!o->t_end) /* no marker between: the run ended with the exchange */
-		o->t_end = now_ms();
-	o->run_ms = o->t_end - o->t_start;
-	if (ret)
-		goto io;
-	if (status) {
-		char *msg = first_line(out.data);
-
-		parse_log(log.data, log.len, &o->res);
-		run_check(&o->res, &why);
-		errtext_set(&o->error, 0, "module failed to load (insmod exit %d: %s)%s%s", status,
-			    msg, errtext_isset(&why) ? "; " : "", why.msg);
-		free(msg);
-		buf_free(&out);
-		buf_free(&log);
-		free(post);
-		o->fatal = true;
-		return -EIO;
-	}
-	for (attempt = 0; attempt < 3; attempt++) {
-		if (attempt) {
-			buf_reset(&log);
-			ret = target_run(t, post, deadline, &log, &st2);
-			if (ret)
-				break;
-		}
-		bench_env_parse(b, log.data, &o->env);
-		run_result_free(&o->res);
-		parse_log(log.data ? log.data : "", log.len, &o->res);
-		if (!o->res.malformed)
-			break;
-		info_msg(
-			"%s: %d malformed line(s) in the kernel log as read (%s); reading it again",
-			b->name, o->res.malformed, o->res.first_error);
-	}
-	free(post);
-	post = NULL;
-	buf_free(&log);
-	if (ret)
-		goto io;
 	buf_free(&out);
+	if (ret == -EIO && o->fatal)
+		return ret; /* the module failed to load: o->error says why */
+	if (ret)
+		goto io;
 	/* a module printing another format prints it every time: said once,
 	 * not retried, and the board is not to blame */
 	ret = bench_format_check(&o->res, module ? p->def->module.parser_fmt : 1,
@@ -305,8 +311,6 @@ static int bench_dmabench(struct target *t, const struct board *b, const struct 
 	o->fatal = ret != 0;
 	return bench_accept(b, p, o, ret, why.msg);
 io:
-	free(post);
-	buf_free(&log);
 	buf_free(&out);
 	io_error(t, b, ret, o);
 	return ret;

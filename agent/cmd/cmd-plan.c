@@ -4,10 +4,12 @@
  * +-margin"), how many boots per kernel and batches per boot each board needs, how long that
  * takes, which boards answer first and how long the job takes.  From each board's latest A/A
  * calibration (`ablab calibrate`) and its measured time per boot (store_plan_time(): the one
- * time source); the computation is cost_plan() (stats-cost.c), whose design part is the
- * plan_decidable() that also refuses designs that cannot decide.  `ab` and `run` print a
- * short plan before their first boot (cli_plan_print()).
+ * time source), per board in board-plan.c; the computation is cost_plan() (stats-cost.c),
+ * whose design part is the plan_decidable() that also refuses designs that cannot decide.
+ * This file parses the command line and prints; `ab` and `run` print a short plan before
+ * their first boot (cli_plan_print()).
  */
+#include "board-plan.h"
 #include "campaign.h"
 #include "cmd/cmd-plan.h"
 #include "cmd/cmds.h"
@@ -29,22 +31,6 @@
 #include <string.h>
 
 #define PLAN_POWER ABLAB_POWER
-
-/* one board's plan */
-struct bplan {
-	char *name; /* the board's name (a board file's "name") */
-	struct store_rows cal; /* its latest calibration; nrows 0: none */
-	struct cost_row *rows; /* the calibrated rows planned for (--scenario) */
-	size_t nrows;
-	char *missing; /* a --scenario the calibration lacks */
-	int64_t cal_id;
-	int cal_batches;
-	struct plan_time t;
-	int timed; /* boot_s, batch_s measured */
-	double boot_s, batch_s;
-	struct cost_result r;
-	int ret; /* of cost_plan() */
-};
 
 static void plan_usage(FILE *f)
 {
@@ -97,101 +83,6 @@ static int parse_pct(const char *opt, const char *s, double *pct)
 
 /* The board's name: a name as it is; a board file's "name", read quietly (NULL when it has
  * none: the campaign, or check-board, says what is wrong with it) */
-static char *board_name_of(const char *arg)
-{
-	json_object *o, *n;
-	char *name = NULL;
-
-	if (!strchr(arg, '/') && !strstr(arg, ".json"))
-		return xstrdup(arg);
-	o = is_file(arg) ? json_object_from_file(arg) : NULL;
-	if (o && json_object_object_get_ex(o, "name", &n) &&
-	    json_object_is_type(n, json_type_string))
-		name = xstrdup(json_object_get_string(n));
-	json_object_put(o);
-	return name;
-}
-
-/* The board's calibration (the rows of scen[], or all) and its time per boot. */
-static int bplan_load(struct store *st, struct bplan *bp, const char *arg, char *const *scen,
-		      size_t nscen)
-{
-	int ret;
-
-	memset(bp, 0, sizeof(*bp));
-	bp->name = board_name_of(arg);
-	if (!bp->name)
-		return -ENOENT;
-	ret = store_plan_calibration(st, bp->name, &bp->cal);
-	if (!ret)
-		ret = store_plan_time(st, bp->name, &bp->t);
-	if (ret)
-		return ret;
-	bp->rows = xcalloc(bp->cal.nrows + 1, sizeof(*bp->rows));
-	for (size_t i = 0; i < bp->cal.nrows; i++) {
-		const char *s = store_text(&bp->cal, i, PC_SCENARIO);
-		bool want = !nscen;
-
-		for (size_t k = 0; k < nscen && !want; k++)
-			want = !strcmp(scen[k], s);
-		bp->cal_id = strtoll(store_text(&bp->cal, i, PC_CAMPAIGN), NULL, 10);
-		bp->cal_batches = atoi(store_text(&bp->cal, i, PC_BATCHES));
-		if (!want)
-			continue;
-		bp->rows[bp->nrows++] =
-			(struct cost_row){ s, atof(store_text(&bp->cal, i, PC_MEAN)),
-					   atof(store_text(&bp->cal, i, PC_VAR_WITHIN)),
-					   atof(store_text(&bp->cal, i, PC_VAR_BETWEEN)) };
-	}
-	for (size_t k = 0; k < nscen && bp->cal.nrows && !bp->missing; k++) {
-		bool have = false;
-
-		for (size_t i = 0; i < bp->nrows && !have; i++)
-			have = !strcmp(bp->rows[i].scenario, scen[k]);
-		if (!have)
-			bp->missing = scen[k];
-	}
-	if (bp->t.boots && isfinite(bp->t.boot_ms) && isfinite(bp->t.run_ms)) {
-		double per = isfinite(bp->t.cycle_ms) ? bp->t.cycle_ms :
-							bp->t.boot_ms + bp->t.run_ms;
-
-		bp->timed = 1;
-		bp->batch_s = bp->t.batches > 0 ? bp->t.run_ms / bp->t.batches / 1000.0 : 0.0;
-		bp->boot_s = fmax(0.0, per - bp->t.run_ms) / 1000.0;
-		if (!(bp->t.batches > 0))
-			bp->boot_s = per / 1000.0;
-	}
-	return 0;
-}
-
-static void bplan_free(struct bplan *bp)
-{
-	free(bp->name);
-	free(bp->rows);
-	store_rows_free(&bp->cal);
-}
-
-/* seconds of one boot of m batches on the board */
-static double boot_seconds(const struct bplan *bp, unsigned int m)
-{
-	return bp->timed ? bp->boot_s + (double)m * bp->batch_s : NAN;
-}
-
-static void bplan_compute(struct bplan *bp, const struct cost_query *q0, unsigned int batches)
-{
-	struct cost_query q = *q0;
-
-	if (!bp->nrows || bp->missing)
-		return;
-	q.batches = batches ? batches : bp->timed ? 0 : (unsigned int)bp->cal_batches;
-	if (q.batches > COST_MAX_BATCHES)
-		q.batches = COST_MAX_BATCHES;
-	q.boot_s = bp->timed ? bp->boot_s : 0.0;
-	q.batch_s = bp->timed ? bp->batch_s : 0.0;
-	bp->ret = cost_plan(&q, bp->rows, bp->nrows, &bp->r);
-	if (!bp->timed)
-		bp->r.seconds = NAN;
-}
 
 /* "43.6 s", "2 min 05 s", "1 h 12 min" */
 static const char *dur(char *buf, size_t len, double s)
@@ -205,17 +96,6 @@ static const char *dur(char *buf, size_t len, double s)
 	else
 		snprintf(buf, len, "%d h %02d min", (int)(s / 3600), (int)fmod(s / 60, 60));
 	return buf;
-}
-
-/* The Holm family: the campaign's rows as the refusal counts them, or more when the boards'
- * calibrations have more timing rows than the benchmark's defaults say. */
-static size_t family_rows(size_t design_rows, const struct bplan *bp, size_t nb, size_t cmp)
-{
-	size_t cal = 0;
-
-	for (size_t i = 0; i < nb; i++)
-		cal += bp[i].cal.nrows;
-	return cal * cmp > design_rows ? cal * cmp : design_rows;
 }
 
 static int plan_job_or_boards(int nargs, char **args, bool *is_job)
@@ -250,7 +130,7 @@ static const char *rank_name(char *buf, size_t len, size_t k)
 	return buf;
 }
 
-static void print_text(const struct cost_query *q, struct bplan *bp, size_t nb, size_t *order,
+static void print_text(const struct cost_query *q, struct board_plan *bp, size_t nb, size_t *order,
 		       const char *job, double job_s, const char *asis)
 {
 	char d1[32], d2[32];
@@ -265,7 +145,7 @@ static void print_text(const struct cost_query *q, struct bplan *bp, size_t nb, 
 	printf("%-16s %-11s %-20s %7s %9s %8s %9s %10s  %s\n", "board", "calibration",
 	       "noisiest row", "batches", "boots", "decides", "s/boot", "wall time", "answers");
 	for (size_t k = 0; k < nb; k++) {
-		struct bplan *b = &bp[order[k]];
+		struct board_plan *b = &bp[order[k]];
 		char cal[48], boots[48], dec[48], rank[16];
 
 		if (!b->cal.nrows) {
@@ -296,7 +176,7 @@ static void print_text(const struct cost_query *q, struct bplan *bp, size_t nb, 
 		nplan += b->r.reachable;
 		printf("%-16s %-11s %-20s %7u %9s %8s %9.3g %10s  %s\n", b->name, cal,
 		       b->rows[b->r.limit].scenario, b->r.batches, boots, dec,
-		       boot_seconds(b, b->r.batches), dur(d1, sizeof(d1), b->r.seconds),
+		       board_plan_boot_seconds(b, b->r.batches), dur(d1, sizeof(d1), b->r.seconds),
 		       !b->r.reachable ? "never" :
 		       !b->timed       ? "? (no boot timed yet)" :
 					 rank_name(rank, sizeof(rank), ++nrank));
@@ -315,7 +195,7 @@ static void add_num(json_object *o, const char *k, double v)
 	json_object_object_add(o, k, isfinite(v) ? json_object_new_double(v) : NULL);
 }
 
-static void print_json(const struct cost_query *q, struct bplan *bp, size_t nb, size_t *order,
+static void print_json(const struct cost_query *q, struct board_plan *bp, size_t nb, size_t *order,
 		       double job_s, double asis_s)
 {
 	json_object *root = json_object_new_object(), *qo = json_object_new_object();
@@ -332,7 +212,7 @@ static void print_json(const struct cost_query *q, struct bplan *bp, size_t nb, 
 	add_num(qo, "row_alpha", q->effect > 0 ? q->alpha / (double)q->rows : q->alpha);
 	json_object_object_add(root, "question", qo);
 	for (size_t k = 0; k < nb; k++) {
-		struct bplan *b = &bp[order[k]];
+		struct board_plan *b = &bp[order[k]];
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "board", json_object_new_string(b->name));
@@ -364,7 +244,7 @@ static void print_json(const struct cost_query *q, struct bplan *bp, size_t nb, 
 		json_object_object_add(o, "decide_boots",
 				       json_object_new_int64((int64_t)b->r.decide_boots));
 		add_num(o, "power", b->r.power);
-		add_num(o, "seconds_per_boot", boot_seconds(b, b->r.batches));
+		add_num(o, "seconds_per_boot", board_plan_boot_seconds(b, b->r.batches));
 		json_object_object_add(o, "timed_boots",
 				       json_object_new_int64((int64_t)b->t.boots));
 		add_num(o, "seconds", b->r.seconds);
@@ -378,18 +258,6 @@ static void print_json(const struct cost_query *q, struct bplan *bp, size_t nb, 
 	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 								    JSON_C_TO_STRING_SPACED));
 	json_object_put(root);
-}
-
-static int cmp_seconds(const struct bplan *bp, size_t a, size_t b)
-{
-	double x = bp[a].r.reachable ? bp[a].r.seconds : INFINITY;
-	double y = bp[b].r.reachable ? bp[b].r.seconds : INFINITY;
-
-	if (isnan(x))
-		x = INFINITY;
-	if (isnan(y))
-		y = INFINITY;
-	return x < y ? -1 : x > y ? 1 : (int)a - (int)b;
 }
 
 /* `ablab plan`'s command line */
@@ -575,7 +443,8 @@ static int plan_what_load(struct plan_opts *o, struct plan_what *w)
 }
 
 /* Each board's calibration and boot time from the database: 0, or 1 (said) */
-static int plan_boards_load(const struct plan_opts *o, const struct plan_what *w, struct bplan *bp)
+static int plan_boards_load(const struct plan_opts *o, const struct plan_what *w,
+			    struct board_plan *bp)
 {
 	struct store st;
 	int ret = 0;
@@ -583,7 +452,7 @@ static int plan_boards_load(const struct plan_opts *o, const struct plan_what *w
 	if (store_open(&st, opt_db))
 		return 1;
 	for (size_t i = 0; i < w->nb && !ret; i++) {
-		ret = bplan_load(&st, &bp[i], w->names[i], o->scen, o->nscen);
+		ret = board_plan_load(&st, &bp[i], w->names[i], o->scen, o->nscen);
 		if (ret == -ENOENT)
 			err_msg("%s: not a board file with a \"name\" (ablab check-board %s says why)",
 				w->names[i], w->names[i]);
@@ -594,38 +463,17 @@ static int plan_boards_load(const struct plan_opts *o, const struct plan_what *w
 
 /* The plans computed, in the order the boards answer; *job_s the job's wall time, *asis_s
  * the job's as written.  1 when a board has no plan, else 0. */
-static int plan_compute(const struct plan_opts *o, const struct plan_what *w, struct bplan *bp,
+static int plan_compute(const struct plan_opts *o, const struct plan_what *w, struct board_plan *bp,
 			size_t *order, double *job_s, double *asis_s)
 {
-	int ret = 0;
-
-	for (size_t i = 0; i < w->nb; i++) {
-		bplan_compute(&bp[i], &o->q, o->batches);
-		order[i] = i;
-		ret |= !bp[i].cal.nrows || bp[i].missing || bp[i].ret || !bp[i].r.reachable;
-		if (bp[i].r.reachable && bp[i].timed)
-			*job_s = isfinite(*job_s) ? fmax(*job_s, bp[i].r.seconds) : bp[i].r.seconds;
-		if (w->asis_n && w->asis_m && bp[i].timed) {
-			double s = (double)(o->q.kernels ? o->q.kernels : 2) * w->asis_n *
-				   boot_seconds(&bp[i], (unsigned int)w->asis_m);
-
-			*asis_s = isfinite(*asis_s) ? fmax(*asis_s, s) : s;
-		}
-	}
-	for (size_t i = 1; i < w->nb; i++)
-		for (size_t k = i; k > 0 && cmp_seconds(bp, order[k], order[k - 1]) < 0; k--) {
-			size_t t = order[k];
-
-			order[k] = order[k - 1];
-			order[k - 1] = t;
-		}
-	return ret;
+	return board_plans_compute(bp, w->nb, &o->q, o->batches, w->asis_n, w->asis_m, order, job_s,
+				   asis_s);
 }
 
 /* The plan of w's boards, printed: the exit status */
 static int plan_run(struct plan_opts *o, struct plan_what *w)
 {
-	struct bplan *bp = xcalloc(w->nb + 1, sizeof(*bp));
+	struct board_plan *bp = xcalloc(w->nb + 1, sizeof(*bp));
 	size_t *order = xcalloc(w->nb + 1, sizeof(*order));
 	double job_s = NAN, asis_s = NAN;
 	char asis[192] = "", d1[32];
@@ -637,7 +485,7 @@ static int plan_run(struct plan_opts *o, struct plan_what *w)
 	o->q.margin = o->margin / 100.0;
 	ret = plan_boards_load(o, w, bp);
 	if (!ret) {
-		o->q.rows = family_rows(w->pd.rows, bp, w->nb, w->cmp);
+		o->q.rows = board_plans_family_rows(w->pd.rows, bp, w->nb, w->cmp);
 		ret = plan_compute(o, w, bp, order, &job_s, &asis_s);
 		if (w->is_job && isfinite(asis_s))
 			snprintf(
@@ -652,7 +500,7 @@ static int plan_run(struct plan_opts *o, struct plan_what *w)
 				   job_s, *asis ? asis : NULL);
 	}
 	for (size_t i = 0; i < w->nb; i++)
-		bplan_free(&bp[i]);
+		board_plan_free(&bp[i]);
 	free(bp);
 	free(order);
 	return ret ? 1 : 0;
@@ -679,7 +527,7 @@ int cmd_plan(int argc, char **argv)
 void cli_plan_print(FILE *out, struct store *own, const char *const *boards, size_t nboards,
 		    const struct plan_design *pd, int batches, int kernels)
 {
-	struct bplan *bp = xcalloc(nboards + 1, sizeof(*bp));
+	struct board_plan *bp = xcalloc(nboards + 1, sizeof(*bp));
 	size_t n = pd->first ? pd->budget : pd->n;
 	unsigned int m = batches > 0 ? (unsigned int)batches : 1;
 	struct cost_query q = { .effect = pd->margin,
@@ -696,18 +544,18 @@ void cli_plan_print(FILE *out, struct store *own, const char *const *boards, siz
 		return;
 	}
 	for (size_t i = 0; i < nboards; i++) {
-		if (!bplan_load(st, &bp[nb], boards[i], NULL, 0)) {
+		if (!board_plan_load(st, &bp[nb], boards[i], NULL, 0)) {
 			nb++;
 			continue;
 		}
-		bplan_free(&bp[nb]); /* the campaign says what is wrong with it */
+		board_plan_free(&bp[nb]); /* the campaign says what is wrong with it */
 		memset(&bp[nb], 0, sizeof(bp[nb]));
 	}
 	if (!own)
 		store_close(&mine);
-	q.rows = family_rows(pd->rows, bp, nb, 1);
+	q.rows = board_plans_family_rows(pd->rows, bp, nb, 1);
 	for (size_t i = 0; i < nb; i++) {
-		struct bplan *b = &bp[i];
+		struct board_plan *b = &bp[i];
 		double mde = 0;
 		size_t at = 0;
 
@@ -722,8 +570,9 @@ void cli_plan_print(FILE *out, struct store *own, const char *const *boards, siz
 				" of %s): %s%zu+%zu boots of %u batches, about %s (%s a boot, median of its last %zu boots)\n",
 				b->name, b->cal_id, store_text(&b->cal, 0, PC_CREATED),
 				pd->first ? "at most " : "", n, n, m,
-				dur(d1, sizeof(d1), q.kernels * (double)n * boot_seconds(b, m)),
-				dur(d2, sizeof(d2), boot_seconds(b, m)), b->t.boots);
+				dur(d1, sizeof(d1),
+				    q.kernels * (double)n * board_plan_boot_seconds(b, m)),
+				dur(d2, sizeof(d2), board_plan_boot_seconds(b, m)), b->t.boots);
 		else
 			fprintf(out,
 				"plan for %s (A/A calibration: campaign %" PRId64
@@ -740,7 +589,7 @@ void cli_plan_print(FILE *out, struct store *own, const char *const *boards, siz
 				at = k;
 			}
 		}
-		bplan_compute(b, &q, m);
+		board_plan_compute(b, &q, m);
 		if (isinf(mde))
 			fprintf(out,
 				"  sees no change: %zu+%zu boots cannot reach alpha %.3g a row (Holm over %zu rows)",
@@ -760,6 +609,6 @@ void cli_plan_print(FILE *out, struct store *own, const char *const *boards, siz
 	}
 	fflush(out); /* before the first boot's lines, also into a file */
 	for (size_t i = 0; i < nb; i++)
-		bplan_free(&bp[i]);
+		board_plan_free(&bp[i]);
 	free(bp);
 }
