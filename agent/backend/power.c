@@ -77,88 +77,68 @@ int power_wait_off_time(struct power *p)
 	return 0;
 }
 
-/* Boards this process switched on and has not switched off since (or whose
- * power-off failed), with the reason, so that a command that stops says
- * truthfully whether its boards are off. */
+/*
+ * Per board this process switched: left on (why: switched on and not off since, or its
+ * power-off failed), so that a command that stops says truthfully whether its boards are
+ * off; or switched off at t_off and not on since, so that the next boot's power off is not
+ * needed (power_known_off), forgotten when a lock on the board is taken anew (power_forget),
+ * as another process may have switched it while it was not held.  An entry with neither is
+ * dropped.
+ */
 static pthread_mutex_t left_on_lock = PTHREAD_MUTEX_INITIALIZER;
-struct left_on {
+struct board_power {
 	char *board, *why;
+	int64_t t_off;
 };
-static struct left_on *left_on;
-static size_t n_left_on;
+static struct board_power *powered;
+static size_t n_powered;
 
-/* why NULL: the board is off. */
-static void note_power(const char *board, const char *why)
+/* Under left_on_lock: the board's state set (why_set: why too, else it is kept). */
+static void set_power(const char *board, bool why_set, const char *why, int64_t t_off)
 {
 	size_t i;
 
-	pthread_mutex_lock(&left_on_lock);
-	for (i = 0; i < n_left_on && strcmp(left_on[i].board, board); i++)
+	for (i = 0; i < n_powered && strcmp(powered[i].board, board); i++)
 		;
-	if (i == n_left_on && why) {
-		left_on = xrealloc(left_on, (n_left_on + 1) * sizeof(*left_on));
-		left_on[n_left_on].board = xstrdup(board);
-		left_on[n_left_on++].why = NULL;
+	if (i == n_powered) {
+		if (!why && !t_off)
+			return;
+		powered = xrealloc(powered, (n_powered + 1) * sizeof(*powered));
+		powered[n_powered++] = (struct board_power){ xstrdup(board), NULL, 0 };
 	}
-	if (i < n_left_on && why) {
-		free(left_on[i].why);
-		left_on[i].why = xstrdup(why);
-	} else if (i < n_left_on) {
-		free(left_on[i].board);
-		free(left_on[i].why);
-		left_on[i] = left_on[--n_left_on];
-		if (!n_left_on) {
-			free(left_on);
-			left_on = NULL;
+	if (why_set) {
+		free(powered[i].why);
+		powered[i].why = why ? xstrdup(why) : NULL;
+	}
+	powered[i].t_off = t_off;
+	if (!powered[i].why && !t_off) {
+		free(powered[i].board);
+		powered[i] = powered[--n_powered];
+		if (!n_powered) {
+			free(powered);
+			powered = NULL;
 		}
 	}
+}
+
+/* why NULL: the board is off (since t_off, 0: not known) */
+static void note_power(const char *board, const char *why, int64_t t_off)
+{
+	pthread_mutex_lock(&left_on_lock);
+	set_power(board, true, why, t_off);
 	pthread_mutex_unlock(&left_on_lock);
 }
 
 size_t power_left_on(struct buf *out)
 {
-	size_t i, n;
+	size_t i, n = 0;
 
 	pthread_mutex_lock(&left_on_lock);
-	for (i = 0; i < n_left_on; i++)
-		buf_printf(out, "%s%s", i ? "; " : "", left_on[i].why);
-	n = n_left_on;
+	for (i = 0; i < n_powered; i++)
+		if (powered[i].why)
+			buf_printf(out, "%s%s", n++ ? "; " : "", powered[i].why);
 	pthread_mutex_unlock(&left_on_lock);
 	return n;
-}
-
-/* Boards this process switched off, and when, and not on since: the next boot's power off
- * is not needed (power_known_off); forgotten when a lock on the board is taken anew
- * (power_forget), as another process may have switched it while it was not held. */
-struct known_off {
-	char *board;
-	int64_t t_off;
-};
-static struct known_off *known_off;
-static size_t n_known_off;
-
-/* t_off 0: forgotten; under left_on_lock */
-static void note_off(const char *board, int64_t t_off)
-{
-	size_t i;
-
-	for (i = 0; i < n_known_off && strcmp(known_off[i].board, board); i++)
-		;
-	if (i == n_known_off && t_off) {
-		known_off = xrealloc(known_off, (n_known_off + 1) * sizeof(*known_off));
-		known_off[n_known_off].board = xstrdup(board);
-		n_known_off++;
-	}
-	if (i < n_known_off && t_off) {
-		known_off[i].t_off = t_off;
-	} else if (i < n_known_off) {
-		free(known_off[i].board);
-		known_off[i] = known_off[--n_known_off];
-		if (!n_known_off) {
-			free(known_off);
-			known_off = NULL;
-		}
-	}
 }
 
 int64_t power_known_off(const char *board)
@@ -167,9 +147,9 @@ int64_t power_known_off(const char *board)
 	size_t i;
 
 	pthread_mutex_lock(&left_on_lock);
-	for (i = 0; i < n_known_off; i++)
-		if (!strcmp(known_off[i].board, board))
-			t = known_off[i].t_off;
+	for (i = 0; i < n_powered; i++)
+		if (!strcmp(powered[i].board, board))
+			t = powered[i].t_off;
 	pthread_mutex_unlock(&left_on_lock);
 	return t;
 }
@@ -177,7 +157,7 @@ int64_t power_known_off(const char *board)
 void power_forget(const char *board)
 {
 	pthread_mutex_lock(&left_on_lock);
-	note_off(board, 0);
+	set_power(board, false, NULL, 0);
 	pthread_mutex_unlock(&left_on_lock);
 }
 
@@ -185,8 +165,7 @@ int power_on(struct power *p, const struct kernel_art *k)
 {
 	char *why = xasprintf("%s: switched on and not off since", p->board->name);
 
-	power_forget(p->board->name);
-	note_power(p->board->name, why); /* a failed on may still have switched it */
+	note_power(p->board->name, why, 0); /* a failed on may still have switched it */
 	free(why);
 	errtext_clear(&p->error);
 	return p->ops->on(p, k);
@@ -206,13 +185,9 @@ int power_off(struct power *p)
 	ret = p->ops->off(p);
 	power_off_end();
 	if (ret) {
-		note_power(name, power_error(p, ret));
-		power_forget(name);
+		note_power(name, power_error(p, ret), 0);
 	} else {
-		note_power(name, NULL);
-		pthread_mutex_lock(&left_on_lock);
-		note_off(name, p->t_off ? p->t_off : now_ms());
-		pthread_mutex_unlock(&left_on_lock);
+		note_power(name, NULL, p->t_off ? p->t_off : now_ms());
 	}
 	return ret;
 }
@@ -224,8 +199,7 @@ int power_cycle(struct power *p)
 	if (p->ops->cycle) {
 		char *why = xasprintf("%s: power cycled and not off since", p->board->name);
 
-		power_forget(p->board->name);
-		note_power(p->board->name, why);
+		note_power(p->board->name, why, 0);
 		free(why);
 		errtext_clear(&p->error);
 		return p->ops->cycle(p);
