@@ -24,16 +24,11 @@
 extern char **environ;
 
 /* sha256 of a file as 64 hex digits, or NULL */
-static char *file_sha256(const char *path)
+static char *sha_of(const char *path)
 {
-	char *argv[] = { "sha256sum", "--", (char *)path, NULL };
-	struct buf out = { 0 };
-	char *s = NULL;
+	char hex[65];
 
-	if (is_file(path) && run_argv(argv, &out) == 0 && out.len >= 64)
-		s = strndup(out.data, 64);
-	buf_free(&out);
-	return s;
+	return file_sha256(path, hex) ? NULL : xstrdup(hex);
 }
 
 void recipe_free(struct recipe *r)
@@ -111,7 +106,7 @@ static char *module_mismatch(json_object *mod, const char *src)
 	for (i = 0; i < n && !why; i++) {
 		json_object *e = json_object_array_get_idx(a, i);
 		char *p = xasprintf("%s/%s", src, jstr(e, "name") ? jstr(e, "name") : "?");
-		char *sha = file_sha256(p);
+		char *sha = sha_of(p);
 
 		if (!sha || !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256")))
 			why = xasprintf("benchmark module source %s changed", p);
@@ -160,7 +155,7 @@ static char *patches_mismatch(json_object *a, const char *patches, const char *v
 				json_object *e = np < n ? json_object_array_get_idx(a, np) : NULL;
 
 				p = xasprintf("%s/%s", patches, f);
-				sha = file_sha256(p);
+				sha = sha_of(p);
 				free(p);
 				if (!e || !jstr(e, "name") || strcmp(jstr(e, "name"), f) || !sha ||
 				    !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256")))
@@ -200,7 +195,7 @@ static char *manifest_mismatch(const char *dir, const struct recipe *rc, const c
 	m = jf.root;
 #define DIFF(file, recorded, what)                                    \
 	do {                                                          \
-		sha = file_sha256(file);                              \
+		sha = sha_of(file);                                   \
 		if (!sha || !(recorded) || strcmp(sha, (recorded))) { \
 			why = xstrdup(what);                          \
 			goto out;                                     \
@@ -211,7 +206,7 @@ static char *manifest_mismatch(const char *dir, const struct recipe *rc, const c
 	DIFF(rc->script, jstr(m, "build_script_sha256"), "build script changed");
 	p = xasprintf("%s/%s", rc->kdir,
 		      jstr(jobj(m, "fragment"), "name") ? jstr(jobj(m, "fragment"), "name") : "?");
-	sha = file_sha256(p);
+	sha = sha_of(p);
 	free(p);
 	if (!sha || !jstr(jobj(m, "fragment"), "sha256") ||
 	    strcmp(sha, jstr(jobj(m, "fragment"), "sha256"))) {
@@ -229,7 +224,7 @@ static char *manifest_mismatch(const char *dir, const struct recipe *rc, const c
 		json_object *e = json_object_array_get_idx(a, i);
 
 		p = xasprintf("%s/kmod/%s", rc->repo, jstr(e, "name") ? jstr(e, "name") : "?");
-		sha = file_sha256(p);
+		sha = sha_of(p);
 		if (!sha || !jstr(e, "sha256") || strcmp(sha, jstr(e, "sha256"))) {
 			why = xasprintf("benchmark module source %s changed", jstr(e, "name"));
 			free(p);

@@ -4,7 +4,6 @@
 #include "runner-env.h"
 #include "shared/util.h"
 
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,14 +27,11 @@ static bool same_file(const struct stat *a, const struct stat *b)
 	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
-/* hex = sha256 of path; false when it cannot be read */
-static bool file_sha256(const char *path, char hex[65])
+/* hex = sha256 of path (file_sha256(), cached); false when it cannot be read */
+static bool cached_sha256(const char *path, char hex[65])
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0, i;
 	struct stat st;
-	char *data = NULL;
-	size_t len;
+	unsigned int i;
 	bool ok = false;
 
 	if (!path || stat(path, &st) || !S_ISREG(st.st_mode))
@@ -50,13 +46,8 @@ static bool file_sha256(const char *path, char hex[65])
 	pthread_mutex_unlock(&cache_lock);
 	if (ok)
 		return true;
-	if (read_file(path, &data, &len))
+	if (file_sha256(path, hex))
 		return false;
-	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
-	free(data);
-	for (i = 0; i < mdlen && i < 32; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-	hex[64] = '\0';
 	pthread_mutex_lock(&cache_lock);
 	i = cache_next++ % HASH_CACHE;
 	free(cache[i].path);
@@ -71,7 +62,7 @@ static void add_sha(json_object *env, const char *key, const char *path)
 {
 	char hex[65];
 
-	if (file_sha256(path, hex))
+	if (cached_sha256(path, hex))
 		json_object_object_add(env, key, json_object_new_string(hex));
 }
 

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/evp.h>
 #include <ftw.h>
 #include <libgen.h>
 #include <pthread.h>
@@ -387,4 +388,40 @@ char *xdirname(const char *path)
 
 	free(tmp);
 	return d;
+}
+
+int file_sha256(const char *path, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE], chunk[65536];
+	unsigned int mdlen = 0, i;
+	EVP_MD_CTX *ctx;
+	struct stat st;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	ctx = EVP_MD_CTX_new();
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		ret = -ENOMEM;
+	while (!ret && (n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno != EINTR)
+			ret = -errno;
+		else if (n > 0 && !EVP_DigestUpdate(ctx, chunk, (size_t)n))
+			ret = -EIO;
+	}
+	if (!ret && !EVP_DigestFinal_ex(ctx, md, &mdlen))
+		ret = -EIO;
+	EVP_MD_CTX_free(ctx);
+	close(fd);
+	for (i = 0; !ret && i < mdlen && i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	if (!ret)
+		hex[64] = '\0';
+	return ret;
 }

@@ -42,6 +42,9 @@ char *make_run_dir(const char *prefix);
  * statvfs's error) with why naming dir, what is free and the floor */
 int dir_free_check(const char *dir, uint64_t floor_mb, struct errtext *why);
 bool is_dir(const char *path);
+/* hex = the sha256 of the regular file path (64 hex digits, read in chunks); -errno, or
+ * -EINVAL for what is not a regular file */
+int file_sha256(const char *path, char hex[65]);
 bool is_file(const char *path);
 /* The directory part of path (dirname(3) on a copy), malloc'd. */
 char *xdirname(const char *path);
