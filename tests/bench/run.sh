@@ -249,24 +249,32 @@ fi
 # BENCH_BASE the older ablab on the same boards, before this one.
 if want bytes; then
 	psql_d() { psql -X -A -t -q "host=$1/pg dbname=ablab user=ablab" -c "$2"; }
-	bytes_run() { # LABEL BIN DATA BOARD [KERNEL ARGS]: 1+1 boots, 2 batches
-		local label=$1 bin=$2 data=$3 t0 t1 cid n ok=
-		shift 3
+	# bytes_campaign BOOTS LABEL BIN DATA BOARD [KERNEL ARGS]: a BOOTS+BOOTS campaign of 2
+	# batches; sets cid, n (its ok boots), wall (ms) and ovh_total (wall - their boot_ms + run_ms)
+	bytes_campaign() {
+		local boots=$1 label=$2 bin=$3 data=$4 t0 ok=
+		shift 4
 		# 1+1 cannot decide: said so to a binary that refuses it (BENCH_BASE may predate that)
 		"$bin" ab --help 2>/dev/null | grep -q -- --undecidable-ok && ok=--undecidable-ok
 		t0=$(ms)
-		ABLAB_DATA=$data "$bin" ab --board "$@" --boots 1 $ok --batches 2 --results "$tmp/res-$label" \
-			--format json >/dev/null 2>"$tmp/bytes-$label.err" ||
-			{ say "$label: campaign failed: $(tail -n 2 "$tmp/bytes-$label.err")"; return 1; }
-		t1=$(ms)
+		ABLAB_DATA=$data "$bin" ab --board "$@" --boots "$boots" $ok --batches 2 --results "$tmp/res-$label" \
+			--format json >/dev/null 2>"$tmp/bytes$boots-$label.err" ||
+			{ say "$label: $boots+$boots campaign failed: $(tail -n 2 "$tmp/bytes$boots-$label.err")"; return 1; }
+		wall=$(($(ms) - t0))
 		cid=$(psql_d "$data" "SELECT max(id) FROM campaigns")
 		n=$(psql_d "$data" "SELECT count(*) FROM boots WHERE campaign_id = $cid AND status = 'ok'")
+		ovh_total=$((wall - $(psql_d "$data" "SELECT coalesce(sum(boot_ms + run_ms), 0) FROM boots WHERE campaign_id = $cid AND status = 'ok'")))
+	}
+	bytes_run() { # LABEL BIN DATA BOARD [KERNEL ARGS]: 1+1 boots, 2 batches
+		local label=$1 bin=$2 data=$3 cid n wall ovh_total
+		shift 3
+		bytes_campaign 1 "$label" "$bin" "$data" "$@" || return 1
 		local c="ablab ab --board $1 --boots 1 --batches 2 (transcript bytes per ok boot)" logs ovh
 		logs=$(psql_d "$data" "SELECT log_path FROM boots WHERE campaign_id = $cid AND status = 'ok'")
-		ovh=$(calc "($t1 - $t0 - $(psql_d "$data" "SELECT coalesce(sum(boot_ms + run_ms), 0) FROM boots WHERE campaign_id = $cid AND status = 'ok'")) / $n")
+		ovh=$(calc "$ovh_total / $n")
 		r bytes "${label}_console_bytes_per_boot" "$(echo "$logs" |
 			python3 -c 'import os, sys; p = [l.strip() for l in sys.stdin if l.strip()]; print(round(sum(os.path.getsize(x) for x in p) / len(p)))')" B "$c"
-		r bytes "${label}_wall_ms_per_boot" "$(calc "($t1 - $t0) / $n")" ms "$c"
+		r bytes "${label}_wall_ms_per_boot" "$(calc "$wall / $n")" ms "$c"
 		r bytes "${label}_overhead_ms_per_boot" "$ovh" ms "$c"
 		[ -n "${baud:-}" ] || return 0
 		# on a paced line the target is 50 ms + the result lines' own bytes
@@ -300,18 +308,10 @@ print(round(res / len(p)), round(out / len(p)))')
 		# what one boot more costs: a 3+3 campaign against this 1+1 one.  The 1+1
 		# figure above carries half the campaign's own start and end (process,
 		# PostgreSQL connection, plan, report: the same for 2 boots or 200)
-		local t2 t3 cid3 n3 fixed marg
-		t2=$(ms)
-		ABLAB_DATA=$data "$bin" ab --board "$@" --boots 3 $ok --batches 2 --results "$tmp/res-$label" \
-			--format json >/dev/null 2>"$tmp/bytes3-$label.err" ||
-			{ say "$label: 3+3 campaign failed: $(tail -n 2 "$tmp/bytes3-$label.err")"; return 1; }
-		t3=$(ms)
-		cid3=$(psql_d "$data" "SELECT max(id) FROM campaigns")
-		n3=$(psql_d "$data" "SELECT count(*) FROM boots WHERE campaign_id = $cid3 AND status = 'ok'")
-		local ovh3
-		ovh3=$(calc "$t3 - $t2 - $(psql_d "$data" "SELECT coalesce(sum(boot_ms + run_ms), 0) FROM boots WHERE campaign_id = $cid3 AND status = 'ok'")")
-		marg=$(calc "($ovh3 - $ovh * $n) / ($n3 - $n)")
-		fixed=$(calc "$ovh * $n - $marg * $n")
+		local n1=$n ovh1=$ovh_total fixed marg
+		bytes_campaign 3 "$label" "$bin" "$data" "$@" || return 1
+		marg=$(calc "($ovh_total - $ovh1) / ($n - $n1)")
+		fixed=$(calc "$ovh1 - $marg * $n1")
 		local c3="ablab ab --board $1 --boots 3 and --boots 1, --batches 2: (overhead of 3+3 - overhead of 1+1) / 4"
 		r bytes "${label}_per_boot_overhead_ms" "$marg" ms "$c3"
 		r bytes "${label}_per_boot_beyond_result_ms" "$(calc "$marg - $rb / $bpm")" ms "$c3, minus the result lines' line time"
