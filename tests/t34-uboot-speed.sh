@@ -56,11 +56,10 @@ sim_state() { "$bs" ctl "$w/ctl" status 2>/dev/null | sed -n 's/.*state=\([a-z]*
 "$bs" ctl "$w/ctl" on >/dev/null; "$bs" ctl "$w/ctl" status --exit-status >/dev/null; st_on=$?
 "$bs" ctl "$w/nosuch" status --exit-status >/dev/null 2>&1; st_none=$?
 check "boardsim ctl status --exit-status: on 0, off 1, no simulator 2" test "$st_on/$st_off/$st_none" = "0/1/2"
-# a second simulator, always on: a status that keeps saying on (a relay that did not open)
-if ! "$bs" run --ctl "$w/ctl2" --pty-link "$w/console2" --on --daemon --pid-file "$w/pid2" 2>"$w/sim2.err"; then
-	bad "t34: cannot start the second simulator: $(cat "$w/sim2.err")"
-else
-	python3 - "$w/board.json" "$w/stuck.json" "$bs" "$w/ctl2" 1000 2 <<'PY'
+# status_board OUT CTL OFF_MS POWER_S: the board file with power.status asking the simulator
+# behind CTL, power.off_ms and timeouts_s.power set
+status_board() {
+	python3 - "$w/board.json" "$1" "$bs" "$2" "$3" "$4" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))
 b['power']['status'] = [sys.argv[3], 'ctl', sys.argv[4], 'status', '--exit-status']
@@ -68,6 +67,12 @@ b['power']['off_ms'] = int(sys.argv[5])
 b['timeouts_s']['power'] = int(sys.argv[6])
 json.dump(b, open(sys.argv[2], 'w'), indent=1)
 PY
+}
+# a second simulator, always on: a status that keeps saying on (a relay that did not open)
+if ! "$bs" run --ctl "$w/ctl2" --pty-link "$w/console2" --on --daemon --pid-file "$w/pid2" 2>"$w/sim2.err"; then
+	bad "t34: cannot start the second simulator: $(cat "$w/sim2.err")"
+else
+	status_board "$w/stuck.json" "$w/ctl2" 1000 2
 	t0=$(date +%s%N)
 	out=$("$ablab" power "$w/stuck.json" off 2>&1); rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
@@ -75,14 +80,7 @@ PY
 	"$bs" ctl "$w/ctl2" quit >/dev/null 2>&1
 fi
 # the board's own status: off at once, so a cycle waits off_ms (1 s) and not the power timeout
-python3 - "$w/board.json" "$w/status.json" "$bs" "$w/ctl" 1000 5 <<'PY'
-import json, sys
-b = json.load(open(sys.argv[1]))
-b['power']['status'] = [sys.argv[3], 'ctl', sys.argv[4], 'status', '--exit-status']
-b['power']['off_ms'] = int(sys.argv[5])
-b['timeouts_s']['power'] = int(sys.argv[6])
-json.dump(b, open(sys.argv[2], 'w'), indent=1)
-PY
+status_board "$w/status.json" "$w/ctl" 1000 5
 out=$("$ablab" check "$w/status.json" --dry-run 2>&1)
 check "dry run checks power.status ($out)" grep -q "ok    power.status: $bs found" <<<"$out"
 t0=$(date +%s%N)

@@ -110,13 +110,20 @@ sed 's|"governor": "powersave"|"governor": "Perf ormance"|' "$dd/pin.json" >"$dd
 check "board load: file:line:col shell.governor and the fix" \
 	grep -Eq 'badgov.json:[0-9]+:[0-9]+: shell.governor: "Perf ormance" is not a cpufreq governor name \(1-15 of a-z, 0-9, _; e.g. "performance"\)' "$dd/bad.out"
 
+# qemu_env BOARD TAG: a 1+1 campaign on BOARD (output in $dd/outTAG, $dd/errTAG); rc its exit,
+# cid its id, env its control boot's fingerprint
+qemu_env() {
+	"$ablab" ab --board "$1" --boots 1 --batches 1 --undecidable-ok --results "$dd/res$2" \
+		>"$dd/out$2" 2>"$dd/err$2"; rc=$?
+	cid=$(psql_q "SELECT max(id) FROM campaigns")
+	env=$(psql_q "SELECT env FROM boots WHERE campaign_id = $cid AND status = 'ok' AND variant = 'control'")
+	echo "$1 env: $env"
+}
+
 echo "== a real kernel: qemu-sam9x75"
 k=$kcache/kernels/qemu-sam9x75
 if need_kernels qemu-sam9x75; then
-	"$ablab" ab --board qemu-sam9x75 --boots 1 --batches 1 --undecidable-ok --results "$dd/resq" >"$dd/outq" 2>"$dd/errq"; rc=$?
-	cid=$(psql_q "SELECT max(id) FROM campaigns")
-	env=$(psql_q "SELECT env FROM boots WHERE campaign_id = $cid AND status = 'ok' AND variant = 'control'")
-	echo "qemu-sam9x75 env: $env"
+	qemu_env qemu-sam9x75 q
 	check "qemu-sam9x75: exit 0, the real /proc/cmdline, initramfs and DTB sha256, no cpufreq/thermal/bootloader keys" \
 		python3 -c "
 import json, sys
@@ -136,11 +143,7 @@ fi
 echo "== a real U-Boot: qemu-pi400"
 k=$kcache/kernels/qemu-pi400
 if need_kernels qemu-pi400; then
-	"$ablab" ab --board qemu-pi400 --boots 1 --batches 1 --undecidable-ok --results "$dd/resp" \
-		>"$dd/outp" 2>"$dd/errp"; rc=$?
-	cid=$(psql_q "SELECT max(id) FROM campaigns")
-	env=$(psql_q "SELECT env FROM boots WHERE campaign_id = $cid AND status = 'ok' AND variant = 'control'")
-	echo "qemu-pi400 env: $env"
+	qemu_env qemu-pi400 p
 	check "qemu-pi400: exit 0, U-Boot's own version line, the cmdline, the initramfs sha256, no DTB of the lab's (U-Boot passes QEMU's)" \
 		python3 -c "
 import json, re, sys
